@@ -1,0 +1,128 @@
+// The WebAssembly core's exports. Data crosses in bulk through the scratch
+// buffer (documents, queries, rank arrays) and the results vector; JS never
+// calls in once per token.
+import { ByteVec, results, scratch as scratchBuffer, scratchBase } from './buffers';
+import { setIndexedSeparators, tokenize, tokens } from './text';
+import { initDictionary, internToken, termCount } from './dictionary';
+import { addPosting, compact as compactPostings, ensureTerms, liveCount, removeDoc, storeForward, SEGMENT } from './store';
+import { NO_MATCH, matchToken, wordCount } from './matcher';
+import { attributeRank, attributeUnordered, rankSlots } from './ranking';
+import { params, search as runSearch } from './search';
+
+/** Gap in word positions between two elements of one array attribute. */
+const ARRAY_GAP = 8;
+
+initDictionary();
+
+export function scratch(bytes: i32): usize { return scratchBuffer(bytes); }
+export function paramsPtr(): usize { return changetype<usize>(params); }
+export function resultsPtr(): usize { return results.ptr; }
+export function resultsLength(): i32 { return results.length; }
+
+/** Scratch: `count` UTF-16 units, the characters of separatorsToIndex. */
+export function setSeparators(count: i32): void { setIndexedSeparators(scratchBase(), count); }
+
+/** Scratch: `count` pairs of i32 (rank, unordered flag), per searchable attribute id. */
+export function setAttributes(count: i32): void {
+  const base = scratchBase();
+  attributeRank.resetZero(count);
+  attributeUnordered.resetZero(count);
+  for (let i = 0; i < count; i++) {
+    attributeRank.set(i, load<i32>(base + (<usize>i << 3)));
+    attributeUnordered.set(i, load<i32>(base + (<usize>i << 3) + 4));
+  }
+}
+
+const forward = new ByteVec();
+
+/**
+ * Scratch, as i32: count, text byte offset, then per record: id, segment
+ * count, (attribute id, length in UTF-16 units) per segment; the segments'
+ * text follows, in order, at the text offset. Segments of one attribute are
+ * consecutive (array elements) and attributes come in rank order.
+ */
+export function addDocuments(): void {
+  const base = scratchBase();
+  const count = load<i32>(base);
+  let text = base + <usize>load<i32>(base + 4);
+  let header = base + 8;
+  for (let d = 0; d < count; d++) {
+    const doc = load<i32>(header);
+    const segments = load<i32>(header + 4);
+    header += 8;
+    forward.length = 0;
+    let previousAttribute = -1;
+    let position = 0;
+    for (let s = 0; s < segments; s++) {
+      const attribute = load<i32>(header);
+      const length = load<i32>(header + 4);
+      header += 8;
+      position = attribute == previousAttribute ? position + ARRAY_GAP : 0;
+      previousAttribute = attribute;
+      tokenize(text, length);
+      text += <usize>length << 1;
+      forward.pushVarint(SEGMENT);
+      forward.pushVarint(<u32>attribute);
+      forward.pushVarint(<u32>position);
+      for (let t = 0; t < tokens.count; t++) {
+        const term = internToken(t);
+        ensureTerms(termCount);
+        addPosting(term, doc);
+        forward.pushVarint(<u32>term + 1);
+        position++;
+      }
+      if (tokens.count > 0) position--;
+    }
+    storeForward(doc, forward);
+  }
+}
+
+export function removeDocument(doc: i32): void { removeDoc(doc); }
+
+/** Scratch: `count` i32 ranks (lower first) for records 0..count-1, into slot 0 (custom) or a sort slot. */
+export function setRanks(slot: i32, count: i32): void {
+  const ranks = rankSlots[slot];
+  ranks.resetZero(count);
+  memory.copy(ranks.ptr, scratchBase(), <usize>count << 2);
+}
+
+/** Scratch: the query (UTF-16 units); `paramsPtr()` holds the parameters. */
+export function search(): void { runSearch(); }
+
+/**
+ * Scratch: a text of `length` UTF-16 units. Results: token count, then per
+ * token its start, end, mask of the last query's words it matches and the end
+ * of the part to highlight (a prefix match highlights only the prefix).
+ */
+export function highlight(length: i32): void {
+  tokenize(scratchBase(), length);
+  results.length = 0;
+  results.push(tokens.count);
+  for (let t = 0; t < tokens.count; t++) {
+    let mask = 0;
+    let highlightEnd = tokens.start.get(t);
+    const end = tokens.end.get(t);
+    const foldedLength = tokens.foldLength.get(t);
+    for (let w = 0; w < wordCount; w++) {
+      matchToken(w, tokens.units, tokens.foldStart.get(t), foldedLength);
+      if (tokenTypos() == NO_MATCH) continue;
+      mask |= 1 << w;
+      const partial = !tokenIsFull() && end - tokens.start.get(t) == foldedLength;
+      const until = partial ? tokens.start.get(t) + tokenPrefixLength() : end;
+      if (until > highlightEnd) highlightEnd = until;
+    }
+    results.push(tokens.start.get(t));
+    results.push(end);
+    results.push(mask);
+    results.push(highlightEnd);
+  }
+}
+
+import { tokenTypos as lastTypos, tokenFull as lastFull, tokenHighlightLength as lastLength } from './matcher';
+@inline function tokenTypos(): i32 { return lastTypos; }
+@inline function tokenIsFull(): bool { return lastFull; }
+@inline function tokenPrefixLength(): i32 { return lastLength; }
+
+export function compact(): void { compactPostings(termCount); }
+export function termTotal(): i32 { return termCount; }
+export function liveTotal(): i32 { return liveCount; }

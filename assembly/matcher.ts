@@ -1,0 +1,138 @@
+// Typo-tolerant matching of query words against terms: one row of a bounded
+// Damerau-Levenshtein matrix per trie depth (a transposition is one typo, a
+// typo on the first letter costs two), pruned as soon as the row's minimum
+// exceeds the word's typo budget. The same recurrence matches single tokens
+// for highlighting, so highlighted words are exactly the matched ones.
+import { IntVec } from './buffers';
+import { MAX_TOKEN_UNITS } from './text';
+import { nodeChar, nodeFirstChild, nodeNextSibling, nodeTerm } from './dictionary';
+import { recordMatch as emitTerm } from './wordsets';
+
+export const MAX_WORDS = 32;
+const STRIDE = MAX_TOKEN_UNITS + 1;
+export const NO_MATCH = 1000;
+
+/** Query words: folded units, and per word its budget and whether it may match a prefix. */
+export const queryUnits = new IntVec();
+export const wordStart = new IntVec();
+export const wordLength = new IntVec();
+export const wordMaxTypos = new IntVec();
+export const wordPrefix = new IntVec();
+export let wordCount: i32 = 0;
+export function setWordCount(n: i32): void { wordCount = n; }
+
+const rows = new IntVec();
+const pathChar = new IntVec();
+let start: i32 = 0;
+let length: i32 = 0;
+let maxTypos: i32 = 0;
+let prefix: bool = false;
+
+function selectWord(w: i32): void {
+  start = wordStart.get(w);
+  length = wordLength.get(w);
+  maxTypos = wordMaxTypos.get(w);
+  prefix = wordPrefix.get(w) != 0;
+  rows.reserve((MAX_TOKEN_UNITS + 1) * STRIDE);
+  pathChar.reserve(MAX_TOKEN_UNITS + 1);
+  rows.set(0, 0);
+  for (let j = 1; j <= length; j++) rows.set(j, rows.get(j - 1) + (j == 1 ? 2 : 1));
+}
+
+/** Fills the row at `depth` for term character `c`; returns the row minimum. */
+function computeRow(depth: i32, c: i32): i32 {
+  pathChar.set(depth, c);
+  const cur = depth * STRIDE;
+  const prev = cur - STRIDE;
+  let rowMin = rows.get(prev) + 2;
+  rows.set(cur, rowMin);
+  for (let j = 1; j <= length; j++) {
+    const qc = queryUnits.get(start + j - 1);
+    const cost = j == 1 ? 2 : 1;
+    let v = rows.get(prev + j - 1) + (qc == c ? 0 : cost);
+    const deletion = rows.get(cur + j - 1) + cost;
+    if (deletion < v) v = deletion;
+    const insertion = rows.get(prev + j) + 1;
+    if (insertion < v) v = insertion;
+    if (depth >= 2 && j >= 2 && c == queryUnits.get(start + j - 2) && pathChar.get(depth - 1) == qc) {
+      const transposition = rows.get(prev - STRIDE + j - 2) + (j == 2 ? 2 : 1);
+      if (transposition < v) v = transposition;
+    }
+    rows.set(cur + j, v);
+    if (v < rowMin) rowMin = v;
+  }
+  return rowMin;
+}
+
+// --- the trie walk: every matched term goes to `recordMatch` (wordsets.ts).
+const stack = new IntVec();
+
+function emitSubtree(node: i32, typos: i32, highlightLength: i32): void {
+  stack.length = 0;
+  stack.push(node);
+  while (stack.length > 0) {
+    const n = stack.get(--stack.length);
+    const term = nodeTerm.get(n);
+    if (term >= 0) emitTerm(term, typos, false, highlightLength);
+    for (let child = nodeFirstChild.get(n); child >= 0; child = nodeNextSibling.get(child)) stack.push(child);
+  }
+}
+
+function walkChildren(node: i32, depth: i32, bestPrefix: i32, bestPrefixLength: i32): void {
+  const d = depth + 1;
+  for (let child = nodeFirstChild.get(node); child >= 0; child = nodeNextSibling.get(child)) {
+    const rowMin = computeRow(d, nodeChar.get(child));
+    if (rowMin > maxTypos) {
+      if (bestPrefix <= maxTypos) emitSubtree(child, bestPrefix, bestPrefixLength);
+      continue;
+    }
+    const full = rows.get(d * STRIDE + length);
+    const term = nodeTerm.get(child);
+    if (term >= 0) {
+      if (full <= maxTypos && full <= bestPrefix) emitTerm(term, full, true, 0);
+      else if (bestPrefix <= maxTypos) emitTerm(term, bestPrefix, false, bestPrefixLength);
+    }
+    let nextBest = bestPrefix;
+    let nextBestLength = bestPrefixLength;
+    if (prefix && full < nextBest) { nextBest = full; nextBestLength = d; }
+    if (d < MAX_TOKEN_UNITS) walkChildren(child, d, nextBest, nextBestLength);
+    else if (nextBest <= maxTypos) {
+      for (let c = nodeFirstChild.get(child); c >= 0; c = nodeNextSibling.get(c)) emitSubtree(c, nextBest, nextBestLength);
+    }
+  }
+}
+
+/** Emits every dictionary term that word `w` matches. */
+export function matchWord(w: i32): void {
+  selectWord(w);
+  if (length == 0) return;
+  walkChildren(0, 0, NO_MATCH, 0);
+}
+
+/** Result of `matchToken`: typos (NO_MATCH when none), whether the whole token matched, highlight length. */
+export let tokenTypos: i32 = NO_MATCH;
+export let tokenFull: bool = false;
+export let tokenHighlightLength: i32 = 0;
+
+/** Matches the folded units `units[from, from + n)` against word `w` with the walk's rules. */
+export function matchToken(w: i32, units: IntVec, from: i32, n: i32): void {
+  selectWord(w);
+  tokenTypos = NO_MATCH;
+  if (length == 0) return;
+  let bestPrefix = NO_MATCH;
+  let bestPrefixLength = 0;
+  const depthLimit = n < MAX_TOKEN_UNITS ? n : MAX_TOKEN_UNITS;
+  for (let d = 1; d <= depthLimit; d++) {
+    const rowMin = computeRow(d, units.get(from + d - 1));
+    if (rowMin > maxTypos) break;
+    const full = rows.get(d * STRIDE + length);
+    if (d == depthLimit && full <= maxTypos && full <= bestPrefix) {
+      tokenTypos = full; tokenFull = true; tokenHighlightLength = 0;
+      return;
+    }
+    if (prefix && full < bestPrefix) { bestPrefix = full; bestPrefixLength = d; }
+  }
+  if (bestPrefix <= maxTypos) {
+    tokenTypos = bestPrefix; tokenFull = false; tokenHighlightLength = bestPrefixLength;
+  }
+}

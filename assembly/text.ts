@@ -1,0 +1,173 @@
+// Normaliser and tokenizer over UTF-16 code units.
+// Case and diacritics are folded (é→e, ß→ss, ø→o, fullwidth→ASCII) with the
+// generated table; punctuation separates words; CJK characters (and the
+// characters of `separatorsToIndex`) become one-character tokens.
+import { FOLD_CODES, FOLD_1, FOLD_2, FOLD_3, MARK_RANGES } from './fold-table';
+import { IntVec } from './buffers';
+
+export const MAX_TOKEN_UNITS = 64;
+
+const SEPARATOR = 0;
+const WORD = 1;
+const SINGLE = 2;
+const MARK = 3;
+
+/** Characters indexed as tokens of their own (`separatorsToIndex`). */
+let indexedSeparators = new Array<u16>();
+
+export function setIndexedSeparators(ptr: usize, count: i32): void {
+  indexedSeparators = new Array<u16>(count);
+  for (let i = 0; i < count; i++) unchecked(indexedSeparators[i] = load<u16>(ptr + (<usize>i << 1)));
+}
+
+function isIndexedSeparator(c: u32): bool {
+  for (let i = 0, n = indexedSeparators.length; i < n; i++) {
+    if (<u32>unchecked(indexedSeparators[i]) == c) return true;
+  }
+  return false;
+}
+
+function isMark(c: u32): bool {
+  let lo = 0;
+  let hi = (MARK_RANGES.length >> 1) - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const start = <u32>unchecked(MARK_RANGES[mid << 1]);
+    const end = <u32>unchecked(MARK_RANGES[(mid << 1) + 1]);
+    if (c < start) hi = mid - 1;
+    else if (c > end) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+function isCjk(c: u32): bool {
+  return (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x3040 && c <= 0x30ff)
+    || (c >= 0xac00 && c <= 0xd7af) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0x3100 && c <= 0x31ff);
+}
+
+function isPunctuation(c: u32): bool {
+  return (c <= 0xbf && c != 0xaa && c != 0xb5 && c != 0xba && !(c >= 0xb2 && c <= 0xb3) && c != 0xb9)
+    || c == 0xd7 || c == 0xf7
+    || (c >= 0x2000 && c <= 0x206f) || (c >= 0x2190 && c <= 0x2bff) || (c >= 0x2e00 && c <= 0x2e7f)
+    || (c >= 0x3000 && c <= 0x303f) || (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff0f)
+    || (c >= 0xff1a && c <= 0xff20) || (c >= 0xff3b && c <= 0xff40) || (c >= 0xff5b && c <= 0xff65)
+    || c >= 0xfff0;
+}
+
+function charClass(c: u32): i32 {
+  if (c < 0x80) {
+    if ((c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a)) return WORD;
+    return isIndexedSeparator(c) ? SINGLE : SEPARATOR;
+  }
+  if (isMark(c)) return MARK;
+  if (isCjk(c)) return SINGLE;
+  if (isPunctuation(c)) return isIndexedSeparator(c) ? SINGLE : SEPARATOR;
+  return WORD;
+}
+
+function foldIndex(c: u32): i32 {
+  let lo = 0;
+  let hi = FOLD_CODES.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const code = <u32>unchecked(FOLD_CODES[mid]);
+    if (code < c) lo = mid + 1;
+    else if (code > c) hi = mid - 1;
+    else return mid;
+  }
+  return -1;
+}
+
+/** The tokens of the last `tokenize` call. */
+export class Tokens {
+  count: i32 = 0;
+  /** Original start/end offsets (UTF-16 units) of each token. */
+  start: IntVec = new IntVec();
+  end: IntVec = new IntVec();
+  /** Offset and length of each token's folded form in `units`. */
+  foldStart: IntVec = new IntVec();
+  foldLength: IntVec = new IntVec();
+  /** 1 when the token is made of ASCII digits only. */
+  numeric: IntVec = new IntVec();
+  units: IntVec = new IntVec();
+
+  @inline unit(token: i32, i: i32): i32 { return this.units.get(this.foldStart.get(token) + i); }
+}
+
+export const tokens = new Tokens();
+
+let inWord = false;
+let tokenIsNumeric = true;
+
+function startToken(at: i32): void {
+  const t = tokens.count;
+  tokens.start.reserve(t + 1); tokens.end.reserve(t + 1);
+  tokens.foldStart.reserve(t + 1); tokens.foldLength.reserve(t + 1); tokens.numeric.reserve(t + 1);
+  tokens.start.set(t, at);
+  tokens.end.set(t, at);
+  tokens.foldStart.set(t, tokens.units.length);
+  tokens.foldLength.set(t, 0);
+  inWord = true;
+  tokenIsNumeric = true;
+}
+
+function endToken(): void {
+  if (!inWord) return;
+  const t = tokens.count;
+  const length = tokens.units.length - tokens.foldStart.get(t);
+  inWord = false;
+  if (length == 0) return;
+  tokens.foldLength.set(t, length);
+  tokens.numeric.set(t, tokenIsNumeric ? 1 : 0);
+  tokens.count = t + 1;
+}
+
+function appendUnit(u: u32): void {
+  const t = tokens.count;
+  if (tokens.units.length - tokens.foldStart.get(t) >= MAX_TOKEN_UNITS) return;
+  tokens.units.push(<i32>u);
+  if (u < 0x30 || u > 0x39) tokenIsNumeric = false;
+}
+
+function appendFolded(c: u32): void {
+  if (c < 0x80) {
+    appendUnit(c >= 0x41 && c <= 0x5a ? c | 0x20 : c);
+    return;
+  }
+  const i = foldIndex(c);
+  if (i < 0) { appendUnit(c); return; }
+  appendUnit(<u32>unchecked(FOLD_1[i]));
+  const second = <u32>unchecked(FOLD_2[i]);
+  if (second != 0) appendUnit(second);
+  const third = <u32>unchecked(FOLD_3[i]);
+  if (third != 0) appendUnit(third);
+}
+
+/** Splits `length` UTF-16 units at `ptr` into folded tokens, kept in `tokens`. */
+export function tokenize(ptr: usize, length: i32): void {
+  tokens.count = 0;
+  tokens.units.length = 0;
+  inWord = false;
+  for (let i = 0; i < length; i++) {
+    const c = <u32>load<u16>(ptr + (<usize>i << 1));
+    const cls = charClass(c);
+    if (cls == WORD) {
+      if (!inWord) startToken(i);
+      appendFolded(c);
+      tokens.end.set(tokens.count, i + 1);
+    } else if (cls == MARK) {
+      if (inWord) tokens.end.set(tokens.count, i + 1);
+    } else if (cls == SINGLE) {
+      endToken();
+      startToken(i);
+      appendFolded(c);
+      tokens.end.set(tokens.count, i + 1);
+      tokenIsNumeric = false;
+      endToken();
+    } else {
+      endToken();
+    }
+  }
+  endToken();
+}

@@ -1,0 +1,62 @@
+// Per query word, the records it matches as bitmaps: one per typo count
+// (0, 1, 2; made cumulative after the walk) and one for exact matches (the
+// whole word, no typo). Matched terms are marked so the forward scan of a
+// record can tell which of its tokens match which query words.
+import { IntVec } from './buffers';
+import { orPostings } from './store';
+
+const LEVELS = 4;
+const EXACT = 3;
+
+export let bitmapWords: i32 = 0;
+const arena = new IntVec();
+let words: i32 = 0;
+let currentWord: i32 = 0;
+
+export let epoch: i32 = 0;
+export const termStamp = new IntVec();
+export const termWords = new IntVec();
+
+export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32): void {
+  words = wordTotal;
+  bitmapWords = (docCapacity + 31) >> 5;
+  arena.resetZero((wordTotal * LEVELS + 1) * bitmapWords);
+  while (termStamp.length < termTotal) { termStamp.push(0); termWords.push(0); }
+  epoch++;
+}
+
+@inline export function levelBitmap(w: i32, typos: i32): usize {
+  return arena.ptr + (<usize>((w * LEVELS + typos) * bitmapWords) << 2);
+}
+@inline export function exactBitmap(w: i32): usize { return levelBitmap(w, EXACT); }
+@inline export function candidateBitmap(): usize { return levelBitmap(words, 0); }
+
+export function selectMatchWord(w: i32): void { currentWord = w; }
+
+export function recordMatch(term: i32, typos: i32, full: bool, highlightLength: i32): void {
+  orPostings(term, levelBitmap(currentWord, typos));
+  if (full && typos == 0) orPostings(term, exactBitmap(currentWord));
+  if (termStamp.get(term) != epoch) {
+    termStamp.set(term, epoch);
+    termWords.set(term, 0);
+  }
+  termWords.set(term, termWords.get(term) | (1 << currentWord));
+}
+
+/** Makes word w's typo bitmaps cumulative: level t = matched with at most t typos. */
+export function accumulateLevels(w: i32): void {
+  const l0 = levelBitmap(w, 0), l1 = levelBitmap(w, 1), l2 = levelBitmap(w, 2);
+  for (let i = 0; i < bitmapWords; i++) {
+    const o = <usize>i << 2;
+    const a = load<u32>(l0 + o);
+    const b = load<u32>(l1 + o) | a;
+    store<u32>(l1 + o, b);
+    store<u32>(l2 + o, load<u32>(l2 + o) | b);
+  }
+}
+
+@inline export function testBit(bitmap: usize, doc: i32): bool {
+  return (load<u32>(bitmap + (<usize>(doc >> 5) << 2)) & (<u32>1 << (doc & 31))) != 0;
+}
+
+@inline export function isTermMatched(term: i32): bool { return termStamp.get(term) == epoch; }

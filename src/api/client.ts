@@ -1,0 +1,61 @@
+// Typed methods with the official v5 client's names and argument shapes,
+// built from the route table so they can never diverge from HTTP.
+import { ApiError } from '../engine/errors.js';
+import { ROUTES, type Route } from './router.js';
+import type { ApiRequest, ApiResponse } from './types.js';
+
+type Args = Record<string, any>;
+type Send = (request: ApiRequest) => Promise<ApiResponse>;
+
+export type LanternClient = {
+  [op: string]: (args?: Args) => Promise<any>;
+} & {
+  saveObjects(args: { indexName: string; objects: Args[]; waitForTasks?: boolean; batchSize?: number }): Promise<any[]>;
+  waitForTask(args: { indexName: string; taskID: number }): Promise<void>;
+};
+
+function requestFor(route: Route, args: Args, headers: Record<string, string>): ApiRequest {
+  const used = new Set<string>();
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name) => {
+    used.add(name);
+    if (args[name] === undefined) throw new ApiError(400, `Parameter "${name}" is required for ${route.op}`);
+    return encodeURIComponent(String(args[name]));
+  });
+  const query: Record<string, string> = {};
+  for (const name of route.query ?? []) if (args[name] !== undefined) query[name] = String(args[name]);
+  let body: unknown;
+  if (route.body === '.') body = Object.fromEntries(Object.entries(args).filter(([k]) => !used.has(k)));
+  else if (route.body) body = args[route.body] ?? {};
+  return { method: route.method, path, query, headers, body };
+}
+
+export function createClient(send: Send, apiKey: string | undefined, appId: string | undefined): LanternClient {
+  const headers: Record<string, string> = {};
+  if (apiKey !== undefined) headers['x-algolia-api-key'] = apiKey;
+  if (appId !== undefined) headers['x-algolia-application-id'] = appId;
+  const client: Record<string, (args?: Args) => Promise<any>> = {};
+  for (const route of ROUTES) {
+    client[route.op] = async (args: Args = {}) => {
+      const response = await send(requestFor(route, args, headers));
+      if (response.status >= 400) throw new ApiError(response.status, (response.body as { message: string }).message);
+      return response.body;
+    };
+  }
+  client.waitForTask = async ({ indexName, taskID }: Args = {}) => {
+    for (let delay = 1; ; delay = Math.min(delay * 2, 100)) {
+      const { status } = await client.getTask({ indexName, taskID });
+      if (status === 'published') return;
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  };
+  client.saveObjects = async ({ indexName, objects, waitForTasks = false, batchSize = 1000 }: Args = {}) => {
+    const responses = [];
+    for (let i = 0; i < objects.length; i += batchSize) {
+      const requests = objects.slice(i, i + batchSize).map((body: Args) => ({ action: 'addObject', body }));
+      responses.push(await client.batch({ indexName, batchWriteParams: { requests } }));
+    }
+    if (waitForTasks) for (const r of responses) await client.waitForTask({ indexName, taskID: r.taskID });
+    return responses;
+  };
+  return client as LanternClient;
+}

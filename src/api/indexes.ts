@@ -1,0 +1,70 @@
+// Index management, settings and task status.
+import { badRequest, notFound } from '../engine/errors.js';
+import { checkIndexName } from '../engine/engine.js';
+import { parseSettings } from '../engine/params.js';
+import { isPlainObject } from '../engine/records.js';
+import { DEFAULT_SETTINGS, validateRanking } from '../engine/settings.js';
+import type { SearchIndex } from '../engine/search-index.js';
+import type { OperationContext } from './types.js';
+
+const PAGE_SIZE = 100;
+
+function describe(index: SearchIndex, pendingTasks: number) {
+  return {
+    name: index.name,
+    createdAt: index.createdAt.toISOString(),
+    updatedAt: index.updatedAt.toISOString(),
+    entries: index.size,
+    dataSize: index.memoryBytes,
+    fileSize: index.memoryBytes,
+    lastBuildTimeS: index.lastBuildTimeS,
+    numberOfPendingTasks: pendingTasks,
+    pendingTask: pendingTasks > 0,
+  };
+}
+
+export function listIndices(ctx: OperationContext) {
+  const all = [...ctx.engine.indexes.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const pending = ctx.engine.tasks.pendingCount;
+  const items = all.map((i) => describe(i, pending));
+  if (ctx.query.page === undefined) return { items, nbPages: 1 };
+  const page = Number(ctx.query.page);
+  const size = ctx.query.hitsPerPage ? Number(ctx.query.hitsPerPage) : PAGE_SIZE;
+  if (!Number.isInteger(page) || page < 0 || !Number.isInteger(size) || size < 1) throw badRequest('Invalid value for "page"');
+  return { items: items.slice(page * size, (page + 1) * size), nbPages: Math.ceil(items.length / size) };
+}
+
+export async function deleteIndex(ctx: OperationContext) {
+  const indexName = checkIndexName(ctx.params.indexName);
+  const taskID = await ctx.engine.write({ type: 'deleteIndex', indexName });
+  return { deletedAt: new Date().toISOString(), taskID };
+}
+
+export function getSettings(ctx: OperationContext) {
+  const index = ctx.engine.index(ctx.params.indexName);
+  return { ...DEFAULT_SETTINGS, ...index.settings };
+}
+
+export async function setSettings(ctx: OperationContext) {
+  if (!isPlainObject(ctx.body)) throw badRequest('Invalid JSON: settings must be a JSON object');
+  const settings = parseSettings(ctx.body);
+  if (Array.isArray(settings.ranking)) validateRanking(settings.ranking as string[]);
+  const indexName = checkIndexName(ctx.params.indexName);
+  const taskID = await ctx.engine.write({ type: 'settings', indexName, settings });
+  return { updatedAt: new Date().toISOString(), taskID };
+}
+
+function taskStatus(ctx: OperationContext) {
+  const taskID = Number(ctx.params.taskID);
+  if (!Number.isInteger(taskID) || taskID <= 0) throw badRequest(`Invalid taskID: ${ctx.params.taskID}`);
+  const status = ctx.engine.tasks.status(taskID);
+  if (!status) throw notFound(`Task ${taskID} does not exist`);
+  return { status, pendingTask: status === 'notPublished' };
+}
+
+export function getTask(ctx: OperationContext) {
+  checkIndexName(ctx.params.indexName);
+  return taskStatus(ctx);
+}
+
+export const getAppTask = taskStatus;

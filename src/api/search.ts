@@ -1,0 +1,50 @@
+// Search endpoints: one index (POST or GET) and multi-index queries.
+import { badRequest } from '../engine/errors.js';
+import { parseSearchParams, type SearchParams } from '../engine/params.js';
+import { searchIndex } from '../engine/search.js';
+import { isPlainObject } from '../engine/records.js';
+import type { OperationContext } from './types.js';
+
+function run(ctx: OperationContext, indexName: string, params: SearchParams) {
+  const index = ctx.engine.index(indexName);
+  const seeUnretrievable = ctx.caller.isAdmin || ctx.caller.rights.has('seeUnretrievableAttributes');
+  return searchIndex(index, params, { seeUnretrievable });
+}
+
+export function searchSingleIndex(ctx: OperationContext) {
+  const response = run(ctx, ctx.params.indexName, parseSearchParams(ctx.body ?? {}));
+  return { ...response, parsed_query: response.query };
+}
+
+/** GET /1/indexes/{indexName}: parameters in the query string. */
+export function searchWithQueryString(ctx: OperationContext) {
+  const { 'x-algolia-agent': _agent, ...rest } = ctx.query;
+  const params = Object.fromEntries(Object.entries(rest).filter(([k]) => !/^x-(algolia|service)-/i.test(k)));
+  const response = run(ctx, ctx.params.indexName, parseSearchParams(params));
+  return { ...response, parsed_query: response.query };
+}
+
+const REQUEST_FIELDS = ['indexName', 'type', 'facet', 'facetQuery', 'maxFacetHits'] as const;
+
+/** Multi-index queries; `stopIfEnoughMatches` stops once one has hitsPerPage hits. */
+export function search(ctx: OperationContext) {
+  const body = ctx.body;
+  if (!isPlainObject(body) || !Array.isArray(body.requests)) throw badRequest('Missing "requests" array');
+  const strategy = body.strategy ?? 'none';
+  if (strategy !== 'none' && strategy !== 'stopIfEnoughMatches') {
+    throw badRequest(`Invalid value for "strategy": expected none or stopIfEnoughMatches`);
+  }
+  const parsed = body.requests.map((item: unknown, i: number) => {
+    if (!isPlainObject(item) || typeof item.indexName !== 'string') throw badRequest(`requests[${i}] needs an indexName`);
+    if (item.type === 'facet') throw badRequest(`requests[${i}]: facet queries arrive with facet search`);
+    return { indexName: item.indexName, params: parseSearchParams(item, REQUEST_FIELDS) };
+  });
+  let enough = false;
+  const results = parsed.map(({ indexName, params }: { indexName: string; params: SearchParams }) => {
+    if (enough) return { index: indexName, hits: [], nbHits: 0, processed: false };
+    const response: Record<string, unknown> = { ...run(ctx, indexName, params), index: indexName };
+    if (strategy === 'stopIfEnoughMatches' && (response.nbHits as number) >= (response.hitsPerPage as number)) enough = true;
+    return response;
+  });
+  return { results };
+}

@@ -1,0 +1,49 @@
+import type { Lantern } from '../lantern.js';
+
+export interface ApiRequest {
+  method: string;
+  /** Path, optionally with a query string. */
+  path: string;
+  /** Query parameters (merged with the path's query string). */
+  query?: Record<string, string | number | boolean | undefined>;
+  headers?: Record<string, string | undefined>;
+  /** A parsed JSON value, or its text. */
+  body?: unknown;
+  /** Address of the caller, for the allow-list, per-IP limits and logs. */
+  sourceIp?: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** The rights of compatibility.md's ACL table; `admin` = admin key only. */
+export type Right =
+  | 'search' | 'browse' | 'addObject' | 'deleteObject' | 'deleteIndex' | 'listIndexes' | 'settings'
+  | 'editSettings' | 'analytics' | 'recommendation' | 'personalization' | 'usage' | 'logs'
+  | 'seeUnretrievableAttributes' | 'admin';
+
+export interface Caller {
+  isAdmin: boolean;
+  rights: ReadonlySet<Right>;
+}
+
+export interface OperationContext {
+  engine: Lantern;
+  /** Path parameters, decoded. */
+  params: Record<string, string>;
+  query: Record<string, string>;
+  body: any;
+  headers: Record<string, string>;
+  sourceIp: string;
+  caller: Caller;
+}
+
+/** A reply other than 200. */
+export class Reply {
+  constructor(readonly status: number, readonly body: unknown) {}
+}
+
+export type Handler = (ctx: OperationContext) => unknown | Promise<unknown>;

@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+// The lantern command: serve the REST API, import a JSON file, search.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { Lantern } from './lantern.js';
+import { fsStorage } from './storage/fs.js';
+import { memoryStorage } from './storage/storage.js';
+import { serve } from './server/http.js';
+
+const USAGE = `usage:
+  lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR] [--app-id ID] [--admin-key KEY] [--demo]
+  lantern import INDEX FILE.json [--settings FILE.json] [--data DIR]
+  lantern search INDEX "QUERY" [--data DIR] [--hits N]`;
+
+const DEMO_DIR = new URL('../test/fixtures/', import.meta.url);
+
+const { values: flags, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    port: { type: 'string', default: '7700' },
+    host: { type: 'string', default: '127.0.0.1' },
+    data: { type: 'string' },
+    'app-id': { type: 'string' },
+    'admin-key': { type: 'string' },
+    settings: { type: 'string' },
+    hits: { type: 'string', default: '10' },
+    demo: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+
+function fail(message: string): never {
+  process.stderr.write(`lantern: ${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function readJson(path: string | URL): any {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    return fail(`cannot read ${path}: ${(e as Error).message}`);
+  }
+}
+
+async function open(dataDir: string | undefined): Promise<Lantern> {
+  const storage = dataDir ? fsStorage(dataDir) : memoryStorage();
+  return Lantern.open({ appId: flags['app-id'], adminKey: flags['admin-key'], storage });
+}
+
+function progress(done: number, total: number): void {
+  const width = 30;
+  const filled = total === 0 ? width : Math.round((done / total) * width);
+  process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
+  if (done === total) process.stderr.write('\n');
+}
+
+async function importRecords(engine: Lantern, indexName: string, records: unknown[], settings?: object): Promise<void> {
+  if (!Array.isArray(records)) fail('the file must hold a JSON array of records');
+  const client = engine.client();
+  if (settings) await client.setSettings({ indexName, indexSettings: settings });
+  const chunk = 1000;
+  progress(0, records.length);
+  for (let i = 0; i < records.length; i += chunk) {
+    const requests = records.slice(i, i + chunk).map((body) => ({ action: 'addObject', body }));
+    const { taskID } = await client.batch({ indexName, batchWriteParams: { requests } });
+    await client.waitForTask({ indexName, taskID });
+    progress(Math.min(i + chunk, records.length), records.length);
+  }
+}
+
+async function serveCommand(): Promise<void> {
+  const engine = await open(flags.data);
+  if (flags.demo && !engine.indexes.has('talks')) {
+    const settings = readJson(new URL('talks_settings.json', DEMO_DIR));
+    delete settings.slaves;
+    await importRecords(engine, 'talks', readJson(new URL('talks.json', DEMO_DIR)), settings);
+  }
+  const host = flags.host!;
+  const port = Number(flags.port);
+  await serve(engine, { host, port });
+  const url = `http://${host}:${port}`;
+  const auth = flags['admin-key'] ? ` -H 'X-Algolia-API-Key: ${flags['admin-key']}' -H 'X-Algolia-Application-Id: ${flags['app-id'] ?? ''}'` : '';
+  console.log(`listening on ${url}`);
+  console.log(`try: curl -s${auth} -X POST ${url}/1/indexes/talks/query -d '{"params":"query=gvier&hitsPerPage=3&attributesToRetrieve=name"}'`);
+  const stop = async () => { await engine.close(); process.exit(0); };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+async function importCommand(indexName?: string, file?: string): Promise<void> {
+  if (!indexName || !file) fail('import needs INDEX and FILE.json');
+  const engine = await open(flags.data ?? 'lantern-data');
+  await importRecords(engine, indexName, readJson(file), flags.settings ? readJson(flags.settings) : undefined);
+  await engine.close();
+}
+
+async function searchCommand(indexName?: string, query = ''): Promise<void> {
+  if (!indexName) fail('search needs INDEX');
+  const engine = await open(flags.data ?? 'lantern-data');
+  const response = await engine.request({
+    method: 'POST', path: `/1/indexes/${encodeURIComponent(indexName)}/query`,
+    headers: { 'x-algolia-api-key': flags['admin-key'], 'x-algolia-application-id': flags['app-id'] },
+    body: { query, hitsPerPage: Number(flags.hits), attributesToHighlight: [] },
+  });
+  await engine.close();
+  if (response.status !== 200) fail((response.body as { message: string }).message);
+  const { hits, nbHits, processingTimeMS } = response.body as { hits: Record<string, unknown>[]; nbHits: number; processingTimeMS: number };
+  console.log(`${nbHits} hits in ${processingTimeMS} ms`);
+  for (const hit of hits) {
+    const { objectID, ...rest } = hit;
+    console.log(`${objectID}\t${JSON.stringify(rest).slice(0, 160)}`);
+  }
+}
+
+const [command, ...args] = positionals;
+if (flags.help || !command) {
+  console.log(USAGE);
+} else if (command === 'serve') {
+  await serveCommand();
+} else if (command === 'import') {
+  await importCommand(args[0], args[1]);
+} else if (command === 'search') {
+  await searchCommand(args[0], args[1]);
+} else {
+  fail(`unknown command "${command}"`);
+}

@@ -1,0 +1,33 @@
+// Layout of the WebAssembly core's parameters and results
+// (mirrors assembly/search.ts and assembly/index.ts).
+
+export const P = {
+  QUERY_LENGTH: 0,
+  QUERY_TYPE: 1,
+  TYPO_MODE: 2,
+  MIN_1_TYPO: 3,
+  MIN_2_TYPOS: 4,
+  TYPOS_ON_NUMBERS: 5,
+  EXACT_SINGLE: 6,
+  TOP_K: 7,
+  OFFSET: 8,
+  MIN_PROXIMITY: 9,
+  FILTER: 10,
+  CRITERIA_COUNT: 11,
+  CRITERIA: 12,
+} as const;
+
+export const MAX_CRITERIA = 16;
+export const MAX_SORT_SLOTS = 7;
+
+export const QUERY_TYPE = { prefixLast: 0, prefixAll: 1, prefixNone: 2 } as const;
+export const TYPO_MODE = { off: 0, on: 1, min: 2, strict: 3 } as const;
+export const EXACT_SINGLE = { attribute: 0, none: 1, word: 2 } as const;
+
+export const CRITERION = {
+  typo: 1, geo: 2, words: 3, filters: 4, proximity: 5, attribute: 6, exact: 7, custom: 8,
+} as const;
+/** Code of the sort criterion held in rank slot `slot` (1..7). */
+export const sortCriterion = (slot: number) => 16 + slot;
+
+export const HIT_STRIDE = 8;

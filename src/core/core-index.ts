@@ -1,0 +1,171 @@
+// A typed view of one WebAssembly core instance: it packs records, queries
+// and rank arrays into the core's scratch buffer and reads results back as
+// typed arrays, one call per batch.
+import { CRITERION, EXACT_SINGLE, HIT_STRIDE, P, QUERY_TYPE, TYPO_MODE } from './abi.js';
+import { instantiateCore, type CoreExports } from './wasm.js';
+
+export interface Segment { attribute: number; text: string }
+export interface CoreDocument { id: number; segments: Segment[] }
+export interface SearchableAttribute { rank: number; unordered: boolean }
+
+export interface CoreQuery {
+  query: string;
+  queryType: keyof typeof QUERY_TYPE;
+  typoMode: keyof typeof TYPO_MODE;
+  minWordSizefor1Typo: number;
+  minWordSizefor2Typos: number;
+  allowTyposOnNumericTokens: boolean;
+  exactOnSingleWordQuery: keyof typeof EXACT_SINGLE;
+  minProximity: number;
+  /** Criterion codes in ranking order (see abi.ts). */
+  criteria: number[];
+  /** Hits wanted: [offset, offset + length). */
+  offset: number;
+  length: number;
+  /** Optional bitmap of allowed record ids (bit i = record i). */
+  filter?: Uint32Array;
+}
+
+export interface CoreHit {
+  id: number;
+  typos: number;
+  words: number;
+  proximity: number;
+  attributeRank: number;
+  attributePosition: number;
+  exactWords: number;
+  customRank: number;
+}
+
+export interface CoreResult {
+  nbHits: number;
+  /** [start, end) of each query word in the query string. */
+  words: Array<[number, number]>;
+  hits: CoreHit[];
+}
+
+/** Per token of a highlighted text: start, end, mask of matched query words, end of the highlighted part. */
+export const TOKEN_STRIDE = 4;
+
+export class CoreIndex {
+  private readonly core: CoreExports = instantiateCore();
+
+  private scratch(bytes: number): number {
+    return this.core.scratch(bytes);
+  }
+
+  private writeText(ptr: number, text: string): void {
+    const units = new Uint16Array(this.core.memory.buffer, ptr, text.length);
+    for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
+  }
+
+  private results(): Int32Array {
+    return new Int32Array(this.core.memory.buffer, this.core.resultsPtr(), this.core.resultsLength());
+  }
+
+  setSeparators(separators: string): void {
+    const ptr = this.scratch(separators.length * 2 + 2);
+    this.writeText(ptr, separators);
+    this.core.setSeparators(separators.length);
+  }
+
+  setAttributes(attributes: SearchableAttribute[]): void {
+    const ptr = this.scratch(attributes.length * 8 + 8);
+    const view = new Int32Array(this.core.memory.buffer, ptr, attributes.length * 2);
+    attributes.forEach((a, i) => { view[i * 2] = a.rank; view[i * 2 + 1] = a.unordered ? 1 : 0; });
+    this.core.setAttributes(attributes.length);
+  }
+
+  addDocuments(documents: CoreDocument[]): void {
+    let headerWords = 2;
+    let textUnits = 0;
+    for (const doc of documents) {
+      headerWords += 2 + doc.segments.length * 2;
+      for (const s of doc.segments) textUnits += s.text.length;
+    }
+    const textOffset = headerWords * 4;
+    const ptr = this.scratch(textOffset + textUnits * 2);
+    const header = new Int32Array(this.core.memory.buffer, ptr, headerWords);
+    const text = new Uint16Array(this.core.memory.buffer, ptr + textOffset, textUnits);
+    header[0] = documents.length;
+    header[1] = textOffset;
+    let h = 2;
+    let t = 0;
+    for (const doc of documents) {
+      header[h++] = doc.id;
+      header[h++] = doc.segments.length;
+      for (const s of doc.segments) {
+        header[h++] = s.attribute;
+        header[h++] = s.text.length;
+        const value = s.text;
+        for (let i = 0; i < value.length; i++) text[t++] = value.charCodeAt(i);
+      }
+    }
+    this.core.addDocuments();
+  }
+
+  removeDocument(id: number): void {
+    this.core.removeDocument(id);
+  }
+
+  /** Ranks (lower first) per record id, for slot 0 (customRanking) or a sort slot. */
+  setRanks(slot: number, ranks: Int32Array): void {
+    const ptr = this.scratch(ranks.length * 4 + 4);
+    new Int32Array(this.core.memory.buffer, ptr, ranks.length).set(ranks);
+    this.core.setRanks(slot, ranks.length);
+  }
+
+  search(q: CoreQuery): CoreResult {
+    const queryBytes = (q.query.length * 2 + 7) & ~7;
+    const filterWords = q.filter?.length ?? 0;
+    const ptr = this.scratch(queryBytes + filterWords * 4 + 8);
+    this.writeText(ptr, q.query);
+    if (q.filter) new Uint32Array(this.core.memory.buffer, ptr + queryBytes, filterWords).set(q.filter);
+    const params = new Int32Array(this.core.memory.buffer, this.core.paramsPtr(), 32);
+    params[P.QUERY_LENGTH] = q.query.length;
+    params[P.QUERY_TYPE] = QUERY_TYPE[q.queryType];
+    params[P.TYPO_MODE] = TYPO_MODE[q.typoMode];
+    params[P.MIN_1_TYPO] = q.minWordSizefor1Typo;
+    params[P.MIN_2_TYPOS] = q.minWordSizefor2Typos;
+    params[P.TYPOS_ON_NUMBERS] = q.allowTyposOnNumericTokens ? 1 : 0;
+    params[P.EXACT_SINGLE] = EXACT_SINGLE[q.exactOnSingleWordQuery];
+    params[P.TOP_K] = q.offset + q.length;
+    params[P.OFFSET] = q.offset;
+    params[P.MIN_PROXIMITY] = Math.max(1, q.minProximity);
+    params[P.FILTER] = q.filter ? queryBytes : -1;
+    params[P.CRITERIA_COUNT] = q.criteria.length;
+    q.criteria.forEach((c, i) => { params[P.CRITERIA + i] = c; });
+    this.core.search();
+    return readSearchResult(this.results());
+  }
+
+  /** Tokens of `text` with the query words of the last search they match (see TOKEN_STRIDE). */
+  highlight(text: string): Int32Array {
+    const ptr = this.scratch(text.length * 2 + 2);
+    this.writeText(ptr, text);
+    this.core.highlight(text.length);
+    return this.results().slice(1);
+  }
+
+  compact(): void { this.core.compact(); }
+  get termCount(): number { return this.core.termTotal(); }
+  get liveCount(): number { return this.core.liveTotal(); }
+  get memoryBytes(): number { return this.core.memory.buffer.byteLength; }
+}
+
+function readSearchResult(r: Int32Array): CoreResult {
+  const [nbHits, returned, wordCount] = r;
+  const words: Array<[number, number]> = [];
+  let i = 3;
+  for (let w = 0; w < wordCount; w++, i += 2) words.push([r[i], r[i + 1]]);
+  const hits: CoreHit[] = [];
+  for (let h = 0; h < returned; h++, i += HIT_STRIDE) {
+    hits.push({
+      id: r[i], typos: r[i + 1], words: r[i + 2], proximity: r[i + 3], attributeRank: r[i + 4],
+      attributePosition: r[i + 5], exactWords: r[i + 6], customRank: r[i + 7],
+    });
+  }
+  return { nbHits, words, hits };
+}
+
+export { CRITERION };

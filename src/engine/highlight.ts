@@ -1,0 +1,100 @@
+// _highlightResult and _snippetResult: the core says which tokens of a text
+// match which query words (same rules as the search); this module marks them.
+import { TOKEN_STRIDE, type CoreIndex } from '../core/core-index.js';
+import { isPlainObject, type Json } from './records.js';
+
+export interface HighlightOptions {
+  preTag: string;
+  postTag: string;
+  /** The query words as typed, by word index. */
+  words: string[];
+}
+
+export interface HighlightLeaf {
+  value: string;
+  matchLevel: 'none' | 'partial' | 'full';
+  matchedWords: string[];
+  fullyHighlighted?: boolean;
+}
+
+export interface SnippetLeaf { value: string; matchLevel: 'none' | 'partial' | 'full' }
+
+type Tree<T> = T | Tree<T>[] | { [k: string]: Tree<T> };
+
+function matchLevel(mask: number, words: number): HighlightLeaf['matchLevel'] {
+  if (mask === 0) return 'none';
+  const full = words >= 31 ? -1 : (1 << words) - 1;
+  return (mask & full) === full ? 'full' : 'partial';
+}
+
+/** Marks the matched parts of `text[from, to)` given the core's token array. */
+function mark(text: string, tokens: Int32Array, from: number, to: number, o: HighlightOptions): { value: string; mask: number; allMarked: boolean } {
+  let value = '';
+  let at = from;
+  let mask = 0;
+  let allMarked = tokens.length > 0;
+  for (let i = 0; i < tokens.length; i += TOKEN_STRIDE) {
+    const [start, end, words, until] = [tokens[i], tokens[i + 1], tokens[i + 2], tokens[i + 3]];
+    if (start < from || end > to) continue;
+    if (words === 0) { allMarked = false; continue; }
+    mask |= words;
+    if (until < end) allMarked = false;
+    value += text.slice(at, start) + o.preTag + text.slice(start, until) + o.postTag;
+    at = until;
+  }
+  value += text.slice(at, to);
+  return { value, mask, allMarked };
+}
+
+function matchedWords(mask: number, o: HighlightOptions): string[] {
+  return o.words.filter((_, i) => (mask & (1 << i)) !== 0);
+}
+
+export function highlightText(core: CoreIndex, text: string, o: HighlightOptions): HighlightLeaf {
+  const tokens = core.highlight(text);
+  const { value, mask, allMarked } = mark(text, tokens, 0, text.length, o);
+  const leaf: HighlightLeaf = { value, matchLevel: matchLevel(mask, o.words.length), matchedWords: matchedWords(mask, o) };
+  if (mask !== 0) leaf.fullyHighlighted = allMarked;
+  return leaf;
+}
+
+/**
+ * A window of `size` words around the first matched word (or from the start),
+ * with the ellipsis where text was cut.
+ */
+export function snippetText(core: CoreIndex, text: string, size: number, ellipsis: string, o: HighlightOptions): SnippetLeaf {
+  const tokens = core.highlight(text);
+  const count = tokens.length / TOKEN_STRIDE;
+  if (count <= size) {
+    const { value, mask } = mark(text, tokens, 0, text.length, o);
+    return { value, matchLevel: matchLevel(mask, o.words.length) };
+  }
+  let first = 0;
+  for (let t = 0; t < count; t++) if (tokens[t * TOKEN_STRIDE + 2] !== 0) { first = t; break; }
+  const startToken = Math.max(0, Math.min(first - Math.floor(size / 4), count - size));
+  const endToken = startToken + size - 1;
+  const from = startToken === 0 ? 0 : tokens[startToken * TOKEN_STRIDE];
+  const to = endToken >= count - 1 ? text.length : tokens[endToken * TOKEN_STRIDE + 1];
+  const { value, mask } = mark(text, tokens, from, to, o);
+  const prefix = from > 0 ? ellipsis : '';
+  const suffix = to < text.length ? ellipsis : '';
+  return { value: prefix + value + suffix, matchLevel: matchLevel(mask, o.words.length) };
+}
+
+/** Applies `leaf` to every string (and number) of a value, keeping the value's shape. */
+export function mapLeaves<T>(value: Json, leaf: (text: string) => T): Tree<T> | undefined {
+  if (typeof value === 'string') return leaf(value);
+  if (typeof value === 'number') return leaf(String(value));
+  if (Array.isArray(value)) {
+    return value.map((v) => mapLeaves(v, leaf)).filter((v) => v !== undefined) as Tree<T>[];
+  }
+  if (isPlainObject(value)) {
+    const out: Record<string, Tree<T>> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const mapped = mapLeaves(v as Json, leaf);
+      if (mapped !== undefined) out[k] = mapped;
+    }
+    return out;
+  }
+  return undefined;
+}

@@ -1,0 +1,266 @@
+// The one parser of search parameters and index settings. Values arrive as
+// JSON (typed) or as strings from a URL-encoded `params` string or a query
+// string; each known name has a kind that coerces and validates both forms.
+import { badRequest } from './errors.js';
+
+type Kind =
+  | 'string' | 'int' | 'number' | 'bool' | 'stringList' | 'json'
+  | 'typoTolerance' | 'boolOrStringList' | 'distinct' | 'radius' | 'filterList' | 'facets';
+
+type Enum = readonly string[];
+interface Spec { kind: Kind; values?: Enum; min?: number; max?: number }
+
+const s = (kind: Kind, extra: Omit<Spec, 'kind'> = {}): Spec => ({ kind, ...extra });
+const oneOf = (...values: string[]): Spec => ({ kind: 'string', values });
+
+/** Parameters valid both as search parameters and as settings. */
+const SHARED: Record<string, Spec> = {
+  hitsPerPage: s('int', { min: 0, max: 1000 }),
+  attributesToRetrieve: s('stringList'),
+  attributesToHighlight: s('stringList'),
+  attributesToSnippet: s('stringList'),
+  highlightPreTag: s('string'),
+  highlightPostTag: s('string'),
+  snippetEllipsisText: s('string'),
+  restrictHighlightAndSnippetArrays: s('bool'),
+  minWordSizefor1Typo: s('int', { min: 0 }),
+  minWordSizefor2Typos: s('int', { min: 0 }),
+  typoTolerance: s('typoTolerance'),
+  allowTyposOnNumericTokens: s('bool'),
+  disableTypoToleranceOnAttributes: s('stringList'),
+  ignorePlurals: s('boolOrStringList'),
+  removeStopWords: s('boolOrStringList'),
+  queryLanguages: s('stringList'),
+  naturalLanguages: s('stringList'),
+  decompoundQuery: s('bool'),
+  queryType: oneOf('prefixLast', 'prefixAll', 'prefixNone'),
+  removeWordsIfNoResults: oneOf('none', 'lastWords', 'firstWords', 'allOptional'),
+  advancedSyntax: s('bool'),
+  advancedSyntaxFeatures: s('stringList'),
+  optionalWords: s('stringList'),
+  disableExactOnAttributes: s('stringList'),
+  exactOnSingleWordQuery: oneOf('attribute', 'none', 'word'),
+  alternativesAsExact: s('stringList'),
+  distinct: s('distinct'),
+  replaceSynonymsInHighlight: s('bool'),
+  minProximity: s('int', { min: 1, max: 7 }),
+  responseFields: s('stringList'),
+  maxValuesPerFacet: s('int', { min: 0, max: 1000 }),
+  maxFacetHits: s('int', { min: 1, max: 100 }),
+  sortFacetValuesBy: oneOf('count', 'alpha'),
+  attributeCriteriaComputedByMinProximity: s('bool'),
+  renderingContent: s('json'),
+  enableRules: s('bool'),
+  enablePersonalization: s('bool'),
+  enableReRanking: s('bool'),
+  reRankingApplyFilter: s('json'),
+  relevancyStrictness: s('int', { min: 0, max: 100 }),
+  paginationLimitedTo: s('int', { min: 0, max: 20000 }),
+  ranking: s('stringList'),
+  customRanking: s('stringList'),
+  semanticSearch: s('json'),
+  mode: oneOf('neuralSearch', 'keywordSearch'),
+  enableABTest: s('bool'),
+  userData: s('json'),
+  keepDiacriticsOnCharacters: s('string'),
+  camelCaseAttributes: s('stringList'),
+  decompoundedAttributes: s('json'),
+  indexLanguages: s('stringList'),
+  separatorsToIndex: s('string'),
+  disablePrefixOnAttributes: s('stringList'),
+  disableTypoToleranceOnWords: s('stringList'),
+  attributesForFaceting: s('stringList'),
+  unretrievableAttributes: s('stringList'),
+  numericAttributesForFiltering: s('stringList'),
+  allowCompressionOfIntegerArray: s('bool'),
+  attributeForDistinct: s('string'),
+  searchableAttributes: s('stringList'),
+  replicas: s('stringList'),
+  maxFacetHitsPerQuery: s('int'),
+};
+
+const SEARCH_ONLY: Record<string, Spec> = {
+  query: s('string'),
+  similarQuery: s('string'),
+  filters: s('string'),
+  facetFilters: s('filterList'),
+  optionalFilters: s('filterList'),
+  numericFilters: s('filterList'),
+  tagFilters: s('filterList'),
+  sumOrFiltersScores: s('bool'),
+  restrictSearchableAttributes: s('stringList'),
+  facets: s('facets'),
+  facetingAfterDistinct: s('bool'),
+  page: s('int', { min: 0 }),
+  offset: s('int', { min: 0 }),
+  length: s('int', { min: 0, max: 1000 }),
+  aroundLatLng: s('string'),
+  aroundLatLngViaIP: s('bool'),
+  aroundRadius: s('radius'),
+  aroundPrecision: s('json'),
+  minimumAroundRadius: s('int', { min: 1 }),
+  insideBoundingBox: s('json'),
+  insidePolygon: s('json'),
+  getRankingInfo: s('bool'),
+  clickAnalytics: s('bool'),
+  analytics: s('bool'),
+  analyticsTags: s('stringList'),
+  percentileComputation: s('bool'),
+  synonyms: s('bool'),
+  ruleContexts: s('stringList'),
+  personalizationImpact: s('int', { min: 0, max: 100 }),
+  userToken: s('string'),
+  explain: s('stringList'),
+  facetQuery: s('string'),
+  cursor: s('string'),
+  attributes: s('stringList'),
+};
+
+const SETTINGS_ONLY: Record<string, Spec> = {
+  attributesToIndex: s('stringList'),
+  slaves: s('stringList'),
+  primary: s('string'),
+  numericAttributesToIndex: s('stringList'),
+  minWordSizeForApprox1: s('int', { min: 0 }),
+  minWordSizeForApprox2: s('int', { min: 0 }),
+  version: s('int'),
+  customNormalization: s('json'),
+  attributesToTransliterate: s('stringList'),
+};
+
+/** Old names and the names they stand for. */
+export const ALIASES: Record<string, string> = {
+  attributesToIndex: 'searchableAttributes',
+  slaves: 'replicas',
+  attributes: 'attributesToRetrieve',
+  minWordSizeForApprox1: 'minWordSizefor1Typo',
+  minWordSizeForApprox2: 'minWordSizefor2Typos',
+  numericAttributesToIndex: 'numericAttributesForFiltering',
+  forwardToSlaves: 'forwardToReplicas',
+};
+
+export const SEARCH_PARAMETERS: Record<string, Spec> = { ...SHARED, ...SEARCH_ONLY };
+export const SETTINGS: Record<string, Spec> = { ...SHARED, ...SETTINGS_ONLY };
+
+function invalid(name: string, expected: string): never {
+  throw badRequest(`Invalid value for "${name}": expected ${expected}`);
+}
+
+function parseJsonText(name: string, text: string): unknown {
+  try { return JSON.parse(text); } catch { return invalid(name, 'valid JSON'); }
+}
+
+function toBool(name: string, v: unknown): boolean {
+  if (typeof v === 'boolean') return v;
+  if (v === 'true' || v === 1 || v === '1') return true;
+  if (v === 'false' || v === 0 || v === '0') return false;
+  return invalid(name, 'a boolean');
+}
+
+function toNumber(name: string, v: unknown, spec: Spec, integer: boolean): number {
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isFinite(n) || (integer && !Number.isInteger(n))) {
+    return invalid(name, integer ? 'an integer' : 'a number');
+  }
+  if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) {
+    return invalid(name, `a value between ${spec.min ?? '-∞'} and ${spec.max ?? '∞'}`);
+  }
+  return n;
+}
+
+function toStringList(name: string, v: unknown): string[] {
+  if (typeof v === 'string') {
+    const text = v.trim();
+    if (text.startsWith('[')) return toStringList(name, parseJsonText(name, text));
+    return text === '' ? [] : text.split(',').map((x) => x.trim());
+  }
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v as string[];
+  return invalid(name, 'an array of strings');
+}
+
+function coerce(name: string, spec: Spec, v: unknown): unknown {
+  switch (spec.kind) {
+    case 'string': {
+      if (typeof v !== 'string') return invalid(name, 'a string');
+      if (spec.values && !spec.values.includes(v)) return invalid(name, `one of ${spec.values.join(', ')}`);
+      return v;
+    }
+    case 'int': return toNumber(name, v, spec, true);
+    case 'number': return toNumber(name, v, spec, false);
+    case 'bool': return toBool(name, v);
+    case 'stringList': return toStringList(name, v);
+    case 'json': return typeof v === 'string' && /^\s*[[{]/.test(v) ? parseJsonText(name, v) : v;
+    case 'typoTolerance':
+      if (v === 'min' || v === 'strict') return v;
+      return toBool(name, v);
+    case 'boolOrStringList':
+      if (typeof v === 'boolean' || v === 'true' || v === 'false') return toBool(name, v);
+      return toStringList(name, v);
+    case 'distinct':
+      if (typeof v === 'boolean' || v === 'true' || v === 'false') return toBool(name, v) ? 1 : 0;
+      return toNumber(name, v, { kind: 'int', min: 0, max: 4 }, true);
+    case 'radius':
+      if (v === 'all') return v;
+      return toNumber(name, v, { kind: 'int', min: 1 }, true);
+    case 'facets':
+      return toStringList(name, v);
+    case 'filterList':
+      if (typeof v === 'string') return /^\s*\[/.test(v) ? parseJsonText(name, v) : v;
+      if (Array.isArray(v)) return v;
+      return invalid(name, 'a string or an array');
+  }
+}
+
+/** Reads a URL-encoded parameter string (`+` is a space) into raw string values. */
+export function parseParamString(params: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of new URLSearchParams(params)) out[k] = v;
+  return out;
+}
+
+function parseWith(table: Record<string, Spec>, raw: Record<string, unknown>, what: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [given, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    const spec = table[given];
+    if (!spec) throw badRequest(`Unknown ${what}: ${given}`);
+    const name = ALIASES[given] ?? given;
+    out[name] = value === null ? null : coerce(given, spec, value);
+  }
+  return out;
+}
+
+export type SearchParams = Record<string, any>;
+
+/**
+ * Search parameters from a request: an object, a `params` string, or both
+ * (explicit fields win over the string, as the service does).
+ */
+export function parseSearchParams(body: Record<string, unknown> | undefined, ignore: readonly string[] = []): SearchParams {
+  const raw: Record<string, unknown> = {};
+  const { params, ...fields } = body ?? {};
+  if (params !== undefined) {
+    if (typeof params !== 'string') throw badRequest('Invalid value for "params": expected a URL-encoded string');
+    Object.assign(raw, parseParamString(params));
+  }
+  Object.assign(raw, fields);
+  for (const name of ignore) delete raw[name];
+  return parseWith(SEARCH_PARAMETERS, raw, 'parameter');
+}
+
+/** Settings from a PUT body: known names only, old names mapped, null = reset to default. */
+export function parseSettings(body: Record<string, unknown>): Record<string, unknown> {
+  const known: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) if (k in SETTINGS) known[k] = v;
+  return parseWith(SETTINGS, known, 'setting');
+}
+
+/** Encodes parameters back to the `params` echo of a search response. */
+export function encodeParams(params: SearchParams): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined) continue;
+    q.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+  }
+  return q.toString().replace(/\+/g, '%20');
+}

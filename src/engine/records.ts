@@ -1,0 +1,135 @@
+// Records as JSON objects: reading attribute paths, the partial-update
+// operations, and the projection a reader is allowed to see.
+import { badRequest } from './errors.js';
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Record_ = { objectID: string; [key: string]: Json };
+
+export function isPlainObject(v: unknown): v is Record<string, any> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Every value at `path`, flattening arrays met on the way (a.b over [{b:1},{b:2}] gives 1, 2). */
+export function valuesAt(value: unknown, path: readonly string[], from = 0): unknown[] {
+  if (from === path.length) return value === undefined ? [] : [value];
+  if (Array.isArray(value)) return value.flatMap((v) => valuesAt(v, path, from));
+  if (!isPlainObject(value)) return [];
+  return valuesAt(value[path[from]], path, from + 1);
+}
+
+/** Text leaves of a value: strings and numbers, in document order (arrays: one entry per element). */
+export function textLeaves(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (typeof value === 'number') out.push(String(value));
+  else if (Array.isArray(value)) for (const v of value) textLeaves(v, out);
+  else if (isPlainObject(value)) for (const v of Object.values(value)) textLeaves(v, out);
+  return out;
+}
+
+/** Dotted paths of every text leaf of a record (objectID excluded), in document order. */
+export function leafPaths(record: Record<string, unknown>): string[] {
+  const paths: string[] = [];
+  const walk = (v: unknown, prefix: string) => {
+    if (typeof v === 'string' || typeof v === 'number') paths.push(prefix);
+    else if (Array.isArray(v)) for (const x of v) walk(x, prefix);
+    else if (isPlainObject(v)) for (const [k, x] of Object.entries(v)) walk(x, prefix ? `${prefix}.${k}` : k);
+  };
+  for (const [k, v] of Object.entries(record)) if (k !== 'objectID') walk(v, k);
+  return [...new Set(paths)];
+}
+
+export function newObjectID(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+/** Checks a record body and returns it with its objectID set. */
+export function asRecord(body: unknown, objectID?: string): Record_ {
+  if (!isPlainObject(body)) throw badRequest('Invalid JSON: a record must be a JSON object');
+  const id = objectID ?? body.objectID ?? newObjectID();
+  if (typeof id !== 'string' && typeof id !== 'number') throw badRequest('objectID must be a string');
+  return { ...body, objectID: String(id) } as Record_;
+}
+
+const OPERATIONS = ['Increment', 'Decrement', 'Add', 'Remove', 'AddUnique', 'IncrementFrom', 'IncrementSet'];
+
+function isOperation(v: unknown): v is { _operation: string; value: Json } {
+  return isPlainObject(v) && typeof v._operation === 'string';
+}
+
+/** Validates a partial update body before it is queued (bad input never reaches the data). */
+export function checkPartial(body: unknown): void {
+  if (!isPlainObject(body)) throw badRequest('Invalid JSON: a partial update must be a JSON object');
+  for (const [attr, v] of Object.entries(body)) {
+    if (!isOperation(v)) continue;
+    if (!OPERATIONS.includes(v._operation)) throw badRequest(`Unknown _operation "${v._operation}" on "${attr}"`);
+    if (['Increment', 'Decrement', 'IncrementFrom', 'IncrementSet'].includes(v._operation) && typeof v.value !== 'number') {
+      throw badRequest(`_operation ${v._operation} on "${attr}" needs a numeric value`);
+    }
+  }
+}
+
+function applyOperation(current: Json | undefined, op: string, value: Json): Json {
+  const list = Array.isArray(current) ? current : current === undefined || current === null ? [] : [current];
+  const num = typeof current === 'number' ? current : 0;
+  switch (op) {
+    case 'Increment': return num + (value as number);
+    case 'Decrement': return num - (value as number);
+    case 'IncrementFrom': return typeof current === 'number' && current === value ? num + 1 : (current ?? 0);
+    case 'IncrementSet': return typeof current === 'number' ? current + 1 : (value as number);
+    case 'Add': return [...list, value];
+    case 'Remove': return list.filter((x) => x !== value);
+    case 'AddUnique': return list.includes(value) ? list : [...list, value];
+  }
+  return value;
+}
+
+/** The record after a partial update: first-level attributes replaced or operated on. */
+export function applyPartial(base: Record_, body: Record<string, Json>): Record_ {
+  const next: Record_ = { ...base };
+  for (const [attr, v] of Object.entries(body)) {
+    if (attr === 'objectID') continue;
+    next[attr] = isOperation(v) ? applyOperation(base[attr], v._operation, v.value) : v;
+  }
+  return next;
+}
+
+/**
+ * The attributes of a record a reader gets: `attributesToRetrieve` (`*`,
+ * names, nested paths, `-attr` exclusions), never the unretrievable ones
+ * unless allowed; objectID always.
+ */
+export function project(record: Record_, toRetrieve: string[] | null | undefined, hidden: string[] = []): Record<string, Json> {
+  const wanted = toRetrieve && toRetrieve.length > 0 ? toRetrieve : ['*'];
+  const excluded = new Set(wanted.filter((a) => a.startsWith('-')).map((a) => a.slice(1)));
+  const included = wanted.filter((a) => !a.startsWith('-'));
+  let out: Record<string, Json> = {};
+  if (included.includes('*')) out = { ...record };
+  else {
+    for (const attr of included) copyPath(record, out, attr.split('.'));
+  }
+  for (const attr of [...excluded, ...hidden]) removePath(out, attr.split('.'));
+  out.objectID = record.objectID;
+  return out;
+}
+
+function copyPath(from: Record<string, Json>, to: Record<string, Json>, path: string[]): void {
+  const [head, ...rest] = path;
+  if (!(head in from)) return;
+  const value = from[head];
+  if (rest.length === 0) { to[head] = value; return; }
+  if (!isPlainObject(value)) return;
+  const target = isPlainObject(to[head]) ? (to[head] as Record<string, Json>) : {};
+  copyPath(value as Record<string, Json>, target, rest);
+  if (Object.keys(target).length > 0) to[head] = target;
+}
+
+function removePath(obj: Record<string, Json>, path: string[]): void {
+  const [head, ...rest] = path;
+  if (rest.length === 0) { delete obj[head]; return; }
+  const inner = obj[head];
+  if (isPlainObject(inner)) {
+    const copy = { ...(inner as Record<string, Json>) };
+    removePath(copy, rest);
+    obj[head] = copy;
+  }
+}

@@ -1,0 +1,220 @@
+// One index: its records (objectID ↔ dense record id), settings, and the
+// WebAssembly core instance holding its dictionary, postings and ranks.
+import { CoreIndex, type CoreDocument, type Segment } from '../core/core-index.js';
+import {
+  effectiveSetting, rankingPlan, searchableAttributes, type RankingPlan, type SearchableAttribute,
+  type Settings, type SortEntry,
+} from './settings.js';
+import { applyPartial, leafPaths, textLeaves, valuesAt, type Json, type Record_ } from './records.js';
+
+const CORE_BATCH = 2000;
+
+export class SearchIndex {
+  readonly createdAt = new Date();
+  updatedAt = new Date();
+  settings: Settings = {};
+  lastBuildTimeS = 0;
+
+  private core = new CoreIndex();
+  private readonly ids = new Map<string, number>();
+  private records: Array<Record_ | undefined> = [];
+  private attributes: SearchableAttribute[] | null = null;
+  /** In "every attribute" mode: attribute path → attribute id, grown as records arrive. */
+  private dynamicAttributes = new Map<string, number>();
+  private plan: RankingPlan = rankingPlan({});
+  private ranksDirty = true;
+  private deadSinceCompaction = 0;
+
+  constructor(readonly name: string) {
+    this.configureCore();
+  }
+
+  get size(): number { return this.ids.size; }
+  get ranking(): RankingPlan { return this.plan; }
+  get memoryBytes(): number { return this.core.memoryBytes; }
+  get coreIndex(): CoreIndex { return this.core; }
+
+  get(objectID: string): Record_ | undefined {
+    const id = this.ids.get(objectID);
+    return id === undefined ? undefined : this.records[id];
+  }
+
+  record(id: number): Record_ | undefined { return this.records[id]; }
+
+  *allRecords(): Iterable<Record_> {
+    for (const r of this.records) if (r) yield r;
+  }
+
+  // --- writes (applied by the task queue, never half-done: inputs are checked before queueing)
+
+  /** Adds or replaces records. */
+  save(records: Record_[]): void {
+    const started = performance.now();
+    let batch: CoreDocument[] = [];
+    for (const record of records) {
+      const previous = this.ids.get(record.objectID);
+      if (previous !== undefined && batch.length > 0 && previous >= batch[0].id) {
+        this.core.addDocuments(batch);
+        batch = [];
+      }
+      this.removeId(record.objectID);
+      const id = this.records.length;
+      this.records.push(record);
+      this.ids.set(record.objectID, id);
+      batch.push({ id, segments: this.segmentsOf(record) });
+      if (batch.length >= CORE_BATCH) { this.core.addDocuments(batch); batch = []; }
+    }
+    if (batch.length) this.core.addDocuments(batch);
+    this.touched(started);
+  }
+
+  delete(objectIDs: string[]): void {
+    for (const objectID of objectIDs) this.removeId(objectID);
+    this.touched(performance.now());
+  }
+
+  partialUpdate(objectID: string, body: Record<string, Json>, createIfNotExists: boolean): void {
+    const current = this.get(objectID);
+    if (!current && !createIfNotExists) return;
+    this.save([applyPartial(current ?? { objectID }, body)]);
+  }
+
+  clear(): void {
+    this.ids.clear();
+    this.records = [];
+    this.deadSinceCompaction = 0;
+    this.core = new CoreIndex();
+    this.configureCore();
+    this.touched(performance.now());
+  }
+
+  setSettings(changes: Settings): void {
+    const next = { ...this.settings };
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === null) delete next[k]; else next[k] = v;
+    }
+    const reindex = ['searchableAttributes', 'separatorsToIndex'].some(
+      (k) => JSON.stringify(next[k]) !== JSON.stringify(this.settings[k]));
+    this.settings = next;
+    this.plan = rankingPlan(next);
+    this.ranksDirty = true;
+    if (reindex) this.reindex();
+    this.updatedAt = new Date();
+  }
+
+  /** Rank arrays for customRanking and asc()/desc() criteria, recomputed after writes. */
+  prepareRanks(): void {
+    if (!this.ranksDirty) return;
+    this.core.setRanks(0, this.ranksFor(this.plan.custom));
+    this.plan.sorts.forEach((entry, i) => this.core.setRanks(i + 1, this.ranksFor([entry])));
+    this.ranksDirty = false;
+  }
+
+  // --- internals
+
+  private configureCore(): void {
+    this.attributes = searchableAttributes(this.settings);
+    this.dynamicAttributes = new Map();
+    this.core.setSeparators(effectiveSetting(this.settings, 'separatorsToIndex') ?? '');
+    if (this.attributes) this.core.setAttributes(this.attributes);
+  }
+
+  private reindex(): void {
+    const started = performance.now();
+    const live = [...this.allRecords()];
+    this.ids.clear();
+    this.records = [];
+    this.core = new CoreIndex();
+    this.configureCore();
+    this.save(live);
+    this.lastBuildTimeS = Math.round((performance.now() - started) / 1000);
+  }
+
+  private removeId(objectID: string): void {
+    const id = this.ids.get(objectID);
+    if (id === undefined) return;
+    this.ids.delete(objectID);
+    this.records[id] = undefined;
+    this.core.removeDocument(id);
+    this.deadSinceCompaction++;
+  }
+
+  private touched(started: number): void {
+    this.ranksDirty = true;
+    this.updatedAt = new Date();
+    if (this.deadSinceCompaction > 1000 && this.deadSinceCompaction > this.ids.size) {
+      this.core.compact();
+      this.deadSinceCompaction = 0;
+    }
+    this.lastBuildTimeS = Math.round((performance.now() - started) / 1000);
+  }
+
+  private segmentsOf(record: Record_): Segment[] {
+    const segments: Segment[] = [];
+    if (this.attributes) {
+      this.attributes.forEach((attr, attribute) => {
+        for (const value of valuesAt(record, attr.path)) {
+          for (const text of textLeaves(value)) segments.push({ attribute, text });
+        }
+      });
+      return segments;
+    }
+    for (const path of leafPaths(record)) {
+      const attribute = this.dynamicAttributeId(path);
+      for (const value of valuesAt(record, path.split('.'))) {
+        for (const text of textLeaves(value)) segments.push({ attribute, text });
+      }
+    }
+    return segments.sort((a, b) => a.attribute - b.attribute);
+  }
+
+  private dynamicAttributeId(path: string): number {
+    let id = this.dynamicAttributes.get(path);
+    if (id === undefined) {
+      id = this.dynamicAttributes.size;
+      this.dynamicAttributes.set(path, id);
+      this.core.setAttributes([...this.dynamicAttributes.keys()].map(() => ({ rank: 0, unordered: true })));
+    }
+    return id;
+  }
+
+  private ranksFor(entries: SortEntry[]): Int32Array {
+    const ranks = new Int32Array(this.records.length);
+    if (entries.length === 0) return ranks;
+    const live: number[] = [];
+    const keys: Array<Array<number | string | undefined>> = [];
+    this.records.forEach((r, id) => {
+      if (!r) return;
+      live.push(id);
+      keys[id] = entries.map((e) => sortValue(valuesAt(r, e.path)));
+    });
+    const compare = (a: number, b: number) => {
+      for (let i = 0; i < entries.length; i++) {
+        const c = compareValues(keys[a][i], keys[b][i], entries[i].descending);
+        if (c !== 0) return c;
+      }
+      return 0;
+    };
+    live.sort(compare);
+    let rank = 0;
+    live.forEach((id, i) => {
+      if (i > 0 && compare(live[i - 1], id) !== 0) rank = i;
+      ranks[id] = rank;
+    });
+    return ranks;
+  }
+}
+
+function sortValue(values: unknown[]): number | string | undefined {
+  const v = values[0];
+  if (typeof v === 'number' || typeof v === 'string') return v;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  return undefined;
+}
+
+/** Missing values sort last in both directions. */
+function compareValues(a: number | string | undefined, b: number | string | undefined, descending: boolean): number {
+  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? 1 : -1;
+  const c = a < b ? -1 : a > b ? 1 : 0;
+  return descending ? -c : c;
+}

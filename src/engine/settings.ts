@@ -1,0 +1,118 @@
+// Index settings: defaults, and the structures derived from them that
+// indexing and ranking use (searchable attributes with ranks, criteria).
+import { CRITERION, MAX_CRITERIA, MAX_SORT_SLOTS, sortCriterion } from '../core/abi.js';
+import { badRequest } from './errors.js';
+
+export type Settings = Record<string, any>;
+
+export const DEFAULT_RANKING = ['typo', 'geo', 'words', 'filters', 'proximity', 'attribute', 'exact', 'custom'];
+
+/** Defaults of the settings a GET returns, as the service documents them. */
+export const DEFAULT_SETTINGS: Settings = {
+  minWordSizefor1Typo: 4,
+  minWordSizefor2Typos: 8,
+  hitsPerPage: 20,
+  maxValuesPerFacet: 100,
+  searchableAttributes: null,
+  numericAttributesForFiltering: null,
+  attributesToRetrieve: null,
+  unretrievableAttributes: null,
+  optionalWords: null,
+  attributesForFaceting: null,
+  attributesToSnippet: null,
+  attributesToHighlight: null,
+  paginationLimitedTo: 1000,
+  attributeForDistinct: null,
+  exactOnSingleWordQuery: 'attribute',
+  ranking: DEFAULT_RANKING,
+  customRanking: null,
+  separatorsToIndex: '',
+  removeWordsIfNoResults: 'none',
+  queryType: 'prefixLast',
+  highlightPreTag: '<em>',
+  highlightPostTag: '</em>',
+  snippetEllipsisText: '…',
+  alternativesAsExact: ['ignorePlurals', 'singleWordSynonym'],
+  typoTolerance: true,
+  allowTyposOnNumericTokens: true,
+  minProximity: 1,
+  replicas: [],
+  distinct: 0,
+  relevancyStrictness: 100,
+};
+
+export function effectiveSetting(settings: Settings, name: string): any {
+  return settings[name] ?? DEFAULT_SETTINGS[name];
+}
+
+/** One searchable attribute: its path, rank (priority) and whether position counts. */
+export interface SearchableAttribute {
+  name: string;
+  path: string[];
+  rank: number;
+  unordered: boolean;
+}
+
+const UNORDERED = /^unordered\((.+)\)$/;
+
+/**
+ * `searchableAttributes` in order: each entry one rank; "a,b" shares a rank;
+ * `unordered(attr)` ignores the position. Null or empty = every attribute.
+ */
+export function searchableAttributes(settings: Settings): SearchableAttribute[] | null {
+  const list: string[] | null = settings.searchableAttributes;
+  if (!list || list.length === 0) return null;
+  const out: SearchableAttribute[] = [];
+  list.forEach((entry, rank) => {
+    for (const part of entry.split(',')) {
+      const trimmed = part.trim();
+      if (!trimmed) continue;
+      const m = UNORDERED.exec(trimmed);
+      const name = m ? m[1].trim() : trimmed;
+      out.push({ name, path: name.split('.'), rank, unordered: m !== null });
+    }
+  });
+  return out;
+}
+
+export interface SortEntry { attribute: string; path: string[]; descending: boolean }
+
+const SORT = /^(asc|desc)\((.+)\)$/;
+
+export function parseSortEntry(entry: string, setting: string): SortEntry {
+  const m = SORT.exec(entry.trim());
+  if (!m) throw badRequest(`Invalid value for "${setting}": "${entry}" is not asc(attribute) or desc(attribute)`);
+  return { attribute: m[2], path: m[2].split('.'), descending: m[1] === 'desc' };
+}
+
+export interface RankingPlan {
+  /** Criterion codes for the core, in order. */
+  criteria: number[];
+  /** asc()/desc() entries of `ranking`, by sort slot (1-based index into this array + 1). */
+  sorts: SortEntry[];
+  custom: SortEntry[];
+}
+
+export function rankingPlan(settings: Settings): RankingPlan {
+  const ranking: string[] = effectiveSetting(settings, 'ranking');
+  const criteria: number[] = [];
+  const sorts: SortEntry[] = [];
+  for (const entry of ranking) {
+    if (entry in CRITERION) {
+      criteria.push(CRITERION[entry as keyof typeof CRITERION]);
+      continue;
+    }
+    if (sorts.length >= MAX_SORT_SLOTS) throw badRequest('Invalid value for "ranking": too many asc()/desc() entries');
+    sorts.push(parseSortEntry(entry, 'ranking'));
+    criteria.push(sortCriterion(sorts.length));
+  }
+  if (criteria.length > MAX_CRITERIA) throw badRequest('Invalid value for "ranking": too many criteria');
+  const custom = (settings.customRanking ?? []).map((e: string) => parseSortEntry(e, 'customRanking'));
+  return { criteria, sorts, custom };
+}
+
+export function validateRanking(ranking: string[]): void {
+  for (const entry of ranking) {
+    if (!(entry in CRITERION)) parseSortEntry(entry, 'ranking');
+  }
+}

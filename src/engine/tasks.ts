@@ -1,0 +1,42 @@
+// The task queue: every write gets a taskID at once and is applied later,
+// in order. A task is `notPublished` until applied, then `published`.
+
+export type TaskStatus = 'published' | 'notPublished';
+
+export class TaskQueue {
+  private next = 1;
+  private readonly pending = new Set<number>();
+  private tail: Promise<void> = Promise.resolve();
+
+  /** Ids issued so far continue after `last` (used when replaying a log). */
+  advancePast(last: number): void {
+    if (last >= this.next) this.next = last + 1;
+  }
+
+  allocate(): number {
+    return this.next++;
+  }
+
+  /** Schedules `apply` after every earlier task; the returned id is `notPublished` until it ran. */
+  schedule(taskID: number, apply: () => void | Promise<void>, onError: (e: unknown) => void): void {
+    this.pending.add(taskID);
+    this.tail = this.tail
+      .then(() => new Promise<void>((resolve) => setTimeout(resolve, 0)))
+      .then(apply)
+      .catch(onError)
+      .finally(() => { this.pending.delete(taskID); });
+  }
+
+  status(taskID: number): TaskStatus | undefined {
+    if (this.pending.has(taskID)) return 'notPublished';
+    return taskID > 0 && taskID < this.next ? 'published' : undefined;
+  }
+
+  get pendingCount(): number { return this.pending.size; }
+
+  /** Resolves once every task scheduled so far is applied. */
+  async idle(): Promise<void> {
+    let seen: Promise<void>;
+    do { seen = this.tail; await seen; } while (seen !== this.tail);
+  }
+}

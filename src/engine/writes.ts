@@ -1,0 +1,56 @@
+// Write operations as data: what the log stores and what `apply` replays.
+// Every object write is a batch of actions on one index, so single-object
+// endpoints, batches and multi-index batches share one path.
+import { badRequest } from './errors.js';
+import { asRecord, checkPartial, isPlainObject, type Json, type Record_ } from './records.js';
+import type { Settings } from './settings.js';
+
+export type Action =
+  | { action: 'addObject' | 'updateObject'; body: Record_ }
+  | { action: 'partialUpdateObject' | 'partialUpdateObjectNoCreate'; objectID: string; body: Record<string, Json> }
+  | { action: 'deleteObject'; objectID: string }
+  | { action: 'delete' | 'clear' };
+
+export type WriteOperation =
+  | { type: 'batch'; indexName: string; actions: Action[] }
+  | { type: 'settings'; indexName: string; settings: Settings }
+  | { type: 'deleteIndex'; indexName: string };
+
+const ACTIONS = ['addObject', 'updateObject', 'partialUpdateObject', 'partialUpdateObjectNoCreate', 'deleteObject', 'delete', 'clear'];
+
+function objectIDOf(item: Record<string, any>, position: number): string {
+  const id = item.objectID ?? item.body?.objectID;
+  if (typeof id !== 'string' && typeof id !== 'number') {
+    throw badRequest(`requests[${position}]: action ${item.action} needs an objectID`);
+  }
+  return String(id);
+}
+
+/** Checks one batch item (spec form: objectID beside the body; client form: inside it). */
+export function toAction(item: unknown, position: number): Action {
+  if (!isPlainObject(item)) throw badRequest(`requests[${position}] must be an object`);
+  const { action } = item;
+  if (!ACTIONS.includes(action)) throw badRequest(`requests[${position}]: unknown action "${action}"`);
+  switch (action) {
+    case 'addObject':
+      return { action, body: asRecord(item.body) };
+    case 'updateObject':
+      return { action, body: asRecord(item.body, objectIDOf(item, position)) };
+    case 'partialUpdateObject':
+    case 'partialUpdateObjectNoCreate': {
+      checkPartial(item.body);
+      return { action, objectID: objectIDOf(item, position), body: item.body };
+    }
+    case 'deleteObject':
+      return { action, objectID: objectIDOf(item, position) };
+    default:
+      return { action };
+  }
+}
+
+/** objectIDs a batch reports, one per item (none for delete/clear). */
+export function reportedIDs(actions: Action[]): string[] {
+  return actions.flatMap((a) => ('body' in a && a.action !== 'partialUpdateObject' && a.action !== 'partialUpdateObjectNoCreate'
+    ? [a.body.objectID as string]
+    : 'objectID' in a ? [a.objectID] : []));
+}

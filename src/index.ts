@@ -1,0 +1,8 @@
+// lantern-search: the engine, its storage adapters for any runtime, and the
+// requester that plugs the official client into it.
+export { Lantern, type LanternOptions } from './lantern.js';
+export { lanternRequester } from './requester.js';
+export { memoryStorage, type Storage, type LoggedOperation } from './storage/storage.js';
+export { ApiError } from './engine/errors.js';
+export type { ApiRequest, ApiResponse } from './api/types.js';
+export type { LanternClient } from './api/client.js';

@@ -1,0 +1,3 @@
+// lantern-search/node: what only Node and Electron have (the file system, node:http).
+export { fsStorage } from './storage/fs.js';
+export { serve, type ServeOptions } from './server/http.js';

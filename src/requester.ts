@@ -1,0 +1,48 @@
+// A requester for the official `algoliasearch` v5 client that answers
+// in-process: `algoliasearch(appId, key, { requester: lanternRequester(engine) })`.
+import type { ApiRequest, ApiResponse } from './api/types.js';
+
+export interface EndRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  data?: string | Uint8Array;
+  connectTimeout?: number;
+  responseTimeout?: number;
+}
+
+export interface RequesterResponse { status: number; content: string; isTimedOut: boolean; headers?: Record<string, string> }
+
+export interface RequestHandler { request(request: ApiRequest): Promise<ApiResponse> }
+
+export function lanternRequester(engine: RequestHandler, sourceIp = '127.0.0.1') {
+  return {
+    async send(request: EndRequest): Promise<RequesterResponse> {
+      const url = new URL(request.url, 'http://localhost');
+      const response = await engine.request({
+        method: request.method,
+        path: url.pathname + url.search,
+        headers: request.headers,
+        body: await decodeBody(request),
+        sourceIp,
+      });
+      return {
+        status: response.status,
+        content: JSON.stringify(response.body),
+        isTimedOut: false,
+        headers: { 'content-type': 'application/json; charset=UTF-8', ...response.headers },
+      };
+    },
+  };
+}
+
+/** The body as text; gzip bodies (the client's `compression: 'gzip'`) are inflated with DecompressionStream. */
+export async function decodeBody(request: EndRequest): Promise<string | undefined> {
+  if (request.data === undefined) return undefined;
+  const encoding = Object.entries(request.headers).find(([k]) => k.toLowerCase() === 'content-encoding')?.[1];
+  if (typeof request.data === 'string' && encoding !== 'gzip') return request.data;
+  const bytes = typeof request.data === 'string' ? Uint8Array.from(request.data, (c) => c.charCodeAt(0)) : request.data;
+  if (encoding !== 'gzip') return new TextDecoder().decode(bytes);
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Response(stream).text();
+}

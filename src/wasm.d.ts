@@ -1,0 +1,4 @@
+declare module '*.wasm' {
+  const bytes: Uint8Array;
+  export default bytes;
+}
