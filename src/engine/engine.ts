@@ -47,7 +47,7 @@ export class Engine {
 
   index(name: string): SearchIndex {
     const index = this.indexes.get(name);
-    if (!index) throw notFound(`Index ${name} does not exist`);
+    if (!index) throw notFound("Index does not exist");
     return index;
   }
 
