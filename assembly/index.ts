@@ -4,9 +4,12 @@
 import { ByteVec, results, scratch as scratchBuffer, scratchBase } from './buffers';
 import { setIndexedSeparators, tokenize, tokens } from './text';
 import { initDictionary, internToken, termCount } from './dictionary';
-import { addPosting, compact as compactPostings, ensureTerms, liveCount, removeDoc, storeForward, SEGMENT } from './store';
+import {
+  attributeKey, attributeRank, attributeUnordered, compact as compactPostings, ensureTerms, liveCount, postings, removeDoc,
+  storeForward, wholeValues, SEGMENT,
+} from './store';
 import { NO_MATCH, matchToken, wordCount } from './matcher';
-import { attributeRank, attributeUnordered, rankSlots } from './ranking';
+import { rankSlots } from './ranking';
 import { params, search as runSearch } from './search';
 
 /** Gap in word positions between two elements of one array attribute. */
@@ -67,7 +70,8 @@ export function addDocuments(): void {
       for (let t = 0; t < tokens.count; t++) {
         const term = internToken(t);
         ensureTerms(termCount);
-        addPosting(term, doc);
+        postings.add(term, doc, attributeKey(attribute, position));
+        if (tokens.count == 1) wholeValues.add(term, doc, 0);
         forward.pushVarint(<u32>term + 1);
         position++;
       }

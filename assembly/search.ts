@@ -3,18 +3,16 @@
 // every candidate, and select the requested page with a bounded ranked.
 import { IntVec, results, scratchBase } from './buffers';
 import { tokenize, tokens } from './text';
-import { findTokenNode, nodeTerm, termCount } from './dictionary';
+import { termCount } from './dictionary';
 import { docCapacity, liveBits } from './store';
 import {
   MAX_WORDS, matchWord, queryUnits, setWordCount, wordCount, wordLength, wordMaxTypos, wordPrefix, wordStart,
 } from './matcher';
 import {
-  accumulateLevels, bitmapWords, candidateBitmap, levelBitmap, prepareWordsets, selectMatchWord,
+  accumulateLevels, bitmapWords, candidateBitmap, docAttribute, levelBitmap, prepareWordsets, selectMatchWord,
 } from './wordsets';
-import {
-  bestAttributePosition, bestAttributeRank, exactWordsOf, proximity, rankOf, scanRecord, setExactTerm,
-  typosOf, wholeAttributeExact,
-} from './ranking';
+import { bestAttribute, exactOf, proximity, rankOf, scanRecord, typosOf } from './ranking';
+import { POSITION_BITS } from './store';
 
 // Parameter slots (mirrored in src/core/abi.ts).
 export const P_QUERY_LENGTH = 0;
@@ -39,10 +37,17 @@ export const C_SORT_SLOT = 16; // 16 + slot: an asc()/desc() entry of `ranking`
 export const HIT_STRIDE = 8;
 
 const candidates = new IntVec();
-const keys = new IntVec();
+/** Per candidate position: 1 once scanned, and the scan's proximity and attribute key. */
+const scanned = new IntVec();
+const scannedProximity = new IntVec();
+const scannedAttribute = new IntVec();
+/** Work area of the bucket sort: (key << 32) | candidate position. */
+let work = new StaticArray<u64>(0);
 const ranked = new IntVec();
-const typos = new IntVec();
 let criteriaCount: i32 = 0;
+let wanted: i32 = 0;
+let minProximity: i32 = 1;
+let exactSingle: i32 = 0;
 
 function prepareWords(queryPtr: usize, queryLength: i32): void {
   tokenize(queryPtr, queryLength);
@@ -89,136 +94,183 @@ function applyTypoMode(): void {
   if (mode < 2 || candidates.length == 0) return;
   let lowest = 0x7fffffff, second = 0x7fffffff;
   for (let i = 0; i < candidates.length; i++) {
-    const t = typos.get(i);
+    const t = typosOf(candidates.get(i));
     if (t < lowest) { second = lowest; lowest = t; } else if (t > lowest && t < second) second = t;
   }
   const limit = mode == 2 ? lowest : second;
   let kept = 0;
   for (let i = 0; i < candidates.length; i++) {
-    if (typos.get(i) > limit) continue;
-    candidates.set(kept, candidates.get(i));
-    typos.set(kept++, typos.get(i));
+    const doc = candidates.get(i);
+    if (typosOf(doc) <= limit) candidates.set(kept++, doc);
   }
   candidates.length = kept;
 }
 
-function computeKeys(): void {
+function scanOnce(position: i32): void {
+  if (scanned.get(position) != 0) return;
+  scanRecord(candidates.get(position), minProximity);
+  scanned.set(position, 1);
+  scannedProximity.set(position, proximity);
+  scannedAttribute.set(position, <i32>bestAttribute);
+}
+
+/** The key of criterion `c` (index into the criteria list; c == count: record id) for a candidate. */
+function keyOf(c: i32, position: i32): i32 {
+  if (c == criteriaCount) return position;
+  const doc = candidates.get(position);
+  const code = unchecked(params[P_CRITERIA + c]);
+  if (code == C_TYPO) return typosOf(doc);
+  if (code == C_PROXIMITY) { if (wordCount < 2) return 0; scanOnce(position); return scannedProximity.get(position); }
+  if (code == C_ATTRIBUTE) {
+    if (wordCount == 1) return docAttribute.get(doc);
+    scanOnce(position);
+    return scannedAttribute.get(position);
+  }
+  if (code == C_EXACT) return wordCount - exactOf(doc, exactSingle);
+  if (code == C_CUSTOM) return rankOf(0, doc);
+  if (code >= C_SORT_SLOT) return rankOf(code - C_SORT_SLOT, doc);
+  return 0; // geo, words, filters: equal until their scores arrive
+}
+
+/** Criteria that cannot tell candidates apart for this query. */
+function isConstant(c: i32): bool {
+  if (c == criteriaCount) return false;
+  const code = unchecked(params[P_CRITERIA + c]);
+  return code == C_GEO || code == C_WORDS || code == C_FILTERS
+    || (code == C_PROXIMITY && wordCount < 2) || ((code == C_ATTRIBUTE || code == C_TYPO || code == C_EXACT) && wordCount == 0);
+}
+
+@inline function keyAt(i: i32): u32 { return <u32>(unchecked(work[i]) >> 32); }
+@inline function swap(i: i32, j: i32): void {
+  const t = unchecked(work[i]); unchecked(work[i] = work[j]); unchecked(work[j] = t);
+}
+
+/** The key of the element of rank `nth` (0-based) in work[from, to), by quickselect. */
+function selectKey(from: i32, to: i32, nth: i32): u32 {
+  let lo = from, hi = to - 1;
+  const target = from + nth;
+  while (lo < hi) {
+    const pivot = keyAt((lo + hi) >>> 1);
+    let i = lo, j = hi;
+    while (i <= j) {
+      while (keyAt(i) < pivot) i++;
+      while (keyAt(j) > pivot) j--;
+      if (i <= j) { swap(i, j); i++; j--; }
+    }
+    if (target <= j) hi = j;
+    else if (target >= i) lo = i;
+    else return keyAt(target);
+  }
+  return keyAt(target);
+}
+
+/** Insertion sort for short runs, else the runtime's sort, on work[from, to). */
+function sortRange(from: i32, to: i32): void {
+  if (to - from < 32) {
+    for (let i = from + 1; i < to; i++) {
+      const v = unchecked(work[i]);
+      let j = i - 1;
+      while (j >= from && unchecked(work[j]) > v) { unchecked(work[j + 1] = work[j]); j--; }
+      unchecked(work[j + 1] = v);
+    }
+    return;
+  }
+  const part = new StaticArray<u64>(to - from);
+  memory.copy(changetype<usize>(part), changetype<usize>(work) + (<usize>from << 3), <usize>(to - from) << 3);
+  part.sort((a: u64, b: u64): i32 => (a < b ? -1 : a > b ? 1 : 0));
+  memory.copy(changetype<usize>(work) + (<usize>from << 3), changetype<usize>(part), <usize>(to - from) << 3);
+}
+
+/**
+ * Bucket sort by tie-breaking criteria (Algolia-style): criterion `c` is
+ * computed only for the candidates still tied, and only the best `wanted`
+ * overall are ordered, so a broad query never sorts all its candidates.
+ */
+function rankRange(from: i32, to: i32, c: i32): void {
+  if (from >= to || ranked.length >= wanted) return;
+  if (c > criteriaCount || to - from == 1) {
+    for (let i = from; i < to && ranked.length < wanted; i++) ranked.push(<i32>(unchecked(work[i]) & 0xffffffff));
+    return;
+  }
+  if (isConstant(c)) { rankRange(from, to, c + 1); return; }
+  let lowest: u32 = 0xffffffff, highest: u32 = 0;
+  for (let i = from; i < to; i++) {
+    const position = <i32>(unchecked(work[i]) & 0xffffffff);
+    const key = <u32>keyOf(c, position);
+    if (key < lowest) lowest = key;
+    if (key > highest) highest = key;
+    unchecked(work[i] = (<u64>key << 32) | <u64>position);
+  }
+  if (lowest == highest) { rankRange(from, to, c + 1); return; }
+  const need = wanted - ranked.length;
+  const threshold = to - from > need ? selectKey(from, to, need - 1) : 0xffffffff;
+  // three-way partition: below threshold, equal to it, above (dropped)
+  let lt = from, i = from, gt = to - 1;
+  while (i <= gt) {
+    const k = keyAt(i);
+    if (k < threshold) { swap(lt, i); lt++; i++; }
+    else if (k > threshold) { swap(i, gt); gt--; }
+    else i++;
+  }
+  sortRange(from, lt);
+  let g = from;
+  while (g < lt && ranked.length < wanted) {
+    let e = g + 1;
+    while (e < lt && keyAt(e) == keyAt(g)) e++;
+    rankRange(g, e, c + 1);
+    g = e;
+  }
+  if (threshold == 0xffffffff) {
+    // no cut: [lt, gt] holds the largest key group(s); sort and walk them too
+    sortRange(lt, gt + 1);
+    g = lt;
+    while (g <= gt && ranked.length < wanted) {
+      let e = g + 1;
+      while (e <= gt && keyAt(e) == keyAt(g)) e++;
+      rankRange(g, e, c + 1);
+      g = e;
+    }
+    return;
+  }
+  rankRange(lt, gt + 1, c + 1);
+}
+
+function rankCandidates(k: i32): void {
   const n = candidates.length;
   criteriaCount = unchecked(params[P_CRITERIA_COUNT]);
-  typos.resetZero(n);
-  for (let i = 0; i < n; i++) typos.set(i, typosOf(candidates.get(i)));
-  applyTypoMode();
-  const count = candidates.length;
-  keys.resetZero(count * criteriaCount);
-  let needsScan = false;
-  for (let c = 0; c < criteriaCount; c++) {
-    const code = unchecked(params[P_CRITERIA + c]);
-    if (code == C_PROXIMITY || code == C_ATTRIBUTE || (code == C_EXACT && wordCount == 1)) needsScan = true;
-  }
-  needsScan = needsScan && wordCount > 0;
-  const minProximity = unchecked(params[P_MIN_PROXIMITY]);
-  const exactSingle = unchecked(params[P_EXACT_SINGLE]);
-  for (let i = 0; i < count; i++) {
-    const doc = candidates.get(i);
-    if (needsScan) scanRecord(doc, minProximity, wordCount == 1, wordCount == 1 && exactSingle == 0);
-    const base = i * criteriaCount;
-    for (let c = 0; c < criteriaCount; c++) {
-      const code = unchecked(params[P_CRITERIA + c]);
-      let key = 0;
-      if (code == C_TYPO) key = typos.get(i);
-      else if (code == C_PROXIMITY) key = proximity;
-      else if (code == C_ATTRIBUTE) key = (bestAttributeRank << 16) | (bestAttributePosition < 0xffff ? bestAttributePosition : 0xffff);
-      else if (code == C_EXACT) key = wordCount - exactOf(doc, exactSingle);
-      else if (code == C_CUSTOM) key = rankOf(0, doc);
-      else if (code >= C_SORT_SLOT) key = rankOf(code - C_SORT_SLOT, doc);
-      keys.set(base + c, key);
-    }
-  }
-}
-
-/** Exact words for the exact criterion; single-word queries follow exactOnSingleWordQuery. */
-function exactOf(doc: i32, exactSingle: i32): i32 {
-  if (wordCount != 1) return exactWordsOf(doc);
-  if (exactSingle == 1) return 0;
-  if (exactSingle == 2) return exactWordsOf(doc);
-  return wholeAttributeExact;
-}
-
-/** True when candidate a ranks before candidate b. */
-function before(a: i32, b: i32): bool {
-  const ka = a * criteriaCount, kb = b * criteriaCount;
-  for (let c = 0; c < criteriaCount; c++) {
-    const x = keys.get(ka + c), y = keys.get(kb + c);
-    if (x != y) return x < y;
-  }
-  return candidates.get(a) < candidates.get(b);
-}
-
-function siftDown(i: i32, size: i32): void {
-  while (true) {
-    const l = 2 * i + 1;
-    if (l >= size) return;
-    let worst = l;
-    const r = l + 1;
-    if (r < size && before(ranked.get(l), ranked.get(r))) worst = r;
-    if (!before(ranked.get(i), ranked.get(worst))) return;
-    const t = ranked.get(i); ranked.set(i, ranked.get(worst)); ranked.set(worst, t);
-    i = worst;
-  }
-}
-
-function siftUp(i: i32): void {
-  while (i > 0) {
-    const parent = (i - 1) >> 1;
-    if (!before(ranked.get(parent), ranked.get(i))) return;
-    const t = ranked.get(i); ranked.set(i, ranked.get(parent)); ranked.set(parent, t);
-    i = parent;
-  }
-}
-
-/** The best `k` candidates, best first, in `ranked` (a bounded max-heap, then heap-sorted). */
-function selectTop(k: i32): void {
+  minProximity = unchecked(params[P_MIN_PROXIMITY]);
+  exactSingle = unchecked(params[P_EXACT_SINGLE]);
+  wanted = k < n ? k : n;
+  scanned.resetZero(n);
+  scannedProximity.reserve(n);
+  scannedAttribute.reserve(n);
+  if (work.length < n) work = new StaticArray<u64>(n);
+  for (let i = 0; i < n; i++) unchecked(work[i] = <u64>i);
   ranked.length = 0;
-  const n = candidates.length;
-  for (let i = 0; i < n; i++) {
-    if (ranked.length < k) { ranked.push(i); siftUp(ranked.length - 1); }
-    else if (k > 0 && before(i, ranked.get(0))) { ranked.set(0, i); siftDown(0, k); }
-  }
-  for (let end = ranked.length - 1; end > 0; end--) {
-    const t = ranked.get(0); ranked.set(0, ranked.get(end)); ranked.set(end, t);
-    siftDown(0, end);
-  }
+  rankRange(0, n, 0);
 }
 
-function writeResults(queryPtr: usize): void {
-  const k = unchecked(params[P_TOP_K]);
+function writeResults(): void {
   const offset = unchecked(params[P_OFFSET]);
-  const minProximity = unchecked(params[P_MIN_PROXIMITY]);
-  const exactSingle = unchecked(params[P_EXACT_SINGLE]);
   results.length = 0;
   results.push(candidates.length);
   const returned = ranked.length > offset ? ranked.length - offset : 0;
   results.push(returned);
   results.push(wordCount);
   for (let w = 0; w < wordCount; w++) { results.push(tokens.start.get(w)); results.push(tokens.end.get(w)); }
-  for (let i = offset; i < ranked.length && i < k; i++) {
-    const doc = candidates.get(ranked.get(i));
-    if (wordCount > 0) scanRecord(doc, minProximity, false, wordCount == 1 && exactSingle == 0);
+  for (let i = offset; i < ranked.length; i++) {
+    const position = ranked.get(i);
+    const doc = candidates.get(position);
+    if (wordCount > 0) scanOnce(position);
     results.push(doc);
     results.push(typosOf(doc));
     results.push(wordCount);
-    results.push(wordCount > 1 ? proximity : 0);
-    results.push(wordCount > 0 ? bestAttributeRank : 0);
-    results.push(wordCount > 0 ? bestAttributePosition : 0);
+    results.push(wordCount > 1 ? scannedProximity.get(position) : 0);
+    results.push(wordCount > 0 ? scannedAttribute.get(position) >>> POSITION_BITS : 0);
+    results.push(wordCount > 0 ? scannedAttribute.get(position) & ((1 << POSITION_BITS) - 1) : 0);
     results.push(exactOf(doc, exactSingle));
     results.push(rankOf(0, doc));
   }
-}
-
-function exactTermOfSingleWord(): i32 {
-  if (wordCount != 1) return -1;
-  const node = findTokenNode(0);
-  return node < 0 ? -1 : nodeTerm.get(node);
 }
 
 /** Runs the query in scratch (UTF-16 units) with `params`; the answer goes to `results`. */
@@ -231,9 +283,8 @@ export function search(): void {
     matchWord(w);
     accumulateLevels(w);
   }
-  setExactTerm(exactTermOfSingleWord());
   writeCandidates();
-  computeKeys();
-  selectTop(unchecked(params[P_TOP_K]));
-  writeResults(queryPtr);
+  applyTypoMode();
+  rankCandidates(unchecked(params[P_TOP_K]));
+  writeResults();
 }

@@ -5,52 +5,119 @@
 import { ByteVec, IntVec, grownCapacity, readVarint, varintEnd } from './buffers';
 
 // --- postings
-export const postPtr = new IntVec();
-export const postLength = new IntVec();
-export const postCapacity = new IntVec();
-/** Last record id appended to the term, plus one (0 = none). */
-const postLastPlusOne = new IntVec();
+/** Posting lists: per term, ascending record ids, delta + varint coded, in unmanaged blocks. */
+export class PostingLists {
+  /** With keys, each entry also holds the attribute key of the term's first occurrence in the record. */
+  constructor(readonly withKeys: bool) {}
+  ptr: IntVec = new IntVec();
+  length: IntVec = new IntVec();
+  capacity: IntVec = new IntVec();
+  /** Last record id appended to the term, plus one (0 = none). */
+  lastPlusOne: IntVec = new IntVec();
+
+  ensure(count: i32): void {
+    while (this.ptr.length < count) {
+      this.ptr.push(0); this.length.push(0); this.capacity.push(0); this.lastPlusOne.push(0);
+    }
+  }
+
+  add(term: i32, doc: i32, key: u32): void {
+    const last = this.lastPlusOne.get(term);
+    if (last == doc + 1) return;
+    let length = this.length.get(term);
+    let capacity = this.capacity.get(term);
+    let ptr = <usize>this.ptr.get(term);
+    if (length + 10 > capacity) {
+      capacity = grownCapacity(capacity, length + 10, 8);
+      ptr = ptr == 0 ? heap.alloc(<usize>capacity) : heap.realloc(ptr, <usize>capacity);
+      this.ptr.set(term, <i32>ptr);
+      this.capacity.set(term, capacity);
+    }
+    let gap = <u32>(doc - last);
+    while (gap >= 0x80) {
+      store<u8>(ptr + <usize>(length++), <u8>(gap | 0x80));
+      gap >>= 7;
+    }
+    store<u8>(ptr + <usize>(length++), <u8>gap);
+    if (this.withKeys) {
+      while (key >= 0x80) {
+        store<u8>(ptr + <usize>(length++), <u8>(key | 0x80));
+        key >>= 7;
+      }
+      store<u8>(ptr + <usize>(length++), <u8>key);
+    }
+    this.length.set(term, length);
+    this.lastPlusOne.set(term, doc + 1);
+  }
+
+  /** ORs the term's records into the bitmap at `bitmap`. */
+  orInto(term: i32, bitmap: usize): void {
+    if (term >= this.ptr.length) return;
+    let p = <usize>this.ptr.get(term);
+    const end = p + <usize>this.length.get(term);
+    let next: u32 = 0;
+    while (p < end) {
+      const doc = next + readVarint(p);
+      p = varintEnd;
+      if (this.withKeys) { readVarint(p); p = varintEnd; }
+      const word = bitmap + (<usize>(doc >> 5) << 2);
+      store<u32>(word, load<u32>(word) | (<u32>1 << (doc & 31)));
+      next = doc + 1;
+    }
+  }
+
+  /** Like orInto, and lowers `bestKey[doc]` (valid where `stamp[doc] == epoch`) to the entry's key. */
+  orIntoKeyed(term: i32, bitmap: usize, bestKey: IntVec, stamp: IntVec, epoch: i32): void {
+    if (term >= this.ptr.length) return;
+    let p = <usize>this.ptr.get(term);
+    const end = p + <usize>this.length.get(term);
+    let next: u32 = 0;
+    while (p < end) {
+      const doc = next + readVarint(p);
+      p = varintEnd;
+      const key = <i32>readVarint(p);
+      p = varintEnd;
+      const word = bitmap + (<usize>(doc >> 5) << 2);
+      store<u32>(word, load<u32>(word) | (<u32>1 << (doc & 31)));
+      const d = <i32>doc;
+      const best = bestKey.get(d);
+      if (stamp.get(d) != epoch || best > key) { stamp.set(d, epoch); bestKey.set(d, key); }
+      next = doc + 1;
+    }
+  }
+
+  /** Number of postings of the term (decoding-free upper bound: its bytes). */
+  @inline bytes(term: i32): i32 { return term < this.length.length ? this.length.get(term) : 0; }
+
+  reset(count: i32): void {
+    for (let t = 0; t < count && t < this.ptr.length; t++) {
+      this.length.set(t, 0);
+      this.lastPlusOne.set(t, 0);
+    }
+  }
+}
+
+/** Every (term, record) pair. */
+export const postings = new PostingLists(true);
+/** Records where the term is a whole attribute value (one-token segment): exactOnSingleWordQuery=attribute. */
+export const wholeValues = new PostingLists(false);
+
+/** Per searchable attribute id: its rank and 1 when declared unordered(). */
+export const attributeRank = new IntVec();
+export const attributeUnordered = new IntVec();
+
+/** Attribute key of a token: rank first, then position (ignored for unordered attributes), capped. */
+export const POSITION_BITS = 10;
+@inline export function attributeKey(attribute: i32, position: i32): u32 {
+  const rank = attribute < attributeRank.length ? attributeRank.get(attribute) : 0;
+  const unordered = attribute < attributeUnordered.length && attributeUnordered.get(attribute) != 0;
+  const pos = unordered ? 0 : (position < 1023 ? position : 1023);
+  return (<u32>rank << POSITION_BITS) | <u32>pos;
+}
 
 export function ensureTerms(count: i32): void {
-  while (postPtr.length < count) {
-    postPtr.push(0); postLength.push(0); postCapacity.push(0); postLastPlusOne.push(0);
-  }
-}
-
-export function addPosting(term: i32, doc: i32): void {
-  const last = postLastPlusOne.get(term);
-  if (last == doc + 1) return;
-  let length = postLength.get(term);
-  let capacity = postCapacity.get(term);
-  let ptr = <usize>postPtr.get(term);
-  if (length + 5 > capacity) {
-    capacity = grownCapacity(capacity, length + 5, 8);
-    ptr = ptr == 0 ? heap.alloc(<usize>capacity) : heap.realloc(ptr, <usize>capacity);
-    postPtr.set(term, <i32>ptr);
-    postCapacity.set(term, capacity);
-  }
-  let gap = <u32>(doc - last);
-  while (gap >= 0x80) {
-    store<u8>(ptr + <usize>(length++), <u8>(gap | 0x80));
-    gap >>= 7;
-  }
-  store<u8>(ptr + <usize>(length++), <u8>gap);
-  postLength.set(term, length);
-  postLastPlusOne.set(term, doc + 1);
-}
-
-/** ORs the term's records into the bitmap at `bitmap`. */
-export function orPostings(term: i32, bitmap: usize): void {
-  let p = <usize>postPtr.get(term);
-  const end = p + <usize>postLength.get(term);
-  let next: u32 = 0;
-  while (p < end) {
-    const doc = next + readVarint(p);
-    p = varintEnd;
-    const word = bitmap + (<usize>(doc >> 5) << 2);
-    store<u32>(word, load<u32>(word) | (<u32>1 << (doc & 31)));
-    next = doc + 1;
-  }
+  postings.ensure(count);
+  wholeValues.ensure(count);
 }
 
 // --- records
@@ -103,23 +170,30 @@ export const SEGMENT = 0;
 
 /** Rebuilds every posting list from the live records' forward lists, dropping tombstones. */
 export function compact(termTotal: i32): void {
-  for (let t = 0; t < termTotal; t++) {
-    postLength.set(t, 0);
-    postLastPlusOne.set(t, 0);
-  }
+  postings.reset(termTotal);
+  wholeValues.reset(termTotal);
   for (let doc = 0, n = docPtr.length; doc < n; doc++) {
     if (docLive.get(doc) == 0) continue;
     let p = <usize>docPtr.get(doc);
     const end = p + <usize>docLength.get(doc);
+    let segmentTerm = -1;
+    let segmentTokens = 0;
+    let attribute = 0;
+    let position = 0;
     while (p < end) {
       const v = readVarint(p);
       p = varintEnd;
       if (v == SEGMENT) {
-        readVarint(p); p = varintEnd;
-        readVarint(p); p = varintEnd;
+        if (segmentTokens == 1) wholeValues.add(segmentTerm, doc, 0);
+        segmentTokens = 0;
+        attribute = <i32>readVarint(p); p = varintEnd;
+        position = <i32>readVarint(p); p = varintEnd;
       } else {
-        addPosting(<i32>v - 1, doc);
+        segmentTerm = <i32>v - 1;
+        segmentTokens++;
+        postings.add(segmentTerm, doc, attributeKey(attribute, position++));
       }
     }
+    if (segmentTokens == 1) wholeValues.add(segmentTerm, doc, 0);
   }
 }

@@ -3,7 +3,7 @@
 // whole word, no typo). Matched terms are marked so the forward scan of a
 // record can tell which of its tokens match which query words.
 import { IntVec } from './buffers';
-import { orPostings } from './store';
+import { postings, wholeValues } from './store';
 
 const LEVELS = 4;
 const EXACT = 3;
@@ -14,14 +14,18 @@ let words: i32 = 0;
 let currentWord: i32 = 0;
 
 export let epoch: i32 = 0;
+/** Single-word queries: per record, the best attribute key of its matches (valid where stamped with epoch). */
+export const docAttribute = new IntVec();
+export const docAttributeStamp = new IntVec();
 export const termStamp = new IntVec();
 export const termWords = new IntVec();
 
 export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32): void {
   words = wordTotal;
   bitmapWords = (docCapacity + 31) >> 5;
-  arena.resetZero((wordTotal * LEVELS + 1) * bitmapWords);
+  arena.resetZero((wordTotal * LEVELS + 2) * bitmapWords);
   while (termStamp.length < termTotal) { termStamp.push(0); termWords.push(0); }
+  if (wordTotal == 1) while (docAttribute.length < docCapacity) { docAttribute.push(0); docAttributeStamp.push(0); }
   epoch++;
 }
 
@@ -30,12 +34,18 @@ export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32
 }
 @inline export function exactBitmap(w: i32): usize { return levelBitmap(w, EXACT); }
 @inline export function candidateBitmap(): usize { return levelBitmap(words, 0); }
+/** Single-word queries: records where the word is a whole attribute value. */
+@inline export function wholeValueBitmap(): usize { return levelBitmap(words, 1); }
 
 export function selectMatchWord(w: i32): void { currentWord = w; }
 
 export function recordMatch(term: i32, typos: i32, full: bool, highlightLength: i32): void {
-  orPostings(term, levelBitmap(currentWord, typos));
-  if (full && typos == 0) orPostings(term, exactBitmap(currentWord));
+  if (words == 1) postings.orIntoKeyed(term, levelBitmap(currentWord, typos), docAttribute, docAttributeStamp, epoch);
+  else postings.orInto(term, levelBitmap(currentWord, typos));
+  if (full && typos == 0) {
+    postings.orInto(term, exactBitmap(currentWord));
+    if (words == 1) wholeValues.orInto(term, wholeValueBitmap());
+  }
   if (termStamp.get(term) != epoch) {
     termStamp.set(term, epoch);
     termWords.set(term, 0);

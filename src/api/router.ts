@@ -103,7 +103,7 @@ export async function route(engine: Lantern, request: ApiRequest): Promise<ApiRe
     const { path, query } = splitPath(request);
     const found = match(request.method.toUpperCase(), path);
     if (found === undefined) throw new ApiError(404, `Path ${path} does not exist`);
-    if (found === 'wrong-method') throw new ApiError(405, `Method ${request.method} not allowed on ${path}`);
+    if (found === 'wrong-method') throw new ApiError(404, `Method ${request.method} is not available on ${path}`);
     const headers = lowerCaseKeys(request.headers);
     const caller = authenticate(engine, headers, query);
     authorize(caller, found.route.right);

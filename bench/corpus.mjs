@@ -1,0 +1,134 @@
+// Benchmark corpora: the TED talks fixture, and a deterministic synthetic
+// corpus whose words are drawn, Zipf-distributed, from the TED vocabulary.
+import { readFileSync } from 'node:fs';
+
+const FIXTURES = new URL('../test/fixtures/', import.meta.url);
+
+/** Seeded PRNG (mulberry32): a function returning floats in [0, 1). */
+export function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Integer in [lo, hi]. */
+export const randInt = (rng, lo, hi) => lo + Math.floor(rng() * (hi - lo + 1));
+
+/** Lower-cased word tokens (runs of letters and digits). */
+export function tokens(text) {
+  return String(text).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+const readJson = (name) => JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8'));
+
+/** The TED talks fixture: 2,356 records and their settings (without `slaves`). */
+export function ted() {
+  const records = readJson('talks.json');
+  const settings = readJson('talks_settings.json');
+  delete settings.slaves;
+  return {
+    name: 'ted',
+    records,
+    settings,
+    /** Text of the searchable attributes, for query generation. */
+    searchableText: (r) => [r.name, ...(r.speakers ?? []), r.event_name, ...(r.tags ?? [])],
+    title: (r) => r.name,
+  };
+}
+
+let vocabularyCache;
+
+/**
+ * The TED vocabulary: every token of name, description, tags, speakers and
+ * event_name, most frequent first (ties alphabetical), plus the distinct
+ * tags and speakers, most frequent first.
+ */
+export function tedVocabulary() {
+  if (vocabularyCache) return vocabularyCache;
+  const talks = readJson('talks.json');
+  const words = new Map();
+  const tags = new Map();
+  const speakers = new Map();
+  const bump = (map, key) => map.set(key, (map.get(key) ?? 0) + 1);
+  for (const t of talks) {
+    const texts = [t.name, t.description, t.event_name, ...(t.tags ?? []), ...(t.speakers ?? [])];
+    for (const text of texts) for (const w of tokens(text ?? '')) bump(words, w);
+    for (const tag of t.tags ?? []) bump(tags, tag);
+    for (const s of t.speakers ?? []) bump(speakers, s);
+  }
+  const byFrequency = (map) => [...map].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([k]) => k);
+  vocabularyCache = { words: byFrequency(words), tags: byFrequency(tags), speakers: byFrequency(speakers) };
+  return vocabularyCache;
+}
+
+/** Sampler of indexes 0..n-1 with P(k) ∝ 1/(k+1)^s. */
+export function zipf(n, s, rng) {
+  const cdf = new Float64Array(n);
+  let total = 0;
+  for (let k = 0; k < n; k++) { total += 1 / Math.pow(k + 1, s); cdf[k] = total; }
+  return () => {
+    const u = rng() * total;
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cdf[mid] < u) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  };
+}
+
+export const SYNTHETIC_SETTINGS = {
+  searchableAttributes: ['title', 'unordered(description)', 'tags', 'speaker'],
+  customRanking: ['desc(views)'],
+};
+
+/**
+ * `n` synthetic records, identical for identical (n, seed): title (4-10 words)
+ * and description (20-60 words) Zipf-sampled (s = 1.07) from the TED
+ * vocabulary, 1-5 distinct TED tags (Zipf over tag frequency), a TED speaker,
+ * year 1984-2017, views (log-uniform 100 .. ~30M).
+ */
+export function synthetic(n, seed = 1, s = 1.07) {
+  const vocab = tedVocabulary();
+  const rng = mulberry32(seed);
+  const word = zipf(vocab.words.length, s, rng);
+  const tag = zipf(vocab.tags.length, s, rng);
+  const phrase = (min, max) => {
+    const count = randInt(rng, min, max);
+    const out = new Array(count);
+    for (let i = 0; i < count; i++) out[i] = vocab.words[word()];
+    return out.join(' ');
+  };
+  const records = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const title = phrase(4, 10);
+    const description = phrase(20, 60);
+    const tagCount = randInt(rng, 1, 5);
+    const tags = [];
+    for (let guard = 0; tags.length < tagCount && guard < 50; guard++) {
+      const t = vocab.tags[tag()];
+      if (!tags.includes(t)) tags.push(t);
+    }
+    records[i] = {
+      objectID: String(i),
+      title: title.charAt(0).toUpperCase() + title.slice(1),
+      description,
+      tags,
+      speaker: vocab.speakers[Math.floor(rng() * vocab.speakers.length)],
+      year: randInt(rng, 1984, 2017),
+      views: Math.floor(100 * Math.exp(rng() * 12.6)),
+    };
+  }
+  return {
+    name: `synthetic-${n}`,
+    records,
+    settings: structuredClone(SYNTHETIC_SETTINGS),
+    searchableText: (r) => [r.title, r.description, ...r.tags, r.speaker],
+    title: (r) => r.title,
+  };
+}

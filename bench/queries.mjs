@@ -1,0 +1,122 @@
+// Deterministic query sets drawn from a corpus (see corpus.mjs):
+//   exact       single words of middle frequency
+//   multi       2-3 consecutive words of one record's title
+//   asYouType   every prefix of a 2-word title phrase ("g", "gi", ..., "giver ", "giver t", ...)
+//   typo1       a 5-7 letter word with one inner letter substituted or two inner letters transposed
+//   typo2       an 8+ letter word with two such edits
+import { mulberry32, tokens } from './corpus.mjs';
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+const isWord = (w) => /^\p{L}+$/u.test(w);
+
+export const DEFAULT_COUNTS = { exact: 100, multi: 100, asYouType: 15, typo1: 100, typo2: 100 };
+
+/** Term frequencies over the searchable text of every record, most frequent first. */
+export function termRanking(corpus) {
+  const counts = new Map();
+  for (const r of corpus.records) {
+    for (const text of corpus.searchableText(r)) {
+      if (typeof text !== 'string') continue;
+      for (const w of tokens(text)) counts.set(w, (counts.get(w) ?? 0) + 1);
+    }
+  }
+  const ranked = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return { ranked, counts };
+}
+
+/** `count` items of `list` picked without repetition by `rng` (all of them if fewer). */
+function pick(list, count, rng) {
+  const pool = list.slice();
+  const out = [];
+  while (out.length < count && pool.length > 0) {
+    const i = Math.floor(rng() * pool.length);
+    out.push(pool[i]);
+    pool[i] = pool[pool.length - 1];
+    pool.pop();
+  }
+  return out;
+}
+
+function substitute(word, i, rng) {
+  let c;
+  do c = LETTERS[Math.floor(rng() * LETTERS.length)]; while (c === word[i]);
+  return word.slice(0, i) + c + word.slice(i + 1);
+}
+
+function transpose(word, i) {
+  return word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
+}
+
+/** One edit at an inner position (neither the first nor the last letter), avoiding positions in `used`. */
+function innerEdit(word, rng, used) {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const i = 1 + Math.floor(rng() * (word.length - 2));
+    if (used.has(i)) continue;
+    if (rng() < 0.5 && i + 1 < word.length - 1 && !used.has(i + 1) && word[i] !== word[i + 1]) {
+      used.add(i); used.add(i + 1);
+      return transpose(word, i);
+    }
+    used.add(i);
+    return substitute(word, i, rng);
+  }
+  return word;
+}
+
+function typos(words, edits, count, known, rng) {
+  const out = [];
+  for (const w of pick(words, count * 3, rng)) {
+    const used = new Set();
+    let q = w;
+    for (let e = 0; e < edits; e++) q = innerEdit(q, rng, used);
+    if (q !== w && !known.has(q) && !out.includes(q)) out.push(q);
+    if (out.length >= count) break;
+  }
+  return out;
+}
+
+/**
+ * Query sets for `corpus`: {exact, multi, asYouType, typo1, typo2}, each an
+ * array of query strings, identical for identical (corpus, counts, seed).
+ */
+export function buildQueries(corpus, counts = DEFAULT_COUNTS, seed = 7) {
+  const rng = mulberry32(seed);
+  const { ranked, counts: frequency } = termRanking(corpus);
+  const words = ranked.filter(([w]) => isWord(w)).map(([w]) => w);
+
+  // Middle frequency: ranks between 2% and 20% of the (letters-only) vocabulary.
+  const mid = words.slice(Math.floor(words.length * 0.02), Math.floor(words.length * 0.2)).filter((w) => w.length >= 3);
+  const exact = pick(mid, counts.exact, rng);
+
+  // Typo sources: the most frequent fifth of the vocabulary, so the intended word exists.
+  const common = words.slice(0, Math.floor(words.length * 0.2));
+  const known = new Set(frequency.keys());
+  const typo1 = typos(common.filter((w) => w.length >= 5 && w.length <= 7), 1, counts.typo1, known, rng);
+  const typo2 = typos(common.filter((w) => w.length >= 8), 2, counts.typo2, known, rng);
+
+  // Phrases from titles, in a deterministic record order.
+  const records = corpus.records;
+  const titleWords = (r) => tokens(corpus.title(r) ?? '').filter(isWord);
+  const multi = [];
+  for (let guard = 0; multi.length < counts.multi && guard < counts.multi * 20; guard++) {
+    const t = titleWords(records[Math.floor(rng() * records.length)]);
+    const len = rng() < 0.5 ? 2 : 3;
+    if (t.length < len) continue;
+    const start = Math.floor(rng() * (t.length - len + 1));
+    const q = t.slice(start, start + len).join(' ');
+    if (!multi.includes(q)) multi.push(q);
+  }
+
+  const phrases = [];
+  for (let guard = 0; phrases.length < counts.asYouType && guard < counts.asYouType * 50; guard++) {
+    const t = titleWords(records[Math.floor(rng() * records.length)]);
+    const pairs = [];
+    for (let i = 0; i + 1 < t.length; i++) if (t[i].length >= 3 && t[i + 1].length >= 3) pairs.push(`${t[i]} ${t[i + 1]}`);
+    if (pairs.length === 0) continue;
+    const q = pairs[Math.floor(rng() * pairs.length)];
+    if (!phrases.includes(q)) phrases.push(q);
+  }
+  const asYouType = [];
+  for (const p of phrases) for (let i = 1; i <= p.length; i++) asYouType.push(p.slice(0, i));
+
+  return { exact, multi, asYouType, typo1, typo2 };
+}

@@ -1,0 +1,321 @@
+// Ranking criteria of the core on hand-built records. In every test the
+// record expected first has the higher id, so the id tie-break alone can't
+// produce the expected order; a run without the criterion shows the tie.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sortCriterion } from '../../src/core/abi.js';
+import { CRITERION, DEFAULT_CRITERIA, build, ids, ready, search } from './helpers.js';
+
+beforeAll(ready);
+
+const { typo, words, proximity, attribute, exact, custom } = CRITERION;
+
+describe('typo', () => {
+  it('fewer typos first', () => {
+    const core = build(['horse', 'house']);
+    expect(ids(core, 'house', { queryType: 'prefixNone', criteria: [typo] })).toEqual([1, 0]);
+    expect(ids(core, 'house', { queryType: 'prefixNone', criteria: [] })).toEqual([0, 1]);
+  });
+
+  it('sums typos over the query words', () => {
+    const core = build(['hoise moose', 'hoise mouse', 'house mouse']);
+    const result = search(core, 'house mouse', { queryType: 'prefixNone', criteria: [typo] });
+    expect(result.hits.map((h) => [h.id, h.typos])).toEqual([[2, 0], [1, 1], [0, 2]]);
+  });
+});
+
+describe('words', () => {
+  it('every hit matches every query word (no optional words yet)', () => {
+    const core = build(['alpha beta gamma', 'alpha beta', 'gamma beta alpha']);
+    const result = search(core, 'alpha beta', { criteria: [words] });
+    expect(result.hits.map((h) => h.id)).toEqual([0, 1, 2]);
+    for (const hit of result.hits) expect(hit.words).toBe(2);
+  });
+});
+
+describe('proximity', () => {
+  it('closer query words first', () => {
+    const core = build(['alpha one two three four beta', 'alpha one beta', 'alpha beta']);
+    const result = search(core, 'alpha beta', { queryType: 'prefixNone', criteria: [proximity] });
+    expect(result.hits.map((h) => [h.id, h.proximity])).toEqual([[2, 1], [1, 2], [0, 5]]);
+  });
+
+  it('the distance is capped at 8', () => {
+    const far = `alpha ${'x '.repeat(20)}beta`;
+    const farther = `alpha ${'x '.repeat(40)}beta`;
+    const core = build([far, farther]);
+    const result = search(core, 'alpha beta', { queryType: 'prefixNone', criteria: [proximity] });
+    expect(result.hits.map((h) => h.proximity)).toEqual([8, 8]);
+  });
+
+  it('words in different attributes, or in different array elements, count as 8 apart', () => {
+    const core = build([['alpha', 'beta'], [['alpha', 'beta']], ['alpha beta']]);
+    const result = search(core, 'alpha beta', { queryType: 'prefixNone', criteria: [proximity] });
+    expect(result.hits.map((h) => [h.id, h.proximity])).toEqual([[2, 1], [0, 8], [1, 8]]);
+  });
+
+  it('sums over consecutive query words', () => {
+    const core = build(['a1 x a2 x x a3', 'a1 a2 a3']);
+    const result = search(core, 'a1 a2 a3', { queryType: 'prefixNone', criteria: [proximity] });
+    expect(result.hits.map((h) => [h.id, h.proximity])).toEqual([[1, 2], [0, 5]]);
+  });
+
+  it('words in query order rank before the same words reversed', () => {
+    const core = build(['beta alpha', 'alpha beta']);
+    const result = search(core, 'alpha beta', { queryType: 'prefixNone', criteria: [proximity] });
+    expect(result.hits.map((h) => h.id)).toEqual([1, 0]);
+    expect(result.hits[1].proximity).toBeGreaterThan(result.hits[0].proximity);
+  });
+
+  it('takes the closest occurrence of a pair', () => {
+    const core = build(['alpha x x x beta x alpha beta']);
+    expect(search(core, 'alpha beta', { queryType: 'prefixNone' }).hits[0].proximity).toBe(1);
+  });
+
+  it('minProximity makes closer distances equal', () => {
+    const core = build(['alpha one two beta', 'alpha one beta', 'alpha beta']);
+    const result = search(core, 'alpha beta', { queryType: 'prefixNone', criteria: [proximity], minProximity: 3 });
+    expect(result.hits.map((h) => [h.id, h.proximity])).toEqual([[0, 3], [1, 3], [2, 3]]);
+  });
+});
+
+describe('attribute', () => {
+  it('the best-ranked matching attribute first', () => {
+    const core = build([['zzz', 'target'], ['target', 'zzz']]);
+    const result = search(core, 'target', { criteria: [attribute] });
+    expect(result.hits.map((h) => [h.id, h.attributeRank])).toEqual([[1, 0], [0, 1]]);
+    expect(ids(core, 'target', { criteria: [] })).toEqual([0, 1]);
+  });
+
+  it('within an attribute, an earlier first match first', () => {
+    const core = build(['one two three target', 'one target', 'target']);
+    const result = search(core, 'target', { criteria: [attribute] });
+    expect(result.hits.map((h) => [h.id, h.attributePosition])).toEqual([[2, 0], [1, 1], [0, 3]]);
+  });
+
+  it('the position counts array elements', () => {
+    const core = build([[['one', 'two target']], [['target', 'two']]]);
+    const result = search(core, 'target', { criteria: [attribute] });
+    expect(result.hits.map((h) => h.id)).toEqual([1, 0]);
+    expect(result.hits[1].attributePosition).toBeGreaterThan(result.hits[0].attributePosition);
+  });
+
+  it('an unordered attribute ignores the position', () => {
+    const docs = ['one two three target', 'target'];
+    const ordered = build(docs, { attributes: [{ rank: 0, unordered: false }] });
+    expect(ids(ordered, 'target', { criteria: [attribute] })).toEqual([1, 0]);
+    const unordered = build(docs, { attributes: [{ rank: 0, unordered: true }] });
+    const result = search(unordered, 'target', { criteria: [attribute] });
+    expect(result.hits.map((h) => [h.id, h.attributePosition])).toEqual([[0, 0], [1, 0]]);
+  });
+
+  it('an unordered attribute still ranks by attribute', () => {
+    const core = build([['zzz', 'target'], ['zzz zzz target', 'zzz']], {
+      attributes: [{ rank: 0, unordered: true }, { rank: 1, unordered: false }],
+    });
+    expect(ids(core, 'target', { criteria: [attribute] })).toEqual([1, 0]);
+  });
+
+  it('"a,b": attributes sharing a rank are equal', () => {
+    const docs: Array<Array<string>> = [['zzz', 'target', 'zzz'], ['target', 'zzz', 'zzz'], ['zzz', 'zzz', 'target']];
+    const core = build(docs, { attributes: [{ rank: 0 }, { rank: 0 }, { rank: 1 }] });
+    const result = search(core, 'target', { criteria: [attribute] });
+    expect(result.hits.map((h) => [h.id, h.attributeRank])).toEqual([[0, 0], [1, 0], [2, 1]]);
+  });
+
+  it('the best attribute over all the query words', () => {
+    const core = build([['alpha', 'beta'], ['beta', 'alpha']]);
+    const result = search(core, 'alpha beta', { queryType: 'prefixNone', criteria: [attribute] });
+    expect(result.hits.map((h) => h.attributeRank)).toEqual([0, 0]);
+  });
+});
+
+describe('exact', () => {
+  it('an exact word before a prefix match', () => {
+    const core = build(['graphics theory', 'graph theory']);
+    const result = search(core, 'theory graph', { criteria: [exact] });
+    expect(result.hits.map((h) => [h.id, h.exactWords])).toEqual([[1, 2], [0, 1]]);
+  });
+
+  it('an exact word before a typo match', () => {
+    const core = build(['grapf theory', 'graph theory']);
+    const result = search(core, 'graph theory', { criteria: [exact] });
+    expect(result.hits.map((h) => [h.id, h.exactWords])).toEqual([[1, 2], [0, 1]]);
+  });
+
+  it('exactOnSingleWordQuery=word: the word matched whole', () => {
+    const core = build(['graphics', 'graph theory']);
+    const result = search(core, 'graph', { criteria: [exact], exactOnSingleWordQuery: 'word' });
+    expect(result.hits.map((h) => [h.id, h.exactWords])).toEqual([[1, 1], [0, 0]]);
+  });
+
+  it('exactOnSingleWordQuery=attribute: the whole attribute value is the word', () => {
+    const core = build([['graph theory'], ['graphics'], ['zzz', 'Graph!']]);
+    const result = search(core, 'graph', { criteria: [exact], exactOnSingleWordQuery: 'attribute' });
+    expect(result.hits.map((h) => [h.id, h.exactWords])).toEqual([[2, 1], [0, 0], [1, 0]]);
+  });
+
+  it('exactOnSingleWordQuery=attribute: one array element is an attribute value', () => {
+    const core = build([[['graph theory', 'zzz']], [['zzz', 'graph']]]);
+    const result = search(core, 'graph', { criteria: [exact], exactOnSingleWordQuery: 'attribute' });
+    expect(result.hits.map((h) => [h.id, h.exactWords])).toEqual([[1, 1], [0, 0]]);
+  });
+
+  it('exactOnSingleWordQuery=none: the criterion is off for single words', () => {
+    const core = build(['graphics', 'graph']);
+    const result = search(core, 'graph', { criteria: [exact], exactOnSingleWordQuery: 'none' });
+    expect(result.hits.map((h) => [h.id, h.exactWords])).toEqual([[0, 0], [1, 0]]);
+  });
+
+  it('exactOnSingleWordQuery does not change multi-word queries', () => {
+    const core = build(['graphics theory', 'graph theory']);
+    for (const mode of ['none', 'attribute', 'word'] as const) {
+      expect(ids(core, 'theory graph', { criteria: [exact], exactOnSingleWordQuery: mode })).toEqual([1, 0]);
+    }
+  });
+});
+
+describe('custom (rank slot 0)', () => {
+  it('lower rank first', () => {
+    const core = build(['apple', 'apple', 'apple']);
+    core.setRanks(0, Int32Array.from([2, 0, 1]));
+    const result = search(core, 'apple', { criteria: [custom] });
+    expect(result.hits.map((h) => [h.id, h.customRank])).toEqual([[1, 0], [2, 1], [0, 2]]);
+  });
+
+  it('comes after the textual criteria in the default order', () => {
+    const core = build(['apple', 'aple']);
+    core.setRanks(0, Int32Array.from([5, 0]));
+    expect(ids(core, 'apple', { queryType: 'prefixNone' })).toEqual([0, 1]);
+    expect(ids(core, 'apple', { queryType: 'prefixNone', criteria: [custom, typo] })).toEqual([1, 0]);
+  });
+
+  it('new ranks replace the old ones', () => {
+    const core = build(['apple', 'apple']);
+    core.setRanks(0, Int32Array.from([1, 0]));
+    expect(ids(core, 'apple', { criteria: [custom] })).toEqual([1, 0]);
+    core.setRanks(0, Int32Array.from([0, 1]));
+    expect(ids(core, 'apple', { criteria: [custom] })).toEqual([0, 1]);
+  });
+});
+
+describe('asc()/desc() sort slots (code 16 + slot)', () => {
+  it('sorts by the slot, ahead of relevance when listed first', () => {
+    const core = build(['apple', 'aple', 'apple']);
+    core.setRanks(1, Int32Array.from([2, 0, 1]));
+    core.setRanks(2, Int32Array.from([0, 2, 1]));
+    expect(ids(core, 'apple', { queryType: 'prefixNone', criteria: [sortCriterion(1), ...DEFAULT_CRITERIA] })).toEqual([1, 2, 0]);
+    expect(ids(core, 'apple', { queryType: 'prefixNone', criteria: [sortCriterion(2), ...DEFAULT_CRITERIA] })).toEqual([0, 2, 1]);
+    expect(ids(core, 'apple', { queryType: 'prefixNone', criteria: [...DEFAULT_CRITERIA, sortCriterion(1)] })).toEqual([2, 0, 1]);
+  });
+
+  it('slots are independent of the custom slot', () => {
+    const core = build(['apple', 'apple', 'apple']);
+    core.setRanks(0, Int32Array.from([0, 1, 2]));
+    core.setRanks(7, Int32Array.from([2, 1, 0]));
+    expect(ids(core, 'apple', { criteria: [custom] })).toEqual([0, 1, 2]);
+    expect(ids(core, 'apple', { criteria: [sortCriterion(7)] })).toEqual([2, 1, 0]);
+  });
+});
+
+describe('criteria order', () => {
+  // record 0: exact words far apart; record 1: one typo, adjacent words
+  const docs = ['alpha one two three four five beta', 'alpha bzta'];
+
+  it('decides which criterion breaks the tie first', () => {
+    const core = build(docs);
+    const q = { queryType: 'prefixNone' as const };
+    expect(ids(core, 'alpha beta', { ...q, criteria: [typo, proximity] })).toEqual([0, 1]);
+    expect(ids(core, 'alpha beta', { ...q, criteria: [proximity, typo] })).toEqual([1, 0]);
+  });
+
+  it('attribute before exact, and exact before attribute', () => {
+    const core = build([['zzz', 'graph'], ['graphics', 'zzz']]);
+    const q = { exactOnSingleWordQuery: 'word' as const };
+    expect(ids(core, 'graph', { ...q, criteria: [attribute, exact] })).toEqual([1, 0]);
+    expect(ids(core, 'graph', { ...q, criteria: [exact, attribute] })).toEqual([0, 1]);
+  });
+});
+
+describe('top-k selection and nbHits', () => {
+  function bigIndex(n: number) {
+    const docs = Array.from({ length: n }, (_, i) => `common w${i % 7} ${i % 3 === 0 ? 'near common' : 'x x x x'} item${i}`);
+    const core = build(docs);
+    // ranks with many ties, in a scrambled order
+    core.setRanks(0, Int32Array.from({ length: n }, (_, i) => (i * 37) % 11));
+    return core;
+  }
+
+  it('pages of any size, stitched together, give the order of one big page', () => {
+    const core = bigIndex(500);
+    const all = search(core, 'common', { length: 500 });
+    expect(all.nbHits).toBe(500);
+    expect(all.hits.length).toBe(500);
+    for (const size of [1, 7, 20, 64]) {
+      const stitched: number[] = [];
+      for (let offset = 0; offset < 500; offset += size) {
+        const page = search(core, 'common', { offset, length: size });
+        expect(page.nbHits).toBe(500);
+        stitched.push(...page.hits.map((h) => h.id));
+      }
+      expect(stitched).toEqual(all.hits.map((h) => h.id));
+    }
+  });
+
+  it('the big page is sorted by the criteria (custom rank, then id)', () => {
+    const core = bigIndex(200);
+    const hits = search(core, 'common', { length: 200, criteria: [custom] }).hits;
+    for (let i = 1; i < hits.length; i++) {
+      const [a, b] = [hits[i - 1], hits[i]];
+      expect(a.customRank < b.customRank || (a.customRank === b.customRank && a.id < b.id)).toBe(true);
+    }
+  });
+
+  it('an offset past the end returns no hits but the full count', () => {
+    const core = bigIndex(50);
+    const result = search(core, 'common', { offset: 60, length: 10 });
+    expect(result.hits).toEqual([]);
+    expect(result.nbHits).toBe(50);
+    const partial = search(core, 'common', { offset: 45, length: 10 });
+    expect(partial.hits.length).toBe(5);
+  });
+
+  it('length 0 returns no hits but the full count', () => {
+    const core = bigIndex(50);
+    const result = search(core, 'common', { offset: 0, length: 0 });
+    expect(result.hits).toEqual([]);
+    expect(result.nbHits).toBe(50);
+  });
+
+  it('nbHits is exact when records are removed', () => {
+    const core = build(Array.from({ length: 40 }, (_, i) => `apple ${i}`));
+    for (const id of [0, 5, 17, 39]) core.removeDocument(id);
+    core.removeDocument(5); // twice: no effect
+    core.removeDocument(1000); // unknown: no effect
+    const result = search(core, 'apple', { length: 100 });
+    expect(result.nbHits).toBe(36);
+    expect(core.liveCount).toBe(36);
+    const found = result.hits.map((h) => h.id);
+    for (const id of [0, 5, 17, 39]) expect(found).not.toContain(id);
+    expect(search(core, '17', { typoMode: 'off', queryType: 'prefixNone' }).nbHits).toBe(0);
+    expect(search(core, '', { length: 100 }).nbHits).toBe(36);
+  });
+
+  it('nbHits stays exact after compaction', () => {
+    const core = build(Array.from({ length: 40 }, (_, i) => `apple ${i}`));
+    for (let id = 0; id < 40; id += 2) core.removeDocument(id);
+    core.compact();
+    const result = search(core, 'apple', { length: 100 });
+    expect(result.nbHits).toBe(20);
+    expect(result.hits.every((h) => h.id % 2 === 1)).toBe(true);
+    core.addDocuments([{ id: 40, segments: [{ attribute: 0, text: 'apple forty' }] }]);
+    expect(search(core, 'apple', { length: 100 }).nbHits).toBe(21);
+    expect(search(core, 'forty').hits.map((h) => h.id)).toEqual([40]);
+  });
+
+  it('records added in several batches are all searchable', () => {
+    const core = build(['apple 0']);
+    core.addDocuments(Array.from({ length: 100 }, (_, i) => ({ id: i + 1, segments: [{ attribute: 0, text: `apple ${i + 1}` }] })));
+    expect(search(core, 'apple', { length: 0 }).nbHits).toBe(101);
+    expect(ids(core, '57', { queryType: 'prefixNone', typoMode: 'off' })).toEqual([57]);
+  });
+});

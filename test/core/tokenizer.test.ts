@@ -1,0 +1,229 @@
+// The core's normaliser and tokenizer, observed through search and highlight
+// on a real WebAssembly instance.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { build, ids, ready, search, tokensOf } from './helpers.js';
+
+beforeAll(ready);
+
+describe('case folding', () => {
+  it('matches regardless of case, in records and queries', () => {
+    const core = build(['Hello WORLD', 'nothing here']);
+    expect(ids(core, 'hello world', { queryType: 'prefixNone' })).toEqual([0]);
+    expect(ids(core, 'HELLO', { queryType: 'prefixNone' })).toEqual([0]);
+    expect(ids(core, 'wOrLd', { queryType: 'prefixNone' })).toEqual([0]);
+  });
+
+  it('counts no typo and an exact word for a case difference', () => {
+    const core = build(['Hello WORLD']);
+    const [hit] = search(core, 'HeLLo WoRlD', { queryType: 'prefixNone' }).hits;
+    expect(hit.typos).toBe(0);
+    expect(hit.exactWords).toBe(2);
+  });
+
+  it('folds non-ASCII upper case (Greek, Cyrillic, accented Latin)', () => {
+    const core = build(['ΩMEGA ДОМ ÉCOLE']);
+    expect(ids(core, 'ωmega', { queryType: 'prefixNone', typoMode: 'off' })).toEqual([0]);
+    expect(ids(core, 'дом', { queryType: 'prefixNone', typoMode: 'off' })).toEqual([0]);
+    expect(ids(core, 'école', { queryType: 'prefixNone', typoMode: 'off' })).toEqual([0]);
+  });
+});
+
+describe('diacritics', () => {
+  const docs = ['Café crème', 'Straße', 'Søren Kierkegaard', 'Österreich', 'plain words', 'Ærøskøbing', 'Cafe\u0301 decomposed'];
+  const exact = { queryType: 'prefixNone' as const, typoMode: 'off' as const };
+
+  it('folds é → e both ways, with no typo counted', () => {
+    const core = build(docs);
+    expect(ids(core, 'cafe creme', exact)).toEqual([0]);
+    expect(ids(core, 'CRÈME', exact)).toEqual([0]);
+    const [hit] = search(core, 'creme', exact).hits;
+    expect(hit.typos).toBe(0);
+  });
+
+  it('folds ß → ss', () => {
+    const core = build(docs);
+    expect(ids(core, 'strasse', exact)).toEqual([1]);
+    expect(ids(core, 'STRASSE', exact)).toEqual([1]);
+    expect(ids(core, 'straße', exact)).toEqual([1]);
+  });
+
+  it('folds ø → o and æ → ae', () => {
+    const core = build(docs);
+    expect(ids(core, 'soren', exact)).toEqual([2]);
+    expect(ids(core, 'aeroskobing', exact)).toEqual([5]);
+  });
+
+  it('folds Ö (capital with diaeresis) → o', () => {
+    const core = build(docs);
+    expect(ids(core, 'osterreich', exact)).toEqual([3]);
+    expect(ids(core, 'ÖSTERREICH', exact)).toEqual([3]);
+  });
+
+  it('ignores combining marks inside a word (decomposed é)', () => {
+    const core = build(docs);
+    // "Cafe\u0301" (e + combining acute) is the same word as "café" and "cafe".
+    expect(ids(core, 'cafe', exact).sort()).toEqual([0, 6]);
+    expect(ids(core, 'decomposed', exact)).toEqual([6]);
+  });
+});
+
+describe('separators', () => {
+  it('splits words on punctuation', () => {
+    const core = build(['foo-bar,baz.qux/quux(corge)', 'e-mail: someone@example.com']);
+    for (const word of ['foo', 'bar', 'baz', 'qux', 'quux', 'corge']) {
+      expect(ids(core, word, { queryType: 'prefixNone', typoMode: 'off' })).toEqual([0]);
+    }
+    expect(ids(core, 'example', { queryType: 'prefixNone', typoMode: 'off' })).toEqual([1]);
+    expect(ids(core, 'someone', { queryType: 'prefixNone', typoMode: 'off' })).toEqual([1]);
+    expect(tokensOf(core, 'foo-bar,baz.qux').map((t) => t.text)).toEqual(['foo', 'bar', 'baz', 'qux']);
+  });
+
+  it('treats punctuation in the query the same way', () => {
+    const core = build(['foo bar', 'foobar']);
+    expect(ids(core, 'foo-bar', { queryType: 'prefixNone', typoMode: 'off' })).toEqual([0]);
+    const result = search(core, 'foo...bar!!', { queryType: 'prefixNone', typoMode: 'off' });
+    expect(result.words).toEqual([[0, 3], [6, 9]]);
+  });
+
+  it('splits on unicode punctuation and spaces (em dash, ideographic space, guillemets)', () => {
+    const core = build(['alpha—beta\u3000gamma «delta»']);
+    expect(tokensOf(core, 'alpha—beta\u3000gamma «delta»').map((t) => t.text)).toEqual(['alpha', 'beta', 'gamma', 'delta']);
+    expect(ids(core, 'gamma', { queryType: 'prefixNone', typoMode: 'off' })).toEqual([0]);
+  });
+
+  it('a query made only of separators has no words', () => {
+    const core = build(['one', 'two']);
+    const result = search(core, ' - , . ');
+    expect(result.words).toEqual([]);
+  });
+});
+
+describe('digits', () => {
+  it('keeps digits, alone and inside words', () => {
+    const core = build(['iPhone 15 Pro', 'R2D2 and C3PO', 'version 2.0.1']);
+    const exact = { queryType: 'prefixNone' as const, typoMode: 'off' as const };
+    expect(ids(core, '15', exact)).toEqual([0]);
+    expect(ids(core, 'r2d2', exact)).toEqual([1]);
+    expect(ids(core, 'c3po', exact)).toEqual([1]);
+    // "2.0.1" is three tokens: 2, 0, 1.
+    expect(ids(core, '2 0 1', exact)).toEqual([2]);
+    expect(tokensOf(core, 'R2D2 and C3PO').map((t) => t.text)).toEqual(['R2D2', 'and', 'C3PO']);
+  });
+
+  it('folds full-width letters and digits to ASCII', () => {
+    const core = build(['ｉｐｈｏｎｅ １５']);
+    expect(ids(core, 'iphone 15', { queryType: 'prefixNone', typoMode: 'off' })).toEqual([0]);
+  });
+});
+
+describe('CJK', () => {
+  it('indexes every CJK character as a token of its own', () => {
+    const core = build(['東京タワー', '京都', 'plain']);
+    expect(tokensOf(core, '東京タワー').map((t) => t.text)).toEqual(['東', '京', 'タ', 'ワ', 'ー']);
+    expect(ids(core, '京', { typoMode: 'off' }).sort()).toEqual([0, 1]);
+    expect(ids(core, '東', { typoMode: 'off' })).toEqual([0]);
+  });
+
+  it('a multi-character CJK query is one word per character, adjacent in order', () => {
+    const core = build(['東京タワー', '京都 東']);
+    const result = search(core, '東京', { typoMode: 'off' });
+    expect(result.words).toEqual([[0, 1], [1, 2]]);
+    // both records contain both characters; the adjacent pair ranks first
+    expect(result.hits.map((h) => h.id)).toEqual([0, 1]);
+    expect(result.hits[0].proximity).toBe(1);
+    expect(result.hits[1].proximity).toBeGreaterThan(1);
+  });
+
+  it('splits CJK from adjacent Latin letters', () => {
+    const core = build(['abc東京def']);
+    expect(tokensOf(core, 'abc東京def').map((t) => t.text)).toEqual(['abc', '東', '京', 'def']);
+    expect(ids(core, 'def', { typoMode: 'off', queryType: 'prefixNone' })).toEqual([0]);
+  });
+
+  it('handles Hangul syllables one per token', () => {
+    const core = build(['한국어 문서']);
+    expect(tokensOf(core, '한국어').map((t) => t.text)).toEqual(['한', '국', '어']);
+    expect(ids(core, '국', { typoMode: 'off' })).toEqual([0]);
+  });
+});
+
+describe('separatorsToIndex (CoreIndex.setSeparators)', () => {
+  it('without it, + and # are separators and a query of them matches everything', () => {
+    const core = build(['C++ and C#', 'plain C']);
+    expect(search(core, '#').words).toEqual([]);
+    expect(search(core, '#').nbHits).toBe(2);
+  });
+
+  it('with it, the listed characters become searchable one-character tokens', () => {
+    const core = build(['C++ and C#', 'plain C', 'hash # alone'], { separators: '+#' });
+    expect(tokensOf(core, 'C++ and C#').map((t) => t.text)).toEqual(['C', '+', '+', 'and', 'C', '#']);
+    expect(ids(core, '+', { typoMode: 'off' })).toEqual([0]);
+    expect(ids(core, '#', { typoMode: 'off' }).sort()).toEqual([0, 2]);
+    // "c#" is two words, adjacent in record 0
+    const result = search(core, 'c#', { typoMode: 'off' });
+    expect(result.words.length).toBe(2);
+    expect(result.hits[0].id).toBe(0);
+    expect(result.hits[0].proximity).toBe(1);
+  });
+
+  it('other punctuation still separates', () => {
+    const core = build(['C++ and C#'], { separators: '+' });
+    expect(tokensOf(core, 'C++ and C#').map((t) => t.text)).toEqual(['C', '+', '+', 'and', 'C']);
+  });
+});
+
+describe('highlight offsets', () => {
+  it('reports token offsets on the original text and the matched query words', () => {
+    const core = build(['Hello, WORLD! hello again']);
+    search(core, 'world hello', { queryType: 'prefixNone' });
+    const tokens = tokensOf(core, 'Hello, WORLD! hello again');
+    expect(tokens.map(({ start, end, mask }) => [start, end, mask])).toEqual([
+      [0, 5, 2], [7, 12, 1], [14, 19, 2], [20, 25, 0],
+    ]);
+    for (const t of tokens.filter((x) => x.mask)) expect(t.highlightEnd).toBe(t.end);
+  });
+
+  it('offsets point to the original characters when folding changes the length', () => {
+    const core = build(['Große Straße']);
+    search(core, 'strasse', { queryType: 'prefixNone' });
+    const text = 'Die Große Straße, bitte';
+    const tokens = tokensOf(core, text);
+    expect(tokens.map((t) => t.text)).toEqual(['Die', 'Große', 'Straße', 'bitte']);
+    const matched = tokens.filter((t) => t.mask !== 0);
+    expect(matched.map((t) => text.slice(t.start, t.highlightEnd))).toEqual(['Straße']);
+  });
+
+  it('covers combining marks of the word', () => {
+    const core = build(['cafe']);
+    search(core, 'cafe', { queryType: 'prefixNone' });
+    const text = 'un cafe\u0301 noir';
+    const [, cafe] = tokensOf(core, text);
+    expect([cafe.start, cafe.end]).toEqual([3, 8]);
+    expect(cafe.mask).toBe(1);
+    expect(cafe.highlightEnd).toBe(8);
+  });
+
+  it('a prefix match highlights only the matched prefix', () => {
+    const core = build(['television set']);
+    search(core, 'tele');
+    const [tv, set] = tokensOf(core, 'Television set');
+    expect(tv).toMatchObject({ start: 0, end: 10, mask: 1, highlightEnd: 4 });
+    expect(set.mask).toBe(0);
+  });
+
+  it('offsets of CJK tokens are one unit each', () => {
+    const core = build(['東京タワー']);
+    search(core, 'タワ');
+    const tokens = tokensOf(core, 'ようこそ東京タワーへ');
+    const matched = tokens.filter((t) => t.mask !== 0).map((t) => [t.start, t.end, t.mask]);
+    expect(matched).toEqual([[6, 7, 1], [7, 8, 2]]);
+  });
+
+  it('a typo match is highlighted', () => {
+    const core = build(['Are you a giver or a taker?']);
+    search(core, 'gvier');
+    const text = 'Are you a giver or a taker?';
+    const matched = tokensOf(core, text).filter((t) => t.mask !== 0);
+    expect(matched.map((t) => text.slice(t.start, t.highlightEnd))).toEqual(['giver']);
+  });
+});

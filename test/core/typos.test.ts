@@ -1,0 +1,197 @@
+// Typo tolerance of the core: Damerau-Levenshtein distance with a budget by
+// word length, first-letter typos costing two, typo modes, numeric tokens and
+// prefix matching.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CoreQuery } from '../../src/core/core-index.js';
+import { build, ids, ready, search } from './helpers.js';
+
+beforeAll(ready);
+
+const whole: Partial<CoreQuery> = { queryType: 'prefixNone' };
+
+/** Typos of the single hit of `q` on a one-record index holding `word`, or null when it does not match. */
+function typosFor(word: string, q: string, overrides: Partial<CoreQuery> = {}): number | null {
+  const core = build([word]);
+  const result = search(core, q, { ...whole, ...overrides });
+  return result.hits.length ? result.hits[0].typos : null;
+}
+
+describe('Damerau-Levenshtein distance', () => {
+  it('a transposition of two adjacent letters is one typo', () => {
+    expect(typosFor('giver', 'gvier')).toBe(1);
+    expect(typosFor('house', 'hosue')).toBe(1);
+    expect(typosFor('elephant', 'elehpant')).toBe(1);
+  });
+
+  it('substitution, insertion and deletion are one typo each', () => {
+    expect(typosFor('house', 'hoise')).toBe(1);
+    expect(typosFor('house', 'houses')).toBe(1);
+    expect(typosFor('house', 'hose')).toBe(1);
+  });
+
+  it('two edits on a word of 8+ letters count two typos', () => {
+    expect(typosFor('elephant', 'elepbbnt')).toBe(2);
+    expect(typosFor('elephant', 'eelphnat')).toBe(2); // two transpositions
+  });
+
+  it('no typo for an exact match', () => {
+    expect(typosFor('giver', 'giver')).toBe(0);
+  });
+});
+
+describe('length thresholds (minWordSizefor1Typo 4, minWordSizefor2Typos 8)', () => {
+  it('a word of 3 letters allows no typo', () => {
+    expect(typosFor('cat', 'cat')).toBe(0);
+    expect(typosFor('cat', 'cot')).toBeNull();
+    expect(typosFor('cat', 'cta')).toBeNull();
+  });
+
+  it('words of 4 to 7 letters allow one typo, not two', () => {
+    expect(typosFor('cart', 'cbrt')).toBe(1);
+    expect(typosFor('cart', 'cbst')).toBeNull();
+    expect(typosFor('example', 'exbmple')).toBe(1);
+    expect(typosFor('example', 'exbmqle')).toBeNull();
+  });
+
+  it('words of 8+ letters allow two typos, not three', () => {
+    expect(typosFor('elephant', 'elephbnt')).toBe(1);
+    expect(typosFor('elephant', 'elepbbnt')).toBe(2);
+    expect(typosFor('elephant', 'elbpbbnt')).toBeNull();
+  });
+
+  it('the thresholds are parameters', () => {
+    expect(typosFor('cat', 'cot', { minWordSizefor1Typo: 3 })).toBe(1);
+    expect(typosFor('cart', 'cbst', { minWordSizefor2Typos: 4 })).toBe(2);
+    expect(typosFor('example', 'exbmple', { minWordSizefor1Typo: 8, minWordSizefor2Typos: 9 })).toBeNull();
+  });
+
+  it('the budget follows the query word, measured after folding', () => {
+    // "straße" folds to "strasse" (7 units): one typo allowed.
+    expect(typosFor('strasse', 'straße')).toBe(0);
+    expect(typosFor('strassa', 'straße')).toBe(1);
+  });
+});
+
+describe('a typo on the first letter costs two', () => {
+  it('is rejected where only one typo is allowed', () => {
+    expect(typosFor('house', 'mouse')).toBeNull();
+    expect(typosFor('house', 'ouse')).toBeNull(); // first letter deleted
+    expect(typosFor('house', 'ohuse')).toBeNull(); // transposition of the first two letters
+    expect(typosFor('house', 'hoise')).toBe(1); // same edit elsewhere: one typo
+  });
+
+  it('counts two where two typos are allowed', () => {
+    expect(typosFor('mountain', 'fountain')).toBe(2);
+    expect(typosFor('mountain', 'omuntain')).toBe(2);
+    expect(typosFor('mountain', 'mounatin')).toBe(1);
+  });
+});
+
+describe('typo modes', () => {
+  // record 0: exact, 1: one typo, 2: two typos (for the query "elephant")
+  const docs = ['elephant', 'elephbnt', 'elepbbnt', 'unrelated'];
+
+  it('on: every match within the budget', () => {
+    const result = search(build(docs), 'elephant', whole);
+    expect(result.hits.map((h) => [h.id, h.typos])).toEqual([[0, 0], [1, 1], [2, 2]]);
+    expect(result.nbHits).toBe(3);
+  });
+
+  it('off: exact words only', () => {
+    const result = search(build(docs), 'elephant', { ...whole, typoMode: 'off' });
+    expect(result.hits.map((h) => h.id)).toEqual([0]);
+    expect(result.nbHits).toBe(1);
+    expect(ids(build(['giver']), 'gvier', { ...whole, typoMode: 'off' })).toEqual([]);
+  });
+
+  it('min: only the records with the fewest typos', () => {
+    const result = search(build(docs), 'elephant', { ...whole, typoMode: 'min' });
+    expect(result.hits.map((h) => h.id)).toEqual([0]);
+    expect(result.nbHits).toBe(1);
+    // without an exact match, the 1-typo records are the best
+    const noExact = search(build(docs.slice(1)), 'elephant', { ...whole, typoMode: 'min' });
+    expect(noExact.hits.map((h) => h.id)).toEqual([0]);
+    expect(noExact.hits[0].typos).toBe(1);
+  });
+
+  it('strict: the two lowest typo counts', () => {
+    const result = search(build(docs), 'elephant', { ...whole, typoMode: 'strict' });
+    expect(result.hits.map((h) => h.id)).toEqual([0, 1]);
+    expect(result.nbHits).toBe(2);
+  });
+});
+
+describe('allowTyposOnNumericTokens', () => {
+  it('true: a number may match with a typo', () => {
+    expect(typosFor('2019', '2018')).toBe(1);
+  });
+
+  it('false: numbers must match exactly', () => {
+    expect(typosFor('2019', '2018', { allowTyposOnNumericTokens: false })).toBeNull();
+    expect(typosFor('2019', '2019', { allowTyposOnNumericTokens: false })).toBe(0);
+  });
+
+  it('false still allows typos on words holding letters and digits', () => {
+    expect(typosFor('mp3player', 'mp3playr', { allowTyposOnNumericTokens: false })).toBe(1);
+  });
+
+  it('false still allows prefix matching of numbers', () => {
+    const core = build(['20191231']);
+    expect(ids(core, '2019', { allowTyposOnNumericTokens: false })).toEqual([0]);
+  });
+});
+
+describe('query types', () => {
+  const docs = ['television set', 'telephone', 'garden party'];
+
+  it('prefixLast: only the last word matches as a prefix', () => {
+    const core = build(docs);
+    expect(ids(core, 'tele')).toEqual([0, 1]);
+    expect(ids(core, 'set tele')).toEqual([0]);
+    expect(ids(core, 'tele set')).toEqual([]);
+    expect(ids(core, 'television se')).toEqual([0]);
+  });
+
+  it('prefixAll: every word matches as a prefix', () => {
+    const core = build(docs);
+    expect(ids(core, 'tele se', { queryType: 'prefixAll' })).toEqual([0]);
+    expect(ids(core, 'tele set', { queryType: 'prefixAll' })).toEqual([0]);
+    expect(ids(core, 'televi', { queryType: 'prefixAll' })).toEqual([0]);
+  });
+
+  it('prefixNone: whole words only', () => {
+    const core = build(docs);
+    expect(ids(core, 'tele', { queryType: 'prefixNone' })).toEqual([]);
+    expect(ids(core, 'television', { queryType: 'prefixNone' })).toEqual([0]);
+    expect(ids(core, 'television se', { queryType: 'prefixNone' })).toEqual([]);
+  });
+
+  it('a prefix match counts no typo and is not exact', () => {
+    const core = build(['television']);
+    const [hit] = search(core, 'telev').hits;
+    expect(hit.typos).toBe(0);
+    expect(hit.exactWords).toBe(0);
+    const [full] = search(core, 'television').hits;
+    expect(full.exactWords).toBe(1);
+  });
+
+  it('a prefix may carry a typo, counted as such', () => {
+    const core = build(['television', 'telescope']);
+    const result = search(core, 'tekevi');
+    expect(result.hits.map((h) => [h.id, h.typos])).toEqual([[0, 1]]);
+    expect(search(core, 'tekevi', { queryType: 'prefixNone' }).hits).toEqual([]);
+  });
+
+  it('a prefix ranks an exact prefix before a prefix with a typo', () => {
+    const core = build(['tekevision', 'television']);
+    const result = search(core, 'telev');
+    expect(result.hits.map((h) => [h.id, h.typos])).toEqual([[1, 0], [0, 1]]);
+  });
+
+  it('a term reachable as a prefix and as a word with a typo counts the fewest typos', () => {
+    // "giver" is "give" + 1 insertion as a whole word, but a 0-typo prefix match
+    const core = build(['giver']);
+    expect(search(core, 'give').hits[0].typos).toBe(0);
+    expect(search(core, 'give', { queryType: 'prefixNone' }).hits[0]?.typos).toBe(1);
+  });
+});
