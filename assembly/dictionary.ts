@@ -1,5 +1,6 @@
-// Term dictionary: a trie over folded UTF-16 units. Insertion is incremental;
-// exact lookup, prefix subtrees and the typo walk (matcher.ts) all run on it.
+// Term dictionary: a trie over folded UTF-16 units, for prefix subtrees and
+// the typo walk (matcher.ts), plus a hash table from a term's units to its id
+// so indexing a known word costs one hash and one comparison.
 import { IntVec } from './buffers';
 import { tokens } from './text';
 
@@ -36,8 +37,73 @@ export function findTokenNode(t: i32): i32 {
   return node;
 }
 
+// --- hash table: slot = term id + 1 (0 = empty); term units kept for comparison
+const termUnitStart = new IntVec();
+const termUnitLength = new IntVec();
+const termUnits = new IntVec();
+let slots = new IntVec();
+let slotMask: i32 = 0;
+
+function hashToken(t: i32): u32 {
+  let h: u32 = 2166136261;
+  for (let i = 0, n = tokens.foldLength.get(t); i < n; i++) h = (h ^ <u32>tokens.unit(t, i)) * 16777619;
+  return h;
+}
+
+function sameUnits(term: i32, t: i32): bool {
+  const n = tokens.foldLength.get(t);
+  if (termUnitLength.get(term) != n) return false;
+  const start = termUnitStart.get(term);
+  for (let i = 0; i < n; i++) if (termUnits.get(start + i) != tokens.unit(t, i)) return false;
+  return true;
+}
+
+/** Slot holding token t's term, or the empty slot where it would go. */
+function findSlot(t: i32, h: u32): i32 {
+  if (slotMask == 0) growSlots();
+  let i = <i32>(h & <u32>slotMask);
+  while (true) {
+    const v = slots.get(i);
+    if (v == 0 || sameUnits(v - 1, t)) return i;
+    i = (i + 1) & slotMask;
+  }
+}
+
+function growSlots(): void {
+  const old = slots;
+  const size = slotMask == 0 ? 1024 : (slotMask + 1) << 1;
+  slots = new IntVec();
+  slots.resetZero(size);
+  slotMask = size - 1;
+  for (let i = 0; i < old.length; i++) {
+    const v = old.get(i);
+    if (v == 0) continue;
+    let h: u32 = 2166136261;
+    const start = termUnitStart.get(v - 1);
+    for (let k = 0, n = termUnitLength.get(v - 1); k < n; k++) h = (h ^ <u32>termUnits.get(start + k)) * 16777619;
+    let j = <i32>(h & <u32>slotMask);
+    while (slots.get(j) != 0) j = (j + 1) & slotMask;
+    slots.set(j, v);
+  }
+  if (old.ptr != 0) heap.free(old.ptr);
+}
+
 /** Term id of token `t`, created when missing. */
 export function internToken(t: i32): i32 {
+  const h = hashToken(t);
+  let slot = findSlot(t, h);
+  const found = slots.get(slot);
+  if (found != 0) return found - 1;
+  const term = insertIntoTrie(t);
+  termUnitStart.push(termUnits.length);
+  termUnitLength.push(tokens.foldLength.get(t));
+  for (let i = 0, n = tokens.foldLength.get(t); i < n; i++) termUnits.push(tokens.unit(t, i));
+  slots.set(slot, term + 1);
+  if (termCount * 2 > slotMask) growSlots();
+  return term;
+}
+
+function insertIntoTrie(t: i32): i32 {
   let node = 0;
   for (let i = 0, n = tokens.foldLength.get(t); i < n; i++) {
     const c = tokens.unit(t, i);
@@ -59,6 +125,5 @@ export function internToken(t: i32): i32 {
 
 /** Term id of token `t`, or -1 when the dictionary does not hold it. */
 export function lookupToken(t: i32): i32 {
-  const node = findTokenNode(t);
-  return node < 0 ? -1 : nodeTerm.get(node);
+  return slots.get(findSlot(t, hashToken(t))) - 1;
 }
