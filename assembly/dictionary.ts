@@ -2,7 +2,7 @@
 // the typo walk (matcher.ts), plus a hash table from a term's units to its id
 // so indexing a known word costs one hash and one comparison.
 import { IntVec } from './buffers';
-import { tokens } from './text';
+import { FNV_OFFSET, FNV_PRIME, tokens } from './text';
 
 export const nodeChar = new IntVec();
 export const nodeFirstChild = new IntVec();
@@ -44,10 +44,8 @@ const termUnits = new IntVec();
 let slots = new IntVec();
 let slotMask: i32 = 0;
 
-function hashToken(t: i32): u32 {
-  let h: u32 = 2166136261;
-  for (let i = 0, n = tokens.foldLength.get(t); i < n; i++) h = (h ^ <u32>tokens.unit(t, i)) * 16777619;
-  return h;
+@inline function hashToken(t: i32): u32 {
+  return <u32>tokens.hash.get(t);
 }
 
 function sameUnits(term: i32, t: i32): bool {
@@ -78,9 +76,9 @@ function growSlots(): void {
   for (let i = 0; i < old.length; i++) {
     const v = old.get(i);
     if (v == 0) continue;
-    let h: u32 = 2166136261;
+    let h = FNV_OFFSET;
     const start = termUnitStart.get(v - 1);
-    for (let k = 0, n = termUnitLength.get(v - 1); k < n; k++) h = (h ^ <u32>termUnits.get(start + k)) * 16777619;
+    for (let k = 0, n = termUnitLength.get(v - 1); k < n; k++) h = (h ^ <u32>termUnits.get(start + k)) * FNV_PRIME;
     let j = <i32>(h & <u32>slotMask);
     while (slots.get(j) != 0) j = (j + 1) & slotMask;
     slots.set(j, v);

@@ -20,7 +20,11 @@ export function setIndexedSeparators(ptr: usize, count: i32): void {
   for (let i = 0; i < count; i++) unchecked(indexedSeparators[i] = load<u16>(ptr + (<usize>i << 1)));
 }
 
-function isIndexedSeparator(c: u32): bool {
+@inline function isIndexedSeparator(c: u32): bool {
+  return indexedSeparators.length != 0 && isIndexedSeparatorSlow(c);
+}
+
+function isIndexedSeparatorSlow(c: u32): bool {
   for (let i = 0, n = indexedSeparators.length; i < n; i++) {
     if (<u32>unchecked(indexedSeparators[i]) == c) return true;
   }
@@ -90,6 +94,8 @@ export class Tokens {
   foldLength: IntVec = new IntVec();
   /** 1 when the token is made of ASCII digits only. */
   numeric: IntVec = new IntVec();
+  /** FNV-1a hash of the folded units (the dictionary's hash table key). */
+  hash: IntVec = new IntVec();
   units: IntVec = new IntVec();
 
   @inline unit(token: i32, i: i32): i32 { return this.units.get(this.foldStart.get(token) + i); }
@@ -97,44 +103,52 @@ export class Tokens {
 
 export const tokens = new Tokens();
 
+export const FNV_OFFSET: u32 = 2166136261;
+export const FNV_PRIME: u32 = 16777619;
+
+// State of the token being read (module globals: AssemblyScript has no closures).
+let unitsPtr: usize = 0;
+let unitCount: i32 = 0;
+let tokenCount: i32 = 0;
 let inWord = false;
 let tokenIsNumeric = true;
+let tokenHash: u32 = 0;
+let tokenUnits: i32 = 0;
+
+@inline function put(array: IntVec, index: i32, value: i32): void {
+  store<i32>(array.ptr + (<usize>index << 2), value);
+}
 
 function startToken(at: i32): void {
-  const t = tokens.count;
-  tokens.start.reserve(t + 1); tokens.end.reserve(t + 1);
-  tokens.foldStart.reserve(t + 1); tokens.foldLength.reserve(t + 1); tokens.numeric.reserve(t + 1);
-  tokens.start.set(t, at);
-  tokens.end.set(t, at);
-  tokens.foldStart.set(t, tokens.units.length);
-  tokens.foldLength.set(t, 0);
+  put(tokens.start, tokenCount, at);
+  put(tokens.end, tokenCount, at);
+  put(tokens.foldStart, tokenCount, unitCount);
   inWord = true;
   tokenIsNumeric = true;
+  tokenHash = FNV_OFFSET;
+  tokenUnits = 0;
 }
 
 function endToken(): void {
   if (!inWord) return;
-  const t = tokens.count;
-  const length = tokens.units.length - tokens.foldStart.get(t);
   inWord = false;
-  if (length == 0) return;
-  tokens.foldLength.set(t, length);
-  tokens.numeric.set(t, tokenIsNumeric ? 1 : 0);
-  tokens.count = t + 1;
+  if (tokenUnits == 0) return;
+  put(tokens.foldLength, tokenCount, tokenUnits);
+  put(tokens.numeric, tokenCount, tokenIsNumeric ? 1 : 0);
+  put(tokens.hash, tokenCount, <i32>tokenHash);
+  tokenCount++;
 }
 
-function appendUnit(u: u32): void {
-  const t = tokens.count;
-  if (tokens.units.length - tokens.foldStart.get(t) >= MAX_TOKEN_UNITS) return;
-  tokens.units.push(<i32>u);
-  if (u < 0x30 || u > 0x39) tokenIsNumeric = false;
+@inline function appendUnit(u: u32): void {
+  if (tokenUnits >= MAX_TOKEN_UNITS) return;
+  store<i32>(unitsPtr + (<usize>unitCount << 2), <i32>u);
+  unitCount++;
+  tokenUnits++;
+  tokenHash = (tokenHash ^ u) * FNV_PRIME;
+  if (u - 0x30 > 9) tokenIsNumeric = false;
 }
 
 function appendFolded(c: u32): void {
-  if (c < 0x80) {
-    appendUnit(c >= 0x41 && c <= 0x5a ? c | 0x20 : c);
-    return;
-  }
   const i = foldIndex(c);
   if (i < 0) { appendUnit(c); return; }
   appendUnit(<u32>unchecked(FOLD_1[i]));
@@ -144,25 +158,44 @@ function appendFolded(c: u32): void {
   if (third != 0) appendUnit(third);
 }
 
+function reserveFor(length: i32): void {
+  const n = length + 1;
+  tokens.start.reserve(n); tokens.end.reserve(n); tokens.foldStart.reserve(n);
+  tokens.foldLength.reserve(n); tokens.numeric.reserve(n); tokens.hash.reserve(n);
+  tokens.units.reserve(length * 3 + 3);
+}
+
 /** Splits `length` UTF-16 units at `ptr` into folded tokens, kept in `tokens`. */
 export function tokenize(ptr: usize, length: i32): void {
-  tokens.count = 0;
-  tokens.units.length = 0;
+  reserveFor(length);
+  unitsPtr = tokens.units.ptr;
+  unitCount = 0;
+  tokenCount = 0;
   inWord = false;
   for (let i = 0; i < length; i++) {
     const c = <u32>load<u16>(ptr + (<usize>i << 1));
+    if (c < 0x80) {
+      const lower = c | 0x20;
+      if (c - 0x30 <= 9 || lower - 0x61 <= 25) {
+        if (!inWord) startToken(i);
+        appendUnit(c - 0x41 <= 25 ? lower : c);
+        put(tokens.end, tokenCount, i + 1);
+        continue;
+      }
+      if (!isIndexedSeparator(c)) { endToken(); continue; }
+    }
     const cls = charClass(c);
     if (cls == WORD) {
       if (!inWord) startToken(i);
       appendFolded(c);
-      tokens.end.set(tokens.count, i + 1);
+      put(tokens.end, tokenCount, i + 1);
     } else if (cls == MARK) {
-      if (inWord) tokens.end.set(tokens.count, i + 1);
+      if (inWord) put(tokens.end, tokenCount, i + 1);
     } else if (cls == SINGLE) {
       endToken();
       startToken(i);
       appendFolded(c);
-      tokens.end.set(tokens.count, i + 1);
+      put(tokens.end, tokenCount, i + 1);
       tokenIsNumeric = false;
       endToken();
     } else {
@@ -170,4 +203,6 @@ export function tokenize(ptr: usize, length: i32): void {
     }
   }
   endToken();
+  tokens.count = tokenCount;
+  tokens.units.length = unitCount;
 }

@@ -7,10 +7,13 @@
 //   node bench/run.mjs --smoke                 synthetic 2k, few queries, sanity checks (CI)
 //   node bench/run.mjs --json [file]           also write bench/results/latest.json (or file)
 //   --repeat N (measured passes per query), --seed N (synthetic corpus seed), --queries N (per workload)
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+//   --dist DIR   bundle to benchmark (default dist/; e.g. a copy, to compare builds or to pin one
+//                while dist/ is being rebuilt). The bundle's hash is printed and saved with the results.
+import { createHash } from 'node:crypto';
 import { execSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import os from 'node:os';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -22,7 +25,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // ---------------------------------------------------------------- options
 
 function parseArgs(argv) {
-  const o = { sizes: null, ted: true, smoke: false, json: null, repeat: null, seed: 1, queries: null };
+  const o = { sizes: null, ted: true, smoke: false, json: null, repeat: null, seed: 1, queries: null, dist: join(ROOT, 'dist') };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -37,6 +40,7 @@ function parseArgs(argv) {
     else if (a === '--repeat') o.repeat = Number(value());
     else if (a === '--seed') o.seed = Number(value());
     else if (a === '--queries') o.queries = Number(value());
+    else if (a === '--dist') o.dist = resolve(value());
     else if (a === '--help' || a === '-h') { console.log(readUsage()); process.exit(0); }
     else throw new Error(`unknown option ${a} (see --help)`);
   }
@@ -50,7 +54,7 @@ function parseSize(x) {
 }
 
 function readUsage() {
-  return `usage: node bench/run.mjs [--sizes 1000,100000] [--no-ted] [--smoke] [--json [file]] [--repeat N] [--seed N] [--queries N]`;
+  return `usage: node bench/run.mjs [--sizes 1000,100000] [--no-ted] [--smoke] [--json [file]] [--repeat N] [--seed N] [--queries N] [--dist DIR]`;
 }
 
 // ---------------------------------------------------------------- helpers
@@ -89,13 +93,42 @@ function table(headers, rows, align) {
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-async function loadLantern() {
-  const dist = new URL('../dist/index.js', import.meta.url);
-  if (!existsSync(dist)) {
+/** sha256 (12 hex) of a bundle and the chunks it imports, relatively, recursively. */
+function bundleHash(entry) {
+  const hash = createHash('sha256');
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    hash.update(text);
+    for (const m of text.matchAll(/from\s*["'](\.\.?\/[^"']+)["']/g)) visit(join(dirname(file), m[1]));
+  };
+  visit(entry);
+  return { hash: hash.digest('hex').slice(0, 12), files: seen.size, builtAt: statSync(entry).mtime.toISOString() };
+}
+
+function gitState() {
+  try {
+    const head = execSync('git rev-parse --short HEAD', { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dirty = execSync('git status --porcelain -- src assembly', { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      .split('\n').filter(Boolean).map((l) => l.slice(3));
+    return { head, dirty };
+  } catch {
+    return { head: '?', dirty: [] };
+  }
+}
+
+async function loadLantern(distDir) {
+  const entry = join(distDir, 'index.js');
+  if (!existsSync(entry)) {
+    if (resolve(distDir) !== resolve(ROOT, 'dist')) throw new Error(`${entry} missing`);
     console.error('dist/ missing: running npm run build');
     execSync('npm run build', { cwd: ROOT, stdio: 'inherit' });
   }
-  return (await import(dist.href)).Lantern;
+  const build = { dist: resolve(distDir), ...bundleHash(entry), git: gitState() };
+  const { Lantern } = await import(pathToFileURL(entry).href);
+  return { Lantern, build };
 }
 
 /** The core query the engine would build for `query` on `index` (same settings, 20 hits). */
@@ -262,7 +295,7 @@ function report(r) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const Lantern = await loadLantern();
+  const { Lantern, build } = await loadLantern(opts.dist);
   const datasets = [];
   if (opts.smoke) {
     datasets.push(() => synthetic(opts.sizes?.[0] ?? 2000, opts.seed));
@@ -278,6 +311,8 @@ async function main() {
 
   const started = performance.now();
   console.log(`Lantern bench — node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, ${mb(os.totalmem())}`);
+  const dirty = build.git.dirty.length ? ` + uncommitted ${build.git.dirty.join(', ')}` : '';
+  console.log(`engine: ${build.dist}/index.js sha ${build.hash} (built ${build.builtAt}), git ${build.git.head}${dirty}`);
   console.log(`repeat ${repeat}; queries per workload ${JSON.stringify(counts)} (as-you-type = phrases, every prefix queried)`);
   const results = [];
   tedVocabulary(); // cached: outside the heap deltas
@@ -296,6 +331,7 @@ async function main() {
       node: process.version,
       cpus: os.cpus().length,
       cpu: os.cpus()[0]?.model,
+      build,
       options: { repeat, counts, seed: opts.seed, smoke: opts.smoke },
       totalS,
       results,
