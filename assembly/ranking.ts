@@ -4,7 +4,7 @@
 import { IntVec, readVarint, varintEnd } from './buffers';
 import { attributeKey, docPtr, docLength, SEGMENT } from './store';
 import { MAX_WORDS, wordCount } from './matcher';
-import { exactBitmap, levelBitmap, testBit, isTermMatched, termWords, wholeValueBitmap } from './wordsets';
+import { epoch, exactBitmap, levelBitmap, testBit, termStamp, termWords, wholeValueBitmap } from './wordsets';
 
 export const MAX_PROXIMITY = 8;
 
@@ -49,31 +49,45 @@ const pairDistance = new StaticArray<i32>(MAX_WORDS);
 export function scanRecord(doc: i32, minProximity: i32): void {
   for (let w = 0; w < wordCount; w++) {
     unchecked(lastAttribute[w] = -1);
-    unchecked(pairDistance[w] = MAX_PROXIMITY);
+    unchecked(pairDistance[w] = MAX_PROXIMITY + 1);
   }
+  pairsAtBest = 0;
   bestAttribute = 0xffffffff;
   const stopAtFirst = wordCount == 1;
   let p = <usize>docPtr.get(doc);
   const end = p + <usize>docLength.get(doc);
   let attribute = -1;
   let position = 0;
+  const stamps = termStamp.ptr;
+  const current = epoch;
   while (p < end) {
-    const v = readVarint(p);
-    p = varintEnd;
+    // inline varint decoding: this loop is the hot path of multi-word ranking
+    let v = <u32>load<u8>(p++);
+    if (v >= 0x80) {
+      v &= 0x7f;
+      let shift: u32 = 7;
+      let b: u32;
+      do { b = <u32>load<u8>(p++); v |= (b & 0x7f) << shift; shift += 7; } while (b & 0x80);
+    }
     if (v == SEGMENT) {
       attribute = <i32>readVarint(p); p = varintEnd;
       position = <i32>readVarint(p); p = varintEnd;
       continue;
     }
     const term = <i32>v - 1;
-    if (isTermMatched(term)) {
+    if (load<i32>(stamps + (<usize>term << 2)) == current) {
       noteMatch(attribute, position, termWords.get(term), minProximity);
-      if (stopAtFirst) break;
+      // the first match holds the best attribute (segments come in rank order);
+      // once every pair is as close as it can be, nothing later can improve.
+      if (stopAtFirst || pairsAtBest == wordCount - 1) break;
     }
     position++;
   }
   proximity = 0;
-  for (let w = 0; w + 1 < wordCount; w++) proximity += unchecked(pairDistance[w]);
+  for (let w = 0; w + 1 < wordCount; w++) {
+    const d = unchecked(pairDistance[w]);
+    proximity += d > MAX_PROXIMITY ? MAX_PROXIMITY : d;
+  }
 }
 
 /** Words matched exactly; single-word queries follow exactOnSingleWordQuery (0 attribute, 1 none, 2 word). */
@@ -99,8 +113,14 @@ function noteMatch(attribute: i32, position: i32, mask: i32, minProximity: i32):
   }
 }
 
+/** Pairs of consecutive query words already at minProximity. */
+let pairsAtBest: i32 = 0;
+
 @inline function notePair(pair: i32, distance: i32, minProximity: i32): void {
   let d = distance < minProximity ? minProximity : distance;
   if (d > MAX_PROXIMITY) d = MAX_PROXIMITY;
-  if (d < unchecked(pairDistance[pair])) unchecked(pairDistance[pair] = d);
+  const previous = unchecked(pairDistance[pair]);
+  if (d >= previous) return;
+  unchecked(pairDistance[pair] = d);
+  if (d == minProximity) pairsAtBest++;
 }

@@ -2,7 +2,7 @@
 // per-record forward lists (the record's tokens in attribute order), which
 // proximity and attribute ranking read. Records are dense ids given by JS;
 // a removed record is a tombstone until `compact` drops its postings.
-import { ByteVec, IntVec, grownCapacity, readVarint, varintEnd } from './buffers';
+import { ByteVec, IntVec, readVarint, varintEnd } from './buffers';
 
 // --- postings
 /** Posting lists: per term, ascending record ids, delta + varint coded, in unmanaged blocks. */
@@ -28,7 +28,8 @@ export class PostingLists {
     let capacity = this.capacity.get(term);
     let ptr = <usize>this.ptr.get(term);
     if (length + 10 > capacity) {
-      capacity = grownCapacity(capacity, length + 10, 8);
+      // grow by a quarter: posting lists are most of the index, slack is memory
+      capacity = length + 10 + (length >> 2) + 6;
       ptr = ptr == 0 ? heap.alloc(<usize>capacity) : heap.realloc(ptr, <usize>capacity);
       this.ptr.set(term, <i32>ptr);
       this.capacity.set(term, capacity);
