@@ -9,8 +9,9 @@ import {
   storeForward, wholeValues, SEGMENT,
 } from './store';
 import { NO_MATCH, matchToken, wordCount } from './matcher';
-import { rankSlots } from './ranking';
-import { params, search as runSearch } from './search';
+import { isExcluded, rankSlots } from './ranking';
+import { params, prepareQuery as prepareQueryWords, search as runSearch } from './search';
+import { bitmapWords, candidateBitmap } from './wordsets';
 
 /** Gap in word positions between two elements of one array attribute. */
 const ARRAY_GAP = 8;
@@ -93,6 +94,13 @@ export function setRanks(slot: i32, count: i32): void {
 /** Scratch: the query (UTF-16 units); `paramsPtr()` holds the parameters. */
 export function search(): void { runSearch(); }
 
+/** Scratch: a query; reads its words (for `highlight`) without searching. */
+export function prepareQuery(): void { prepareQueryWords(); }
+
+/** The last search's candidates, one bit per record id, `candidateWords()` u32 words long. */
+export function candidatesPtr(): usize { return candidateBitmap(); }
+export function candidateWords(): i32 { return bitmapWords; }
+
 /**
  * Scratch: a text of `length` UTF-16 units. Results: token count, then per
  * token its start, end, mask of the last query's words it matches and the end
@@ -108,6 +116,7 @@ export function highlight(length: i32): void {
     const end = tokens.end.get(t);
     const foldedLength = tokens.foldLength.get(t);
     for (let w = 0; w < wordCount; w++) {
+      if (isExcluded(w)) continue;
       matchToken(w, tokens.units, tokens.foldStart.get(t), foldedLength);
       if (tokenTypos() == NO_MATCH) continue;
       mask |= 1 << w;

@@ -9,9 +9,32 @@ import { epoch, exactBitmap, levelBitmap, testBit, termStamp, termWords, wholeVa
 export const MAX_PROXIMITY = 8;
 
 
-/** Rank arrays per slot (slot 0 = customRanking), indexed by record id; lower ranks first. */
-export const rankSlots = new Array<IntVec>(8);
-for (let i = 0; i < 8; i++) rankSlots[i] = new IntVec();
+/** Rank arrays per slot (0 = customRanking, 1-7 = asc/desc entries of `ranking`, then per-query geo and filter scores). */
+export const GEO_SLOT = 8;
+export const FILTERS_SLOT = 9;
+export const rankSlots = new Array<IntVec>(10);
+for (let i = 0; i < 10; i++) rankSlots[i] = new IntVec();
+
+// Word roles of the current query: optional words may be missing, excluded words must be.
+let optionalWords: i32 = 0;
+let excludedWords: i32 = 0;
+/** Query words that count for ranking (all but the excluded). */
+export let rankedWordCount: i32 = 0;
+
+export function setWordRoles(optional: i32, excluded: i32): void {
+  optionalWords = optional;
+  excludedWords = excluded;
+  rankedWordCount = 0;
+  for (let w = 0; w < wordCount; w++) if (!isExcluded(w)) rankedWordCount++;
+}
+@inline export function isOptional(w: i32): bool { return (optionalWords & (1 << w)) != 0; }
+@inline export function isExcluded(w: i32): bool { return (excludedWords & (1 << w)) != 0; }
+
+export function matchedWordsOf(doc: i32): i32 {
+  let total = 0;
+  for (let w = 0; w < wordCount; w++) if (!isExcluded(w) && testBit(levelBitmap(w, 2), doc)) total++;
+  return total;
+}
 
 export function rankOf(slot: i32, doc: i32): i32 {
   const ranks = unchecked(rankSlots[slot]);
@@ -21,15 +44,16 @@ export function rankOf(slot: i32, doc: i32): i32 {
 export function typosOf(doc: i32): i32 {
   let total = 0;
   for (let w = 0; w < wordCount; w++) {
-    if (testBit(levelBitmap(w, 0), doc)) continue;
-    total += testBit(levelBitmap(w, 1), doc) ? 1 : 2;
+    if (isExcluded(w) || testBit(levelBitmap(w, 0), doc)) continue;
+    if (testBit(levelBitmap(w, 1), doc)) total += 1;
+    else if (testBit(levelBitmap(w, 2), doc)) total += 2;
   }
   return total;
 }
 
 export function exactWordsOf(doc: i32): i32 {
   let total = 0;
-  for (let w = 0; w < wordCount; w++) if (testBit(exactBitmap(w), doc)) total++;
+  for (let w = 0; w < wordCount; w++) if (!isExcluded(w) && testBit(exactBitmap(w), doc)) total++;
   return total;
 }
 
@@ -53,7 +77,7 @@ export function scanRecord(doc: i32, minProximity: i32): void {
   }
   pairsAtBest = 0;
   bestAttribute = 0xffffffff;
-  const stopAtFirst = wordCount == 1;
+  const stopAtFirst = rankedWordCount == 1;
   let p = <usize>docPtr.get(doc);
   const end = p + <usize>docLength.get(doc);
   let attribute = -1;
@@ -79,12 +103,13 @@ export function scanRecord(doc: i32, minProximity: i32): void {
       noteMatch(attribute, position, termWords.get(term), minProximity);
       // the first match holds the best attribute (segments come in rank order);
       // once every pair is as close as it can be, nothing later can improve.
-      if (stopAtFirst || pairsAtBest == wordCount - 1) break;
+      if (stopAtFirst || pairsAtBest >= rankedWordCount - 1) break;
     }
     position++;
   }
   proximity = 0;
   for (let w = 0; w + 1 < wordCount; w++) {
+    if (isExcluded(w) || isExcluded(w + 1)) continue;
     const d = unchecked(pairDistance[w]);
     proximity += d > MAX_PROXIMITY ? MAX_PROXIMITY : d;
   }
@@ -92,7 +117,7 @@ export function scanRecord(doc: i32, minProximity: i32): void {
 
 /** Words matched exactly; single-word queries follow exactOnSingleWordQuery (0 attribute, 1 none, 2 word). */
 export function exactOf(doc: i32, exactSingle: i32): i32 {
-  if (wordCount != 1 || exactSingle == 2) return exactWordsOf(doc);
+  if (rankedWordCount != 1 || exactSingle == 2) return exactWordsOf(doc);
   if (exactSingle == 1) return 0;
   return testBit(wholeValueBitmap(), doc) ? 1 : 0;
 }

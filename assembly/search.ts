@@ -11,7 +11,10 @@ import {
 import {
   accumulateLevels, bitmapWords, candidateBitmap, docAttribute, levelBitmap, prepareWordsets, selectMatchWord,
 } from './wordsets';
-import { bestAttribute, exactOf, proximity, rankOf, scanRecord, typosOf } from './ranking';
+import {
+  FILTERS_SLOT, GEO_SLOT, bestAttribute, exactOf, isExcluded, isOptional, matchedWordsOf, proximity, rankOf,
+  rankedWordCount, scanRecord, setWordRoles, typosOf,
+} from './ranking';
 import { POSITION_BITS } from './store';
 
 // Parameter slots (mirrored in src/core/abi.ts).
@@ -28,7 +31,13 @@ export const P_MIN_PROXIMITY = 9;
 export const P_FILTER = 10;          // byte offset of a filter bitmap in scratch, or -1
 export const P_CRITERIA_COUNT = 11;
 export const P_CRITERIA = 12;        // up to 16 criterion codes
-export const params = new StaticArray<i32>(32);
+export const P_GEO_ACTIVE = 28;      // 1: rank slot GEO_SLOT holds this query's geo buckets
+export const P_FILTER_SCORES_ACTIVE = 29; // 1: rank slot FILTERS_SLOT holds this query's filter scores
+export const P_OPTIONAL_WORDS = 30;  // bit mask of optional query words
+export const P_NO_TYPO_WORDS = 31;   // bit mask of words matched without typos
+export const P_EXCLUDED_WORDS = 32;  // bit mask of excluded words (advancedSyntax -word): exact, removed
+export const P_NO_PREFIX_WORDS = 33; // bit mask of words never matched as a prefix
+export const params = new StaticArray<i32>(48);
 
 export const C_TYPO = 1, C_GEO = 2, C_WORDS = 3, C_FILTERS = 4, C_PROXIMITY = 5, C_ATTRIBUTE = 6, C_EXACT = 7, C_CUSTOM = 8;
 export const C_SORT_SLOT = 16; // 16 + slot: an asc()/desc() entry of `ranking`
@@ -62,12 +71,16 @@ function prepareWords(queryPtr: usize, queryLength: i32): void {
     wordStart.set(w, queryUnits.length);
     wordLength.set(w, len);
     for (let i = 0; i < len; i++) queryUnits.push(tokens.unit(w, i));
+    const bit = 1 << w;
+    const exactOnly = (unchecked(params[P_EXCLUDED_WORDS]) & bit) != 0;
     let budget = len >= unchecked(params[P_MIN_2_TYPOS]) ? 2 : len >= unchecked(params[P_MIN_1_TYPO]) ? 1 : 0;
-    if (typoMode == 0) budget = 0;
+    if (typoMode == 0 || exactOnly || (unchecked(params[P_NO_TYPO_WORDS]) & bit) != 0) budget = 0;
     if (tokens.numeric.get(w) != 0 && unchecked(params[P_TYPOS_ON_NUMBERS]) == 0) budget = 0;
     wordMaxTypos.set(w, budget);
-    wordPrefix.set(w, queryType == 1 || (queryType == 0 && w == n - 1) ? 1 : 0);
+    const prefix = queryType == 1 || (queryType == 0 && w == n - 1);
+    wordPrefix.set(w, prefix && !exactOnly && (unchecked(params[P_NO_PREFIX_WORDS]) & bit) == 0 ? 1 : 0);
   }
+  setWordRoles(unchecked(params[P_OPTIONAL_WORDS]), unchecked(params[P_EXCLUDED_WORDS]));
 }
 
 function writeCandidates(): void {
@@ -75,10 +88,25 @@ function writeCandidates(): void {
   const filterOffset = unchecked(params[P_FILTER]);
   const filter = filterOffset >= 0 ? scratchBase() + <usize>filterOffset : 0;
   candidates.length = 0;
+  let required = 0, anyOf = 0;
+  for (let w = 0; w < wordCount; w++) {
+    if (isExcluded(w)) continue;
+    if (isOptional(w)) anyOf |= 1 << w; else required |= 1 << w;
+  }
+  if (required != 0) anyOf = 0;
   for (let i = 0; i < bitmapWords; i++) {
     const o = <usize>i << 2;
     let bits = <u32>liveBits.get(i);
-    for (let w = 0; w < wordCount && bits != 0; w++) bits &= load<u32>(levelBitmap(w, 2) + o);
+    for (let w = 0; w < wordCount && bits != 0; w++) {
+      const level = load<u32>(levelBitmap(w, isExcluded(w) ? 0 : 2) + o);
+      if (isExcluded(w)) bits &= ~level;
+      else if ((required & (1 << w)) != 0) bits &= level;
+    }
+    if (anyOf != 0) {
+      let some: u32 = 0;
+      for (let w = 0; w < wordCount; w++) if ((anyOf & (1 << w)) != 0) some |= load<u32>(levelBitmap(w, 2) + o);
+      bits &= some;
+    }
     if (filter != 0) bits &= load<u32>(filter + o);
     store<u32>(target + o, bits);
     while (bits != 0) {
@@ -99,9 +127,12 @@ function applyTypoMode(): void {
   }
   const limit = mode == 2 ? lowest : second;
   let kept = 0;
+  const bitmap = candidateBitmap();
   for (let i = 0; i < candidates.length; i++) {
     const doc = candidates.get(i);
-    if (typosOf(doc) <= limit) candidates.set(kept++, doc);
+    if (typosOf(doc) <= limit) { candidates.set(kept++, doc); continue; }
+    const word = bitmap + (<usize>(doc >> 5) << 2);
+    store<u32>(word, load<u32>(word) & ~(<u32>1 << (doc & 31)));
   }
   candidates.length = kept;
 }
@@ -126,18 +157,24 @@ function keyOf(c: i32, position: i32): i32 {
     scanOnce(position);
     return scannedAttribute.get(position);
   }
-  if (code == C_EXACT) return wordCount - exactOf(doc, exactSingle);
+  if (code == C_EXACT) return rankedWordCount - exactOf(doc, exactSingle);
+  if (code == C_WORDS) return rankedWordCount - matchedWordsOf(doc);
+  if (code == C_GEO) return rankOf(GEO_SLOT, doc);
+  if (code == C_FILTERS) return rankOf(FILTERS_SLOT, doc);
   if (code == C_CUSTOM) return rankOf(0, doc);
   if (code >= C_SORT_SLOT) return rankOf(code - C_SORT_SLOT, doc);
-  return 0; // geo, words, filters: equal until their scores arrive
+  return 0;
 }
 
 /** Criteria that cannot tell candidates apart for this query. */
 function isConstant(c: i32): bool {
   if (c == criteriaCount) return false;
   const code = unchecked(params[P_CRITERIA + c]);
-  return code == C_GEO || code == C_WORDS || code == C_FILTERS
-    || (code == C_PROXIMITY && wordCount < 2) || ((code == C_ATTRIBUTE || code == C_TYPO || code == C_EXACT) && wordCount == 0);
+  if (code == C_GEO) return unchecked(params[P_GEO_ACTIVE]) == 0;
+  if (code == C_FILTERS) return unchecked(params[P_FILTER_SCORES_ACTIVE]) == 0;
+  if (code == C_WORDS) return unchecked(params[P_OPTIONAL_WORDS]) == 0;
+  return (code == C_PROXIMITY && rankedWordCount < 2)
+    || ((code == C_ATTRIBUTE || code == C_TYPO || code == C_EXACT) && rankedWordCount == 0);
 }
 
 @inline function keyAt(i: i32): u32 { return <u32>(unchecked(work[i]) >> 32); }
@@ -264,7 +301,7 @@ function writeResults(): void {
     if (wordCount > 0) scanOnce(position);
     results.push(doc);
     results.push(typosOf(doc));
-    results.push(wordCount);
+    results.push(matchedWordsOf(doc));
     results.push(wordCount > 1 ? scannedProximity.get(position) : 0);
     results.push(wordCount > 0 ? scannedAttribute.get(position) >>> POSITION_BITS : 0);
     results.push(wordCount > 0 ? scannedAttribute.get(position) & ((1 << POSITION_BITS) - 1) : 0);
@@ -273,13 +310,18 @@ function writeResults(): void {
   }
 }
 
+/** Reads the query in scratch into words without searching (facet value search matches against them). */
+export function prepareQuery(): void {
+  prepareWords(scratchBase(), unchecked(params[P_QUERY_LENGTH]));
+}
+
 /** Runs the query in scratch (UTF-16 units) with `params`; the answer goes to `results`. */
 export function search(): void {
   const queryPtr = scratchBase();
   prepareWords(queryPtr, unchecked(params[P_QUERY_LENGTH]));
   prepareWordsets(wordCount, docCapacity, termCount);
   for (let w = 0; w < wordCount; w++) {
-    selectMatchWord(w);
+    selectMatchWord(w, unchecked(params[P_EXCLUDED_WORDS]));
     matchWord(w);
     accumulateLevels(w);
   }

@@ -37,7 +37,8 @@ export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32
 /** Single-word queries: records where the word is a whole attribute value. */
 @inline export function wholeValueBitmap(): usize { return levelBitmap(words, 1); }
 
-export function selectMatchWord(w: i32): void { currentWord = w; }
+let excludedMask: i32 = 0;
+export function selectMatchWord(w: i32, excluded: i32): void { currentWord = w; excludedMask = excluded; }
 
 export function recordMatch(term: i32, typos: i32, full: bool, highlightLength: i32): void {
   if (words == 1) postings.orIntoKeyed(term, levelBitmap(currentWord, typos), docAttribute, docAttributeStamp, epoch);
@@ -46,6 +47,7 @@ export function recordMatch(term: i32, typos: i32, full: bool, highlightLength: 
     postings.orInto(term, exactBitmap(currentWord));
     if (words == 1) wholeValues.orInto(term, wholeValueBitmap());
   }
+  if (excludedMask & (1 << currentWord)) return;
   if (termStamp.get(term) != epoch) {
     termStamp.set(term, epoch);
     termWords.set(term, 0);

@@ -15,7 +15,18 @@ export const P = {
   FILTER: 10,
   CRITERIA_COUNT: 11,
   CRITERIA: 12,
+  GEO_ACTIVE: 28,
+  FILTER_SCORES_ACTIVE: 29,
+  OPTIONAL_WORDS: 30,
+  NO_TYPO_WORDS: 31,
+  EXCLUDED_WORDS: 32,
+  NO_PREFIX_WORDS: 33,
 } as const;
+
+export const PARAM_COUNT = 48;
+/** Rank slots: 0 customRanking, 1-7 asc()/desc() entries of `ranking`, then per-query ones. */
+export const GEO_SLOT = 8;
+export const FILTERS_SLOT = 9;
 
 export const MAX_CRITERIA = 16;
 export const MAX_SORT_SLOTS = 7;

@@ -1,7 +1,7 @@
 // A typed view of one WebAssembly core instance: it packs records, queries
 // and rank arrays into the core's scratch buffer and reads results back as
 // typed arrays, one call per batch.
-import { CRITERION, EXACT_SINGLE, HIT_STRIDE, P, QUERY_TYPE, TYPO_MODE } from './abi.js';
+import { CRITERION, EXACT_SINGLE, FILTERS_SLOT, GEO_SLOT, HIT_STRIDE, P, PARAM_COUNT, QUERY_TYPE, TYPO_MODE } from './abi.js';
 import { instantiateCore, type CoreExports } from './wasm.js';
 
 export interface Segment { attribute: number; text: string }
@@ -24,6 +24,14 @@ export interface CoreQuery {
   length: number;
   /** Optional bitmap of allowed record ids (bit i = record i). */
   filter?: Uint32Array;
+  /** Per record id (lower first): geo buckets and filter scores of this query, when they apply. */
+  geoRanks?: Int32Array;
+  filterRanks?: Int32Array;
+  /** Bit masks over query words (bit w = word w). */
+  optionalWords?: number;
+  noTypoWords?: number;
+  excludedWords?: number;
+  noPrefixWords?: number;
 }
 
 export interface CoreHit {
@@ -115,13 +123,18 @@ export class CoreIndex {
     this.core.setRanks(slot, ranks.length);
   }
 
-  search(q: CoreQuery): CoreResult {
+  private params(): Int32Array {
+    return new Int32Array(this.core.memory.buffer, this.core.paramsPtr(), PARAM_COUNT);
+  }
+
+  /** Writes the query text (and filter bitmap) to scratch, and the query's parameters. */
+  private writeQuery(q: CoreQuery): void {
     const queryBytes = (q.query.length * 2 + 7) & ~7;
     const filterWords = q.filter?.length ?? 0;
     const ptr = this.scratch(queryBytes + filterWords * 4 + 8);
     this.writeText(ptr, q.query);
     if (q.filter) new Uint32Array(this.core.memory.buffer, ptr + queryBytes, filterWords).set(q.filter);
-    const params = new Int32Array(this.core.memory.buffer, this.core.paramsPtr(), 32);
+    const params = this.params();
     params[P.QUERY_LENGTH] = q.query.length;
     params[P.QUERY_TYPE] = QUERY_TYPE[q.queryType];
     params[P.TYPO_MODE] = TYPO_MODE[q.typoMode];
@@ -135,8 +148,31 @@ export class CoreIndex {
     params[P.FILTER] = q.filter ? queryBytes : -1;
     params[P.CRITERIA_COUNT] = q.criteria.length;
     q.criteria.forEach((c, i) => { params[P.CRITERIA + i] = c; });
+    params[P.GEO_ACTIVE] = q.geoRanks ? 1 : 0;
+    params[P.FILTER_SCORES_ACTIVE] = q.filterRanks ? 1 : 0;
+    params[P.OPTIONAL_WORDS] = q.optionalWords ?? 0;
+    params[P.NO_TYPO_WORDS] = q.noTypoWords ?? 0;
+    params[P.EXCLUDED_WORDS] = q.excludedWords ?? 0;
+    params[P.NO_PREFIX_WORDS] = q.noPrefixWords ?? 0;
+  }
+
+  search(q: CoreQuery): CoreResult {
+    if (q.geoRanks) this.setRanks(GEO_SLOT, q.geoRanks);
+    if (q.filterRanks) this.setRanks(FILTERS_SLOT, q.filterRanks);
+    this.writeQuery(q);
     this.core.search();
     return readSearchResult(this.results());
+  }
+
+  /** The last search's candidate records as a bitmap (a view: valid until the next call into the core). */
+  candidates(): Uint32Array {
+    return new Uint32Array(this.core.memory.buffer, this.core.candidatesPtr(), this.core.candidateWords());
+  }
+
+  /** Reads `q`'s words so that `highlight` matches against them, without searching. */
+  prepareQuery(q: CoreQuery): void {
+    this.writeQuery(q);
+    this.core.prepareQuery();
   }
 
   /** Tokens of `text` with the query words of the last search they match (see TOKEN_STRIDE). */

@@ -14,6 +14,9 @@ export interface CoreExports {
   removeDocument(doc: number): void;
   setRanks(slot: number, count: number): void;
   search(): void;
+  prepareQuery(): void;
+  candidatesPtr(): number;
+  candidateWords(): number;
   highlight(length: number): void;
   compact(): void;
   termTotal(): number;
