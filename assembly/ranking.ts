@@ -4,7 +4,9 @@
 import { IntVec, readVarint, varintEnd } from './buffers';
 import { attributeKey, docPtr, docLength, SEGMENT } from './store';
 import { MAX_WORDS, wordCount } from './matcher';
-import { epoch, exactBitmap, levelBitmap, testBit, termStamp, termWords, wholeValueBitmap } from './wordsets';
+import {
+  epoch, exactBitmap, levelBitmap, testBit, termFullWords, termStamp, termWords, termZeroTypoWords, wholeValueBitmap,
+} from './wordsets';
 
 export const MAX_PROXIMITY = 8;
 
@@ -12,8 +14,39 @@ export const MAX_PROXIMITY = 8;
 /** Rank arrays per slot (0 = customRanking, 1-7 = asc/desc entries of `ranking`, then per-query geo and filter scores). */
 export const GEO_SLOT = 8;
 export const FILTERS_SLOT = 9;
-export const rankSlots = new Array<IntVec>(10);
-for (let i = 0; i < 10; i++) rankSlots[i] = new IntVec();
+/** Per record: its attributeForDistinct group (-1: none). */
+export const GROUP_SLOT = 10;
+export const rankSlots = new Array<IntVec>(11);
+for (let i = 0; i < 11; i++) rankSlots[i] = new IntVec();
+
+// Per-attribute rules of the current query, as 64-bit masks over attribute ids
+// (ids past 63 always allowed): restrictSearchableAttributes,
+// disableTypoToleranceOnAttributes, disablePrefixOnAttributes.
+let allowedAttributes: u64 = 0xffffffffffffffff;
+let noTypoAttributes: u64 = 0;
+let noPrefixAttributes: u64 = 0;
+export let attributeRulesActive = false;
+
+export function setAttributeRules(allowed: u64, noTypo: u64, noPrefix: u64): void {
+  allowedAttributes = allowed;
+  noTypoAttributes = noTypo;
+  noPrefixAttributes = noPrefix;
+  attributeRulesActive = allowed != 0xffffffffffffffff || noTypo != 0 || noPrefix != 0;
+}
+
+@inline function inMask(mask: u64, attribute: i32): bool {
+  return attribute >= 64 || (mask & (<u64>1 << <u64>attribute)) != 0;
+}
+
+/** The query words a matched token counts for in `attribute`, after the per-attribute rules. */
+function wordsCounted(term: i32, attribute: i32): i32 {
+  let mask = termWords.get(term);
+  if (!attributeRulesActive) return mask;
+  if (!inMask(allowedAttributes, attribute)) return 0;
+  if (attribute < 64 && (noTypoAttributes & (<u64>1 << <u64>attribute)) != 0) mask &= termZeroTypoWords.get(term);
+  if (attribute < 64 && (noPrefixAttributes & (<u64>1 << <u64>attribute)) != 0) mask &= termFullWords.get(term);
+  return mask;
+}
 
 // Word roles of the current query: optional words may be missing, excluded words must be.
 let optionalWords: i32 = 0;
@@ -70,14 +103,19 @@ const pairDistance = new StaticArray<i32>(MAX_WORDS);
  * Reads the record's tokens once for proximity and attribute. Single-word
  * queries stop at the first matched token: segments come in rank order.
  */
-export function scanRecord(doc: i32, minProximity: i32): void {
+/** Words matched by the last scan (after the per-attribute rules). */
+export let scannedWords: i32 = 0;
+
+export function scanRecord(doc: i32, minProximity: i32, complete: bool = false): void {
   for (let w = 0; w < wordCount; w++) {
     unchecked(lastAttribute[w] = -1);
     unchecked(pairDistance[w] = MAX_PROXIMITY + 1);
   }
   pairsAtBest = 0;
   bestAttribute = 0xffffffff;
-  const stopAtFirst = rankedWordCount == 1;
+  scannedWords = 0;
+  const stopAtFirst = rankedWordCount == 1 && !complete && !attributeRulesActive;
+  const stopWhenAdjacent = !complete && !attributeRulesActive;
   let p = <usize>docPtr.get(doc);
   const end = p + <usize>docLength.get(doc);
   let attribute = -1;
@@ -100,10 +138,14 @@ export function scanRecord(doc: i32, minProximity: i32): void {
     }
     const term = <i32>v - 1;
     if (load<i32>(stamps + (<usize>term << 2)) == current) {
-      noteMatch(attribute, position, termWords.get(term), minProximity);
-      // the first match holds the best attribute (segments come in rank order);
-      // once every pair is as close as it can be, nothing later can improve.
-      if (stopAtFirst || pairsAtBest >= rankedWordCount - 1) break;
+      const mask = wordsCounted(term, attribute);
+      if (mask != 0) {
+        scannedWords |= mask;
+        noteMatch(attribute, position, mask, minProximity);
+        // the first match holds the best attribute (segments come in rank order);
+        // once every pair is as close as it can be, nothing later can improve.
+        if (stopAtFirst || (stopWhenAdjacent && pairsAtBest >= rankedWordCount - 1)) break;
+      }
     }
     position++;
   }
@@ -137,6 +179,9 @@ function noteMatch(attribute: i32, position: i32, mask: i32, minProximity: i32):
     unchecked(lastPosition[w] = position);
   }
 }
+
+/** True when the last scan found words w and w+1 adjacent and in order. */
+export function isAdjacentPair(w: i32): bool { return unchecked(pairDistance[w]) == 1; }
 
 /** Pairs of consecutive query words already at minProximity. */
 let pairsAtBest: i32 = 0;

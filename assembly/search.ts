@@ -12,8 +12,9 @@ import {
   accumulateLevels, bitmapWords, candidateBitmap, docAttribute, levelBitmap, prepareWordsets, selectMatchWord,
 } from './wordsets';
 import {
-  FILTERS_SLOT, GEO_SLOT, bestAttribute, exactOf, isExcluded, isOptional, matchedWordsOf, proximity, rankOf,
-  rankedWordCount, scanRecord, setWordRoles, typosOf,
+  FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, attributeRulesActive, rankSlots, bestAttribute, exactOf, isAdjacentPair, isExcluded,
+  isOptional, matchedWordsOf, proximity, rankOf, rankedWordCount, scanRecord, scannedWords, setAttributeRules,
+  setWordRoles, typosOf,
 } from './ranking';
 import { POSITION_BITS } from './store';
 
@@ -37,7 +38,16 @@ export const P_OPTIONAL_WORDS = 30;  // bit mask of optional query words
 export const P_NO_TYPO_WORDS = 31;   // bit mask of words matched without typos
 export const P_EXCLUDED_WORDS = 32;  // bit mask of excluded words (advancedSyntax -word): exact, removed
 export const P_NO_PREFIX_WORDS = 33; // bit mask of words never matched as a prefix
+export const P_DISTINCT = 34;        // records kept per attributeForDistinct group (0: off); groups in GROUP_SLOT
+export const P_PHRASE_PAIRS = 35;    // bit w: words w and w+1 must be adjacent, in order (advancedSyntax "...")
+export const P_ALLOWED_ATTRIBUTES = 36;   // 2 slots (low, high 32 bits): attributes that may match
+export const P_NO_TYPO_ATTRIBUTES = 38;   // 2 slots: attributes matched without typos
+export const P_NO_PREFIX_ATTRIBUTES = 40; // 2 slots: attributes matched without prefixes
 export const params = new StaticArray<i32>(48);
+
+function mask64(slot: i32): u64 {
+  return (<u64>(<u32>unchecked(params[slot + 1])) << 32) | <u64>(<u32>unchecked(params[slot]));
+}
 
 export const C_TYPO = 1, C_GEO = 2, C_WORDS = 3, C_FILTERS = 4, C_PROXIMITY = 5, C_ATTRIBUTE = 6, C_EXACT = 7, C_CUSTOM = 8;
 export const C_SORT_SLOT = 16; // 16 + slot: an asc()/desc() entry of `ranking`
@@ -81,7 +91,11 @@ function prepareWords(queryPtr: usize, queryLength: i32): void {
     wordPrefix.set(w, prefix && !exactOnly && (unchecked(params[P_NO_PREFIX_WORDS]) & bit) == 0 ? 1 : 0);
   }
   setWordRoles(unchecked(params[P_OPTIONAL_WORDS]), unchecked(params[P_EXCLUDED_WORDS]));
+  setAttributeRules(mask64(P_ALLOWED_ATTRIBUTES), mask64(P_NO_TYPO_ATTRIBUTES), mask64(P_NO_PREFIX_ATTRIBUTES));
 }
+
+let requiredWords: i32 = 0;
+let anyOfWords: i32 = 0;
 
 function writeCandidates(): void {
   const target = candidateBitmap();
@@ -94,6 +108,8 @@ function writeCandidates(): void {
     if (isOptional(w)) anyOf |= 1 << w; else required |= 1 << w;
   }
   if (required != 0) anyOf = 0;
+  requiredWords = required;
+  anyOfWords = anyOf;
   for (let i = 0; i < bitmapWords; i++) {
     const o = <usize>i << 2;
     let bits = <u32>liveBits.get(i);
@@ -135,6 +151,70 @@ function applyTypoMode(): void {
     store<u32>(word, load<u32>(word) & ~(<u32>1 << (doc & 31)));
   }
   candidates.length = kept;
+}
+
+/**
+ * Drops the candidates a record-level check rejects: per-attribute rules
+ * (a word must match in an allowed attribute) and phrases (adjacent words).
+ */
+function verifyCandidates(): void {
+  const phrases = unchecked(params[P_PHRASE_PAIRS]);
+  if (!attributeRulesActive && phrases == 0) return;
+  const bitmap = candidateBitmap();
+  let kept = 0;
+  for (let i = 0; i < candidates.length; i++) {
+    const doc = candidates.get(i);
+    scanRecord(doc, 1, true);
+    let ok = (requiredWords & ~scannedWords) == 0 && (anyOfWords == 0 || (anyOfWords & scannedWords) != 0);
+    for (let w = 0; ok && w + 1 < wordCount; w++) if ((phrases & (1 << w)) != 0 && !isAdjacentPair(w)) ok = false;
+    if (ok) { candidates.set(kept++, doc); continue; }
+    const word = bitmap + (<usize>(doc >> 5) << 2);
+    store<u32>(word, load<u32>(word) & ~(<u32>1 << (doc & 31)));
+  }
+  candidates.length = kept;
+}
+
+/** nbHits: candidates, or with distinct the groups they form (a record without a group is its own). */
+function countHits(): i32 {
+  if (distinctLimit == 0) return candidates.length;
+  groupEpoch++;
+  let count = 0;
+  for (let i = 0; i < candidates.length; i++) {
+    const group = groupOf(candidates.get(i));
+    if (group < 0) { count++; continue; }
+    ensureGroup(group);
+    if (groupStamp.get(group) != groupEpoch) { groupStamp.set(group, groupEpoch); count++; }
+  }
+  return count;
+}
+
+// distinct: records emitted per group in this search
+let distinctLimit: i32 = 0;
+const groupStamp = new IntVec();
+const groupEmitted = new IntVec();
+let groupEpoch: i32 = 0;
+
+function groupOf(doc: i32): i32 {
+  const groups = unchecked(rankSlots[GROUP_SLOT]);
+  return doc < groups.length ? groups.get(doc) : -1;
+}
+
+function ensureGroup(group: i32): void {
+  while (groupStamp.length <= group) { groupStamp.push(0); groupEmitted.push(0); }
+}
+
+/** Adds a candidate to the ranked page unless its distinct group is full. */
+function emit(position: i32): void {
+  if (distinctLimit > 0) {
+    const group = groupOf(candidates.get(position));
+    if (group >= 0) {
+      ensureGroup(group);
+      if (groupStamp.get(group) != groupEpoch) { groupStamp.set(group, groupEpoch); groupEmitted.set(group, 0); }
+      if (groupEmitted.get(group) >= distinctLimit) return;
+      groupEmitted.set(group, groupEmitted.get(group) + 1);
+    }
+  }
+  ranked.push(position);
 }
 
 function scanOnce(position: i32): void {
@@ -226,7 +306,7 @@ function sortRange(from: i32, to: i32): void {
 function rankRange(from: i32, to: i32, c: i32): void {
   if (from >= to || ranked.length >= wanted) return;
   if (c > criteriaCount || to - from == 1) {
-    for (let i = from; i < to && ranked.length < wanted; i++) ranked.push(<i32>(unchecked(work[i]) & 0xffffffff));
+    for (let i = from; i < to && ranked.length < wanted; i++) emit(<i32>(unchecked(work[i]) & 0xffffffff));
     return;
   }
   if (isConstant(c)) { rankRange(from, to, c + 1); return; }
@@ -240,7 +320,8 @@ function rankRange(from: i32, to: i32, c: i32): void {
   }
   if (lowest == highest) { rankRange(from, to, c + 1); return; }
   const need = wanted - ranked.length;
-  const threshold = to - from > need ? selectKey(from, to, need - 1) : 0xffffffff;
+  // with distinct, records of full groups are skipped, so no candidate may be cut early
+  const threshold = distinctLimit == 0 && to - from > need ? selectKey(from, to, need - 1) : 0xffffffff;
   // three-way partition: below threshold, equal to it, above (dropped)
   let lt = from, i = from, gt = to - 1;
   while (i <= gt) {
@@ -284,13 +365,14 @@ function rankCandidates(k: i32): void {
   if (work.length < n) work = new StaticArray<u64>(n);
   for (let i = 0; i < n; i++) unchecked(work[i] = <u64>i);
   ranked.length = 0;
+  groupEpoch++;
   rankRange(0, n, 0);
 }
 
-function writeResults(): void {
+function writeResults(nbHits: i32): void {
   const offset = unchecked(params[P_OFFSET]);
   results.length = 0;
-  results.push(candidates.length);
+  results.push(nbHits);
   const returned = ranked.length > offset ? ranked.length - offset : 0;
   results.push(returned);
   results.push(wordCount);
@@ -313,6 +395,9 @@ function writeResults(): void {
 /** Reads the query in scratch into words without searching (facet value search matches against them). */
 export function prepareQuery(): void {
   prepareWords(scratchBase(), unchecked(params[P_QUERY_LENGTH]));
+  results.length = 0;
+  results.push(wordCount);
+  for (let w = 0; w < wordCount; w++) { results.push(tokens.start.get(w)); results.push(tokens.end.get(w)); }
 }
 
 /** Runs the query in scratch (UTF-16 units) with `params`; the answer goes to `results`. */
@@ -326,7 +411,10 @@ export function search(): void {
     accumulateLevels(w);
   }
   writeCandidates();
+  verifyCandidates();
   applyTypoMode();
+  distinctLimit = unchecked(params[P_DISTINCT]);
+  const nbHits = countHits();
   rankCandidates(unchecked(params[P_TOP_K]));
-  writeResults();
+  writeResults(nbHits);
 }

@@ -19,12 +19,15 @@ export const docAttribute = new IntVec();
 export const docAttributeStamp = new IntVec();
 export const termStamp = new IntVec();
 export const termWords = new IntVec();
+/** Words the term matched with no typo, and as the whole word (not a prefix): for per-attribute rules. */
+export const termZeroTypoWords = new IntVec();
+export const termFullWords = new IntVec();
 
 export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32): void {
   words = wordTotal;
   bitmapWords = (docCapacity + 31) >> 5;
   arena.resetZero((wordTotal * LEVELS + 2) * bitmapWords);
-  while (termStamp.length < termTotal) { termStamp.push(0); termWords.push(0); }
+  while (termStamp.length < termTotal) { termStamp.push(0); termWords.push(0); termZeroTypoWords.push(0); termFullWords.push(0); }
   if (wordTotal == 1) while (docAttribute.length < docCapacity) { docAttribute.push(0); docAttributeStamp.push(0); }
   epoch++;
 }
@@ -51,8 +54,13 @@ export function recordMatch(term: i32, typos: i32, full: bool, highlightLength: 
   if (termStamp.get(term) != epoch) {
     termStamp.set(term, epoch);
     termWords.set(term, 0);
+    termZeroTypoWords.set(term, 0);
+    termFullWords.set(term, 0);
   }
-  termWords.set(term, termWords.get(term) | (1 << currentWord));
+  const bit = 1 << currentWord;
+  termWords.set(term, termWords.get(term) | bit);
+  if (typos == 0) termZeroTypoWords.set(term, termZeroTypoWords.get(term) | bit);
+  if (full) termFullWords.set(term, termFullWords.get(term) | bit);
 }
 
 /** Makes word w's typo bitmaps cumulative: level t = matched with at most t typos. */

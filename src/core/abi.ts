@@ -21,12 +21,18 @@ export const P = {
   NO_TYPO_WORDS: 31,
   EXCLUDED_WORDS: 32,
   NO_PREFIX_WORDS: 33,
+  DISTINCT: 34,
+  PHRASE_PAIRS: 35,
+  ALLOWED_ATTRIBUTES: 36,
+  NO_TYPO_ATTRIBUTES: 38,
+  NO_PREFIX_ATTRIBUTES: 40,
 } as const;
 
 export const PARAM_COUNT = 48;
 /** Rank slots: 0 customRanking, 1-7 asc()/desc() entries of `ranking`, then per-query ones. */
 export const GEO_SLOT = 8;
 export const FILTERS_SLOT = 9;
+export const GROUP_SLOT = 10;
 
 export const MAX_CRITERIA = 16;
 export const MAX_SORT_SLOTS = 7;

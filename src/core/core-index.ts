@@ -32,6 +32,25 @@ export interface CoreQuery {
   noTypoWords?: number;
   excludedWords?: number;
   noPrefixWords?: number;
+  /** Bit w: words w and w+1 form a phrase (adjacent, in order). */
+  phrasePairs?: number;
+  /** Records kept per distinct group (groups set with setRanks(GROUP_SLOT)); 0 = off. */
+  distinct?: number;
+  /** Attribute ids (searchable attribute order) that may match; the others per-attribute rules. */
+  allowedAttributes?: number[];
+  noTypoAttributes?: number[];
+  noPrefixAttributes?: number[];
+}
+
+/** Two int32 halves of a 64-bit mask over attribute ids (ids past 63 are never restricted). */
+function mask64(ids: number[] | undefined, fallback: 'all' | 'none'): [number, number] {
+  if (ids === undefined) return fallback === 'all' ? [-1, -1] : [0, 0];
+  let low = 0, high = 0;
+  for (const id of ids) {
+    if (id < 32) low |= 1 << id;
+    else if (id < 64) high |= 1 << (id - 32);
+  }
+  return [low, high];
 }
 
 export interface CoreHit {
@@ -154,6 +173,11 @@ export class CoreIndex {
     params[P.NO_TYPO_WORDS] = q.noTypoWords ?? 0;
     params[P.EXCLUDED_WORDS] = q.excludedWords ?? 0;
     params[P.NO_PREFIX_WORDS] = q.noPrefixWords ?? 0;
+    params[P.DISTINCT] = q.distinct ?? 0;
+    params[P.PHRASE_PAIRS] = q.phrasePairs ?? 0;
+    params.set(mask64(q.allowedAttributes, 'all'), P.ALLOWED_ATTRIBUTES);
+    params.set(mask64(q.noTypoAttributes, 'none'), P.NO_TYPO_ATTRIBUTES);
+    params.set(mask64(q.noPrefixAttributes, 'none'), P.NO_PREFIX_ATTRIBUTES);
   }
 
   search(q: CoreQuery): CoreResult {
@@ -169,10 +193,12 @@ export class CoreIndex {
     return new Uint32Array(this.core.memory.buffer, this.core.candidatesPtr(), this.core.candidateWords());
   }
 
-  /** Reads `q`'s words so that `highlight` matches against them, without searching. */
-  prepareQuery(q: CoreQuery): void {
+  /** Reads `q`'s words so that `highlight` matches against them, without searching; returns their [start, end). */
+  prepareQuery(q: CoreQuery): Array<[number, number]> {
     this.writeQuery(q);
     this.core.prepareQuery();
+    const r = this.results();
+    return Array.from({ length: r[0] }, (_, w) => [r[1 + w * 2], r[2 + w * 2]] as [number, number]);
   }
 
   /** Tokens of `text` with the query words of the last search they match (see TOKEN_STRIDE). */
