@@ -3,7 +3,7 @@ import { badRequest, notFound } from '../engine/errors.js';
 import { checkIndexName } from '../engine/engine.js';
 import { parseSettings } from '../engine/params.js';
 import { isPlainObject } from '../engine/records.js';
-import { DEFAULT_SETTINGS, validateRanking } from '../engine/settings.js';
+import { DEFAULT_SETTINGS, rankingPlan } from '../engine/settings.js';
 import type { SearchIndex } from '../engine/search-index.js';
 import type { OperationContext } from './types.js';
 
@@ -48,7 +48,7 @@ export function getSettings(ctx: OperationContext) {
 export async function setSettings(ctx: OperationContext) {
   if (!isPlainObject(ctx.body)) throw badRequest('Invalid JSON: settings must be a JSON object');
   const settings = parseSettings(ctx.body);
-  if (Array.isArray(settings.ranking)) validateRanking(settings.ranking as string[]);
+  rankingPlan(settings); // rejects a bad ranking or customRanking before anything is logged
   const indexName = checkIndexName(ctx.params.indexName);
   const taskID = await ctx.engine.write({ type: 'settings', indexName, settings });
   return { updatedAt: new Date().toISOString(), taskID };

@@ -5,6 +5,9 @@ import { checkIndexName } from '../engine/engine.js';
 import { asRecord, checkPartial, isPlainObject, project } from '../engine/records.js';
 import { effectiveSetting } from '../engine/settings.js';
 import { reportedIDs, toAction, type Action } from '../engine/writes.js';
+import { deleteByQueryParams } from '../engine/browse.js';
+import { planQuery } from '../engine/query-plan.js';
+import { settingsOf } from '../engine/search.js';
 import { Reply, type OperationContext } from './types.js';
 
 const now = () => new Date().toISOString();
@@ -48,6 +51,14 @@ export async function partialUpdateObject(ctx: OperationContext) {
 function requestsOf(body: unknown): unknown[] {
   if (!isPlainObject(body) || !Array.isArray(body.requests)) throw badRequest('Missing "requests" array');
   return body.requests;
+}
+
+export async function deleteBy(ctx: OperationContext) {
+  const index = ctx.engine.index(ctx.params.indexName);
+  const params = deleteByQueryParams(ctx.body ?? {});
+  planQuery(index, params, settingsOf(index, params), 0, 0); // rejects invalid filters before anything is logged
+  const taskID = await ctx.engine.write({ type: 'deleteByQuery', indexName: index.name, params });
+  return { deletedAt: now(), taskID };
 }
 
 export async function batch(ctx: OperationContext) {

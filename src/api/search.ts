@@ -2,13 +2,13 @@
 import { badRequest } from '../engine/errors.js';
 import { parseSearchParams, type SearchParams } from '../engine/params.js';
 import { searchIndex } from '../engine/search.js';
+import { browseIndex } from '../engine/browse.js';
+import { searchFacetValues } from '../engine/facet-search.js';
 import { isPlainObject } from '../engine/records.js';
 import type { OperationContext } from './types.js';
 
 function run(ctx: OperationContext, indexName: string, params: SearchParams) {
-  const index = ctx.engine.index(indexName);
-  const seeUnretrievable = ctx.caller.isAdmin || ctx.caller.rights.has('seeUnretrievableAttributes');
-  return searchIndex(index, params, { seeUnretrievable });
+  return searchIndex(ctx.engine.index(indexName), params, { seeUnretrievable: seesUnretrievable(ctx) });
 }
 
 export function searchSingleIndex(ctx: OperationContext) {
@@ -24,7 +24,22 @@ export function searchWithQueryString(ctx: OperationContext) {
   return { ...response, parsed_query: response.query };
 }
 
-const REQUEST_FIELDS = ['indexName', 'type', 'facet', 'facetQuery', 'maxFacetHits'] as const;
+const REQUEST_FIELDS = ['indexName', 'type', 'facet'] as const;
+
+function seesUnretrievable(ctx: OperationContext): boolean {
+  return ctx.caller.isAdmin || ctx.caller.rights.has('seeUnretrievableAttributes');
+}
+
+export function searchForFacetValues(ctx: OperationContext) {
+  const index = ctx.engine.index(ctx.params.indexName);
+  return searchFacetValues(index, ctx.params.facetName, parseSearchParams(ctx.body ?? {}));
+}
+
+export function browse(ctx: OperationContext) {
+  const index = ctx.engine.index(ctx.params.indexName);
+  const body = ctx.body ?? Object.fromEntries(Object.entries(ctx.query).filter(([k]) => !/^x-(algolia|service)-/i.test(k)));
+  return browseIndex(index, body, seesUnretrievable(ctx));
+}
 
 /** Multi-index queries; `stopIfEnoughMatches` stops once one has hitsPerPage hits. */
 export function search(ctx: OperationContext) {
@@ -36,11 +51,12 @@ export function search(ctx: OperationContext) {
   }
   const parsed = body.requests.map((item: unknown, i: number) => {
     if (!isPlainObject(item) || typeof item.indexName !== 'string') throw badRequest(`requests[${i}] needs an indexName`);
-    if (item.type === 'facet') throw badRequest(`requests[${i}]: facet queries arrive with facet search`);
-    return { indexName: item.indexName, params: parseSearchParams(item, REQUEST_FIELDS) };
+    if (item.type === 'facet' && typeof item.facet !== 'string') throw badRequest(`requests[${i}]: a facet query needs "facet"`);
+    return { indexName: item.indexName, facet: item.type === 'facet' ? item.facet : undefined, params: parseSearchParams(item, REQUEST_FIELDS) };
   });
   let enough = false;
-  const results = parsed.map(({ indexName, params }: { indexName: string; params: SearchParams }) => {
+  const results = parsed.map(({ indexName, facet, params }: { indexName: string; facet?: string; params: SearchParams }) => {
+    if (facet !== undefined) return searchFacetValues(ctx.engine.index(indexName), facet, params);
     if (enough) return { index: indexName, hits: [], nbHits: 0, processed: false };
     const response: Record<string, unknown> = { ...run(ctx, indexName, params), index: indexName };
     if (strategy === 'stopIfEnoughMatches' && (response.nbHits as number) >= (response.hitsPerPage as number)) enough = true;

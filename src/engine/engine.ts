@@ -4,6 +4,7 @@
 import { loadCore } from '../core/wasm.js';
 import { memoryStorage, type LoggedOperation, type Storage } from '../storage/storage.js';
 import { badRequest, notFound } from './errors.js';
+import { matchingObjectIDs } from './browse.js';
 import { SearchIndex } from './search-index.js';
 import { TaskQueue } from './tasks.js';
 import type { Action, WriteOperation } from './writes.js';
@@ -40,7 +41,11 @@ export class Engine {
   protected async load(): Promise<void> {
     await loadCore();
     for (const op of await this.storage.load()) {
-      this.apply(op as LoggedOperation & WriteOperation);
+      try {
+        this.apply(op as LoggedOperation & WriteOperation);
+      } catch (e) {
+        console.error(`lantern: replaying task ${op.taskID} failed; it is skipped`, e);
+      }
       this.tasks.advancePast(op.taskID);
     }
   }
@@ -76,6 +81,11 @@ export class Engine {
       case 'batch': return this.applyBatch(op.indexName, op.actions);
       case 'settings': return this.ensureIndex(op.indexName).setSettings(op.settings);
       case 'deleteIndex': this.indexes.delete(op.indexName); return;
+      case 'deleteByQuery': {
+        const index = this.indexes.get(op.indexName);
+        if (index) index.delete(matchingObjectIDs(index, op.params));
+        return;
+      }
     }
   }
 

@@ -81,20 +81,28 @@ export function snippetText(core: CoreIndex, text: string, size: number, ellipsi
   return { value: prefix + value + suffix, matchLevel: matchLevel(mask, o.words.length) };
 }
 
-/** Applies `leaf` to every string (and number) of a value, keeping the value's shape. */
-export function mapLeaves<T>(value: Json, leaf: (text: string) => T): Tree<T> | undefined {
+/**
+ * Applies `leaf` to every string (and number) of a value, keeping the value's
+ * shape; `keepInArrays` drops array elements it rejects
+ * (restrictHighlightAndSnippetArrays).
+ */
+export function mapLeaves<T>(value: Json, leaf: (text: string) => T, keepInArrays?: (mapped: T) => boolean): Tree<T> | undefined {
   if (typeof value === 'string') return leaf(value);
   if (typeof value === 'number') return leaf(String(value));
   if (Array.isArray(value)) {
-    return value.map((v) => mapLeaves(v, leaf)).filter((v) => v !== undefined) as Tree<T>[];
+    return value
+      .map((v) => mapLeaves(v, leaf, keepInArrays))
+      .filter((v) => v !== undefined && (!keepInArrays || Array.isArray(v) || !isLeaf(v) || keepInArrays(v as T))) as Tree<T>[];
   }
   if (isPlainObject(value)) {
     const out: Record<string, Tree<T>> = {};
     for (const [k, v] of Object.entries(value)) {
-      const mapped = mapLeaves(v as Json, leaf);
+      const mapped = mapLeaves(v as Json, leaf, keepInArrays);
       if (mapped !== undefined) out[k] = mapped;
     }
     return out;
   }
   return undefined;
 }
+
+const isLeaf = (v: unknown) => isPlainObject(v) && typeof (v as { value?: unknown }).value === 'string' && 'matchLevel' in (v as object);

@@ -239,10 +239,9 @@ export type SearchParams = Record<string, any>;
 export function parseSearchParams(body: Record<string, unknown> | undefined, ignore: readonly string[] = []): SearchParams {
   const raw: Record<string, unknown> = {};
   const { params, ...fields } = body ?? {};
-  if (params !== undefined) {
-    if (typeof params !== 'string') throw badRequest('Invalid value for "params": expected a URL-encoded string');
-    Object.assign(raw, parseParamString(params));
-  }
+  if (typeof params === 'string') Object.assign(raw, parseParamString(params));
+  else if (params !== undefined && params !== null && typeof params === 'object' && !Array.isArray(params)) Object.assign(raw, params);
+  else if (params !== undefined) throw badRequest('Invalid value for "params": expected a URL-encoded string');
   Object.assign(raw, fields);
   for (const name of ignore) delete raw[name];
   return parseWith(SEARCH_PARAMETERS, raw, 'parameter');

@@ -1,10 +1,12 @@
 // One index: its records (objectID ↔ dense record id), settings, and the
 // WebAssembly core instance holding its dictionary, postings and ranks.
+import { GROUP_SLOT } from '../core/abi.js';
 import { CoreIndex, type CoreDocument, type Segment } from '../core/core-index.js';
 import {
   effectiveSetting, rankingPlan, searchableAttributes, type RankingPlan, type SearchableAttribute,
   type Settings, type SortEntry,
 } from './settings.js';
+import { FacetIndex } from './facets.js';
 import { applyPartial, leafPaths, textLeaves, valuesAt, type Json, type Record_ } from './records.js';
 
 const CORE_BATCH = 2000;
@@ -22,6 +24,7 @@ export class SearchIndex {
   /** In "every attribute" mode: attribute path → attribute id, grown as records arrive. */
   private dynamicAttributes = new Map<string, number>();
   private plan: RankingPlan = rankingPlan({});
+  private facetIndex = this.newFacetIndex();
   private ranksDirty = true;
   private deadSinceCompaction = 0;
 
@@ -33,6 +36,9 @@ export class SearchIndex {
   get ranking(): RankingPlan { return this.plan; }
   get memoryBytes(): number { return this.core.memoryBytes; }
   get coreIndex(): CoreIndex { return this.core; }
+  get facets(): FacetIndex { return this.facetIndex; }
+  /** Record ids issued so far (live or not): the length of bitmaps over this index. */
+  get capacity(): number { return this.records.length; }
 
   get(objectID: string): Record_ | undefined {
     const id = this.ids.get(objectID);
@@ -41,8 +47,22 @@ export class SearchIndex {
 
   record(id: number): Record_ | undefined { return this.records[id]; }
 
+  /** Core attribute ids of the named attributes (a name covers its nested paths). */
+  attributeIds(names: string[]): number[] {
+    const wanted = (path: string) => names.some((n) => path === n || path.startsWith(`${n}.`));
+    if (this.attributes) return this.attributes.flatMap((a, id) => (wanted(a.name) ? [id] : []));
+    return [...this.dynamicAttributes].flatMap(([path, id]) => (wanted(path) ? [id] : []));
+  }
+
   *allRecords(): Iterable<Record_> {
     for (const r of this.records) if (r) yield r;
+  }
+
+  *liveEntries(): Iterable<[number, Record_]> {
+    for (let id = 0; id < this.records.length; id++) {
+      const r = this.records[id];
+      if (r) yield [id, r];
+    }
   }
 
   // --- writes (applied by the task queue, never half-done: inputs are checked before queueing)
@@ -61,6 +81,7 @@ export class SearchIndex {
       const id = this.records.length;
       this.records.push(record);
       this.ids.set(record.objectID, id);
+      this.facetIndex.add(id, record);
       batch.push({ id, segments: this.segmentsOf(record) });
       if (batch.length >= CORE_BATCH) { this.core.addDocuments(batch); batch = []; }
     }
@@ -84,6 +105,7 @@ export class SearchIndex {
     this.records = [];
     this.deadSinceCompaction = 0;
     this.core = new CoreIndex();
+    this.facetIndex = this.newFacetIndex();
     this.configureCore();
     this.touched(performance.now());
   }
@@ -107,10 +129,16 @@ export class SearchIndex {
     if (!this.ranksDirty) return;
     this.core.setRanks(0, this.ranksFor(this.plan.custom));
     this.plan.sorts.forEach((entry, i) => this.core.setRanks(i + 1, this.ranksFor([entry])));
+    const distinctAttribute: string | undefined = this.settings.attributeForDistinct;
+    if (distinctAttribute) this.core.setRanks(GROUP_SLOT, this.groupsFor(distinctAttribute.split('.')));
     this.ranksDirty = false;
   }
 
   // --- internals
+
+  private newFacetIndex(): FacetIndex {
+    return new FacetIndex(() => this.liveEntries());
+  }
 
   private configureCore(): void {
     this.attributes = searchableAttributes(this.settings);
@@ -125,6 +153,7 @@ export class SearchIndex {
     this.ids.clear();
     this.records = [];
     this.core = new CoreIndex();
+    this.facetIndex = this.newFacetIndex();
     this.configureCore();
     this.save(live);
     this.lastBuildTimeS = Math.round((performance.now() - started) / 1000);
@@ -144,6 +173,7 @@ export class SearchIndex {
     this.updatedAt = new Date();
     if (this.deadSinceCompaction > 1000 && this.deadSinceCompaction > this.ids.size) {
       this.core.compact();
+      this.facetIndex = this.newFacetIndex();
       this.deadSinceCompaction = 0;
     }
     this.lastBuildTimeS = Math.round((performance.now() - started) / 1000);
@@ -176,6 +206,21 @@ export class SearchIndex {
       this.core.setAttributes([...this.dynamicAttributes.keys()].map(() => ({ rank: 0, unordered: true })));
     }
     return id;
+  }
+
+  /** Per record id: a dense id of its distinct value (-1 when it has none). */
+  private groupsFor(path: string[]): Int32Array {
+    const groups = new Int32Array(this.records.length).fill(-1);
+    const ids = new Map<string, number>();
+    this.records.forEach((r, id) => {
+      const value = r ? valuesAt(r, path).flat(Infinity as 1)[0] : undefined;
+      if (value === undefined || value === null) return;
+      const key = JSON.stringify(value);
+      let group = ids.get(key);
+      if (group === undefined) { group = ids.size; ids.set(key, group); }
+      groups[id] = group;
+    });
+    return groups;
   }
 
   private ranksFor(entries: SortEntry[]): Int32Array {

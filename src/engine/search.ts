@@ -1,9 +1,12 @@
-// The query pipeline of one index: parameters → core query → page of hits
-// → retrieved attributes, highlighting, snippets, ranking info → response.
-import type { CoreHit, CoreQuery } from '../core/core-index.js';
+// The query pipeline of one index: parameters → plan → core (with the
+// removeWordsIfNoResults fallbacks) → facets over the candidates → page of
+// hits with retrieved attributes, highlighting, snippets, ranking info.
+import type { CoreHit, CoreResult } from '../core/core-index.js';
 import { encodeParams, type SearchParams } from './params.js';
 import { effectiveSetting, searchableAttributes } from './settings.js';
+import { facetsOf, requestedFacets } from './facet-counts.js';
 import { highlightText, mapLeaves, snippetText, type HighlightOptions } from './highlight.js';
+import { fallbackMasks, planQuery, type QueryPlan, type Setting } from './query-plan.js';
 import { project, type Json, type Record_ } from './records.js';
 import type { SearchIndex } from './search-index.js';
 
@@ -14,92 +17,101 @@ export interface SearchContext {
 
 export interface Page { offset: number; length: number; page: number; hitsPerPage: number; usesOffset: boolean }
 
+export function settingsOf(index: SearchIndex, params: SearchParams): Setting {
+  return (name: string) => params[name] ?? effectiveSetting(index.settings, name);
+}
+
 /** Page window from page/hitsPerPage or offset/length, capped by paginationLimitedTo. */
-export function pageOf(params: SearchParams, setting: (name: string) => any): Page {
+export function pageOf(params: SearchParams, setting: Setting): Page {
   const hitsPerPage: number = setting('hitsPerPage');
   const limit: number = setting('paginationLimitedTo');
   const usesOffset = params.offset !== undefined;
   const offset = usesOffset ? params.offset : (params.page ?? 0) * hitsPerPage;
   const wanted = usesOffset ? (params.length ?? hitsPerPage) : hitsPerPage;
   const length = Math.max(0, Math.min(wanted, limit - offset));
-  return { offset, length, page: params.page ?? 0, hitsPerPage, usesOffset };
+  return { offset: Math.min(offset, limit), length, page: params.page ?? 0, hitsPerPage, usesOffset };
+}
+
+/** Runs the plan; with no hits, retries with removeWordsIfNoResults' optional words. */
+export function runPlan(index: SearchIndex, plan: QueryPlan, setting: Setting): CoreResult {
+  index.prepareRanks();
+  let result = index.coreIndex.search(plan.core);
+  if (result.nbHits > 0) return result;
+  const base = plan.core.optionalWords ?? 0;
+  for (const mask of fallbackMasks(setting('removeWordsIfNoResults'), plan.words.length)) {
+    plan.core.optionalWords = base | mask;
+    result = index.coreIndex.search(plan.core);
+    if (result.nbHits > 0) break;
+  }
+  return result;
 }
 
 export function searchIndex(index: SearchIndex, params: SearchParams, context: SearchContext): Record<string, unknown> {
   const started = performance.now();
-  const setting = (name: string) => params[name] ?? effectiveSetting(index.settings, name);
-  const query: string = params.query ?? '';
+  const setting = settingsOf(index, params);
   const page = pageOf(params, setting);
-  index.prepareRanks();
-  const result = index.coreIndex.search(coreQuery(index, query, page, setting));
+  const plan = planQuery(index, params, setting, page.offset, page.length);
+  const result = runPlan(index, plan, setting);
+  const facetAttributes = requestedFacets(params.facets, setting);
+  const faceted = facetAttributes.length > 0 ? facetsOf(index, facetAttributes, index.coreIndex.candidates(), setting) : undefined;
+  const query = plan.core.query;
   const words = result.words.map(([s, e]) => query.slice(s, e));
-  const hits = result.hits.map((hit) => buildHit(index, hit, words, params, setting, context));
+  const hits = result.hits.map((hit) => buildHit(index, hit, words, params, setting, context, plan));
   const limit: number = setting('paginationLimitedTo');
-  const reachable = Math.min(result.nbHits, limit);
   const response: Record<string, unknown> = {
     hits,
     nbHits: result.nbHits,
     page: page.page,
-    nbPages: page.hitsPerPage > 0 ? Math.ceil(reachable / page.hitsPerPage) : 0,
+    nbPages: page.hitsPerPage > 0 ? Math.ceil(Math.min(result.nbHits, limit) / page.hitsPerPage) : 0,
     hitsPerPage: page.hitsPerPage,
     exhaustiveNbHits: true,
     exhaustiveTypo: true,
-    exhaustive: { nbHits: true, typo: true },
-    query,
+    exhaustive: { nbHits: true, typo: true, ...(faceted ? { facetsCount: true } : {}) },
+  };
+  if (faceted) Object.assign(response, { facets: faceted.facets, exhaustiveFacetsCount: true });
+  if (faceted && Object.keys(faceted.stats).length) response.facets_stats = faceted.stats;
+  if (plan.geo?.around) response.aroundLatLng = `${plan.geo.around.lat},${plan.geo.around.lng}`;
+  if (page.usesOffset) Object.assign(response, { offset: page.offset, length: page.length });
+  const renderingContent = setting('renderingContent');
+  if (renderingContent) response.renderingContent = renderingContent;
+  Object.assign(response, {
+    query: params.query ?? '',
     params: encodeParams(params),
     processingTimeMS: Math.round(performance.now() - started),
-  };
-  if (page.usesOffset) Object.assign(response, { offset: page.offset, length: page.length });
-  return response;
+  });
+  return selectFields(response, setting('responseFields'));
 }
 
-function coreQuery(index: SearchIndex, query: string, page: Page, setting: (name: string) => any): CoreQuery {
-  const typo = setting('typoTolerance');
-  return {
-    query,
-    queryType: setting('queryType'),
-    typoMode: typo === false || typo === 'false' ? 'off' : typo === 'min' ? 'min' : typo === 'strict' ? 'strict' : 'on',
-    minWordSizefor1Typo: setting('minWordSizefor1Typo'),
-    minWordSizefor2Typos: setting('minWordSizefor2Typos'),
-    allowTyposOnNumericTokens: setting('allowTyposOnNumericTokens'),
-    exactOnSingleWordQuery: setting('exactOnSingleWordQuery'),
-    minProximity: setting('minProximity'),
-    criteria: index.ranking.criteria,
-    offset: page.offset,
-    length: page.length,
-  };
+/** responseFields: only the listed top-level fields (`*` = all). */
+function selectFields(response: Record<string, unknown>, fields: string[] | undefined): Record<string, unknown> {
+  if (!fields || fields.includes('*')) return response;
+  return Object.fromEntries(Object.entries(response).filter(([k]) => fields.includes(k)));
 }
 
 function buildHit(
   index: SearchIndex, hit: CoreHit, words: string[], params: SearchParams,
-  setting: (name: string) => any, context: SearchContext,
+  setting: Setting, context: SearchContext, plan: QueryPlan,
 ): Record<string, unknown> {
   const record = index.record(hit.id) as Record_;
   const hidden = context.seeUnretrievable ? [] : (setting('unretrievableAttributes') ?? []);
   const out: Record<string, unknown> = project(record, setting('attributesToRetrieve'), hidden);
-  const options: HighlightOptions = { preTag: setting('highlightPreTag'), postTag: setting('highlightPostTag'), words };
   const visible = context.seeUnretrievable ? record : project(record, ['*'], hidden);
+  const options: HighlightOptions = { preTag: setting('highlightPreTag'), postTag: setting('highlightPostTag'), words };
+  const onlyMatches = setting('restrictHighlightAndSnippetArrays') === true;
   const highlighted = highlightAttributes(index, visible, setting('attributesToHighlight'));
   if (highlighted.length > 0) {
-    out._highlightResult = Object.fromEntries(
-      highlighted.map((a) => [a, mapLeaves(visible[a], (t) => highlightText(index.coreIndex, t, options))]),
-    );
+    out._highlightResult = Object.fromEntries(highlighted.map((a) => [
+      a, mapLeaves(visible[a], (t) => highlightText(index.coreIndex, t, options), onlyMatches ? (l) => l.matchLevel !== 'none' : undefined),
+    ]));
   }
-  const snippets: string[] = setting('attributesToSnippet') ?? [];
+  const snippets = snippetAttributes(visible, setting('attributesToSnippet'));
   if (snippets.length > 0) {
-    const entries: Array<[string, unknown]> = [];
-    for (const spec of snippets) {
-      const [name, size] = spec.split(':');
-      const targets = name === '*' ? Object.keys(visible).filter((k) => k !== 'objectID') : [name];
-      const words_ = Number(size) > 0 ? Number(size) : 10;
-      for (const attr of targets) {
-        if (visible[attr] === undefined) continue;
-        entries.push([attr, mapLeaves(visible[attr], (t) => snippetText(index.coreIndex, t, words_, setting('snippetEllipsisText'), options))]);
-      }
-    }
-    if (entries.length) out._snippetResult = Object.fromEntries(entries);
+    const ellipsis: string = setting('snippetEllipsisText');
+    out._snippetResult = Object.fromEntries(snippets.map(([a, size]) => [
+      a, mapLeaves(visible[a], (t) => snippetText(index.coreIndex, t, size, ellipsis, options), onlyMatches ? (l) => l.matchLevel !== 'none' : undefined),
+    ]));
   }
-  if (params.getRankingInfo) out._rankingInfo = rankingInfo(hit, index);
+  if (params.getRankingInfo) out._rankingInfo = rankingInfo(hit, index, plan);
   return out;
 }
 
@@ -107,19 +119,34 @@ function buildHit(
 function highlightAttributes(index: SearchIndex, record: Record<string, Json>, setting: string[] | null): string[] {
   const list = setting ?? searchableAttributes(index.settings)?.map((a) => a.path[0]) ?? ['*'];
   const names = list.includes('*') ? Object.keys(record).filter((k) => k !== 'objectID') : [...new Set(list.map((a) => a.split('.')[0]))];
-  return names.filter((n) => record[n] !== undefined && (typeof record[n] !== 'object' || record[n] !== null));
+  return names.filter((n) => record[n] !== undefined && record[n] !== null);
 }
 
-function rankingInfo(hit: CoreHit, index: SearchIndex): Record<string, unknown> {
-  return {
+/** attributesToSnippet entries `attr` or `attr:N` (N words, default 10); `*` = every attribute. */
+function snippetAttributes(record: Record<string, Json>, setting: string[] | null): Array<[string, number]> {
+  const out: Array<[string, number]> = [];
+  for (const spec of setting ?? []) {
+    const [name, size] = spec.split(':');
+    const words = Number(size) > 0 ? Number(size) : 10;
+    const names = name === '*' ? Object.keys(record).filter((k) => k !== 'objectID') : [name];
+    for (const n of names) if (record[n] !== undefined && record[n] !== null) out.push([n, words]);
+  }
+  return out;
+}
+
+function rankingInfo(hit: CoreHit, index: SearchIndex, plan: QueryPlan): Record<string, unknown> {
+  const geo = plan.geo?.info?.get(hit.id);
+  const info: Record<string, unknown> = {
     nbTypos: hit.typos,
     firstMatchedWord: hit.words > 0 ? hit.attributeRank * 1000 + hit.attributePosition : 0,
     proximityDistance: hit.proximity,
     userScore: index.size - hit.customRank,
-    geoDistance: 0,
-    geoPrecision: 1,
+    geoDistance: geo?.distance ?? 0,
+    geoPrecision: geo?.precision ?? 1,
     nbExactWords: hit.exactWords,
     words: hit.words,
-    filters: 0,
+    filters: plan.scores?.[hit.id] ?? 0,
   };
+  if (geo) info.matchedGeoLocation = { ...geo.point, distance: geo.distance };
+  return info;
 }

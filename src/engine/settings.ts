@@ -110,9 +110,3 @@ export function rankingPlan(settings: Settings): RankingPlan {
   const custom = (settings.customRanking ?? []).map((e: string) => parseSortEntry(e, 'customRanking'));
   return { criteria, sorts, custom };
 }
-
-export function validateRanking(ranking: string[]): void {
-  for (const entry of ranking) {
-    if (!(entry in CRITERION)) parseSortEntry(entry, 'ranking');
-  }
-}

@@ -14,7 +14,8 @@ export type Action =
 export type WriteOperation =
   | { type: 'batch'; indexName: string; actions: Action[] }
   | { type: 'settings'; indexName: string; settings: Settings }
-  | { type: 'deleteIndex'; indexName: string };
+  | { type: 'deleteIndex'; indexName: string }
+  | { type: 'deleteByQuery'; indexName: string; params: Record<string, unknown> };
 
 const ACTIONS = ['addObject', 'updateObject', 'partialUpdateObject', 'partialUpdateObjectNoCreate', 'deleteObject', 'delete', 'clear'];
 

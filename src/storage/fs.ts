@@ -9,8 +9,12 @@ import type { LoggedOperation, Storage } from './storage.js';
 const LOG = 'operations.log';
 const LOCK = 'LOCK';
 
+/** Directories this process holds open for writing. */
+const openHere = new Set<string>();
+
 function lock(dir: string): string {
   const path = join(dir, LOCK);
+  if (openHere.has(path)) throw new Error(`${dir} is already opened for writing by this process`);
   if (existsSync(path)) {
     const pid = Number(readFileSync(path, 'utf8'));
     if (pid && pid !== process.pid && isAlive(pid)) {
@@ -21,6 +25,7 @@ function lock(dir: string): string {
   const fd = openSync(path, 'wx');
   writeSync(fd, String(process.pid));
   closeSync(fd);
+  openHere.add(path);
   return path;
 }
 
@@ -45,8 +50,9 @@ export function fsStorage(dir: string): Storage {
       const text = readFileSync(logPath, 'utf8');
       const ops: LoggedOperation[] = [];
       let validBytes = 0;
-      for (const entry of text.split('\n')) {
-        if (entry === '') break;
+      const lines = text.split('\n');
+      lines.pop(); // what follows the last newline is a torn record (or nothing)
+      for (const entry of lines) {
         const json = entry.slice(9);
         if (entry[8] !== ' ' || crc32(json).toString(16).padStart(8, '0') !== entry.slice(0, 8)) {
           console.warn(`lantern: ${logPath}: torn or corrupt record after ${ops.length} operations, truncated`);
@@ -67,6 +73,7 @@ export function fsStorage(dir: string): Storage {
       if (fd !== undefined) closeSync(fd);
       fd = undefined;
       if (existsSync(lockPath)) unlinkSync(lockPath);
+      openHere.delete(lockPath);
     },
   };
 }

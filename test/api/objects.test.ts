@@ -615,7 +615,7 @@ describe('authentication', () => {
   it('accepts the X-Service-* spelling, in any case', async () => {
     await put('auth_idx', { objectID: 'o' });
     await settled();
-    const spellings = [
+    const spellings: Array<Record<string, string>> = [
       { 'X-Service-Application-Id': APP_ID, 'X-Service-API-Key': ADMIN_KEY },
       { 'X-ALGOLIA-APPLICATION-ID': APP_ID, 'X-Algolia-Api-Key': ADMIN_KEY },
       { 'x-service-application-id': APP_ID, 'x-algolia-api-key': ADMIN_KEY },
@@ -701,6 +701,30 @@ describe('errors', () => {
     await put('err_obj', { objectID: 'here' });
     await settled();
     expectError(await getObject('err_obj', 'not-here'), 404, /ObjectID does not exist/);
+  });
+
+  it('settings that cannot be applied are 400 and are not stored', async () => {
+    await put('err_settings', { objectID: 'o', n: 1 });
+    await settled();
+    const bad = [
+      { customRanking: ['bogus'] },
+      { customRanking: ['desc(n)', 'sideways(n)'] },
+      { ranking: ['typo', 'nonsense'] },
+      { ranking: Array.from({ length: 8 }, (_, i) => `asc(a${i})`) },
+      { hitsPerPage: 'twenty' },
+    ];
+    const error = console.error;
+    console.error = () => {};
+    try {
+      for (const settings of bad) expectError(await send('PUT', '/1/indexes/err_settings/settings', settings), 400);
+      await settled();
+    } finally {
+      console.error = error;
+    }
+    const stored = (await send('GET', '/1/indexes/err_settings/settings')).body;
+    expect(stored.customRanking ?? null).toBeNull();
+    expect(stored.hitsPerPage).toBe(20);
+    expect((await send('POST', '/1/indexes/err_settings/query', { query: '' })).body.nbHits).toBe(1);
   });
 
   it('a malformed percent-encoding is 400', async () => {

@@ -319,3 +319,109 @@ describe('top-k selection and nbHits', () => {
     expect(ids(core, '57', { queryType: 'prefixNone', typoMode: 'off' })).toEqual([57]);
   });
 });
+
+describe('ranking agrees with a direct computation (seeded random records)', () => {
+  function random(seed: number) {
+    return () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  const rnd = random(77);
+  const pick = <T,>(list: readonly T[]) => list[Math.floor(rnd() * list.length)];
+  const VOCABULARY = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
+  const phrase = (max: number) => Array.from({ length: 1 + Math.floor(rnd() * max) }, () => pick(VOCABULARY)).join(' ');
+
+  // attribute 0: a title (rank 0), 1: an array of short values (rank 1, unordered), 2: a body (rank 1)
+  const ATTRIBUTES = [{ rank: 0, unordered: false }, { rank: 1, unordered: true }, { rank: 1, unordered: false }];
+  type Rec = [string, string[], string];
+  const records: Rec[] = Array.from({ length: 300 }, () => [phrase(4), Array.from({ length: Math.floor(rnd() * 3) }, () => phrase(2)), phrase(12)]);
+  const customRanks = Int32Array.from(records, () => Math.floor(rnd() * 20));
+
+  /** Tokens with their attribute and position, as the core lays them out (array elements 8 apart). */
+  function layout(record: Rec): Array<{ word: string; attribute: number; position: number; segment: number }> {
+    const out: Array<{ word: string; attribute: number; position: number; segment: number }> = [];
+    let segment = 0;
+    [[record[0]], record[1], [record[2]]].forEach((values, attribute) => {
+      let last = -8; // the next element starts 8 positions after the previous element's last word
+      values.forEach((value, i) => {
+        const start = i === 0 ? 0 : last + 8;
+        const words = value.split(' ');
+        words.forEach((word, k) => out.push({ word, attribute, position: start + k, segment }));
+        last = start + words.length - 1;
+        segment++;
+      });
+    });
+    return out;
+  }
+
+  interface Expected { id: number; proximity: number; attributeRank: number; attributePosition: number; exactWords: number; customRank: number }
+
+  function expectedHits(queryWords: string[], minProximity: number): Expected[] {
+    const hits: Expected[] = [];
+    for (let id = 0; id < records.length; id++) {
+      const tokens = layout(records[id]);
+      if (!queryWords.every((w) => tokens.some((t) => t.word === w))) continue;
+      let proximity = 0;
+      for (let w = 0; w + 1 < queryWords.length; w++) {
+        let best = 8;
+        for (const a of tokens.filter((t) => t.word === queryWords[w])) {
+          for (const b of tokens.filter((t) => t.word === queryWords[w + 1] && t.attribute === a.attribute)) {
+            const d = b.position > a.position ? b.position - a.position : a.position - b.position + 1;
+            best = Math.min(best, Math.min(8, Math.max(minProximity, d)));
+          }
+        }
+        proximity += best;
+      }
+      let attributeRank = Infinity;
+      let attributePosition = Infinity;
+      for (const t of tokens.filter((x) => queryWords.includes(x.word))) {
+        const rank = ATTRIBUTES[t.attribute].rank;
+        const position = ATTRIBUTES[t.attribute].unordered ? 0 : t.position;
+        if (rank < attributeRank || (rank === attributeRank && position < attributePosition)) [attributeRank, attributePosition] = [rank, position];
+      }
+      let exactWords = queryWords.length;
+      if (queryWords.length === 1) {
+        const segments = new Map<number, string[]>();
+        for (const t of tokens) segments.set(t.segment, [...(segments.get(t.segment) ?? []), t.word]);
+        exactWords = [...segments.values()].some((s) => s.length === 1 && s[0] === queryWords[0]) ? 1 : 0;
+      }
+      hits.push({ id, proximity: queryWords.length > 1 ? proximity : 0, attributeRank, attributePosition, exactWords, customRank: customRanks[id] });
+    }
+    const key = (h: Expected) => [h.proximity, h.attributeRank, h.attributePosition, queryWords.length - h.exactWords, h.customRank, h.id];
+    return hits.sort((a, b) => {
+      const [x, y] = [key(a), key(b)];
+      for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] - y[i];
+      return 0;
+    });
+  }
+
+  it('layout: array elements are 8 positions apart', () => {
+    expect(layout(['a b', ['c d', 'e'], 'f']).map((t) => [t.word, t.attribute, t.position])).toEqual([
+      ['a', 0, 0], ['b', 0, 1], ['c', 1, 0], ['d', 1, 1], ['e', 1, 9], ['f', 2, 0],
+    ]);
+  });
+
+  for (const minProximity of [1, 3]) {
+    it(`the default criteria order the hits as computed (minProximity ${minProximity})`, () => {
+      const core = build(records, { attributes: ATTRIBUTES });
+      core.setRanks(0, customRanks);
+      const queries = [
+        ...VOCABULARY.map((w) => [w]),
+        ...Array.from({ length: 40 }, () => [pick(VOCABULARY), pick(VOCABULARY)]),
+        ...Array.from({ length: 20 }, () => [pick(VOCABULARY), pick(VOCABULARY), pick(VOCABULARY)]),
+      ].filter((q) => new Set(q).size === q.length);
+      let compared = 0;
+      for (const words of queries) {
+        const result = search(core, words.join(' '), { queryType: 'prefixNone', typoMode: 'off', minProximity, length: 1000 });
+        const want = expectedHits(words, minProximity);
+        expect(result.nbHits, words.join(' ')).toBe(want.length);
+        expect(result.hits.map((h) => ({ id: h.id, proximity: h.proximity, attributeRank: h.attributeRank, attributePosition: h.attributePosition, exactWords: h.exactWords, customRank: h.customRank })), words.join(' ')).toEqual(want);
+        compared += want.length;
+      }
+      expect(compared).toBeGreaterThan(1000);
+    });
+  }
+});

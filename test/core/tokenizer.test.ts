@@ -227,3 +227,24 @@ describe('highlight offsets', () => {
     expect(matched.map((t) => text.slice(t.start, t.highlightEnd))).toEqual(['giver']);
   });
 });
+
+describe('long input', () => {
+  it('a very long word is still found by itself, and highlighted whole', () => {
+    const long = 'pneumonoultramicroscopicsilicovolcanoconiosis'.repeat(2); // 90 letters
+    const core = build([`before ${long} after`, 'other']);
+    expect(ids(core, long, { typoMode: 'off' })).toEqual([0]);
+    const tokens = tokensOf(core, `x ${long} y`);
+    expect(tokens.map((t) => [t.start, t.end])).toEqual([[0, 1], [2, 92], [93, 94]]);
+    expect(tokens[1].mask).toBe(1);
+  });
+
+  it('a record of 50,000 words is indexed and searched', () => {
+    const words = Array.from({ length: 50000 }, (_, i) => `w${i}`);
+    const core = build([words.join(' '), 'w3 w49999']);
+    const result = search(core, 'w49999 w3', { queryType: 'prefixNone', typoMode: 'off' });
+    expect(result.hits.map((h) => h.id)).toEqual([1, 0]);
+    expect(result.hits[0].proximity).toBe(2); // reversed, adjacent
+    expect(result.hits[1].proximity).toBe(8);
+    expect(ids(core, 'w25000', { queryType: 'prefixNone', typoMode: 'off' })).toEqual([0]);
+  });
+});

@@ -195,3 +195,96 @@ describe('query types', () => {
     expect(search(core, 'give', { queryType: 'prefixNone' }).hits[0]?.typos).toBe(1);
   });
 });
+
+describe('the trie walk agrees with a direct computation (seeded random words)', () => {
+  /**
+   * Optimal-string-alignment distance where every edit touching the first query letter costs 2,
+   * from q to every prefix of t: result[k] = distance(q, t.slice(0, k)).
+   */
+  function reference(q: string, t: string): number[] {
+    const d: number[][] = Array.from({ length: q.length + 1 }, () => new Array(t.length + 1).fill(0));
+    for (let j = 1; j <= t.length; j++) d[0][j] = 2 * j;
+    for (let i = 1; i <= q.length; i++) {
+      const cost = i === 1 ? 2 : 1;
+      d[i][0] = d[i - 1][0] + cost;
+      for (let j = 1; j <= t.length; j++) {
+        let v = Math.min(
+          d[i - 1][j - 1] + (q[i - 1] === t[j - 1] ? 0 : cost),
+          d[i - 1][j] + cost,
+          d[i][j - 1] + 1,
+        );
+        if (i >= 2 && j >= 2 && q[i - 1] === t[j - 2] && q[i - 2] === t[j - 1]) v = Math.min(v, d[i - 2][j - 2] + (i === 2 ? 2 : 1));
+        d[i][j] = v;
+      }
+    }
+    return d[q.length];
+  }
+
+  function random(seed: number) {
+    return () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  const rnd = random(20240611);
+  const letters = 'abcd';
+  const word = (min: number, max: number) => {
+    const n = min + Math.floor(rnd() * (max - min + 1));
+    let w = '';
+    for (let i = 0; i < n; i++) w += letters[Math.floor(rnd() * letters.length)];
+    return w;
+  };
+  const mutate = (w: string) => {
+    const chars = w.split('');
+    const edits = 1 + Math.floor(rnd() * 2);
+    for (let e = 0; e < edits && chars.length > 1; e++) {
+      const i = Math.floor(rnd() * chars.length);
+      const kind = Math.floor(rnd() * 4);
+      if (kind === 0) chars[i] = letters[Math.floor(rnd() * letters.length)];
+      else if (kind === 1) chars.splice(i, 1);
+      else if (kind === 2) chars.splice(i, 0, letters[Math.floor(rnd() * letters.length)]);
+      else if (i + 1 < chars.length) [chars[i], chars[i + 1]] = [chars[i + 1], chars[i]];
+    }
+    return chars.join('');
+  };
+  const words = [...new Set(Array.from({ length: 400 }, () => word(1, 10)))];
+  const queries = [
+    ...Array.from({ length: 60 }, () => word(1, 10)),
+    ...Array.from({ length: 140 }, () => mutate(words[Math.floor(rnd() * words.length)])),
+  ].filter((q) => q.length > 0);
+  const budget = (q: string) => (q.length >= 8 ? 2 : q.length >= 4 ? 1 : 0);
+
+  function expected(q: string, prefix: boolean): Map<number, number> {
+    const out = new Map<number, number>();
+    words.forEach((w, id) => {
+      const row = reference(q, w);
+      const typos = prefix ? Math.min(...row.slice(1)) : row[w.length];
+      if (typos <= budget(q)) out.set(id, typos);
+    });
+    return out;
+  }
+
+  for (const [mode, prefix] of [['prefixNone', false], ['prefixLast', true]] as const) {
+    it(`${mode}: same records, same typo counts, same highlighted tokens`, () => {
+      const core = build(words);
+      let matched = 0;
+      for (const q of queries) {
+        const result = search(core, q, { queryType: mode, criteria: [], length: 1000 });
+        const got = new Map(result.hits.map((h) => [h.id, h.typos]));
+        const want = expected(q, prefix);
+        expect([...got.entries()].sort((a, b) => a[0] - b[0]), `query "${q}"`).toEqual([...want.entries()].sort((a, b) => a[0] - b[0]));
+        expect(result.nbHits).toBe(want.size);
+        matched += want.size;
+        // highlighting marks exactly the words the search matched
+        const tokens = core.highlight(words.join(' '));
+        const marked = new Set<number>();
+        for (let i = 0; i < tokens.length; i += 4) if (tokens[i + 2] !== 0) marked.add(i / 4);
+        expect([...marked].sort((a, b) => a - b), `highlight of "${q}"`).toEqual([...want.keys()].sort((a, b) => a - b));
+      }
+      expect(matched).toBeGreaterThan(queries.length); // the sample exercises typo matches
+    });
+  }
+});

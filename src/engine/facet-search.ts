@@ -1,0 +1,34 @@
+// Facet value search: the values of a searchable() facet that match
+// `facetQuery` (same normalisation, typo and prefix rules as search), with
+// counts among the records the other parameters select.
+import { countValues, searchableFacet } from './facet-counts.js';
+import { highlightText } from './highlight.js';
+import type { SearchParams } from './params.js';
+import { planQuery } from './query-plan.js';
+import { runPlan, settingsOf } from './search.js';
+import type { SearchIndex } from './search-index.js';
+
+export function searchFacetValues(index: SearchIndex, facetName: string, params: SearchParams) {
+  const started = performance.now();
+  const setting = settingsOf(index, params);
+  searchableFacet(facetName, setting);
+  const { facetQuery = '', maxFacetHits = setting('maxFacetHits') ?? 10 } = params;
+  const plan = planQuery(index, params, setting, 0, 0);
+  runPlan(index, plan, setting);
+  const counts = countValues(index, facetName, index.coreIndex.candidates());
+  const words = index.coreIndex.prepareQuery({ ...plan.core, query: facetQuery, queryType: 'prefixLast', excludedWords: 0, optionalWords: 0, phrasePairs: 0 });
+  const allWords = words.length >= 31 ? -1 : (1 << words.length) - 1;
+  const options = {
+    preTag: setting('highlightPreTag'), postTag: setting('highlightPostTag'),
+    words: words.map(([s, e]) => facetQuery.slice(s, e)),
+  };
+  const facetHits = [];
+  for (const { value, count } of counts) {
+    if (facetHits.length >= maxFacetHits) break;
+    const highlighted = highlightText(index.coreIndex, value, options);
+    const mask = highlighted.matchedWords.reduce((m, w) => m | (1 << options.words.indexOf(w)), 0);
+    if (words.length > 0 && (mask & allWords) !== allWords) continue;
+    facetHits.push({ value, highlighted: highlighted.value, count });
+  }
+  return { facetHits, exhaustiveFacetsCount: true, processingTimeMS: Math.round(performance.now() - started) };
+}

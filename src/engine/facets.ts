@@ -1,0 +1,151 @@
+// Columns of record values for filtering and faceting, built on first use
+// from the live records and kept up to date on every save: per facet value
+// the ids of its records, per numeric attribute parallel (id, value) arrays.
+import { GeoColumn } from './geo.js';
+import { isPlainObject, valuesAt, type Record_ } from './records.js';
+
+export interface FacetAttribute {
+  name: string;
+  path: string[];
+  searchable: boolean;
+  filterOnly: boolean;
+  afterDistinct: boolean;
+}
+
+const MODIFIER = /^(searchable|filterOnly|afterDistinct)\((.+)\)$/;
+
+/** attributesForFaceting entries: `attr`, `searchable(attr)`, `filterOnly(attr)`, `afterDistinct(...)` (nestable). */
+export function facetAttributes(list: string[] | null | undefined): FacetAttribute[] {
+  return (list ?? []).map((entry) => {
+    const attribute: FacetAttribute = { name: '', path: [], searchable: false, filterOnly: false, afterDistinct: false };
+    let rest = entry.trim();
+    for (let m = MODIFIER.exec(rest); m; m = MODIFIER.exec(rest)) {
+      attribute[m[1] as 'searchable' | 'filterOnly' | 'afterDistinct'] = true;
+      rest = m[2].trim();
+    }
+    attribute.name = rest;
+    attribute.path = rest.split('.');
+    return attribute;
+  });
+}
+
+/** A growable list of record ids (ascending: ids only grow). */
+export class IdList {
+  ids = new Uint32Array(4);
+  length = 0;
+
+  push(id: number): void {
+    if (this.length > 0 && this.ids[this.length - 1] === id) return;
+    if (this.length === this.ids.length) {
+      const grown = new Uint32Array(this.ids.length * 2);
+      grown.set(this.ids);
+      this.ids = grown;
+    }
+    this.ids[this.length++] = id;
+  }
+}
+
+/** Facet values of one attribute: exact value → ids; lower-cased value → exact values. */
+export class FacetColumn {
+  readonly values = new Map<string, IdList>();
+  readonly byLowerCase = new Map<string, string[]>();
+
+  constructor(readonly path: string[]) {}
+
+  add(id: number, record: Record_): void {
+    for (const leaf of facetLeaves(valuesAt(record, this.path))) {
+      let list = this.values.get(leaf);
+      if (!list) {
+        list = new IdList();
+        this.values.set(leaf, list);
+        const lower = leaf.toLowerCase();
+        this.byLowerCase.set(lower, [...(this.byLowerCase.get(lower) ?? []), leaf]);
+      }
+      list.push(id);
+    }
+  }
+
+  /** Lists of the values equal to `value`, ignoring case. */
+  matching(value: string): IdList[] {
+    return (this.byLowerCase.get(value.toLowerCase()) ?? []).map((v) => this.values.get(v)!);
+  }
+}
+
+/** Numeric values of one attribute as parallel arrays (a record with an array has several entries). */
+export class NumericColumn {
+  ids = new Uint32Array(16);
+  numbers = new Float64Array(16);
+  length = 0;
+
+  constructor(readonly path: string[]) {}
+
+  add(id: number, record: Record_): void {
+    for (const v of valuesAt(record, this.path).flat(Infinity as 1)) {
+      const n = typeof v === 'number' ? v : typeof v === 'boolean' ? Number(v) : NaN;
+      if (!Number.isFinite(n)) continue;
+      if (this.length === this.ids.length) {
+        const ids = new Uint32Array(this.length * 2);
+        ids.set(this.ids);
+        const numbers = new Float64Array(this.length * 2);
+        numbers.set(this.numbers);
+        this.ids = ids;
+        this.numbers = numbers;
+      }
+      this.ids[this.length] = id;
+      this.numbers[this.length++] = n;
+    }
+  }
+}
+
+/** String forms of facet leaves: strings, numbers and booleans, arrays flattened. */
+function facetLeaves(values: unknown[]): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown) => {
+    if (typeof v === 'string') out.push(v);
+    else if (typeof v === 'number' || typeof v === 'boolean') out.push(String(v));
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (isPlainObject(v)) return;
+  };
+  values.forEach(walk);
+  return out;
+}
+
+interface Column { add(id: number, record: Record_): void }
+
+/** Every column of an index, created on first use, then maintained by `add`. */
+export class FacetIndex {
+  private readonly facetColumns = new Map<string, FacetColumn>();
+  private readonly numericColumns = new Map<string, NumericColumn>();
+  private readonly geoColumns = new Map<string, GeoColumn>();
+
+  constructor(private readonly liveRecords: () => Iterable<[number, Record_]>) {}
+
+  facet(attribute: string): FacetColumn {
+    return this.column(this.facetColumns, attribute, () => new FacetColumn(attribute.split('.')));
+  }
+
+  numeric(attribute: string): NumericColumn {
+    return this.column(this.numericColumns, attribute, () => new NumericColumn(attribute.split('.')));
+  }
+
+  /** Every record's `_geoloc` points. */
+  geo(): GeoColumn {
+    return this.column(this.geoColumns, '_geoloc', () => new GeoColumn());
+  }
+
+  add(id: number, record: Record_): void {
+    for (const c of this.facetColumns.values()) c.add(id, record);
+    for (const c of this.numericColumns.values()) c.add(id, record);
+    for (const c of this.geoColumns.values()) c.add(id, record);
+  }
+
+  private column<C extends Column>(columns: Map<string, C>, attribute: string, create: () => C): C {
+    let column = columns.get(attribute);
+    if (!column) {
+      column = create();
+      for (const [id, record] of this.liveRecords()) column.add(id, record);
+      columns.set(attribute, column);
+    }
+    return column;
+  }
+}

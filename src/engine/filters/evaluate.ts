@@ -1,0 +1,97 @@
+// Filters as set operations: each atom is a bitmap built from a column
+// (facet value id lists, numeric arrays), OR within a group, AND across.
+// Scored atoms (`<score=N>`, optionalFilters) give per-record scores for the
+// `filters` ranking criterion.
+import { emptyBitmap, fullBitmap, andInto, orInto, invert, setBit, idsOf, type Bitmap } from '../bitmap.js';
+import type { FacetIndex } from '../facets.js';
+import type { FilterAtom, FilterExpression } from './parse.js';
+
+export interface FilterContext {
+  facets: FacetIndex;
+  words: number;
+  /** Attributes that facet atoms may use (attributesForFaceting, plus _tags). */
+  facetable: ReadonlySet<string>;
+}
+
+function compare(n: number, atom: Extract<FilterAtom, { kind: 'numeric' }>): boolean {
+  switch (atom.operator) {
+    case '<': return n < atom.value;
+    case '<=': return n <= atom.value;
+    case '=': return n === atom.value;
+    case '!=': return n !== atom.value;
+    case '>': return n > atom.value;
+    case '>=': return n >= atom.value;
+  }
+}
+
+/** Records matching one atom (before negation). */
+function matchAtom(atom: FilterAtom, ctx: FilterContext): Bitmap {
+  const out = emptyBitmap(ctx.words);
+  if (atom.kind === 'facet') {
+    if (!ctx.facetable.has(atom.attribute)) return out;
+    for (const list of ctx.facets.facet(atom.attribute).matching(atom.value)) {
+      for (let i = 0; i < list.length; i++) setBit(out, list.ids[i]);
+    }
+    return out;
+  }
+  const column = ctx.facets.numeric(atom.attribute);
+  for (let i = 0; i < column.length; i++) {
+    const n = column.numbers[i];
+    const hit = atom.kind === 'range' ? n >= atom.low && n <= atom.high : compare(n, atom);
+    if (hit) setBit(out, column.ids[i]);
+  }
+  return out;
+}
+
+function atomBitmap(atom: FilterAtom, ctx: FilterContext): Bitmap {
+  const matched = matchAtom(atom, ctx);
+  return atom.negated ? invert(matched) : matched;
+}
+
+/** The records allowed by every expression (AND of their OR-groups); undefined when nothing filters. */
+export function evaluateFilters(expressions: FilterExpression[], ctx: FilterContext): Bitmap | undefined {
+  const groups = expressions.flat();
+  if (groups.length === 0) return undefined;
+  const result = fullBitmap(ctx.words);
+  for (const group of groups) {
+    const any = emptyBitmap(ctx.words);
+    for (const atom of group) orInto(any, atomBitmap(atom, ctx));
+    andInto(result, any);
+  }
+  return result;
+}
+
+/** True when some atom carries a score other than the default, so `filters` can rank. */
+export function hasScores(expression: FilterExpression): boolean {
+  return expression.some((group) => group.some((atom) => atom.score !== 1));
+}
+
+/**
+ * Per-record filter scores: in a group the best matching atom's score (or
+ * their sum with sumOrFiltersScores), summed over groups. Returned with ranks
+ * (lower first) for the core; undefined when no record scores.
+ */
+export function filterScores(
+  groups: FilterExpression, ctx: FilterContext, capacity: number, sumOrFiltersScores: boolean,
+): { ranks: Int32Array; scores: Int32Array } | undefined {
+  if (groups.length === 0) return undefined;
+  const scores = new Int32Array(capacity);
+  const groupScores = new Int32Array(capacity);
+  for (const group of groups) {
+    groupScores.fill(0);
+    for (const atom of group) {
+      const matched = atomBitmap(atom, ctx);
+      for (const id of idsOf(matched)) {
+        if (id >= capacity) break;
+        groupScores[id] = sumOrFiltersScores ? groupScores[id] + atom.score : Math.max(groupScores[id], atom.score);
+      }
+    }
+    for (let id = 0; id < capacity; id++) scores[id] += groupScores[id];
+  }
+  let best = 0;
+  for (let id = 0; id < capacity; id++) if (scores[id] > best) best = scores[id];
+  if (best === 0) return undefined;
+  const ranks = new Int32Array(capacity);
+  for (let id = 0; id < capacity; id++) ranks[id] = best - scores[id];
+  return { ranks, scores };
+}

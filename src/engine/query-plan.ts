@@ -1,0 +1,166 @@
+// From search parameters to the core's query: word roles (advanced syntax,
+// optional words, stop words), per-attribute rules, the filter bitmap (filters,
+// facet/numeric/tag filters, geo), filter scores and distinct.
+import type { CoreQuery } from '../core/core-index.js';
+import { andInto, wordsFor, type Bitmap } from './bitmap.js';
+import { badRequest } from './errors.js';
+import { facetAttributes } from './facets.js';
+import { evaluateFilters, filterScores, hasScores, type FilterContext } from './filters/evaluate.js';
+import {
+  parseFacetFilters, parseFilters, parseNumericFilters, parseOptionalFilters, parseTagFilters, type FilterExpression,
+} from './filters/parse.js';
+import { planGeo, type GeoPlan } from './geo.js';
+import type { SearchParams } from './params.js';
+import type { SearchIndex } from './search-index.js';
+import { ENGLISH_STOP_WORDS } from './stop-words.js';
+
+export type Setting = (name: string) => any;
+
+export interface QueryPlan {
+  core: CoreQuery;
+  /** The query words as typed ([start, end) in `core.query`), and the ones that count. */
+  words: Array<[number, number]>;
+  geo?: GeoPlan;
+  /** Per record id: the score of scored filters (for _rankingInfo.filters). */
+  scores?: Int32Array;
+}
+
+export const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+
+const bit = (w: number) => (w < 32 ? 1 << w : 0);
+
+function typoMode(value: unknown): CoreQuery['typoMode'] {
+  if (value === false || value === 'false') return 'off';
+  if (value === 'min' || value === 'strict') return value;
+  return 'on';
+}
+
+function maskOf(words: Array<[number, number]>, query: string, wanted: (word: string, w: number) => boolean): number {
+  let mask = 0;
+  words.forEach(([s, e], w) => { if (wanted(fold(query.slice(s, e)), w)) mask |= bit(w); });
+  return mask;
+}
+
+/** advancedSyntax: `-word` excludes, `"a b"` is a phrase (no typo, no prefix, adjacent). */
+function advancedSyntax(query: string, words: Array<[number, number]>, setting: Setting) {
+  const features: string[] = setting('advancedSyntaxFeatures') ?? ['exactPhrase', 'excludeWords'];
+  const spans: Array<[number, number]> = [];
+  if (features.includes('exactPhrase')) {
+    for (const m of query.matchAll(/"([^"]*)"/g)) spans.push([m.index!, m.index! + m[0].length]);
+  }
+  const inSpan = (w: number) => spans.findIndex(([a, b]) => words[w][0] > a && words[w][1] < b);
+  let excluded = 0, phraseWords = 0, phrasePairs = 0;
+  words.forEach(([start], w) => {
+    const dash = start > 0 && query[start - 1] === '-' && (start === 1 || /\s/.test(query[start - 2]));
+    const span = inSpan(w);
+    if (features.includes('excludeWords') && dash && span < 0) excluded |= bit(w);
+    if (span >= 0) {
+      phraseWords |= bit(w);
+      if (w + 1 < words.length && inSpan(w + 1) === span) phrasePairs |= bit(w);
+    }
+  });
+  return { excluded, phraseWords, phrasePairs };
+}
+
+/** Blanks stop words out of the query (same length, so word offsets hold), keeping at least one word. */
+function removeStopWords(query: string, setting: Setting, prefixLast: boolean): string {
+  const option = setting('removeStopWords');
+  if (!(option === true || (Array.isArray(option) && option.includes('en')))) return query;
+  const words = [...query.matchAll(/[\p{L}\p{N}]+/gu)];
+  const last = words.length - 1;
+  const removable = words.filter((m, i) => ENGLISH_STOP_WORDS.has(fold(m[0])) && !(prefixLast && i === last));
+  if (removable.length === words.length) return query;
+  let out = query;
+  for (const m of removable) out = out.slice(0, m.index!) + ' '.repeat(m[0].length) + out.slice(m.index! + m[0].length);
+  return out;
+}
+
+function filterExpressions(params: SearchParams): FilterExpression[] {
+  const out: FilterExpression[] = [];
+  if (params.filters) out.push(parseFilters(params.filters));
+  if (params.facetFilters !== undefined) out.push(parseFacetFilters(params.facetFilters));
+  if (params.numericFilters !== undefined) out.push(parseNumericFilters(params.numericFilters));
+  if (params.tagFilters !== undefined) out.push(parseTagFilters(params.tagFilters));
+  return out;
+}
+
+export function filterContext(index: SearchIndex, setting: Setting): FilterContext {
+  const facetable = new Set(facetAttributes(setting('attributesForFaceting')).map((a) => a.name));
+  facetable.add('_tags');
+  return { facets: index.facets, words: wordsFor(index.capacity), facetable };
+}
+
+/** The filter bitmap, geo plan and filter scores of a query. */
+export function planFilters(index: SearchIndex, params: SearchParams, setting: Setting) {
+  const ctx = filterContext(index, setting);
+  const expressions = filterExpressions(params);
+  let filter: Bitmap | undefined = evaluateFilters(expressions, ctx);
+  const geo = planGeo(params, index.facets.geo(), index.capacity, ctx.words);
+  if (geo) filter = filter ? andInto(filter, geo.filter) : geo.filter;
+  const scored: FilterExpression = [];
+  if (params.optionalFilters !== undefined) scored.push(...parseOptionalFilters(params.optionalFilters));
+  for (const e of expressions) if (hasScores(e)) scored.push(...e);
+  const scores = filterScores(scored, ctx, index.capacity, setting('sumOrFiltersScores') ?? false);
+  return { filter, geo, scores };
+}
+
+function distinctOf(setting: Setting): number {
+  if (!setting('attributeForDistinct')) return 0;
+  const d = setting('distinct');
+  return d === true ? 1 : typeof d === 'number' ? d : 0;
+}
+
+export function planQuery(index: SearchIndex, params: SearchParams, setting: Setting, offset: number, length: number): QueryPlan {
+  const typed: string = params.query ?? '';
+  if (typeof typed !== 'string') throw badRequest('Invalid value for "query": expected a string');
+  const queryType = setting('queryType');
+  const query = removeStopWords(typed, setting, queryType === 'prefixLast');
+  const core: CoreQuery = {
+    query,
+    queryType,
+    typoMode: typoMode(setting('typoTolerance')),
+    minWordSizefor1Typo: setting('minWordSizefor1Typo'),
+    minWordSizefor2Typos: setting('minWordSizefor2Typos'),
+    allowTyposOnNumericTokens: setting('allowTyposOnNumericTokens'),
+    exactOnSingleWordQuery: setting('exactOnSingleWordQuery'),
+    minProximity: setting('minProximity'),
+    criteria: index.ranking.criteria,
+    offset,
+    length,
+  };
+  const words = index.coreIndex.prepareQuery(core);
+  if (setting('advancedSyntax')) {
+    const { excluded, phraseWords, phrasePairs } = advancedSyntax(query, words, setting);
+    Object.assign(core, { excludedWords: excluded, noTypoWords: phraseWords, noPrefixWords: phraseWords, phrasePairs });
+  }
+  const optional = new Set<string>((setting('optionalWords') ?? []).flatMap((w: string) => fold(w).split(/\s+/)));
+  core.optionalWords = maskOf(words, query, (word) => optional.has(word));
+  const noTypo = new Set<string>((setting('disableTypoToleranceOnWords') ?? []).map(fold));
+  core.noTypoWords = (core.noTypoWords ?? 0) | maskOf(words, query, (word) => noTypo.has(word));
+  if (params.restrictSearchableAttributes) core.allowedAttributes = index.attributeIds(params.restrictSearchableAttributes);
+  if (setting('disableTypoToleranceOnAttributes')) core.noTypoAttributes = index.attributeIds(setting('disableTypoToleranceOnAttributes'));
+  if (setting('disablePrefixOnAttributes')) core.noPrefixAttributes = index.attributeIds(setting('disablePrefixOnAttributes'));
+  const { filter, geo, scores } = planFilters(index, params, setting);
+  core.filter = filter;
+  if (geo?.ranks) core.geoRanks = geo.ranks;
+  if (scores) core.filterRanks = scores.ranks;
+  core.distinct = distinctOf(setting);
+  return { core, words, geo, scores: scores?.scores };
+}
+
+/**
+ * removeWordsIfNoResults: the optional-word masks to try in turn after a
+ * query with no hits (lastWords / firstWords: one more word each time).
+ */
+export function fallbackMasks(strategy: string, wordCount: number): number[] {
+  if (wordCount < 2) return [];
+  const all = (1 << Math.min(wordCount, 31)) - 1;
+  if (strategy === 'allOptional') return [all];
+  const masks: number[] = [];
+  for (let k = 1; k < wordCount; k++) {
+    let mask = 0;
+    for (let i = 0; i < k; i++) mask |= bit(strategy === 'lastWords' ? wordCount - 1 - i : i);
+    if (strategy === 'lastWords' || strategy === 'firstWords') masks.push(mask);
+  }
+  return masks;
+}
