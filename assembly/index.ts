@@ -10,7 +10,7 @@ import {
 } from './store';
 import { NO_MATCH, matchToken, wordCount } from './matcher';
 import { isExcluded, rankSlots } from './ranking';
-import { params, prepareQuery as prepareQueryWords, search as runSearch } from './search';
+import { invalidateStaticOrder, params, prepareQuery as prepareQueryWords, search as runSearch } from './search';
 import { bitmapWords, candidateBitmap } from './wordsets';
 
 /** Gap in word positions between two elements of one array attribute. */
@@ -46,6 +46,7 @@ const forward = new ByteVec();
  * consecutive (array elements) and attributes come in rank order.
  */
 export function addDocuments(): void {
+  invalidateStaticOrder();
   const base = scratchBase();
   const count = load<i32>(base);
   let text = base + <usize>load<i32>(base + 4);
@@ -82,10 +83,14 @@ export function addDocuments(): void {
   }
 }
 
-export function removeDocument(doc: i32): void { removeDoc(doc); }
+export function removeDocument(doc: i32): void {
+  invalidateStaticOrder();
+  removeDoc(doc);
+}
 
 /** Scratch: `count` i32 ranks (lower first) for records 0..count-1, into slot 0 (custom) or a sort slot. */
 export function setRanks(slot: i32, count: i32): void {
+  if (slot < 8) invalidateStaticOrder();
   const ranks = rankSlots[slot];
   ranks.resetZero(count);
   memory.copy(ranks.ptr, scratchBase(), <usize>count << 2);

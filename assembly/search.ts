@@ -9,7 +9,7 @@ import {
   MAX_WORDS, matchWord, queryUnits, setWordCount, wordCount, wordLength, wordMaxTypos, wordPrefix, wordStart,
 } from './matcher';
 import {
-  accumulateLevels, bitmapWords, candidateBitmap, docAttribute, levelBitmap, prepareWordsets, selectMatchWord,
+  accumulateLevels, bitmapWords, candidateBitmap, docAttribute, levelBitmap, prepareWordsets, selectMatchWord, testBit,
 } from './wordsets';
 import {
   FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, attributeRulesActive, rankSlots, bestAttribute, exactOf, isAdjacentPair, isExcluded,
@@ -97,7 +97,9 @@ function prepareWords(queryPtr: usize, queryLength: i32): void {
 let requiredWords: i32 = 0;
 let anyOfWords: i32 = 0;
 
-function writeCandidates(): void {
+/** Writes the candidate bitmap; lists the candidates unless `listed` is false. Returns their count. */
+function writeCandidates(listed: bool = true): i32 {
+  let count = 0;
   const target = candidateBitmap();
   const filterOffset = unchecked(params[P_FILTER]);
   const filter = filterOffset >= 0 ? scratchBase() + <usize>filterOffset : 0;
@@ -125,11 +127,68 @@ function writeCandidates(): void {
     }
     if (filter != 0) bits &= load<u32>(filter + o);
     store<u32>(target + o, bits);
+    count += <i32>popcnt(bits);
+    if (!listed) continue;
     while (bits != 0) {
       candidates.push((i << 5) + <i32>ctz(bits));
       bits &= bits - 1;
     }
   }
+  return count;
+}
+
+// --- empty queries: every text criterion ties, so the order is the static
+// one (custom ranking, asc/desc), computed once after writes and walked.
+const staticOrder = new IntVec();
+const staticCriteria = new IntVec();
+let staticOrderValid = false;
+
+export function invalidateStaticOrder(): void { staticOrderValid = false; }
+
+function isStaticQuery(): bool {
+  return wordCount == 0 && unchecked(params[P_GEO_ACTIVE]) == 0 && unchecked(params[P_FILTER_SCORES_ACTIVE]) == 0
+    && unchecked(params[P_DISTINCT]) == 0;
+}
+
+function sameStaticCriteria(): bool {
+  const n = unchecked(params[P_CRITERIA_COUNT]);
+  if (staticCriteria.length != n) return false;
+  for (let c = 0; c < n; c++) if (staticCriteria.get(c) != unchecked(params[P_CRITERIA + c])) return false;
+  return true;
+}
+
+/** Sorts every live record by the criteria once; later empty queries reuse the order. */
+function buildStaticOrder(): void {
+  candidates.length = 0;
+  for (let i = 0; i < liveBits.length; i++) {
+    let bits = <u32>liveBits.get(i);
+    while (bits != 0) { candidates.push((i << 5) + <i32>ctz(bits)); bits &= bits - 1; }
+  }
+  distinctLimit = 0;
+  rankCandidates(candidates.length);
+  staticOrder.resetZero(ranked.length);
+  for (let i = 0; i < ranked.length; i++) staticOrder.set(i, candidates.get(ranked.get(i)));
+  const n = unchecked(params[P_CRITERIA_COUNT]);
+  staticCriteria.resetZero(n);
+  for (let c = 0; c < n; c++) staticCriteria.set(c, unchecked(params[P_CRITERIA + c]));
+  staticOrderValid = true;
+}
+
+/** The page of an empty query: the static order filtered by the candidate bitmap. */
+function searchStatic(): void {
+  if (!staticOrderValid || !sameStaticCriteria()) buildStaticOrder();
+  candidates.length = 0;
+  const nbHits = writeCandidates(false);
+  const bitmap = candidateBitmap();
+  const k = unchecked(params[P_TOP_K]);
+  ranked.length = 0;
+  for (let i = 0; i < staticOrder.length && ranked.length < k; i++) {
+    const doc = staticOrder.get(i);
+    if (!testBit(bitmap, doc)) continue;
+    candidates.push(doc);
+    ranked.push(candidates.length - 1);
+  }
+  writeResults(nbHits);
 }
 
 /** Keeps the candidates allowed by typoTolerance min (lowest typo count) or strict (two lowest). */
@@ -410,6 +469,7 @@ export function search(): void {
     matchWord(w);
     accumulateLevels(w);
   }
+  if (isStaticQuery()) { searchStatic(); return; }
   writeCandidates();
   verifyCandidates();
   applyTypoMode();

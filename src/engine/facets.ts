@@ -76,8 +76,30 @@ export class NumericColumn {
   ids = new Uint32Array(16);
   numbers = new Float64Array(16);
   length = 0;
+  /** The same entries ordered by value, built on first range query after a change. */
+  private sorted?: { ids: Uint32Array; numbers: Float64Array };
 
   constructor(readonly path: string[]) {}
+
+  /** Entries [from, to) of the value-ordered view whose value lies in [low, high] (bounds optionally excluded). */
+  range(low: number, high: number, lowIncluded = true, highIncluded = true): { ids: Uint32Array; from: number; to: number } {
+    const view = this.byValue();
+    const from = lowerBound(view.numbers, low, !lowIncluded);
+    const to = lowerBound(view.numbers, high, highIncluded);
+    return { ids: view.ids, from, to: Math.max(from, to) };
+  }
+
+  private byValue(): { ids: Uint32Array; numbers: Float64Array } {
+    if (this.sorted) return this.sorted;
+    const order = new Uint32Array(this.length);
+    for (let i = 0; i < this.length; i++) order[i] = i;
+    order.sort((a, b) => this.numbers[a] - this.numbers[b]);
+    const ids = new Uint32Array(this.length);
+    const numbers = new Float64Array(this.length);
+    order.forEach((entry, i) => { ids[i] = this.ids[entry]; numbers[i] = this.numbers[entry]; });
+    this.sorted = { ids, numbers };
+    return this.sorted;
+  }
 
   add(id: number, record: Record_): void {
     for (const v of valuesAt(record, this.path).flat(Infinity as 1)) {
@@ -93,8 +115,19 @@ export class NumericColumn {
       }
       this.ids[this.length] = id;
       this.numbers[this.length++] = n;
+      this.sorted = undefined;
     }
   }
+}
+
+/** First index whose value is >= x (or > x when `after`). */
+function lowerBound(values: Float64Array, x: number, after: boolean): number {
+  let lo = 0, hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid] < x || (after && values[mid] === x)) lo = mid + 1; else hi = mid;
+  }
+  return lo;
 }
 
 /** String forms of facet leaves: strings, numbers and booleans, arrays flattened. */

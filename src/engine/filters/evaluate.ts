@@ -13,14 +13,17 @@ export interface FilterContext {
   facetable: ReadonlySet<string>;
 }
 
-function compare(n: number, atom: Extract<FilterAtom, { kind: 'numeric' }>): boolean {
+/** The value ranges of a numeric atom: [low, high, lowIncluded, highIncluded] each. */
+function rangesOf(atom: Exclude<FilterAtom, { kind: 'facet' }>): Array<[number, number, boolean, boolean]> {
+  if (atom.kind === 'range') return [[atom.low, atom.high, true, true]];
+  const v = atom.value;
   switch (atom.operator) {
-    case '<': return n < atom.value;
-    case '<=': return n <= atom.value;
-    case '=': return n === atom.value;
-    case '!=': return n !== atom.value;
-    case '>': return n > atom.value;
-    case '>=': return n >= atom.value;
+    case '<': return [[-Infinity, v, true, false]];
+    case '<=': return [[-Infinity, v, true, true]];
+    case '=': return [[v, v, true, true]];
+    case '!=': return [[-Infinity, v, true, false], [v, Infinity, false, true]];
+    case '>': return [[v, Infinity, false, true]];
+    case '>=': return [[v, Infinity, true, true]];
   }
 }
 
@@ -35,10 +38,9 @@ function matchAtom(atom: FilterAtom, ctx: FilterContext): Bitmap {
     return out;
   }
   const column = ctx.facets.numeric(atom.attribute);
-  for (let i = 0; i < column.length; i++) {
-    const n = column.numbers[i];
-    const hit = atom.kind === 'range' ? n >= atom.low && n <= atom.high : compare(n, atom);
-    if (hit) setBit(out, column.ids[i]);
+  for (const [low, high, lowIncluded, highIncluded] of rangesOf(atom)) {
+    const { ids, from, to } = column.range(low, high, lowIncluded, highIncluded);
+    for (let i = from; i < to; i++) setBit(out, ids[i]);
   }
   return out;
 }
