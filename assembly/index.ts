@@ -3,7 +3,7 @@
 // calls in once per token.
 import { ByteVec, results, scratch as scratchBuffer, scratchBase } from './buffers';
 import { setIndexedSeparators, tokenize, tokens } from './text';
-import { initDictionary, internToken, termCount } from './dictionary';
+import { initDictionary, internToken, lookupToken, termCount } from './dictionary';
 import {
   attributeKey, attributeRank, attributeUnordered, compact as compactPostings, ensureTerms, liveCount, postings, removeDoc,
   storeForward, wholeValues, SEGMENT,
@@ -11,7 +11,7 @@ import {
 import { NO_MATCH, matchToken, wordCount } from './matcher';
 import { isExcluded, rankSlots } from './ranking';
 import { invalidateStaticOrder, params, prepareQuery as prepareQueryWords, search as runSearch } from './search';
-import { bitmapWords, candidateBitmap } from './wordsets';
+import { bitmapWords, candidateBitmap, isTermMatched, termWords } from './wordsets';
 
 /** Gap in word positions between two elements of one array attribute. */
 const ARRAY_GAP = 8;
@@ -128,6 +128,12 @@ export function highlight(length: i32): void {
       const partial = !tokenIsFull() && end - tokens.start.get(t) == foldedLength;
       const until = partial ? tokens.start.get(t) + tokenPrefixLength() : end;
       if (until > highlightEnd) highlightEnd = until;
+    }
+    // terms the search matched another way (word alternatives) highlight whole
+    const term = lookupToken(t);
+    if (term >= 0 && isTermMatched(term)) {
+      const alternatives = termWords.get(term) & ~mask;
+      if (alternatives != 0) { mask |= alternatives; highlightEnd = end; }
     }
     results.push(tokens.start.get(t));
     results.push(end);

@@ -25,13 +25,18 @@ for (let i = 0; i < 11; i++) rankSlots[i] = new IntVec();
 let allowedAttributes: u64 = 0xffffffffffffffff;
 let noTypoAttributes: u64 = 0;
 let noPrefixAttributes: u64 = 0;
+let noExactAttributes: u64 = 0;
 export let attributeRulesActive = false;
+/** disableExactOnAttributes is set: the exact criterion comes from the scan, not the bitmaps. */
+export let exactFromScan = false;
 
-export function setAttributeRules(allowed: u64, noTypo: u64, noPrefix: u64): void {
+export function setAttributeRules(allowed: u64, noTypo: u64, noPrefix: u64, noExact: u64): void {
   allowedAttributes = allowed;
   noTypoAttributes = noTypo;
   noPrefixAttributes = noPrefix;
+  noExactAttributes = noExact;
   attributeRulesActive = allowed != 0xffffffffffffffff || noTypo != 0 || noPrefix != 0;
+  exactFromScan = noExact != 0;
 }
 
 @inline function inMask(mask: u64, attribute: i32): bool {
@@ -103,8 +108,9 @@ const pairDistance = new StaticArray<i32>(MAX_WORDS);
  * Reads the record's tokens once for proximity and attribute. Single-word
  * queries stop at the first matched token: segments come in rank order.
  */
-/** Words matched by the last scan (after the per-attribute rules). */
+/** Words matched by the last scan (after the per-attribute rules), and those matched exactly outside disableExactOnAttributes. */
 export let scannedWords: i32 = 0;
+export let scannedExactWords: i32 = 0;
 
 export function scanRecord(doc: i32, minProximity: i32, complete: bool = false): void {
   for (let w = 0; w < wordCount; w++) {
@@ -114,8 +120,9 @@ export function scanRecord(doc: i32, minProximity: i32, complete: bool = false):
   pairsAtBest = 0;
   bestAttribute = 0xffffffff;
   scannedWords = 0;
-  const stopAtFirst = rankedWordCount == 1 && !complete && !attributeRulesActive;
-  const stopWhenAdjacent = !complete && !attributeRulesActive;
+  scannedExactWords = 0;
+  const stopAtFirst = rankedWordCount == 1 && !complete && !attributeRulesActive && !exactFromScan;
+  const stopWhenAdjacent = !complete && !attributeRulesActive && !exactFromScan;
   let p = <usize>docPtr.get(doc);
   const end = p + <usize>docLength.get(doc);
   let attribute = -1;
@@ -141,6 +148,9 @@ export function scanRecord(doc: i32, minProximity: i32, complete: bool = false):
       const mask = wordsCounted(term, attribute);
       if (mask != 0) {
         scannedWords |= mask;
+        if (exactFromScan && !(attribute < 64 && (noExactAttributes & (<u64>1 << <u64>attribute)) != 0)) {
+          scannedExactWords |= mask & termFullWords.get(term) & termZeroTypoWords.get(term);
+        }
         noteMatch(attribute, position, mask, minProximity);
         // the first match holds the best attribute (segments come in rank order);
         // once every pair is as close as it can be, nothing later can improve.

@@ -3,16 +3,17 @@
 // every candidate, and select the requested page with a bounded ranked.
 import { IntVec, results, scratchBase } from './buffers';
 import { tokenize, tokens } from './text';
-import { termCount } from './dictionary';
+import { lookupToken, termCount } from './dictionary';
 import { docCapacity, liveBits } from './store';
 import {
   MAX_WORDS, matchWord, queryUnits, setWordCount, wordCount, wordLength, wordMaxTypos, wordPrefix, wordStart,
 } from './matcher';
 import {
-  accumulateLevels, bitmapWords, candidateBitmap, docAttribute, levelBitmap, prepareWordsets, selectMatchWord, testBit,
+  accumulateLevels, bitmapWords, candidateBitmap, docAttribute, invalidateMarks, levelBitmap, prepareWordsets,
+  recordMatch, selectMatchWord, testBit,
 } from './wordsets';
 import {
-  FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, attributeRulesActive, rankSlots, bestAttribute, exactOf, isAdjacentPair, isExcluded,
+  FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, attributeRulesActive, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isAdjacentPair, isExcluded,
   isOptional, matchedWordsOf, proximity, rankOf, rankedWordCount, scanRecord, scannedWords, setAttributeRules,
   setWordRoles, typosOf,
 } from './ranking';
@@ -43,6 +44,8 @@ export const P_PHRASE_PAIRS = 35;    // bit w: words w and w+1 must be adjacent,
 export const P_ALLOWED_ATTRIBUTES = 36;   // 2 slots (low, high 32 bits): attributes that may match
 export const P_NO_TYPO_ATTRIBUTES = 38;   // 2 slots: attributes matched without typos
 export const P_NO_PREFIX_ATTRIBUTES = 40; // 2 slots: attributes matched without prefixes
+export const P_ALTERNATIVES = 42;    // byte offset in scratch of the word alternatives block, or -1
+export const P_NO_EXACT_ATTRIBUTES = 44;  // 2 slots: attributes whose matches never count as exact
 export const params = new StaticArray<i32>(48);
 
 function mask64(slot: i32): u64 {
@@ -60,6 +63,7 @@ const candidates = new IntVec();
 const scanned = new IntVec();
 const scannedProximity = new IntVec();
 const scannedAttribute = new IntVec();
+const scannedExact = new IntVec();
 /** Work area of the bucket sort: (key << 32) | candidate position. */
 let work = new StaticArray<u64>(0);
 const ranked = new IntVec();
@@ -68,10 +72,17 @@ let wanted: i32 = 0;
 let minProximity: i32 = 1;
 let exactSingle: i32 = 0;
 
+/** [start, end) of each query word in the query text. */
+const wordOffsetStart = new IntVec();
+const wordOffsetEnd = new IntVec();
+
 function prepareWords(queryPtr: usize, queryLength: i32): void {
   tokenize(queryPtr, queryLength);
   const n = tokens.count < MAX_WORDS ? tokens.count : MAX_WORDS;
   setWordCount(n);
+  wordOffsetStart.resetZero(n);
+  wordOffsetEnd.resetZero(n);
+  for (let w = 0; w < n; w++) { wordOffsetStart.set(w, tokens.start.get(w)); wordOffsetEnd.set(w, tokens.end.get(w)); }
   queryUnits.length = 0;
   wordStart.resetZero(n); wordLength.resetZero(n); wordMaxTypos.resetZero(n); wordPrefix.resetZero(n);
   const queryType = unchecked(params[P_QUERY_TYPE]);
@@ -91,7 +102,9 @@ function prepareWords(queryPtr: usize, queryLength: i32): void {
     wordPrefix.set(w, prefix && !exactOnly && (unchecked(params[P_NO_PREFIX_WORDS]) & bit) == 0 ? 1 : 0);
   }
   setWordRoles(unchecked(params[P_OPTIONAL_WORDS]), unchecked(params[P_EXCLUDED_WORDS]));
-  setAttributeRules(mask64(P_ALLOWED_ATTRIBUTES), mask64(P_NO_TYPO_ATTRIBUTES), mask64(P_NO_PREFIX_ATTRIBUTES));
+  setAttributeRules(
+    mask64(P_ALLOWED_ATTRIBUTES), mask64(P_NO_TYPO_ATTRIBUTES), mask64(P_NO_PREFIX_ATTRIBUTES), mask64(P_NO_EXACT_ATTRIBUTES),
+  );
 }
 
 let requiredWords: i32 = 0;
@@ -282,6 +295,7 @@ function scanOnce(position: i32): void {
   scanned.set(position, 1);
   scannedProximity.set(position, proximity);
   scannedAttribute.set(position, <i32>bestAttribute);
+  scannedExact.set(position, <i32>popcnt(scannedExactWords));
 }
 
 /** The key of criterion `c` (index into the criteria list; c == count: record id) for a candidate. */
@@ -296,7 +310,11 @@ function keyOf(c: i32, position: i32): i32 {
     scanOnce(position);
     return scannedAttribute.get(position);
   }
-  if (code == C_EXACT) return rankedWordCount - exactOf(doc, exactSingle);
+  if (code == C_EXACT) {
+    if (!exactFromScan) return rankedWordCount - exactOf(doc, exactSingle);
+    scanOnce(position);
+    return rankedWordCount - scannedExact.get(position);
+  }
   if (code == C_WORDS) return rankedWordCount - matchedWordsOf(doc);
   if (code == C_GEO) return rankOf(GEO_SLOT, doc);
   if (code == C_FILTERS) return rankOf(FILTERS_SLOT, doc);
@@ -421,6 +439,7 @@ function rankCandidates(k: i32): void {
   scanned.resetZero(n);
   scannedProximity.reserve(n);
   scannedAttribute.reserve(n);
+  scannedExact.reserve(n);
   if (work.length < n) work = new StaticArray<u64>(n);
   for (let i = 0; i < n; i++) unchecked(work[i] = <u64>i);
   ranked.length = 0;
@@ -435,7 +454,7 @@ function writeResults(nbHits: i32): void {
   const returned = ranked.length > offset ? ranked.length - offset : 0;
   results.push(returned);
   results.push(wordCount);
-  for (let w = 0; w < wordCount; w++) { results.push(tokens.start.get(w)); results.push(tokens.end.get(w)); }
+  for (let w = 0; w < wordCount; w++) { results.push(wordOffsetStart.get(w)); results.push(wordOffsetEnd.get(w)); }
   for (let i = offset; i < ranked.length; i++) {
     const position = ranked.get(i);
     const doc = candidates.get(position);
@@ -446,7 +465,7 @@ function writeResults(nbHits: i32): void {
     results.push(wordCount > 1 ? scannedProximity.get(position) : 0);
     results.push(wordCount > 0 ? scannedAttribute.get(position) >>> POSITION_BITS : 0);
     results.push(wordCount > 0 ? scannedAttribute.get(position) & ((1 << POSITION_BITS) - 1) : 0);
-    results.push(exactOf(doc, exactSingle));
+    results.push(wordCount == 0 ? 0 : exactFromScan ? scannedExact.get(position) : exactOf(doc, exactSingle));
     results.push(rankOf(0, doc));
   }
 }
@@ -456,7 +475,35 @@ export function prepareQuery(): void {
   prepareWords(scratchBase(), unchecked(params[P_QUERY_LENGTH]));
   results.length = 0;
   results.push(wordCount);
-  for (let w = 0; w < wordCount; w++) { results.push(tokens.start.get(w)); results.push(tokens.end.get(w)); }
+  for (let w = 0; w < wordCount; w++) { results.push(wordOffsetStart.get(w)); results.push(wordOffsetEnd.get(w)); }
+  invalidateMarks();
+}
+
+/**
+ * Word alternatives (plurals, synonyms): scratch at P_ALTERNATIVES holds a
+ * count, then per alternative its word index, flags (1: counts as exact) and
+ * length, then its UTF-16 units padded to 4 bytes. An alternative's records
+ * match the word with no typo.
+ */
+function matchAlternatives(): void {
+  const offset = unchecked(params[P_ALTERNATIVES]);
+  if (offset < 0) return;
+  let p = scratchBase() + <usize>offset;
+  const count = load<i32>(p);
+  p += 4;
+  for (let a = 0; a < count; a++) {
+    const w = load<i32>(p);
+    const asExact = (load<i32>(p + 4) & 1) != 0;
+    const length = load<i32>(p + 8);
+    p += 12;
+    tokenize(p, length);
+    p += (<usize>(length * 2 + 3)) & ~(<usize>3);
+    if (w >= wordCount || tokens.count != 1) continue;
+    const term = lookupToken(0);
+    if (term < 0) continue;
+    selectMatchWord(w, unchecked(params[P_EXCLUDED_WORDS]));
+    recordMatch(term, 0, asExact, 0);
+  }
 }
 
 /** Runs the query in scratch (UTF-16 units) with `params`; the answer goes to `results`. */
@@ -467,8 +514,9 @@ export function search(): void {
   for (let w = 0; w < wordCount; w++) {
     selectMatchWord(w, unchecked(params[P_EXCLUDED_WORDS]));
     matchWord(w);
-    accumulateLevels(w);
   }
+  matchAlternatives();
+  for (let w = 0; w < wordCount; w++) accumulateLevels(w);
   if (isStaticQuery()) { searchStatic(); return; }
   writeCandidates();
   verifyCandidates();

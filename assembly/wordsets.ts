@@ -41,6 +41,9 @@ export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32
 @inline export function wholeValueBitmap(): usize { return levelBitmap(words, 1); }
 
 let excludedMask: i32 = 0;
+
+/** Forgets which terms the last search matched (a new query is being read). */
+export function invalidateMarks(): void { epoch++; }
 export function selectMatchWord(w: i32, excluded: i32): void { currentWord = w; excludedMask = excluded; }
 
 export function recordMatch(term: i32, typos: i32, full: bool, highlightLength: i32): void {
@@ -79,4 +82,4 @@ export function accumulateLevels(w: i32): void {
   return (load<u32>(bitmap + (<usize>(doc >> 5) << 2)) & (<u32>1 << (doc & 31))) != 0;
 }
 
-@inline export function isTermMatched(term: i32): bool { return termStamp.get(term) == epoch; }
+@inline export function isTermMatched(term: i32): bool { return term < termStamp.length && termStamp.get(term) == epoch; }

@@ -40,7 +40,12 @@ export interface CoreQuery {
   allowedAttributes?: number[];
   noTypoAttributes?: number[];
   noPrefixAttributes?: number[];
+  noExactAttributes?: number[];
+  /** Other words that match a query word with no typo (plurals, synonyms); `exact` counts them as exact. */
+  alternatives?: Alternative[];
 }
+
+export interface Alternative { word: number; text: string; exact: boolean }
 
 /** Two int32 halves of a 64-bit mask over attribute ids (ids past 63 are never restricted). */
 function mask64(ids: number[] | undefined, fallback: 'all' | 'none'): [number, number] {
@@ -150,9 +155,13 @@ export class CoreIndex {
   private writeQuery(q: CoreQuery): void {
     const queryBytes = (q.query.length * 2 + 7) & ~7;
     const filterWords = q.filter?.length ?? 0;
-    const ptr = this.scratch(queryBytes + filterWords * 4 + 8);
+    const alternativesAt = queryBytes + filterWords * 4;
+    const alternatives = q.alternatives ?? [];
+    const alternativeBytes = 4 + alternatives.reduce((n, a) => n + 12 + ((a.text.length * 2 + 3) & ~3), 0);
+    const ptr = this.scratch(alternativesAt + alternativeBytes + 8);
     this.writeText(ptr, q.query);
     if (q.filter) new Uint32Array(this.core.memory.buffer, ptr + queryBytes, filterWords).set(q.filter);
+    this.writeAlternatives(ptr + alternativesAt, alternatives);
     const params = this.params();
     params[P.QUERY_LENGTH] = q.query.length;
     params[P.QUERY_TYPE] = QUERY_TYPE[q.queryType];
@@ -173,11 +182,26 @@ export class CoreIndex {
     params[P.NO_TYPO_WORDS] = q.noTypoWords ?? 0;
     params[P.EXCLUDED_WORDS] = q.excludedWords ?? 0;
     params[P.NO_PREFIX_WORDS] = q.noPrefixWords ?? 0;
+    params[P.ALTERNATIVES] = alternatives.length ? alternativesAt : -1;
     params[P.DISTINCT] = q.distinct ?? 0;
     params[P.PHRASE_PAIRS] = q.phrasePairs ?? 0;
     params.set(mask64(q.allowedAttributes, 'all'), P.ALLOWED_ATTRIBUTES);
     params.set(mask64(q.noTypoAttributes, 'none'), P.NO_TYPO_ATTRIBUTES);
     params.set(mask64(q.noPrefixAttributes, 'none'), P.NO_PREFIX_ATTRIBUTES);
+    params.set(mask64(q.noExactAttributes, 'none'), P.NO_EXACT_ATTRIBUTES);
+  }
+
+  private writeAlternatives(at: number, alternatives: Alternative[]): void {
+    const view = new DataView(this.core.memory.buffer);
+    view.setInt32(at, alternatives.length, true);
+    let p = at + 4;
+    for (const a of alternatives) {
+      view.setInt32(p, a.word, true);
+      view.setInt32(p + 4, a.exact ? 1 : 0, true);
+      view.setInt32(p + 8, a.text.length, true);
+      this.writeText(p + 12, a.text);
+      p += 12 + ((a.text.length * 2 + 3) & ~3);
+    }
   }
 
   search(q: CoreQuery): CoreResult {

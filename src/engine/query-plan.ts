@@ -1,7 +1,7 @@
 // From search parameters to the core's query: word roles (advanced syntax,
 // optional words, stop words), per-attribute rules, the filter bitmap (filters,
 // facet/numeric/tag filters, geo), filter scores and distinct.
-import type { CoreQuery } from '../core/core-index.js';
+import type { Alternative, CoreQuery } from '../core/core-index.js';
 import { andInto, wordsFor, type Bitmap } from './bitmap.js';
 import { badRequest } from './errors.js';
 import { facetAttributes } from './facets.js';
@@ -13,6 +13,7 @@ import { planGeo, type GeoPlan } from './geo.js';
 import type { SearchParams } from './params.js';
 import type { SearchIndex } from './search-index.js';
 import { ENGLISH_STOP_WORDS } from './stop-words.js';
+import { pluralForms, pluralsEnabled } from './plurals.js';
 
 export type Setting = (name: string) => any;
 
@@ -73,6 +74,13 @@ function removeStopWords(query: string, setting: Setting, prefixLast: boolean): 
   let out = query;
   for (const m of removable) out = out.slice(0, m.index!) + ' '.repeat(m[0].length) + out.slice(m.index! + m[0].length);
   return out;
+}
+
+/** Alternatives of each query word: its plural or singular forms with ignorePlurals. */
+function wordAlternatives(query: string, words: Array<[number, number]>, setting: Setting): Alternative[] {
+  if (!pluralsEnabled(setting('ignorePlurals'))) return [];
+  const exact = (setting('alternativesAsExact') ?? []).includes('ignorePlurals');
+  return words.flatMap(([s, e], word) => pluralForms(fold(query.slice(s, e))).map((text) => ({ word, text, exact })));
 }
 
 function filterExpressions(params: SearchParams): FilterExpression[] {
@@ -140,6 +148,8 @@ export function planQuery(index: SearchIndex, params: SearchParams, setting: Set
   if (params.restrictSearchableAttributes) core.allowedAttributes = index.attributeIds(params.restrictSearchableAttributes);
   if (setting('disableTypoToleranceOnAttributes')) core.noTypoAttributes = index.attributeIds(setting('disableTypoToleranceOnAttributes'));
   if (setting('disablePrefixOnAttributes')) core.noPrefixAttributes = index.attributeIds(setting('disablePrefixOnAttributes'));
+  if (setting('disableExactOnAttributes')) core.noExactAttributes = index.attributeIds(setting('disableExactOnAttributes'));
+  core.alternatives = wordAlternatives(query, words, setting);
   const { filter, geo, scores } = planFilters(index, params, setting);
   core.filter = filter;
   if (geo?.ranks) core.geoRanks = geo.ranks;

@@ -1,0 +1,87 @@
+// Shared helpers for the search-parameter suites: an engine with admin
+// credentials, a request function, the fixtures and small JS oracles
+// (haversine, facet counting) the tests compare the engine against.
+import { readFileSync } from 'node:fs';
+import { expect } from 'vitest';
+import { Lantern } from '../../src/index.js';
+
+export const APP_ID = 'PARAMSAPP';
+export const ADMIN_KEY = 'params-admin-key';
+export const HEADERS = { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': ADMIN_KEY };
+
+export interface Response<T = any> { status: number; body: T }
+export type Send = (method: string, path: string, body?: unknown) => Promise<Response>;
+
+export async function openEngine(): Promise<{ engine: Lantern; send: Send }> {
+  const engine = await Lantern.open({ appId: APP_ID, adminKey: ADMIN_KEY });
+  const send: Send = async (method, path, body) => {
+    const response = await engine.request({ method, path, headers: HEADERS, body });
+    return { status: response.status, body: response.body as any };
+  };
+  return { engine, send };
+}
+
+export function fixture<T = any>(name: string): T {
+  return JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'));
+}
+
+export interface Talk {
+  objectID: string; name: string; description: string; speakers: string[]; tags: string[]; languages: string[];
+  event_name: string; date: number; duration_range: number; viewed_count: number; [k: string]: unknown;
+}
+
+/** The TED fixture settings without `slaves` (replicas are another feature). */
+export function talksSettings(): Record<string, unknown> {
+  const settings = fixture<Record<string, unknown>>('talks_settings.json');
+  delete settings.slaves;
+  return settings;
+}
+
+/** Indexes the TED talks as `indexName` with the fixture settings (plus `extra`). */
+export async function indexTalks(engine: Lantern, indexName = 'talks', extra: Record<string, unknown> = {}): Promise<Talk[]> {
+  const talks = fixture<Talk[]>('talks.json');
+  const client = engine.client();
+  await client.setSettings({ indexName, indexSettings: { ...talksSettings(), ...extra } });
+  await client.saveObjects({ indexName, objects: talks as any });
+  await engine.waitForTasks();
+  return talks;
+}
+
+/** The error body every failure carries: JSON `{message, status}`. */
+export function expectError(response: Response, status: number, message?: RegExp): void {
+  expect(response.status, JSON.stringify(response.body)).toBe(status);
+  expect(response.body).toEqual({ message: expect.any(String), status });
+  expect(response.body.message.length).toBeGreaterThan(0);
+  if (message) expect(response.body.message).toMatch(message);
+}
+
+export const ids = (response: { hits: Array<{ objectID: string }> }): string[] => response.hits.map((h) => h.objectID);
+export const sorted = (list: string[]): string[] => [...list].sort();
+
+/** Lower-case, diacritics removed (the engine's normalisation). */
+export const fold = (s: string): string => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+
+/** Great-circle distance in metres. */
+export function haversine(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const rad = Math.PI / 180;
+  const dLat = (lat2 - lat1) * rad;
+  const dLng = (lng2 - lng1) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLng / 2) ** 2;
+  return 2 * 6371008.8 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/** Facet counts of `attribute` over `records` (array values counted once per record). */
+export function countFacet<T extends Record<string, any>>(records: T[], attribute: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const r of records) {
+    const raw = r[attribute];
+    const values = new Set((Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map(String));
+    for (const v of values) counts[v] = (counts[v] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/** Values sorted by decreasing count (ties: value order), as the engine returns them. */
+export function topValues(counts: Record<string, number>, n: number): Array<[string, number]> {
+  return Object.entries(counts).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, n);
+}
