@@ -38,7 +38,7 @@ export function searchForFacetValues(ctx: OperationContext) {
 export function browse(ctx: OperationContext) {
   const index = ctx.engine.index(ctx.params.indexName);
   const body = ctx.body ?? Object.fromEntries(Object.entries(ctx.query).filter(([k]) => !/^x-(algolia|service)-/i.test(k)));
-  return browseIndex(index, body, seesUnretrievable(ctx));
+  return browseIndex(index, body, ctx.engine.cursorKey, seesUnretrievable(ctx));
 }
 
 /** Multi-index queries; `stopIfEnoughMatches` stops once one has hitsPerPage hits. */

@@ -1,56 +1,136 @@
-// Browse: every matching record, up to 1000 a call, ordered by custom ranking
-// only, with a cursor to continue; deleteByQuery reuses the matching.
-import { CRITERION } from '../core/abi.js';
-import { idsOf } from './bitmap.js';
+// Browse: every matching record, up to 1000 a call, in custom ranking order
+// (objectID breaks ties). The cursor carries the last record's sort key, so
+// a record present throughout is returned exactly once even while writes
+// happen; cursors are signed (HMAC-SHA256), a forged or stale one is a 400.
+import { hasBit, idsOf } from './bitmap.js';
 import { badRequest } from './errors.js';
 import { encodeParams, parseSearchParams, type SearchParams } from './params.js';
 import { planQuery } from './query-plan.js';
-import { project } from './records.js';
+import { project, valuesAt } from './records.js';
 import { settingsOf } from './search.js';
-import type { SearchIndex } from './search-index.js';
+import { compareValues, sortValue, type SearchIndex, type SortValue } from './search-index.js';
 
 const BROWSE_PAGE = 1000;
+/** A cursor older than this is stale. */
+const CURSOR_LIFETIME_MS = 24 * 3600 * 1000;
 
-interface Cursor { params: string; offset: number }
+interface Cursor { index: string; params: string; key: SortValue[]; objectID: string; page: number; issuedAt: number }
 
-function encodeCursor(cursor: Cursor): string {
-  return btoa(unescape(encodeURIComponent(JSON.stringify(cursor))));
+/** Records in browse order for one version of the index. */
+interface BrowseOrder { version: number; ids: number[]; keys: SortValue[][]; descending: boolean[] }
+
+const orders = new WeakMap<SearchIndex, BrowseOrder>();
+
+function browseOrder(index: SearchIndex): BrowseOrder {
+  const cached = orders.get(index);
+  if (cached?.version === index.version) return cached;
+  const entries = index.ranking.custom;
+  const keys: SortValue[][] = [];
+  const ids: number[] = [];
+  for (const [id, record] of index.liveEntries()) {
+    ids.push(id);
+    keys[id] = entries.map((e) => sortValue(valuesAt(record, e.path)));
+  }
+  const descending = entries.map((e) => e.descending);
+  ids.sort((a, b) => compareKeys(keys[a], index.record(a)!.objectID, keys[b], index.record(b)!.objectID, descending));
+  const order = { version: index.version, ids, keys, descending };
+  orders.set(index, order);
+  return order;
 }
 
-function decodeCursor(text: string): Cursor {
+function compareKeys(a: SortValue[], aID: string, b: SortValue[], bID: string, descending: boolean[]): number {
+  for (let i = 0; i < descending.length; i++) {
+    const c = compareValues(a[i], b[i], descending[i]);
+    if (c !== 0) return c;
+  }
+  return aID < bID ? -1 : aID > bID ? 1 : 0;
+}
+
+// --- signed cursors
+const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const fromBase64url = (text: string) => Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+
+async function encodeCursor(key: CryptoKey, cursor: Cursor): Promise<string> {
+  const payload = new TextEncoder().encode(JSON.stringify(cursor));
+  const signature = new Uint8Array(await crypto.subtle.sign('HMAC', key, payload));
+  return `${base64url(payload)}.${base64url(signature)}`;
+}
+
+async function decodeCursor(key: CryptoKey, text: string, index: string): Promise<Cursor> {
+  const [payloadText, signatureText] = text.split('.');
+  let payload: Uint8Array<ArrayBuffer>, signature: Uint8Array<ArrayBuffer>;
   try {
-    const cursor = JSON.parse(decodeURIComponent(escape(atob(text))));
-    if (typeof cursor.params === 'string' && Number.isInteger(cursor.offset) && cursor.offset >= 0) return cursor;
-  } catch { /* reported below */ }
-  throw badRequest('Invalid value for "cursor"');
+    payload = fromBase64url(payloadText) as Uint8Array<ArrayBuffer>;
+    signature = fromBase64url(signatureText ?? '') as Uint8Array<ArrayBuffer>;
+  } catch {
+    throw badRequest('Invalid cursor');
+  }
+  if (!(await crypto.subtle.verify('HMAC', key, signature, payload))) throw badRequest('Invalid cursor');
+  const cursor: Cursor = JSON.parse(new TextDecoder().decode(payload));
+  if (cursor.index !== index || Date.now() - cursor.issuedAt > CURSOR_LIFETIME_MS) throw badRequest('Stale cursor');
+  return cursor;
 }
 
-export function browseIndex(index: SearchIndex, body: Record<string, unknown>, seeUnretrievable: boolean) {
-  const started = performance.now();
-  const fromCursor = typeof body.cursor === 'string' ? decodeCursor(body.cursor) : undefined;
-  const params: SearchParams = fromCursor ? parseSearchParams({ params: fromCursor.params }) : parseSearchParams(body);
-  const offset = fromCursor?.offset ?? 0;
+export function newCursorKey(): Promise<CryptoKey> {
+  return crypto.subtle.generateKey({ name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']) as Promise<CryptoKey>;
+}
+
+/** Index in `order` of the first record after the cursor's one. */
+function positionAfter(order: BrowseOrder, index: SearchIndex, cursor: Cursor | undefined): number {
+  if (!cursor) return 0;
+  let lo = 0, hi = order.ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const id = order.ids[mid];
+    const c = compareKeys(order.keys[id], index.record(id)!.objectID, cursor.key, cursor.objectID, order.descending);
+    if (c <= 0) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+function matchingBitmap(index: SearchIndex, params: SearchParams) {
   const setting = settingsOf(index, params);
-  const hitsPerPage = Math.min(params.hitsPerPage ?? BROWSE_PAGE, BROWSE_PAGE);
-  const plan = planQuery(index, params, setting, offset, hitsPerPage);
-  plan.core.criteria = [CRITERION.custom];
+  const plan = planQuery(index, params, setting, 0, 0);
   plan.core.distinct = 0;
   index.prepareRanks();
   const result = index.coreIndex.search(plan.core);
+  return { candidates: index.coreIndex.candidates().slice(), nbHits: result.nbHits, setting };
+}
+
+export async function browseIndex(index: SearchIndex, body: Record<string, unknown>, cursorKey: CryptoKey, seeUnretrievable: boolean) {
+  const started = performance.now();
+  const cursor = typeof body.cursor === 'string' ? await decodeCursor(cursorKey, body.cursor, index.name) : undefined;
+  const params: SearchParams = cursor ? parseSearchParams({ params: cursor.params }) : parseSearchParams(body);
+  const hitsPerPage = Math.min(params.hitsPerPage ?? BROWSE_PAGE, BROWSE_PAGE);
+  const { candidates, nbHits, setting } = matchingBitmap(index, params);
+  const order = browseOrder(index);
   const hidden = seeUnretrievable ? [] : (setting('unretrievableAttributes') ?? []);
-  const hits = result.hits.map((h) => project(index.record(h.id)!, setting('attributesToRetrieve'), hidden));
-  const next = offset + hits.length;
+  const hits = [];
+  let position = positionAfter(order, index, cursor);
+  let lastId = -1;
+  for (; position < order.ids.length && hits.length < hitsPerPage; position++) {
+    const id = order.ids[position];
+    if (!hasBit(candidates, id)) continue;
+    hits.push(project(index.record(id)!, setting('attributesToRetrieve'), hidden));
+    lastId = id;
+  }
+  const more = order.ids.slice(position).some((id) => hasBit(candidates, id));
   const response: Record<string, unknown> = {
     hits,
-    nbHits: result.nbHits,
-    page: hitsPerPage > 0 ? Math.floor(offset / hitsPerPage) : 0,
-    nbPages: hitsPerPage > 0 ? Math.ceil(result.nbHits / hitsPerPage) : 0,
+    nbHits,
+    page: cursor ? cursor.page + 1 : 0,
+    nbPages: hitsPerPage > 0 ? Math.ceil(nbHits / hitsPerPage) : 0,
     hitsPerPage,
     query: params.query ?? '',
     params: encodeParams(params),
     processingTimeMS: Math.round(performance.now() - started),
   };
-  if (next < result.nbHits && hits.length > 0) response.cursor = encodeCursor({ params: encodeParams(params), offset: next });
+  if (more && lastId >= 0) {
+    response.cursor = await encodeCursor(cursorKey, {
+      index: index.name, params: encodeParams(params), key: order.keys[lastId], objectID: index.record(lastId)!.objectID,
+      page: cursor ? cursor.page + 1 : 0, issuedAt: Date.now(),
+    });
+  }
   return response;
 }
 
@@ -68,12 +148,6 @@ export function deleteByQueryParams(body: unknown): SearchParams {
 
 /** objectIDs of every record matching `params` (no pagination). */
 export function matchingObjectIDs(index: SearchIndex, params: SearchParams): string[] {
-  const setting = settingsOf(index, params);
-  const plan = planQuery(index, params, setting, 0, 0);
-  plan.core.distinct = 0;
-  index.prepareRanks();
-  index.coreIndex.search(plan.core);
-  const out: string[] = [];
-  for (const id of idsOf(index.coreIndex.candidates())) out.push(index.record(id)!.objectID);
-  return out;
+  const { candidates } = matchingBitmap(index, params);
+  return [...idsOf(candidates)].map((id) => index.record(id)!.objectID);
 }

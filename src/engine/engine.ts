@@ -4,7 +4,7 @@
 import { loadCore } from '../core/wasm.js';
 import { memoryStorage, type LoggedOperation, type Storage } from '../storage/storage.js';
 import { badRequest, notFound } from './errors.js';
-import { matchingObjectIDs } from './browse.js';
+import { matchingObjectIDs, newCursorKey } from './browse.js';
 import { SearchIndex } from './search-index.js';
 import { TaskQueue } from './tasks.js';
 import type { Action, WriteOperation } from './writes.js';
@@ -30,6 +30,8 @@ export class Engine {
   readonly appId: string | undefined;
   readonly adminKey: string | undefined;
   private readonly storage: Storage;
+  /** Signs browse cursors; a new one per process, so older cursors are stale. */
+  cursorKey!: CryptoKey;
   private logTail: Promise<void> = Promise.resolve();
 
   protected constructor(options: EngineOptions) {
@@ -40,6 +42,7 @@ export class Engine {
 
   protected async load(): Promise<void> {
     await loadCore();
+    this.cursorKey = await newCursorKey();
     for (const op of await this.storage.load()) {
       try {
         this.apply(op as LoggedOperation & WriteOperation);

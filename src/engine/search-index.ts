@@ -16,6 +16,8 @@ export class SearchIndex {
   updatedAt = new Date();
   settings: Settings = {};
   lastBuildTimeS = 0;
+  /** Bumped by every change of records or settings (browse orders are cached per version). */
+  version = 0;
 
   private core = new CoreIndex();
   private readonly ids = new Map<string, number>();
@@ -120,6 +122,7 @@ export class SearchIndex {
     this.settings = next;
     this.plan = rankingPlan(next);
     this.ranksDirty = true;
+    this.version++;
     if (reindex) this.reindex();
     this.updatedAt = new Date();
   }
@@ -169,6 +172,7 @@ export class SearchIndex {
   }
 
   private touched(started: number): void {
+    this.version++;
     this.ranksDirty = true;
     this.updatedAt = new Date();
     if (this.deadSinceCompaction > 1000 && this.deadSinceCompaction > this.ids.size) {
@@ -250,7 +254,10 @@ export class SearchIndex {
   }
 }
 
-function sortValue(values: unknown[]): number | string | undefined {
+export type SortValue = number | string | undefined;
+
+/** The value a record sorts by for one asc()/desc() entry. */
+export function sortValue(values: unknown[]): SortValue {
   const v = values[0];
   if (typeof v === 'number' || typeof v === 'string') return v;
   if (typeof v === 'boolean') return v ? 1 : 0;
@@ -258,7 +265,7 @@ function sortValue(values: unknown[]): number | string | undefined {
 }
 
 /** Missing values sort last in both directions. */
-function compareValues(a: number | string | undefined, b: number | string | undefined, descending: boolean): number {
+export function compareValues(a: SortValue, b: SortValue, descending: boolean): number {
   if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? 1 : -1;
   const c = a < b ? -1 : a > b ? 1 : 0;
   return descending ? -c : c;

@@ -74,8 +74,10 @@ export function searchIndex(index: SearchIndex, params: SearchParams, context: S
   if (page.usesOffset) Object.assign(response, { offset: page.offset, length: page.length });
   const renderingContent = setting('renderingContent');
   if (renderingContent) response.renderingContent = renderingContent;
+  if (params.userData !== undefined) response.userData = [params.userData];
   Object.assign(response, {
     query: params.query ?? '',
+    parsedQuery: words.join(' '),
     params: encodeParams(params),
     processingTimeMS: Math.round(performance.now() - started),
   });
