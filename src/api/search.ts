@@ -16,11 +16,15 @@ export function searchSingleIndex(ctx: OperationContext) {
   return { ...response, parsed_query: response.query };
 }
 
+/** The query string's search parameters, as a `params` string (credentials and agent left out). */
+function queryStringParams(ctx: OperationContext): { params: string } {
+  const kept = Object.entries(ctx.query).filter(([k]) => !/^x-(algolia|service)-/i.test(k));
+  return { params: new URLSearchParams(kept).toString() };
+}
+
 /** GET /1/indexes/{indexName}: parameters in the query string. */
 export function searchWithQueryString(ctx: OperationContext) {
-  const { 'x-algolia-agent': _agent, ...rest } = ctx.query;
-  const params = Object.fromEntries(Object.entries(rest).filter(([k]) => !/^x-(algolia|service)-/i.test(k)));
-  const response = run(ctx, ctx.params.indexName, parseSearchParams(params));
+  const response = run(ctx, ctx.params.indexName, parseSearchParams(queryStringParams(ctx)));
   return { ...response, parsed_query: response.query };
 }
 
@@ -37,7 +41,7 @@ export function searchForFacetValues(ctx: OperationContext) {
 
 export function browse(ctx: OperationContext) {
   const index = ctx.engine.index(ctx.params.indexName);
-  const body = ctx.body ?? Object.fromEntries(Object.entries(ctx.query).filter(([k]) => !/^x-(algolia|service)-/i.test(k)));
+  const body = ctx.body ?? queryStringParams(ctx);
   return browseIndex(index, body, ctx.engine.cursorKey, seesUnretrievable(ctx));
 }
 

@@ -2,6 +2,7 @@
 // JSON (typed) or as strings from a URL-encoded `params` string or a query
 // string; each known name has a kind that coerces and validates both forms.
 import { badRequest } from './errors.js';
+import { splitCommaList } from './filters/parse.js';
 
 type Kind =
   | 'string' | 'int' | 'number' | 'bool' | 'stringList' | 'json'
@@ -218,7 +219,9 @@ export function parseParamString(params: string): Record<string, string> {
   return out;
 }
 
-function parseWith(table: Record<string, Spec>, raw: Record<string, unknown>, what: string): Record<string, unknown> {
+function parseWith(
+  table: Record<string, Spec>, raw: Record<string, unknown>, what: string, fromUrl: ReadonlySet<string> = new Set(),
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [given, value] of Object.entries(raw)) {
     if (value === undefined) continue;
@@ -226,6 +229,10 @@ function parseWith(table: Record<string, Spec>, raw: Record<string, unknown>, wh
     if (!spec) throw badRequest(`Unknown ${what}: ${given}`);
     const name = ALIASES[given] ?? given;
     out[name] = value === null ? null : coerce(given, spec, value);
+    // in a URL an array is a comma-separated list (filter lists: `a,(b,c)`)
+    if (spec.kind === 'filterList' && fromUrl.has(given) && typeof out[name] === 'string') {
+      out[name] = splitCommaList(given, out[name] as string);
+    }
   }
   return out;
 }
@@ -238,13 +245,19 @@ export type SearchParams = Record<string, any>;
  */
 export function parseSearchParams(body: Record<string, unknown> | undefined, ignore: readonly string[] = []): SearchParams {
   const raw: Record<string, unknown> = {};
+  const fromUrl = new Set<string>();
   const { params, ...fields } = body ?? {};
-  if (typeof params === 'string') Object.assign(raw, parseParamString(params));
+  if (typeof params === 'string') {
+    const decoded = parseParamString(params);
+    Object.assign(raw, decoded);
+    for (const k of Object.keys(decoded)) fromUrl.add(k);
+  }
   else if (params !== undefined && params !== null && typeof params === 'object' && !Array.isArray(params)) Object.assign(raw, params);
   else if (params !== undefined) throw badRequest('Invalid value for "params": expected a URL-encoded string');
   Object.assign(raw, fields);
+  for (const k of Object.keys(fields)) fromUrl.delete(k);
   for (const name of ignore) delete raw[name];
-  return parseWith(SEARCH_PARAMETERS, raw, 'parameter');
+  return parseWith(SEARCH_PARAMETERS, raw, 'parameter', fromUrl);
 }
 
 /** Settings from a PUT body: known names only, old names mapped, null = reset to default. */

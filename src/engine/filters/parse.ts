@@ -441,10 +441,11 @@ function parseList(name: string, value: unknown, parseOne: AtomParser, commaList
 
 /**
  * `a,b,(c,d)`: comma-separated items ANDed, a parenthesized list being an
- * OR-group (the legacy string form of tagFilters and numericFilters).
+ * OR-group (the legacy string form of tagFilters and numericFilters, and the
+ * form of every filter list inside a URL).
  */
-function parseCommaList(name: string, text: string, parseOne: AtomParser): FilterExpression {
-  const out: FilterExpression = [];
+export function splitCommaList(name: string, text: string): Array<string | string[]> {
+  const out: Array<string | string[]> = [];
   let i = 0;
   const skip = () => { while (i < text.length && isSpace(text[i])) i++; };
   while (i < text.length) {
@@ -453,8 +454,7 @@ function parseCommaList(name: string, text: string, parseOne: AtomParser): Filte
     if (text[i] === '(') {
       const close = text.indexOf(')', i);
       if (close < 0) throw badRequest(`${name}: missing ")" for the "(" at position ${i}`);
-      const group = text.slice(i + 1, close).split(',').map((s) => s.trim()).filter((s) => s !== '')
-        .map((s) => parseOne(s, name));
+      const group = text.slice(i + 1, close).split(',').map((s) => s.trim()).filter((s) => s !== '');
       if (group.length > 0) out.push(group);
       i = close + 1;
       skip();
@@ -466,11 +466,15 @@ function parseCommaList(name: string, text: string, parseOne: AtomParser): Filte
       let comma = text.indexOf(',', i);
       if (comma < 0) comma = text.length;
       const item = text.slice(i, comma).trim();
-      if (item !== '') out.push([parseOne(item, name)]);
+      if (item !== '') out.push(item);
       i = comma + 1;
     }
   }
   return out;
+}
+
+function parseCommaList(name: string, text: string, parseOne: AtomParser): FilterExpression {
+  return splitCommaList(name, text).map((item) => (Array.isArray(item) ? item : [item]).map((s) => parseOne(s, name)));
 }
 
 /** `attr:value`, `attr:-value` (negated), `attr:\-value` (a literal leading dash). */
