@@ -85,6 +85,7 @@ export function zipf(n, s, rng) {
 export const SYNTHETIC_SETTINGS = {
   searchableAttributes: ['title', 'unordered(description)', 'tags', 'speaker'],
   customRanking: ['desc(views)'],
+  attributesForFaceting: ['searchable(tags)', 'year', 'searchable(speaker)'],
 };
 
 /**

@@ -253,6 +253,7 @@ async function benchDataset(Lantern, makeCorpus, opts) {
       e2e: stats(e2eSamples),
     };
   }
+  workloads.filtered = await filteredWorkload(client, indexName, settings, opts.repeat);
   slowest.sort((a, b) => b.ms - a.ms);
   const seen = new Set();
   const topSlow = slowest.filter((s) => !seen.has(s.query) && seen.add(s.query)).slice(0, 8);
@@ -262,6 +263,50 @@ async function benchDataset(Lantern, makeCorpus, opts) {
 
   await engine.close();
   return { dataset: indexName, ...info, workloads, asYouTypeByPrefix: prefixes, slowest: topSlow, problems };
+}
+
+/**
+ * Filtered + faceted empty queries (the InstantSearch page load and refinement
+ * clicks): facet counts on the first two declared facets, with facet filters,
+ * numeric ranges and both, built from the index's own top values.
+ */
+async function filteredWorkload(client, indexName, settings, repeat) {
+  const declared = (settings.attributesForFaceting ?? []).map((a) => a.replace(/^\w+\((.+)\)$/, '$1'));
+  const facets = declared.slice(0, 2);
+  const probe = await client.searchSingleIndex({ indexName, searchParams: { hitsPerPage: 0, facets: declared, maxValuesPerFacet: 5 } });
+  const stringFacet = declared.find((a) => !probe.facets_stats?.[a] && probe.facets?.[a]);
+  const numericFacet = declared.find((a) => probe.facets_stats?.[a]);
+  const filters = [''];
+  const quote = (v) => JSON.stringify(v);
+  for (const value of Object.keys(probe.facets?.[stringFacet] ?? {}).slice(0, 5)) filters.push(`${stringFacet}:${quote(value)}`);
+  if (numericFacet) {
+    const { min, max } = probe.facets_stats[numericFacet];
+    for (const f of [0.25, 0.5, 0.75]) {
+      const cut = Math.round(min + (max - min) * f);
+      filters.push(`${numericFacet} >= ${cut}`);
+      if (stringFacet) filters.push(`${numericFacet} >= ${cut} AND ${filters[1]}`);
+    }
+  }
+  const samples = [];
+  const hits = [];
+  const run = (f) => client.searchSingleIndex({ indexName, searchParams: { query: '', filters: f, facets, hitsPerPage: 20, attributesToHighlight: [] } });
+  for (const f of filters) hits.push((await run(f)).nbHits);
+  for (let pass = 0; pass < repeat; pass++) {
+    for (const f of filters) {
+      const a = performance.now();
+      await run(f);
+      samples.push(performance.now() - a);
+    }
+  }
+  const s = stats(samples);
+  return {
+    label: `filtered + ${facets.length} facets (e2e)`,
+    queries: filters.length,
+    meanNbHits: hits.reduce((a, b) => a + b, 0) / hits.length,
+    zeroHits: hits.filter((h) => h === 0).length,
+    core: s,
+    e2e: s,
+  };
 }
 
 // ---------------------------------------------------------------- report
