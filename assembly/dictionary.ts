@@ -38,9 +38,9 @@ export function findTokenNode(t: i32): i32 {
 }
 
 // --- hash table: slot = term id + 1 (0 = empty); term units kept for comparison
-const termUnitStart = new IntVec();
-const termUnitLength = new IntVec();
-const termUnits = new IntVec();
+export const termUnitStart = new IntVec();
+export const termUnitLength = new IntVec();
+export const termUnits = new IntVec();
 let slots = new IntVec();
 let slotMask: i32 = 0;
 

@@ -11,6 +11,7 @@ import {
 import { NO_MATCH, matchToken, wordCount } from './matcher';
 import { isExcluded, rankSlots } from './ranking';
 import { invalidateStaticOrder, params, prepareQuery as prepareQueryWords, search as runSearch } from './search';
+import { exportIndex, importIndex, snapshotBytes } from './snapshot';
 import { bitmapWords, candidateBitmap, isTermMatched, termWords } from './wordsets';
 
 /** Gap in word positions between two elements of one array attribute. */
@@ -148,5 +149,16 @@ import { tokenTypos as lastTypos, tokenFull as lastFull, tokenHighlightLength as
 @inline function tokenPrefixLength(): i32 { return lastLength; }
 
 export function compact(): void { compactPostings(termCount); }
+
+/** Writes the index's snapshot; read it at snapshotPtr(), snapshotLength() bytes. */
+export function exportSnapshot(): void { exportIndex(); }
+export function snapshotPtr(): usize { return snapshotBytes.ptr; }
+export function snapshotLength(): i32 { return snapshotBytes.length; }
+
+/** Scratch: a snapshot of `length` bytes, into this (empty) index; 1 when it was valid. */
+export function importSnapshot(length: i32): i32 {
+  invalidateStaticOrder();
+  return importIndex(length) ? 1 : 0;
+}
 export function termTotal(): i32 { return termCount; }
 export function liveTotal(): i32 { return liveCount; }

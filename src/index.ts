@@ -2,7 +2,7 @@
 // requester that plugs the official client into it.
 export { Lantern, type LanternOptions } from './lantern.js';
 export { lanternRequester } from './requester.js';
-export { memoryStorage, type Storage, type LoggedOperation } from './storage/storage.js';
+export { memoryStorage, type Storage, type Entry, type StoredState } from './storage/storage.js';
 export { ApiError } from './engine/errors.js';
 export type { ApiRequest, ApiResponse } from './api/types.js';
 export type { LanternClient } from './api/client.js';

@@ -234,6 +234,19 @@ export class CoreIndex {
   }
 
   compact(): void { this.core.compact(); }
+
+  /** The index as bytes (dictionary, forward lists, rank arrays): see assembly/snapshot.ts. */
+  exportSnapshot(): Uint8Array {
+    this.core.exportSnapshot();
+    return new Uint8Array(this.core.memory.buffer, this.core.snapshotPtr(), this.core.snapshotLength()).slice();
+  }
+
+  /** Loads a snapshot into this empty index; false when the bytes are not a valid snapshot. */
+  importSnapshot(bytes: Uint8Array): boolean {
+    const ptr = this.scratch(bytes.length + 8);
+    new Uint8Array(this.core.memory.buffer, ptr, bytes.length).set(bytes);
+    return this.core.importSnapshot(bytes.length) === 1;
+  }
   get termCount(): number { return this.core.termTotal(); }
   get liveCount(): number { return this.core.liveTotal(); }
   get memoryBytes(): number { return this.core.memory.buffer.byteLength; }

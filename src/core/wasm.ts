@@ -19,6 +19,10 @@ export interface CoreExports {
   candidateWords(): number;
   highlight(length: number): void;
   compact(): void;
+  exportSnapshot(): void;
+  snapshotPtr(): number;
+  snapshotLength(): number;
+  importSnapshot(length: number): number;
   termTotal(): number;
   liveTotal(): number;
 }

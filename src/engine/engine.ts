@@ -1,11 +1,13 @@
 // The engine: indexes, the task queue and the durable log. Every write is
-// logged, acknowledged with a taskID, then applied in order; reopening
-// replays the log through the same `apply`.
+// logged, acknowledged with a taskID, then applied in order. Snapshots of the
+// whole state are taken every so many writes (and on demand); reopening loads
+// the newest valid snapshot and replays the log after it through `apply`.
 import { loadCore } from '../core/wasm.js';
-import { memoryStorage, type LoggedOperation, type Storage } from '../storage/storage.js';
+import { memoryStorage, type Storage } from '../storage/storage.js';
+import { Codec, EncryptionKeyError, StorageError } from './persistence.js';
 import { badRequest, notFound } from './errors.js';
 import { matchingObjectIDs, newCursorKey } from './browse.js';
-import { SearchIndex } from './search-index.js';
+import { SearchIndex, type IndexSnapshot } from './search-index.js';
 import { TaskQueue } from './tasks.js';
 import type { Action, WriteOperation } from './writes.js';
 
@@ -13,6 +15,17 @@ export interface EngineOptions {
   appId?: string;
   adminKey?: string;
   storage?: Storage;
+  /** Encrypts the log and snapshots (AES-GCM): a passphrase or a 16/32-byte key. */
+  encryptionKey?: string | Uint8Array;
+  /** A snapshot is taken after this many writes (default 2000; 0 = only on `snapshot()`). */
+  snapshotEvery?: number;
+}
+
+/** The whole engine as a snapshot holds it. */
+interface EngineState {
+  version: 1;
+  lastTaskID: number;
+  indexes: IndexSnapshot[];
 }
 
 const MAX_INDEX_NAME = 512;
@@ -30,27 +43,92 @@ export class Engine {
   readonly appId: string | undefined;
   readonly adminKey: string | undefined;
   private readonly storage: Storage;
+  private codec!: Codec;
   /** Signs browse cursors; a new one per process, so older cursors are stale. */
   cursorKey!: CryptoKey;
   private logTail: Promise<void> = Promise.resolve();
+  private lastApplied = 0;
+  private appliedSinceSnapshot = 0;
+  private snapshotting: Promise<void> | undefined;
+  private readonly snapshotEvery: number;
 
-  protected constructor(options: EngineOptions) {
+  protected constructor(private readonly options: EngineOptions) {
     this.appId = options.appId;
     this.adminKey = options.adminKey;
     this.storage = options.storage ?? memoryStorage();
+    this.snapshotEvery = options.snapshotEvery ?? 2000;
   }
 
   protected async load(): Promise<void> {
-    await loadCore();
-    this.cursorKey = await newCursorKey();
-    for (const op of await this.storage.load()) {
-      try {
-        this.apply(op as LoggedOperation & WriteOperation);
-      } catch (e) {
-        console.error(`lantern: replaying task ${op.taskID} failed; it is skipped`, e);
-      }
-      this.tasks.advancePast(op.taskID);
+    try {
+      await loadCore();
+      this.cursorKey = await newCursorKey();
+      this.codec = await Codec.create(this.options.encryptionKey);
+      await this.recover();
+    } catch (e) {
+      await this.storage.close();
+      throw e;
     }
+  }
+
+  /** Newest valid snapshot, then the log after it. */
+  private async recover(): Promise<void> {
+    const { snapshots, log } = await this.storage.open();
+    let base = 0;
+    for (const snapshot of snapshots) {
+      try {
+        this.restore(await this.codec.decodeSnapshot(snapshot.bytes));
+        base = snapshot.taskID;
+        break;
+      } catch (e) {
+        if (e instanceof EncryptionKeyError) throw e;
+        console.warn(`lantern: snapshot at task ${snapshot.taskID} is unreadable (${(e as Error).message}); trying an older one`);
+        this.indexes.clear();
+      }
+    }
+    if (snapshots.length > 0 && base === 0 && (log[0]?.taskID ?? 1) !== 1) {
+      throw new StorageError('no readable snapshot, and the log does not reach back to the first write');
+    }
+    for (const entry of log) {
+      if (entry.taskID <= base) continue;
+      const op = await this.codec.decodeOperation(entry.bytes);
+      try {
+        this.apply(op);
+      } catch (e) {
+        console.error(`lantern: replaying task ${entry.taskID} failed; it is skipped`, e);
+      }
+      this.lastApplied = entry.taskID;
+    }
+    this.lastApplied = Math.max(this.lastApplied, base);
+    this.tasks.advancePast(this.lastApplied);
+  }
+
+  private restore(state: EngineState): void {
+    for (const snapshot of state.indexes) this.indexes.set(snapshot.name, SearchIndex.restore(snapshot));
+  }
+
+  /** Writes a snapshot of everything applied so far (waits for queued writes first). */
+  async snapshot(): Promise<void> {
+    if (this.snapshotting) return this.snapshotting;
+    this.snapshotting = (async () => {
+      await this.tasks.idle();
+      const state: EngineState = {
+        version: 1,
+        lastTaskID: this.lastApplied,
+        indexes: [...this.indexes.values()].map((i) => i.snapshot()),
+      };
+      this.appliedSinceSnapshot = 0;
+      const bytes = await this.codec.encodeSnapshot(state);
+      await this.serialized(() => this.storage.writeSnapshot({ taskID: state.lastTaskID, bytes }));
+    })().finally(() => { this.snapshotting = undefined; });
+    return this.snapshotting;
+  }
+
+  /** Runs storage calls one at a time, in the order they were asked for. */
+  private serialized(call: () => Promise<void>): Promise<void> {
+    const done = this.logTail.then(call);
+    this.logTail = done.catch(() => {});
+    return done;
   }
 
   index(name: string): SearchIndex {
@@ -62,12 +140,22 @@ export class Engine {
   /** Logs `op` durably, then queues it; resolves with its taskID. */
   async write(op: WriteOperation): Promise<number> {
     const taskID = this.tasks.allocate();
-    const logged = { ...op, taskID };
-    const appended = this.logTail.then(() => this.storage.append(logged));
-    this.logTail = appended.catch(() => {});
-    await appended;
-    this.tasks.schedule(taskID, () => this.apply(logged), (e) => console.error(`lantern: task ${taskID} failed`, e));
+    const encoded = this.codec.encodeOperation(op);
+    await this.serialized(async () => this.storage.append({ taskID, bytes: await encoded }));
+    this.tasks.schedule(taskID, () => this.applied(taskID, op), (e) => console.error(`lantern: task ${taskID} failed`, e));
     return taskID;
+  }
+
+  private applied(taskID: number, op: WriteOperation): void {
+    try {
+      this.apply(op);
+    } finally {
+      this.lastApplied = taskID;
+      this.appliedSinceSnapshot++;
+      if (this.snapshotEvery > 0 && this.appliedSinceSnapshot >= this.snapshotEvery) {
+        this.snapshot().catch((e) => console.error('lantern: automatic snapshot failed', e));
+      }
+    }
   }
 
   /** Resolves once every accepted write is applied. */
@@ -75,6 +163,7 @@ export class Engine {
 
   async close(): Promise<void> {
     await this.tasks.idle();
+    await this.snapshotting;
     await this.logTail;
     await this.storage.close();
   }

@@ -11,8 +11,19 @@ import { applyPartial, leafPaths, textLeaves, valuesAt, type Json, type Record_ 
 
 const CORE_BATCH = 2000;
 
+/** An index as its snapshot holds it. */
+export interface IndexSnapshot {
+  name: string;
+  createdAt: number;
+  updatedAt: number;
+  lastBuildTimeS: number;
+  settings: Settings;
+  records: Array<Record_ | null>;
+  dynamicAttributes: Array<[string, number]>;
+  core: Uint8Array;
+}
+
 export class SearchIndex {
-  readonly createdAt = new Date();
   updatedAt = new Date();
   settings: Settings = {};
   lastBuildTimeS = 0;
@@ -30,7 +41,7 @@ export class SearchIndex {
   private ranksDirty = true;
   private deadSinceCompaction = 0;
 
-  constructor(readonly name: string) {
+  constructor(readonly name: string, readonly createdAt = new Date()) {
     this.configureCore();
   }
 
@@ -135,6 +146,40 @@ export class SearchIndex {
     const distinctAttribute: string | undefined = this.settings.attributeForDistinct;
     if (distinctAttribute) this.core.setRanks(GROUP_SLOT, this.groupsFor(distinctAttribute.split('.')));
     this.ranksDirty = false;
+  }
+
+  // --- snapshots
+
+  snapshot(): IndexSnapshot {
+    this.prepareRanks();
+    return {
+      name: this.name,
+      createdAt: this.createdAt.getTime(),
+      updatedAt: this.updatedAt.getTime(),
+      lastBuildTimeS: this.lastBuildTimeS,
+      settings: this.settings,
+      records: this.records.map((r) => r ?? null),
+      dynamicAttributes: [...this.dynamicAttributes],
+      core: this.core.exportSnapshot(),
+    };
+  }
+
+  static restore(snapshot: IndexSnapshot): SearchIndex {
+    const index = new SearchIndex(snapshot.name, new Date(snapshot.createdAt));
+    index.settings = snapshot.settings;
+    index.plan = rankingPlan(index.settings);
+    index.updatedAt = new Date(snapshot.updatedAt);
+    index.lastBuildTimeS = snapshot.lastBuildTimeS;
+    index.configureCore();
+    index.dynamicAttributes = new Map(snapshot.dynamicAttributes);
+    if (!index.attributes && index.dynamicAttributes.size > 0) {
+      index.core.setAttributes([...index.dynamicAttributes.keys()].map(() => ({ rank: 0, unordered: true })));
+    }
+    if (!index.core.importSnapshot(snapshot.core)) throw new Error(`index ${snapshot.name}: invalid core snapshot`);
+    index.records = snapshot.records.map((r) => r ?? undefined);
+    index.records.forEach((r, id) => { if (r) index.ids.set(r.objectID, id); });
+    index.ranksDirty = false;
+    return index;
   }
 
   // --- internals

@@ -1,16 +1,26 @@
-// File system storage: an append-only log, one operation per line with a
-// CRC32, fsync'd before the write is acknowledged; a lock file keeps a
-// second process from writing to the same directory.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, truncateSync, unlinkSync, writeSync } from 'node:fs';
+// File system storage: an append-only binary log (length, CRC32, taskID,
+// payload per record) fsync'd before a write is acknowledged; snapshots
+// written to a temporary file, fsync'd and renamed into place; a lock file
+// keeps a second writer (another process, or another engine in this one) out.
+import {
+  closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, truncateSync, unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import type { LoggedOperation, Storage } from './storage.js';
+import { SNAPSHOTS_KEPT, type Entry, type Storage } from './storage.js';
 
-const LOG = 'operations.log';
+const LOG = 'log.bin';
 const LOCK = 'LOCK';
+const HEADER = 16; // u32 payload length, u32 crc32 (taskID + payload), f64 taskID
+const SNAPSHOT = /^snapshot-(\d{16})\.bin$/;
 
 /** Directories this process holds open for writing. */
 const openHere = new Set<string>();
+
+function isAlive(pid: number): boolean {
+  try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
+}
 
 function lock(dir: string): string {
   const path = join(dir, LOCK);
@@ -29,13 +39,41 @@ function lock(dir: string): string {
   return path;
 }
 
-function isAlive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
+function frame(entry: Entry): Buffer {
+  const out = Buffer.alloc(HEADER + entry.bytes.length);
+  out.writeDoubleLE(entry.taskID, 8);
+  out.set(entry.bytes, HEADER);
+  out.writeUInt32LE(entry.bytes.length, 0);
+  out.writeUInt32LE(crc32(out.subarray(8)), 4);
+  return out;
 }
 
-function line(op: LoggedOperation): string {
-  const json = JSON.stringify(op);
-  return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`;
+/** Records of a log file, and the byte length of its valid prefix. */
+function readLog(data: Buffer): { entries: Entry[]; valid: number } {
+  const entries: Entry[] = [];
+  let at = 0;
+  while (at + HEADER <= data.length) {
+    const length = data.readUInt32LE(at);
+    const end = at + HEADER + length;
+    if (end > data.length || crc32(data.subarray(at + 8, end)) !== data.readUInt32LE(at + 4)) break;
+    entries.push({ taskID: data.readDoubleLE(at + 8), bytes: new Uint8Array(data.subarray(at + HEADER, end)) });
+    at = end;
+  }
+  return { entries, valid: at };
+}
+
+function syncedWrite(path: string, bytes: Uint8Array): void {
+  const tmp = `${path}.tmp`;
+  const fd = openSync(tmp, 'w');
+  writeSync(fd, bytes);
+  fsyncSync(fd);
+  closeSync(fd);
+  renameSync(tmp, path);
+}
+
+function syncDirectory(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try { fsyncSync(fd); } finally { closeSync(fd); }
 }
 
 export function fsStorage(dir: string): Storage {
@@ -44,31 +82,44 @@ export function fsStorage(dir: string): Storage {
   const logPath = join(dir, LOG);
   let fd: number | undefined;
 
+  const snapshotFiles = () => readdirSync(dir).filter((f) => SNAPSHOT.test(f)).sort().reverse();
+
   return {
-    async load() {
-      if (!existsSync(logPath)) return [];
-      const text = readFileSync(logPath, 'utf8');
-      const ops: LoggedOperation[] = [];
-      let validBytes = 0;
-      const lines = text.split('\n');
-      lines.pop(); // what follows the last newline is a torn record (or nothing)
-      for (const entry of lines) {
-        const json = entry.slice(9);
-        if (entry[8] !== ' ' || crc32(json).toString(16).padStart(8, '0') !== entry.slice(0, 8)) {
-          console.warn(`lantern: ${logPath}: torn or corrupt record after ${ops.length} operations, truncated`);
-          break;
-        }
-        ops.push(JSON.parse(json));
-        validBytes += Buffer.byteLength(entry) + 1;
+    async open() {
+      const snapshots = snapshotFiles().map((f) => ({
+        taskID: Number(SNAPSHOT.exec(f)![1]),
+        bytes: new Uint8Array(readFileSync(join(dir, f))),
+      }));
+      if (!existsSync(logPath)) return { snapshots, log: [] };
+      const data = readFileSync(logPath);
+      const { entries, valid } = readLog(data);
+      if (valid < data.length) {
+        console.warn(`lantern: ${logPath}: torn or corrupt record after ${entries.length} records (${data.length - valid} bytes), truncated`);
+        truncateSync(logPath, valid);
       }
-      if (validBytes < Buffer.byteLength(text)) truncateSync(logPath, validBytes);
-      return ops;
+      return { snapshots, log: entries };
     },
-    async append(op) {
+
+    async append(entry) {
       fd ??= openSync(logPath, 'a');
-      writeSync(fd, line(op));
+      writeSync(fd, frame(entry));
       fsyncSync(fd);
     },
+
+    async writeSnapshot(snapshot) {
+      syncedWrite(join(dir, `snapshot-${String(snapshot.taskID).padStart(16, '0')}.bin`), snapshot.bytes);
+      const kept = snapshotFiles();
+      for (const f of kept.slice(SNAPSHOTS_KEPT)) unlinkSync(join(dir, f));
+      const oldestKept = Number(SNAPSHOT.exec(kept[Math.min(kept.length, SNAPSHOTS_KEPT) - 1])![1]);
+      if (existsSync(logPath)) {
+        const { entries } = readLog(readFileSync(logPath));
+        const rest = entries.filter((e) => e.taskID > oldestKept);
+        if (fd !== undefined) { closeSync(fd); fd = undefined; }
+        syncedWrite(logPath, Buffer.concat(rest.map(frame)));
+      }
+      syncDirectory(dir);
+    },
+
     async close() {
       if (fd !== undefined) closeSync(fd);
       fd = undefined;
@@ -77,3 +128,4 @@ export function fsStorage(dir: string): Storage {
     },
   };
 }
+

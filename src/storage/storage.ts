@@ -1,24 +1,42 @@
-// What the engine needs from persistence: an ordered, durable log of write
-// operations. Adapters know nothing about search.
+// What the engine needs from persistence: an ordered, durable log of opaque
+// records (one write operation each) and snapshots of the whole state, each
+// tagged with the last taskID it contains. Adapters know nothing about search
+// or about what the bytes mean.
 
-export interface LoggedOperation {
+export interface Entry {
   taskID: number;
-  [field: string]: unknown;
+  bytes: Uint8Array;
+}
+
+export interface StoredState {
+  /** Snapshots, newest first (the engine falls back to an older one when one is corrupt). */
+  snapshots: Entry[];
+  /** Log records in order; what follows a torn or corrupt record is dropped and reported. */
+  log: Entry[];
 }
 
 export interface Storage {
-  /** Every operation logged so far, in order (a torn tail is dropped and reported). */
-  load(): Promise<LoggedOperation[]>;
-  /** Resolves once `op` is durable. */
-  append(op: LoggedOperation): Promise<void>;
+  open(): Promise<StoredState>;
+  /** Resolves once the record is durable. */
+  append(entry: Entry): Promise<void>;
+  /**
+   * Stores a snapshot atomically, then drops what is no longer needed: every
+   * snapshot but this one and the previous, and the log records the previous
+   * one already contains.
+   */
+  writeSnapshot(snapshot: Entry): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Snapshots kept: the newest, and one to fall back to. */
+export const SNAPSHOTS_KEPT = 2;
 
 /** Keeps nothing: an engine that lives as long as its process. */
 export function memoryStorage(): Storage {
   return {
-    load: async () => [],
+    open: async () => ({ snapshots: [], log: [] }),
     append: async () => {},
+    writeSnapshot: async () => {},
     close: async () => {},
   };
 }

@@ -1,0 +1,107 @@
+// Binary snapshot of an index: the dictionary's terms (in id order), every
+// live record's forward list and the rank arrays. Postings are not saved:
+// they are rebuilt from the forward lists on import, one pass, no tokenizing
+// of record text.
+import { ByteVec, scratchBase } from './buffers';
+import { internToken, termCount, termUnitLength, termUnitStart, termUnits } from './dictionary';
+import { tokenize, tokens } from './text';
+import { compact, docLength, docPtr, ensureDocs, ensureTerms, storeForward } from './store';
+import { rankSlots } from './ranking';
+
+const MAGIC: u32 = 0x49434e4c; // "LNCI"
+const VERSION: u32 = 1;
+/** Rank slots worth saving: customRanking, asc/desc entries, distinct groups. */
+const SAVED_SLOTS: i32[] = [0, 1, 2, 3, 4, 5, 6, 7, 10];
+
+export const snapshotBytes = new ByteVec();
+
+function put32(v: u32): void {
+  snapshotBytes.reserve(snapshotBytes.length + 4);
+  store<u32>(snapshotBytes.ptr + <usize>snapshotBytes.length, v);
+  snapshotBytes.length += 4;
+}
+
+function putBytes(ptr: usize, n: i32): void {
+  snapshotBytes.reserve(snapshotBytes.length + n);
+  memory.copy(snapshotBytes.ptr + <usize>snapshotBytes.length, ptr, <usize>n);
+  snapshotBytes.length += n;
+}
+
+export function exportIndex(): void {
+  snapshotBytes.length = 0;
+  put32(MAGIC);
+  put32(VERSION);
+  put32(<u32>termCount);
+  for (let t = 0; t < termCount; t++) {
+    const n = termUnitLength.get(t);
+    const start = termUnitStart.get(t);
+    put32(<u32>n);
+    const padded = (n * 2 + 3) & ~3;
+    snapshotBytes.reserve(snapshotBytes.length + padded);
+    const at = snapshotBytes.ptr + <usize>snapshotBytes.length;
+    for (let i = 0; i < n; i++) store<u16>(at + (<usize>i << 1), <u16>termUnits.get(start + i));
+    if ((n & 1) != 0) store<u16>(at + (<usize>n << 1), 0);
+    snapshotBytes.length += padded;
+  }
+  const docs = docPtr.length;
+  put32(<u32>docs);
+  for (let d = 0; d < docs; d++) {
+    const n = docLength.get(d);
+    put32(<u32>n);
+    if (n > 0) putBytes(<usize>docPtr.get(d), n);
+  }
+  put32(<u32>SAVED_SLOTS.length);
+  for (let i = 0; i < SAVED_SLOTS.length; i++) {
+    const ranks = rankSlots[SAVED_SLOTS[i]];
+    put32(<u32>SAVED_SLOTS[i]);
+    put32(<u32>ranks.length);
+    putBytes(ranks.ptr, ranks.length << 2);
+  }
+}
+
+let cursor: usize = 0;
+@inline function take32(): u32 {
+  const v = load<u32>(cursor);
+  cursor += 4;
+  return v;
+}
+
+/** Rebuilds an empty index from the snapshot in scratch; returns false when it is not one. */
+export function importIndex(length: i32): bool {
+  cursor = scratchBase();
+  const end = cursor + <usize>length;
+  if (length < 12 || take32() != MAGIC || take32() != VERSION) return false;
+  const terms = <i32>take32();
+  for (let t = 0; t < terms; t++) {
+    const n = <i32>take32();
+    tokenize(cursor, n);
+    cursor += <usize>((n * 2 + 3) & ~3);
+    if (tokens.count != 1 || internToken(0) != t) return false;
+  }
+  ensureTerms(termCount);
+  const docs = <i32>take32();
+  ensureDocs(docs);
+  const forward = new ByteVec();
+  for (let d = 0; d < docs; d++) {
+    const n = <i32>take32();
+    if (n == 0) continue;
+    forward.length = 0;
+    forward.reserve(n);
+    memory.copy(forward.ptr, cursor, <usize>n);
+    forward.length = n;
+    cursor += <usize>n;
+    storeForward(d, forward);
+  }
+  const slots = <i32>take32();
+  for (let i = 0; i < slots; i++) {
+    const slot = <i32>take32();
+    const n = <i32>take32();
+    const ranks = rankSlots[slot];
+    ranks.resetZero(n);
+    memory.copy(ranks.ptr, cursor, <usize>n << 2);
+    cursor += <usize>n << 2;
+  }
+  if (cursor != end) return false;
+  compact(termCount);
+  return true;
+}

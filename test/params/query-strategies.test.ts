@@ -1,0 +1,337 @@
+// Query strategies: optionalWords, removeWordsIfNoResults, advancedSyntax,
+// removeStopWords, queryType, typoTolerance, restrictSearchableAttributes,
+// disableTypoToleranceOnAttributes / OnWords, responseFields and
+// attributesToRetrieve.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectError, fold, ids, indexTalks, openEngine, sorted, type Send, type Talk } from './helpers.js';
+
+let send: Send;
+let talks: Talk[];
+const GIVER = '2652'; // "Are you a giver or a taker?" by Adam Grant
+
+beforeAll(async () => {
+  const opened = await openEngine();
+  send = opened.send;
+  talks = await indexTalks(opened.engine);
+});
+
+/** distinct off: the fixture's distinct on speakers is not what these tests are about. */
+async function search(params: Record<string, unknown>) {
+  const response = await send('POST', '/1/indexes/talks/query', { distinct: false, hitsPerPage: 1000, ...params });
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return response.body;
+}
+
+const tokens = (s: string) => fold(s).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const searchableTokens = (t: Talk) => [t.name, ...t.speakers, t.event_name, ...t.tags].flatMap(tokens);
+
+describe('optionalWords', () => {
+  it('a word that matches nothing does not empty the results when optional', async () => {
+    expect((await search({ query: 'giver zzqqxx' })).nbHits).toBe(0);
+    const optional = await search({ query: 'giver zzqqxx', optionalWords: ['zzqqxx'] });
+    expect(optional.nbHits).toBeGreaterThan(0);
+    expect(optional.hits[0].objectID).toBe(GIVER);
+  });
+
+  it('as a comma string, in a params string, or as a setting of the query', async () => {
+    const array = await search({ query: 'giver zzqqxx', optionalWords: ['zzqqxx'] });
+    const comma = await search({ query: 'giver zzqqxx', optionalWords: 'zzqqxx,other' });
+    const params = await search({ params: 'query=giver+zzqqxx&optionalWords=zzqqxx' });
+    expect(ids(comma)).toEqual(ids(array));
+    expect(ids(params)).toEqual(ids(array));
+  });
+
+  it('records matching the optional word rank first (words criterion)', async () => {
+    const response = await search({ query: 'giver taker', optionalWords: ['taker'], getRankingInfo: true });
+    expect(response.nbHits).toBeGreaterThan(1);
+    expect(response.hits[0].objectID).toBe(GIVER);
+    expect(response.hits[0]._rankingInfo.words).toBe(2);
+    for (const hit of response.hits.slice(1)) expect(hit._rankingInfo.words).toBeLessThanOrEqual(2);
+    const words = response.hits.map((h: any) => h._rankingInfo.words);
+    expect(words).toContain(1);
+    // every hit still matches the required word
+    const required = await search({ query: 'giver zzqqxx', optionalWords: ['zzqqxx'] });
+    expect(sorted(ids(response))).toEqual(sorted(ids(required)));
+  });
+});
+
+describe('removeWordsIfNoResults', () => {
+  it('none (default): no results', async () => {
+    expect((await search({ query: 'giver zzqqxx' })).nbHits).toBe(0);
+    expect((await search({ query: 'giver zzqqxx', removeWordsIfNoResults: 'none' })).nbHits).toBe(0);
+  });
+
+  it('lastWords: drops words from the end', async () => {
+    const response = await search({ query: 'giver zzqqxx', removeWordsIfNoResults: 'lastWords' });
+    expect(response.nbHits).toBeGreaterThan(0);
+    expect(response.hits[0].objectID).toBe(GIVER);
+    // only as many words as needed: "giver taker" still has to match both
+    const three = await search({ query: 'giver taker zzqqxx', removeWordsIfNoResults: 'lastWords' });
+    const expected = await search({ query: 'giver taker zzqqxx', optionalWords: ['zzqqxx'] });
+    expect(ids(three)).toEqual(ids(expected));
+    expect(three.hits[0].objectID).toBe(GIVER);
+  });
+
+  it('lastWords does not drop the first word', async () => {
+    expect((await search({ query: 'zzqqxx giver', removeWordsIfNoResults: 'lastWords' })).nbHits).toBe(0);
+  });
+
+  it('firstWords: drops words from the start', async () => {
+    const response = await search({ query: 'zzqqxx giver', removeWordsIfNoResults: 'firstWords' });
+    expect(response.nbHits).toBeGreaterThan(0);
+    expect(response.hits[0].objectID).toBe(GIVER);
+    const three = await search({ query: 'zzqqxx giver taker', removeWordsIfNoResults: 'firstWords' });
+    const expected = await search({ query: 'zzqqxx giver taker', optionalWords: ['zzqqxx'] });
+    expect(ids(three)).toEqual(ids(expected));
+    expect((await search({ query: 'giver zzqqxx', removeWordsIfNoResults: 'firstWords' })).nbHits).toBe(0);
+  });
+
+  it('allOptional: every word becomes optional', async () => {
+    for (const query of ['giver zzqqxx', 'zzqqxx giver', 'zzqqxx giver yyqqww']) {
+      const response = await search({ query, removeWordsIfNoResults: 'allOptional' });
+      expect(response.nbHits, query).toBeGreaterThan(0);
+      expect(response.hits.map((h: any) => h.objectID)).toContain(GIVER);
+    }
+  });
+
+  it('not used when the full query has results', async () => {
+    const plain = await search({ query: 'giver taker' });
+    for (const strategy of ['lastWords', 'firstWords', 'allOptional']) {
+      expect(ids(await search({ query: 'giver taker', removeWordsIfNoResults: strategy }))).toEqual(ids(plain));
+    }
+  });
+
+  it('an unknown value is 400', async () => {
+    expectError(await send('POST', '/1/indexes/talks/query', { query: 'x', removeWordsIfNoResults: 'someWords' }), 400);
+  });
+});
+
+describe('advancedSyntax', () => {
+  it('"exact phrase" requires the words adjacent and in order', async () => {
+    const phrase = await search({ query: '"giver or a taker"', advancedSyntax: true });
+    expect(ids(phrase)).toEqual([GIVER]);
+    expect((await search({ query: '"taker or a giver"', advancedSyntax: true })).nbHits).toBe(0);
+    expect((await search({ query: '"giver taker"', advancedSyntax: true })).nbHits).toBe(0);
+  });
+
+  it('a phrase allows no typo and no prefix', async () => {
+    expect((await search({ query: '"gvier or a taker"', advancedSyntax: true })).nbHits).toBe(0);
+    expect((await search({ query: '"giver or a tak"', advancedSyntax: true })).nbHits).toBe(0);
+  });
+
+  it('a phrase combines with other words', async () => {
+    const response = await search({ query: '"giver or a taker" adam', advancedSyntax: true });
+    expect(ids(response)).toEqual([GIVER]);
+  });
+
+  it('without advancedSyntax quotes are ignored', async () => {
+    expect(ids(await search({ query: '"giver taker"' }))).toContain(GIVER);
+  });
+
+  it('-word excludes the records containing the word', async () => {
+    const design = await search({ query: 'design' });
+    const excluded = await search({ query: 'design -architecture', advancedSyntax: true });
+    expect(excluded.nbHits).toBeGreaterThan(0);
+    expect(excluded.nbHits).toBeLessThan(design.nbHits);
+    const got = new Set(ids(excluded));
+    for (const hit of excluded.hits) expect(searchableTokens(hit)).not.toContain('architecture');
+    // every whole-word design hit without any architect* word is kept
+    const whole = await search({ query: 'design', queryType: 'prefixNone' });
+    expect(whole.nbHits).toBeGreaterThan(excluded.nbHits / 2);
+    for (const hit of whole.hits) {
+      if (!searchableTokens(hit).some((t) => t.startsWith('architect'))) expect(got.has(hit.objectID), hit.objectID).toBe(true);
+    }
+    for (const id of got) expect(ids(design)).toContain(id);
+  });
+
+  it('without advancedSyntax "-word" is an ordinary word', async () => {
+    const plain = await search({ query: 'design -architecture' });
+    const both = await search({ query: 'design architecture' });
+    expect(sorted(ids(plain))).toEqual(sorted(ids(both)));
+  });
+
+  it('advancedSyntaxFeatures restricts the features', async () => {
+    const phraseOnly = await search({ query: 'design -architecture', advancedSyntax: true, advancedSyntaxFeatures: ['exactPhrase'] });
+    expect(sorted(ids(phraseOnly))).toEqual(sorted(ids(await search({ query: 'design architecture' }))));
+    const excludeOnly = await search({ query: '"giver taker"', advancedSyntax: true, advancedSyntaxFeatures: ['excludeWords'] });
+    expect(ids(excludeOnly)).toContain(GIVER);
+  });
+});
+
+describe('removeStopWords', () => {
+  it('true: stop words are left out of the query', async () => {
+    const stripped = await search({ query: 'the of a giver', removeStopWords: true });
+    const plain = await search({ query: 'giver' });
+    expect(ids(stripped)).toEqual(ids(plain));
+    expect(stripped.hits[0].objectID).toBe(GIVER);
+  });
+
+  it('a language list', async () => {
+    expect(ids(await search({ query: 'the of a giver', removeStopWords: ['en'] }))).toEqual(ids(await search({ query: 'giver' })));
+  });
+
+  it('false (fixture default): stop words must match', async () => {
+    const kept = await search({ query: 'the of a giver' });
+    expect(ids(kept)).not.toContain(GIVER);
+  });
+});
+
+describe('queryType', () => {
+  const exact = { typoTolerance: false };
+
+  it('prefixLast (default): only the last word is a prefix', async () => {
+    expect(ids(await search({ query: 'giver tak', ...exact }))).toContain(GIVER);
+    expect(ids(await search({ query: 'giv taker', ...exact }))).not.toContain(GIVER);
+  });
+
+  it('prefixAll: every word is a prefix', async () => {
+    const response = await search({ query: 'giv tak', queryType: 'prefixAll', ...exact });
+    expect(ids(response)).toContain(GIVER);
+    expect(ids(await search({ query: 'giv tak', queryType: 'prefixLast', ...exact }))).not.toContain(GIVER);
+  });
+
+  it('prefixNone: whole words only', async () => {
+    expect(ids(await search({ query: 'giv', queryType: 'prefixNone', ...exact }))).not.toContain(GIVER);
+    expect(ids(await search({ query: 'giv', ...exact }))).toContain(GIVER);
+    expect(ids(await search({ query: 'giver', queryType: 'prefixNone', ...exact }))).toContain(GIVER);
+  });
+
+  it('an unknown value is 400', async () => {
+    expectError(await send('POST', '/1/indexes/talks/query', { query: 'x', queryType: 'prefixSome' }), 400);
+  });
+});
+
+describe('typoTolerance', () => {
+  const typoCounts = (response: any) => {
+    const counts: Record<number, number> = {};
+    for (const hit of response.hits) counts[hit._rankingInfo.nbTypos] = (counts[hit._rankingInfo.nbTypos] ?? 0) + 1;
+    return counts;
+  };
+
+  it('false / "false": no typo', async () => {
+    expect((await search({ query: 'gvier' })).hits[0].objectID).toBe(GIVER);
+    expect((await search({ query: 'gvier', typoTolerance: false })).nbHits).toBe(0);
+    expect((await search({ query: 'gvier', typoTolerance: 'false' })).nbHits).toBe(0);
+    expect((await search({ params: 'query=gvier&typoTolerance=false' })).nbHits).toBe(0);
+  });
+
+  it('min: only the hits with the fewest typos', async () => {
+    const all = await search({ query: 'economy', getRankingInfo: true });
+    const counts = typoCounts(all);
+    expect(Object.keys(counts).length).toBeGreaterThan(2);
+    const min = await search({ query: 'economy', typoTolerance: 'min', getRankingInfo: true });
+    expect(min.nbHits).toBe(counts[0]);
+    for (const hit of min.hits) expect(hit._rankingInfo.nbTypos).toBe(0);
+    // with no exact match, the fewest typos are 1
+    const typo = await search({ query: 'psycholgy', typoTolerance: 'min', getRankingInfo: true });
+    expect(typo.nbHits).toBeGreaterThan(0);
+    for (const hit of typo.hits) expect(hit._rankingInfo.nbTypos).toBe(1);
+  });
+
+  it('strict: the hits with the two smallest numbers of typos', async () => {
+    const all = await search({ query: 'economy', getRankingInfo: true });
+    const counts = typoCounts(all);
+    const strict = await search({ query: 'economy', typoTolerance: 'strict', getRankingInfo: true });
+    expect(strict.nbHits).toBe(counts[0] + counts[1]);
+    for (const hit of strict.hits) expect(hit._rankingInfo.nbTypos).toBeLessThanOrEqual(1);
+    expect(strict.nbHits).toBeLessThan(all.nbHits);
+  });
+
+  it('an unknown value is 400', async () => {
+    expectError(await send('POST', '/1/indexes/talks/query', { query: 'x', typoTolerance: 'sometimes' }), 400);
+  });
+});
+
+describe('restrictSearchableAttributes', () => {
+  it('matches only in the listed attributes', async () => {
+    const speakers = await search({ query: 'robinson', restrictSearchableAttributes: ['speakers'], typoTolerance: false });
+    const expected = talks.filter((t) => t.speakers.flatMap(tokens).some((w) => w.startsWith('robinson'))).map((t) => t.objectID);
+    expect(expected.length).toBeGreaterThan(1);
+    expect(sorted(ids(speakers))).toEqual(sorted(expected));
+    const names = await search({ query: 'robinson', restrictSearchableAttributes: ['name'], typoTolerance: false });
+    expect(sorted(ids(names))).toEqual(sorted(talks.filter((t) => tokens(t.name).some((w) => w.startsWith('robinson'))).map((t) => t.objectID)));
+  });
+
+  it('several attributes, as a comma string in a params string', async () => {
+    const response = await search({ params: 'query=psychology&restrictSearchableAttributes=name,tags&typoTolerance=false' });
+    const expected = talks.filter((t) => [...tokens(t.name), ...t.tags.flatMap(tokens)].some((w) => w.startsWith('psychology')));
+    expect(sorted(ids(response))).toEqual(sorted(expected.map((t) => t.objectID)));
+  });
+});
+
+describe('disableTypoToleranceOnAttributes / disableTypoToleranceOnWords', () => {
+  it('no typo in the listed attributes', async () => {
+    const robinsons = talks.filter((t) => t.speakers.some((s) => s.endsWith('Robinson'))).map((t) => t.objectID);
+    const tolerant = await search({ query: 'robinsen' });
+    expect(ids(tolerant)).toEqual(expect.arrayContaining(robinsons));
+    const strict = await search({ query: 'robinsen', disableTypoToleranceOnAttributes: ['speakers'] });
+    for (const id of robinsons) expect(ids(strict)).not.toContain(id);
+  });
+
+  it('no typo on the listed words, other words keep theirs', async () => {
+    expect((await search({ query: 'gvier', disableTypoToleranceOnWords: ['gvier'] })).nbHits).toBe(0);
+    expect(ids(await search({ query: 'gvier taker', disableTypoToleranceOnWords: ['taker'] }))).toContain(GIVER);
+    expect((await search({ query: 'gvier taker', disableTypoToleranceOnWords: ['gvier'] })).nbHits).toBe(0);
+  });
+});
+
+describe('responseFields', () => {
+  it('only the listed top-level fields', async () => {
+    const response = await search({ query: 'design', facets: ['tags'], responseFields: ['hits', 'nbHits'] });
+    expect(response.hits.length).toBeGreaterThan(0);
+    expect(typeof response.nbHits).toBe('number');
+    for (const field of ['page', 'nbPages', 'hitsPerPage', 'params', 'query', 'processingTimeMS', 'facets', 'exhaustiveNbHits']) {
+      expect(response, field).not.toHaveProperty(field);
+    }
+  });
+
+  it('"*" (default) returns everything; a params string works too', async () => {
+    const all = await search({ query: 'design', responseFields: ['*'] });
+    for (const field of ['hits', 'nbHits', 'page', 'nbPages', 'hitsPerPage', 'params', 'query', 'processingTimeMS']) expect(all).toHaveProperty(field);
+    const params = await search({ params: 'query=design&responseFields=nbHits,page' });
+    expect(params).toHaveProperty('nbHits');
+    expect(params).toHaveProperty('page');
+    expect(params).not.toHaveProperty('hits');
+  });
+
+  it('applies to every result of a multi-query', async () => {
+    const response = await send('POST', '/1/indexes/*/queries', {
+      requests: [{ indexName: 'talks', query: 'design', responseFields: ['nbHits'] }],
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.results[0]).toHaveProperty('nbHits');
+    expect(response.body.results[0]).not.toHaveProperty('hits');
+  });
+});
+
+describe('attributesToRetrieve', () => {
+  const record = () => talks.find((t) => t.objectID === GIVER)!;
+  const retrieved = (hit: any) => {
+    const { _highlightResult, _snippetResult, _rankingInfo, ...rest } = hit;
+    return rest;
+  };
+
+  it('a list: those attributes and objectID', async () => {
+    const [hit] = (await search({ query: 'gvier', attributesToRetrieve: ['name', 'speakers'] })).hits;
+    expect(retrieved(hit)).toEqual({ objectID: GIVER, name: record().name, speakers: record().speakers });
+  });
+
+  it('"*" with -attr: everything but the excluded attributes', async () => {
+    const [hit] = (await search({ query: 'gvier', attributesToRetrieve: ['*', '-description', '-tags'] })).hits;
+    const { description, tags, ...expected } = record();
+    expect(retrieved(hit)).toEqual(expected);
+  });
+
+  it('objectID cannot be excluded', async () => {
+    const [hit] = (await search({ query: 'gvier', attributesToRetrieve: ['*', '-objectID'] })).hits;
+    expect(hit.objectID).toBe(GIVER);
+  });
+
+  it('in a params string, and under the old name "attributes"', async () => {
+    const [fromString] = (await search({ params: `query=gvier&attributesToRetrieve=${encodeURIComponent('["*","-description"]')}` })).hits;
+    expect(fromString).not.toHaveProperty('description');
+    expect(fromString.name).toBe(record().name);
+    const [old] = (await search({ query: 'gvier', attributes: ['name'] })).hits;
+    expect(retrieved(old)).toEqual({ objectID: GIVER, name: record().name });
+  });
+});
