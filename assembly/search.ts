@@ -271,22 +271,50 @@ function groupOf(doc: i32): i32 {
   return doc < groups.length ? groups.get(doc) : -1;
 }
 
+const groupOrdinal = new IntVec();
+
 function ensureGroup(group: i32): void {
-  while (groupStamp.length <= group) { groupStamp.push(0); groupEmitted.push(0); }
+  while (groupStamp.length <= group) { groupStamp.push(0); groupEmitted.push(0); groupOrdinal.push(0); }
 }
 
-/** Adds a candidate to the ranked page unless its distinct group is full. */
+/** With distinct, pages count groups: the ordinal of each ranked record's group. */
+const rankedGroup = new IntVec();
+let groupsStarted: i32 = 0;
+let groupsFull: i32 = 0;
+
+/**
+ * Adds a candidate to the ranking. With distinct, a record joins its group
+ * while the group has room; a new group is started only while fewer than
+ * `wanted` groups exist (a record without a group is a full group of its own).
+ */
 function emit(position: i32): void {
-  if (distinctLimit > 0) {
-    const group = groupOf(candidates.get(position));
-    if (group >= 0) {
-      ensureGroup(group);
-      if (groupStamp.get(group) != groupEpoch) { groupStamp.set(group, groupEpoch); groupEmitted.set(group, 0); }
-      if (groupEmitted.get(group) >= distinctLimit) return;
-      groupEmitted.set(group, groupEmitted.get(group) + 1);
-    }
+  if (distinctLimit == 0) { ranked.push(position); return; }
+  const group = groupOf(candidates.get(position));
+  if (group < 0) {
+    if (groupsStarted >= wanted) return;
+    rankedGroup.push(groupsStarted++);
+    groupsFull++;
+    ranked.push(position);
+    return;
   }
+  ensureGroup(group);
+  if (groupStamp.get(group) != groupEpoch) {
+    if (groupsStarted >= wanted) return;
+    groupStamp.set(group, groupEpoch);
+    groupEmitted.set(group, 0);
+    groupOrdinal.set(group, groupsStarted++);
+  }
+  const emitted = groupEmitted.get(group);
+  if (emitted >= distinctLimit) return;
+  groupEmitted.set(group, emitted + 1);
+  if (emitted + 1 == distinctLimit) groupsFull++;
+  rankedGroup.push(groupOrdinal.get(group));
   ranked.push(position);
+}
+
+/** The ranking has what the page needs. */
+@inline function rankingDone(): bool {
+  return distinctLimit == 0 ? ranked.length >= wanted : groupsStarted >= wanted && groupsFull == groupsStarted;
 }
 
 function scanOnce(position: i32): void {
@@ -381,9 +409,9 @@ function sortRange(from: i32, to: i32): void {
  * overall are ordered, so a broad query never sorts all its candidates.
  */
 function rankRange(from: i32, to: i32, c: i32): void {
-  if (from >= to || ranked.length >= wanted) return;
+  if (from >= to || rankingDone()) return;
   if (c > criteriaCount || to - from == 1) {
-    for (let i = from; i < to && ranked.length < wanted; i++) emit(<i32>(unchecked(work[i]) & 0xffffffff));
+    for (let i = from; i < to && !rankingDone(); i++) emit(<i32>(unchecked(work[i]) & 0xffffffff));
     return;
   }
   if (isConstant(c)) { rankRange(from, to, c + 1); return; }
@@ -409,7 +437,7 @@ function rankRange(from: i32, to: i32, c: i32): void {
   }
   sortRange(from, lt);
   let g = from;
-  while (g < lt && ranked.length < wanted) {
+  while (g < lt && !rankingDone()) {
     let e = g + 1;
     while (e < lt && keyAt(e) == keyAt(g)) e++;
     rankRange(g, e, c + 1);
@@ -419,7 +447,7 @@ function rankRange(from: i32, to: i32, c: i32): void {
     // no cut: [lt, gt] holds the largest key group(s); sort and walk them too
     sortRange(lt, gt + 1);
     g = lt;
-    while (g <= gt && ranked.length < wanted) {
+    while (g <= gt && !rankingDone()) {
       let e = g + 1;
       while (e <= gt && keyAt(e) == keyAt(g)) e++;
       rankRange(g, e, c + 1);
@@ -443,6 +471,9 @@ function rankCandidates(k: i32): void {
   if (work.length < n) work = new StaticArray<u64>(n);
   for (let i = 0; i < n; i++) unchecked(work[i] = <u64>i);
   ranked.length = 0;
+  rankedGroup.length = 0;
+  groupsStarted = 0;
+  groupsFull = 0;
   groupEpoch++;
   rankRange(0, n, 0);
 }
@@ -451,11 +482,17 @@ function writeResults(nbHits: i32): void {
   const offset = unchecked(params[P_OFFSET]);
   results.length = 0;
   results.push(nbHits);
-  const returned = ranked.length > offset ? ranked.length - offset : 0;
+  // the page: [offset, k) of the ranked records, or of their groups with distinct
+  const grouped = distinctLimit > 0 && rankedGroup.length == ranked.length;
+  let first = 0;
+  while (first < ranked.length && (grouped ? rankedGroup.get(first) : first) < offset) first++;
+  let returned = 0;
+  for (let i = first; i < ranked.length; i++) if (!grouped || rankedGroup.get(i) >= offset) returned++;
   results.push(returned);
   results.push(wordCount);
   for (let w = 0; w < wordCount; w++) { results.push(wordOffsetStart.get(w)); results.push(wordOffsetEnd.get(w)); }
-  for (let i = offset; i < ranked.length; i++) {
+  for (let i = first; i < ranked.length; i++) {
+    if (grouped && rankedGroup.get(i) < offset) continue;
     const position = ranked.get(i);
     const doc = candidates.get(position);
     if (wordCount > 0) scanOnce(position);
@@ -517,11 +554,11 @@ export function search(): void {
   }
   matchAlternatives();
   for (let w = 0; w < wordCount; w++) accumulateLevels(w);
+  distinctLimit = unchecked(params[P_DISTINCT]);
   if (isStaticQuery()) { searchStatic(); return; }
   writeCandidates();
   verifyCandidates();
   applyTypoMode();
-  distinctLimit = unchecked(params[P_DISTINCT]);
   const nbHits = countHits();
   rankCandidates(unchecked(params[P_TOP_K]));
   writeResults(nbHits);

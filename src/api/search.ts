@@ -16,9 +16,9 @@ export function searchSingleIndex(ctx: OperationContext) {
   return { ...response, parsed_query: response.query };
 }
 
-/** The query string's search parameters, as a `params` string (credentials and agent left out). */
+/** The query string's search parameters, as a `params` string (credentials, agent and `cursor` left out). */
 function queryStringParams(ctx: OperationContext): { params: string } {
-  const kept = Object.entries(ctx.query).filter(([k]) => !/^x-(algolia|service)-/i.test(k));
+  const kept = Object.entries(ctx.query).filter(([k]) => !/^x-(algolia|service)-/i.test(k) && k !== 'cursor');
   return { params: new URLSearchParams(kept).toString() };
 }
 
@@ -41,7 +41,7 @@ export function searchForFacetValues(ctx: OperationContext) {
 
 export function browse(ctx: OperationContext) {
   const index = ctx.engine.index(ctx.params.indexName);
-  const body = ctx.body ?? queryStringParams(ctx);
+  const body = ctx.body ?? { ...queryStringParams(ctx), cursor: ctx.query.cursor };
   return browseIndex(index, body, ctx.engine.cursorKey, seesUnretrievable(ctx));
 }
 

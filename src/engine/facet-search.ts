@@ -30,5 +30,6 @@ export function searchFacetValues(index: SearchIndex, facetName: string, params:
     if (words.length > 0 && (mask & allWords) !== allWords) continue;
     facetHits.push({ value, highlighted: highlighted.value, count });
   }
+  if (setting('sortFacetValuesBy') === 'alpha') facetHits.sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
   return { facetHits, exhaustiveFacetsCount: true, processingTimeMS: Math.round(performance.now() - started) };
 }

@@ -29,6 +29,8 @@ export function facetAttributes(list: string[] | null | undefined): FacetAttribu
   });
 }
 
+const matchingKey = (value: string) => value.trim().toLowerCase();
+
 /** A growable list of record ids (ascending: ids only grow). */
 export class IdList {
   ids = new Uint32Array(4);
@@ -45,7 +47,7 @@ export class IdList {
   }
 }
 
-/** Facet values of one attribute: exact value → ids; lower-cased value → exact values. */
+/** Facet values of one attribute: exact value → ids; matching key (case and surrounding spaces ignored) → exact values. */
 export class FacetColumn {
   readonly values = new Map<string, IdList>();
   readonly byLowerCase = new Map<string, string[]>();
@@ -58,16 +60,16 @@ export class FacetColumn {
       if (!list) {
         list = new IdList();
         this.values.set(leaf, list);
-        const lower = leaf.toLowerCase();
-        this.byLowerCase.set(lower, [...(this.byLowerCase.get(lower) ?? []), leaf]);
+        const key = matchingKey(leaf);
+        this.byLowerCase.set(key, [...(this.byLowerCase.get(key) ?? []), leaf]);
       }
       list.push(id);
     }
   }
 
-  /** Lists of the values equal to `value`, ignoring case. */
+  /** Lists of the values equal to `value`, ignoring case and surrounding spaces. */
   matching(value: string): IdList[] {
-    return (this.byLowerCase.get(value.toLowerCase()) ?? []).map((v) => this.values.get(v)!);
+    return (this.byLowerCase.get(matchingKey(value)) ?? []).map((v) => this.values.get(v)!);
   }
 }
 

@@ -103,10 +103,11 @@ function precisionOf(params: SearchParams): number | PrecisionRange[] {
   throw badRequest('Invalid value for "aroundPrecision": expected metres or [{from, value}]');
 }
 
+/** The distance rounded down to its precision step; with ranges, steps start at each range's `from`, so keys never decrease with distance. */
 function bucket(distance: number, precision: number | PrecisionRange[]): { rounded: number; precision: number } {
-  const step = typeof precision === 'number' ? precision
-    : [...precision].reverse().find((r) => r.from <= distance)?.value ?? precision[0].value;
-  return { rounded: Math.floor(distance / step) * step, precision: step };
+  if (typeof precision === 'number') return { rounded: Math.floor(distance / precision) * precision, precision };
+  const range = [...precision].reverse().find((r) => r.from <= distance) ?? { from: 0, value: precision[0].value };
+  return { rounded: range.from + Math.floor((distance - range.from) / range.value) * range.value, precision: range.value };
 }
 
 export interface GeoPlan {
@@ -152,7 +153,7 @@ function planAround(params: SearchParams, around: Point, column: GeoColumn, capa
   const info = new Map<number, { distance: number; precision: number; point: Point }>();
   for (let id = 0; id < capacity; id++) {
     const d = nearest[id];
-    if (!(d <= radius)) continue;
+    if (!Number.isFinite(d) || d > radius) continue; // records without _geoloc never match a geo query
     setBit(filter, id);
     const b = bucket(d, precision);
     ranks[id] = Math.min(b.rounded, 0x7ffffffe);

@@ -389,7 +389,7 @@ function jsonish(rng: Rng, depth = 0): unknown {
     case 4: return rng.pick([0, 1, -1, 1.5, NaN, Infinity, -0, 1e308]);
     case 5: return rng.pick([null, undefined]);
     case 6: return rng.chance(0.5);
-    case 7: return rng.pick([{}, { a: 1 }, { facetFilters: 'a:b' }, { toString: () => 'a:b' }, new Date(0), /a:b/]);
+    case 7: return rng.pick<unknown>([{}, { a: 1 }, { facetFilters: 'a:b' }, { toString: () => 'a:b' }, new Date(0), /a:b/]);
     default: return depth >= 3 ? listString(rng) : Array.from({ length: rng.int(5) }, () => jsonish(rng, depth + 1));
   }
 }

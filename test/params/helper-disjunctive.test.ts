@@ -241,6 +241,51 @@ describe('algoliasearch-helper: disjunctive and conjunctive facets', () => {
     expect(facetOf(results, 'tags').find((v) => v.name === 'Bioethics')).toEqual({ name: 'Bioethics', count: 0, isRefined: true });
   });
 
+  it('values with ":", ">", quotes, diacritics, commas and parentheses refine like any other', async () => {
+    const events = ['NextGen:Charity', 'TEDGlobal>London', "TEDxO'Porto", 'TEDxGöteborg 2010', "Eric Whitacre's Virtual Choir"];
+    const r: Refinements = { events };
+    expect(hitsOf(r).length).toBeGreaterThanOrEqual(events.length);
+    const helper = newHelper();
+    for (const e of events) helper.addDisjunctiveFacetRefinement('event_name', e);
+    checkResults(await search(helper), r);
+
+    const languages = ['French (Canada)', 'Chinese, Yue'];
+    const withLanguages: Refinements = { languages };
+    expect(hitsOf(withLanguages).length).toBeGreaterThan(0);
+    const conjunctive = newHelper();
+    for (const l of languages) conjunctive.addFacetRefinement('languages', l);
+    checkResults(await search(conjunctive), withLanguages);
+  });
+
+  // The engine returns such values verbatim in `facets` (" Sivamani") and the
+  // helper refines on them as returned ("speakers: Sivamani"): the refinement
+  // must find the talks the facet count promised.
+  it('speaker values with leading, trailing or doubled spaces match their talks', async () => {
+    const odd = [...new Set(talks.flatMap((t) => t.speakers))].filter((s) => s !== s.trim() || s.includes('  ')).sort();
+    expect(odd.length).toBeGreaterThan(5);
+    const failures: string[] = [];
+    for (const speaker of odd) {
+      const results = await search(newHelper({ hitsPerPage: 0, disjunctiveFacets: ['speakers'], facets: [] }).addDisjunctiveFacetRefinement('speakers', speaker));
+      const expected = talks.filter((t) => t.speakers.includes(speaker)).length;
+      if (results.nbHits !== expected) failures.push(`${JSON.stringify(speaker)}: ${results.nbHits} hits, expected ${expected}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('the fixture maxValuesPerFacet (100): the 100 most frequent tags with exact counts', async () => {
+    const helper = newHelper({ maxValuesPerFacet: undefined, hitsPerPage: 0 }).addDisjunctiveFacetRefinement('event_name', 'TED2014');
+    const results = await search(helper);
+    const all = expectedFacet({ events: ['TED2014'] }, 'tags', true).filter((v) => v.count > 0);
+    expect(all.length).toBeGreaterThan(100);
+    const got = facetOf(results, 'tags');
+    expect(got).toHaveLength(100);
+    const exact = new Map(all.map((v) => [v.name, v.count]));
+    for (const v of got) expect(v.count, v.name).toBe(exact.get(v.name));
+    const lowest = Math.min(...got.map((v) => v.count));
+    const shown = new Set(got.map((v) => v.name));
+    for (const v of all) if (!shown.has(v.name)) expect(v.count, v.name).toBeLessThanOrEqual(lowest);
+  });
+
   it('toggling refinements off returns to the unrefined counts', async () => {
     const helper = newHelper({ hitsPerPage: 0 })
       .toggleFacetRefinement('tags', 'science')
