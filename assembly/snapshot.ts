@@ -1,15 +1,14 @@
-// Binary snapshot of an index: the dictionary's terms (in id order), every
-// live record's forward list and the rank arrays. Postings are not saved:
-// they are rebuilt from the forward lists on import, one pass, no tokenizing
-// of record text.
+// Binary snapshot of an index: the dictionary's terms (in id order), their
+// posting lists, every live record's forward list and the rank arrays, all
+// copied as they are in memory: importing is memory copies, no tokenizing.
 import { ByteVec, scratchBase } from './buffers';
 import { internToken, termCount, termUnitLength, termUnitStart, termUnits } from './dictionary';
 import { tokenize, tokens } from './text';
-import { compact, docLength, docPtr, ensureDocs, ensureTerms, storeForward } from './store';
+import { PostingLists, docLength, docPtr, ensureDocs, ensureTerms, postings, storeForward, wholeValues } from './store';
 import { rankSlots } from './ranking';
 
 const MAGIC: u32 = 0x49434e4c; // "LNCI"
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 /** Rank slots worth saving: customRanking, asc/desc entries, distinct groups. */
 const SAVED_SLOTS: i32[] = [0, 1, 2, 3, 4, 5, 6, 7, 10];
 
@@ -43,6 +42,8 @@ export function exportIndex(): void {
     if ((n & 1) != 0) store<u16>(at + (<usize>n << 1), 0);
     snapshotBytes.length += padded;
   }
+  exportPostings(postings);
+  exportPostings(wholeValues);
   const docs = docPtr.length;
   put32(<u32>docs);
   for (let d = 0; d < docs; d++) {
@@ -59,7 +60,31 @@ export function exportIndex(): void {
   }
 }
 
+function exportPostings(lists: PostingLists): void {
+  for (let t = 0; t < termCount; t++) {
+    const n = lists.length.get(t);
+    put32(<u32>lists.lastPlusOne.get(t));
+    put32(<u32>n);
+    putBytes(<usize>lists.ptr.get(t), n);
+    if ((n & 3) != 0) { snapshotBytes.reserve(snapshotBytes.length + 4); snapshotBytes.length += 4 - (n & 3); }
+  }
+}
+
 let cursor: usize = 0;
+
+function importPostings(lists: PostingLists, terms: i32): void {
+  for (let t = 0; t < terms; t++) {
+    lists.lastPlusOne.set(t, <i32>take32());
+    const n = <i32>take32();
+    const capacity = n + 8;
+    const block = heap.alloc(<usize>capacity);
+    memory.copy(block, cursor, <usize>n);
+    lists.ptr.set(t, <i32>block);
+    lists.length.set(t, n);
+    lists.capacity.set(t, capacity);
+    cursor += <usize>((n + 3) & ~3);
+  }
+}
 @inline function take32(): u32 {
   const v = load<u32>(cursor);
   cursor += 4;
@@ -79,6 +104,8 @@ export function importIndex(length: i32): bool {
     if (tokens.count != 1 || internToken(0) != t) return false;
   }
   ensureTerms(termCount);
+  importPostings(postings, terms);
+  importPostings(wholeValues, terms);
   const docs = <i32>take32();
   ensureDocs(docs);
   const forward = new ByteVec();
@@ -101,7 +128,5 @@ export function importIndex(length: i32): bool {
     memory.copy(ranks.ptr, cursor, <usize>n << 2);
     cursor += <usize>n << 2;
   }
-  if (cursor != end) return false;
-  compact(termCount);
-  return true;
+  return cursor == end;
 }

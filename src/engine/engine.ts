@@ -77,7 +77,7 @@ export class Engine {
     let base = 0;
     for (const snapshot of snapshots) {
       try {
-        this.restore(await this.codec.decodeSnapshot(snapshot.bytes));
+        await this.restore(await this.codec.decodeSnapshot(snapshot.bytes));
         base = snapshot.taskID;
         break;
       } catch (e) {
@@ -103,8 +103,8 @@ export class Engine {
     this.tasks.advancePast(this.lastApplied);
   }
 
-  private restore(state: EngineState): void {
-    for (const snapshot of state.indexes) this.indexes.set(snapshot.name, SearchIndex.restore(snapshot));
+  private async restore(state: EngineState): Promise<void> {
+    for (const snapshot of state.indexes) this.indexes.set(snapshot.name, await SearchIndex.restore(snapshot));
   }
 
   /** Writes a snapshot of everything applied so far (waits for queued writes first). */
@@ -112,11 +112,13 @@ export class Engine {
     if (this.snapshotting) return this.snapshotting;
     this.snapshotting = (async () => {
       await this.tasks.idle();
-      const state: EngineState = {
+      // what is captured below must not change while it is captured: the
+      // queue waits for this snapshot before applying anything newer
+      const state = await this.tasks.exclusive(async (): Promise<EngineState> => ({
         version: 1,
         lastTaskID: this.lastApplied,
-        indexes: [...this.indexes.values()].map((i) => i.snapshot()),
-      };
+        indexes: await Promise.all([...this.indexes.values()].map((i) => i.snapshot())),
+      }));
       this.appliedSinceSnapshot = 0;
       const bytes = await this.codec.encodeSnapshot(state);
       await this.serialized(() => this.storage.writeSnapshot({ taskID: state.lastTaskID, bytes }));

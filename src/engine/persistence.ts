@@ -73,7 +73,7 @@ export class Codec {
     const header = SNAPSHOT_MAGIC.length + DIGEST_BYTES;
     if (bytes.length < header || SNAPSHOT_MAGIC.some((b, i) => bytes[i] !== b)) throw new StorageError('not a snapshot');
     const sealed = bytes.subarray(header);
-    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', sealed.slice()));
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', sealed as Uint8Array<ArrayBuffer>));
     if (digest.some((b, i) => b !== bytes[SNAPSHOT_MAGIC.length + i])) throw new StorageError('snapshot checksum mismatch');
     return packr.unpack(await this.unseal(sealed));
   }

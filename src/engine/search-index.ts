@@ -7,6 +7,7 @@ import {
   type Settings, type SortEntry,
 } from './settings.js';
 import { FacetIndex } from './facets.js';
+import { RecordStore, type PackedRecords } from './record-store.js';
 import { applyPartial, leafPaths, textLeaves, valuesAt, type Json, type Record_ } from './records.js';
 
 const CORE_BATCH = 2000;
@@ -18,7 +19,7 @@ export interface IndexSnapshot {
   updatedAt: number;
   lastBuildTimeS: number;
   settings: Settings;
-  records: Array<Record_ | null>;
+  records: PackedRecords;
   dynamicAttributes: Array<[string, number]>;
   core: Uint8Array;
 }
@@ -32,7 +33,7 @@ export class SearchIndex {
 
   private core = new CoreIndex();
   private readonly ids = new Map<string, number>();
-  private records: Array<Record_ | undefined> = [];
+  private records = new RecordStore();
   private attributes: SearchableAttribute[] | null = null;
   /** In "every attribute" mode: attribute path → attribute id, grown as records arrive. */
   private dynamicAttributes = new Map<string, number>();
@@ -55,10 +56,10 @@ export class SearchIndex {
 
   get(objectID: string): Record_ | undefined {
     const id = this.ids.get(objectID);
-    return id === undefined ? undefined : this.records[id];
+    return id === undefined ? undefined : this.records.get(id);
   }
 
-  record(id: number): Record_ | undefined { return this.records[id]; }
+  record(id: number): Record_ | undefined { return this.records.get(id); }
 
   /** Core attribute ids of the named attributes (a name covers its nested paths). */
   attributeIds(names: string[]): number[] {
@@ -68,14 +69,11 @@ export class SearchIndex {
   }
 
   *allRecords(): Iterable<Record_> {
-    for (const r of this.records) if (r) yield r;
+    for (const [, r] of this.records.entries()) yield r;
   }
 
   *liveEntries(): Iterable<[number, Record_]> {
-    for (let id = 0; id < this.records.length; id++) {
-      const r = this.records[id];
-      if (r) yield [id, r];
-    }
+    yield* this.records.entries();
   }
 
   // --- writes (applied by the task queue, never half-done: inputs are checked before queueing)
@@ -91,8 +89,7 @@ export class SearchIndex {
         batch = [];
       }
       this.removeId(record.objectID);
-      const id = this.records.length;
-      this.records.push(record);
+      const id = this.records.push(record);
       this.ids.set(record.objectID, id);
       this.facetIndex.add(id, record);
       batch.push({ id, segments: this.segmentsOf(record) });
@@ -115,7 +112,7 @@ export class SearchIndex {
 
   clear(): void {
     this.ids.clear();
-    this.records = [];
+    this.records = new RecordStore();
     this.deadSinceCompaction = 0;
     this.core = new CoreIndex();
     this.facetIndex = this.newFacetIndex();
@@ -150,21 +147,22 @@ export class SearchIndex {
 
   // --- snapshots
 
-  snapshot(): IndexSnapshot {
+  async snapshot(): Promise<IndexSnapshot> {
     this.prepareRanks();
+    const core = this.core.exportSnapshot();
     return {
       name: this.name,
       createdAt: this.createdAt.getTime(),
       updatedAt: this.updatedAt.getTime(),
       lastBuildTimeS: this.lastBuildTimeS,
       settings: this.settings,
-      records: this.records.map((r) => r ?? null),
+      records: await this.records.pack(),
       dynamicAttributes: [...this.dynamicAttributes],
-      core: this.core.exportSnapshot(),
+      core,
     };
   }
 
-  static restore(snapshot: IndexSnapshot): SearchIndex {
+  static async restore(snapshot: IndexSnapshot): Promise<SearchIndex> {
     const index = new SearchIndex(snapshot.name, new Date(snapshot.createdAt));
     index.settings = snapshot.settings;
     index.plan = rankingPlan(index.settings);
@@ -176,8 +174,8 @@ export class SearchIndex {
       index.core.setAttributes([...index.dynamicAttributes.keys()].map(() => ({ rank: 0, unordered: true })));
     }
     if (!index.core.importSnapshot(snapshot.core)) throw new Error(`index ${snapshot.name}: invalid core snapshot`);
-    index.records = snapshot.records.map((r) => r ?? undefined);
-    index.records.forEach((r, id) => { if (r) index.ids.set(r.objectID, id); });
+    index.records = await RecordStore.unpack(snapshot.records);
+    snapshot.records.objectIDs.forEach((objectID, id) => { if (objectID !== '') index.ids.set(objectID, id); });
     index.ranksDirty = false;
     return index;
   }
@@ -199,7 +197,7 @@ export class SearchIndex {
     const started = performance.now();
     const live = [...this.allRecords()];
     this.ids.clear();
-    this.records = [];
+    this.records = new RecordStore();
     this.core = new CoreIndex();
     this.facetIndex = this.newFacetIndex();
     this.configureCore();
@@ -211,7 +209,7 @@ export class SearchIndex {
     const id = this.ids.get(objectID);
     if (id === undefined) return;
     this.ids.delete(objectID);
-    this.records[id] = undefined;
+    this.records.remove(id);
     this.core.removeDocument(id);
     this.deadSinceCompaction++;
   }
@@ -261,14 +259,14 @@ export class SearchIndex {
   private groupsFor(path: string[]): Int32Array {
     const groups = new Int32Array(this.records.length).fill(-1);
     const ids = new Map<string, number>();
-    this.records.forEach((r, id) => {
-      const value = r ? valuesAt(r, path).flat(Infinity as 1)[0] : undefined;
-      if (value === undefined || value === null) return;
+    for (const [id, r] of this.records.entries()) {
+      const value = valuesAt(r, path).flat(Infinity as 1)[0];
+      if (value === undefined || value === null) continue;
       const key = JSON.stringify(value);
       let group = ids.get(key);
       if (group === undefined) { group = ids.size; ids.set(key, group); }
       groups[id] = group;
-    });
+    }
     return groups;
   }
 
@@ -277,11 +275,10 @@ export class SearchIndex {
     if (entries.length === 0) return ranks;
     const live: number[] = [];
     const keys: Array<Array<number | string | undefined>> = [];
-    this.records.forEach((r, id) => {
-      if (!r) return;
+    for (const [id, r] of this.records.entries()) {
       live.push(id);
       keys[id] = entries.map((e) => sortValue(valuesAt(r, e.path)));
-    });
+    }
     const compare = (a: number, b: number) => {
       for (let i = 0; i < entries.length; i++) {
         const c = compareValues(keys[a][i], keys[b][i], entries[i].descending);

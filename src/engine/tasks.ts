@@ -27,6 +27,13 @@ export class TaskQueue {
       .finally(() => { this.pending.delete(taskID); });
   }
 
+  /** Runs `work` between two tasks: nothing is applied while it runs. */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(work);
+    this.tail = result.then(() => {}, () => {});
+    return result;
+  }
+
   status(taskID: number): TaskStatus | undefined {
     if (this.pending.has(taskID)) return 'notPublished';
     return taskID > 0 && taskID < this.next ? 'published' : undefined;

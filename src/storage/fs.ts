@@ -62,6 +62,9 @@ function readLog(data: Buffer): { entries: Entry[]; valid: number } {
   return { entries, valid: at };
 }
 
+/** A Buffer as a plain Uint8Array view (no copy). */
+const asBytes = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.length);
+
 function syncedWrite(path: string, bytes: Uint8Array): void {
   const tmp = `${path}.tmp`;
   const fd = openSync(tmp, 'w');
@@ -88,7 +91,7 @@ export function fsStorage(dir: string): Storage {
     async open() {
       const snapshots = snapshotFiles().map((f) => ({
         taskID: Number(SNAPSHOT.exec(f)![1]),
-        bytes: new Uint8Array(readFileSync(join(dir, f))),
+        bytes: asBytes(readFileSync(join(dir, f))),
       }));
       if (!existsSync(logPath)) return { snapshots, log: [] };
       const data = readFileSync(logPath);

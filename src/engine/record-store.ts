@@ -1,0 +1,94 @@
+// The records of an index by record id. Records read from a snapshot stay
+// packed (MessagePack, shapes shared) until first asked for, so reopening a
+// large index costs no parsing; new records are kept as objects.
+import { Packr, Unpackr } from 'msgpackr';
+import { deflate, inflate, syncInflater } from './compression.js';
+import type { Record_ } from './records.js';
+
+/** The records as a snapshot holds them: one deflated blob of packed records. */
+export interface PackedRecords {
+  structures: any[];
+  /** objectID per record id ('' = no record). */
+  objectIDs: string[];
+  /** End offset of each record's bytes in the inflated blob (a Uint32Array's bytes, little endian). */
+  ends: Uint8Array;
+  blob: Uint8Array;
+}
+
+export class RecordStore {
+  /** Per record id: the record, null once removed, undefined while still packed. */
+  private objects: Array<Record_ | null | undefined> = [];
+  private packed: Uint8Array | undefined;
+  /** Where inflating can wait for the first read (Node), the blob and how to inflate it. */
+  private deflated: { blob: Uint8Array; inflate: (bytes: Uint8Array) => Uint8Array } | undefined;
+  private ends: Uint32Array | undefined;
+  private unpackr: Unpackr | undefined;
+
+  get length(): number { return this.objects.length; }
+
+  get(id: number): Record_ | undefined {
+    const record = this.objects[id];
+    if (record === null) return undefined;
+    if (record !== undefined || !this.ends || id >= this.ends.length) return record;
+    if (this.deflated) {
+      this.packed = this.deflated.inflate(this.deflated.blob);
+      this.deflated = undefined;
+    }
+    const start = id === 0 ? 0 : this.ends![id - 1];
+    const end = this.ends![id];
+    if (end === start) return undefined;
+    const unpacked = this.unpackr!.unpack(this.packed!.subarray(start, end)) as Record_;
+    this.objects[id] = unpacked;
+    return unpacked;
+  }
+
+  push(record: Record_): number {
+    this.objects.push(record);
+    return this.objects.length - 1;
+  }
+
+  remove(id: number): void {
+    this.objects[id] = null;
+  }
+
+  *entries(): Iterable<[number, Record_]> {
+    for (let id = 0; id < this.objects.length; id++) {
+      const r = this.get(id);
+      if (r) yield [id, r];
+    }
+  }
+
+  async pack(): Promise<PackedRecords> {
+    const structures: any[] = [];
+    const packr = new Packr({ structures, useRecords: true });
+    const parts: Uint8Array[] = [];
+    const objectIDs: string[] = [];
+    const ends = new Uint32Array(this.objects.length);
+    let size = 0;
+    for (let id = 0; id < this.objects.length; id++) {
+      const r = this.get(id);
+      if (r) {
+        const bytes = packr.pack(r);
+        parts.push(bytes);
+        size += bytes.length;
+      }
+      objectIDs.push(r ? r.objectID : '');
+      ends[id] = size;
+    }
+    const whole = new Uint8Array(size);
+    let at = 0;
+    for (const p of parts) { whole.set(p, at); at += p.length; }
+    return { structures, objectIDs, ends: new Uint8Array(ends.buffer), blob: await deflate(whole) };
+  }
+
+  static async unpack(packed: PackedRecords): Promise<RecordStore> {
+    const store = new RecordStore();
+    store.objects = new Array(packed.objectIDs.length);
+    const inflateNow = await syncInflater();
+    if (inflateNow) store.deflated = { blob: packed.blob, inflate: inflateNow };
+    else store.packed = await inflate(packed.blob);
+    store.ends = new Uint32Array(packed.ends.slice().buffer);
+    store.unpackr = new Unpackr({ structures: packed.structures, useRecords: true });
+    return store;
+  }
+}
