@@ -1,7 +1,9 @@
 // Bundles the TypeScript facade with esbuild; the WebAssembly core is inlined
 // (binary loader), so every bundle is self-contained in Node and browsers.
 import { build } from 'esbuild';
-import { chmodSync } from 'node:fs';
+import { chmodSync, rmSync } from 'node:fs';
+
+rmSync('dist', { recursive: true, force: true });
 
 const common = {
   bundle: true,
@@ -19,11 +21,13 @@ await build({
   target: 'es2022',
   splitting: true,
   mainFields: ['module', 'main'],
+  // node built-ins are only reached behind a runtime check (compression, worker_threads)
+  external: ['node:*'],
 });
 
 await build({
   ...common,
-  entryPoints: { node: 'src/node.ts', cli: 'src/cli.ts', 'worker-node': 'src/worker-node.ts' },
+  entryPoints: { node: 'src/node.ts', cli: 'src/cli.ts' },
   outdir: 'dist',
   platform: 'node',
   target: 'node20',

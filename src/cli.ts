@@ -8,7 +8,7 @@ import { memoryStorage } from './storage/storage.js';
 import { serve } from './server/http.js';
 
 const USAGE = `usage:
-  lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR] [--app-id ID] [--admin-key KEY] [--demo]
+  lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory] [--app-id ID] [--admin-key KEY] [--demo]
   lantern import INDEX FILE.json [--settings FILE.json] [--data DIR]
   lantern search INDEX "QUERY" [--data DIR] [--hits N]`;
 
@@ -25,6 +25,7 @@ const { values: flags, positionals } = parseArgs({
     settings: { type: 'string' },
     hits: { type: 'string', default: '10' },
     demo: { type: 'boolean', default: false },
+    memory: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -41,6 +42,8 @@ function readJson(path: string | URL): any {
     return fail(`cannot read ${path}: ${(e as Error).message}`);
   }
 }
+
+const DEFAULT_DATA = 'lantern-data';
 
 async function open(dataDir: string | undefined): Promise<Lantern> {
   const storage = dataDir ? fsStorage(dataDir) : memoryStorage();
@@ -69,11 +72,12 @@ async function importRecords(engine: Lantern, indexName: string, records: unknow
 }
 
 async function serveCommand(): Promise<void> {
-  const engine = await open(flags.data);
+  const engine = await open(flags.memory ? undefined : (flags.data ?? DEFAULT_DATA));
   if (flags.demo && !engine.indexes.has('talks')) {
     const settings = readJson(new URL('talks_settings.json', DEMO_DIR));
     delete settings.slaves;
     await importRecords(engine, 'talks', readJson(new URL('talks.json', DEMO_DIR)), settings);
+    await engine.snapshot();
   }
   const host = flags.host!;
   const port = Number(flags.port);
@@ -89,14 +93,15 @@ async function serveCommand(): Promise<void> {
 
 async function importCommand(indexName?: string, file?: string): Promise<void> {
   if (!indexName || !file) fail('import needs INDEX and FILE.json');
-  const engine = await open(flags.data ?? 'lantern-data');
+  const engine = await open(flags.data ?? DEFAULT_DATA);
   await importRecords(engine, indexName, readJson(file), flags.settings ? readJson(flags.settings) : undefined);
+  await engine.snapshot();
   await engine.close();
 }
 
 async function searchCommand(indexName?: string, query = ''): Promise<void> {
   if (!indexName) fail('search needs INDEX');
-  const engine = await open(flags.data ?? 'lantern-data');
+  const engine = await open(flags.data ?? DEFAULT_DATA);
   const response = await engine.request({
     method: 'POST', path: `/1/indexes/${encodeURIComponent(indexName)}/query`,
     headers: { 'x-algolia-api-key': flags['admin-key'], 'x-algolia-application-id': flags['app-id'] },

@@ -1,0 +1,103 @@
+// IndexedDB storage (browsers, workers): one transaction per log append, a
+// SHA-256 per record, snapshots and log compaction in one transaction; a Web
+// Lock keeps a second tab or worker from writing to the same database.
+import { openDB, type IDBPDatabase } from 'idb';
+import { SNAPSHOTS_KEPT, type Entry, type Storage } from './storage.js';
+
+interface StoredEntry { taskID: number; bytes: Uint8Array; sha256: Uint8Array }
+
+const LOG = 'log';
+const SNAPSHOTS = 'snapshots';
+
+async function sha256(bytes: Uint8Array): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+}
+
+async function sealed(entry: Entry): Promise<StoredEntry> {
+  return { taskID: entry.taskID, bytes: entry.bytes, sha256: await sha256(entry.bytes) };
+}
+
+async function intact(entry: StoredEntry): Promise<boolean> {
+  const sum = await sha256(entry.bytes);
+  return sum.length === entry.sha256?.length && sum.every((b, i) => b === entry.sha256[i]);
+}
+
+/** Holds the database's Web Lock (where the platform has Web Locks) until released. */
+function acquireLock(name: string): Promise<() => void> {
+  const locks = (globalThis.navigator as Navigator | undefined)?.locks;
+  if (!locks) return Promise.resolve(() => {});
+  return new Promise((resolve, reject) => {
+    locks.request(`lantern-search:${name}`, { ifAvailable: true }, (lock) => {
+      if (!lock) {
+        reject(new Error(`IndexedDB database "${name}" is already open for writing in another tab or worker`));
+        return undefined;
+      }
+      return new Promise<void>((release) => resolve(release));
+    }).catch(reject);
+  });
+}
+
+export function idbStorage(name: string): Storage {
+  let db: IDBPDatabase | undefined;
+  let release: (() => void) | undefined;
+  const database = () => {
+    if (!db) throw new Error('idbStorage: not open');
+    return db;
+  };
+
+  return {
+    async open() {
+      release = await acquireLock(name);
+      db = await openDB(`lantern-search:${name}`, 1, {
+        upgrade(upgrading) {
+          upgrading.createObjectStore(LOG, { keyPath: 'taskID' });
+          upgrading.createObjectStore(SNAPSHOTS, { keyPath: 'taskID' });
+        },
+      });
+      const snapshots: Entry[] = [];
+      for (const s of ((await db.getAll(SNAPSHOTS)) as StoredEntry[]).reverse()) {
+        if (await intact(s)) snapshots.push({ taskID: s.taskID, bytes: s.bytes });
+        else console.warn(`lantern: snapshot at task ${s.taskID} in "${name}" fails its checksum; skipped`);
+      }
+      const log: Entry[] = [];
+      const stored = (await db.getAll(LOG)) as StoredEntry[];
+      for (const [i, e] of stored.entries()) {
+        if (!(await intact(e))) {
+          console.warn(`lantern: log record ${e.taskID} in "${name}" fails its checksum; it and the ${stored.length - i - 1} after it are dropped`);
+          const tx = db.transaction(LOG, 'readwrite');
+          await tx.store.delete(IDBKeyRange.lowerBound(e.taskID));
+          await tx.done;
+          break;
+        }
+        log.push({ taskID: e.taskID, bytes: e.bytes });
+      }
+      return { snapshots, log };
+    },
+
+    async append(entry) {
+      const record = await sealed(entry);
+      const tx = database().transaction(LOG, 'readwrite');
+      await tx.store.put(record);
+      await tx.done;
+    },
+
+    async writeSnapshot(snapshot) {
+      const record = await sealed(snapshot);
+      const tx = database().transaction([SNAPSHOTS, LOG], 'readwrite');
+      const snapshots = tx.objectStore(SNAPSHOTS);
+      await snapshots.put(record);
+      const keys = ((await snapshots.getAllKeys()) as number[]).sort((a, b) => b - a);
+      for (const old of keys.slice(SNAPSHOTS_KEPT)) await snapshots.delete(old);
+      const oldestKept = keys[Math.min(keys.length, SNAPSHOTS_KEPT) - 1];
+      await tx.objectStore(LOG).delete(IDBKeyRange.upperBound(oldestKept));
+      await tx.done;
+    },
+
+    async close() {
+      db?.close();
+      db = undefined;
+      release?.();
+      release = undefined;
+    },
+  };
+}
