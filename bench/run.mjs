@@ -11,7 +11,7 @@
 //                while dist/ is being rebuilt). The bundle's hash is printed and saved with the results.
 import { createHash } from 'node:crypto';
 import { execSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import os from 'node:os';
@@ -128,7 +128,55 @@ async function loadLantern(distDir) {
   }
   const build = { dist: resolve(distDir), ...bundleHash(entry), git: gitState() };
   const { Lantern } = await import(pathToFileURL(entry).href);
-  return { Lantern, build };
+  const { fsStorage } = await import(pathToFileURL(join(distDir, 'node.js')).href);
+  return { Lantern, fsStorage, build };
+}
+
+/**
+ * Persistence on the file system: indexing through the durable log, the
+ * binary snapshot (size against the records' JSON, time to write), and
+ * reopening from it (time, and the first query, which reads records lazily).
+ */
+async function benchPersistence(Lantern, fsStorage, makeCorpus) {
+  const corpus = makeCorpus();
+  const indexName = corpus.name;
+  const jsonBytes = Buffer.byteLength(JSON.stringify(corpus.records));
+  const dir = mkdtempSync(join(os.tmpdir(), 'lantern-bench-'));
+  try {
+    let engine = await Lantern.open({ storage: fsStorage(dir), snapshotEvery: 0 });
+    let client = engine.client();
+    await client.setSettings({ indexName, indexSettings: corpus.settings });
+    const t0 = performance.now();
+    await client.saveObjects({ indexName, objects: corpus.records, batchSize: 1000 });
+    await engine.waitForTasks();
+    const indexMs = performance.now() - t0;
+    const s0 = performance.now();
+    await engine.snapshot();
+    const snapshotMs = performance.now() - s0;
+    const probe = { query: corpus.title(corpus.records[0]).split(' ').slice(0, 2).join(' '), hitsPerPage: 20 };
+    const before = await client.searchSingleIndex({ indexName, searchParams: probe });
+    await engine.close();
+    const snapshotBytes = readdirSync(dir).filter((f) => f.startsWith('snapshot-')).reduce((n, f) => n + statSync(join(dir, f)).size, 0);
+    const o0 = performance.now();
+    engine = await Lantern.open({ storage: fsStorage(dir), snapshotEvery: 0 });
+    const openMs = performance.now() - o0;
+    client = engine.client();
+    const q0 = performance.now();
+    const after = await client.searchSingleIndex({ indexName, searchParams: probe });
+    const firstQueryMs = performance.now() - q0;
+    await engine.close();
+    const same = JSON.stringify(before.hits.map((h) => h.objectID)) === JSON.stringify(after.hits.map((h) => h.objectID));
+    return { dataset: indexName, records: corpus.records.length, jsonBytes, indexMs, snapshotMs, snapshotBytes, openMs, firstQueryMs, same };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function reportPersistence(p) {
+  return `   persistence (fsStorage): indexing ${ms(p.indexMs)} ms through the log; snapshot ${mb(p.snapshotBytes)} ` +
+    `(${(p.snapshotBytes / p.jsonBytes).toFixed(2)}× the JSON) in ${ms(p.snapshotMs)} ms; reopen ${ms(p.openMs)} ms ` +
+    `(${(p.indexMs / p.openMs).toFixed(1)}× faster than indexing), first query after reopen ${ms(p.firstQueryMs)} ms` +
+    `${p.same ? '' : ' ! results differ after reopen'}`;
 }
 
 /** The core query the engine would build for `query` on `index` (same settings, 20 hits). */
@@ -340,7 +388,7 @@ function report(r) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const { Lantern, build } = await loadLantern(opts.dist);
+  const { Lantern, fsStorage, build } = await loadLantern(opts.dist);
   const datasets = [];
   if (opts.smoke) {
     datasets.push(() => synthetic(opts.sizes?.[0] ?? 2000, opts.seed));
@@ -363,8 +411,10 @@ async function main() {
   tedVocabulary(); // cached: outside the heap deltas
   for (const make of datasets) {
     const r = await benchDataset(Lantern, make, { counts, repeat });
+    r.persistence = await benchPersistence(Lantern, fsStorage, make);
     results.push(r);
     console.log(report(r));
+    console.log(reportPersistence(r.persistence));
   }
   const totalS = (performance.now() - started) / 1000;
   console.log(`\ntotal ${totalS.toFixed(1)} s`);
