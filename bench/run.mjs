@@ -196,6 +196,8 @@ function coreQueryFor(index, query) {
     criteria: index.ranking.criteria,
     offset: 0,
     length: 20,
+    // distinct as the index's settings ask (groups were set up by prepareRanks)
+    distinct: s.attributeForDistinct ? (s.distinct === true ? 1 : Number(s.distinct) || 0) : 0,
   };
 }
 
