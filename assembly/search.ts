@@ -518,9 +518,9 @@ export function prepareQuery(): void {
 
 /**
  * Word alternatives (plurals, synonyms): scratch at P_ALTERNATIVES holds a
- * count, then per alternative its word index, flags (1: counts as exact) and
- * length, then its UTF-16 units padded to 4 bytes. An alternative's records
- * match the word with no typo.
+ * count, then per alternative its word index, flags (bit 0: counts as exact,
+ * bits 8-9: typos it counts as) and
+ * length, then its UTF-16 units padded to 4 bytes.
  */
 function matchAlternatives(): void {
   const offset = unchecked(params[P_ALTERNATIVES]);
@@ -530,7 +530,9 @@ function matchAlternatives(): void {
   p += 4;
   for (let a = 0; a < count; a++) {
     const w = load<i32>(p);
-    const asExact = (load<i32>(p + 4) & 1) != 0;
+    const flags = load<i32>(p + 4);
+    const asExact = (flags & 1) != 0;
+    const typos = (flags >> 8) & 3;
     const length = load<i32>(p + 8);
     p += 12;
     tokenize(p, length);
@@ -539,7 +541,7 @@ function matchAlternatives(): void {
     const term = lookupToken(0);
     if (term < 0) continue;
     selectMatchWord(w, unchecked(params[P_EXCLUDED_WORDS]));
-    recordMatch(term, 0, asExact, 0);
+    recordMatch(term, typos, asExact && typos == 0, 0);
   }
 }
 

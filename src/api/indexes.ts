@@ -10,7 +10,10 @@ import type { OperationContext } from './types.js';
 const PAGE_SIZE = 100;
 
 function describe(index: SearchIndex, pendingTasks: number) {
+  const replicas = index.settings.replicas as string[] | undefined;
   return {
+    ...(index.primary ? { primary: index.primary } : {}),
+    ...(replicas?.length ? { replicas } : {}),
     name: index.name,
     createdAt: index.createdAt.toISOString(),
     updatedAt: index.updatedAt.toISOString(),
@@ -42,15 +45,29 @@ export async function deleteIndex(ctx: OperationContext) {
 
 export function getSettings(ctx: OperationContext) {
   const index = ctx.engine.index(ctx.params.indexName);
-  return { ...DEFAULT_SETTINGS, ...index.settings };
+  const settings: Record<string, unknown> = { ...DEFAULT_SETTINGS, ...index.settings };
+  if (index.primary) settings.primary = index.primary;
+  // synonyms were part of settings once; getVersion=2 leaves them out
+  if (ctx.query.getVersion !== '2') settings.synonyms = [...index.synonyms.values()];
+  return settings;
 }
 
 export async function setSettings(ctx: OperationContext) {
   if (!isPlainObject(ctx.body)) throw badRequest('Invalid JSON: settings must be a JSON object');
-  const settings = parseSettings(ctx.body);
+  const { primary: _readOnly, ...settings } = parseSettings(ctx.body);
   rankingPlan(settings); // rejects a bad ranking or customRanking before anything is logged
   const indexName = checkIndexName(ctx.params.indexName);
-  const taskID = await ctx.engine.write({ type: 'settings', indexName, settings });
+  if (ctx.engine.indexes.get(indexName)?.primary && settings.replicas !== undefined) {
+    throw badRequest('A replica cannot have replicas');
+  }
+  for (const replica of (settings.replicas as string[] | null | undefined) ?? []) {
+    const name = /^virtual\((.+)\)$/.exec(replica)?.[1] ?? replica;
+    if (name === indexName) throw badRequest('An index cannot be its own replica');
+    const other = ctx.engine.indexes.get(name);
+    if (other?.primary && other.primary !== indexName) throw badRequest(`Index ${name} is already a replica of ${other.primary}`);
+  }
+  const forward = ['forwardToReplicas', 'forwardToSlaves'].some((k) => ctx.query[k] === 'true');
+  const taskID = await ctx.engine.write({ type: 'settings', indexName, settings, forwardToReplicas: forward });
   return { updatedAt: new Date().toISOString(), taskID };
 }
 
@@ -68,3 +85,22 @@ export function getTask(ctx: OperationContext) {
 }
 
 export const getAppTask = taskStatus;
+
+const SCOPES = ['settings', 'synonyms', 'rules'];
+
+/** copy / move: `operation`, `destination`, optional `scope`. */
+export async function operationIndex(ctx: OperationContext) {
+  const body = ctx.body;
+  if (!isPlainObject(body)) throw badRequest('Invalid JSON: expected {operation, destination}');
+  const { operation, destination, scope } = body;
+  if (operation !== 'copy' && operation !== 'move') throw badRequest('Invalid value for "operation": expected copy or move');
+  checkIndexName(destination);
+  if (scope !== undefined && (!Array.isArray(scope) || scope.some((s) => !SCOPES.includes(s)))) {
+    throw badRequest(`Invalid value for "scope": expected a list of ${SCOPES.join(', ')}`);
+  }
+  const source = ctx.engine.index(ctx.params.indexName);
+  if (destination === source.name) throw badRequest('Source and destination are the same index');
+  if (ctx.engine.indexes.get(destination)?.primary && !(scope?.length)) throw badRequest(`Cannot ${operation} onto replica ${destination}`);
+  const taskID = await ctx.engine.write({ type: 'operation', indexName: source.name, operation, destination, scope });
+  return { updatedAt: new Date().toISOString(), taskID };
+}

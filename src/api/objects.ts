@@ -7,13 +7,21 @@ import { effectiveSetting } from '../engine/settings.js';
 import { reportedIDs, toAction, type Action } from '../engine/writes.js';
 import { deleteByQueryParams } from '../engine/browse.js';
 import { planQuery } from '../engine/query-plan.js';
+import { parseSearchParams } from '../engine/params.js';
 import { settingsOf } from '../engine/search.js';
 import { Reply, type OperationContext } from './types.js';
 
 const now = () => new Date().toISOString();
 
 async function writeActions(ctx: OperationContext, indexName: string, actions: Action[]): Promise<number> {
+  checkWritable(ctx, indexName);
   return ctx.engine.write({ type: 'batch', indexName: checkIndexName(indexName), actions });
+}
+
+/** Replicas follow their primary: writes go to the primary. */
+function checkWritable(ctx: OperationContext, indexName: string): void {
+  const primary = ctx.engine.indexes.get(indexName)?.primary;
+  if (primary) throw badRequest(`Index ${indexName} is a replica of ${primary}: write to the primary`);
 }
 
 export async function saveObject(ctx: OperationContext) {
@@ -55,6 +63,7 @@ function requestsOf(body: unknown): unknown[] {
 
 export async function deleteBy(ctx: OperationContext) {
   const index = ctx.engine.index(ctx.params.indexName);
+  checkWritable(ctx, index.name);
   const params = deleteByQueryParams(ctx.body ?? {});
   planQuery(index, params, settingsOf(index, params), 0, 0); // rejects invalid filters before anything is logged
   const taskID = await ctx.engine.write({ type: 'deleteByQuery', indexName: index.name, params });
@@ -79,6 +88,7 @@ export async function multipleBatch(ctx: OperationContext) {
     byIndex.set(indexName, [...(byIndex.get(indexName) ?? []), action]);
   });
   const taskID: Record<string, number> = {};
+  for (const indexName of byIndex.keys()) checkWritable(ctx, indexName);
   for (const [indexName, actions] of byIndex) taskID[indexName] = await writeActions(ctx, indexName, actions);
   return { taskID, objectIDs };
 }
@@ -95,7 +105,7 @@ function readable(ctx: OperationContext, indexName: string, objectID: string, at
 
 export function getObject(ctx: OperationContext) {
   const attributes = ctx.query.attributesToRetrieve ?? ctx.query.attributes;
-  const parsed = attributes?.trim().startsWith('[') ? JSON.parse(attributes) : attributes;
+  const parsed = attributes === undefined ? undefined : parseSearchParams({ attributesToRetrieve: attributes }).attributesToRetrieve;
   const record = readable(ctx, ctx.params.indexName, ctx.params.objectID, parsed);
   if (!record) throw notFound('ObjectID does not exist');
   return record;

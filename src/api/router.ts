@@ -3,10 +3,15 @@
 // come through here.
 import { ApiError } from '../engine/errors.js';
 import { authenticate, authorize } from '../auth/authenticate.js';
+import { enforce, rateLimitHeaders, restrictResult } from '../auth/enforce.js';
 import type { Lantern } from '../lantern.js';
 import * as indexes from './indexes.js';
+import * as keys from './keys.js';
+import * as sources from './sources.js';
 import * as objects from './objects.js';
 import * as search from './search.js';
+import * as synonyms from './synonyms.js';
+import * as rules from './rules.js';
 import { Reply, type ApiRequest, type ApiResponse, type Handler, type Right } from './types.js';
 
 export interface Route {
@@ -42,10 +47,41 @@ export const ROUTES: Route[] = [
   { op: 'setSettings', method: 'PUT', path: '/1/indexes/{indexName}/settings', right: 'editSettings', handler: indexes.setSettings, body: 'indexSettings', query: ['forwardToReplicas'] },
   { op: 'getTask', method: 'GET', path: '/1/indexes/{indexName}/task/{taskID}', right: 'addObject', handler: indexes.getTask },
   { op: 'getAppTask', method: 'GET', path: '/1/task/{taskID}', right: 'addObject', handler: indexes.getAppTask },
+  { op: 'operationIndex', method: 'POST', path: '/1/indexes/{indexName}/operation', right: 'addObject', handler: indexes.operationIndex, body: 'operationIndexParams' },
+  { op: 'saveSynonym', method: 'PUT', path: '/1/indexes/{indexName}/synonyms/{objectID}', right: 'editSettings', handler: synonyms.saveSynonym, body: 'synonymHit', query: ['forwardToReplicas'] },
+  { op: 'saveSynonyms', method: 'POST', path: '/1/indexes/{indexName}/synonyms/batch', right: 'editSettings', handler: synonyms.saveSynonyms, body: 'synonymHit', query: ['forwardToReplicas', 'replaceExistingSynonyms'] },
+  { op: 'getSynonym', method: 'GET', path: '/1/indexes/{indexName}/synonyms/{objectID}', right: 'settings', handler: synonyms.getSynonym },
+  { op: 'deleteSynonym', method: 'DELETE', path: '/1/indexes/{indexName}/synonyms/{objectID}', right: 'editSettings', handler: synonyms.deleteSynonym, query: ['forwardToReplicas'] },
+  { op: 'clearSynonyms', method: 'POST', path: '/1/indexes/{indexName}/synonyms/clear', right: 'editSettings', handler: synonyms.clearSynonyms, query: ['forwardToReplicas'] },
+  { op: 'searchSynonyms', method: 'POST', path: '/1/indexes/{indexName}/synonyms/search', right: 'settings', handler: synonyms.searchSynonymsOperation, body: 'searchSynonymsParams' },
+  { op: 'saveRule', method: 'PUT', path: '/1/indexes/{indexName}/rules/{objectID}', right: 'editSettings', handler: rules.saveRule, body: 'rule', query: ['forwardToReplicas'] },
+  { op: 'saveRules', method: 'POST', path: '/1/indexes/{indexName}/rules/batch', right: 'editSettings', handler: rules.saveRules, body: 'rules', query: ['forwardToReplicas', 'clearExistingRules'] },
+  { op: 'getRule', method: 'GET', path: '/1/indexes/{indexName}/rules/{objectID}', right: 'settings', handler: rules.getRule },
+  { op: 'deleteRule', method: 'DELETE', path: '/1/indexes/{indexName}/rules/{objectID}', right: 'editSettings', handler: rules.deleteRule, query: ['forwardToReplicas'] },
+  { op: 'clearRules', method: 'POST', path: '/1/indexes/{indexName}/rules/clear', right: 'editSettings', handler: rules.clearRules, query: ['forwardToReplicas'] },
+  { op: 'searchRules', method: 'POST', path: '/1/indexes/{indexName}/rules/search', right: 'settings', handler: rules.searchRulesOperation, body: 'searchRulesParams' },
   { op: 'getObject', method: 'GET', path: '/1/indexes/{indexName}/{objectID}', right: 'search', handler: objects.getObject, query: ['attributesToRetrieve'] },
   { op: 'addOrUpdateObject', method: 'PUT', path: '/1/indexes/{indexName}/{objectID}', right: 'addObject', handler: objects.addOrUpdateObject, body: 'body' },
   { op: 'deleteObject', method: 'DELETE', path: '/1/indexes/{indexName}/{objectID}', right: 'deleteObject', handler: objects.deleteObject },
   { op: 'partialUpdateObject', method: 'POST', path: '/1/indexes/{indexName}/{objectID}/partial', right: 'addObject', handler: objects.partialUpdateObject, body: 'attributesToUpdate', query: ['createIfNotExists'] },
+  // API keys (admin key only; getApiKey also answers the key itself)
+  { op: 'addApiKey', method: 'POST', path: '/1/keys', right: 'admin', handler: keys.addApiKey, body: '.' },
+  { op: 'listApiKeys', method: 'GET', path: '/1/keys', right: 'admin', handler: keys.listApiKeys },
+  { op: 'getApiKey', method: 'GET', path: '/1/keys/{key}', right: 'admin', handler: keys.getApiKey },
+  { op: 'updateApiKey', method: 'PUT', path: '/1/keys/{key}', right: 'admin', handler: keys.updateApiKey, body: 'apiKey' },
+  { op: 'deleteApiKey', method: 'DELETE', path: '/1/keys/{key}', right: 'admin', handler: keys.deleteApiKey },
+  { op: 'restoreApiKey', method: 'POST', path: '/1/keys/{key}/restore', right: 'admin', handler: keys.restoreApiKey },
+  { op: 'listAllIndexApiKeys', method: 'GET', path: '/1/indexes/*/keys', right: 'admin', handler: keys.listAllIndexApiKeys },
+  { op: 'addIndexApiKey', method: 'POST', path: '/1/indexes/{indexName}/keys', right: 'admin', handler: keys.addIndexApiKey, body: 'apiKey' },
+  { op: 'listIndexApiKeys', method: 'GET', path: '/1/indexes/{indexName}/keys', right: 'admin', handler: keys.listIndexApiKeys },
+  { op: 'getIndexApiKey', method: 'GET', path: '/1/indexes/{indexName}/keys/{key}', right: 'admin', handler: keys.getIndexApiKey },
+  { op: 'updateIndexApiKey', method: 'PUT', path: '/1/indexes/{indexName}/keys/{key}', right: 'admin', handler: keys.updateIndexApiKey, body: 'apiKey' },
+  { op: 'deleteIndexApiKey', method: 'DELETE', path: '/1/indexes/{indexName}/keys/{key}', right: 'admin', handler: keys.deleteIndexApiKey },
+  // the source allow-list (admin key only)
+  { op: 'getSources', method: 'GET', path: '/1/security/sources', right: 'admin', handler: sources.getSources },
+  { op: 'replaceSources', method: 'PUT', path: '/1/security/sources', right: 'admin', handler: sources.replaceSources, body: 'source' },
+  { op: 'appendSource', method: 'POST', path: '/1/security/sources/append', right: 'admin', handler: sources.appendSource, body: 'source' },
+  { op: 'deleteSource', method: 'DELETE', path: '/1/security/sources/{source}', right: 'admin', handler: sources.deleteSource },
 ];
 
 interface CompiledRoute { route: Route; segments: string[]; literals: number }
@@ -109,14 +145,22 @@ export async function route(engine: Lantern, request: ApiRequest): Promise<ApiRe
     if (found === undefined) throw new ApiError(404, `Path ${path} does not exist`);
     if (found === 'wrong-method') throw new ApiError(404, `Method ${request.method} is not available on ${path}`);
     const headers = lowerCaseKeys(request.headers);
-    const caller = authenticate(engine, headers, query);
-    authorize(caller, found.route.right);
+    const sourceIp = request.sourceIp ?? '127.0.0.1';
+    if (!sources.sourceAllowed(engine.sources, sourceIp)) throw new ApiError(403, 'Source address not allowed');
+    const caller = await authenticate(engine, headers, query, { sourceIp });
+    if (!(found.route.op === 'getApiKey' && caller.key !== undefined && caller.key === found.params.key)) {
+      authorize(caller, found.route.right);
+    }
     const body = parseBody(request.body);
-    const result = await found.route.handler({
-      engine, params: found.params, query, body, headers, sourceIp: request.sourceIp ?? '127.0.0.1', caller,
-    });
+    // index restrictions (every index of a multi-index call) and the rate limit
+    enforce(engine, found.route, caller, found.params, body);
+    const result = restrictResult(found.route, caller, await found.route.handler({
+      engine, params: found.params, query, body, headers, sourceIp, caller,
+    }));
     return result instanceof Reply ? json(result.status, result.body) : json(200, result);
   } catch (e) {
+    const extra = rateLimitHeaders(e);
+    if (extra) return { ...json(429, { message: (e as ApiError).message, status: 429 }), headers: extra };
     if (e instanceof ApiError) return json(e.status, { message: e.message, status: e.status });
     if (e instanceof URIError) return json(400, { message: 'Malformed percent-encoding in path', status: 400 });
     console.error('lantern: internal error', e);

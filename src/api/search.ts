@@ -6,9 +6,18 @@ import { browseIndex } from '../engine/browse.js';
 import { searchFacetValues } from '../engine/facet-search.js';
 import { isPlainObject } from '../engine/records.js';
 import type { OperationContext } from './types.js';
+import { restrictParams } from '../auth/restrictions.js';
+import { effectiveSetting } from '../engine/settings.js';
+import type { SearchIndex } from '../engine/search-index.js';
+
+/** The parameters a restricted key runs: forced ones win, filters ANDed, hits capped. */
+function restricted(ctx: OperationContext, index: SearchIndex, params: SearchParams, pageSize?: number): SearchParams {
+  return restrictParams(ctx.caller, params, pageSize ?? effectiveSetting(index.settings, 'hitsPerPage') ?? 20);
+}
 
 function run(ctx: OperationContext, indexName: string, params: SearchParams) {
-  return searchIndex(ctx.engine.index(indexName), params, { seeUnretrievable: seesUnretrievable(ctx) });
+  const index = ctx.engine.index(indexName);
+  return searchIndex(index, restricted(ctx, index, params), { seeUnretrievable: seesUnretrievable(ctx) });
 }
 
 export function searchSingleIndex(ctx: OperationContext) {
@@ -36,12 +45,17 @@ function seesUnretrievable(ctx: OperationContext): boolean {
 
 export function searchForFacetValues(ctx: OperationContext) {
   const index = ctx.engine.index(ctx.params.indexName);
-  return searchFacetValues(index, ctx.params.facetName, parseSearchParams(ctx.body ?? {}));
+  return searchFacetValues(index, ctx.params.facetName, restricted(ctx, index, parseSearchParams(ctx.body ?? {})));
 }
 
 export function browse(ctx: OperationContext) {
   const index = ctx.engine.index(ctx.params.indexName);
-  const body = ctx.body ?? { ...queryStringParams(ctx), cursor: ctx.query.cursor };
+  let body = ctx.body ?? { ...queryStringParams(ctx), cursor: ctx.query.cursor };
+  if (ctx.caller.restrictions) {
+    // forced parameters apply to the first page; a cursor carries (signed) the parameters it was issued with
+    const { cursor, ...rest } = (body ?? {}) as Record<string, unknown>;
+    body = { ...restricted(ctx, index, parseSearchParams(rest), 1000), ...(cursor !== undefined ? { cursor } : {}) };
+  }
   return browseIndex(index, body, ctx.engine.cursorKey, seesUnretrievable(ctx));
 }
 
@@ -60,7 +74,10 @@ export function search(ctx: OperationContext) {
   });
   let enough = false;
   const results = parsed.map(({ indexName, facet, params }: { indexName: string; facet?: string; params: SearchParams }) => {
-    if (facet !== undefined) return searchFacetValues(ctx.engine.index(indexName), facet, params);
+    if (facet !== undefined) {
+      const index = ctx.engine.index(indexName);
+      return searchFacetValues(index, facet, restricted(ctx, index, params));
+    }
     if (enough) return { index: indexName, hits: [], nbHits: 0, processed: false };
     const response: Record<string, unknown> = { ...run(ctx, indexName, params), index: indexName };
     if (strategy === 'stopIfEnoughMatches' && (response.nbHits as number) >= (response.hitsPerPage as number)) enough = true;

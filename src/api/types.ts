@@ -28,6 +28,12 @@ export type Right =
 export interface Caller {
   isAdmin: boolean;
   rights: ReadonlySet<Right>;
+  /** The stored key used (a secured key's parent); undefined for the admin key and open mode. */
+  key?: string;
+  /** Index patterns, forced search parameters, hits cap (restricted keys only). */
+  restrictions?: import('../auth/restrictions.js').Restrictions;
+  /** Per-hour call limit and who it counts (key, address, user token). */
+  rateLimit?: { limit: number; identity: string };
 }
 
 export interface OperationContext {

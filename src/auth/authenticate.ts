@@ -2,6 +2,10 @@
 // spelling, any case) or the query string, checked against the engine.
 import { ApiError } from '../engine/errors.js';
 import type { Caller, Right } from '../api/types.js';
+import { isExpired, refererAdmitted, type ApiKey } from './api-keys.js';
+import { inAnyNetwork } from './cidr.js';
+import { forcedParams } from './restrictions.js';
+import { findParent, parseSecuredKey, readRestrictions, type SecuredRestrictions } from './secured-keys.js';
 
 const APP_ID_NAMES = ['x-algolia-application-id', 'x-service-application-id'];
 const API_KEY_NAMES = ['x-algolia-api-key', 'x-service-api-key'];
@@ -19,18 +23,92 @@ const ALL_RIGHTS = new Set<Right>([
   'analytics', 'recommendation', 'personalization', 'usage', 'logs', 'seeUnretrievableAttributes', 'admin',
 ]);
 
-/** An engine opened without an admin key is open: every caller is admin (embedded use). */
-export function authenticate(
-  engine: { appId?: string; adminKey?: string },
+/** What authentication reads from the engine. */
+export interface KeyHolder {
+  appId?: string;
+  adminKey?: string;
+  keys?: ReadonlyMap<string, ApiKey>;
+}
+
+export interface CallInfo {
+  /** The caller's address (the socket's, or the in-process `sourceIp`). */
+  sourceIp: string;
+}
+
+const ADMIN: Caller = { isAdmin: true, rights: ALL_RIGHTS };
+
+/**
+ * Who is calling and what they may do. An engine opened without an admin
+ * key is open: every caller is admin (embedded use).
+ */
+export async function authenticate(
+  engine: KeyHolder,
   headers: Record<string, string>,
   query: Record<string, string>,
-): Caller {
-  if (engine.adminKey === undefined) return { isAdmin: true, rights: ALL_RIGHTS };
+  info: CallInfo = { sourceIp: '127.0.0.1' },
+): Promise<Caller> {
+  if (engine.adminKey === undefined) return ADMIN;
   const appId = credential(APP_ID_NAMES, headers, query);
   const key = credential(API_KEY_NAMES, headers, query);
   if (engine.appId !== undefined && appId !== engine.appId) throw invalidCredentials();
-  if (key === undefined || !constantTimeEqual(key, engine.adminKey)) throw invalidCredentials();
-  return { isAdmin: true, rights: ALL_RIGHTS };
+  if (key === undefined || key === '') throw invalidCredentials();
+  if (constantTimeEqual(key, engine.adminKey)) {
+    // a proxy: the admin key applies a rate-limited key's limits to the end user's address
+    const forwarded = headers['x-forwarded-api-key'];
+    if (forwarded === undefined) return ADMIN;
+    const ip = headers['x-forwarded-for']?.split(',')[0]?.trim() || info.sourceIp;
+    return keyCaller(engine, forwarded, headers, ip);
+  }
+  return keyCaller(engine, key, headers, info.sourceIp);
+}
+
+/** The live key equal to `value` (every key compared, in constant time each). */
+function findKey(keys: Iterable<ApiKey>, value: string, now: number): ApiKey | undefined {
+  let found: ApiKey | undefined;
+  for (const k of keys) if (constantTimeEqual(k.value, value) && !isExpired(k, now)) found ??= k;
+  return found;
+}
+
+async function keyCaller(engine: KeyHolder, value: string, headers: Record<string, string>, sourceIp: string): Promise<Caller> {
+  const now = Date.now();
+  const keys = [...(engine.keys?.values() ?? [])];
+  const referer = headers.referer ?? headers.referrer ?? headers.origin;
+  const userToken = headers['x-algolia-usertoken'];
+  let parent = findKey(keys, value, now);
+  let secured: SecuredRestrictions | undefined;
+  if (!parent) {
+    const parts = parseSecuredKey(value);
+    if (!parts) throw invalidCredentials();
+    // candidates: every live stored key (never the admin key, never a secured key)
+    parent = await findParent(parts, keys.filter((k) => !isExpired(k, now)));
+    if (!parent) throw invalidCredentials();
+    secured = readRestrictions(parts.qs);
+    if (!secured) throw invalidCredentials();
+    if (secured.validUntil !== undefined && now / 1000 > secured.validUntil) throw new ApiError(403, 'The secured API key has expired');
+    if (secured.restrictSources !== undefined && !inAnyNetwork(secured.restrictSources, sourceIp)) {
+      throw new ApiError(403, 'This secured API key is not allowed from this source address');
+    }
+    if (secured.referers !== undefined && !refererAdmitted(secured.referers, referer)) {
+      throw new ApiError(403, 'Referer not allowed with this API key');
+    }
+  }
+  if (!refererAdmitted(parent.referers, referer)) throw new ApiError(403, 'Referer not allowed with this API key');
+  const indexes: string[][] = [];
+  if (parent.index !== undefined) indexes.push([parent.index]);
+  if (parent.indexes.length) indexes.push(parent.indexes);
+  if (secured?.restrictIndices !== undefined) indexes.push(secured.restrictIndices.length ? secured.restrictIndices : ['\u0000none']);
+  const forced = [forcedParams(parent.queryParameters)];
+  if (secured) forced.push(forcedParams(secured.searchParams));
+  const token = secured?.userToken ?? userToken ?? '';
+  return {
+    isAdmin: false,
+    rights: new Set(parent.acl as Right[]),
+    key: parent.value,
+    restrictions: { indexes, maxHitsPerQuery: parent.maxHitsPerQuery, forced },
+    rateLimit: parent.maxQueriesPerIPPerHour > 0
+      ? { limit: parent.maxQueriesPerIPPerHour, identity: `${parent.value}\u0000${sourceIp}\u0000${token}` }
+      : undefined,
+  };
 }
 
 export function authorize(caller: Caller, right: Right): void {

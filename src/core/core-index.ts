@@ -45,7 +45,7 @@ export interface CoreQuery {
   alternatives?: Alternative[];
 }
 
-export interface Alternative { word: number; text: string; exact: boolean }
+export interface Alternative { word: number; text: string; exact: boolean; /** Typos the match counts as (altcorrections). */ typos?: number }
 
 /** Two int32 halves of a 64-bit mask over attribute ids (ids past 63 are never restricted). */
 function mask64(ids: number[] | undefined, fallback: 'all' | 'none'): [number, number] {
@@ -197,7 +197,7 @@ export class CoreIndex {
     let p = at + 4;
     for (const a of alternatives) {
       view.setInt32(p, a.word, true);
-      view.setInt32(p + 4, a.exact ? 1 : 0, true);
+      view.setInt32(p + 4, (a.exact ? 1 : 0) | ((a.typos ?? 0) << 8), true);
       view.setInt32(p + 8, a.text.length, true);
       this.writeText(p + 12, a.text);
       p += 12 + ((a.text.length * 2 + 3) & ~3);

@@ -7,9 +7,11 @@ import { memoryStorage, type Storage } from '../storage/storage.js';
 import { Codec, EncryptionKeyError, StorageError } from './persistence.js';
 import { badRequest, notFound } from './errors.js';
 import { matchingObjectIDs, newCursorKey } from './browse.js';
-import { SearchIndex, type IndexSnapshot } from './search-index.js';
+import { SearchIndex, writeClock, type IndexSnapshot } from './search-index.js';
+import { applyOperation, applyRuleChanges, applySettings, applySynonymChanges, withReplicas } from './index-config.js';
 import { TaskQueue } from './tasks.js';
-import type { Action, WriteOperation } from './writes.js';
+import type { Action, AllowedSource, KeyOperation, WriteOperation } from './writes.js';
+import type { ApiKey } from '../auth/api-keys.js';
 
 export interface EngineOptions {
   appId?: string;
@@ -26,6 +28,11 @@ interface EngineState {
   version: 1;
   lastTaskID: number;
   indexes: IndexSnapshot[];
+  /** API keys, live and deleted (restorable); absent in older snapshots. */
+  keys?: ApiKey[];
+  deletedKeys?: ApiKey[];
+  /** The source allow-list; absent = disabled. */
+  sources?: AllowedSource[];
 }
 
 const MAX_INDEX_NAME = 512;
@@ -42,6 +49,11 @@ export class Engine {
   readonly tasks = new TaskQueue();
   readonly appId: string | undefined;
   readonly adminKey: string | undefined;
+  /** API keys by value, and the deleted ones that can still be restored. */
+  readonly keys = new Map<string, ApiKey>();
+  readonly deletedKeys = new Map<string, ApiKey>();
+  /** The source allow-list (firewall); undefined until first set = every source allowed. */
+  sources: AllowedSource[] | undefined;
   private readonly storage: Storage;
   private codec!: Codec;
   /** Signs browse cursors; a new one per process, so older cursors are stale. */
@@ -73,7 +85,7 @@ export class Engine {
 
   /** Newest valid snapshot, then the log after it. */
   private async recover(): Promise<void> {
-    const { snapshots, log } = await this.storage.open();
+    const { snapshots, log, repair } = await this.storage.open();
     let base = 0;
     for (const snapshot of snapshots) {
       try {
@@ -84,9 +96,12 @@ export class Engine {
         if (e instanceof EncryptionKeyError) throw e;
         console.warn(`lantern: snapshot at task ${snapshot.taskID} is unreadable (${(e as Error).message}); trying an older one`);
         this.indexes.clear();
+        this.keys.clear();
+        this.deletedKeys.clear();
+        this.sources = undefined;
       }
     }
-    if (snapshots.length > 0 && base === 0 && (log[0]?.taskID ?? 1) !== 1) {
+    if (snapshots.length > 0 && base === 0 && log[0]?.taskID !== 1) {
       throw new StorageError('no readable snapshot, and the log does not reach back to the first write');
     }
     for (const entry of log) {
@@ -101,22 +116,29 @@ export class Engine {
     }
     this.lastApplied = Math.max(this.lastApplied, base);
     this.tasks.advancePast(this.lastApplied);
+    await repair?.();
   }
 
   private async restore(state: EngineState): Promise<void> {
     for (const snapshot of state.indexes) this.indexes.set(snapshot.name, await SearchIndex.restore(snapshot));
+    for (const key of state.keys ?? []) this.keys.set(key.value, key);
+    for (const key of state.deletedKeys ?? []) this.deletedKeys.set(key.value, key);
+    this.sources = state.sources;
   }
 
   /** Writes a snapshot of everything applied so far (waits for queued writes first). */
   async snapshot(): Promise<void> {
     if (this.snapshotting) return this.snapshotting;
     this.snapshotting = (async () => {
-      await this.tasks.idle();
-      // what is captured below must not change while it is captured: the
-      // queue waits for this snapshot before applying anything newer
+      // runs after the writes queued so far and before any newer one: what is
+      // captured cannot change while it is captured, and a steady stream of
+      // writes cannot postpone the snapshot
       const state = await this.tasks.exclusive(async (): Promise<EngineState> => ({
         version: 1,
         lastTaskID: this.lastApplied,
+        keys: [...this.keys.values()],
+        deletedKeys: [...this.deletedKeys.values()],
+        ...(this.sources ? { sources: this.sources } : {}),
         indexes: await Promise.all([...this.indexes.values()].map((i) => i.snapshot())),
       }));
       this.appliedSinceSnapshot = 0;
@@ -140,12 +162,44 @@ export class Engine {
   }
 
   /** Logs `op` durably, then queues it; resolves with its taskID. */
-  async write(op: WriteOperation): Promise<number> {
+  async write(operation: WriteOperation): Promise<number> {
+    const op = { ...operation, at: Date.now() };
     const taskID = this.tasks.allocate();
     const encoded = this.codec.encodeOperation(op);
     await this.serialized(async () => this.storage.append({ taskID, bytes: await encoded }));
     this.tasks.schedule(taskID, () => this.applied(taskID, op), (e) => console.error(`lantern: task ${taskID} failed`, e));
     return taskID;
+  }
+
+  /**
+   * Logs a key change durably and applies it at once (no task to wait for).
+   * Key operations are idempotent: a snapshot taken before the queue reaches
+   * this taskID replays it harmlessly.
+   */
+  async writeKey(op: KeyOperation): Promise<void> {
+    const taskID = this.tasks.allocate();
+    const encoded = this.codec.encodeOperation(op);
+    await this.serialized(async () => {
+      await this.storage.append({ taskID, bytes: await encoded });
+      this.apply(op);
+    });
+  }
+
+  private applyKey(op: KeyOperation): void {
+    if (op.action === 'sources') {
+      this.sources = op.sources;
+      return;
+    }
+    if (op.action === 'put') {
+      this.keys.set(op.key.value, op.key);
+      this.deletedKeys.delete(op.key.value);
+      return;
+    }
+    const [from, to] = op.action === 'delete' ? [this.keys, this.deletedKeys] : [this.deletedKeys, this.keys];
+    const key = from.get(op.value);
+    if (!key) return;
+    from.delete(op.value);
+    to.set(op.value, key);
   }
 
   private applied(taskID: number, op: WriteOperation): void {
@@ -170,14 +224,30 @@ export class Engine {
     await this.storage.close();
   }
 
-  private apply(op: WriteOperation): void {
+  /** Applies a write at the time it was accepted (createdAt/updatedAt replay identically). */
+  private apply(op: WriteOperation & { at?: number }): void {
+    const clock = writeClock.now;
+    if (op.at !== undefined) writeClock.now = () => op.at!;
+    try {
+      this.applyOperation(op);
+    } finally {
+      writeClock.now = clock;
+    }
+  }
+
+  private applyOperation(op: WriteOperation): void {
     switch (op.type) {
       case 'batch': return this.applyBatch(op.indexName, op.actions);
-      case 'settings': return this.ensureIndex(op.indexName).setSettings(op.settings);
-      case 'deleteIndex': this.indexes.delete(op.indexName); return;
+      case 'settings':
+        return applySettings(this.indexes, (n) => this.ensureIndex(n), op.indexName, op.settings, op.forwardToReplicas === true);
+      case 'synonyms': return applySynonymChanges(this.indexes, op.indexName, op, op.forwardToReplicas === true);
+      case 'rules': return applyRuleChanges(this.indexes, op.indexName, op, op.forwardToReplicas === true);
+      case 'operation':
+        return applyOperation(this.indexes, (n) => this.ensureIndex(n), op.indexName, op.destination, op.operation, op.scope);
+      case 'deleteIndex': return this.dropIndex(op.indexName);
+      case 'key': return this.applyKey(op);
       case 'deleteByQuery': {
-        const index = this.indexes.get(op.indexName);
-        if (index) index.delete(matchingObjectIDs(index, op.params));
+        for (const index of withReplicas(this.indexes, op.indexName, true)) index.delete(matchingObjectIDs(index, op.params));
         return;
       }
     }
@@ -193,7 +263,20 @@ export class Engine {
   }
 
   /** Applies actions in order; consecutive adds go to the core as one batch. */
+  /** Object writes go to the index and to every replica that follows it. */
   private applyBatch(indexName: string, actions: Action[]): void {
+    const replicas = withReplicas(this.indexes, indexName, true).slice(1).map((r) => r.name);
+    this.applyActions(indexName, actions);
+    for (const replica of replicas) this.applyActions(replica, actions.filter((a) => a.action !== 'delete'));
+  }
+
+  /** A deleted primary leaves its replicas standalone. */
+  private dropIndex(name: string): void {
+    for (const replica of withReplicas(this.indexes, name, true).slice(1)) replica.primary = undefined;
+    this.indexes.delete(name);
+  }
+
+  private applyActions(indexName: string, actions: Action[]): void {
     let pendingSaves: Array<Extract<Action, { body: unknown }>['body']> = [];
     const flush = () => {
       if (pendingSaves.length) this.ensureIndex(indexName).save(pendingSaves as never);
@@ -211,7 +294,7 @@ export class Engine {
         }
         case 'deleteObject': this.indexes.get(indexName)?.delete([a.objectID]); break;
         case 'clear': this.indexes.get(indexName)?.clear(); break;
-        case 'delete': this.indexes.delete(indexName); break;
+        case 'delete': this.dropIndex(indexName); break;
       }
     }
     flush();

@@ -14,6 +14,7 @@ import type { SearchParams } from './params.js';
 import type { SearchIndex } from './search-index.js';
 import { ENGLISH_STOP_WORDS } from './stop-words.js';
 import { pluralForms, pluralsEnabled } from './plurals.js';
+import { synonymAlternatives } from './synonyms.js';
 
 export type Setting = (name: string) => any;
 
@@ -83,9 +84,17 @@ function wordAlternatives(query: string, words: Array<[number, number]>, setting
   return words.flatMap(([s, e], word) => pluralForms(fold(query.slice(s, e))).map((text) => ({ word, text, exact })));
 }
 
+/** Alternatives from the index's synonyms (the `synonyms` parameter turns them off). */
+function synonymsOf(index: SearchIndex, query: string, words: Array<[number, number]>, setting: Setting): Alternative[] {
+  if (setting('synonyms') === false || index.synonyms.size === 0) return [];
+  const asExact = (setting('alternativesAsExact') ?? []).includes('singleWordSynonym');
+  return synonymAlternatives(words.map(([s, e]) => query.slice(s, e)), index.synonyms.values(), asExact);
+}
+
 function filterExpressions(params: SearchParams): FilterExpression[] {
   const out: FilterExpression[] = [];
   if (params.filters) out.push(parseFilters(params.filters));
+  for (const ruleFilters of params._ruleFilters ?? []) out.push(parseFilters(ruleFilters));
   if (params.facetFilters !== undefined) out.push(parseFacetFilters(params.facetFilters));
   if (params.numericFilters !== undefined) out.push(parseNumericFilters(params.numericFilters));
   if (params.tagFilters !== undefined) out.push(parseTagFilters(params.tagFilters));
@@ -149,7 +158,7 @@ export function planQuery(index: SearchIndex, params: SearchParams, setting: Set
   if (setting('disableTypoToleranceOnAttributes')) core.noTypoAttributes = index.attributeIds(setting('disableTypoToleranceOnAttributes'));
   if (setting('disablePrefixOnAttributes')) core.noPrefixAttributes = index.attributeIds(setting('disablePrefixOnAttributes'));
   if (setting('disableExactOnAttributes')) core.noExactAttributes = index.attributeIds(setting('disableExactOnAttributes'));
-  core.alternatives = wordAlternatives(query, words, setting);
+  core.alternatives = [...wordAlternatives(query, words, setting), ...synonymsOf(index, query, words, setting)];
   const { filter, geo, scores } = planFilters(index, params, setting);
   core.filter = filter;
   if (geo?.ranks) core.geoRanks = geo.ranks;

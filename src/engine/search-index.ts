@@ -7,10 +7,19 @@ import {
   type Settings, type SortEntry,
 } from './settings.js';
 import { FacetIndex } from './facets.js';
+import type { Synonym } from './synonyms.js';
+import type { Rule } from './rules.js';
 import { RecordStore, type PackedRecords } from './record-store.js';
 import { applyPartial, leafPaths, textLeaves, valuesAt, type Json, type Record_ } from './records.js';
 
 const CORE_BATCH = 2000;
+
+/**
+ * The time of the write being applied: the engine sets it to the time the
+ * write was accepted, so replaying a log gives the same createdAt/updatedAt.
+ */
+export const writeClock = { now: () => Date.now() };
+const writeTime = () => new Date(writeClock.now());
 
 /** An index as its snapshot holds it. */
 export interface IndexSnapshot {
@@ -22,10 +31,17 @@ export interface IndexSnapshot {
   records: PackedRecords;
   dynamicAttributes: Array<[string, number]>;
   core: Uint8Array;
+  synonyms?: Synonym[];
+  rules?: Rule[];
+  primary?: string;
 }
 
 export class SearchIndex {
-  updatedAt = new Date();
+  updatedAt = writeTime();
+  readonly synonyms = new Map<string, Synonym>();
+  readonly rules = new Map<string, Rule>();
+  /** Set on a replica: the index it follows. */
+  primary: string | undefined;
   settings: Settings = {};
   lastBuildTimeS = 0;
   /** Bumped by every change of records or settings (browse orders are cached per version). */
@@ -42,7 +58,7 @@ export class SearchIndex {
   private ranksDirty = true;
   private deadSinceCompaction = 0;
 
-  constructor(readonly name: string, readonly createdAt = new Date()) {
+  constructor(readonly name: string, readonly createdAt = writeTime()) {
     this.configureCore();
   }
 
@@ -60,6 +76,9 @@ export class SearchIndex {
   }
 
   record(id: number): Record_ | undefined { return this.records.get(id); }
+
+  /** Record id of an objectID, if it is in the index. */
+  idOf(objectID: string): number | undefined { return this.ids.get(objectID); }
 
   /** Core attribute ids of the named attributes (a name covers its nested paths). */
   attributeIds(names: string[]): number[] {
@@ -132,7 +151,7 @@ export class SearchIndex {
     this.ranksDirty = true;
     this.version++;
     if (reindex) this.reindex();
-    this.updatedAt = new Date();
+    this.updatedAt = writeTime();
   }
 
   /** Rank arrays for customRanking and asc()/desc() criteria, recomputed after writes. */
@@ -159,6 +178,9 @@ export class SearchIndex {
       records: await this.records.pack(),
       dynamicAttributes: [...this.dynamicAttributes],
       core,
+      synonyms: [...this.synonyms.values()],
+      rules: [...this.rules.values()],
+      primary: this.primary,
     };
   }
 
@@ -177,6 +199,9 @@ export class SearchIndex {
     index.records = await RecordStore.unpack(snapshot.records);
     snapshot.records.objectIDs.forEach((objectID, id) => { if (objectID !== '') index.ids.set(objectID, id); });
     index.ranksDirty = false;
+    for (const synonym of snapshot.synonyms ?? []) index.synonyms.set(synonym.objectID, synonym);
+    for (const rule of snapshot.rules ?? []) index.rules.set(rule.objectID, rule);
+    index.primary = snapshot.primary;
     return index;
   }
 
@@ -217,7 +242,7 @@ export class SearchIndex {
   private touched(started: number): void {
     this.version++;
     this.ranksDirty = true;
-    this.updatedAt = new Date();
+    this.updatedAt = writeTime();
     if (this.deadSinceCompaction > 1000 && this.deadSinceCompaction > this.ids.size) {
       this.core.compact();
       this.facetIndex = this.newFacetIndex();

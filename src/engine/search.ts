@@ -8,6 +8,8 @@ import { facetsOf, requestedFacets } from './facet-counts.js';
 import { highlightText, mapLeaves, snippetText, type HighlightOptions } from './highlight.js';
 import { fallbackMasks, planQuery, type QueryPlan, type Setting } from './query-plan.js';
 import { project, type Json, type Record_ } from './records.js';
+import { applyRules, type AppliedRules } from './rules.js';
+import { fullBitmap, hasBit, wordsFor } from './bitmap.js';
 import type { SearchIndex } from './search-index.js';
 
 export interface SearchContext {
@@ -46,12 +48,51 @@ export function runPlan(index: SearchIndex, plan: QueryPlan, setting: Setting): 
   return result;
 }
 
-export function searchIndex(index: SearchIndex, params: SearchParams, context: SearchContext): Record<string, unknown> {
+/**
+ * Rule promotions and hidden records: both leave the ranked candidates (the
+ * filter bitmap), promoted records are then placed at their positions and
+ * the core's page window is shifted by the promotions before it.
+ */
+function promotionsOf(index: SearchIndex, ruled: AppliedRules, plan: QueryPlan, page: Page): Array<{ id: number; position: number }> {
+  const promoted = ruled.promoted
+    .map((p) => ({ id: index.idOf(p.objectID), position: p.position }))
+    .filter((p): p is { id: number; position: number } => p.id !== undefined && !ruled.hidden.includes(index.record(p.id)!.objectID))
+    .filter((p) => !ruled.filterPromotes || !plan.core.filter || hasBit(plan.core.filter, p.id));
+  const excluded = [...promoted.map((p) => p.id), ...ruled.hidden.map((o) => index.idOf(o)).filter((id): id is number => id !== undefined)];
+  if (excluded.length) {
+    const filter = plan.core.filter ?? fullBitmap(wordsFor(index.capacity));
+    for (const id of excluded) filter[id >>> 5] &= ~(1 << (id & 31));
+    plan.core.filter = filter;
+  }
+  const before = promoted.filter((p) => p.position < page.offset).length;
+  plan.core.offset = Math.max(0, page.offset - before);
+  return promoted.sort((a, b) => a.position - b.position);
+}
+
+/** The page with promoted records at their positions. */
+function placePromotions(hits: CoreHit[], promoted: Array<{ id: number; position: number }>, page: Page): Array<CoreHit & { promoted?: boolean }> {
+  if (promoted.length === 0) return hits;
+  const out: Array<CoreHit & { promoted?: boolean }> = [];
+  let next = 0;
+  for (let position = page.offset; position < page.offset + page.length; position++) {
+    const p = promoted.find((x) => x.position === position);
+    if (p) out.push({ id: p.id, typos: 0, words: 0, proximity: 0, attributeRank: 0, attributePosition: 0, exactWords: 0, customRank: 0, promoted: true });
+    else if (next < hits.length) out.push(hits[next++]);
+  }
+  return out;
+}
+
+export function searchIndex(index: SearchIndex, requested: SearchParams, context: SearchContext): Record<string, unknown> {
   const started = performance.now();
+  const ruled = applyRules(index, requested);
+  const params = ruled.params;
   const setting = settingsOf(index, params);
   const page = pageOf(params, setting);
   const plan = planQuery(index, params, setting, page.offset, page.length);
+  const promoted = promotionsOf(index, ruled, plan, page);
   const result = runPlan(index, plan, setting);
+  result.hits = placePromotions(result.hits, promoted, page);
+  result.nbHits += promoted.length;
   const facetAttributes = requestedFacets(params.facets, setting);
   const faceted = facetAttributes.length > 0 ? facetsOf(index, facetAttributes, index.coreIndex.candidates(), setting) : undefined;
   const query = plan.core.query;
@@ -74,11 +115,13 @@ export function searchIndex(index: SearchIndex, params: SearchParams, context: S
   if (page.usesOffset) Object.assign(response, { offset: page.offset, length: page.length });
   const renderingContent = setting('renderingContent');
   if (renderingContent) response.renderingContent = renderingContent;
-  if (params.userData !== undefined) response.userData = [params.userData];
+  const userData = [...(requested.userData !== undefined ? [requested.userData] : []), ...ruled.userData];
+  if (userData.length) response.userData = userData;
+  if (ruled.appliedRules.length) response.appliedRules = ruled.appliedRules;
   Object.assign(response, {
-    query: params.query ?? '',
+    query: requested.query ?? '',
     parsedQuery: words.join(' '),
-    params: encodeParams(params),
+    params: encodeParams(requested),
     processingTimeMS: Math.round(performance.now() - started),
   });
   return selectFields(response, setting('responseFields'));
@@ -136,7 +179,7 @@ function snippetAttributes(record: Record<string, Json>, setting: string[] | nul
   return out;
 }
 
-function rankingInfo(hit: CoreHit, index: SearchIndex, plan: QueryPlan): Record<string, unknown> {
+function rankingInfo(hit: CoreHit & { promoted?: boolean }, index: SearchIndex, plan: QueryPlan): Record<string, unknown> {
   const geo = plan.geo?.info?.get(hit.id);
   const info: Record<string, unknown> = {
     nbTypos: hit.typos,
@@ -150,5 +193,6 @@ function rankingInfo(hit: CoreHit, index: SearchIndex, plan: QueryPlan): Record<
     filters: plan.scores?.[hit.id] ?? 0,
   };
   if (geo) info.matchedGeoLocation = { ...geo.point, distance: geo.distance };
+  if (hit.promoted) info.promoted = true;
   return info;
 }

@@ -4,6 +4,10 @@
 import { badRequest } from './errors.js';
 import { asRecord, checkPartial, isPlainObject, type Json, type Record_ } from './records.js';
 import type { Settings } from './settings.js';
+import type { Scope, SetChanges } from './index-config.js';
+import type { Synonym } from './synonyms.js';
+import type { Rule } from './rules.js';
+import type { ApiKey } from '../auth/api-keys.js';
 
 export type Action =
   | { action: 'addObject' | 'updateObject'; body: Record_ }
@@ -13,9 +17,22 @@ export type Action =
 
 export type WriteOperation =
   | { type: 'batch'; indexName: string; actions: Action[] }
-  | { type: 'settings'; indexName: string; settings: Settings }
+  | { type: 'settings'; indexName: string; settings: Settings; forwardToReplicas?: boolean }
+  | ({ type: 'synonyms'; indexName: string; forwardToReplicas?: boolean } & SetChanges<Synonym>)
+  | ({ type: 'rules'; indexName: string; forwardToReplicas?: boolean } & SetChanges<Rule>)
+  | { type: 'operation'; indexName: string; operation: 'copy' | 'move'; destination: string; scope?: Scope[] }
   | { type: 'deleteIndex'; indexName: string }
-  | { type: 'deleteByQuery'; indexName: string; params: Record<string, unknown> };
+  | { type: 'deleteByQuery'; indexName: string; params: Record<string, unknown> }
+  | KeyOperation;
+
+/** API key changes: idempotent, so replaying one a snapshot already holds is harmless. */
+export type KeyOperation =
+  | { type: 'key'; action: 'put'; key: ApiKey }
+  | { type: 'key'; action: 'delete' | 'restore'; value: string }
+  /** The whole source allow-list after a change (undefined entries: none). */
+  | { type: 'key'; action: 'sources'; sources: AllowedSource[] };
+
+export interface AllowedSource { source: string; description?: string }
 
 const ACTIONS = ['addObject', 'updateObject', 'partialUpdateObject', 'partialUpdateObjectNoCreate', 'deleteObject', 'delete', 'clear'];
 

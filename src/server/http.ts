@@ -9,7 +9,13 @@ export interface ServeOptions {
   host?: string;
   /** Extra handler tried before the API (static files of a demo, for instance). */
   fallback?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** Largest request body accepted, in bytes, before and after gunzip (default 16 MiB; larger → 413). */
+  maxBodyBytes?: number;
 }
+
+const MAX_BODY = 16 * 1024 * 1024;
+
+class TooLarge extends Error {}
 
 const CORS = {
   'access-control-allow-origin': '*',
@@ -18,12 +24,24 @@ const CORS = {
   'access-control-max-age': '86400',
 };
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  if (Number(req.headers['content-length'] ?? 0) > limit) throw new TooLarge();
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new TooLarge();
+    chunks.push(chunk as Buffer);
+  }
   const raw = Buffer.concat(chunks);
   const gzip = req.headers['content-encoding'] === 'gzip';
-  return (gzip ? gunzipSync(raw) : raw).toString('utf8');
+  if (!gzip) return raw.toString('utf8');
+  try {
+    return gunzipSync(raw, { maxOutputLength: limit }).toString('utf8');
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new TooLarge();
+    throw e;
+  }
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -41,8 +59,13 @@ export function handler(engine: RequestHandler, options: ServeOptions = {}) {
     if (options.fallback?.(req, res)) return;
     let body: string;
     try {
-      body = await readBody(req);
-    } catch {
+      body = await readBody(req, options.maxBodyBytes ?? MAX_BODY);
+    } catch (e) {
+      if (e instanceof TooLarge) {
+        send(res, 413, { message: 'Request body too large', status: 413 }, { connection: 'close' });
+        req.resume();
+        return;
+      }
       send(res, 400, { message: 'Invalid request body encoding', status: 400 });
       return;
     }
@@ -62,6 +85,10 @@ export function handler(engine: RequestHandler, options: ServeOptions = {}) {
 /** Serves `engine` on host:port; resolves with the listening server. */
 export function serve(engine: RequestHandler, options: ServeOptions = {}): Promise<Server> {
   const server = createServer(handler(engine, options));
+  // slow or idle clients do not hold sockets forever
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 60_000;
+  server.keepAliveTimeout = 5_000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 7700, options.host ?? '127.0.0.1', () => resolve(server));

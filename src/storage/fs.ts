@@ -96,11 +96,9 @@ export function fsStorage(dir: string): Storage {
       if (!existsSync(logPath)) return { snapshots, log: [] };
       const data = readFileSync(logPath);
       const { entries, valid } = readLog(data);
-      if (valid < data.length) {
-        console.warn(`lantern: ${logPath}: torn or corrupt record after ${entries.length} records (${data.length - valid} bytes), truncated`);
-        truncateSync(logPath, valid);
-      }
-      return { snapshots, log: entries };
+      if (valid === data.length) return { snapshots, log: entries };
+      console.warn(`lantern: ${logPath}: torn or corrupt record after ${entries.length} records (${data.length - valid} bytes), truncated`);
+      return { snapshots, log: entries, repair: async () => truncateSync(logPath, valid) };
     },
 
     async append(entry) {

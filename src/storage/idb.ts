@@ -56,18 +56,21 @@ export function idbStorage(name: string): Storage {
       });
       const snapshots: Entry[] = [];
       for (const s of ((await db.getAll(SNAPSHOTS)) as StoredEntry[]).reverse()) {
-        if (await intact(s)) snapshots.push({ taskID: s.taskID, bytes: s.bytes });
-        else console.warn(`lantern: snapshot at task ${s.taskID} in "${name}" fails its checksum; skipped`);
+        // a damaged snapshot is still handed over: the engine falls back, or fails when nothing older can stand in
+        if (!(await intact(s))) console.warn(`lantern: snapshot at task ${s.taskID} in "${name}" fails its checksum`);
+        snapshots.push({ taskID: s.taskID, bytes: s.bytes });
       }
       const log: Entry[] = [];
       const stored = (await db.getAll(LOG)) as StoredEntry[];
       for (const [i, e] of stored.entries()) {
         if (!(await intact(e))) {
           console.warn(`lantern: log record ${e.taskID} in "${name}" fails its checksum; it and the ${stored.length - i - 1} after it are dropped`);
-          const tx = db.transaction(LOG, 'readwrite');
-          await tx.store.delete(IDBKeyRange.lowerBound(e.taskID));
-          await tx.done;
-          break;
+          const repair = async () => {
+            const tx = database().transaction(LOG, 'readwrite');
+            await tx.store.delete(IDBKeyRange.lowerBound(e.taskID));
+            await tx.done;
+          };
+          return { snapshots, log, repair };
         }
         log.push({ taskID: e.taskID, bytes: e.bytes });
       }

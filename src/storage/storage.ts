@@ -13,6 +13,11 @@ export interface StoredState {
   snapshots: Entry[];
   /** Log records in order; what follows a torn or corrupt record is dropped and reported. */
   log: Entry[];
+  /**
+   * Removes the torn or corrupt tail found by `open`. The engine calls it once
+   * it has read everything (a wrong encryption key must change nothing).
+   */
+  repair?: () => Promise<void>;
 }
 
 export interface Storage {

@@ -1,0 +1,122 @@
+// API keys: global (/1/keys) and index-specific (/1/indexes/{i}/keys). Every
+// change is logged durably (engine.writeKey) before the answer; keys need
+// no task: they are usable as soon as the call returns.
+import { ApiError, notFound } from '../engine/errors.js';
+import { checkIndexName } from '../engine/engine.js';
+import { describeKey, isExpired, keyFields, randomKey, type ApiKey } from '../auth/api-keys.js';
+import type { OperationContext } from './types.js';
+
+const iso = () => new Date().toISOString();
+const keyNotFound = () => notFound('Key does not exist');
+
+function liveKey(ctx: OperationContext, value: string, indexName?: string): ApiKey {
+  const key = ctx.engine.keys.get(value);
+  if (!key || isExpired(key)) throw keyNotFound();
+  if (indexName !== undefined && key.index !== indexName) throw keyNotFound();
+  return key;
+}
+
+function expiry(validity: number, now: number): number {
+  return validity > 0 ? now + validity * 1000 : 0;
+}
+
+async function create(ctx: OperationContext, indexName?: string) {
+  const fields = keyFields(ctx.body, { indexSpecific: indexName !== undefined });
+  const now = Date.now();
+  let value = randomKey();
+  while (ctx.engine.keys.has(value) || ctx.engine.deletedKeys.has(value) || value === ctx.engine.adminKey) value = randomKey();
+  const key: ApiKey = { value, createdAt: Math.floor(now / 1000), ...fields, expiresAt: expiry(fields.validity, now) };
+  if (indexName !== undefined) key.index = indexName;
+  await ctx.engine.writeKey({ type: 'key', action: 'put', key });
+  return { key: value, createdAt: iso() };
+}
+
+async function update(ctx: OperationContext, previous: ApiKey | undefined, value: string, indexName?: string) {
+  const fields = keyFields(ctx.body, { indexSpecific: indexName !== undefined || previous?.index !== undefined, previous });
+  const now = Date.now();
+  const key: ApiKey = {
+    value,
+    createdAt: previous?.createdAt ?? Math.floor(now / 1000),
+    ...fields,
+    expiresAt: fields.validity === previous?.validity ? previous.expiresAt : expiry(fields.validity, now),
+  };
+  const index = indexName ?? previous?.index;
+  if (index !== undefined) key.index = index;
+  await ctx.engine.writeKey({ type: 'key', action: 'put', key });
+  return { key: value, updatedAt: iso() };
+}
+
+function live(ctx: OperationContext): ApiKey[] {
+  const now = Date.now();
+  return [...ctx.engine.keys.values()].filter((k) => !isExpired(k, now));
+}
+
+// ---- global keys ----------------------------------------------------------
+
+export const addApiKey = (ctx: OperationContext) => create(ctx);
+
+export function updateApiKey(ctx: OperationContext) {
+  return update(ctx, liveKey(ctx, ctx.params.key), ctx.params.key);
+}
+
+export function getApiKey(ctx: OperationContext) {
+  return describeKey(liveKey(ctx, ctx.params.key));
+}
+
+export function listApiKeys(ctx: OperationContext) {
+  return { keys: live(ctx).sort((a, b) => b.createdAt - a.createdAt).map((k) => describeKey(k)) };
+}
+
+export async function deleteApiKey(ctx: OperationContext) {
+  liveKey(ctx, ctx.params.key);
+  await ctx.engine.writeKey({ type: 'key', action: 'delete', value: ctx.params.key });
+  return { deletedAt: iso() };
+}
+
+export async function restoreApiKey(ctx: OperationContext) {
+  if (!ctx.engine.deletedKeys.has(ctx.params.key)) throw new ApiError(404, 'Key is not in the list of deleted keys');
+  await ctx.engine.writeKey({ type: 'key', action: 'restore', value: ctx.params.key });
+  return { createdAt: iso() };
+}
+
+// ---- index-specific keys --------------------------------------------------
+
+function indexKeyShape(k: ApiKey, withIndex: boolean) {
+  const { value, createdAt, acl, validity, description, maxHitsPerQuery, maxQueriesPerIPPerHour, queryParameters, referers } = describeKey(k) as Record<string, unknown>;
+  const out: Record<string, unknown> = { value, createdAt, acl, validity, description, maxHitsPerQuery, maxQueriesPerIPPerHour, queryParameters, referers };
+  if (withIndex) out.index = k.index;
+  return out;
+}
+
+export function addIndexApiKey(ctx: OperationContext) {
+  return create(ctx, checkIndexName(ctx.params.indexName));
+}
+
+/** Always succeeds: creates the key when it does not exist. */
+export function updateIndexApiKey(ctx: OperationContext) {
+  const indexName = checkIndexName(ctx.params.indexName);
+  const previous = ctx.engine.keys.get(ctx.params.key);
+  if (previous && previous.index !== indexName) throw new ApiError(400, 'This key is not a key of this index');
+  if (ctx.params.key === ctx.engine.adminKey) throw new ApiError(400, 'The admin key cannot be changed');
+  return update(ctx, previous && !isExpired(previous) ? previous : undefined, ctx.params.key, indexName);
+}
+
+export function listIndexApiKeys(ctx: OperationContext) {
+  const indexName = ctx.params.indexName;
+  ctx.engine.index(indexName); // 404 when the index does not exist
+  return { keys: live(ctx).filter((k) => k.index === indexName).map((k) => indexKeyShape(k, false)) };
+}
+
+export function listAllIndexApiKeys(ctx: OperationContext) {
+  return { keys: live(ctx).filter((k) => k.index !== undefined).map((k) => indexKeyShape(k, true)) };
+}
+
+export function getIndexApiKey(ctx: OperationContext) {
+  return indexKeyShape(liveKey(ctx, ctx.params.key, ctx.params.indexName), false);
+}
+
+export async function deleteIndexApiKey(ctx: OperationContext) {
+  liveKey(ctx, ctx.params.key, ctx.params.indexName);
+  await ctx.engine.writeKey({ type: 'key', action: 'delete', value: ctx.params.key });
+  return { deletedAt: iso() };
+}

@@ -1,0 +1,53 @@
+// Query rules: save, batch, get, delete, clear, search.
+import { badRequest, notFound } from '../engine/errors.js';
+import { isPlainObject } from '../engine/records.js';
+import { searchRules, toRule } from '../engine/rules.js';
+import type { OperationContext } from './types.js';
+
+const now = () => new Date().toISOString();
+const flag = (ctx: OperationContext, name: string, alias?: string) => {
+  const v = ctx.query[name] ?? (alias ? ctx.query[alias] : undefined);
+  return v === 'true' || v === '1';
+};
+const forward = (ctx: OperationContext) => flag(ctx, 'forwardToReplicas', 'forwardToSlaves');
+
+export async function saveRule(ctx: OperationContext) {
+  ctx.engine.index(ctx.params.indexName);
+  const rule = toRule(ctx.body, ctx.params.objectID);
+  const taskID = await ctx.engine.write({ type: 'rules', indexName: ctx.params.indexName, save: [rule], forwardToReplicas: forward(ctx) });
+  return { taskID, updatedAt: now(), objectID: rule.objectID };
+}
+
+export async function saveRules(ctx: OperationContext) {
+  ctx.engine.index(ctx.params.indexName);
+  if (!Array.isArray(ctx.body)) throw badRequest('Invalid JSON: expected an array of rules');
+  const save = ctx.body.map((r) => toRule(r));
+  const taskID = await ctx.engine.write({
+    type: 'rules', indexName: ctx.params.indexName, save, clear: flag(ctx, 'clearExistingRules'), forwardToReplicas: forward(ctx),
+  });
+  return { taskID, updatedAt: now() };
+}
+
+export function getRule(ctx: OperationContext) {
+  const rule = ctx.engine.index(ctx.params.indexName).rules.get(ctx.params.objectID);
+  if (!rule) throw notFound('ObjectID does not exist');
+  return rule;
+}
+
+export async function deleteRule(ctx: OperationContext) {
+  const index = ctx.engine.index(ctx.params.indexName);
+  if (!index.rules.has(ctx.params.objectID)) throw notFound('ObjectID does not exist');
+  const taskID = await ctx.engine.write({ type: 'rules', indexName: index.name, remove: [ctx.params.objectID], forwardToReplicas: forward(ctx) });
+  return { taskID, updatedAt: now() };
+}
+
+export async function clearRules(ctx: OperationContext) {
+  ctx.engine.index(ctx.params.indexName);
+  const taskID = await ctx.engine.write({ type: 'rules', indexName: ctx.params.indexName, clear: true, forwardToReplicas: forward(ctx) });
+  return { taskID, updatedAt: now() };
+}
+
+export function searchRulesOperation(ctx: OperationContext) {
+  const index = ctx.engine.index(ctx.params.indexName);
+  return searchRules([...index.rules.values()], isPlainObject(ctx.body) ? ctx.body : {});
+}

@@ -1,0 +1,61 @@
+// Synonyms: save, batch, get, delete, clear, search.
+import { badRequest, notFound } from '../engine/errors.js';
+import { isPlainObject } from '../engine/records.js';
+import { searchSynonyms, toSynonym, SYNONYM_TYPES } from '../engine/synonyms.js';
+import type { OperationContext } from './types.js';
+
+const now = () => new Date().toISOString();
+const flag = (ctx: OperationContext, name: string, alias?: string) => {
+  const v = ctx.query[name] ?? (alias ? ctx.query[alias] : undefined);
+  return v === 'true' || v === '1';
+};
+const forward = (ctx: OperationContext) => flag(ctx, 'forwardToReplicas', 'forwardToSlaves');
+
+export async function saveSynonym(ctx: OperationContext) {
+  ctx.engine.index(ctx.params.indexName);
+  const synonym = toSynonym(ctx.body, ctx.params.objectID);
+  const taskID = await ctx.engine.write({ type: 'synonyms', indexName: ctx.params.indexName, save: [synonym], forwardToReplicas: forward(ctx) });
+  return { taskID, updatedAt: now(), id: synonym.objectID };
+}
+
+export async function saveSynonyms(ctx: OperationContext) {
+  ctx.engine.index(ctx.params.indexName);
+  if (!Array.isArray(ctx.body)) throw badRequest('Invalid JSON: expected an array of synonyms');
+  const save = ctx.body.map((s) => toSynonym(s));
+  const taskID = await ctx.engine.write({
+    type: 'synonyms', indexName: ctx.params.indexName, save, clear: flag(ctx, 'replaceExistingSynonyms'), forwardToReplicas: forward(ctx),
+  });
+  return { taskID, updatedAt: now() };
+}
+
+export function getSynonym(ctx: OperationContext) {
+  const synonym = ctx.engine.index(ctx.params.indexName).synonyms.get(ctx.params.objectID);
+  if (!synonym) throw notFound('Synonym set does not exist');
+  return synonym;
+}
+
+export async function deleteSynonym(ctx: OperationContext) {
+  const index = ctx.engine.index(ctx.params.indexName);
+  if (!index.synonyms.has(ctx.params.objectID)) throw notFound('Synonym set does not exist');
+  const taskID = await ctx.engine.write({ type: 'synonyms', indexName: index.name, remove: [ctx.params.objectID], forwardToReplicas: forward(ctx) });
+  return { taskID, deletedAt: now() };
+}
+
+export async function clearSynonyms(ctx: OperationContext) {
+  ctx.engine.index(ctx.params.indexName);
+  const taskID = await ctx.engine.write({ type: 'synonyms', indexName: ctx.params.indexName, clear: true, forwardToReplicas: forward(ctx) });
+  return { taskID, updatedAt: now() };
+}
+
+export function searchSynonymsOperation(ctx: OperationContext) {
+  const index = ctx.engine.index(ctx.params.indexName);
+  const body = isPlainObject(ctx.body) ? ctx.body : {};
+  const types = typeof body.type === 'string' && body.type !== '' ? body.type.split(',').map((t: string) => t.trim()) : [];
+  for (const t of types) if (!(SYNONYM_TYPES as readonly string[]).includes(t)) throw badRequest(`Unknown synonym type "${t}"`);
+  const page = Number(body.page ?? 0);
+  const hitsPerPage = Number(body.hitsPerPage ?? 100);
+  if (!Number.isInteger(page) || page < 0 || !Number.isInteger(hitsPerPage) || hitsPerPage < 1 || hitsPerPage > 1000) {
+    throw badRequest('Invalid value for "page" or "hitsPerPage"');
+  }
+  return searchSynonyms([...index.synonyms.values()], String(body.query ?? ''), types, page, hitsPerPage);
+}

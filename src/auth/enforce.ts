@@ -1,0 +1,41 @@
+// Checks the router runs after authentication and authorization, before the
+// operation: the indexes a call reaches (every one of a multi-index call:
+// one forbidden index refuses the whole call) and the per-hour rate limit.
+import type { Caller } from '../api/types.js';
+import { RateLimiter, RateLimitError } from './rate-limit.js';
+import { checkIndex, indexesInRequests, mayReach } from './restrictions.js';
+
+/** Operations whose body names the indexes (`requests[].indexName`). */
+const MULTI_INDEX = new Set(['search', 'getObjects', 'multipleBatch']);
+
+const limiters = new WeakMap<object, RateLimiter>();
+
+export function rateLimiter(engine: object): RateLimiter {
+  let limiter = limiters.get(engine);
+  if (!limiter) limiters.set(engine, (limiter = new RateLimiter()));
+  return limiter;
+}
+
+export function enforce(engine: object, route: { op: string }, caller: Caller, params: Record<string, string>, body: unknown): void {
+  if (caller.restrictions) {
+    if (params.indexName !== undefined) checkIndex(caller, params.indexName);
+    if (MULTI_INDEX.has(route.op)) for (const name of indexesInRequests(body)) checkIndex(caller, name);
+    // copy/move: the destination must be reachable too
+    const destination = (body as { destination?: unknown } | undefined)?.destination;
+    if (route.op === 'operationIndex' && typeof destination === 'string') checkIndex(caller, destination);
+  }
+  if (caller.rateLimit) rateLimiter(engine).hit(caller.rateLimit.identity, caller.rateLimit.limit);
+}
+
+/** The headers of a 429 answer, or undefined for any other error. */
+export function rateLimitHeaders(e: unknown): Record<string, string> | undefined {
+  return e instanceof RateLimitError ? { 'retry-after': String(e.retryAfter) } : undefined;
+}
+
+/** A restricted key lists only the indexes it may reach. */
+export function restrictResult(route: { op: string }, caller: Caller, result: unknown): unknown {
+  if (!caller.restrictions || route.op !== 'listIndices') return result;
+  const r = result as { items?: Array<{ name: string }> };
+  if (!r || !Array.isArray(r.items)) return result;
+  return { ...r, items: r.items.filter((i) => mayReach(caller, i.name)) };
+}

@@ -1,0 +1,108 @@
+// Index configuration across indexes: replicas (standard and virtual(),
+// kept in sync with every write to their primary), settings/synonyms/rules
+// forwarded to replicas, and copy/move.
+import { SearchIndex } from './search-index.js';
+import type { Settings } from './settings.js';
+import type { Synonym } from './synonyms.js';
+import type { Rule } from './rules.js';
+
+export type Indexes = Map<string, SearchIndex>;
+
+const VIRTUAL = /^virtual\((.+)\)$/;
+
+/** Replica names of an index's `replicas` setting (`virtual(name)` → name). */
+export function replicaNames(index: SearchIndex): string[] {
+  return ((index.settings.replicas ?? []) as string[]).map((r) => VIRTUAL.exec(r)?.[1] ?? r);
+}
+
+export function isVirtualReplica(primary: SearchIndex, name: string): boolean {
+  return ((primary.settings.replicas ?? []) as string[]).includes(`virtual(${name})`);
+}
+
+/** The index and, when forwarding, its replicas. */
+export function withReplicas(indexes: Indexes, name: string, forward: boolean): SearchIndex[] {
+  const index = indexes.get(name);
+  if (!index) return [];
+  if (!forward) return [index];
+  return [index, ...replicaNames(index).map((r) => indexes.get(r)).filter((r): r is SearchIndex => r?.primary === name)];
+}
+
+function without<T extends object>(o: T, key: string): T {
+  const { [key]: _, ...rest } = o as Record<string, unknown>;
+  return rest as T;
+}
+
+/** A replica joining: it takes the primary's records (its own settings stay). */
+function attach(replica: SearchIndex, primary: SearchIndex): void {
+  replica.primary = primary.name;
+  replica.clear();
+  replica.save([...primary.allRecords()]);
+}
+
+export function applySettings(indexes: Indexes, ensure: (name: string) => SearchIndex, name: string, settings: Settings, forward: boolean): void {
+  const index = ensure(name);
+  const before = new Set(replicaNames(index));
+  index.setSettings(settings);
+  if ('replicas' in settings) {
+    const after = replicaNames(index);
+    for (const gone of before) {
+      if (!after.includes(gone)) { const r = indexes.get(gone); if (r?.primary === name) r.primary = undefined; }
+    }
+    for (const added of after) {
+      const replica = ensure(added);
+      if (replica.primary !== name) attach(replica, index);
+    }
+  }
+  if (forward) {
+    for (const replica of withReplicas(indexes, name, true).slice(1)) replica.setSettings(without(settings, 'replicas'));
+  }
+}
+
+export interface SetChanges<T> { save?: T[]; remove?: string[]; clear?: boolean }
+
+function applyChanges<T extends { objectID: string }>(target: Map<string, T>, changes: SetChanges<T>): void {
+  if (changes.clear) target.clear();
+  for (const id of changes.remove ?? []) target.delete(id);
+  for (const item of changes.save ?? []) target.set(item.objectID, item);
+}
+
+export function applySynonymChanges(indexes: Indexes, name: string, changes: SetChanges<Synonym>, forward: boolean): void {
+  for (const index of withReplicas(indexes, name, forward)) applyChanges(index.synonyms, changes);
+}
+
+export function applyRuleChanges(indexes: Indexes, name: string, changes: SetChanges<Rule>, forward: boolean): void {
+  for (const index of withReplicas(indexes, name, forward)) applyChanges(index.rules, changes);
+}
+
+export type Scope = 'settings' | 'synonyms' | 'rules';
+
+/** copy (whole, or the scopes given) or move an index; the destination keeps its own replicas. */
+export function applyOperation(indexes: Indexes, ensure: (name: string) => SearchIndex, source: string, destination: string, operation: 'copy' | 'move', scope?: Scope[]): void {
+  const from = indexes.get(source);
+  if (!from || source === destination) return;
+  const existing = indexes.get(destination);
+  const keepReplicas = existing?.settings.replicas;
+  let to: SearchIndex;
+  if (operation === 'copy' && scope?.length) {
+    to = ensure(destination);
+  } else {
+    to = new SearchIndex(destination);
+    to.primary = existing?.primary;
+    indexes.set(destination, to);
+  }
+  const parts: Scope[] = operation === 'copy' && scope?.length ? scope : ['settings', 'synonyms', 'rules'];
+  if (parts.includes('settings')) {
+    const reset = Object.fromEntries(Object.keys(to.settings).map((k) => [k, null]));
+    to.setSettings({ ...reset, ...without(from.settings, 'replicas'), ...(keepReplicas ? { replicas: keepReplicas } : {}) });
+  }
+  if (parts.includes('synonyms')) applyChanges(to.synonyms, { clear: true, save: [...from.synonyms.values()] });
+  if (parts.includes('rules')) applyChanges(to.rules, { clear: true, save: [...from.rules.values()] });
+  if (!(operation === 'copy' && scope?.length)) {
+    to.save([...from.allRecords()]);
+    for (const replica of withReplicas(indexes, destination, true).slice(1)) attach(replica, to);
+  }
+  if (operation === 'move') {
+    for (const replica of withReplicas(indexes, source, true).slice(1)) replica.primary = undefined;
+    indexes.delete(source);
+  }
+}
