@@ -1,9 +1,9 @@
 // What goes to storage: write operations (JSON, UTF-8) and engine snapshots
-// (MessagePack via msgpackr: binary, records' shapes shared), each sealed in
+// (MessagePack: binary), each sealed in
 // a frame that says how it is stored: plain, or AES-GCM encrypted
 // (WebCrypto) with `encryptionKey`. Snapshots also carry a SHA-256 of their
 // payload so a damaged one is never loaded.
-import { Packr } from 'msgpackr';
+import { decode, encode } from '@msgpack/msgpack';
 
 const PLAIN = 0;
 const AES_GCM = 1;
@@ -11,7 +11,6 @@ const IV_BYTES = 12;
 const DIGEST_BYTES = 32;
 const SNAPSHOT_MAGIC = [0x4c, 0x4e, 0x54, 0x53]; // "LNTS"
 
-const packr = new Packr({ useRecords: true, mapsAsObjects: true });
 
 export class StorageError extends Error {}
 /** The data cannot be read with the key given (or without one): never fall back, fail the open. */
@@ -64,7 +63,7 @@ export class Codec {
   }
 
   async encodeSnapshot(state: unknown): Promise<Uint8Array> {
-    const sealed = await this.seal(packr.pack(state));
+    const sealed = await this.seal(encode(state));
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', sealed as Uint8Array<ArrayBuffer>));
     return concat([Uint8Array.from(SNAPSHOT_MAGIC), digest, sealed]);
   }
@@ -75,7 +74,7 @@ export class Codec {
     const sealed = bytes.subarray(header);
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', sealed as Uint8Array<ArrayBuffer>));
     if (digest.some((b, i) => b !== bytes[SNAPSHOT_MAGIC.length + i])) throw new StorageError('snapshot checksum mismatch');
-    return packr.unpack(await this.unseal(sealed));
+    return decode(await this.unseal(sealed));
   }
 }
 

@@ -1,13 +1,13 @@
 // The records of an index by record id. Records read from a snapshot stay
-// packed (MessagePack, shapes shared) until first asked for, so reopening a
-// large index costs no parsing; new records are kept as objects.
-import { Packr, Unpackr } from 'msgpackr';
+// packed (MessagePack, one record each, the whole blob deflated: repeated
+// keys cost little) until first asked for, so reopening a large index costs
+// no parsing; new records are kept as objects.
+import { decode, encode } from '@msgpack/msgpack';
 import { deflate, inflate, syncInflater } from './compression.js';
 import type { Record_ } from './records.js';
 
 /** The records as a snapshot holds them: one deflated blob of packed records. */
 export interface PackedRecords {
-  structures: any[];
   /** objectID per record id ('' = no record). */
   objectIDs: string[];
   /** End offset of each record's bytes in the inflated blob (a Uint32Array's bytes, little endian). */
@@ -22,7 +22,6 @@ export class RecordStore {
   /** Where inflating can wait for the first read (Node), the blob and how to inflate it. */
   private deflated: { blob: Uint8Array; inflate: (bytes: Uint8Array) => Uint8Array } | undefined;
   private ends: Uint32Array | undefined;
-  private unpackr: Unpackr | undefined;
 
   get length(): number { return this.objects.length; }
 
@@ -37,7 +36,7 @@ export class RecordStore {
     const start = id === 0 ? 0 : this.ends![id - 1];
     const end = this.ends![id];
     if (end === start) return undefined;
-    const unpacked = this.unpackr!.unpack(this.packed!.subarray(start, end)) as Record_;
+    const unpacked = decode(this.packed!.subarray(start, end)) as Record_;
     this.objects[id] = unpacked;
     return unpacked;
   }
@@ -59,8 +58,6 @@ export class RecordStore {
   }
 
   async pack(): Promise<PackedRecords> {
-    const structures: any[] = [];
-    const packr = new Packr({ structures, useRecords: true });
     const parts: Uint8Array[] = [];
     const objectIDs: string[] = [];
     const ends = new Uint32Array(this.objects.length);
@@ -68,7 +65,7 @@ export class RecordStore {
     for (let id = 0; id < this.objects.length; id++) {
       const r = this.get(id);
       if (r) {
-        const bytes = packr.pack(r);
+        const bytes = encode(r);
         parts.push(bytes);
         size += bytes.length;
       }
@@ -78,7 +75,7 @@ export class RecordStore {
     const whole = new Uint8Array(size);
     let at = 0;
     for (const p of parts) { whole.set(p, at); at += p.length; }
-    return { structures, objectIDs, ends: new Uint8Array(ends.buffer), blob: await deflate(whole) };
+    return { objectIDs, ends: new Uint8Array(ends.buffer), blob: await deflate(whole) };
   }
 
   static async unpack(packed: PackedRecords): Promise<RecordStore> {
@@ -88,7 +85,6 @@ export class RecordStore {
     if (inflateNow) store.deflated = { blob: packed.blob, inflate: inflateNow };
     else store.packed = await inflate(packed.blob);
     store.ends = new Uint32Array(packed.ends.slice().buffer);
-    store.unpackr = new Unpackr({ structures: packed.structures, useRecords: true });
     return store;
   }
 }

@@ -3,6 +3,10 @@
 
 export type TaskStatus = 'published' | 'notPublished';
 
+/** A task is applied on a later turn of the event loop (setImmediate where it exists: setTimeout waits ≥ 1 ms). */
+const nextTurn: (f: () => void) => void = (globalThis as { setImmediate?: (f: () => void) => void }).setImmediate
+  ?? ((f) => setTimeout(f, 0));
+
 export class TaskQueue {
   private next = 1;
   private readonly pending = new Set<number>();
@@ -21,7 +25,7 @@ export class TaskQueue {
   schedule(taskID: number, apply: () => void | Promise<void>, onError: (e: unknown) => void): void {
     this.pending.add(taskID);
     this.tail = this.tail
-      .then(() => new Promise<void>((resolve) => setTimeout(resolve, 0)))
+      .then(() => new Promise<void>((resolve) => nextTurn(resolve)))
       .then(apply)
       .catch(onError)
       .finally(() => { this.pending.delete(taskID); });
