@@ -93,12 +93,21 @@ export function fsStorage(dir: string): Storage {
         taskID: Number(SNAPSHOT.exec(f)![1]),
         bytes: asBytes(readFileSync(join(dir, f))),
       }));
-      if (!existsSync(logPath)) return { snapshots, log: [] };
-      const data = readFileSync(logPath);
+      // a crash inside writeSnapshot can leave a temporary file or one snapshot too many
+      const leftovers = [
+        ...readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+        ...snapshotFiles().slice(SNAPSHOTS_KEPT),
+      ];
+      const data = existsSync(logPath) ? readFileSync(logPath) : Buffer.alloc(0);
       const { entries, valid } = readLog(data);
-      if (valid === data.length) return { snapshots, log: entries };
-      console.warn(`lantern: ${logPath}: torn or corrupt record after ${entries.length} records (${data.length - valid} bytes), truncated`);
-      return { snapshots, log: entries, repair: async () => truncateSync(logPath, valid) };
+      if (valid < data.length) {
+        console.warn(`lantern: ${logPath}: torn or corrupt record after ${entries.length} records (${data.length - valid} bytes), truncated`);
+      }
+      const repair = async () => {
+        if (valid < data.length) truncateSync(logPath, valid);
+        for (const f of leftovers) unlinkSync(join(dir, f));
+      };
+      return { snapshots, log: entries, repair };
     },
 
     async append(entry) {
