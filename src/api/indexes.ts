@@ -5,6 +5,7 @@ import { parseSettings } from '../engine/params.js';
 import { isPlainObject } from '../engine/records.js';
 import { DEFAULT_SETTINGS, rankingPlan } from '../engine/settings.js';
 import type { SearchIndex } from '../engine/search-index.js';
+import { forwardToReplicas } from './query-flags.js';
 import type { OperationContext } from './types.js';
 
 const PAGE_SIZE = 100;
@@ -66,8 +67,7 @@ export async function setSettings(ctx: OperationContext) {
     const other = ctx.engine.indexes.get(name);
     if (other?.primary && other.primary !== indexName) throw badRequest(`Index ${name} is already a replica of ${other.primary}`);
   }
-  const forward = ['forwardToReplicas', 'forwardToSlaves'].some((k) => ctx.query[k] === 'true');
-  const taskID = await ctx.engine.write({ type: 'settings', indexName, settings, forwardToReplicas: forward });
+  const taskID = await ctx.engine.write({ type: 'settings', indexName, settings, forwardToReplicas: forwardToReplicas(ctx) });
   return { updatedAt: new Date().toISOString(), taskID };
 }
 

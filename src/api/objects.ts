@@ -9,9 +9,9 @@ import { deleteByQueryParams } from '../engine/browse.js';
 import { planQuery } from '../engine/query-plan.js';
 import { parseSearchParams } from '../engine/params.js';
 import { settingsOf } from '../engine/search.js';
+import { now } from './query-flags.js';
 import { Reply, type OperationContext } from './types.js';
 
-const now = () => new Date().toISOString();
 
 async function writeActions(ctx: OperationContext, indexName: string, actions: Action[]): Promise<number> {
   checkWritable(ctx, indexName);

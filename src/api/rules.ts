@@ -2,19 +2,14 @@
 import { badRequest, notFound } from '../engine/errors.js';
 import { isPlainObject } from '../engine/records.js';
 import { searchRules, toRule } from '../engine/rules.js';
+import { forwardToReplicas, now, queryFlag } from './query-flags.js';
 import type { OperationContext } from './types.js';
 
-const now = () => new Date().toISOString();
-const flag = (ctx: OperationContext, name: string, alias?: string) => {
-  const v = ctx.query[name] ?? (alias ? ctx.query[alias] : undefined);
-  return v === 'true' || v === '1';
-};
-const forward = (ctx: OperationContext) => flag(ctx, 'forwardToReplicas', 'forwardToSlaves');
 
 export async function saveRule(ctx: OperationContext) {
   ctx.engine.index(ctx.params.indexName);
   const rule = toRule(ctx.body, ctx.params.objectID);
-  const taskID = await ctx.engine.write({ type: 'rules', indexName: ctx.params.indexName, save: [rule], forwardToReplicas: forward(ctx) });
+  const taskID = await ctx.engine.write({ type: 'rules', indexName: ctx.params.indexName, save: [rule], forwardToReplicas: forwardToReplicas(ctx) });
   return { taskID, updatedAt: now(), objectID: rule.objectID };
 }
 
@@ -23,7 +18,7 @@ export async function saveRules(ctx: OperationContext) {
   if (!Array.isArray(ctx.body)) throw badRequest('Invalid JSON: expected an array of rules');
   const save = ctx.body.map((r) => toRule(r));
   const taskID = await ctx.engine.write({
-    type: 'rules', indexName: ctx.params.indexName, save, clear: flag(ctx, 'clearExistingRules'), forwardToReplicas: forward(ctx),
+    type: 'rules', indexName: ctx.params.indexName, save, clear: queryFlag(ctx, 'clearExistingRules'), forwardToReplicas: forwardToReplicas(ctx),
   });
   return { taskID, updatedAt: now() };
 }
@@ -37,13 +32,13 @@ export function getRule(ctx: OperationContext) {
 export async function deleteRule(ctx: OperationContext) {
   const index = ctx.engine.index(ctx.params.indexName);
   if (!index.rules.has(ctx.params.objectID)) throw notFound('ObjectID does not exist');
-  const taskID = await ctx.engine.write({ type: 'rules', indexName: index.name, remove: [ctx.params.objectID], forwardToReplicas: forward(ctx) });
+  const taskID = await ctx.engine.write({ type: 'rules', indexName: index.name, remove: [ctx.params.objectID], forwardToReplicas: forwardToReplicas(ctx) });
   return { taskID, updatedAt: now() };
 }
 
 export async function clearRules(ctx: OperationContext) {
   ctx.engine.index(ctx.params.indexName);
-  const taskID = await ctx.engine.write({ type: 'rules', indexName: ctx.params.indexName, clear: true, forwardToReplicas: forward(ctx) });
+  const taskID = await ctx.engine.write({ type: 'rules', indexName: ctx.params.indexName, clear: true, forwardToReplicas: forwardToReplicas(ctx) });
   return { taskID, updatedAt: now() };
 }
 

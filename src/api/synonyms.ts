@@ -2,19 +2,14 @@
 import { badRequest, notFound } from '../engine/errors.js';
 import { isPlainObject } from '../engine/records.js';
 import { searchSynonyms, toSynonym, SYNONYM_TYPES } from '../engine/synonyms.js';
+import { forwardToReplicas, now, queryFlag } from './query-flags.js';
 import type { OperationContext } from './types.js';
 
-const now = () => new Date().toISOString();
-const flag = (ctx: OperationContext, name: string, alias?: string) => {
-  const v = ctx.query[name] ?? (alias ? ctx.query[alias] : undefined);
-  return v === 'true' || v === '1';
-};
-const forward = (ctx: OperationContext) => flag(ctx, 'forwardToReplicas', 'forwardToSlaves');
 
 export async function saveSynonym(ctx: OperationContext) {
   ctx.engine.index(ctx.params.indexName);
   const synonym = toSynonym(ctx.body, ctx.params.objectID);
-  const taskID = await ctx.engine.write({ type: 'synonyms', indexName: ctx.params.indexName, save: [synonym], forwardToReplicas: forward(ctx) });
+  const taskID = await ctx.engine.write({ type: 'synonyms', indexName: ctx.params.indexName, save: [synonym], forwardToReplicas: forwardToReplicas(ctx) });
   return { taskID, updatedAt: now(), id: synonym.objectID };
 }
 
@@ -23,7 +18,7 @@ export async function saveSynonyms(ctx: OperationContext) {
   if (!Array.isArray(ctx.body)) throw badRequest('Invalid JSON: expected an array of synonyms');
   const save = ctx.body.map((s) => toSynonym(s));
   const taskID = await ctx.engine.write({
-    type: 'synonyms', indexName: ctx.params.indexName, save, clear: flag(ctx, 'replaceExistingSynonyms'), forwardToReplicas: forward(ctx),
+    type: 'synonyms', indexName: ctx.params.indexName, save, clear: queryFlag(ctx, 'replaceExistingSynonyms'), forwardToReplicas: forwardToReplicas(ctx),
   });
   return { taskID, updatedAt: now() };
 }
@@ -37,13 +32,13 @@ export function getSynonym(ctx: OperationContext) {
 export async function deleteSynonym(ctx: OperationContext) {
   const index = ctx.engine.index(ctx.params.indexName);
   if (!index.synonyms.has(ctx.params.objectID)) throw notFound('Synonym set does not exist');
-  const taskID = await ctx.engine.write({ type: 'synonyms', indexName: index.name, remove: [ctx.params.objectID], forwardToReplicas: forward(ctx) });
+  const taskID = await ctx.engine.write({ type: 'synonyms', indexName: index.name, remove: [ctx.params.objectID], forwardToReplicas: forwardToReplicas(ctx) });
   return { taskID, deletedAt: now() };
 }
 
 export async function clearSynonyms(ctx: OperationContext) {
   ctx.engine.index(ctx.params.indexName);
-  const taskID = await ctx.engine.write({ type: 'synonyms', indexName: ctx.params.indexName, clear: true, forwardToReplicas: forward(ctx) });
+  const taskID = await ctx.engine.write({ type: 'synonyms', indexName: ctx.params.indexName, clear: true, forwardToReplicas: forwardToReplicas(ctx) });
   return { taskID, updatedAt: now() };
 }
 

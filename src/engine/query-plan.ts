@@ -13,6 +13,7 @@ import { planGeo, type GeoPlan } from './geo.js';
 import type { SearchParams } from './params.js';
 import type { SearchIndex } from './search-index.js';
 import { ENGLISH_STOP_WORDS } from './stop-words.js';
+import { fold } from './fold.js';
 import { pluralForms, pluralsEnabled } from './plurals.js';
 import { synonymAlternatives } from './synonyms.js';
 
@@ -27,7 +28,6 @@ export interface QueryPlan {
   scores?: Int32Array;
 }
 
-export const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 
 const bit = (w: number) => (w < 32 ? 1 << w : 0);
 

@@ -4,6 +4,7 @@
 // checked on the way in; at search time the matching ones rewrite the query.
 import { badRequest } from './errors.js';
 import { facetAttributes } from './facets.js';
+import { fold } from './fold.js';
 import type { SearchParams } from './params.js';
 import { isPlainObject } from './records.js';
 import type { SearchIndex } from './search-index.js';
@@ -73,7 +74,6 @@ export function toRule(body: unknown, objectID?: string): Rule {
   return { ...body, objectID: id } as Rule;
 }
 
-const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 const wordsOf = (s: string) => fold(s).split(/[^\p{L}\p{N}{}:._-]+/u).filter(Boolean);
 
 function isActive(rule: Rule, now: number): boolean {

@@ -4,6 +4,7 @@
 import type { Alternative } from '../core/core-index.js';
 import { badRequest } from './errors.js';
 import { isPlainObject } from './records.js';
+import { fold } from './fold.js';
 
 export type Synonym =
   | { objectID: string; type: 'synonym'; synonyms: string[] }
@@ -44,7 +45,7 @@ export function toSynonym(body: unknown, objectID?: string): Synonym {
   }
 }
 
-const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().trim();
+const key = (s: string) => fold(s).trim();
 const single = (s: string) => !/\s/.test(s.trim());
 
 /**
@@ -53,27 +54,27 @@ const single = (s: string) => !/\s/.test(s.trim());
  */
 export function synonymAlternatives(words: string[], synonyms: Iterable<Synonym>, asExact: boolean): Alternative[] {
   const out: Alternative[] = [];
-  const folded = words.map(fold);
+  const folded = words.map(key);
   const add = (word: number, candidates: string[], typos = 0) => {
     for (const c of candidates) {
-      if (single(c) && fold(c) !== folded[word]) out.push({ word, text: fold(c), exact: asExact && typos === 0, typos });
+      if (single(c) && key(c) !== folded[word]) out.push({ word, text: key(c), exact: asExact && typos === 0, typos });
     }
   };
   for (const s of synonyms) {
     folded.forEach((w, i) => {
       switch (s.type) {
         case 'synonym':
-          if (s.synonyms.some((x) => fold(x) === w)) add(i, s.synonyms);
+          if (s.synonyms.some((x) => key(x) === w)) add(i, s.synonyms);
           break;
         case 'onewaysynonym':
-          if (fold(s.input) === w) add(i, s.synonyms);
+          if (key(s.input) === w) add(i, s.synonyms);
           break;
         case 'altcorrection1':
         case 'altcorrection2':
-          if (fold(s.word) === w) add(i, s.corrections, s.type === 'altcorrection1' ? 1 : 2);
+          if (key(s.word) === w) add(i, s.corrections, s.type === 'altcorrection1' ? 1 : 2);
           break;
         case 'placeholder':
-          if (s.replacements.some((x) => fold(x) === w)) add(i, [s.placeholder.slice(1, -1)]);
+          if (s.replacements.some((x) => key(x) === w)) add(i, [s.placeholder.slice(1, -1)]);
           break;
       }
     });
@@ -83,8 +84,8 @@ export function synonymAlternatives(words: string[], synonyms: Iterable<Synonym>
 
 /** Synonym search: `query` in any of the synonym's words, `type` a comma list of types. */
 export function searchSynonyms(all: Synonym[], query: string, types: string[], page: number, hitsPerPage: number) {
-  const q = fold(query);
+  const q = key(query);
   const text = (s: Synonym) => JSON.stringify(Object.values(s)).toLowerCase();
-  const hits = all.filter((s) => (types.length === 0 || types.includes(s.type)) && (q === '' || fold(text(s)).includes(q)));
+  const hits = all.filter((s) => (types.length === 0 || types.includes(s.type)) && (q === '' || key(text(s)).includes(q)));
   return { hits: hits.slice(page * hitsPerPage, (page + 1) * hitsPerPage), nbHits: hits.length };
 }

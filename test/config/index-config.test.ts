@@ -16,7 +16,7 @@ async function settle(response: { taskID: number }, indexName: string) {
   await client.waitForTask({ indexName, taskID: response.taskID });
 }
 
-const search = (indexName: string, searchParams: Record<string, unknown>) =>
+const search = (indexName: string, searchParams: Record<string, unknown>): Promise<any> =>
   client.searchSingleIndex({ indexName, searchParams: { attributesToHighlight: [], distinct: false, ...searchParams } });
 const HEADERS = { 'x-algolia-application-id': 'APP', 'x-algolia-api-key': 'ADMIN' };
 const call = (method: string, path: string, body?: unknown) => engine.request({ method, path, headers: HEADERS, body });
@@ -146,7 +146,7 @@ describe('rules', () => {
         { objectID: 'hide', conditions: [{ pattern: 'taker', anchoring: 'is' }], consequence: { hide: [{ objectID: giver.objectID }] } },
         { objectID: 'context', conditions: [{ context: 'mobile' }], consequence: { params: { hitsPerPage: 2 } } },
         { objectID: 'rewrite', conditions: [{ pattern: 'please find', anchoring: 'startsWith' }], consequence: { params: { query: { remove: ['please', 'find'] } } } },
-        { objectID: 'disabled', enabled: false, conditions: [{ pattern: 'giver', anchoring: 'contains' }], consequence: { userData: 'never' } },
+        { objectID: 'disabled', enabled: false, conditions: [{ pattern: 'giver', anchoring: 'contains' }], consequence: { userData: { never: true } } },
       ],
     }), 'talks');
   });
