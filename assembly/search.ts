@@ -10,7 +10,7 @@ import {
 } from './matcher';
 import {
   accumulateLevels, bitmapWords, candidateBitmap, docAttribute, invalidateMarks, levelBitmap, prepareWordsets,
-  recordMatch, selectMatchWord, testBit,
+  recordMatch, recordPhraseMatch, selectMatchWord, testBit,
 } from './wordsets';
 import {
   FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, attributeRulesActive, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isAdjacentPair, isExcluded,
@@ -520,7 +520,8 @@ export function prepareQuery(): void {
  * Word alternatives (plurals, synonyms): scratch at P_ALTERNATIVES holds a
  * count, then per alternative its word index, flags (bit 0: counts as exact,
  * bits 8-9: typos it counts as) and
- * length, then its UTF-16 units padded to 4 bytes.
+ * length, then its UTF-16 units padded to 4 bytes. An alternative of several
+ * words (a multi-word synonym) matches the records holding all of them.
  */
 function matchAlternatives(): void {
   const offset = unchecked(params[P_ALTERNATIVES]);
@@ -537,11 +538,20 @@ function matchAlternatives(): void {
     p += 12;
     tokenize(p, length);
     p += (<usize>(length * 2 + 3)) & ~(<usize>3);
-    if (w >= wordCount || tokens.count != 1) continue;
-    const term = lookupToken(0);
-    if (term < 0) continue;
+    if (w >= wordCount || tokens.count == 0) continue;
     selectMatchWord(w, unchecked(params[P_EXCLUDED_WORDS]));
-    recordMatch(term, typos, asExact && typos == 0, 0);
+    if (tokens.count == 1) {
+      const term = lookupToken(0);
+      if (term >= 0) recordMatch(term, typos, asExact && typos == 0, 0);
+      continue;
+    }
+    const terms = new StaticArray<i32>(tokens.count);
+    let known = true;
+    for (let t = 0; t < tokens.count; t++) {
+      terms[t] = lookupToken(t);
+      if (terms[t] < 0) known = false;
+    }
+    if (known) recordPhraseMatch(terms, asExact);
   }
 }
 

@@ -26,7 +26,7 @@ export const termFullWords = new IntVec();
 export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32): void {
   words = wordTotal;
   bitmapWords = (docCapacity + 31) >> 5;
-  arena.resetZero((wordTotal * LEVELS + 2) * bitmapWords);
+  arena.resetZero((wordTotal * LEVELS + 4) * bitmapWords);
   while (termStamp.length < termTotal) { termStamp.push(0); termWords.push(0); termZeroTypoWords.push(0); termFullWords.push(0); }
   if (wordTotal == 1) while (docAttribute.length < docCapacity) { docAttribute.push(0); docAttributeStamp.push(0); }
   epoch++;
@@ -39,6 +39,8 @@ export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32
 @inline export function candidateBitmap(): usize { return levelBitmap(words, 0); }
 /** Single-word queries: records where the word is a whole attribute value. */
 @inline export function wholeValueBitmap(): usize { return levelBitmap(words, 1); }
+/** Two work bitmaps after the others (phrase alternatives). */
+@inline function workBitmap(i: i32): usize { return levelBitmap(words, 2 + i); }
 
 let excludedMask: i32 = 0;
 
@@ -53,6 +55,11 @@ export function recordMatch(term: i32, typos: i32, full: bool, highlightLength: 
     postings.orInto(term, exactBitmap(currentWord));
     if (words == 1) wholeValues.orInto(term, wholeValueBitmap());
   }
+  markTerm(term, typos, full);
+}
+
+/** Notes that `term` matches the current word (the forward scan and highlighting read it). */
+function markTerm(term: i32, typos: i32, full: bool): void {
   if (excludedMask & (1 << currentWord)) return;
   if (termStamp.get(term) != epoch) {
     termStamp.set(term, epoch);
@@ -64,6 +71,33 @@ export function recordMatch(term: i32, typos: i32, full: bool, highlightLength: 
   termWords.set(term, termWords.get(term) | bit);
   if (typos == 0) termZeroTypoWords.set(term, termZeroTypoWords.get(term) | bit);
   if (full) termFullWords.set(term, termFullWords.get(term) | bit);
+}
+
+/**
+ * A phrase alternative (a multi-word synonym): the records holding every one
+ * of `terms` match the current word with no typo; each term is marked for it.
+ */
+export function recordPhraseMatch(terms: StaticArray<i32>, full: bool): void {
+  const all = workBitmap(0), one = workBitmap(1);
+  const bytes = <usize>bitmapWords << 2;
+  memory.fill(all, 0, bytes);
+  postings.orInto(terms[0], all);
+  for (let i = 1; i < terms.length; i++) {
+    memory.fill(one, 0, bytes);
+    postings.orInto(terms[i], one);
+    for (let o: usize = 0; o < bytes; o += 4) store<u32>(all + o, load<u32>(all + o) & load<u32>(one + o));
+  }
+  orBitmap(levelBitmap(currentWord, 0), all, bytes);
+  if (full) orBitmap(exactBitmap(currentWord), all, bytes);
+  for (let i = 0; i < terms.length; i++) {
+    // single-word queries rank by each record's best attribute key
+    if (words == 1) postings.orIntoKeyed(terms[i], one, docAttribute, docAttributeStamp, epoch);
+    markTerm(terms[i], 0, full);
+  }
+}
+
+function orBitmap(into: usize, from: usize, bytes: usize): void {
+  for (let o: usize = 0; o < bytes; o += 4) store<u32>(into + o, load<u32>(into + o) | load<u32>(from + o));
 }
 
 /** Makes word w's typo bitmaps cumulative: level t = matched with at most t typos. */

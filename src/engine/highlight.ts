@@ -2,12 +2,15 @@
 // match which query words (same rules as the search); this module marks them.
 import { TOKEN_STRIDE, type CoreIndex } from '../core/core-index.js';
 import { isPlainObject, type Json } from './records.js';
+import { fold } from './fold.js';
 
 export interface HighlightOptions {
   preTag: string;
   postTag: string;
   /** The query words as typed, by word index. */
   words: string[];
+  /** replaceSynonymsInHighlight: per query word, the folded words its synonyms bring, shown as the word itself. */
+  synonyms?: Array<Set<string>>;
 }
 
 export interface HighlightLeaf {
@@ -33,17 +36,39 @@ function mark(text: string, tokens: Int32Array, from: number, to: number, o: Hig
   let at = from;
   let mask = 0;
   let allMarked = tokens.length > 0;
+  let replaced = '';
   for (let i = 0; i < tokens.length; i += TOKEN_STRIDE) {
     const [start, end, words, until] = [tokens[i], tokens[i + 1], tokens[i + 2], tokens[i + 3]];
     if (start < from || end > to) continue;
-    if (words === 0) { allMarked = false; continue; }
+    if (words === 0) { allMarked = false; replaced = ''; continue; }
     mask |= words;
     if (until < end) allMarked = false;
+    const shown = o.synonyms ? synonymShownAs(text.slice(start, end), words, o) : undefined;
+    if (shown !== undefined) {
+      // the rest of a phrase synonym ("new york" for "ny") is already shown
+      if (shown === replaced && text.slice(at, start).trim() === '') { at = end; continue; }
+      value += text.slice(at, start) + o.preTag + shown + o.postTag;
+      at = end;
+      replaced = shown;
+      continue;
+    }
+    replaced = '';
     value += text.slice(at, start) + o.preTag + text.slice(start, until) + o.postTag;
     at = until;
   }
   value += text.slice(at, to);
   return { value, mask, allMarked };
+}
+
+/**
+ * The query word a token is shown as when a synonym matched it. Only a
+ * one-word query word replaces (a phrase in the record included): a phrase of
+ * the query never replaces a shorter synonym, as the service does.
+ */
+function synonymShownAs(token: string, words: number, o: HighlightOptions): string | undefined {
+  const folded = fold(token);
+  const standsFor = o.words.filter((w, i) => (words & (1 << i)) !== 0 && fold(w) !== folded && o.synonyms![i]?.has(folded));
+  return standsFor.length === 1 ? standsFor[0] : undefined;
 }
 
 function matchedWords(mask: number, o: HighlightOptions): string[] {

@@ -26,6 +26,8 @@ export interface QueryPlan {
   geo?: GeoPlan;
   /** Per record id: the score of scored filters (for _rankingInfo.filters). */
   scores?: Int32Array;
+  /** The alternatives synonyms gave the query words (replaceSynonymsInHighlight). */
+  synonyms: Alternative[];
 }
 
 
@@ -87,8 +89,10 @@ function wordAlternatives(query: string, words: Array<[number, number]>, setting
 /** Alternatives from the index's synonyms (the `synonyms` parameter turns them off). */
 function synonymsOf(index: SearchIndex, query: string, words: Array<[number, number]>, setting: Setting): Alternative[] {
   if (setting('synonyms') === false || index.synonyms.size === 0) return [];
-  const asExact = (setting('alternativesAsExact') ?? []).includes('singleWordSynonym');
-  return synonymAlternatives(words.map(([s, e]) => query.slice(s, e)), index.synonyms.values(), asExact);
+  const asExact: string[] = setting('alternativesAsExact') ?? [];
+  return synonymAlternatives(words.map(([s, e]) => query.slice(s, e)), index.synonyms.values(), {
+    singleWord: asExact.includes('singleWordSynonym'), multiWords: asExact.includes('multiWordsSynonym'),
+  });
 }
 
 function filterExpressions(params: SearchParams): FilterExpression[] {
@@ -158,13 +162,14 @@ export function planQuery(index: SearchIndex, params: SearchParams, setting: Set
   if (setting('disableTypoToleranceOnAttributes')) core.noTypoAttributes = index.attributeIds(setting('disableTypoToleranceOnAttributes'));
   if (setting('disablePrefixOnAttributes')) core.noPrefixAttributes = index.attributeIds(setting('disablePrefixOnAttributes'));
   if (setting('disableExactOnAttributes')) core.noExactAttributes = index.attributeIds(setting('disableExactOnAttributes'));
-  core.alternatives = [...wordAlternatives(query, words, setting), ...synonymsOf(index, query, words, setting)];
+  const synonyms = synonymsOf(index, query, words, setting);
+  core.alternatives = [...wordAlternatives(query, words, setting), ...synonyms];
   const { filter, geo, scores } = planFilters(index, params, setting);
   core.filter = filter;
   if (geo?.ranks) core.geoRanks = geo.ranks;
   if (scores) core.filterRanks = scores.ranks;
   core.distinct = distinctOf(setting);
-  return { core, words, geo, scores: scores?.scores };
+  return { core, words, geo, scores: scores?.scores, synonyms };
 }
 
 /**

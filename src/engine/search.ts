@@ -5,6 +5,7 @@ import type { CoreHit, CoreResult } from '../core/core-index.js';
 import { encodeParams, type SearchParams } from './params.js';
 import { effectiveSetting, searchableAttributes } from './settings.js';
 import { facetsOf, requestedFacets } from './facet-counts.js';
+import { synonymWords } from './synonyms.js';
 import { highlightText, mapLeaves, snippetText, type HighlightOptions } from './highlight.js';
 import { fallbackMasks, planQuery, type QueryPlan, type Setting } from './query-plan.js';
 import { project, type Json, type Record_ } from './records.js';
@@ -142,6 +143,7 @@ function buildHit(
   const out: Record<string, unknown> = project(record, setting('attributesToRetrieve'), hidden);
   const visible = context.seeUnretrievable ? record : project(record, ['*'], hidden);
   const options: HighlightOptions = { preTag: setting('highlightPreTag'), postTag: setting('highlightPostTag'), words };
+  if (setting('replaceSynonymsInHighlight') === true) options.synonyms = synonymWords(plan.synonyms, words.length);
   const onlyMatches = setting('restrictHighlightAndSnippetArrays') === true;
   const highlighted = highlightAttributes(index, visible, setting('attributesToHighlight'));
   if (highlighted.length > 0) {

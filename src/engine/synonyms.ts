@@ -1,6 +1,6 @@
 // Synonyms: the four types of the spec, checked on the way in, and the word
-// alternatives they give a query (single-word synonyms match as the word
-// itself; altcorrections count as one or two typos).
+// alternatives they give a query (synonyms match as the word itself, phrases
+// included; altcorrections count as one or two typos).
 import type { Alternative } from '../core/core-index.js';
 import { badRequest } from './errors.js';
 import { isPlainObject } from './records.js';
@@ -46,39 +46,60 @@ export function toSynonym(body: unknown, objectID?: string): Synonym {
 }
 
 const key = (s: string) => fold(s).trim();
-const single = (s: string) => !/\s/.test(s.trim());
+/** The folded words of a synonym expression ("New York" → ["new", "york"]). */
+const wordsOf = (s: string) => fold(s).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
+/** One rewrite a synonym allows: words matching `from` may also be `to`. */
+interface Rewrite { from: string[]; to: string[]; typos: number }
+
+function rewrites(s: Synonym): Rewrite[] {
+  const all = (froms: string[], tos: string[], typos = 0) =>
+    froms.flatMap((f) => tos.filter((t) => key(t) !== key(f)).map((t) => ({ from: wordsOf(f), to: wordsOf(t), typos })));
+  switch (s.type) {
+    case 'synonym': return all(s.synonyms, s.synonyms);
+    case 'onewaysynonym': return all([s.input], s.synonyms);
+    case 'altcorrection1': return all([s.word], s.corrections, 1);
+    case 'altcorrection2': return all([s.word], s.corrections, 2);
+    case 'placeholder': return all(s.replacements, [s.placeholder.slice(1, -1)]);
+  }
+}
+
+/** Where `phrase` occurs as consecutive query words: the index of its first word each time. */
+function occurrences(query: string[], phrase: string[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i + phrase.length <= query.length; i++) {
+    if (phrase.length > 0 && phrase.every((w, k) => query[i + k] === w)) out.push(i);
+  }
+  return out;
+}
+
+export interface SynonymsAsExact { singleWord: boolean; multiWords: boolean }
 
 /**
- * Alternatives for the query words from the index's synonyms. Only
- * single-word alternatives are matched (a phrase on either side is skipped).
+ * Alternatives for the query words from the index's synonyms. A phrase
+ * synonym of one word ("ny" → "new york") matches the records holding all its
+ * words; when query words form a phrase ("new york" → "ny"), each of them may
+ * match the synonym, so a record with "ny" counts all of them as matched.
  */
-export function synonymAlternatives(words: string[], synonyms: Iterable<Synonym>, asExact: boolean): Alternative[] {
-  const out: Alternative[] = [];
+export function synonymAlternatives(words: string[], synonyms: Iterable<Synonym>, asExact: SynonymsAsExact): Alternative[] {
   const folded = words.map(key);
-  const add = (word: number, candidates: string[], typos = 0) => {
-    for (const c of candidates) {
-      if (single(c) && key(c) !== folded[word]) out.push({ word, text: key(c), exact: asExact && typos === 0, typos });
-    }
-  };
-  for (const s of synonyms) {
-    folded.forEach((w, i) => {
-      switch (s.type) {
-        case 'synonym':
-          if (s.synonyms.some((x) => key(x) === w)) add(i, s.synonyms);
-          break;
-        case 'onewaysynonym':
-          if (key(s.input) === w) add(i, s.synonyms);
-          break;
-        case 'altcorrection1':
-        case 'altcorrection2':
-          if (key(s.word) === w) add(i, s.corrections, s.type === 'altcorrection1' ? 1 : 2);
-          break;
-        case 'placeholder':
-          if (s.replacements.some((x) => key(x) === w)) add(i, [s.placeholder.slice(1, -1)]);
-          break;
+  const out: Alternative[] = [];
+  for (const synonym of synonyms) {
+    for (const { from, to, typos } of rewrites(synonym)) {
+      if (to.length === 0) continue;
+      const exact = typos === 0 && (from.length === 1 && to.length === 1 ? asExact.singleWord : asExact.multiWords);
+      for (const first of occurrences(folded, from)) {
+        for (let word = first; word < first + from.length; word++) out.push({ word, text: to.join(' '), exact, typos });
       }
-    });
+    }
   }
+  return out;
+}
+
+/** The folded words synonyms may put in place of each query word (replaceSynonymsInHighlight). */
+export function synonymWords(alternatives: Alternative[], words: number): Array<Set<string>> {
+  const out = Array.from({ length: words }, () => new Set<string>());
+  for (const a of alternatives) for (const w of a.text.split(' ')) out[a.word]?.add(w);
   return out;
 }
 
