@@ -4,6 +4,10 @@
 // checked on the way in; at search time the matching ones rewrite the query.
 import { badRequest } from './errors.js';
 import { facetAttributes } from './facets.js';
+import { parseFacetFilters, parseFilters, type FilterAtom, type FilterExpression } from './filters/parse.js';
+import { pluralForms } from './plurals.js';
+import { effectiveSetting } from './settings.js';
+import { synonymAlternatives } from './synonyms.js';
 import { fold } from './fold.js';
 import type { SearchParams } from './params.js';
 import { isPlainObject } from './records.js';
@@ -45,6 +49,14 @@ function checkCondition(c: unknown, where: string): void {
     throw badRequest(`${where}: anchoring must be one of ${ANCHORINGS.join(', ')}`);
   }
   if (c.pattern !== undefined && typeof c.pattern !== 'string') throw badRequest(`${where}: pattern must be a string`);
+  if (c.alternatives !== undefined && typeof c.alternatives !== 'boolean') throw badRequest(`${where}: alternatives must be a boolean`);
+  if (c.context !== undefined && (typeof c.context !== 'string' || !/^[\w-]+$/.test(c.context))) {
+    throw badRequest(`${where}: context must be letters, digits, "_" or "-"`);
+  }
+  if (c.filters !== undefined) {
+    if (typeof c.filters !== 'string') throw badRequest(`${where}: filters must be a string`);
+    parseFilters(c.filters);
+  }
   if ((c.pattern === undefined) !== (c.anchoring === undefined) && c.context === undefined && c.filters === undefined) {
     throw badRequest(`${where}: pattern and anchoring go together`);
   }
@@ -85,31 +97,94 @@ function isActive(rule: Rule, now: number): boolean {
 
 interface PatternMatch { facetFilters: string[]; consumed: Set<number> }
 
-/** Does `pattern` match the query words with this anchoring? {facet:attr} tokens match a facet value. */
-function matchPattern(pattern: string[], query: string[], anchoring: string, facetValue: (attr: string, word: string) => boolean): PatternMatch | undefined {
-  const tokenMatches = (p: string, w: string) => {
-    const m = /^\{facet:(.+)\}$/.exec(p);
-    return m ? facetValue(m[1], w) : p === w;
-  };
-  const at = (start: number): PatternMatch | undefined => {
-    const facetFilters: string[] = [];
-    const consumed = new Set<number>();
-    for (let i = 0; i < pattern.length; i++) {
-      const w = query[start + i];
-      if (w === undefined || !tokenMatches(pattern[i], w)) return undefined;
-      const m = /^\{facet:(.+)\}$/.exec(pattern[i]);
-      if (m) { facetFilters.push(`${m[1]}:${w}`); consumed.add(start + i); }
+/** How a pattern word may match a query word. */
+interface WordMatchers {
+  facetValue: (attr: string, word: string) => boolean;
+  /** condition.alternatives: plurals, synonyms and typos match too. */
+  alike?: (patternWord: string, queryWord: string) => boolean;
+}
+
+const FACET_TOKEN = /^\{facet:(.+)\}$/;
+/** The most query words a {facet:attr} token may cover (multi-word facet values). */
+const MAX_FACET_WORDS = 6;
+
+/**
+ * Does `pattern` match the query words with this anchoring? A {facet:attr}
+ * token matches the longest run of query words that is a value of the facet.
+ */
+function matchPattern(pattern: string[], query: string[], anchoring: string, matchers: WordMatchers): PatternMatch | undefined {
+  // from pattern token i at query word q: the match of the rest, with the query word after it
+  const from = (i: number, q: number): (PatternMatch & { end: number }) | undefined => {
+    if (i === pattern.length) return { facetFilters: [], consumed: new Set(), end: q };
+    const facet = FACET_TOKEN.exec(pattern[i]);
+    if (!facet) {
+      const w = query[q];
+      if (w === undefined || !(pattern[i] === w || (matchers.alike?.(pattern[i], w) ?? false))) return undefined;
+      return from(i + 1, q + 1);
     }
-    return { facetFilters, consumed };
+    for (let n = Math.min(MAX_FACET_WORDS, query.length - q); n >= 1; n--) {
+      const value = query.slice(q, q + n).join(' ');
+      if (!matchers.facetValue(facet[1], value)) continue;
+      const rest = from(i + 1, q + n);
+      if (!rest) continue;
+      for (let k = q; k < q + n; k++) rest.consumed.add(k);
+      rest.facetFilters.unshift(`${facet[1]}:${value}`);
+      return rest;
+    }
+    return undefined;
   };
-  if (anchoring === 'is') return pattern.length === query.length ? at(0) : undefined;
-  if (anchoring === 'startsWith') return at(0);
-  if (anchoring === 'endsWith') return at(query.length - pattern.length);
-  for (let s = 0; s + pattern.length <= query.length; s++) {
-    const m = at(s);
-    if (m) return m;
+  const starts = anchoring === 'contains' || anchoring === 'endsWith' ? query.map((_, i) => i) : [0];
+  for (const start of starts) {
+    const m = from(0, start);
+    if (!m) continue;
+    if ((anchoring === 'is' || anchoring === 'endsWith') && m.end !== query.length) continue;
+    return { facetFilters: m.facetFilters, consumed: m.consumed };
   }
   return undefined;
+}
+
+/**
+ * condition.alternatives: a pattern word also matches its plural or singular,
+ * the index's one-word synonyms, and the typos a search would forgive.
+ */
+function alikeWords(index: SearchIndex): (patternWord: string, queryWord: string) => boolean {
+  const minFor1: number = effectiveSetting(index.settings, 'minWordSizefor1Typo');
+  const minFor2: number = effectiveSetting(index.settings, 'minWordSizefor2Typos');
+  return (p, w) => {
+    if (pluralForms(w).includes(p)) return true;
+    if (synonymAlternatives([w], index.synonyms.values(), { singleWord: false, multiWords: false }).some((a) => a.text === p)) return true;
+    const allowed = w.length >= minFor2 ? 2 : w.length >= minFor1 ? 1 : 0;
+    return allowed > 0 && editDistance(p, w, allowed) <= allowed;
+  };
+}
+
+/** Damerau-Levenshtein distance (a transposition counts 1), or more than `limit`. */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/** The facet values a search filters on (`attr:value`, folded), from `filters` and `facetFilters`. */
+function filteredFacets(params: SearchParams): Set<string> {
+  const expressions: FilterExpression[] = [];
+  if (params.filters) expressions.push(parseFilters(params.filters));
+  if (params.facetFilters !== undefined) expressions.push(parseFacetFilters(params.facetFilters));
+  return new Set(expressions.flat(2).filter((a) => a.kind === 'facet' && !a.negated).map(facetKey));
+}
+const facetKey = (a: FilterAtom) => (a.kind === 'facet' ? `${a.attribute}:${fold(a.value)}` : '');
+
+/** condition.filters: every facet filter of the condition is among the search's. */
+function filtersMatch(condition: string, searched: Set<string>): boolean {
+  const wanted = parseFilters(condition).flat().filter((a) => a.kind === 'facet');
+  return wanted.length > 0 && wanted.every((a) => searched.has(facetKey(a)));
 }
 
 export interface AppliedRules {
@@ -141,6 +216,8 @@ export function applyRules(index: SearchIndex, params: SearchParams, now = Date.
   const contexts: string[] = params.ruleContexts ?? [];
   const declared = new Set(facetAttributes(index.settings.attributesForFaceting).map((a) => a.name));
   const facetValue = (attr: string, word: string) => declared.has(attr) && index.facets.facet(attr).matching(word).length > 0;
+  const alike = alikeWords(index);
+  const searchedFacets = filteredFacets(params);
   let rewritten: SearchParams = { ...params };
   for (const rule of index.rules.values()) {
     if (!isActive(rule, now)) continue;
@@ -148,9 +225,9 @@ export function applyRules(index: SearchIndex, params: SearchParams, now = Date.
     let match: PatternMatch | undefined = conditions.length === 0 ? { facetFilters: [], consumed: new Set() } : undefined;
     for (const c of conditions) {
       if (c.context !== undefined && !contexts.includes(c.context)) continue;
-      if (c.filters !== undefined && !(params.filters ?? '').includes(c.filters)) continue;
+      if (c.filters !== undefined && !filtersMatch(c.filters, searchedFacets)) continue;
       const m = c.pattern === undefined ? { facetFilters: [], consumed: new Set<number>() }
-        : matchPattern(wordsOf(c.pattern), query, c.anchoring ?? 'contains', facetValue);
+        : matchPattern(wordsOf(c.pattern), query, c.anchoring ?? 'contains', { facetValue, alike: c.alternatives ? alike : undefined });
       if (m) { match = m; break; }
     }
     if (!match) continue;

@@ -19,7 +19,7 @@ const ids = (match: (words: Set<string>) => boolean) => new Set(talks.filter((t)
 
 let client: ReturnType<typeof algoliasearch>;
 let engine: Lantern;
-const EXACTLY = { queryType: 'prefixNone', typoTolerance: false, distinct: false, hitsPerPage: 1000, attributesToRetrieve: ['objectID'] };
+const EXACTLY = { queryType: 'prefixNone' as const, typoTolerance: false, distinct: false, hitsPerPage: 1000, attributesToRetrieve: ['objectID'] };
 
 async function settle(response: { taskID: number }, indexName = 'talks') {
   await client.waitForTask({ indexName, taskID: response.taskID });
