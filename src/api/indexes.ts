@@ -55,7 +55,7 @@ export function getSettings(ctx: OperationContext) {
 
 export async function setSettings(ctx: OperationContext) {
   if (!isPlainObject(ctx.body)) throw badRequest('Invalid JSON: settings must be a JSON object');
-  const { primary: _readOnly, ...settings } = parseSettings(ctx.body);
+  const settings = parseSettings(ctx.body);
   rankingPlan(settings); // rejects a bad ranking or customRanking before anything is logged
   const indexName = checkIndexName(ctx.params.indexName);
   if (ctx.engine.indexes.get(indexName)?.primary && settings.replicas !== undefined) {

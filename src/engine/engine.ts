@@ -8,7 +8,7 @@ import { Codec, EncryptionKeyError, StorageError } from './persistence.js';
 import { badRequest, notFound } from './errors.js';
 import { matchingObjectIDs, newCursorKey } from './browse.js';
 import { SearchIndex, writeClock, type IndexSnapshot } from './search-index.js';
-import { applyOperation, applyRuleChanges, applySettings, applySynonymChanges, withReplicas } from './index-config.js';
+import { applyOperation, applyRuleChanges, applySettings, applySynonymChanges, settingsTargets, withReplicas } from './index-config.js';
 import { TaskQueue } from './tasks.js';
 import type { Action, AllowedSource, KeyOperation, WriteOperation } from './writes.js';
 import type { ApiKey } from '../auth/api-keys.js';
@@ -202,8 +202,9 @@ export class Engine {
     to.set(op.value, key);
   }
 
-  private applied(taskID: number, op: WriteOperation): void {
+  private async applied(taskID: number, op: WriteOperation): Promise<void> {
     try {
+      if (op.type === 'settings') await this.prepareSettings(op);
       this.apply(op);
     } finally {
       this.lastApplied = taskID;
@@ -211,6 +212,13 @@ export class Engine {
       if (this.snapshotEvery > 0 && this.appliedSinceSnapshot >= this.snapshotEvery) {
         this.snapshot().catch((e) => console.error('lantern: automatic snapshot failed', e));
       }
+    }
+  }
+
+  /** Settings that change indexing are built in the background first (searches keep their answers). */
+  private async prepareSettings(op: Extract<WriteOperation, { type: 'settings' }>): Promise<void> {
+    for (const [index, changes] of settingsTargets(this.indexes, op.indexName, op.settings, op.forwardToReplicas === true)) {
+      await index.prepareSettings(changes);
     }
   }
 

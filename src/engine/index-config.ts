@@ -39,6 +39,13 @@ function attach(replica: SearchIndex, primary: SearchIndex): void {
   replica.save([...primary.allRecords()]);
 }
 
+/** The indexes a settings change reaches, each with the changes it gets. */
+export function settingsTargets(indexes: Indexes, name: string, settings: Settings, forward: boolean): Array<[SearchIndex, Settings]> {
+  const [index, ...replicas] = withReplicas(indexes, name, forward);
+  if (!index) return [];
+  return [[index, settings], ...replicas.map((r): [SearchIndex, Settings] => [r, without(settings, 'replicas')])];
+}
+
 export function applySettings(indexes: Indexes, ensure: (name: string) => SearchIndex, name: string, settings: Settings, forward: boolean): void {
   const index = ensure(name);
   const before = new Set(replicaNames(index));
@@ -53,9 +60,7 @@ export function applySettings(indexes: Indexes, ensure: (name: string) => Search
       if (replica.primary !== name) attach(replica, index);
     }
   }
-  if (forward) {
-    for (const replica of withReplicas(indexes, name, true).slice(1)) replica.setSettings(without(settings, 'replicas'));
-  }
+  for (const [replica, changes] of settingsTargets(indexes, name, settings, forward).slice(1)) replica.setSettings(changes);
 }
 
 export interface SetChanges<T> { save?: T[]; remove?: string[]; clear?: boolean }

@@ -3,23 +3,35 @@
 // string; each known name has a kind that coerces and validates both forms.
 import { badRequest } from './errors.js';
 import { splitCommaList } from './filters/parse.js';
+import { CRITERION } from '../core/abi.js';
+import { isPlainObject } from './records.js';
 
 type Kind =
-  | 'string' | 'int' | 'number' | 'bool' | 'stringList' | 'json'
+  | 'string' | 'int' | 'number' | 'bool' | 'stringList' | 'json' | 'object'
   | 'typoTolerance' | 'boolOrStringList' | 'distinct' | 'radius' | 'filterList' | 'facets';
 
 type Enum = readonly string[];
-interface Spec { kind: Kind; values?: Enum; min?: number; max?: number }
+/** What each entry of a list must be. */
+interface EntryRule { expected: string; test: (entry: string) => boolean }
+interface Spec { kind: Kind; values?: Enum; min?: number; max?: number; entries?: EntryRule }
 
 const s = (kind: Kind, extra: Omit<Spec, 'kind'> = {}): Spec => ({ kind, ...extra });
 const oneOf = (...values: string[]): Spec => ({ kind: 'string', values });
+const listOf = (expected: string, pattern: RegExp, kind: Kind = 'stringList'): Spec =>
+  ({ kind, entries: { expected, test: (e) => pattern.test(e) } });
+const someOf = (...values: string[]): Spec =>
+  ({ kind: 'stringList', entries: { expected: `one of ${values.join(', ')}`, test: (e) => values.includes(e) } });
+
+const ATTRIBUTE = '[^()]+';
+const SORT = `(asc|desc)\\(${ATTRIBUTE}\\)`;
+const LANGUAGES = listOf('language codes such as "en"', /^[a-z]{2,3}(-[a-z]{2,4})?$/i, 'boolOrStringList');
 
 /** Parameters valid both as search parameters and as settings. */
 const SHARED: Record<string, Spec> = {
   hitsPerPage: s('int', { min: 0, max: 1000 }),
   attributesToRetrieve: s('stringList'),
   attributesToHighlight: s('stringList'),
-  attributesToSnippet: s('stringList'),
+  attributesToSnippet: listOf('attribute or attribute:words', /^[^:]+(:\d+)?$/),
   highlightPreTag: s('string'),
   highlightPostTag: s('string'),
   snippetEllipsisText: s('string'),
@@ -29,19 +41,19 @@ const SHARED: Record<string, Spec> = {
   typoTolerance: s('typoTolerance'),
   allowTyposOnNumericTokens: s('bool'),
   disableTypoToleranceOnAttributes: s('stringList'),
-  ignorePlurals: s('boolOrStringList'),
-  removeStopWords: s('boolOrStringList'),
+  ignorePlurals: LANGUAGES,
+  removeStopWords: LANGUAGES,
   queryLanguages: s('stringList'),
   naturalLanguages: s('stringList'),
   decompoundQuery: s('bool'),
   queryType: oneOf('prefixLast', 'prefixAll', 'prefixNone'),
   removeWordsIfNoResults: oneOf('none', 'lastWords', 'firstWords', 'allOptional'),
   advancedSyntax: s('bool'),
-  advancedSyntaxFeatures: s('stringList'),
+  advancedSyntaxFeatures: someOf('exactPhrase', 'excludeWords'),
   optionalWords: s('stringList'),
   disableExactOnAttributes: s('stringList'),
   exactOnSingleWordQuery: oneOf('attribute', 'none', 'word'),
-  alternativesAsExact: s('stringList'),
+  alternativesAsExact: someOf('ignorePlurals', 'singleWordSynonym', 'multiWordsSynonym', 'ignoreConjugations'),
   distinct: s('distinct'),
   replaceSynonymsInHighlight: s('bool'),
   minProximity: s('int', { min: 1, max: 7 }),
@@ -50,33 +62,34 @@ const SHARED: Record<string, Spec> = {
   maxFacetHits: s('int', { min: 1, max: 100 }),
   sortFacetValuesBy: oneOf('count', 'alpha'),
   attributeCriteriaComputedByMinProximity: s('bool'),
-  renderingContent: s('json'),
+  renderingContent: s('object'),
   enableRules: s('bool'),
   enablePersonalization: s('bool'),
   enableReRanking: s('bool'),
   reRankingApplyFilter: s('json'),
   relevancyStrictness: s('int', { min: 0, max: 100 }),
   paginationLimitedTo: s('int', { min: 0, max: 20000 }),
-  ranking: s('stringList'),
-  customRanking: s('stringList'),
-  semanticSearch: s('json'),
+  ranking: listOf(`${Object.keys(CRITERION).join(', ')}, asc(attribute) or desc(attribute)`, new RegExp(`^(${Object.keys(CRITERION).join('|')}|${SORT})$`)),
+  customRanking: listOf('asc(attribute) or desc(attribute)', new RegExp(`^${SORT}$`)),
+  semanticSearch: s('object'),
   mode: oneOf('neuralSearch', 'keywordSearch'),
   enableABTest: s('bool'),
   userData: s('json'),
   keepDiacriticsOnCharacters: s('string'),
   camelCaseAttributes: s('stringList'),
-  decompoundedAttributes: s('json'),
+  decompoundedAttributes: s('object'),
   indexLanguages: s('stringList'),
   separatorsToIndex: s('string'),
   disablePrefixOnAttributes: s('stringList'),
   disableTypoToleranceOnWords: s('stringList'),
-  attributesForFaceting: s('stringList'),
+  attributesForFaceting: listOf('attribute, filterOnly(attribute), searchable(attribute) or afterDistinct(attribute)', new RegExp(`^((filterOnly|searchable|afterDistinct)\\(${ATTRIBUTE}\\)|${ATTRIBUTE})$`)),
   unretrievableAttributes: s('stringList'),
   numericAttributesForFiltering: s('stringList'),
   allowCompressionOfIntegerArray: s('bool'),
   attributeForDistinct: s('string'),
-  searchableAttributes: s('stringList'),
-  replicas: s('stringList'),
+  searchableAttributes: listOf('attribute, "a,b" or unordered(attribute)', new RegExp(`^(unordered\\(${ATTRIBUTE}\\)|${ATTRIBUTE})$`)),
+  replicas: listOf('index names or virtual(name)', new RegExp(`^(virtual\\(${ATTRIBUTE}\\)|${ATTRIBUTE})$`)),
+  attributeCriteriaComputedBy: s('string'),
   maxFacetHitsPerQuery: s('int'),
 };
 
@@ -120,12 +133,10 @@ const SEARCH_ONLY: Record<string, Spec> = {
 const SETTINGS_ONLY: Record<string, Spec> = {
   attributesToIndex: s('stringList'),
   slaves: s('stringList'),
-  primary: s('string'),
   numericAttributesToIndex: s('stringList'),
   minWordSizeForApprox1: s('int', { min: 0 }),
   minWordSizeForApprox2: s('int', { min: 0 }),
-  version: s('int'),
-  customNormalization: s('json'),
+  customNormalization: s('object'),
   attributesToTransliterate: s('stringList'),
 };
 
@@ -191,6 +202,10 @@ function coerce(name: string, spec: Spec, v: unknown): unknown {
     case 'bool': return toBool(name, v);
     case 'stringList': return toStringList(name, v);
     case 'json': return typeof v === 'string' && /^\s*[[{]/.test(v) ? parseJsonText(name, v) : v;
+    case 'object': {
+      const value = typeof v === 'string' ? parseJsonText(name, v) : v;
+      return isPlainObject(value) ? value : invalid(name, 'an object');
+    }
     case 'typoTolerance':
       if (v === 'min' || v === 'strict') return v;
       return toBool(name, v);
@@ -212,6 +227,13 @@ function coerce(name: string, spec: Spec, v: unknown): unknown {
   }
 }
 
+function checkEntries(name: string, spec: Spec, value: unknown): unknown {
+  if (!spec.entries || !Array.isArray(value)) return value;
+  const wrong = value.find((e) => !spec.entries!.test(e.trim()));
+  if (wrong !== undefined) invalid(name, `${spec.entries.expected}, not "${wrong}"`);
+  return value;
+}
+
 /** Reads a URL-encoded parameter string (`+` is a space) into raw string values. */
 export function parseParamString(params: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -228,7 +250,7 @@ function parseWith(
     const spec = table[given];
     if (!spec) throw badRequest(`Unknown ${what}: ${given}`);
     const name = ALIASES[given] ?? given;
-    out[name] = value === null ? null : coerce(given, spec, value);
+    out[name] = value === null ? null : checkEntries(given, spec, coerce(given, spec, value));
     // in a URL an array is a comma-separated list (filter lists: `a,(b,c)`)
     if (spec.kind === 'filterList' && fromUrl.has(given) && typeof out[name] === 'string') {
       out[name] = splitCommaList(given, out[name] as string);
@@ -260,11 +282,13 @@ export function parseSearchParams(body: Record<string, unknown> | undefined, ign
   return parseWith(SEARCH_PARAMETERS, raw, 'parameter', fromUrl);
 }
 
-/** Settings from a PUT body: known names only, old names mapped, null = reset to default. */
+/** What a GET of the settings answers that a PUT may send back unchanged: ignored. */
+const READ_ONLY_SETTINGS = new Set(['primary', 'master', 'synonyms', 'version']);
+
+/** Settings from a PUT body: old names mapped, null = reset to default, unknown names refused. */
 export function parseSettings(body: Record<string, unknown>): Record<string, unknown> {
-  const known: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(body)) if (k in SETTINGS) known[k] = v;
-  return parseWith(SETTINGS, known, 'setting');
+  const writable = Object.fromEntries(Object.entries(body).filter(([k]) => !READ_ONLY_SETTINGS.has(k)));
+  return parseWith(SETTINGS, writable, 'setting');
 }
 
 /** Encodes parameters back to the `params` echo of a search response. */

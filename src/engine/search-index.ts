@@ -6,13 +6,27 @@ import {
   effectiveSetting, rankingPlan, searchableAttributes, type RankingPlan, type SearchableAttribute,
   type Settings, type SortEntry,
 } from './settings.js';
-import { FacetIndex } from './facets.js';
+import { FacetIndex, facetAttributes } from './facets.js';
 import type { Synonym } from './synonyms.js';
 import type { Rule } from './rules.js';
 import { RecordStore, type PackedRecords } from './record-store.js';
 import { applyPartial, leafPaths, textLeaves, valuesAt, type Json, type Record_ } from './records.js';
 
 const CORE_BATCH = 2000;
+/** Records indexed per event-loop turn by a background rebuild. */
+const REBUILD_SLICE = 2000;
+/** Settings whose change means indexing every record again. */
+const INDEXING_SETTINGS = ['searchableAttributes', 'separatorsToIndex'];
+
+const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+function mergeSettings(current: Settings, changes: Settings): Settings {
+  const next = { ...current };
+  for (const [k, v] of Object.entries(changes)) {
+    if (v === null) delete next[k]; else next[k] = v;
+  }
+  return next;
+}
 
 /**
  * The time of the write being applied: the engine sets it to the time the
@@ -48,7 +62,7 @@ export class SearchIndex {
   version = 0;
 
   private core = new CoreIndex();
-  private readonly ids = new Map<string, number>();
+  private ids = new Map<string, number>();
   private records = new RecordStore();
   private attributes: SearchableAttribute[] | null = null;
   /** In "every attribute" mode: attribute path → attribute id, grown as records arrive. */
@@ -57,6 +71,8 @@ export class SearchIndex {
   private facetIndex = this.newFacetIndex();
   private ranksDirty = true;
   private deadSinceCompaction = 0;
+  /** A copy built in the background for settings about to be applied (see prepareSettings). */
+  private rebuilt: { settings: string; index: SearchIndex } | undefined;
 
   constructor(readonly name: string, readonly createdAt = writeTime()) {
     this.configureCore();
@@ -140,18 +156,58 @@ export class SearchIndex {
   }
 
   setSettings(changes: Settings): void {
-    const next = { ...this.settings };
-    for (const [k, v] of Object.entries(changes)) {
-      if (v === null) delete next[k]; else next[k] = v;
-    }
-    const reindex = ['searchableAttributes', 'separatorsToIndex'].some(
-      (k) => JSON.stringify(next[k]) !== JSON.stringify(this.settings[k]));
+    const next = mergeSettings(this.settings, changes);
+    const reindex = INDEXING_SETTINGS.some((k) => JSON.stringify(next[k]) !== JSON.stringify(this.settings[k]));
+    const rebuilt = this.rebuilt?.settings === JSON.stringify(next) ? this.rebuilt.index : undefined;
+    this.rebuilt = undefined;
     this.settings = next;
     this.plan = rankingPlan(next);
     this.ranksDirty = true;
     this.version++;
-    if (reindex) this.reindex();
+    if (rebuilt) this.adopt(rebuilt);
+    else if (reindex) this.reindex();
     this.updatedAt = writeTime();
+  }
+
+  /**
+   * Before `setSettings(changes)`: when they change how records are indexed,
+   * builds the new index a slice of records per event-loop turn, so searches
+   * keep being answered by the current one until setSettings swaps it in.
+   * Writes wait meanwhile (the task queue applies one task at a time).
+   */
+  async prepareSettings(changes: Settings): Promise<void> {
+    const next = mergeSettings(this.settings, changes);
+    const facetsChange = JSON.stringify(next.attributesForFaceting) !== JSON.stringify(this.settings.attributesForFaceting);
+    const reindex = INDEXING_SETTINGS.some((k) => JSON.stringify(next[k]) !== JSON.stringify(this.settings[k]));
+    if (!reindex && !facetsChange) return;
+    const started = performance.now();
+    const index = new SearchIndex(this.name, this.createdAt);
+    index.settings = next;
+    index.plan = rankingPlan(next);
+    index.configureCore();
+    const live = [...this.allRecords()];
+    for (let i = 0; i < live.length; i += REBUILD_SLICE) {
+      index.save(live.slice(i, i + REBUILD_SLICE));
+      await nextTurn();
+    }
+    for (const { name } of facetAttributes(next.attributesForFaceting)) index.facets.facet(name);
+    index.prepareRanks();
+    index.lastBuildTimeS = Math.round((performance.now() - started) / 1000);
+    this.rebuilt = { settings: JSON.stringify(next), index };
+  }
+
+  /** Takes over the records, core and facets of an index built with this index's settings. */
+  private adopt(built: SearchIndex): void {
+    this.core = built.core;
+    this.ids = built.ids;
+    this.records = built.records;
+    this.attributes = built.attributes;
+    this.dynamicAttributes = built.dynamicAttributes;
+    // its facet columns read `built.records`, which is this.records from now on
+    // (every later replacement of this.records also replaces the facet index)
+    this.facetIndex = built.facetIndex;
+    this.deadSinceCompaction = 0;
+    this.lastBuildTimeS = built.lastBuildTimeS;
   }
 
   /** Rank arrays for customRanking and asc()/desc() criteria, recomputed after writes. */
