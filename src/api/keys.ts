@@ -3,7 +3,7 @@
 // no task: they are usable as soon as the call returns.
 import { ApiError, notFound } from '../engine/errors.js';
 import { checkIndexName } from '../engine/engine.js';
-import { describeKey, isExpired, keyFields, randomKey, type ApiKey } from '../auth/api-keys.js';
+import { describeKey, indexKeyIndexes, isExpired, keyFields, randomKey, type ApiKey } from '../auth/api-keys.js';
 import type { OperationContext } from './types.js';
 
 const iso = () => new Date().toISOString();
@@ -12,7 +12,7 @@ const keyNotFound = () => notFound('Key does not exist');
 function liveKey(ctx: OperationContext, value: string, indexName?: string): ApiKey {
   const key = ctx.engine.keys.get(value);
   if (!key || isExpired(key)) throw keyNotFound();
-  if (indexName !== undefined && key.index !== indexName) throw keyNotFound();
+  if (indexName !== undefined && !indexKeyIndexes(key).includes(indexName)) throw keyNotFound();
   return key;
 }
 
@@ -40,8 +40,9 @@ async function update(ctx: OperationContext, previous: ApiKey | undefined, value
     ...fields,
     expiresAt: fields.validity === previous?.validity ? previous.expiresAt : expiry(fields.validity, now),
   };
-  const index = indexName ?? previous?.index;
+  const index = previous?.index ?? indexName;
   if (index !== undefined) key.index = index;
+  if (previous?.copiedTo) key.copiedTo = previous.copiedTo;
   await ctx.engine.writeKey({ type: 'key', action: 'put', key });
   return { key: value, updatedAt: iso() };
 }
@@ -96,7 +97,7 @@ export function addIndexApiKey(ctx: OperationContext) {
 export function updateIndexApiKey(ctx: OperationContext) {
   const indexName = checkIndexName(ctx.params.indexName);
   const previous = ctx.engine.keys.get(ctx.params.key);
-  if (previous && previous.index !== indexName) throw new ApiError(400, 'This key is not a key of this index');
+  if (previous && !indexKeyIndexes(previous).includes(indexName)) throw new ApiError(400, 'This key is not a key of this index');
   if (ctx.params.key === ctx.engine.adminKey) throw new ApiError(400, 'The admin key cannot be changed');
   return update(ctx, previous && !isExpired(previous) ? previous : undefined, ctx.params.key, indexName);
 }
@@ -104,7 +105,7 @@ export function updateIndexApiKey(ctx: OperationContext) {
 export function listIndexApiKeys(ctx: OperationContext) {
   const indexName = ctx.params.indexName;
   ctx.engine.index(indexName); // 404 when the index does not exist
-  return { keys: live(ctx).filter((k) => k.index === indexName).map((k) => indexKeyShape(k, false)) };
+  return { keys: live(ctx).filter((k) => indexKeyIndexes(k).includes(indexName)).map((k) => indexKeyShape(k, false)) };
 }
 
 export function listAllIndexApiKeys(ctx: OperationContext) {

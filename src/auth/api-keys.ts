@@ -21,8 +21,15 @@ export interface ApiKey {
   validity: number;
   /** Unix milliseconds after which the key is gone (0 = never). */
   expiresAt: number;
-  /** Index-specific key: the one index it reaches. */
+  /** Index-specific key: the index it was made for. */
   index?: string;
+  /** Index-specific key: the indexes a copy or move of its index gave it too. */
+  copiedTo?: string[];
+}
+
+/** The indexes an index-specific key reaches (none for a global key). */
+export function indexKeyIndexes(key: ApiKey): string[] {
+  return key.index === undefined ? [] : [key.index, ...(key.copiedTo ?? [])];
 }
 
 /** The rights a key may hold (compatibility.md, "Rights"). */
@@ -126,7 +133,7 @@ export function describeKey(key: ApiKey, now = Date.now()) {
     createdAt: key.createdAt,
     acl: key.acl,
     description: key.description,
-    indexes: key.index !== undefined ? [key.index] : key.indexes,
+    indexes: key.index !== undefined ? indexKeyIndexes(key) : key.indexes,
     maxHitsPerQuery: key.maxHitsPerQuery,
     maxQueriesPerIPPerHour: key.maxQueriesPerIPPerHour,
     queryParameters: key.queryParameters,

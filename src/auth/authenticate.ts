@@ -2,7 +2,7 @@
 // spelling, any case) or the query string, checked against the engine.
 import { ApiError } from '../engine/errors.js';
 import type { Caller, Right } from '../api/types.js';
-import { isExpired, refererAdmitted, type ApiKey } from './api-keys.js';
+import { indexKeyIndexes, isExpired, refererAdmitted, type ApiKey } from './api-keys.js';
 import { inAnyNetwork } from './cidr.js';
 import { forcedParams } from './restrictions.js';
 import { findParent, parseSecuredKey, readRestrictions, type SecuredRestrictions } from './secured-keys.js';
@@ -94,7 +94,7 @@ async function keyCaller(engine: KeyHolder, value: string, headers: Record<strin
   }
   if (!refererAdmitted(parent.referers, referer)) throw new ApiError(403, 'Referer not allowed with this API key');
   const indexes: string[][] = [];
-  if (parent.index !== undefined) indexes.push([parent.index]);
+  if (parent.index !== undefined) indexes.push(indexKeyIndexes(parent));
   if (parent.indexes.length) indexes.push(parent.indexes);
   if (secured?.restrictIndices !== undefined) indexes.push(secured.restrictIndices.length ? secured.restrictIndices : ['\u0000none']);
   const forced = [forcedParams(parent.queryParameters)];

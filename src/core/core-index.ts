@@ -141,6 +141,10 @@ export class CoreIndex {
   }
 
   /** Ranks (lower first) per record id, for slot 0 (customRanking) or a sort slot. */
+  /** Whose rank arrays the rank slots hold, at which version (indexes sharing this core take turns). */
+  ranksOwner: object | undefined;
+  ranksVersion = -1;
+
   setRanks(slot: number, ranks: Int32Array): void {
     const ptr = this.scratch(ranks.length * 4 + 4);
     new Int32Array(this.core.memory.buffer, ptr, ranks.length).set(ranks);

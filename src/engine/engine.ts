@@ -8,10 +8,12 @@ import { Codec, EncryptionKeyError, StorageError } from './persistence.js';
 import { badRequest, notFound } from './errors.js';
 import { matchingObjectIDs, newCursorKey } from './browse.js';
 import { SearchIndex, writeClock, type IndexSnapshot } from './search-index.js';
-import { applyOperation, applyRuleChanges, applySettings, applySynonymChanges, settingsTargets, withReplicas } from './index-config.js';
+import {
+  applyOperation, applyRuleChanges, applySettings, applySynonymChanges, detach, linkVirtualReplicas, settingsTargets, withReplicas,
+} from './index-config.js';
 import { TaskQueue } from './tasks.js';
 import type { Action, AllowedSource, KeyOperation, WriteOperation } from './writes.js';
-import type { ApiKey } from '../auth/api-keys.js';
+import { indexKeyIndexes, type ApiKey } from '../auth/api-keys.js';
 
 export interface EngineOptions {
   appId?: string;
@@ -121,6 +123,7 @@ export class Engine {
 
   private async restore(state: EngineState): Promise<void> {
     for (const snapshot of state.indexes) this.indexes.set(snapshot.name, await SearchIndex.restore(snapshot));
+    linkVirtualReplicas(this.indexes);
     for (const key of state.keys ?? []) this.keys.set(key.value, key);
     for (const key of state.deletedKeys ?? []) this.deletedKeys.set(key.value, key);
     this.sources = state.sources;
@@ -250,8 +253,11 @@ export class Engine {
         return applySettings(this.indexes, (n) => this.ensureIndex(n), op.indexName, op.settings, op.forwardToReplicas === true);
       case 'synonyms': return applySynonymChanges(this.indexes, op.indexName, op, op.forwardToReplicas === true);
       case 'rules': return applyRuleChanges(this.indexes, op.indexName, op, op.forwardToReplicas === true);
-      case 'operation':
+      case 'operation': {
+        const whole = !(op.operation === 'copy' && op.scope?.length);
+        if (whole && this.indexes.has(op.indexName)) this.extendIndexKeys(op.indexName, op.destination);
         return applyOperation(this.indexes, (n) => this.ensureIndex(n), op.indexName, op.destination, op.operation, op.scope);
+      }
       case 'deleteIndex': return this.dropIndex(op.indexName);
       case 'key': return this.applyKey(op);
       case 'deleteByQuery': {
@@ -278,9 +284,17 @@ export class Engine {
     for (const replica of replicas) this.applyActions(replica, actions.filter((a) => a.action !== 'delete'));
   }
 
+  /** A whole copy or move: the source's index-specific keys reach the destination too (its own ones stay). */
+  private extendIndexKeys(source: string, destination: string): void {
+    for (const key of [...this.keys.values(), ...this.deletedKeys.values()]) {
+      const reached = indexKeyIndexes(key);
+      if (reached.includes(source) && !reached.includes(destination)) key.copiedTo = [...(key.copiedTo ?? []), destination];
+    }
+  }
+
   /** A deleted primary leaves its replicas standalone. */
   private dropIndex(name: string): void {
-    for (const replica of withReplicas(this.indexes, name, true).slice(1)) replica.primary = undefined;
+    for (const replica of withReplicas(this.indexes, name, true).slice(1)) detach(replica);
     this.indexes.delete(name);
   }
 

@@ -32,11 +32,32 @@ function without<T extends object>(o: T, key: string): T {
   return rest as T;
 }
 
-/** A replica joining: it takes the primary's records (its own settings stay). */
+/**
+ * A replica joining: a standard one takes a copy of the primary's records, a
+ * virtual one reads them where they are. Its own settings stay.
+ */
 function attach(replica: SearchIndex, primary: SearchIndex): void {
   replica.primary = primary.name;
+  if (isVirtualReplica(primary, replica.name)) {
+    replica.shareDataOf(primary);
+    return;
+  }
   replica.clear();
   replica.save([...primary.allRecords()]);
+}
+
+/** A replica leaving its primary becomes a standalone index with the records it had. */
+export function detach(replica: SearchIndex): void {
+  replica.primary = undefined;
+  replica.stopSharing();
+}
+
+/** After a restore from snapshots: virtual replicas read their primary's records again. */
+export function linkVirtualReplicas(indexes: Indexes): void {
+  for (const index of indexes.values()) {
+    const primary = index.primary ? indexes.get(index.primary) : undefined;
+    if (primary && isVirtualReplica(primary, index.name)) index.shareDataOf(primary);
+  }
 }
 
 /** The indexes a settings change reaches, each with the changes it gets. */
@@ -53,11 +74,15 @@ export function applySettings(indexes: Indexes, ensure: (name: string) => Search
   if ('replicas' in settings) {
     const after = replicaNames(index);
     for (const gone of before) {
-      if (!after.includes(gone)) { const r = indexes.get(gone); if (r?.primary === name) r.primary = undefined; }
+      const replica = indexes.get(gone);
+      if (!after.includes(gone) && replica?.primary === name) detach(replica);
     }
     for (const added of after) {
+      // a new replica starts with the primary's settings; an existing one keeps its own
+      const existed = indexes.has(added);
       const replica = ensure(added);
-      if (replica.primary !== name) attach(replica, index);
+      if (!existed) replica.setSettings(without(index.settings, 'replicas'));
+      if (replica.primary !== name || replica.sharesData !== isVirtualReplica(index, added)) attach(replica, index);
     }
   }
   for (const [replica, changes] of settingsTargets(indexes, name, settings, forward).slice(1)) replica.setSettings(changes);
@@ -107,7 +132,7 @@ export function applyOperation(indexes: Indexes, ensure: (name: string) => Searc
     for (const replica of withReplicas(indexes, destination, true).slice(1)) attach(replica, to);
   }
   if (operation === 'move') {
-    for (const replica of withReplicas(indexes, source, true).slice(1)) replica.primary = undefined;
+    for (const replica of withReplicas(indexes, source, true).slice(1)) detach(replica);
     indexes.delete(source);
   }
 }

@@ -58,8 +58,8 @@ export class SearchIndex {
   primary: string | undefined;
   settings: Settings = {};
   lastBuildTimeS = 0;
-  /** Bumped by every change of records or settings (browse orders are cached per version). */
-  version = 0;
+  /** Bumped by every change of this index's records or settings. */
+  private ownVersion = 0;
 
   private core = new CoreIndex();
   private ids = new Map<string, number>();
@@ -69,7 +69,10 @@ export class SearchIndex {
   private dynamicAttributes = new Map<string, number>();
   private plan: RankingPlan = rankingPlan({});
   private facetIndex = this.newFacetIndex();
-  private ranksDirty = true;
+  /** Rank arrays of this index's settings over its data, for the data version they were computed at. */
+  private rankCache: { version: number; slots: Array<[number, Int32Array]> } | undefined;
+  /** A virtual replica: the index whose records, core and facets it reads (it holds none). */
+  private shared: SearchIndex | undefined;
   private deadSinceCompaction = 0;
   /** A copy built in the background for settings about to be applied (see prepareSettings). */
   private rebuilt: { settings: string; index: SearchIndex } | undefined;
@@ -78,43 +81,65 @@ export class SearchIndex {
     this.configureCore();
   }
 
-  get size(): number { return this.ids.size; }
+  /** The index holding the records this one searches: itself, or a virtual replica's primary. */
+  private get data(): SearchIndex { return this.shared ?? this; }
+  /** Changes whenever the records or settings searched change (browse orders are cached per version). */
+  get version(): number { return this.ownVersion + (this.shared?.version ?? 0); }
+  get sharesData(): boolean { return this.shared !== undefined; }
+
+  get size(): number { return this.data.ids.size; }
   get ranking(): RankingPlan { return this.plan; }
-  get memoryBytes(): number { return this.core.memoryBytes; }
-  get coreIndex(): CoreIndex { return this.core; }
-  get facets(): FacetIndex { return this.facetIndex; }
+  get memoryBytes(): number { return this.shared ? 0 : this.core.memoryBytes; }
+  get coreIndex(): CoreIndex { return this.data.core; }
+  get facets(): FacetIndex { return this.data.facetIndex; }
   /** Record ids issued so far (live or not): the length of bitmaps over this index. */
-  get capacity(): number { return this.records.length; }
+  get capacity(): number { return this.data.records.length; }
 
   get(objectID: string): Record_ | undefined {
-    const id = this.ids.get(objectID);
-    return id === undefined ? undefined : this.records.get(id);
+    const id = this.idOf(objectID);
+    return id === undefined ? undefined : this.record(id);
   }
 
-  record(id: number): Record_ | undefined { return this.records.get(id); }
+  record(id: number): Record_ | undefined { return this.data.records.get(id); }
 
   /** Record id of an objectID, if it is in the index. */
-  idOf(objectID: string): number | undefined { return this.ids.get(objectID); }
+  idOf(objectID: string): number | undefined { return this.data.ids.get(objectID); }
 
   /** Core attribute ids of the named attributes (a name covers its nested paths). */
   attributeIds(names: string[]): number[] {
+    const { attributes, dynamicAttributes } = this.data;
     const wanted = (path: string) => names.some((n) => path === n || path.startsWith(`${n}.`));
-    if (this.attributes) return this.attributes.flatMap((a, id) => (wanted(a.name) ? [id] : []));
-    return [...this.dynamicAttributes].flatMap(([path, id]) => (wanted(path) ? [id] : []));
+    if (attributes) return attributes.flatMap((a, id) => (wanted(a.name) ? [id] : []));
+    return [...dynamicAttributes].flatMap(([path, id]) => (wanted(path) ? [id] : []));
   }
 
   *allRecords(): Iterable<Record_> {
-    for (const [, r] of this.records.entries()) yield r;
+    for (const [, r] of this.data.records.entries()) yield r;
   }
 
   *liveEntries(): Iterable<[number, Record_]> {
-    yield* this.records.entries();
+    yield* this.data.records.entries();
+  }
+
+  /** Becomes a virtual replica of `primary`: searches its data, holds none. */
+  shareDataOf(primary: SearchIndex): void {
+    this.clear();
+    this.shared = primary;
+  }
+
+  /** A virtual replica leaving its primary takes a copy of the records it was reading. */
+  stopSharing(): void {
+    const primary = this.shared;
+    if (!primary) return;
+    this.shared = undefined;
+    this.save([...primary.allRecords()]);
   }
 
   // --- writes (applied by the task queue, never half-done: inputs are checked before queueing)
 
   /** Adds or replaces records. */
   save(records: Record_[]): void {
+    if (this.shared) return;
     const started = performance.now();
     let batch: CoreDocument[] = [];
     for (const record of records) {
@@ -157,13 +182,12 @@ export class SearchIndex {
 
   setSettings(changes: Settings): void {
     const next = mergeSettings(this.settings, changes);
-    const reindex = INDEXING_SETTINGS.some((k) => JSON.stringify(next[k]) !== JSON.stringify(this.settings[k]));
+    const reindex = !this.shared && INDEXING_SETTINGS.some((k) => JSON.stringify(next[k]) !== JSON.stringify(this.settings[k]));
     const rebuilt = this.rebuilt?.settings === JSON.stringify(next) ? this.rebuilt.index : undefined;
     this.rebuilt = undefined;
     this.settings = next;
     this.plan = rankingPlan(next);
-    this.ranksDirty = true;
-    this.version++;
+    this.ownVersion++;
     if (rebuilt) this.adopt(rebuilt);
     else if (reindex) this.reindex();
     this.updatedAt = writeTime();
@@ -176,6 +200,7 @@ export class SearchIndex {
    * Writes wait meanwhile (the task queue applies one task at a time).
    */
   async prepareSettings(changes: Settings): Promise<void> {
+    if (this.shared) return;
     const next = mergeSettings(this.settings, changes);
     const facetsChange = JSON.stringify(next.attributesForFaceting) !== JSON.stringify(this.settings.attributesForFaceting);
     const reindex = INDEXING_SETTINGS.some((k) => JSON.stringify(next[k]) !== JSON.stringify(this.settings[k]));
@@ -208,22 +233,38 @@ export class SearchIndex {
     this.facetIndex = built.facetIndex;
     this.deadSinceCompaction = 0;
     this.lastBuildTimeS = built.lastBuildTimeS;
+    // its ranks were computed from the same records and settings
+    this.core.ranksOwner = this;
+    this.core.ranksVersion = this.version;
   }
 
-  /** Rank arrays for customRanking and asc()/desc() criteria, recomputed after writes. */
+  /**
+   * Puts this index's rank arrays (customRanking, asc()/desc() criteria,
+   * distinct groups) in its core's rank slots. A virtual replica shares the
+   * core with its primary: whichever searches sets its own arrays, computed
+   * once per data version.
+   */
   prepareRanks(): void {
-    if (!this.ranksDirty) return;
-    this.core.setRanks(0, this.ranksFor(this.plan.custom));
-    this.plan.sorts.forEach((entry, i) => this.core.setRanks(i + 1, this.ranksFor([entry])));
+    const core = this.coreIndex;
+    if (core.ranksOwner === this && core.ranksVersion === this.version) return;
+    if (this.rankCache?.version !== this.version) this.rankCache = { version: this.version, slots: this.computeRanks() };
+    for (const [slot, ranks] of this.rankCache.slots) core.setRanks(slot, ranks);
+    core.ranksOwner = this;
+    core.ranksVersion = this.version;
+  }
+
+  private computeRanks(): Array<[number, Int32Array]> {
+    const slots: Array<[number, Int32Array]> = [[0, this.ranksFor(this.plan.custom)]];
+    this.plan.sorts.forEach((entry, i) => slots.push([i + 1, this.ranksFor([entry])]));
     const distinctAttribute: string | undefined = this.settings.attributeForDistinct;
-    if (distinctAttribute) this.core.setRanks(GROUP_SLOT, this.groupsFor(distinctAttribute.split('.')));
-    this.ranksDirty = false;
+    if (distinctAttribute) slots.push([GROUP_SLOT, this.groupsFor(distinctAttribute.split('.'))]);
+    return slots;
   }
 
   // --- snapshots
 
   async snapshot(): Promise<IndexSnapshot> {
-    this.prepareRanks();
+    if (!this.shared) this.prepareRanks();
     const core = this.core.exportSnapshot();
     return {
       name: this.name,
@@ -254,7 +295,9 @@ export class SearchIndex {
     if (!index.core.importSnapshot(snapshot.core)) throw new Error(`index ${snapshot.name}: invalid core snapshot`);
     index.records = await RecordStore.unpack(snapshot.records);
     snapshot.records.objectIDs.forEach((objectID, id) => { if (objectID !== '') index.ids.set(objectID, id); });
-    index.ranksDirty = false;
+    // the snapshot holds the rank slots
+    index.core.ranksOwner = index;
+    index.core.ranksVersion = index.version;
     for (const synonym of snapshot.synonyms ?? []) index.synonyms.set(synonym.objectID, synonym);
     for (const rule of snapshot.rules ?? []) index.rules.set(rule.objectID, rule);
     index.primary = snapshot.primary;
@@ -296,8 +339,7 @@ export class SearchIndex {
   }
 
   private touched(started: number): void {
-    this.version++;
-    this.ranksDirty = true;
+    this.ownVersion++;
     this.updatedAt = writeTime();
     if (this.deadSinceCompaction > 1000 && this.deadSinceCompaction > this.ids.size) {
       this.core.compact();
@@ -338,9 +380,9 @@ export class SearchIndex {
 
   /** Per record id: a dense id of its distinct value (-1 when it has none). */
   private groupsFor(path: string[]): Int32Array {
-    const groups = new Int32Array(this.records.length).fill(-1);
+    const groups = new Int32Array(this.capacity).fill(-1);
     const ids = new Map<string, number>();
-    for (const [id, r] of this.records.entries()) {
+    for (const [id, r] of this.liveEntries()) {
       const value = valuesAt(r, path).flat(Infinity as 1)[0];
       if (value === undefined || value === null) continue;
       const key = JSON.stringify(value);
@@ -352,11 +394,11 @@ export class SearchIndex {
   }
 
   private ranksFor(entries: SortEntry[]): Int32Array {
-    const ranks = new Int32Array(this.records.length);
+    const ranks = new Int32Array(this.capacity);
     if (entries.length === 0) return ranks;
     const live: number[] = [];
     const keys: Array<Array<number | string | undefined>> = [];
-    for (const [id, r] of this.records.entries()) {
+    for (const [id, r] of this.liveEntries()) {
       live.push(id);
       keys[id] = entries.map((e) => sortValue(valuesAt(r, e.path)));
     }

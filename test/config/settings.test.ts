@@ -77,7 +77,7 @@ describe('validation', () => {
 
 describe('re-indexing in the background', () => {
   // five copies of the talks: a rebuild several slices long
-  const copies = [0, 1, 2, 3, 4].flatMap((c) => talks.map((t) => ({ ...t, objectID: `${t.objectID}-${c}` })));
+  const copies: Array<Record<string, any>> = [0, 1, 2, 3, 4].flatMap((c) => talks.map((t) => ({ ...t, objectID: `${t.objectID}-${c}` })));
   const bySpeaker = copies.filter((t) => t.speakers.includes('Ken Robinson')).length;
 
   it('searches are answered from the old index until the task is published, then from the new one', async () => {
@@ -85,17 +85,17 @@ describe('re-indexing in the background', () => {
     await client.saveObjects({ indexName: 'big', objects: copies, waitForTasks: true });
     const query = { query: 'ken robinson', typoTolerance: false, hitsPerPage: 0 };
     expect((await client.searchSingleIndex({ indexName: 'big', searchParams: query })).nbHits).toBeGreaterThanOrEqual(bySpeaker);
-    const before = (await client.searchSingleIndex({ indexName: 'big', searchParams: query })).nbHits;
+    const before = (await client.searchSingleIndex({ indexName: 'big', searchParams: query })).nbHits!;
 
     const { taskID } = await client.setSettings({ indexName: 'big', indexSettings: { searchableAttributes: ['name'] } });
     const during: number[] = [];
     while ((await client.getTask({ indexName: 'big', taskID })).status === 'notPublished') {
-      during.push((await client.searchSingleIndex({ indexName: 'big', searchParams: query })).nbHits);
+      during.push((await client.searchSingleIndex({ indexName: 'big', searchParams: query })).nbHits!);
       await nextTurn();
     }
     expect(during.length).toBeGreaterThan(1);
     expect(new Set(during)).toEqual(new Set([before]));
-    const after = (await client.searchSingleIndex({ indexName: 'big', searchParams: query })).nbHits;
+    const after = (await client.searchSingleIndex({ indexName: 'big', searchParams: query })).nbHits!;
     const inNames = copies.filter((t) => /\bken\b/i.test(t.name) && /\brobinson\b/i.test(t.name)).length;
     expect(after).toBe(inNames);
     expect(after).toBeLessThan(before);

@@ -1,0 +1,145 @@
+// Replicas on the TED talks: virtual replicas reading their primary's records
+// with their own ranking, standard replicas with copies, detaching, durability;
+// index-specific keys following copy and move.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { algoliasearch } from 'algoliasearch';
+import { Lantern, lanternRequester } from '../../src/index.js';
+import { fsStorage } from '../../src/node.js';
+
+const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'));
+const talks: Array<Record<string, any>> = fixture('talks.json');
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+type Client = ReturnType<typeof algoliasearch>;
+const open = async (dir?: string) => {
+  const engine = await Lantern.open({ appId: 'APP', adminKey: 'ADMIN', ...(dir ? { storage: fsStorage(dir) } : {}) });
+  return { engine, client: algoliasearch('APP', 'ADMIN', { requester: lanternRequester(engine) }) };
+};
+const settle = (client: Client, indexName: string, r: { taskID: number }) => client.waitForTask({ indexName, taskID: r.taskID });
+const ids = async (client: Client, indexName: string, searchParams: Record<string, unknown> = {}) =>
+  ((await client.searchSingleIndex({ indexName, searchParams: { hitsPerPage: 10, attributesToRetrieve: ['objectID'], attributesToHighlight: [], ...searchParams } })).hits)
+    .map((h: any) => h.objectID);
+
+/** The talks' searchable text (the real settings: name, speakers, event_name, tags). */
+const searchable = (t: Record<string, any>) => [t.name, ...[].concat(t.speakers), t.event_name, ...[].concat(t.tags)].join(' | ');
+/** The talks matching a word, ordered by `key` descending (records without it last): an independent expectation. */
+const topBy = (word: RegExp, key: string, n = 10) => {
+  const value = (t: Record<string, any>) => (typeof t[key] === 'number' ? t[key] : -Infinity);
+  const descending = (a: Record<string, any>, b: Record<string, any>) => (value(a) === value(b) ? 0 : value(b) > value(a) ? 1 : -1);
+  return talks.filter((t) => word.test(searchable(t))).sort(descending).slice(0, n).map((t) => t.objectID);
+};
+
+describe('virtual replicas', () => {
+  let engine: Lantern;
+  let client: Client;
+  beforeAll(async () => {
+    ({ engine, client } = await open());
+    const settings = { ...fixture('talks_settings.json'), slaves: ['virtual(talks_by_views)', 'talks_by_funny'], distinct: false };
+    await settle(client, 'talks', await client.setSettings({ indexName: 'talks', indexSettings: settings }));
+    await client.saveObjects({ indexName: 'talks', objects: talks, waitForTasks: true });
+    await settle(client, 'talks_by_views', await client.setSettings({ indexName: 'talks_by_views', indexSettings: { customRanking: ['desc(viewed_count)'], ranking: ['desc(viewed_count)', ...fixture('talks_settings.json').ranking] } }));
+    await settle(client, 'talks_by_funny', await client.setSettings({ indexName: 'talks_by_funny', indexSettings: { ranking: ['desc(funny_rating)', 'typo', 'words'] } }));
+  });
+
+  it('hold no data of their own, yet answer with every record', async () => {
+    expect(engine.indexes.get('talks_by_views')!.sharesData).toBe(true);
+    expect(engine.indexes.get('talks_by_views')!.memoryBytes).toBe(0);
+    expect(engine.indexes.get('talks_by_funny')!.sharesData).toBe(false);
+    const listed = await client.listIndices();
+    const entries = Object.fromEntries(listed.items.map((i: any) => [i.name, i.entries]));
+    expect(entries.talks_by_views).toBe(talks.length);
+  });
+
+  it('rank by their own settings, the primary by its own, searched in turns', async () => {
+    for (let round = 0; round < 3; round++) {
+      expect(await ids(client, 'talks_by_views', { query: 'life', typoTolerance: false, queryType: 'prefixNone' })).toEqual(topBy(/\blife\b/i, 'viewed_count'));
+      expect(await ids(client, 'talks_by_funny', { query: 'life', typoTolerance: false, queryType: 'prefixNone' })).toEqual(topBy(/\blife\b/i, 'funny_rating'));
+      const primary = await ids(client, 'talks', { query: 'life', typoTolerance: false, queryType: 'prefixNone', hitsPerPage: 1000 });
+      expect(primary.length).toBe(talks.filter((t) => /\blife\b/i.test(searchable(t))).length);
+    }
+  });
+
+  it('see the primary\'s writes at once and refuse writes of their own', async () => {
+    await settle(client, 'talks', await client.saveObject({ indexName: 'talks', body: { ...talks[0], objectID: 'most-viewed', name: 'life at the top', viewed_count: 1e12 } }));
+    expect((await ids(client, 'talks_by_views', { query: 'life' }))[0]).toBe('most-viewed');
+    const refused = await engine.request({ method: 'POST', path: '/1/indexes/talks_by_views', headers: { 'x-algolia-api-key': 'ADMIN', 'x-algolia-application-id': 'APP' }, body: { a: 1 } });
+    expect(refused.status).toBe(400);
+    await settle(client, 'talks', await client.deleteObject({ indexName: 'talks', objectID: 'most-viewed' }));
+    expect(await ids(client, 'talks_by_views', { query: 'life' })).not.toContain('most-viewed');
+  });
+
+  it('removed from the list, a virtual replica keeps the records as a standalone index', async () => {
+    await settle(client, 'talks', await client.setSettings({ indexName: 'talks', indexSettings: { replicas: ['talks_by_funny'] } }));
+    const detached = engine.indexes.get('talks_by_views')!;
+    expect(detached.sharesData).toBe(false);
+    expect(detached.primary).toBeUndefined();
+    expect(await ids(client, 'talks_by_views', { query: 'life', typoTolerance: false, queryType: 'prefixNone' })).toEqual(topBy(/\blife\b/i, 'viewed_count'));
+    await settle(client, 'talks', await client.saveObject({ indexName: 'talks', body: { objectID: 'only-primary', name: 'zqxj' } }));
+    expect((await client.searchSingleIndex({ indexName: 'talks_by_views', searchParams: { query: 'zqxj' } })).nbHits).toBe(0);
+    await settle(client, 'talks_by_views', await client.saveObject({ indexName: 'talks_by_views', body: { objectID: 'mine', name: 'zqxj' } }));
+    expect((await client.searchSingleIndex({ indexName: 'talks_by_views', searchParams: { query: 'zqxj' } })).nbHits).toBe(1);
+  });
+});
+
+describe('replicas are created with the primary\'s settings', () => {
+  it('a new replica copies them; an existing index keeps its own', async () => {
+    const { client } = await open();
+    await settle(client, 'own', await client.setSettings({ indexName: 'own', indexSettings: { hitsPerPage: 3 } }));
+    await settle(client, 'p', await client.setSettings({ indexName: 'p', indexSettings: { hitsPerPage: 7, searchableAttributes: ['name'], replicas: ['fresh', 'virtual(fresh_virtual)', 'own'] } }));
+    const fresh: any = await client.getSettings({ indexName: 'fresh' });
+    expect([fresh.hitsPerPage, fresh.searchableAttributes, fresh.primary, fresh.replicas]).toEqual([7, ['name'], 'p', []]);
+    expect((await client.getSettings({ indexName: 'fresh_virtual' })).hitsPerPage).toBe(7);
+    expect((await client.getSettings({ indexName: 'own' })).hitsPerPage).toBe(3);
+  });
+});
+
+describe('durability', () => {
+  it('a virtual replica shares its primary\'s data again after a reopen, from the log and from a snapshot', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lantern-virtual-'));
+    dirs.push(dir);
+    let { engine, client } = await open(dir);
+    await settle(client, 'talks', await client.setSettings({ indexName: 'talks', indexSettings: { replicas: ['virtual(talks_by_views)'], searchableAttributes: ['name'] } }));
+    await client.saveObjects({ indexName: 'talks', objects: talks.slice(0, 300), waitForTasks: true });
+    await settle(client, 'talks_by_views', await client.setSettings({ indexName: 'talks_by_views', indexSettings: { customRanking: ['desc(viewed_count)'] } }));
+    const expected = await ids(client, 'talks_by_views', { query: 'the' });
+    for (const withSnapshot of [false, true]) {
+      if (withSnapshot) await engine.snapshot();
+      await engine.close();
+      ({ engine, client } = await open(dir));
+      expect(engine.indexes.get('talks_by_views')!.sharesData).toBe(true);
+      expect(await ids(client, 'talks_by_views', { query: 'the' })).toEqual(expected);
+    }
+    await engine.close();
+  });
+});
+
+describe('index-specific keys follow copy and move', () => {
+  it('a whole copy or a move adds the source\'s keys to the destination, which keeps its own; a partial copy does not', async () => {
+    const { engine, client } = await open();
+    for (const name of ['src', 'dst', 'partial']) {
+      await settle(client, name, await client.saveObject({ indexName: name, body: { objectID: '1', name } }));
+    }
+    const call = (method: string, path: string, key = 'ADMIN', body?: unknown) =>
+      engine.request({ method, path, headers: { 'x-algolia-api-key': key, 'x-algolia-application-id': 'APP' }, body });
+    const srcKey = ((await call('POST', '/1/indexes/src/keys', 'ADMIN', { acl: ['search'] })).body as any).key;
+    const dstKey = ((await call('POST', '/1/indexes/dst/keys', 'ADMIN', { acl: ['search'] })).body as any).key;
+    expect((await call('GET', '/1/indexes/dst/query?query=', srcKey)).status).toBe(403);
+
+    await settle(client, 'partial', await client.operationIndex({ indexName: 'src', operationIndexParams: { operation: 'copy', destination: 'partial', scope: ['settings'] } }));
+    expect((await call('POST', '/1/indexes/partial/query', srcKey, {})).status).toBe(403);
+
+    await settle(client, 'dst', await client.operationIndex({ indexName: 'src', operationIndexParams: { operation: 'copy', destination: 'dst' } }));
+    expect((await call('POST', '/1/indexes/dst/query', srcKey, {})).status).toBe(200);
+    expect((await call('POST', '/1/indexes/dst/query', dstKey, {})).status).toBe(200);
+    const listed = ((await call('GET', '/1/indexes/dst/keys')).body as any).keys.map((k: any) => k.value).sort();
+    expect(listed).toEqual([srcKey, dstKey].sort());
+
+    await settle(client, 'moved', await client.operationIndex({ indexName: 'src', operationIndexParams: { operation: 'move', destination: 'moved' } }));
+    expect((await call('POST', '/1/indexes/moved/query', srcKey, {})).status).toBe(200);
+    expect((await call('POST', '/1/indexes/moved/query', dstKey, {})).status).toBe(403);
+  });
+});
