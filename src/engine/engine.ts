@@ -12,6 +12,7 @@ import { applyOperation, applyRuleChanges, applySettings, applySynonymChanges, w
 import { TaskQueue } from './tasks.js';
 import type { Action, AllowedSource, KeyOperation, WriteOperation } from './writes.js';
 import type { ApiKey } from '../auth/api-keys.js';
+import { AnalyticsState, type AnalyticsOperation, type AnalyticsSnapshot } from '../analytics/state.js';
 
 export interface EngineOptions {
   appId?: string;
@@ -21,6 +22,8 @@ export interface EngineOptions {
   encryptionKey?: string | Uint8Array;
   /** A snapshot is taken after this many writes (default 2000; 0 = only on `snapshot()`). */
   snapshotEvery?: number;
+  /** The country (ISO code) of a search's source address, for analytics; unknown when absent or undefined. */
+  resolveCountry?: (ip: string) => string | undefined;
 }
 
 /** The whole engine as a snapshot holds it. */
@@ -33,6 +36,8 @@ interface EngineState {
   deletedKeys?: ApiKey[];
   /** The source allow-list; absent = disabled. */
   sources?: AllowedSource[];
+  /** Search and insight events, A/B tests, personalization, query suggestions; absent in older snapshots. */
+  analytics?: AnalyticsSnapshot;
 }
 
 const MAX_INDEX_NAME = 512;
@@ -54,6 +59,9 @@ export class Engine {
   readonly deletedKeys = new Map<string, ApiKey>();
   /** The source allow-list (firewall); undefined until first set = every source allowed. */
   sources: AllowedSource[] | undefined;
+  /** Events, A/B tests, personalization strategy, query suggestion configurations. */
+  analytics = this.newAnalyticsState();
+  readonly resolveCountry: ((ip: string) => string | undefined) | undefined;
   private readonly storage: Storage;
   private codec!: Codec;
   /** Signs browse cursors; a new one per process, so older cursors are stale. */
@@ -69,6 +77,11 @@ export class Engine {
     this.adminKey = options.adminKey;
     this.storage = options.storage ?? memoryStorage();
     this.snapshotEvery = options.snapshotEvery ?? 2000;
+    this.resolveCountry = options.resolveCountry;
+  }
+
+  private newAnalyticsState(): AnalyticsState {
+    return new AnalyticsState((op) => this.writeKey(op));
   }
 
   protected async load(): Promise<void> {
@@ -99,6 +112,7 @@ export class Engine {
         this.keys.clear();
         this.deletedKeys.clear();
         this.sources = undefined;
+        this.analytics = this.newAnalyticsState();
       }
     }
     if (snapshots.length > 0 && base === 0 && log[0]?.taskID !== 1) {
@@ -124,6 +138,7 @@ export class Engine {
     for (const key of state.keys ?? []) this.keys.set(key.value, key);
     for (const key of state.deletedKeys ?? []) this.deletedKeys.set(key.value, key);
     this.sources = state.sources;
+    if (state.analytics) this.analytics.restore(state.analytics);
   }
 
   /** Writes a snapshot of everything applied so far (waits for queued writes first). */
@@ -139,6 +154,7 @@ export class Engine {
         keys: [...this.keys.values()],
         deletedKeys: [...this.deletedKeys.values()],
         ...(this.sources ? { sources: this.sources } : {}),
+        analytics: this.analytics.snapshot(),
         indexes: await Promise.all([...this.indexes.values()].map((i) => i.snapshot())),
       }));
       this.appliedSinceSnapshot = 0;
@@ -174,15 +190,17 @@ export class Engine {
   /**
    * Logs a key change durably and applies it at once (no task to wait for).
    * Key operations are idempotent: a snapshot taken before the queue reaches
-   * this taskID replays it harmlessly.
+   * this taskID replays it harmlessly. Analytics operations take the same
+   * path (they are idempotent too). Resolves with the taskID.
    */
-  async writeKey(op: KeyOperation): Promise<void> {
+  async writeKey(op: KeyOperation | AnalyticsOperation): Promise<number> {
     const taskID = this.tasks.allocate();
     const encoded = this.codec.encodeOperation(op);
     await this.serialized(async () => {
       await this.storage.append({ taskID, bytes: await encoded });
       this.apply(op);
     });
+    return taskID;
   }
 
   private applyKey(op: KeyOperation): void {
@@ -218,6 +236,7 @@ export class Engine {
   waitForTasks(): Promise<void> { return this.tasks.idle(); }
 
   async close(): Promise<void> {
+    await this.analytics.flush();
     await this.tasks.idle();
     await this.snapshotting;
     await this.logTail;
@@ -246,6 +265,7 @@ export class Engine {
         return applyOperation(this.indexes, (n) => this.ensureIndex(n), op.indexName, op.destination, op.operation, op.scope);
       case 'deleteIndex': return this.dropIndex(op.indexName);
       case 'key': return this.applyKey(op);
+      case 'analytics': return this.analytics.apply(op);
       case 'deleteByQuery': {
         for (const index of withReplicas(this.indexes, op.indexName, true)) index.delete(matchingObjectIDs(index, op.params));
         return;
