@@ -117,10 +117,8 @@ describe('lifecycle', () => {
 });
 
 async function loadTiny(...indexes: string[]): Promise<void> {
-  for (const indexName of indexes) {
-    const { taskID } = await c.client.saveObject({ indexName, body: { objectID: '1', name: indexName } });
-    await c.client.waitForTask({ indexName, taskID });
-  }
+  for (const indexName of indexes) await c.client.saveObject({ indexName, body: { objectID: '1', name: indexName } });
+  await engine.waitForTasks();
 }
 
 describe('split and metrics', () => {
