@@ -1,6 +1,5 @@
 // Everything the analytics side of the engine keeps: search and insight
-// events, A/B tests, the personalization strategy and profile resets, query
-// suggestion configurations. Changes are logged as `analytics` operations
+// events, A/B tests, the personalization strategy and profile resets. Changes are logged as `analytics` operations
 // through the engine's immediate-write path (like key changes) and the whole
 // state rides in snapshots. Every operation is idempotent, so replaying one a
 // snapshot already holds changes nothing.
@@ -12,7 +11,6 @@
 import { EventStore, type EventsSnapshot, type InsightEvent, type SearchEvent } from './events.js';
 import type { ABTest } from '../abtest/tests.js';
 import type { Strategy } from '../personalization/strategy.js';
-import type { SuggestionsConfig, SuggestionsBuild } from '../suggestions/config.js';
 
 export type AnalyticsOperation = { type: 'analytics' } & (
   | { action: 'events'; searches: SearchEvent[]; events: InsightEvent[] }
@@ -21,9 +19,6 @@ export type AnalyticsOperation = { type: 'analytics' } & (
   | { action: 'deleteABTest'; id: number }
   | { action: 'strategy'; strategy: Strategy }
   | { action: 'resetProfile'; userToken: string; until: number }
-  | { action: 'putSuggestions'; config: SuggestionsConfig }
-  | { action: 'deleteSuggestions'; indexName: string }
-  | { action: 'suggestionsBuilt'; build: SuggestionsBuild }
 );
 
 export interface AnalyticsSnapshot extends EventsSnapshot {
@@ -31,8 +26,6 @@ export interface AnalyticsSnapshot extends EventsSnapshot {
   lastABTestID: number;
   strategy?: Strategy;
   profileResets: Array<[string, number]>;
-  suggestions: SuggestionsConfig[];
-  builds: SuggestionsBuild[];
 }
 
 /** Where operations go: the engine's durable, immediately applied log write; resolves with the taskID. */
@@ -47,8 +40,6 @@ export class AnalyticsState {
   strategy: Strategy | undefined;
   /** Per userToken: the personalization profile ignores events received up to this time. */
   readonly profileResets = new Map<string, number>();
-  readonly suggestions = new Map<string, SuggestionsConfig>();
-  readonly builds = new Map<string, SuggestionsBuild>();
   /** The highest A/B test id ever given (ids are not reused after a delete). */
   lastABTestID = 0;
   private pendingSearches: SearchEvent[] = [];
@@ -88,9 +79,6 @@ export class AnalyticsState {
       case 'deleteABTest': this.abTests.delete(op.id); return;
       case 'strategy': this.strategy = op.strategy; return;
       case 'resetProfile': this.profileResets.set(op.userToken, op.until); return;
-      case 'putSuggestions': this.suggestions.set(op.config.indexName, op.config); return;
-      case 'deleteSuggestions': this.suggestions.delete(op.indexName); return;
-      case 'suggestionsBuilt': this.builds.set(op.build.indexName, op.build); return;
     }
   }
 
@@ -103,8 +91,6 @@ export class AnalyticsState {
       lastABTestID: this.lastABTestID,
       ...(this.strategy ? { strategy: this.strategy } : {}),
       profileResets: [...this.profileResets],
-      suggestions: [...this.suggestions.values()],
-      builds: [...this.builds.values()],
     };
   }
 
@@ -114,7 +100,5 @@ export class AnalyticsState {
     this.lastABTestID = snapshot.lastABTestID;
     this.strategy = snapshot.strategy;
     for (const [token, until] of snapshot.profileResets) this.profileResets.set(token, until);
-    for (const config of snapshot.suggestions) this.suggestions.set(config.indexName, config);
-    for (const build of snapshot.builds) this.builds.set(build.indexName, build);
   }
 }

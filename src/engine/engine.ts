@@ -36,7 +36,7 @@ interface EngineState {
   deletedKeys?: ApiKey[];
   /** The source allow-list; absent = disabled. */
   sources?: AllowedSource[];
-  /** Search and insight events, A/B tests, personalization, query suggestions; absent in older snapshots. */
+  /** Search and insight events, A/B tests, personalization; absent in older snapshots. */
   analytics?: AnalyticsSnapshot;
 }
 
@@ -59,7 +59,7 @@ export class Engine {
   readonly deletedKeys = new Map<string, ApiKey>();
   /** The source allow-list (firewall); undefined until first set = every source allowed. */
   sources: AllowedSource[] | undefined;
-  /** Events, A/B tests, personalization strategy, query suggestion configurations. */
+  /** Search and insight events, A/B tests, the personalization strategy. */
   analytics = this.newAnalyticsState();
   readonly resolveCountry: ((ip: string) => string | undefined) | undefined;
   private readonly storage: Storage;
