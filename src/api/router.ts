@@ -12,6 +12,10 @@ import * as objects from './objects.js';
 import * as search from './search.js';
 import * as synonyms from './synonyms.js';
 import * as rules from './rules.js';
+import * as analytics from './analytics.js';
+import * as insights from './insights.js';
+import * as abtests from './abtests.js';
+import * as personalization from './personalization.js';
 import { Reply, type ApiRequest, type ApiResponse, type Handler, type Right } from './types.js';
 
 export interface Route {
@@ -82,6 +86,34 @@ export const ROUTES: Route[] = [
   { op: 'replaceSources', method: 'PUT', path: '/1/security/sources', right: 'admin', handler: sources.replaceSources, body: 'source' },
   { op: 'appendSource', method: 'POST', path: '/1/security/sources/append', right: 'admin', handler: sources.appendSource, body: 'source' },
   { op: 'deleteSource', method: 'DELETE', path: '/1/security/sources/{source}', right: 'admin', handler: sources.deleteSource },
+  // analytics, insights, A/B tests, personalization
+  { op: 'getStatus', method: 'GET', path: '/2/status', right: 'analytics', handler: analytics.getStatus, query: ['index'] },
+  { op: 'getTopSearches', method: 'GET', path: '/2/searches', right: 'analytics', handler: analytics.getTopSearches, query: ['index', 'clickAnalytics', 'startDate', 'endDate', 'orderBy', 'direction', 'limit', 'offset', 'tags'] },
+  { op: 'getSearchesCount', method: 'GET', path: '/2/searches/count', right: 'analytics', handler: analytics.getSearchesCount, query: ['index', 'startDate', 'endDate', 'tags'] },
+  { op: 'getSearchesNoResults', method: 'GET', path: '/2/searches/noResults', right: 'analytics', handler: analytics.getSearchesNoResults, query: ['index', 'startDate', 'endDate', 'limit', 'offset', 'tags'] },
+  { op: 'getNoResultsRate', method: 'GET', path: '/2/searches/noResultRate', right: 'analytics', handler: analytics.getNoResultsRate, query: ['index', 'startDate', 'endDate', 'tags'] },
+  { op: 'getTopHits', method: 'GET', path: '/2/hits', right: 'analytics', handler: analytics.getTopHits, query: ['index', 'search', 'startDate', 'endDate', 'limit', 'offset', 'tags'] },
+  { op: 'getUsersCount', method: 'GET', path: '/2/users/count', right: 'analytics', handler: analytics.getUsersCount, query: ['index', 'startDate', 'endDate', 'tags'] },
+  { op: 'getTopFilterAttributes', method: 'GET', path: '/2/filters', right: 'analytics', handler: analytics.getTopFilterAttributes, query: ['index', 'search', 'startDate', 'endDate', 'limit', 'offset', 'tags'] },
+  { op: 'getTopFiltersNoResults', method: 'GET', path: '/2/filters/noResults', right: 'analytics', handler: analytics.getTopFiltersNoResults, query: ['index', 'search', 'startDate', 'endDate', 'limit', 'offset', 'tags'] },
+  { op: 'getTopFilterForAttribute', method: 'GET', path: '/2/filters/{attribute}', right: 'analytics', handler: analytics.getTopFilterForAttribute, query: ['index', 'search', 'startDate', 'endDate', 'limit', 'offset', 'tags'] },
+  { op: 'getTopCountries', method: 'GET', path: '/2/countries', right: 'analytics', handler: analytics.getTopCountries, query: ['index', 'startDate', 'endDate', 'limit', 'offset', 'tags'] },
+  { op: 'getAverageClickPosition', method: 'GET', path: '/2/clicks/averageClickPosition', right: 'analytics', handler: analytics.getAverageClickPosition, query: ['index', 'startDate', 'endDate', 'tags'] },
+  { op: 'getClickThroughRate', method: 'GET', path: '/2/clicks/clickThroughRate', right: 'analytics', handler: analytics.getClickThroughRate, query: ['index', 'startDate', 'endDate', 'tags'] },
+  { op: 'getConversionRate', method: 'GET', path: '/2/conversions/conversionRate', right: 'analytics', handler: analytics.getConversionRate, query: ['index', 'startDate', 'endDate', 'tags'] },
+  { op: 'pushEvents', method: 'POST', path: '/1/events', right: 'search', handler: insights.pushEvents, body: '.' },
+  { op: 'deleteUserToken', method: 'DELETE', path: '/1/usertokens/{userToken}', right: 'admin', handler: insights.deleteUserToken },
+  { op: 'addABTests', method: 'POST', path: '/2/abtests', right: 'editSettings', handler: abtests.addABTests, body: '.' },
+  { op: 'listABTests', method: 'GET', path: '/2/abtests', right: 'analytics', handler: abtests.listABTests, query: ['offset', 'limit', 'indexPrefix', 'indexSuffix'] },
+  { op: 'getABTest', method: 'GET', path: '/2/abtests/{id}', right: 'analytics', handler: abtests.getABTest },
+  { op: 'stopABTest', method: 'POST', path: '/2/abtests/{id}/stop', right: 'editSettings', handler: abtests.stopABTest },
+  { op: 'deleteABTest', method: 'DELETE', path: '/2/abtests/{id}', right: 'editSettings', handler: abtests.deleteABTest },
+  { op: 'setPersonalizationStrategy', method: 'POST', path: '/1/strategies/personalization', right: 'personalization', handler: personalization.setPersonalizationStrategy, body: '.' },
+  { op: 'getPersonalizationStrategy', method: 'GET', path: '/1/strategies/personalization', right: 'personalization', handler: personalization.getPersonalizationStrategy },
+  { op: 'setRecommendationStrategy', method: 'POST', path: '/1/recommendation/personalization/strategy', right: 'editSettings', handler: personalization.setRecommendationStrategy, body: '.' },
+  { op: 'getRecommendationStrategy', method: 'GET', path: '/1/recommendation/personalization/strategy', right: 'settings', handler: personalization.getRecommendationStrategy },
+  { op: 'getUserTokenProfile', method: 'GET', path: '/1/profiles/personalization/{userToken}', right: 'personalization', handler: personalization.getUserTokenProfile },
+  { op: 'deleteUserProfile', method: 'DELETE', path: '/1/profiles/{userToken}', right: 'personalization', handler: personalization.deleteUserProfile },
 ];
 
 interface CompiledRoute { route: Route; segments: string[]; literals: number }

@@ -9,6 +9,7 @@ import type { OperationContext } from './types.js';
 import { restrictParams } from '../auth/restrictions.js';
 import { effectiveSetting } from '../engine/settings.js';
 import type { SearchIndex } from '../engine/search-index.js';
+import { observeSearch } from '../analytics/observe.js';
 
 /** The parameters a restricted key runs: forced ones win, filters ANDed, hits capped. */
 function restricted(ctx: OperationContext, index: SearchIndex, params: SearchParams, pageSize?: number): SearchParams {
@@ -16,8 +17,10 @@ function restricted(ctx: OperationContext, index: SearchIndex, params: SearchPar
 }
 
 function run(ctx: OperationContext, indexName: string, params: SearchParams) {
-  const index = ctx.engine.index(indexName);
-  return searchIndex(index, restricted(ctx, index, params), { seeUnretrievable: seesUnretrievable(ctx) });
+  return observeSearch(ctx, indexName, params, (name, variantParams) => {
+    const index = ctx.engine.index(name);
+    return searchIndex(index, restricted(ctx, index, variantParams), { seeUnretrievable: seesUnretrievable(ctx) });
+  });
 }
 
 export function searchSingleIndex(ctx: OperationContext) {

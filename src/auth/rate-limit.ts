@@ -1,5 +1,6 @@
 // maxQueriesPerIPPerHour: a fixed one-hour window per identity (key, source
-// address, user token), opened by its first call.
+// address, user token), opened by its first call. Other limits (the analytics
+// API's per-minute one) use the same counter with their own window.
 import { ApiError } from '../engine/errors.js';
 
 const HOUR = 3_600_000;
@@ -13,22 +14,22 @@ export class RateLimitError extends ApiError {
 export class RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly now: () => number = Date.now, private readonly window = HOUR) {}
 
   /** Counts one call; throws RateLimitError (429, Retry-After seconds) past `limit` in the window. */
   hit(identity: string, limit: number): void {
     const now = this.now();
     let w = this.windows.get(identity);
-    if (!w || now - w.start >= HOUR) {
+    if (!w || now - w.start >= this.window) {
       w = { start: now, count: 0 };
       this.windows.set(identity, w);
       if (this.windows.size > 100_000) this.prune(now);
     }
-    if (w.count >= limit) throw new RateLimitError(Math.max(1, Math.ceil((w.start + HOUR - now) / 1000)));
+    if (w.count >= limit) throw new RateLimitError(Math.max(1, Math.ceil((w.start + this.window - now) / 1000)));
     w.count++;
   }
 
   private prune(now: number): void {
-    for (const [k, w] of this.windows) if (now - w.start >= HOUR) this.windows.delete(k);
+    for (const [k, w] of this.windows) if (now - w.start >= this.window) this.windows.delete(k);
   }
 }

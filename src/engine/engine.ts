@@ -14,6 +14,7 @@ import {
 import { TaskQueue } from './tasks.js';
 import type { Action, AllowedSource, KeyOperation, WriteOperation } from './writes.js';
 import { indexKeyIndexes, type ApiKey } from '../auth/api-keys.js';
+import { AnalyticsState, type AnalyticsOperation, type AnalyticsSnapshot } from '../analytics/state.js';
 
 export interface EngineOptions {
   appId?: string;
@@ -23,6 +24,8 @@ export interface EngineOptions {
   encryptionKey?: string | Uint8Array;
   /** A snapshot is taken after this many writes (default 2000; 0 = only on `snapshot()`). */
   snapshotEvery?: number;
+  /** The country (ISO code) of a search's source address, for analytics; unknown when absent or undefined. */
+  resolveCountry?: (ip: string) => string | undefined;
 }
 
 /** The whole engine as a snapshot holds it. */
@@ -35,6 +38,8 @@ interface EngineState {
   deletedKeys?: ApiKey[];
   /** The source allow-list; absent = disabled. */
   sources?: AllowedSource[];
+  /** Search and insight events, A/B tests, personalization; absent in older snapshots. */
+  analytics?: AnalyticsSnapshot;
 }
 
 const MAX_INDEX_NAME = 512;
@@ -56,6 +61,9 @@ export class Engine {
   readonly deletedKeys = new Map<string, ApiKey>();
   /** The source allow-list (firewall); undefined until first set = every source allowed. */
   sources: AllowedSource[] | undefined;
+  /** Search and insight events, A/B tests, the personalization strategy. */
+  analytics = this.newAnalyticsState();
+  readonly resolveCountry: ((ip: string) => string | undefined) | undefined;
   private readonly storage: Storage;
   private codec!: Codec;
   /** Signs browse cursors; a new one per process, so older cursors are stale. */
@@ -71,6 +79,11 @@ export class Engine {
     this.adminKey = options.adminKey;
     this.storage = options.storage ?? memoryStorage();
     this.snapshotEvery = options.snapshotEvery ?? 2000;
+    this.resolveCountry = options.resolveCountry;
+  }
+
+  private newAnalyticsState(): AnalyticsState {
+    return new AnalyticsState((op) => this.writeKey(op));
   }
 
   protected async load(): Promise<void> {
@@ -101,6 +114,7 @@ export class Engine {
         this.keys.clear();
         this.deletedKeys.clear();
         this.sources = undefined;
+        this.analytics = this.newAnalyticsState();
       }
     }
     if (snapshots.length > 0 && base === 0 && log[0]?.taskID !== 1) {
@@ -127,6 +141,7 @@ export class Engine {
     for (const key of state.keys ?? []) this.keys.set(key.value, key);
     for (const key of state.deletedKeys ?? []) this.deletedKeys.set(key.value, key);
     this.sources = state.sources;
+    if (state.analytics) this.analytics.restore(state.analytics);
   }
 
   /** Writes a snapshot of everything applied so far (waits for queued writes first). */
@@ -142,6 +157,7 @@ export class Engine {
         keys: [...this.keys.values()],
         deletedKeys: [...this.deletedKeys.values()],
         ...(this.sources ? { sources: this.sources } : {}),
+        analytics: this.analytics.snapshot(),
         indexes: await Promise.all([...this.indexes.values()].map((i) => i.snapshot())),
       }));
       this.appliedSinceSnapshot = 0;
@@ -177,15 +193,17 @@ export class Engine {
   /**
    * Logs a key change durably and applies it at once (no task to wait for).
    * Key operations are idempotent: a snapshot taken before the queue reaches
-   * this taskID replays it harmlessly.
+   * this taskID replays it harmlessly. Analytics operations take the same
+   * path (they are idempotent too). Resolves with the taskID.
    */
-  async writeKey(op: KeyOperation): Promise<void> {
+  async writeKey(op: KeyOperation | AnalyticsOperation): Promise<number> {
     const taskID = this.tasks.allocate();
     const encoded = this.codec.encodeOperation(op);
     await this.serialized(async () => {
       await this.storage.append({ taskID, bytes: await encoded });
       this.apply(op);
     });
+    return taskID;
   }
 
   private applyKey(op: KeyOperation): void {
@@ -229,6 +247,7 @@ export class Engine {
   waitForTasks(): Promise<void> { return this.tasks.idle(); }
 
   async close(): Promise<void> {
+    await this.analytics.flush();
     await this.tasks.idle();
     await this.snapshotting;
     await this.logTail;
@@ -260,6 +279,7 @@ export class Engine {
       }
       case 'deleteIndex': return this.dropIndex(op.indexName);
       case 'key': return this.applyKey(op);
+      case 'analytics': return this.analytics.apply(op);
       case 'deleteByQuery': {
         for (const index of withReplicas(this.indexes, op.indexName, true)) index.delete(matchingObjectIDs(index, op.params));
         return;

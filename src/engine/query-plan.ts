@@ -95,7 +95,7 @@ function synonymsOf(index: SearchIndex, query: string, words: Array<[number, num
   });
 }
 
-function filterExpressions(params: SearchParams): FilterExpression[] {
+export function filterExpressions(params: SearchParams): FilterExpression[] {
   const out: FilterExpression[] = [];
   if (params.filters) out.push(parseFilters(params.filters));
   for (const ruleFilters of params._ruleFilters ?? []) out.push(parseFilters(ruleFilters));

@@ -8,6 +8,7 @@ import type { Scope, SetChanges } from './index-config.js';
 import type { Synonym } from './synonyms.js';
 import type { Rule } from './rules.js';
 import type { ApiKey } from '../auth/api-keys.js';
+import type { AnalyticsOperation } from '../analytics/state.js';
 
 export type Action =
   | { action: 'addObject' | 'updateObject'; body: Record_ }
@@ -23,7 +24,8 @@ export type WriteOperation =
   | { type: 'operation'; indexName: string; operation: 'copy' | 'move'; destination: string; scope?: Scope[] }
   | { type: 'deleteIndex'; indexName: string }
   | { type: 'deleteByQuery'; indexName: string; params: Record<string, unknown> }
-  | KeyOperation;
+  | KeyOperation
+  | AnalyticsOperation;
 
 /** API key changes: idempotent, so replaying one a snapshot already holds is harmless. */
 export type KeyOperation =

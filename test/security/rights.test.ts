@@ -14,6 +14,13 @@ const as = (key: string, extra: Record<string, string> = {}) => ({ 'x-algolia-ap
 function expectedRight(method: string, path: string): string {
   if (/^\/1\/(keys|clusters|security)(\/|$)/.test(path) || /^\/1\/indexes\/[^/]+\/keys(\/|$)/.test(path)) return 'admin';
   if (path === '/1/logs') return 'logs';
+  // analytics-api.md's Authentication, and the personalization strategy of search-api.md
+  if (path === '/1/events') return 'search';
+  if (path.startsWith('/1/usertokens/')) return 'admin';
+  if (path.startsWith('/2/abtests')) return method === 'GET' ? 'analytics' : 'editSettings';
+  if (path.startsWith('/2/')) return 'analytics';
+  if (path === '/1/recommendation/personalization/strategy') return method === 'GET' ? 'settings' : 'editSettings';
+  if (/^\/1\/(strategies|profiles)\//.test(path)) return 'personalization';
   if (path === '/1/indexes' && method === 'GET') return 'listIndexes';
   if (/\/(settings|synonyms|rules)(\/|$)/.test(path)) {
     return method === 'GET' || /\/(synonyms|rules)\/search$/.test(path) ? 'settings' : 'editSettings';

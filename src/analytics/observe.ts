@@ -1,0 +1,103 @@
+// What happens around one search for analytics: the A/B test running on the
+// index picks the variant (index and custom parameters), personalization
+// re-ranks the hits for a known user, and the search is recorded (unless
+// `analytics: false`) with a queryID returned when `clickAnalytics` is set.
+import type { Lantern } from '../lantern.js';
+import type { SearchParams } from '../engine/params.js';
+import { effectiveSetting } from '../engine/settings.js';
+import type { FilterExpression } from '../engine/filters/parse.js';
+import { filterExpressions } from '../engine/query-plan.js';
+import { runningTestOn, variantOf } from '../abtest/tests.js';
+import { personalScore, profileOf, rerank } from '../personalization/profile.js';
+import type { SearchEvent, UsedFilter } from './events.js';
+
+export interface SearchCall {
+  engine: Lantern;
+  headers: Record<string, string>;
+  sourceIp: string;
+}
+
+type Response = Record<string, any>;
+export type RunSearch = (indexName: string, params: SearchParams) => Response;
+
+/** Personalization looks at most this far down the relevance order. */
+const PERSONALIZATION_WINDOW = 1000;
+
+const newID = () => crypto.randomUUID().replace(/-/g, '');
+
+function userTokenOf(call: SearchCall, params: SearchParams): string | undefined {
+  return params.userToken ?? call.headers['x-algolia-usertoken'];
+}
+
+export function observeSearch(call: SearchCall, indexName: string, requested: SearchParams, run: RunSearch): Response {
+  const state = call.engine.analytics;
+  const user = userTokenOf(call, requested) ?? call.sourceIp;
+  const test = requested.enableABTest === false ? undefined : runningTestOn(state.abTests.values(), indexName);
+  const variant = test ? variantOf(test, user) : undefined;
+  const target = test ? test.variants[variant! - 1] : undefined;
+  const searchedIndex = target?.index ?? indexName;
+  const params = { ...requested, ...target?.customSearchParameters };
+  const response = personalized(call, searchedIndex, params, run) ?? run(searchedIndex, params);
+  if (test) Object.assign(response, { abTestID: test.abTestID, abTestVariantID: variant });
+  if (params.analytics === false) return response;
+  const event: SearchEvent = {
+    id: newID(),
+    index: indexName,
+    query: String(requested.query ?? ''),
+    nbHits: response.nbHits ?? 0,
+    hits: (response.hits ?? []).map((h: { objectID: string }) => h.objectID),
+    filters: usedFilters(params),
+    tags: params.analyticsTags ?? [],
+    user,
+    at: Date.now(),
+    tracked: params.clickAnalytics === true,
+  };
+  const country = call.engine.resolveCountry?.(call.sourceIp);
+  if (country) event.country = country;
+  if (test) event.abTest = { id: test.abTestID, variant: variant! };
+  state.recordSearch(event);
+  if (event.tracked) response.queryID = event.id;
+  return response;
+}
+
+/**
+ * With enablePersonalization, a userToken, a strategy and a profile: the page
+ * of hits re-ranked from the top of the relevance order; undefined otherwise.
+ */
+function personalized(call: SearchCall, indexName: string, params: SearchParams, run: RunSearch): Response | undefined {
+  const engine = call.engine;
+  const index = engine.indexes.get(indexName);
+  const userToken = userTokenOf(call, params);
+  const enabled = params.enablePersonalization ?? (index && effectiveSetting(index.settings, 'enablePersonalization'));
+  if (!index || !enabled || userToken === undefined || !engine.analytics.strategy) return undefined;
+  const profile = profileOf(engine.analytics, userToken, (name, objectID) => engine.indexes.get(name)?.get(objectID));
+  if (!profile) return undefined;
+  const response = run(indexName, params);
+  const limit = Math.min(PERSONALIZATION_WINDOW, effectiveSetting(index.settings, 'paginationLimitedTo') ?? PERSONALIZATION_WINDOW);
+  const { page: _page, hitsPerPage: _size, offset: _offset, length: _length, ...rest } = params;
+  const window = run(indexName, { ...rest, offset: 0, length: limit }).hits as Response[];
+  const impact = params.personalizationImpact ?? engine.analytics.strategy.personalizationImpact;
+  const ranked = rerank(window, (hit) => personalScore(profile.scores, index.get(hit.objectID) ?? { objectID: hit.objectID }), impact);
+  const start = response.offset ?? response.page * response.hitsPerPage;
+  const size = response.length ?? response.hitsPerPage;
+  response.hits = ranked.slice(start, start + size).map(({ item, filtersScore, rankingScore, score }) => (
+    item._rankingInfo ? { ...item, _rankingInfo: { ...item._rankingInfo, personalization: { filtersScore, rankingScore, score } } } : item
+  ));
+  return response;
+}
+
+function atomsOf(expression: FilterExpression): UsedFilter[] {
+  return expression.flat().map((atom) => {
+    switch (atom.kind) {
+      case 'facet': return { attribute: atom.attribute, operator: ':', value: atom.value };
+      case 'numeric': return { attribute: atom.attribute, operator: atom.operator, value: String(atom.value) };
+      case 'range': return { attribute: atom.attribute, operator: ':', value: `${atom.low} TO ${atom.high}` };
+    }
+  });
+}
+
+/** The filters a search used (filters, facetFilters, numericFilters, tagFilters), once each. */
+function usedFilters(params: SearchParams): UsedFilter[] {
+  const unique = new Map(filterExpressions(params).flatMap(atomsOf).map((f) => [`${f.attribute}\u0000${f.operator}\u0000${f.value}`, f]));
+  return [...unique.values()];
+}

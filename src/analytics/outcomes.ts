@@ -1,0 +1,77 @@
+// From raw events to what reports count: keystroke series collapse to their
+// final query, and clicks and conversions are attributed to the search whose
+// queryID they carry (within the attribution window), then to the final
+// search of its series.
+import { ATTRIBUTION_WINDOW_MS, type EventStore, type InsightEvent, type SearchEvent } from './events.js';
+
+/** Two searches of one user on one index this close, one query a prefix of the other, are one series. */
+export const KEYSTROKE_WINDOW_MS = 30_000;
+
+/** What happened after one (final) search. */
+export interface Outcome {
+  /** Distinct clicks (queryID, objectID, position) and their positions. */
+  clicks: number;
+  positions: number[];
+  /** Distinct conversions (queryID, objectID or filter). */
+  conversions: number;
+}
+
+export const emptyOutcome = (): Outcome => ({ clicks: 0, positions: [], conversions: 0 });
+
+function continues(earlier: SearchEvent, later: SearchEvent): boolean {
+  return later.at - earlier.at <= KEYSTROKE_WINDOW_MS
+    && earlier.query !== later.query
+    && (later.query.startsWith(earlier.query) || earlier.query.startsWith(later.query));
+}
+
+/** Per search id: the search that ends its keystroke series (itself when it is final). */
+export function finalSearches(searches: readonly SearchEvent[]): Map<string, SearchEvent> {
+  const series = new Map<string, SearchEvent[]>();
+  for (const s of searches) {
+    const key = `${s.user}\u0000${s.index}`;
+    let list = series.get(key);
+    if (!list) series.set(key, (list = []));
+    list.push(s);
+  }
+  const final = new Map<string, SearchEvent>();
+  for (const list of series.values()) {
+    list.sort((a, b) => a.at - b.at);
+    for (let i = list.length - 1; i >= 0; i--) {
+      const next = list[i + 1];
+      final.set(list[i].id, next && continues(list[i], next) ? final.get(next.id)! : list[i]);
+    }
+  }
+  return final;
+}
+
+function attributable(event: InsightEvent, search: SearchEvent): boolean {
+  return Math.abs(event.at - search.at) <= ATTRIBUTION_WINDOW_MS;
+}
+
+/** Per final search id: its clicks and conversions. */
+export function outcomesOf(store: EventStore, final: Map<string, SearchEvent>): Map<string, Outcome> {
+  const outcomes = new Map<string, Outcome>();
+  const seen = new Set<string>();
+  for (const event of store.events) {
+    if (event.eventType === 'view') continue;
+    const search = store.searchOf(event.queryID);
+    if (!search || !attributable(event, search)) continue;
+    const target = final.get(search.id) ?? search;
+    let outcome = outcomes.get(target.id);
+    if (!outcome) outcomes.set(target.id, (outcome = emptyOutcome()));
+    const items = event.objectIDs ?? event.filters ?? [];
+    items.forEach((item, i) => {
+      const position = event.positions?.[i];
+      const key = `${event.eventType}\u0000${event.queryID}\u0000${item}\u0000${event.eventType === 'click' ? position : ''}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      if (event.eventType === 'conversion') {
+        outcome!.conversions++;
+      } else {
+        outcome!.clicks++;
+        if (position !== undefined) outcome!.positions.push(position);
+      }
+    });
+  }
+  return outcomes;
+}

@@ -1,0 +1,111 @@
+// The query parameters of the analytics endpoints: index, the UTC day range
+// (inclusive), paging, the analyticsTags filter, ordering. Wrong values → 400.
+import { badRequest } from '../engine/errors.js';
+
+const DAY_MS = 86_400_000;
+/** Top lists stop at the top 1000. */
+export const TOP_LIMIT = 1000;
+const DEFAULT_LIMIT = 10;
+/** Without startDate: seven days before today (eight days with today). */
+const DEFAULT_DAYS_BACK = 7;
+
+export type OrderBy = 'searchCount' | 'clickThroughRate' | 'conversionRate' | 'averageClickPosition';
+const ORDER_BY: readonly OrderBy[] = ['searchCount', 'clickThroughRate', 'conversionRate', 'averageClickPosition'];
+
+export interface ReportParams {
+  index: string;
+  /** First millisecond of startDate and first millisecond after endDate (UTC). */
+  from: number;
+  to: number;
+  /** Every day of the range, `YYYY-MM-DD`. */
+  days: string[];
+  limit: number;
+  offset: number;
+  /** analyticsTags filter: an OR of AND-groups of tags; undefined = every search. */
+  tags?: string[][];
+  search?: string;
+  clickAnalytics: boolean;
+  orderBy: OrderBy;
+  direction: 'asc' | 'desc';
+}
+
+export const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+function parseDay(name: string, text: string): number {
+  const ms = /^\d{4}-\d{2}-\d{2}$/.test(text) ? Date.parse(`${text}T00:00:00Z`) : NaN;
+  if (Number.isNaN(ms) || dayOf(ms) !== text) throw badRequest(`Invalid value for "${name}": expected a date YYYY-MM-DD`);
+  return ms;
+}
+
+function parseCount(name: string, text: string | undefined, fallback: number, max: number): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isInteger(n) || n < 0 || n > max) {
+    throw badRequest(`Invalid value for "${name}": expected an integer between 0 and ${max}`);
+  }
+  return n;
+}
+
+function parseBool(name: string, text: string | undefined): boolean {
+  if (text === undefined || text === 'false') return false;
+  if (text === 'true') return true;
+  throw badRequest(`Invalid value for "${name}": expected true or false`);
+}
+
+/** `tags` (the client's name) or `tag` (the spec's): `a`, `a OR b`, `a AND b`, `a AND b OR c`. */
+function parseTags(text: string | undefined): string[][] | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  return text.split(/\s+OR\s+/).map((group) => group.split(/\s+AND\s+/).map((t) => t.trim()).filter(Boolean));
+}
+
+export function matchesTags(tags: string[][] | undefined, searchTags: string[]): boolean {
+  return tags === undefined || tags.some((group) => group.every((t) => searchTags.includes(t)));
+}
+
+function dayRange(query: Record<string, string>, now: number): Pick<ReportParams, 'from' | 'to' | 'days'> {
+  const today = parseDay('endDate', dayOf(now));
+  const start = query.startDate !== undefined ? parseDay('startDate', query.startDate) : today - DEFAULT_DAYS_BACK * DAY_MS;
+  const end = query.endDate !== undefined ? parseDay('endDate', query.endDate) : today;
+  if (start > end) throw badRequest('startDate must not be after endDate');
+  const days: string[] = [];
+  for (let d = start; d <= end; d += DAY_MS) days.push(dayOf(d));
+  return { from: start, to: end + DAY_MS, days };
+}
+
+/** The index parameter alone (status, and every other endpoint's first check). */
+export function indexParam(query: Record<string, string>): string {
+  const index = query.index;
+  if (index === undefined || index === '') throw badRequest('Missing parameter: index');
+  return index;
+}
+
+export function parseReportParams(query: Record<string, string>, now = Date.now()): ReportParams {
+  const clickAnalytics = parseBool('clickAnalytics', query.clickAnalytics);
+  const orderBy = (query.orderBy ?? 'searchCount') as OrderBy;
+  if (!ORDER_BY.includes(orderBy)) throw badRequest(`Invalid value for "orderBy": expected one of ${ORDER_BY.join(', ')}`);
+  if (orderBy !== 'searchCount' && !clickAnalytics) throw badRequest(`orderBy=${orderBy} needs clickAnalytics=true`);
+  const direction = query.direction ?? 'desc';
+  if (direction !== 'asc' && direction !== 'desc') throw badRequest('Invalid value for "direction": expected asc or desc');
+  return {
+    index: indexParam(query),
+    ...dayRange(query, now),
+    limit: parseCount('limit', query.limit, DEFAULT_LIMIT, TOP_LIMIT),
+    offset: parseCount('offset', query.offset, 0, Number.MAX_SAFE_INTEGER),
+    tags: parseTags(query.tags ?? query.tag),
+    search: query.search,
+    clickAnalytics,
+    orderBy,
+    direction,
+  };
+}
+
+/** A top list's page: the first 1000 entries at most, then offset and limit. */
+export function pageOf<T>(items: T[], params: Pick<ReportParams, 'limit' | 'offset'>): T[] {
+  return items.slice(0, TOP_LIMIT).slice(params.offset, params.offset + params.limit);
+}
+
+/** `search` is required on this endpoint. */
+export function requiredSearch(params: ReportParams): string {
+  if (params.search === undefined) throw badRequest('Missing parameter: search');
+  return params.search;
+}

@@ -1,0 +1,193 @@
+// The analytics reports: each endpoint's figures from the searches of one
+// index in a day range (final queries only) and their outcomes.
+import { fold } from '../engine/fold.js';
+import type { EventStore, SearchEvent, UsedFilter } from './events.js';
+import { emptyOutcome, finalSearches, outcomesOf, type Outcome } from './outcomes.js';
+import { dayOf, matchesTags, pageOf, requiredSearch, type ReportParams } from './params.js';
+
+/** The searches a report counts, with what followed each. */
+export class Scope {
+  readonly searches: SearchEvent[];
+  private readonly outcomes: Map<string, Outcome>;
+
+  constructor(store: EventStore, filter: (s: SearchEvent) => boolean) {
+    const final = finalSearches(store.searches);
+    this.searches = store.searches.filter((s) => final.get(s.id) === s && filter(s));
+    this.outcomes = outcomesOf(store, final);
+  }
+
+  static of(store: EventStore, params: ReportParams): Scope {
+    return new Scope(store, (s) => s.index === params.index && s.at >= params.from && s.at < params.to && matchesTags(params.tags, s.tags));
+  }
+
+  outcome(s: SearchEvent): Outcome {
+    return (s.tracked && this.outcomes.get(s.id)) || emptyOutcome();
+  }
+}
+
+/** Click and conversion figures of a set of searches, with the null rules of the spec. */
+export interface Engagement {
+  trackedSearchCount: number;
+  clickCount: number;
+  conversionCount: number;
+  clickThroughRate: number | null;
+  conversionRate: number | null;
+  averageClickPosition: number | null;
+}
+
+const ratio = (n: number, d: number): number | null => (d === 0 ? null : n / d);
+const mean = (values: number[]): number | null => (values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length);
+
+export function engagementOf(scope: Scope, searches: SearchEvent[]): Engagement {
+  const tracked = searches.filter((s) => s.tracked);
+  const outcomes = tracked.map((s) => scope.outcome(s));
+  return {
+    trackedSearchCount: tracked.length,
+    clickCount: outcomes.reduce((n, o) => n + o.clicks, 0),
+    conversionCount: outcomes.reduce((n, o) => n + o.conversions, 0),
+    clickThroughRate: ratio(outcomes.filter((o) => o.clicks > 0).length, tracked.length),
+    conversionRate: ratio(outcomes.filter((o) => o.conversions > 0).length, tracked.length),
+    averageClickPosition: mean(outcomes.flatMap((o) => o.positions)),
+  };
+}
+
+/** Counts of keys, most frequent first (ties: first seen first). */
+function ranked<K>(keys: Iterable<K>): Array<[K, number]> {
+  const counts = new Map<K, number>();
+  for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1]);
+}
+
+const queryKey = (s: SearchEvent) => fold(s.query.trim());
+
+function groupBy<K>(items: SearchEvent[], key: (s: SearchEvent) => K): Map<K, SearchEvent[]> {
+  const groups = new Map<K, SearchEvent[]>();
+  for (const s of items) {
+    const k = key(s);
+    const list = groups.get(k);
+    if (list) list.push(s); else groups.set(k, [s]);
+  }
+  return groups;
+}
+
+function byDay<T>(scope: Scope, params: ReportParams, figures: (searches: SearchEvent[]) => T): Array<{ date: string } & T> {
+  const days = groupBy(scope.searches, (s) => dayOf(s.at));
+  return params.days.map((date) => ({ date, ...figures(days.get(date) ?? []) }));
+}
+
+export function topSearches(scope: Scope, params: ReportParams) {
+  const rows = [...groupBy(scope.searches, queryKey)].map(([search, list]) => {
+    const row = { search, count: list.length, nbHits: list[list.length - 1].nbHits };
+    return params.clickAnalytics ? { ...row, ...engagementOf(scope, list) } : row;
+  });
+  const sortKey = params.orderBy === 'searchCount' ? 'count' : params.orderBy;
+  const sign = params.direction === 'asc' ? 1 : -1;
+  // nulls (no data) sort last in either direction
+  const value = (r: Record<string, unknown>) => r[sortKey] as number | null;
+  rows.sort((a, b) => {
+    const x = value(a);
+    const y = value(b);
+    if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
+    return sign * (x - y) || b.count - a.count;
+  });
+  return { searches: pageOf(rows, params) };
+}
+
+export function searchesCount(scope: Scope, params: ReportParams) {
+  return { count: scope.searches.length, dates: byDay(scope, params, (list) => ({ count: list.length })) };
+}
+
+export function searchesNoResults(scope: Scope, params: ReportParams) {
+  const empty = scope.searches.filter((s) => s.nbHits === 0);
+  const rows = [...groupBy(empty, queryKey)]
+    .map(([search, list]) => ({ search, count: list.length, withFilterCount: list.filter((s) => s.filters.length > 0).length }))
+    .sort((a, b) => b.count - a.count);
+  return { searches: pageOf(rows, params) };
+}
+
+function noResultFigures(list: SearchEvent[]) {
+  const noResultCount = list.filter((s) => s.nbHits === 0).length;
+  return { rate: ratio(noResultCount, list.length), count: list.length, noResultCount };
+}
+
+export function noResultRate(scope: Scope, params: ReportParams) {
+  return { ...noResultFigures(scope.searches), dates: byDay(scope, params, noResultFigures) };
+}
+
+export function topHits(scope: Scope, params: ReportParams) {
+  const searches = params.search === undefined ? scope.searches : scope.searches.filter((s) => queryKey(s) === fold(params.search!.trim()));
+  return { hits: pageOf(ranked(searches.flatMap((s) => s.hits)).map(([hit, count]) => ({ hit, count })), params) };
+}
+
+function distinctUsers(list: SearchEvent[]) {
+  return { count: new Set(list.map((s) => s.user)).size };
+}
+
+export function usersCount(scope: Scope, params: ReportParams) {
+  return { ...distinctUsers(scope.searches), dates: byDay(scope, params, distinctUsers) };
+}
+
+/** Searches of `search` when given (exact query), else every search of the scope. */
+function searchesFor(scope: Scope, search: string | undefined): SearchEvent[] {
+  return search === undefined ? scope.searches : scope.searches.filter((s) => queryKey(s) === fold(search.trim()));
+}
+
+export function topFilterAttributes(scope: Scope, params: ReportParams) {
+  const attributes = searchesFor(scope, params.search).flatMap((s) => [...new Set(s.filters.map((f) => f.attribute))]);
+  return { attributes: pageOf(ranked(attributes).map(([attribute, count]) => ({ attribute, count })), params) };
+}
+
+const filterKey = (f: UsedFilter) => JSON.stringify([f.attribute, f.operator, f.value]);
+const filterOf = (key: string): UsedFilter => {
+  const [attribute, operator, value] = JSON.parse(key);
+  return { attribute, operator, value };
+};
+
+export function topFiltersNoResults(scope: Scope, params: ReportParams) {
+  const empty = searchesFor(scope, requiredSearch(params)).filter((s) => s.nbHits === 0 && s.filters.length > 0);
+  const sets = ranked(empty.map((s) => JSON.stringify(s.filters.map(filterKey).sort())));
+  return { values: pageOf(sets.map(([set, count]) => ({ count, values: (JSON.parse(set) as string[]).map(filterOf) })), params) };
+}
+
+/** `/2/filters/{attribute list}`: values of the named attributes (comma-separated). */
+export function topFilterValues(scope: Scope, params: ReportParams, attributeList: string) {
+  const attributes = new Set(attributeList.split(',').map((a) => a.trim()));
+  const keys = searchesFor(scope, params.search).flatMap((s) => [...new Set(s.filters.filter((f) => attributes.has(f.attribute)).map(filterKey))]);
+  return { values: pageOf(ranked(keys).map(([key, count]) => ({ ...filterOf(key), count })), params) };
+}
+
+export function topCountries(scope: Scope, params: ReportParams) {
+  const countries = scope.searches.flatMap((s) => (s.country ? [s.country] : []));
+  return { countries: pageOf(ranked(countries).map(([country, count]) => ({ country, count })), params) };
+}
+
+export function averageClickPosition(scope: Scope, params: ReportParams) {
+  const figures = (list: SearchEvent[]) => {
+    const { averageClickPosition: average, clickCount } = engagementOf(scope, list);
+    return { average, clickCount };
+  };
+  return { ...figures(scope.searches), dates: byDay(scope, params, figures) };
+}
+
+export function clickThroughRate(scope: Scope, params: ReportParams) {
+  const figures = (list: SearchEvent[]) => {
+    const { clickThroughRate: rate, trackedSearchCount, clickCount } = engagementOf(scope, list);
+    return { rate, trackedSearchCount, clickCount };
+  };
+  return { ...figures(scope.searches), dates: byDay(scope, params, figures) };
+}
+
+export function conversionRate(scope: Scope, params: ReportParams) {
+  const figures = (list: SearchEvent[]) => {
+    const { conversionRate: rate, trackedSearchCount, conversionCount } = engagementOf(scope, list);
+    return { rate, trackedSearchCount, conversionCount };
+  };
+  return { ...figures(scope.searches), dates: byDay(scope, params, figures) };
+}
+
+/** When the index last received a search; null for none. */
+export function status(store: EventStore, index: string) {
+  let last: number | undefined;
+  for (const s of store.searches) if (s.index === index && (last === undefined || s.at > last)) last = s.at;
+  return { updatedAt: last === undefined ? null : new Date(last).toISOString() };
+}

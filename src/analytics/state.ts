@@ -1,0 +1,104 @@
+// Everything the analytics side of the engine keeps: search and insight
+// events, A/B tests, the personalization strategy and profile resets. Changes are logged as `analytics` operations
+// through the engine's immediate-write path (like key changes) and the whole
+// state rides in snapshots. Every operation is idempotent, so replaying one a
+// snapshot already holds changes nothing.
+//
+// Search events are many and small: they are applied at once and logged in
+// batches: when enough are waiting, before any other analytics change (so the
+// log keeps their order relative to it), and when the engine closes. A
+// snapshot holds the waiting ones, so they need no log record after it.
+import { EventStore, type EventsSnapshot, type InsightEvent, type SearchEvent } from './events.js';
+import type { ABTest } from '../abtest/tests.js';
+import type { Strategy } from '../personalization/strategy.js';
+
+export type AnalyticsOperation = { type: 'analytics' } & (
+  | { action: 'events'; searches: SearchEvent[]; events: InsightEvent[] }
+  | { action: 'forgetUser'; userToken: string; until: number }
+  | { action: 'putABTest'; test: ABTest }
+  | { action: 'deleteABTest'; id: number }
+  | { action: 'strategy'; strategy: Strategy }
+  | { action: 'resetProfile'; userToken: string; until: number }
+);
+
+export interface AnalyticsSnapshot extends EventsSnapshot {
+  abTests: ABTest[];
+  lastABTestID: number;
+  strategy?: Strategy;
+  profileResets: Array<[string, number]>;
+}
+
+/** Where operations go: the engine's durable, immediately applied log write; resolves with the taskID. */
+export type Persist = (op: AnalyticsOperation) => Promise<number>;
+
+/** Waiting searches are logged once there are this many. */
+const SEARCH_BATCH = 500;
+
+export class AnalyticsState {
+  readonly store = new EventStore();
+  readonly abTests = new Map<number, ABTest>();
+  strategy: Strategy | undefined;
+  /** Per userToken: the personalization profile ignores events received up to this time. */
+  readonly profileResets = new Map<string, number>();
+  /** The highest A/B test id ever given (ids are not reused after a delete). */
+  lastABTestID = 0;
+  private pendingSearches: SearchEvent[] = [];
+
+  constructor(private readonly persist: Persist) {}
+
+  /** Records a search now; it reaches the log with the next batch. */
+  recordSearch(event: SearchEvent): void {
+    this.store.add([event], []);
+    this.pendingSearches.push(event);
+    if (this.pendingSearches.length >= SEARCH_BATCH) {
+      this.flush().catch((e) => console.error('lantern: logging search events failed', e));
+    }
+  }
+
+  /** Logs the searches recorded but not logged yet. */
+  async flush(): Promise<void> {
+    const searches = this.pendingSearches;
+    this.pendingSearches = [];
+    if (searches.length) await this.persist({ type: 'analytics', action: 'events', searches, events: [] });
+  }
+
+  /** Logs (durably) and applies one change; earlier searches are logged first. */
+  async write(op: AnalyticsOperation): Promise<number> {
+    await this.flush();
+    return this.persist(op);
+  }
+
+  apply(op: AnalyticsOperation): void {
+    switch (op.action) {
+      case 'events': return this.store.add(op.searches, op.events);
+      case 'forgetUser': return this.store.forgetUser(op.userToken, op.until);
+      case 'putABTest':
+        this.abTests.set(op.test.abTestID, op.test);
+        this.lastABTestID = Math.max(this.lastABTestID, op.test.abTestID);
+        return;
+      case 'deleteABTest': this.abTests.delete(op.id); return;
+      case 'strategy': this.strategy = op.strategy; return;
+      case 'resetProfile': this.profileResets.set(op.userToken, op.until); return;
+    }
+  }
+
+  /** Everything, waiting searches included: once the snapshot is stored they need no log record. */
+  snapshot(): AnalyticsSnapshot {
+    this.pendingSearches = [];
+    return {
+      ...this.store.snapshot(),
+      abTests: [...this.abTests.values()],
+      lastABTestID: this.lastABTestID,
+      ...(this.strategy ? { strategy: this.strategy } : {}),
+      profileResets: [...this.profileResets],
+    };
+  }
+
+  restore(snapshot: AnalyticsSnapshot): void {
+    this.store.restore(snapshot);
+    for (const test of snapshot.abTests) this.abTests.set(test.abTestID, test);
+    this.lastABTestID = snapshot.lastABTestID;
+    this.strategy = snapshot.strategy;
+    for (const [token, until] of snapshot.profileResets) this.profileResets.set(token, until);
+  }
+}

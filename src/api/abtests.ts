@@ -1,0 +1,75 @@
+// The A/B test endpoints: create, read, list, stop, delete.
+import { ApiError, badRequest, notFound } from '../engine/errors.js';
+import { checkIndex, mayReach } from '../auth/restrictions.js';
+import { conflictingTest, indexesOf, newABTest, statusOf, type ABTest } from '../abtest/tests.js';
+import { describeABTest } from '../abtest/metrics.js';
+import type { OperationContext } from './types.js';
+
+const DEFAULT_LIMIT = 10;
+
+function idParam(ctx: OperationContext, status: number): number {
+  const id = Number(ctx.params.id);
+  if (!/^\d+$/.test(ctx.params.id) || !Number.isSafeInteger(id)) throw new ApiError(status, 'Invalid A/B test ID');
+  return id;
+}
+
+function existing(ctx: OperationContext, invalidIdStatus: number): ABTest {
+  const test = ctx.engine.analytics.abTests.get(idParam(ctx, invalidIdStatus));
+  if (!test) throw notFound('A/B test not found');
+  checkIndex(ctx.caller, test.variants[0].index);
+  return test;
+}
+
+async function put(ctx: OperationContext, test: ABTest) {
+  const taskID = await ctx.engine.analytics.write({ type: 'analytics', action: 'putABTest', test });
+  return { abTestID: test.abTestID, index: test.variants[0].index, taskID };
+}
+
+export async function addABTests(ctx: OperationContext) {
+  const state = ctx.engine.analytics;
+  const now = Date.now();
+  const test = newABTest(ctx.body, state.lastABTestID + 1, now, (name) => ctx.engine.indexes.has(name));
+  for (const index of indexesOf(test)) checkIndex(ctx.caller, index);
+  const running = conflictingTest(state.abTests.values(), indexesOf(test), now);
+  if (running) throw new ApiError(422, `A/B test ${running.abTestID} is already running on one of these indexes`);
+  state.lastABTestID = test.abTestID; // reserved now: a concurrent create gets the next id
+  return put(ctx, test);
+}
+
+export function getABTest(ctx: OperationContext) {
+  return describeABTest(existing(ctx, 400), ctx.engine.analytics.store);
+}
+
+function intParam(ctx: OperationContext, name: string, fallback: number): number {
+  const text = ctx.query[name];
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n)) throw badRequest(`Invalid value for "${name}": expected a non-negative integer`);
+  return n;
+}
+
+export function listABTests(ctx: OperationContext) {
+  const offset = intParam(ctx, 'offset', 0);
+  const limit = intParam(ctx, 'limit', DEFAULT_LIMIT);
+  const { indexPrefix = '', indexSuffix = '' } = ctx.query;
+  const visible = [...ctx.engine.analytics.abTests.values()]
+    .filter((t) => mayReach(ctx.caller, t.variants[0].index))
+    .filter((t) => t.variants[0].index.startsWith(indexPrefix) && t.variants[0].index.endsWith(indexSuffix))
+    .sort((a, b) => a.abTestID - b.abTestID);
+  const abtests = visible.slice(offset, offset + limit).map((t) => describeABTest(t, ctx.engine.analytics.store));
+  return { abtests, count: abtests.length, total: visible.length };
+}
+
+/** Stops a running test (metadata and metrics kept); a test that is not running stays as it is. */
+export async function stopABTest(ctx: OperationContext) {
+  const test = existing(ctx, 422);
+  if (statusOf(test) !== 'active') return put(ctx, test);
+  const at = new Date().toISOString();
+  return put(ctx, { ...test, status: 'stopped', stoppedAt: at, updatedAt: at });
+}
+
+export async function deleteABTest(ctx: OperationContext) {
+  const test = existing(ctx, 422);
+  const taskID = await ctx.engine.analytics.write({ type: 'analytics', action: 'deleteABTest', id: test.abTestID });
+  return { abTestID: test.abTestID, index: test.variants[0].index, taskID };
+}

@@ -1,0 +1,49 @@
+// The analytics endpoints (/2/...): read-only reports over the searches and
+// events of one index, at most 100 calls per minute per application.
+import { RateLimiter } from '../auth/rate-limit.js';
+import { checkIndex } from '../auth/restrictions.js';
+import { indexParam, parseReportParams, type ReportParams } from '../analytics/params.js';
+import * as reports from '../analytics/reports.js';
+import type { Handler, OperationContext } from './types.js';
+
+const CALLS_PER_MINUTE = 100;
+const limiters = new WeakMap<object, RateLimiter>();
+
+/** Counts one analytics call of the application (429 past the limit). */
+function countCall(ctx: OperationContext): void {
+  let limiter = limiters.get(ctx.engine);
+  if (!limiter) limiters.set(ctx.engine, (limiter = new RateLimiter(Date.now, 60_000)));
+  limiter.hit('analytics', CALLS_PER_MINUTE);
+}
+
+type Report = (scope: reports.Scope, params: ReportParams, ctx: OperationContext) => unknown;
+
+function report(build: Report): Handler {
+  return (ctx) => {
+    countCall(ctx);
+    const params = parseReportParams(ctx.query);
+    checkIndex(ctx.caller, params.index);
+    return build(reports.Scope.of(ctx.engine.analytics.store, params), params, ctx);
+  };
+}
+
+export const getStatus: Handler = (ctx) => {
+  countCall(ctx);
+  const index = indexParam(ctx.query);
+  checkIndex(ctx.caller, index);
+  return reports.status(ctx.engine.analytics.store, index);
+};
+
+export const getTopSearches = report(reports.topSearches);
+export const getSearchesCount = report(reports.searchesCount);
+export const getSearchesNoResults = report(reports.searchesNoResults);
+export const getNoResultsRate = report(reports.noResultRate);
+export const getTopHits = report(reports.topHits);
+export const getUsersCount = report(reports.usersCount);
+export const getTopFilterAttributes = report(reports.topFilterAttributes);
+export const getTopFiltersNoResults = report(reports.topFiltersNoResults);
+export const getTopFilterForAttribute = report((scope, params, ctx) => reports.topFilterValues(scope, params, ctx.params.attribute));
+export const getTopCountries = report(reports.topCountries);
+export const getAverageClickPosition = report(reports.averageClickPosition);
+export const getClickThroughRate = report(reports.clickThroughRate);
+export const getConversionRate = report(reports.conversionRate);

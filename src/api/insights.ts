@@ -1,0 +1,20 @@
+// The insights endpoints: pushing events (all valid or none stored) and
+// forgetting a user's events.
+import { badRequest } from '../engine/errors.js';
+import { checkIndex } from '../auth/restrictions.js';
+import { parseEvents } from '../insights/validate.js';
+import type { OperationContext } from './types.js';
+
+export async function pushEvents(ctx: OperationContext) {
+  const events = parseEvents(ctx.body);
+  for (const e of events) checkIndex(ctx.caller, e.index);
+  await ctx.engine.analytics.write({ type: 'analytics', action: 'events', searches: [], events });
+  return { status: 200, message: 'OK' };
+}
+
+export async function deleteUserToken(ctx: OperationContext) {
+  const { userToken } = ctx.params;
+  if (!/^[a-zA-Z0-9_-]{1,64}$/.test(userToken)) throw badRequest('userToken must match [a-zA-Z0-9_-]{1,64}');
+  await ctx.engine.analytics.write({ type: 'analytics', action: 'forgetUser', userToken, until: Date.now() });
+  return { status: 200, message: 'OK' };
+}

@@ -1,0 +1,59 @@
+// Personalization: the strategy (the spec's form and today's client's form,
+// one stored strategy) and users' computed profiles.
+import { badRequest, notFound } from '../engine/errors.js';
+import { clientForm, parseStrategy, specForm, type Strategy } from '../personalization/strategy.js';
+import { profileOf } from '../personalization/profile.js';
+import type { OperationContext } from './types.js';
+
+/** Task ids of strategy changes, per engine (the spec's read form reports the last one; 0 after a reopen). */
+const strategyTasks = new WeakMap<object, number>();
+
+async function save(ctx: OperationContext, strategy: Strategy): Promise<void> {
+  strategyTasks.set(ctx.engine, await ctx.engine.analytics.write({ type: 'analytics', action: 'strategy', strategy }));
+}
+
+function current(ctx: OperationContext): Strategy {
+  const strategy = ctx.engine.analytics.strategy;
+  if (!strategy) throw notFound('No personalization strategy is set');
+  return strategy;
+}
+
+export async function setPersonalizationStrategy(ctx: OperationContext) {
+  await save(ctx, parseStrategy(ctx.body, true));
+  return { message: 'Strategy was successfully updated' };
+}
+
+export function getPersonalizationStrategy(ctx: OperationContext) {
+  return clientForm(current(ctx));
+}
+
+/** The spec's form: POST /1/recommendation/personalization/strategy → {updatedAt}. */
+export async function setRecommendationStrategy(ctx: OperationContext) {
+  const strategy = parseStrategy(ctx.body, false);
+  await save(ctx, strategy);
+  return { updatedAt: strategy.updatedAt };
+}
+
+export function getRecommendationStrategy(ctx: OperationContext) {
+  return { ...specForm(current(ctx)), taskID: strategyTasks.get(ctx.engine) ?? 0 };
+}
+
+function userToken(ctx: OperationContext): string {
+  const { userToken } = ctx.params;
+  if (!/^[a-zA-Z0-9_-]{1,64}$/.test(userToken)) throw badRequest('userToken must match [a-zA-Z0-9_-]{1,64}');
+  return userToken;
+}
+
+export function getUserTokenProfile(ctx: OperationContext) {
+  const engine = ctx.engine;
+  const profile = profileOf(engine.analytics, userToken(ctx), (index, objectID) => engine.indexes.get(index)?.get(objectID));
+  if (!profile) throw notFound('No profile for this userToken');
+  return profile;
+}
+
+export async function deleteUserProfile(ctx: OperationContext) {
+  const token = userToken(ctx);
+  const until = Date.now();
+  await ctx.engine.analytics.write({ type: 'analytics', action: 'resetProfile', userToken: token, until });
+  return { userToken: token, deletedUntil: new Date(until).toISOString() };
+}

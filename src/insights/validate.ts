@@ -1,0 +1,84 @@
+// Insight events as pushed to POST /1/events: every rule of the spec, checked
+// in order; the first broken rule refuses the whole call (422).
+import { ApiError } from '../engine/errors.js';
+import { isPlainObject } from '../engine/records.js';
+import type { EventType, InsightEvent } from '../analytics/events.js';
+
+export const MAX_EVENTS = 1000;
+export const MAX_FILTERS = 10;
+const MAX_AGE_MS = 4 * 86_400_000;
+const EVENT_TYPES: readonly EventType[] = ['click', 'conversion', 'view'];
+const USER_TOKEN = /^[a-zA-Z0-9_-]{1,64}$/;
+const EVENT_NAME = /^[\x20-\x7e]{1,64}$/;
+const QUERY_ID = /^[0-9a-f]{32}$/;
+const FILTER = /^[^:]+:.+$/;
+
+class EventError extends ApiError {
+  constructor(position: number, message: string) {
+    super(422, `events[${position}]: ${message}`);
+  }
+}
+
+function stringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string' && v !== '');
+}
+
+function checkItems(e: Record<string, any>, fail: (m: string) => never): void {
+  const hasObjects = e.objectIDs !== undefined;
+  const hasFilters = e.filters !== undefined;
+  if (hasObjects && hasFilters) fail('objectIDs and filters cannot be combined');
+  if (!hasObjects && !hasFilters) fail('an event needs objectIDs or filters');
+  if (hasObjects && !stringList(e.objectIDs)) fail('objectIDs must be a non-empty array of strings');
+  if (hasFilters) {
+    if (!stringList(e.filters)) fail('filters must be a non-empty array of strings');
+    if (e.filters.length > MAX_FILTERS) fail(`at most ${MAX_FILTERS} filters per event`);
+    const bad = (e.filters as string[]).find((f) => !FILTER.test(f));
+    if (bad !== undefined) fail(`filter "${bad}" must have the form attribute:value`);
+  }
+}
+
+function checkSearchLink(e: Record<string, any>, fail: (m: string) => never): void {
+  if (e.queryID !== undefined && (typeof e.queryID !== 'string' || !QUERY_ID.test(e.queryID))) {
+    fail('queryID must be the 32-character hexadecimal queryID of a search response');
+  }
+  if (e.positions !== undefined) {
+    if (e.queryID === undefined) fail('positions are only accepted with a queryID');
+    if (!Array.isArray(e.positions) || !e.positions.every((p: unknown) => Number.isInteger(p) && (p as number) >= 1)) {
+      fail('positions must be an array of positive integers');
+    }
+  }
+  if (e.eventType === 'click' && e.queryID !== undefined) {
+    if (e.objectIDs === undefined) fail('a click after a search must carry objectIDs');
+    if (e.positions === undefined) fail('a click after a search must carry positions');
+    if (e.positions.length !== e.objectIDs.length) fail('positions must have one entry per objectID');
+  }
+}
+
+function checkEvent(value: unknown, position: number, now: number): InsightEvent {
+  const fail = (message: string): never => { throw new EventError(position, message); };
+  if (!isPlainObject(value)) fail('an event must be an object');
+  const e = value as Record<string, any>;
+  if (!EVENT_TYPES.includes(e.eventType)) fail(`eventType must be one of ${EVENT_TYPES.join(', ')}`);
+  if (typeof e.eventName !== 'string' || !EVENT_NAME.test(e.eventName)) fail('eventName must be 1 to 64 ASCII characters, no control characters');
+  if (typeof e.index !== 'string' || e.index === '') fail('index is required');
+  if (typeof e.userToken !== 'string' || !USER_TOKEN.test(e.userToken)) fail('userToken must match [a-zA-Z0-9_-]{1,64}');
+  if (e.timestamp !== undefined && (!Number.isInteger(e.timestamp) || e.timestamp < 0)) fail('timestamp must be milliseconds since the epoch');
+  const at = e.timestamp ?? now;
+  if (now - at > MAX_AGE_MS) fail('the event is more than 4 days old');
+  checkItems(e, fail);
+  checkSearchLink(e, fail);
+  const event: InsightEvent = {
+    id: crypto.randomUUID(), eventType: e.eventType, eventName: e.eventName, index: e.index, userToken: e.userToken, at, receivedAt: now,
+  };
+  if (typeof e.eventSubtype === 'string') event.eventSubtype = e.eventSubtype;
+  for (const field of ['queryID', 'objectIDs', 'filters', 'positions'] as const) if (e[field] !== undefined) event[field] = e[field];
+  return event;
+}
+
+/** The events of a push, all valid, or the first error (422). */
+export function parseEvents(body: unknown, now = Date.now()): InsightEvent[] {
+  if (!isPlainObject(body) || !Array.isArray(body.events)) throw new ApiError(422, 'The body needs an "events" array');
+  if (body.events.length === 0) throw new ApiError(422, 'The "events" array is empty');
+  if (body.events.length > MAX_EVENTS) throw new ApiError(422, `At most ${MAX_EVENTS} events per call`);
+  return body.events.map((e: unknown, i: number) => checkEvent(e, i, now));
+}
