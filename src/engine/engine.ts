@@ -12,6 +12,9 @@ import { applyOperation, applyRuleChanges, applySettings, applySynonymChanges, w
 import { TaskQueue } from './tasks.js';
 import type { Action, AllowedSource, KeyOperation, WriteOperation } from './writes.js';
 import type { ApiKey } from '../auth/api-keys.js';
+import { ClusterMap, type ClusterState } from '../clusters/mapping.js';
+import { Metrics } from '../monitoring/metrics.js';
+import { observeTask } from '../monitoring/observe.js';
 
 export interface EngineOptions {
   appId?: string;
@@ -21,6 +24,8 @@ export interface EngineOptions {
   encryptionKey?: string | Uint8Array;
   /** A snapshot is taken after this many writes (default 2000; 0 = only on `snapshot()`). */
   snapshotEvery?: number;
+  /** Names of the clusters users can be assigned to (default one cluster). */
+  clusters?: string[];
 }
 
 /** The whole engine as a snapshot holds it. */
@@ -33,6 +38,8 @@ interface EngineState {
   deletedKeys?: ApiKey[];
   /** The source allow-list; absent = disabled. */
   sources?: AllowedSource[];
+  /** Multi-cluster user assignments and record owners; absent in older snapshots. */
+  clusters?: ClusterState;
 }
 
 const MAX_INDEX_NAME = 512;
@@ -54,6 +61,9 @@ export class Engine {
   readonly deletedKeys = new Map<string, ApiKey>();
   /** The source allow-list (firewall); undefined until first set = every source allowed. */
   sources: AllowedSource[] | undefined;
+  readonly clusters: ClusterMap;
+  /** What this process served: operations, latency, indexing time, incidents. */
+  readonly metrics = new Metrics();
   private readonly storage: Storage;
   private codec!: Codec;
   /** Signs browse cursors; a new one per process, so older cursors are stale. */
@@ -69,6 +79,7 @@ export class Engine {
     this.adminKey = options.adminKey;
     this.storage = options.storage ?? memoryStorage();
     this.snapshotEvery = options.snapshotEvery ?? 2000;
+    this.clusters = new ClusterMap(options.clusters);
   }
 
   protected async load(): Promise<void> {
@@ -99,6 +110,7 @@ export class Engine {
         this.keys.clear();
         this.deletedKeys.clear();
         this.sources = undefined;
+        this.clusters.clear();
       }
     }
     if (snapshots.length > 0 && base === 0 && log[0]?.taskID !== 1) {
@@ -124,6 +136,7 @@ export class Engine {
     for (const key of state.keys ?? []) this.keys.set(key.value, key);
     for (const key of state.deletedKeys ?? []) this.deletedKeys.set(key.value, key);
     this.sources = state.sources;
+    this.clusters.restore(state.clusters);
   }
 
   /** Writes a snapshot of everything applied so far (waits for queued writes first). */
@@ -139,6 +152,7 @@ export class Engine {
         keys: [...this.keys.values()],
         deletedKeys: [...this.deletedKeys.values()],
         ...(this.sources ? { sources: this.sources } : {}),
+        clusters: this.clusters.snapshot(),
         indexes: await Promise.all([...this.indexes.values()].map((i) => i.snapshot())),
       }));
       this.appliedSinceSnapshot = 0;
@@ -186,6 +200,7 @@ export class Engine {
   }
 
   private applyKey(op: KeyOperation): void {
+    if (op.action === 'assignUsers' || op.action === 'removeUser') return this.clusters.apply(op);
     if (op.action === 'sources') {
       this.sources = op.sources;
       return;
@@ -204,7 +219,7 @@ export class Engine {
 
   private applied(taskID: number, op: WriteOperation): void {
     try {
-      this.apply(op);
+      observeTask(this, op, () => this.apply(op));
     } finally {
       this.lastApplied = taskID;
       this.appliedSinceSnapshot++;
@@ -236,6 +251,7 @@ export class Engine {
   }
 
   private applyOperation(op: WriteOperation): void {
+    this.clusters.observe(op);
     switch (op.type) {
       case 'batch': return this.applyBatch(op.indexName, op.actions);
       case 'settings':
