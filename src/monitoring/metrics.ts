@@ -31,6 +31,7 @@ export interface RequestFacts {
   kind: 'search' | 'write' | 'other';
   /** Queries in the call (a multi-query counts each). */
   queries: number;
+  /** The indexes reached, one entry per query of a multi-query. */
   indexes: string[];
   server: string;
   ms: number;
@@ -103,14 +104,16 @@ export class Metrics {
 
   recordRequest(facts: RequestFacts): void {
     const now = this.now();
-    for (const key of this.scopesOf(facts.indexes, facts.server)) {
+    const queriesOn = new Map([[APP_SCOPE, facts.queries], [serverScope(facts.server), facts.queries]]);
+    for (const name of facts.indexes) queriesOn.set(indexScope(name), (queriesOn.get(indexScope(name)) ?? 0) + 1);
+    for (const [key, queries] of queriesOn) {
       const scope = this.scope(key);
-      const qps = facts.kind === 'search' ? scope.countSearches(now, facts.queries) : 0;
+      const qps = facts.kind === 'search' ? scope.countSearches(now, queries) : 0;
       scope.update(now, (b) => {
         b.operations++;
         if (facts.kind === 'write') b.writeOperations++;
         if (facts.kind !== 'search') return;
-        b.searchOperations += facts.queries;
+        b.searchOperations += queries;
         b.peakQps = Math.max(b.peakQps, qps);
         if (!facts.succeeded) return;
         const ms = Math.round(facts.ms);

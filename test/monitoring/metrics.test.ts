@@ -62,17 +62,17 @@ describe('the metrics recorder', () => {
     expect(day[0]).toEqual({ t: START, v: perStep.reduce((a, b) => a + b, 0) });
   });
 
-  it('a multi-query counts each query; peak queries per second per server and per region', () => {
+  it('a multi-query counts each query (on the index it names); peak queries per second per server and per region', () => {
     const { metrics, advance } = recorder();
-    metrics.recordRequest(search(1, 'c1', ['a', 'b'], 2));
+    metrics.recordRequest(search(1, 'c1', ['a', 'b', 'b'], 3));
     metrics.recordRequest(search(1, 'c1'));
     metrics.recordRequest(search(1, 'c2'));
     advance(1000);
     metrics.recordRequest(search(1, 'c2'));
     const figures = usage(metrics, { statistics: ['search_operations,max_qps,region_max_qps'], period: 'hour', servers: ['c1', 'c2'] });
-    expect(figures.search_operations).toEqual([{ t: START, v: 5 }]);
-    expect(figures.max_qps).toEqual([{ t: START, v: { c1: 3, c2: 1 } }]);
-    expect(figures.region_max_qps).toEqual([{ t: START, v: { local: 4 } }]);
+    expect(figures.search_operations).toEqual([{ t: START, v: 6 }]);
+    expect(figures.max_qps).toEqual([{ t: START, v: { c1: 4, c2: 1 } }]);
+    expect(figures.region_max_qps).toEqual([{ t: START, v: { local: 5 } }]);
     expect(usage(metrics, { statistics: ['search_operations'], period: 'hour', indexName: 'b', servers: [] }).search_operations)
       .toEqual([{ t: START, v: 2 }]);
   });
