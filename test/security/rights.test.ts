@@ -14,6 +14,7 @@ const as = (key: string, extra: Record<string, string> = {}) => ({ 'x-algolia-ap
 function expectedRight(method: string, path: string): string {
   if (/^\/1\/(keys|clusters|security)(\/|$)/.test(path) || /^\/1\/indexes\/[^/]+\/keys(\/|$)/.test(path)) return 'admin';
   if (path === '/1/logs') return 'logs';
+  if (/^\/1\/(status|incidents|usage|inventory|latency|indexing|reachability|infrastructure)(\/|$)/.test(path)) return 'usage'; // monitoring
   if (path === '/1/indexes' && method === 'GET') return 'listIndexes';
   if (/\/(settings|synonyms|rules)(\/|$)/.test(path)) {
     return method === 'GET' || /\/(synonyms|rules)\/search$/.test(path) ? 'settings' : 'editSettings';
