@@ -8,7 +8,7 @@ import { memoryStorage } from './storage/storage.js';
 import { serve } from './server/http.js';
 
 const USAGE = `usage:
-  lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory] [--app-id ID] [--admin-key KEY] [--demo]
+  lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory] [--app-id ID] [--admin-key KEY] [--clusters c1,c2] [--demo]
   lantern import INDEX FILE.json [--settings FILE.json] [--data DIR]
   lantern search INDEX "QUERY" [--data DIR] [--hits N]`;
 
@@ -22,6 +22,7 @@ const { values: flags, positionals } = parseArgs({
     data: { type: 'string' },
     'app-id': { type: 'string' },
     'admin-key': { type: 'string' },
+    clusters: { type: 'string' },
     settings: { type: 'string' },
     hits: { type: 'string', default: '10' },
     demo: { type: 'boolean', default: false },
@@ -47,7 +48,8 @@ const DEFAULT_DATA = 'lantern-data';
 
 async function open(dataDir: string | undefined): Promise<Lantern> {
   const storage = dataDir ? fsStorage(dataDir) : memoryStorage();
-  return Lantern.open({ appId: flags['app-id'], adminKey: flags['admin-key'], storage });
+  const clusters = flags.clusters?.split(',').filter(Boolean);
+  return Lantern.open({ appId: flags['app-id'], adminKey: flags['admin-key'], storage, clusters });
 }
 
 function progress(done: number, total: number): void {

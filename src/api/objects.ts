@@ -10,12 +10,13 @@ import { planQuery } from '../engine/query-plan.js';
 import { parseSearchParams } from '../engine/params.js';
 import { settingsOf } from '../engine/search.js';
 import { now } from './query-flags.js';
+import { writtenFor } from '../clusters/user-id.js';
 import { Reply, type OperationContext } from './types.js';
 
 
 async function writeActions(ctx: OperationContext, indexName: string, actions: Action[]): Promise<number> {
   checkWritable(ctx, indexName);
-  return ctx.engine.write({ type: 'batch', indexName: checkIndexName(indexName), actions });
+  return ctx.engine.write({ type: 'batch', indexName: checkIndexName(indexName), actions, ...writtenFor(ctx.headers) });
 }
 
 /** Replicas follow their primary: writes go to the primary. */

@@ -16,6 +16,9 @@ import * as analytics from './analytics.js';
 import * as insights from './insights.js';
 import * as abtests from './abtests.js';
 import * as personalization from './personalization.js';
+import * as monitoring from './monitoring.js';
+import * as clusters from './clusters.js';
+import { observeRequest } from '../monitoring/observe.js';
 import { Reply, type ApiRequest, type ApiResponse, type Handler, type Right } from './types.js';
 
 export interface Route {
@@ -87,7 +90,7 @@ export const ROUTES: Route[] = [
   { op: 'appendSource', method: 'POST', path: '/1/security/sources/append', right: 'admin', handler: sources.appendSource, body: 'source' },
   { op: 'deleteSource', method: 'DELETE', path: '/1/security/sources/{source}', right: 'admin', handler: sources.deleteSource },
   // analytics, insights, A/B tests, personalization
-  { op: 'getStatus', method: 'GET', path: '/2/status', right: 'analytics', handler: analytics.getStatus, query: ['index'] },
+  { op: 'getAnalyticsStatus', method: 'GET', path: '/2/status', right: 'analytics', handler: analytics.getStatus, query: ['index'] },
   { op: 'getTopSearches', method: 'GET', path: '/2/searches', right: 'analytics', handler: analytics.getTopSearches, query: ['index', 'clickAnalytics', 'startDate', 'endDate', 'orderBy', 'direction', 'limit', 'offset', 'tags'] },
   { op: 'getSearchesCount', method: 'GET', path: '/2/searches/count', right: 'analytics', handler: analytics.getSearchesCount, query: ['index', 'startDate', 'endDate', 'tags'] },
   { op: 'getSearchesNoResults', method: 'GET', path: '/2/searches/noResults', right: 'analytics', handler: analytics.getSearchesNoResults, query: ['index', 'startDate', 'endDate', 'limit', 'offset', 'tags'] },
@@ -114,6 +117,30 @@ export const ROUTES: Route[] = [
   { op: 'getRecommendationStrategy', method: 'GET', path: '/1/recommendation/personalization/strategy', right: 'settings', handler: personalization.getRecommendationStrategy },
   { op: 'getUserTokenProfile', method: 'GET', path: '/1/profiles/personalization/{userToken}', right: 'personalization', handler: personalization.getUserTokenProfile },
   { op: 'deleteUserProfile', method: 'DELETE', path: '/1/profiles/{userToken}', right: 'personalization', handler: personalization.deleteUserProfile },
+  // monitoring and multi-cluster
+  { op: 'getStatus', method: 'GET', path: '/1/status', right: 'usage', handler: monitoring.getStatus },
+  { op: 'getClusterStatus', method: 'GET', path: '/1/status/{clusters}', right: 'usage', handler: monitoring.getStatus },
+  { op: 'getIncidents', method: 'GET', path: '/1/incidents', right: 'usage', handler: monitoring.getIncidents },
+  { op: 'getClusterIncidents', method: 'GET', path: '/1/incidents/{clusters}', right: 'usage', handler: monitoring.getIncidents },
+  { op: 'getUsage', method: 'GET', path: '/1/usage/{statistic}/period/{period}', right: 'usage', handler: monitoring.getUsage },
+  { op: 'getIndexUsage', method: 'GET', path: '/1/usage/{statistic}/period/{period}/{indexName}', right: 'usage', handler: monitoring.getUsage },
+  { op: 'getServers', method: 'GET', path: '/1/inventory/servers', right: 'usage', handler: monitoring.getServers },
+  { op: 'getProbes', method: 'GET', path: '/1/inventory/probes', right: 'usage', handler: monitoring.getProbes },
+  { op: 'getLatency', method: 'GET', path: '/1/latency/{clusters}', right: 'usage', handler: monitoring.getLatency },
+  { op: 'getLatencyByRelevantProbes', method: 'GET', path: '/1/latency/{clusters}/probes/relevant', right: 'usage', handler: monitoring.getLatencyByRelevantProbes },
+  { op: 'getLatencyByOtherProbes', method: 'GET', path: '/1/latency/{clusters}/probes/others', right: 'usage', handler: monitoring.getLatencyByOtherProbes },
+  { op: 'getIndexingTime', method: 'GET', path: '/1/indexing/{clusters}', right: 'usage', handler: monitoring.getIndexingTime },
+  { op: 'getReachability', method: 'GET', path: '/1/reachability/{clusters}/probes', right: 'usage', handler: monitoring.getReachability },
+  { op: 'getMetrics', method: 'GET', path: '/1/infrastructure/{metric}/period/{period}', right: 'usage', handler: monitoring.getMetrics },
+  { op: 'assignUserId', method: 'POST', path: '/1/clusters/mapping', right: 'admin', handler: clusters.assignUserId, body: 'assignUserIdParams' },
+  { op: 'batchAssignUserIds', method: 'POST', path: '/1/clusters/mapping/batch', right: 'admin', handler: clusters.batchAssignUserIds, body: 'batchAssignUserIdsParams' },
+  { op: 'getTopUserIds', method: 'GET', path: '/1/clusters/mapping/top', right: 'admin', handler: clusters.getTopUserIds },
+  { op: 'hasPendingMappings', method: 'GET', path: '/1/clusters/mapping/pending', right: 'admin', handler: clusters.hasPendingMappings, query: ['getClusters'] },
+  { op: 'searchUserIds', method: 'POST', path: '/1/clusters/mapping/search', right: 'admin', handler: clusters.searchUserIds, body: 'searchUserIdsParams' },
+  { op: 'getUserId', method: 'GET', path: '/1/clusters/mapping/{userID}', right: 'admin', handler: clusters.getUserId },
+  { op: 'removeUserId', method: 'DELETE', path: '/1/clusters/mapping/{userID}', right: 'admin', handler: clusters.removeUserId },
+  { op: 'listUserIds', method: 'GET', path: '/1/clusters/mapping', right: 'admin', handler: clusters.listUserIds, query: ['page', 'hitsPerPage'] },
+  { op: 'listClusters', method: 'GET', path: '/1/clusters', right: 'admin', handler: clusters.listClusters },
 ];
 
 interface CompiledRoute { route: Route; segments: string[]; literals: number }
@@ -186,9 +213,10 @@ export async function route(engine: Lantern, request: ApiRequest): Promise<ApiRe
     const body = parseBody(request.body);
     // index restrictions (every index of a multi-index call) and the rate limit
     enforce(engine, found.route, caller, found.params, body);
-    const result = restrictResult(found.route, caller, await found.route.handler({
+    clusters.admitUser(engine, found.route, headers);
+    const result = restrictResult(found.route, caller, await observeRequest(engine, { route: found.route, params: found.params, body, headers }, () => found.route.handler({
       engine, params: found.params, query, body, headers, sourceIp, caller,
-    }));
+    })));
     return result instanceof Reply ? json(result.status, result.body) : json(200, result);
   } catch (e) {
     const extra = rateLimitHeaders(e);

@@ -15,6 +15,9 @@ import { TaskQueue } from './tasks.js';
 import type { Action, AllowedSource, KeyOperation, WriteOperation } from './writes.js';
 import { indexKeyIndexes, type ApiKey } from '../auth/api-keys.js';
 import { AnalyticsState, type AnalyticsOperation, type AnalyticsSnapshot } from '../analytics/state.js';
+import { ClusterMap, type ClusterState } from '../clusters/mapping.js';
+import { Metrics } from '../monitoring/metrics.js';
+import { observeTask } from '../monitoring/observe.js';
 
 export interface EngineOptions {
   appId?: string;
@@ -26,6 +29,8 @@ export interface EngineOptions {
   snapshotEvery?: number;
   /** The country (ISO code) of a search's source address, for analytics; unknown when absent or undefined. */
   resolveCountry?: (ip: string) => string | undefined;
+  /** Names of the clusters users can be assigned to (default one cluster). */
+  clusters?: string[];
 }
 
 /** The whole engine as a snapshot holds it. */
@@ -40,6 +45,8 @@ interface EngineState {
   sources?: AllowedSource[];
   /** Search and insight events, A/B tests, personalization; absent in older snapshots. */
   analytics?: AnalyticsSnapshot;
+  /** Multi-cluster user assignments and record owners; absent in older snapshots. */
+  clusters?: ClusterState;
 }
 
 const MAX_INDEX_NAME = 512;
@@ -64,6 +71,9 @@ export class Engine {
   /** Search and insight events, A/B tests, the personalization strategy. */
   analytics = this.newAnalyticsState();
   readonly resolveCountry: ((ip: string) => string | undefined) | undefined;
+  readonly clusters: ClusterMap;
+  /** What this process served: operations, latency, indexing time, incidents. */
+  readonly metrics = new Metrics();
   private readonly storage: Storage;
   private codec!: Codec;
   /** Signs browse cursors; a new one per process, so older cursors are stale. */
@@ -80,6 +90,7 @@ export class Engine {
     this.storage = options.storage ?? memoryStorage();
     this.snapshotEvery = options.snapshotEvery ?? 2000;
     this.resolveCountry = options.resolveCountry;
+    this.clusters = new ClusterMap(options.clusters);
   }
 
   private newAnalyticsState(): AnalyticsState {
@@ -115,6 +126,7 @@ export class Engine {
         this.deletedKeys.clear();
         this.sources = undefined;
         this.analytics = this.newAnalyticsState();
+        this.clusters.clear();
       }
     }
     if (snapshots.length > 0 && base === 0 && log[0]?.taskID !== 1) {
@@ -142,6 +154,7 @@ export class Engine {
     for (const key of state.deletedKeys ?? []) this.deletedKeys.set(key.value, key);
     this.sources = state.sources;
     if (state.analytics) this.analytics.restore(state.analytics);
+    this.clusters.restore(state.clusters);
   }
 
   /** Writes a snapshot of everything applied so far (waits for queued writes first). */
@@ -158,6 +171,7 @@ export class Engine {
         deletedKeys: [...this.deletedKeys.values()],
         ...(this.sources ? { sources: this.sources } : {}),
         analytics: this.analytics.snapshot(),
+        clusters: this.clusters.snapshot(),
         indexes: await Promise.all([...this.indexes.values()].map((i) => i.snapshot())),
       }));
       this.appliedSinceSnapshot = 0;
@@ -207,6 +221,7 @@ export class Engine {
   }
 
   private applyKey(op: KeyOperation): void {
+    if (op.action === 'assignUsers' || op.action === 'removeUser') return this.clusters.apply(op);
     if (op.action === 'sources') {
       this.sources = op.sources;
       return;
@@ -226,7 +241,7 @@ export class Engine {
   private async applied(taskID: number, op: WriteOperation): Promise<void> {
     try {
       if (op.type === 'settings') await this.prepareSettings(op);
-      this.apply(op);
+      observeTask(this, op, () => this.apply(op));
     } finally {
       this.lastApplied = taskID;
       this.appliedSinceSnapshot++;
@@ -266,6 +281,7 @@ export class Engine {
   }
 
   private applyOperation(op: WriteOperation): void {
+    this.clusters.observe(op);
     switch (op.type) {
       case 'batch': return this.applyBatch(op.indexName, op.actions);
       case 'settings':

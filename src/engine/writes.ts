@@ -9,6 +9,7 @@ import type { Synonym } from './synonyms.js';
 import type { Rule } from './rules.js';
 import type { ApiKey } from '../auth/api-keys.js';
 import type { AnalyticsOperation } from '../analytics/state.js';
+import type { ClusterOperation } from '../clusters/mapping.js';
 
 export type Action =
   | { action: 'addObject' | 'updateObject'; body: Record_ }
@@ -17,7 +18,8 @@ export type Action =
   | { action: 'delete' | 'clear' };
 
 export type WriteOperation =
-  | { type: 'batch'; indexName: string; actions: Action[] }
+  /** `userID`: the multi-cluster user the records are written for. */
+  | { type: 'batch'; indexName: string; actions: Action[]; userID?: string }
   | { type: 'settings'; indexName: string; settings: Settings; forwardToReplicas?: boolean }
   | ({ type: 'synonyms'; indexName: string; forwardToReplicas?: boolean } & SetChanges<Synonym>)
   | ({ type: 'rules'; indexName: string; forwardToReplicas?: boolean } & SetChanges<Rule>)
@@ -32,7 +34,8 @@ export type KeyOperation =
   | { type: 'key'; action: 'put'; key: ApiKey }
   | { type: 'key'; action: 'delete' | 'restore'; value: string }
   /** The whole source allow-list after a change (undefined entries: none). */
-  | { type: 'key'; action: 'sources'; sources: AllowedSource[] };
+  | { type: 'key'; action: 'sources'; sources: AllowedSource[] }
+  | ClusterOperation;
 
 export interface AllowedSource { source: string; description?: string }
 

@@ -21,6 +21,7 @@ function expectedRight(method: string, path: string): string {
   if (path.startsWith('/2/')) return 'analytics';
   if (path === '/1/recommendation/personalization/strategy') return method === 'GET' ? 'settings' : 'editSettings';
   if (/^\/1\/(strategies|profiles)\//.test(path)) return 'personalization';
+  if (/^\/1\/(status|incidents|usage|inventory|latency|indexing|reachability|infrastructure)(\/|$)/.test(path)) return 'usage'; // monitoring
   if (path === '/1/indexes' && method === 'GET') return 'listIndexes';
   if (/\/(settings|synonyms|rules)(\/|$)/.test(path)) {
     return method === 'GET' || /\/(synonyms|rules)\/search$/.test(path) ? 'settings' : 'editSettings';

@@ -1,0 +1,112 @@
+// Multi-cluster user mapping (/1/clusters, admin key): assign, move, batch
+// assign, read, list, top users, search, remove, pending mappings. A call
+// carrying a user ID that is not assigned is rejected.
+import { badRequest, notFound } from '../engine/errors.js';
+import { isPlainObject } from '../engine/records.js';
+import { checkUserID, userIDOf } from '../clusters/user-id.js';
+import { clusterFigures, searchUsers, topUsers, type UserUsage } from '../clusters/usage.js';
+import { now, queryFlag } from './query-flags.js';
+import type { OperationContext } from './types.js';
+import type { Lantern } from '../lantern.js';
+
+/** Users listed per page, and the most a page may hold (the spec's limit). */
+export const USERS_PER_PAGE = 1000;
+
+/** Refuses a call made for a user ID no cluster holds (the mapping endpoints themselves excepted). */
+export function admitUser(engine: Lantern, route: { path: string }, headers: Record<string, string>): void {
+  const userID = userIDOf(headers);
+  if (userID === undefined || route.path.startsWith('/1/clusters')) return;
+  if (engine.clusters.clusterOf(userID) === undefined) throw notFound(`User ID "${userID}" is not assigned to any cluster`);
+}
+
+function usage(ctx: OperationContext): UserUsage[] {
+  return ctx.engine.clusters.usage((name) => ctx.engine.indexes.get(name));
+}
+
+function checkCluster(ctx: OperationContext, cluster: unknown): string {
+  if (typeof cluster !== 'string') throw badRequest('"cluster" (string) is required');
+  if (!ctx.engine.clusters.has(cluster)) throw badRequest(`Cluster "${cluster}" does not exist`);
+  return cluster;
+}
+
+function assignedUser(ctx: OperationContext, userID: string): UserUsage {
+  const entry = usage(ctx).find((u) => u.userID === userID);
+  if (!entry) throw notFound(`User ID "${userID}" is not assigned to any cluster`);
+  return entry;
+}
+
+function pageNumber(value: unknown, name: string, fallback: number, max = Infinity): number {
+  if (value === undefined || value === null) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > max) throw badRequest(`"${name}" must be an integer from 0 to ${max}`);
+  return n;
+}
+
+/** Assigns or moves the user named by the header; usable at once. */
+export async function assignUserId(ctx: OperationContext) {
+  const userID = userIDOf(ctx.headers);
+  if (userID === undefined) throw badRequest('The X-Algolia-User-ID (or X-Service-User-ID) header is required');
+  const cluster = checkCluster(ctx, ctx.body?.cluster);
+  await ctx.engine.writeKey({ type: 'key', action: 'assignUsers', cluster, users: [checkUserID(userID)], at: Date.now() });
+  return { createdAt: now() };
+}
+
+/** Assigns several users; a user already on another cluster is not moved (the call is refused). */
+export async function batchAssignUserIds(ctx: OperationContext) {
+  const cluster = checkCluster(ctx, ctx.body?.cluster);
+  const users = ctx.body?.users;
+  if (!Array.isArray(users) || users.length === 0) throw badRequest('"users" must be a non-empty array of user IDs');
+  const checked = [...new Set(users.map((u: unknown, i: number) => checkUserID(u, `users[${i}]`)))];
+  const moving = checked.filter((u) => (ctx.engine.clusters.clusterOf(u) ?? cluster) !== cluster);
+  if (moving.length) throw badRequest(`Batch assignment cannot move users; already on another cluster: ${moving.join(', ')}`);
+  await ctx.engine.writeKey({ type: 'key', action: 'assignUsers', cluster, users: checked, at: Date.now() });
+  return { createdAt: now() };
+}
+
+export function getUserId(ctx: OperationContext) {
+  return assignedUser(ctx, ctx.params.userID);
+}
+
+export function listClusters(ctx: OperationContext) {
+  return { clusters: clusterFigures(ctx.engine.clusters.names, usage(ctx)) };
+}
+
+export function getTopUserIds(ctx: OperationContext) {
+  return { topUsers: topUsers(ctx.engine.clusters.names, usage(ctx)) };
+}
+
+export function listUserIds(ctx: OperationContext) {
+  const page = pageNumber(ctx.query.page, 'page', 0);
+  const hitsPerPage = pageNumber(ctx.query.hitsPerPage, 'hitsPerPage', USERS_PER_PAGE, USERS_PER_PAGE) || USERS_PER_PAGE;
+  const sorted = usage(ctx).sort((a, b) => (a.userID < b.userID ? -1 : a.userID > b.userID ? 1 : 0));
+  return { userIDs: sorted.slice(page * hitsPerPage, (page + 1) * hitsPerPage) };
+}
+
+export function searchUserIds(ctx: OperationContext) {
+  const body = isPlainObject(ctx.body) ? ctx.body : {};
+  if (body.query !== undefined && typeof body.query !== 'string') throw badRequest('"query" must be a string');
+  const cluster = body.clusterName ?? body.cluster;
+  if (cluster !== undefined && typeof cluster !== 'string') throw badRequest('"clusterName" must be a string');
+  return searchUsers(usage(ctx), {
+    query: body.query ?? '',
+    cluster,
+    page: pageNumber(body.page, 'page', 0),
+    hitsPerPage: pageNumber(body.hitsPerPage, 'hitsPerPage', 20, USERS_PER_PAGE),
+  });
+}
+
+/** Removes the user and the records stored under its ID (one deletion task per index). */
+export async function removeUserId(ctx: OperationContext) {
+  const { userID } = assignedUser(ctx, ctx.params.userID);
+  const owned = ctx.engine.clusters.ownedBy(userID, (name) => ctx.engine.indexes.get(name));
+  for (const [indexName, objectIDs] of owned) {
+    await ctx.engine.write({ type: 'batch', indexName, actions: objectIDs.map((objectID) => ({ action: 'deleteObject', objectID })) });
+  }
+  await ctx.engine.writeKey({ type: 'key', action: 'removeUser', userID });
+  return { deletedAt: now() };
+}
+
+/** Moves are immediate here (partitions share one process), so nothing is ever pending. */
+export function hasPendingMappings(ctx: OperationContext) {
+  return queryFlag(ctx, 'getClusters') ? { pending: false, clusters: {} } : { pending: false };
+}

@@ -1,0 +1,68 @@
+// Monitoring (the status host's /1/ endpoints, all GET): status, incidents,
+// usage, inventory, latency, indexing time, reachability, infrastructure —
+// this process's own figures, per cluster.
+import { checkPeriod, INFRASTRUCTURE_METRICS, indexingTime, infrastructure, latency, namesIn, PROBE, perServer, REGION, usage } from '../monitoring/report.js';
+import { badRequest } from '../engine/errors.js';
+import type { OperationContext } from './types.js';
+
+/** The servers a call names (`{clusters}`, comma-separated), or all of them. */
+function servers(ctx: OperationContext): string[] {
+  const all = ctx.engine.clusters.names;
+  return ctx.params.clusters === undefined ? [...all] : namesIn(ctx.params.clusters, all, 'server');
+}
+
+export function getStatus(ctx: OperationContext) {
+  return { status: perServer(servers(ctx), (s) => ctx.engine.metrics.statusOf(s)) };
+}
+
+export function getIncidents(ctx: OperationContext) {
+  return { incidents: perServer(servers(ctx), (s) => ctx.engine.metrics.incidentsOf(s)) };
+}
+
+export function getUsage(ctx: OperationContext) {
+  const { indexName } = ctx.params;
+  if (indexName !== undefined && !ctx.engine.indexes.has(indexName)) throw badRequest(`Unknown index "${indexName}"`);
+  const period = checkPeriod(ctx.params.period);
+  ctx.engine.metrics.sampleRecords(new Map([...ctx.engine.indexes].map(([name, index]) => [name, index.size])));
+  return usage(ctx.engine.metrics, { statistics: [ctx.params.statistic], period, indexName, servers: ctx.engine.clusters.names });
+}
+
+export function getServers(ctx: OperationContext) {
+  return {
+    inventory: ctx.engine.clusters.names.map((name) => ({
+      name, region: REGION, is_replica: false, is_slave: false, cluster: name, status: 'PRODUCTION', type: 'cluster',
+    })),
+  };
+}
+
+export function getProbes() {
+  return { probes: [{ name: PROBE, city: null, country: null, latitude: null, longitude: null, regions: [REGION] }] };
+}
+
+export function getLatency(ctx: OperationContext) {
+  return { metrics: { latency: latency(ctx.engine.metrics, servers(ctx)) } };
+}
+
+export function getLatencyByRelevantProbes(ctx: OperationContext) {
+  const byServer = latency(ctx.engine.metrics, servers(ctx));
+  return { metrics: { latency_by_probes: perServer(servers(ctx), (s) => ({ [PROBE]: byServer[s] })) } };
+}
+
+export function getLatencyByOtherProbes(ctx: OperationContext) {
+  return { metrics: { latency_by_probes: perServer(servers(ctx), () => ({})) } };
+}
+
+export function getIndexingTime(ctx: OperationContext) {
+  return { metrics: { indexing: indexingTime(ctx.engine.metrics, servers(ctx)) } };
+}
+
+/** The process answering is the probe: every server it holds is reachable. */
+export function getReachability(ctx: OperationContext) {
+  return perServer(servers(ctx), () => ({ [PROBE]: true }));
+}
+
+export function getMetrics(ctx: OperationContext) {
+  const period = checkPeriod(ctx.params.period);
+  const names = ctx.params.metric === '*' ? INFRASTRUCTURE_METRICS : namesIn(ctx.params.metric, INFRASTRUCTURE_METRICS, 'metric');
+  return infrastructure(ctx.engine.metrics, names, period, ctx.engine.clusters.names);
+}

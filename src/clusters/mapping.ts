@@ -1,0 +1,134 @@
+// Multi-cluster user mapping: clusters are named partitions of this engine,
+// fixed when it opens. Each user ID is assigned to one cluster; records
+// written with a user ID belong to that user, so a user's figures (records,
+// data size) are counted from what is stored now.
+import type { Action, WriteOperation } from '../engine/writes.js';
+import type { Record_ } from '../engine/records.js';
+
+export const DEFAULT_CLUSTERS = ['c1-lantern'];
+
+/** Mapping changes, logged like key changes (idempotent, applied at once). */
+export type ClusterOperation =
+  | { type: 'key'; action: 'assignUsers'; cluster: string; users: string[]; at: number }
+  | { type: 'key'; action: 'removeUser'; userID: string };
+
+/** What a snapshot holds: assignments and which user wrote which record. */
+export interface ClusterState {
+  users: Array<[userID: string, cluster: string, createdAt: number]>;
+  owners: Array<[indexName: string, records: Array<[objectID: string, userID: string]>]>;
+}
+
+export interface UserUsage { userID: string; clusterName: string; nbRecords: number; dataSize: number }
+
+/** Reads records by index name (the engine's indexes). */
+export type RecordSource = (indexName: string) => { get(objectID: string): Record_ | undefined } | undefined;
+
+const encoder = new TextEncoder();
+
+export class ClusterMap {
+  readonly names: readonly string[];
+  private readonly users = new Map<string, { cluster: string; createdAt: number }>();
+  /** indexName → objectID → the user who wrote it last. */
+  private readonly owners = new Map<string, Map<string, string>>();
+
+  constructor(names: readonly string[] = DEFAULT_CLUSTERS) {
+    this.names = names.length > 0 ? [...new Set(names)] : DEFAULT_CLUSTERS;
+  }
+
+  has(cluster: string): boolean { return this.names.includes(cluster); }
+
+  clusterOf(userID: string): string | undefined { return this.users.get(userID)?.cluster; }
+
+  get userIDs(): string[] { return [...this.users.keys()]; }
+
+  apply(op: ClusterOperation): void {
+    if (op.action === 'removeUser') {
+      this.users.delete(op.userID);
+      return;
+    }
+    for (const userID of op.users) {
+      const current = this.users.get(userID);
+      this.users.set(userID, { cluster: op.cluster, createdAt: current?.createdAt ?? op.at });
+    }
+  }
+
+  /** Follows a write about to be applied: who owns which record afterwards. */
+  observe(op: WriteOperation): void {
+    if (op.type === 'batch') this.recordWrites(op.indexName, op.actions, op.userID);
+    // records that arrive by copy/move, or after a deletion, were not written by a user
+    else if (op.type === 'deleteIndex') this.owners.delete(op.indexName);
+    else if (op.type === 'operation' && (op.operation === 'move' || !op.scope?.length)) {
+      this.owners.delete(op.destination);
+      if (op.operation === 'move') this.owners.delete(op.indexName);
+    }
+  }
+
+  /** A write with a user ID owns the record; one without makes it shared again. */
+  private recordWrites(indexName: string, actions: Action[], userID: string | undefined): void {
+    let owned = this.owners.get(indexName);
+    if (!owned && userID === undefined) return;
+    if (!owned) this.owners.set(indexName, (owned = new Map()));
+    for (const a of actions) {
+      switch (a.action) {
+        case 'clear':
+        case 'delete': owned.clear(); break;
+        case 'deleteObject': owned.delete(a.objectID); break;
+        default: {
+          const objectID = 'objectID' in a ? a.objectID : a.body.objectID;
+          if (userID === undefined) owned.delete(objectID);
+          else owned.set(objectID, userID);
+        }
+      }
+    }
+  }
+
+  /** The records a user owns that are still stored, per index. */
+  ownedBy(userID: string, records: RecordSource): Map<string, string[]> {
+    const found = new Map<string, string[]>();
+    for (const [indexName, owned] of this.owners) {
+      const index = records(indexName);
+      if (!index) continue;
+      const ids = [...owned].filter(([id, owner]) => owner === userID && index.get(id)).map(([id]) => id);
+      if (ids.length) found.set(indexName, ids);
+    }
+    return found;
+  }
+
+  /** Every assigned user with the records and bytes (JSON, UTF-8) stored under its ID. */
+  usage(records: RecordSource): UserUsage[] {
+    const totals = new Map<string, UserUsage>();
+    for (const [userID, { cluster }] of this.users) totals.set(userID, { userID, clusterName: cluster, nbRecords: 0, dataSize: 0 });
+    for (const [indexName, owned] of this.owners) {
+      const index = records(indexName);
+      if (!index) continue;
+      for (const [objectID, userID] of owned) {
+        const total = totals.get(userID);
+        const record = total && index.get(objectID);
+        if (!total || !record) continue;
+        total.nbRecords++;
+        total.dataSize += encoder.encode(JSON.stringify(record)).length;
+      }
+    }
+    return [...totals.values()];
+  }
+
+  createdAt(userID: string): number | undefined { return this.users.get(userID)?.createdAt; }
+
+  snapshot(): ClusterState {
+    return {
+      users: [...this.users].map(([userID, u]) => [userID, u.cluster, u.createdAt]),
+      owners: [...this.owners].map(([indexName, owned]) => [indexName, [...owned]]),
+    };
+  }
+
+  restore(state: ClusterState | undefined): void {
+    this.clear();
+    for (const [userID, cluster, createdAt] of state?.users ?? []) this.users.set(userID, { cluster, createdAt });
+    for (const [indexName, owned] of state?.owners ?? []) this.owners.set(indexName, new Map(owned));
+  }
+
+  clear(): void {
+    this.users.clear();
+    this.owners.clear();
+  }
+}

@@ -1,0 +1,83 @@
+// The two places figures come from: a request the router finishes and a
+// task the engine applies. Each hook times the work, files its facts with
+// the recorder, and turns an internal error into an incident.
+import { ApiError } from '../engine/errors.js';
+import { indexesInRequests } from '../auth/restrictions.js';
+import { userIDOf } from '../clusters/user-id.js';
+import type { Engine } from '../engine/engine.js';
+import type { WriteOperation } from '../engine/writes.js';
+import type { RequestFacts } from './metrics.js';
+
+const SEARCH_OPS = new Set(['search', 'searchSingleIndex', 'searchWithQueryString', 'searchForFacetValues']);
+const WRITE_RIGHTS = new Set(['addObject', 'deleteObject', 'deleteIndex', 'editSettings']);
+
+export interface ObservedCall {
+  route: { op: string; method: string; right: string };
+  params: Record<string, string>;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+/** The cluster serving a user's calls (the first one for calls without a user). */
+function serverFor(engine: Engine, userID: string | undefined): string {
+  return (userID !== undefined && engine.clusters.clusterOf(userID)) || engine.clusters.names[0];
+}
+
+function kindOf(route: ObservedCall['route']): RequestFacts['kind'] {
+  if (SEARCH_OPS.has(route.op)) return 'search';
+  return route.method !== 'GET' && WRITE_RIGHTS.has(route.right) ? 'write' : 'other';
+}
+
+function indexesOf(call: ObservedCall): string[] {
+  if (call.params.indexName !== undefined) return [call.params.indexName];
+  try {
+    return indexesInRequests(call.body);
+  } catch {
+    return [];
+  }
+}
+
+function describe(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Runs an operation of the router, recording it (and an incident if it fails with an internal error). */
+export async function observeRequest<T>(engine: Engine, call: ObservedCall, run: () => T | Promise<T>): Promise<T> {
+  const started = performance.now();
+  const server = serverFor(engine, userIDOf(call.headers));
+  let succeeded = false;
+  try {
+    const result = await run();
+    succeeded = true;
+    return result;
+  } catch (e) {
+    if (!(e instanceof ApiError)) engine.metrics.recordIncident(server, `Internal error in ${call.route.op}`, describe(e));
+    throw e;
+  } finally {
+    const requests = (call.body as { requests?: unknown } | undefined)?.requests;
+    engine.metrics.recordRequest({
+      kind: kindOf(call.route),
+      queries: call.route.op === 'search' && Array.isArray(requests) ? requests.length : 1,
+      indexes: indexesOf(call),
+      server,
+      ms: performance.now() - started,
+      succeeded,
+    });
+  }
+}
+
+/** Applies a task, recording its indexing time and the records stored afterwards. */
+export function observeTask(engine: Engine, op: WriteOperation, run: () => void): void {
+  const started = performance.now();
+  const server = serverFor(engine, op.type === 'batch' ? op.userID : undefined);
+  try {
+    run();
+  } catch (e) {
+    engine.metrics.recordIncident(server, `Task on ${'indexName' in op ? op.indexName : 'the engine'} failed`, describe(e));
+    throw e;
+  } finally {
+    const indexes = 'indexName' in op ? [op.indexName, ...(op.type === 'operation' ? [op.destination] : [])] : [];
+    engine.metrics.recordTask({ indexes, server, ms: performance.now() - started });
+    engine.metrics.sampleRecords(new Map([...engine.indexes].map(([name, index]) => [name, index.size])));
+  }
+}
