@@ -92,7 +92,7 @@ const log = () => pageLog.join('\n');
 
 async function whenReady(): Promise<{ source: string | undefined; status: string }> {
   await page.waitForSelector('body[data-state="ready"], body[data-state="error"]', { timeout: 40_000 });
-  const state = await page.evaluate(() => ({ ...document.body.dataset, status: document.getElementById('status')!.textContent! }));
+  const state = await page.evaluate(() => ({ state: document.body.dataset.state, source: document.body.dataset.source, status: document.getElementById('status')!.textContent! }));
   expect(state.state, `${state.status}\n${log()}`).toBe('ready');
   return { source: state.source, status: state.status };
 }
