@@ -20,15 +20,10 @@ function report(state: 'starting' | 'importing' | 'ready' | 'error', text: strin
   element('status').textContent = text;
 }
 
-function startEngine(): Promise<RemoteLantern> {
+function startEngine(): RemoteLantern {
   const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-  return new Promise((resolve, reject) => {
-    worker.addEventListener('message', (event) => {
-      if (event.data?.lanternReady) resolve(connectWorker(worker));
-      if (event.data?.lanternStartError) reject(new Error(event.data.lanternStartError));
-    });
-    worker.addEventListener('error', (event) => reject(new Error(event.message || 'the search worker failed to load')));
-  });
+  worker.addEventListener('error', (event) => report('error', event.message || 'The search worker failed to load.'));
+  return connectWorker(worker);
 }
 
 function showProgress(done: number, total: number): void {
@@ -110,7 +105,7 @@ async function main(): Promise<void> {
   showConnectivity();
   report('starting', 'Starting the search engine…');
   const started = performance.now();
-  const engine = await startEngine();
+  const engine = startEngine();
   let { imported, indexes } = await inventory(engine);
   if (!imported) {
     report('importing', 'First visit: importing the dataset…');
