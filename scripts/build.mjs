@@ -36,3 +36,5 @@ await build({
 });
 
 chmodSync('dist/cli.js', 0o755);
+
+await import('./build-demo.mjs');

@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // The lantern command: serve the REST API, import a JSON file, search.
 import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Lantern } from './lantern.js';
 import { fsStorage } from './storage/fs.js';
 import { memoryStorage } from './storage/storage.js';
 import { serve } from './server/http.js';
+import { staticFiles } from './server/static.js';
 
 const USAGE = `usage:
   lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory] [--app-id ID] [--admin-key KEY] [--clusters c1,c2] [--demo]
@@ -13,6 +16,8 @@ const USAGE = `usage:
   lantern search INDEX "QUERY" [--data DIR] [--hits N]`;
 
 const DEMO_DIR = new URL('../test/fixtures/', import.meta.url);
+/** The web demo, built by `npm run build` (scripts/build-demo.mjs) next to this file. */
+const DEMO_APP = fileURLToPath(new URL('./demo/', import.meta.url));
 
 const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
@@ -82,11 +87,12 @@ async function serveCommand(): Promise<void> {
     await engine.snapshot();
   }
   const host = flags.host!;
-  const port = Number(flags.port);
-  await serve(engine, { host, port });
-  const url = `http://${host}:${port}`;
+  const fallback = flags.demo ? staticFiles(DEMO_APP, '/demo/') : undefined;
+  const server = await serve(engine, { host, port: Number(flags.port), fallback });
+  const url = `http://${host}:${(server.address() as AddressInfo).port}`;
   const auth = flags['admin-key'] ? ` -H 'X-Algolia-API-Key: ${flags['admin-key']}' -H 'X-Algolia-Application-Id: ${flags['app-id'] ?? ''}'` : '';
   console.log(`listening on ${url}`);
+  if (flags.demo) console.log(`web demo (InstantSearch on Lantern in a worker, offline after the first visit): ${url}/demo/`);
   console.log(`try: curl -s${auth} -X POST ${url}/1/indexes/talks/query -d '{"params":"query=gvier&hitsPerPage=3&attributesToRetrieve=name"}'`);
   const stop = async () => { await engine.close(); process.exit(0); };
   process.on('SIGINT', stop);

@@ -35,26 +35,30 @@ async function parentEndpoint(): Promise<Comlink.Endpoint> {
   return globalThis as unknown as Comlink.Endpoint;
 }
 
-export function exposeEngine(engine: Lantern, endpoint: Comlink.Endpoint): void {
+/** Serves `engine` on `endpoint`; while it is still opening, requests wait for it (and get its error if it fails). */
+export function exposeEngine(engine: Lantern | Promise<Lantern>, endpoint: Comlink.Endpoint): void {
+  const opened = Promise.resolve(engine);
   const encoder = new TextEncoder();
   const api: WorkerApi = {
     async request(r) {
-      const response = await engine.request(r);
+      const response = await (await opened).request(r);
       const json = encoder.encode(JSON.stringify(response.body));
       return Comlink.transfer({ status: response.status, headers: response.headers, json }, [json.buffer as ArrayBuffer]);
     },
-    waitForTasks: () => engine.waitForTasks(),
-    snapshot: () => engine.snapshot(),
-    close: () => engine.close(),
+    waitForTasks: async () => (await opened).waitForTasks(),
+    snapshot: async () => (await opened).snapshot(),
+    close: async () => (await opened).close(),
   };
   Comlink.expose(api, endpoint);
 }
 
 /** Opens an engine inside this worker and serves it to the thread that started the worker. */
 export async function startWorker(options: LanternOptions = {}, endpoint?: Comlink.Endpoint): Promise<Lantern> {
-  const engine = await Lantern.open(options);
-  exposeEngine(engine, endpoint ?? (await parentEndpoint()));
-  return engine;
+  const opening = Lantern.open(options);
+  // exposed before the engine is open: a browser drops the messages a worker has no listener for yet,
+  // so requests the page sends right after `new Worker()` would otherwise be lost
+  exposeEngine(opening, endpoint ?? (await parentEndpoint()));
+  return opening;
 }
 
 export interface RemoteLantern {

@@ -1,0 +1,127 @@
+// The demo page: Lantern in a module worker on IndexedDB, the TED talks
+// imported on the first visit, and InstantSearch.js on top through the
+// official lite client with `lanternRequester`.
+import { liteClient } from 'algoliasearch/lite';
+import instantsearch from 'instantsearch.js';
+import {
+  clearRefinements, configure, currentRefinements, hits, menu, pagination, refinementList, searchBox, sortBy, stats,
+} from 'instantsearch.js/es/widgets';
+import { lanternRequester } from '../src/requester.js';
+import { connectWorker, type RemoteLantern } from '../src/worker.js';
+import { importDataset, inventory, SUGGESTIONS, TALKS, TALKS_NEWEST_FIRST, TALKS_OLDEST_FIRST } from './dataset.js';
+import { querySuggestions, yearRange } from './widgets.js';
+
+const element = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+
+/** The page's state for people (the status line) and for the end-to-end tests (data attributes on <body>). */
+function report(state: 'starting' | 'importing' | 'ready' | 'error', text: string, source?: 'indexeddb' | 'import'): void {
+  document.body.dataset.state = state;
+  if (source) document.body.dataset.source = source;
+  element('status').textContent = text;
+}
+
+function startEngine(): RemoteLantern {
+  const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  worker.addEventListener('error', (event) => report('error', event.message || 'The search worker failed to load.'));
+  return connectWorker(worker);
+}
+
+function showProgress(done: number, total: number): void {
+  element('import').hidden = false;
+  const bar = element<HTMLProgressElement>('import-bar');
+  bar.max = total;
+  bar.value = done;
+  element('import-text').textContent = `Importing the TED talks into IndexedDB: ${done.toLocaleString('en')} / ${total.toLocaleString('en')} records`;
+}
+
+const formatDate = (timestamp: number) => new Date(timestamp * 1000).toLocaleDateString('en', { year: 'numeric', month: 'short', timeZone: 'UTC' });
+
+function startSearch(engine: RemoteLantern, withSuggestions: boolean): void {
+  const client = liteClient('lantern-demo', 'search-only', { requester: lanternRequester(engine) });
+  const search = instantsearch({ indexName: TALKS, searchClient: client, future: { preserveSharedStateOnUnmount: true } });
+  search.addWidgets([
+    configure({ hitsPerPage: 8, distinct: false, attributesToSnippet: ['description:30'], snippetEllipsisText: '…' }),
+    searchBox({ container: '#searchbox', placeholder: 'Search talks, speakers, events, tags… (typos welcome)', autofocus: true, showLoadingIndicator: false }),
+    stats({
+      container: '#stats',
+      templates: { text: ({ nbHits, processingTimeMS }, { html }) => html`<strong>${nbHits.toLocaleString('en')}</strong> talks found in ${processingTimeMS} ms` },
+    }),
+    sortBy({
+      container: '#sort',
+      items: [
+        { label: 'Most relevant', value: TALKS },
+        { label: 'Newest first', value: TALKS_NEWEST_FIRST },
+        { label: 'Oldest first', value: TALKS_OLDEST_FIRST },
+      ],
+    }),
+    currentRefinements({ container: '#current' }),
+    clearRefinements({ container: '#clear', templates: { resetLabel: 'Clear filters' } }),
+    refinementList({ container: '#tags', attribute: 'tags', searchable: true, searchablePlaceholder: 'Search tags', showMore: true, limit: 8, showMoreLimit: 30 }),
+    refinementList({ container: '#speakers', attribute: 'speakers', searchable: true, searchablePlaceholder: 'Search speakers', showMore: true, limit: 6, showMoreLimit: 30 }),
+    menu({ container: '#events', attribute: 'event_name', showMore: true, limit: 6, showMoreLimit: 30 }),
+    yearRange({ container: element('dates'), attribute: 'date' }),
+    hits({
+      container: '#hits',
+      templates: {
+        empty: ({ query }, { html }) => html`<p class="empty">No talk matches “${query}”.</p>`,
+        item: (hit, { html, components }) => html`
+          <article class="talk">
+            <h2><a href="https://www.ted.com/talks/${hit.slug}" target="_blank" rel="noopener">${components.Highlight({ hit, attribute: 'name' })}</a></h2>
+            <p class="meta">
+              <span class="speakers">${components.Highlight({ hit, attribute: 'speakers' })}</span>
+              <span>${hit.event_name}</span>
+              <span>${formatDate(hit.date as number)}</span>
+            </p>
+            <p class="description">${components.Snippet({ hit, attribute: 'description' })}</p>
+            <ul class="tags">${(hit.tags as string[]).slice(0, 6).map((tag) => html`<li>${tag}</li>`)}</ul>
+          </article>`,
+      },
+    }),
+    pagination({ container: '#pagination', padding: 2, showFirst: false, showLast: false }),
+  ]);
+  // the suggestions index is optional: without one the widget is never mounted and its box stays hidden
+  if (withSuggestions) search.addWidgets([querySuggestions({ container: element('suggestions'), client, indexName: SUGGESTIONS })]);
+  search.start();
+}
+
+function registerServiceWorker(): void {
+  if (!('serviceWorker' in navigator)) return;
+  navigator.serviceWorker.register('./sw.js').catch((e) => console.warn('lantern demo: no offline mode:', e));
+}
+
+function showConnectivity(): void {
+  const badge = element('network');
+  const update = () => {
+    badge.textContent = navigator.onLine ? 'online' : 'offline';
+    badge.classList.toggle('offline', !navigator.onLine);
+  };
+  addEventListener('online', update);
+  addEventListener('offline', update);
+  update();
+}
+
+async function main(): Promise<void> {
+  registerServiceWorker();
+  showConnectivity();
+  report('starting', 'Starting the search engine…');
+  const started = performance.now();
+  const engine = startEngine();
+  let { imported, indexes } = await inventory(engine);
+  if (!imported) {
+    report('importing', 'First visit: importing the dataset…');
+    await importDataset(engine, showProgress);
+    indexes = (await inventory(engine)).indexes;
+    element('import').hidden = true;
+  }
+  startSearch(engine, indexes.has(SUGGESTIONS));
+  element('app').hidden = false;
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (imported) report('ready', `Opened from IndexedDB in ${seconds} s`, 'indexeddb');
+  else report('ready', `Imported into IndexedDB in ${seconds} s`, 'import');
+}
+
+main().catch((e) => {
+  element('import').hidden = true;
+  const message = /already open/.test(String(e?.message)) ? 'The demo is already open in another tab (one tab writes to the database at a time).' : String(e?.message ?? e);
+  report('error', message);
+});

@@ -1,0 +1,85 @@
+// Static files next to the REST API (`lantern serve --demo` serves the web
+// demo under /demo/): GET and HEAD only, files inside one directory only.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, resolve, sep } from 'node:path';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+  '.webmanifest': 'application/manifest+json',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+export function contentTypeOf(file: string): string {
+  return CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/** The file under `root` that `relativePath` names, or undefined when it would leave `root`. */
+export function fileWithin(root: string, relativePath: string): string | undefined {
+  if (relativePath.includes('\0')) return undefined;
+  const file = resolve(root, `.${sep}${relativePath}`);
+  return file.startsWith(root + sep) ? file : undefined;
+}
+
+function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers }).end(text);
+}
+
+async function sendFile(req: IncomingMessage, res: ServerResponse, file: string | undefined): Promise<void> {
+  const info = file ? await stat(file).catch(() => undefined) : undefined;
+  if (!file || !info?.isFile()) {
+    sendText(res, 404, 'Not found');
+    return;
+  }
+  res.writeHead(200, {
+    'content-type': contentTypeOf(file),
+    'content-length': String(info.size),
+    // revalidate every time: the demo's service worker is what keeps files for offline use
+    'cache-control': 'no-cache',
+    'last-modified': info.mtime.toUTCString(),
+    'x-content-type-options': 'nosniff',
+  });
+  if (req.method === 'HEAD') res.end();
+  else createReadStream(file).on('error', () => res.destroy()).pipe(res);
+}
+
+/**
+ * A `fallback` for `serve()`: answers requests under `prefix` (which ends with
+ * "/") from the files in `directory`; a directory's file is its index.html.
+ * Returns false for every other path, so the API answers those.
+ */
+export function staticFiles(directory: string, prefix: string) {
+  const root = resolve(directory);
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === prefix.slice(0, -1)) {
+      sendText(res, 301, 'Moved', { location: prefix + url.search });
+      return true;
+    }
+    if (!url.pathname.startsWith(prefix)) return false;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      sendText(res, 405, 'Method not allowed', { allow: 'GET, HEAD' });
+      return true;
+    }
+    let relativePath: string;
+    try {
+      relativePath = decodeURIComponent(url.pathname.slice(prefix.length));
+    } catch {
+      sendText(res, 400, 'Bad request');
+      return true;
+    }
+    if (relativePath === '' || relativePath.endsWith('/')) relativePath += 'index.html';
+    sendFile(req, res, fileWithin(root, relativePath)).catch(() => res.destroy());
+    return true;
+  };
+}
