@@ -135,7 +135,7 @@ async function benchLibrary(library, corpus, queries, targets, opts, log) {
     log(`   ${library.name}: ${w.label}`);
     row.workloads[w.key] = await timeWorkload(instance, w.key, queries[w.key], opts);
   }
-  row.recall = await recallOf(instance, queries, targets);
+  row.recall = await recallOf(instance, queries, targets, opts);
 
   if (library.key === 'lantern') row.core = coreRow(instance, queries, opts);
   await instance.close();
@@ -151,8 +151,13 @@ function runner(instance, key) {
 
 async function timeWorkload(instance, key, list, opts) {
   const run = runner(instance, key);
+  // warm-up (and the match counts): every query, or as many as a quarter of the budget allows
   const counts = [];
-  for (const q of list) counts.push((await call(run, q)).count); // warm-up
+  const warm = performance.now() + opts.budgetMs / 4;
+  for (const q of list) {
+    counts.push((await call(run, q)).count);
+    if (performance.now() > warm && counts.length >= opts.minSamples) break;
+  }
   const passes = [];
   const deadline = performance.now() + opts.budgetMs;
   for (let pass = 0; pass < opts.repeat && (pass === 0 || performance.now() < deadline); pass++) {
@@ -171,12 +176,15 @@ async function timeWorkload(instance, key, list, opts) {
 
 /**
  * recall@10 of typo'd queries: of the records that contain the untouched
- * word (at most 10 of them counted), the share found in the top 10.
+ * word (at most 10 of them counted), the share found in the top 10; over
+ * every query, or as many as the time budget allows (slow scanners).
  */
-async function recallOf(instance, queries, targets) {
+async function recallOf(instance, queries, targets, opts) {
   const of = async (list) => {
     const shares = [];
+    const deadline = performance.now() + opts.budgetMs;
     for (const q of list) {
+      if (performance.now() > deadline && shares.length >= opts.minSamples) break;
       const target = targets.get(queries.typoSource[q]);
       if (!target || target.size === 0) continue;
       const { ids } = await call((x) => instance.search(x), q);

@@ -53,7 +53,7 @@ export function lanternLibrary(distDir) {
   let modules;
   const load = async () => (modules ??= {
     ...(await import(pathToFileURL(join(distDir, 'index.js')).href)),
-    version: JSON.parse(readFileSync(join(distDir, '..', 'package.json'), 'utf8')).version,
+    version: JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version,
   });
 
   /** Storage that keeps only the latest snapshot, in memory: the snapshot's size and reload, without disk noise. */

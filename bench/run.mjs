@@ -187,8 +187,8 @@ async function runComparison(opts, { counts, repeat }) {
       counts,
       repeat,
       dist: opts.dist,
-      runs: opts.runs ?? (opts.smoke || large ? 1 : 3),
-      budgetMs: opts.budgetMs ?? (opts.smoke ? 200 : 4000),
+      runs: opts.runs ?? (opts.smoke || (descriptor.n ?? 0) >= 20000 ? 1 : 3),
+      budgetMs: opts.budgetMs ?? (opts.smoke ? 200 : 1500),
       minSamples: opts.smoke ? 3 : 20,
       qpsMs: opts.qpsMs ?? (opts.smoke ? 200 : large ? 0 : 2000),
     };
