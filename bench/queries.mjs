@@ -62,13 +62,17 @@ function innerEdit(word, rng, used) {
   return word;
 }
 
-function typos(words, edits, count, known, rng) {
+/** `count` typo'd words made from `words` with `edits` edits each, recording in `sources` the word each came from. */
+function typos(words, edits, count, known, rng, sources) {
   const out = [];
   for (const w of pick(words, count * 3, rng)) {
     const used = new Set();
     let q = w;
     for (let e = 0; e < edits; e++) q = innerEdit(q, rng, used);
-    if (q !== w && !known.has(q) && !out.includes(q)) out.push(q);
+    if (q !== w && !known.has(q) && !out.includes(q)) {
+      out.push(q);
+      sources[q] = w;
+    }
     if (out.length >= count) break;
   }
   return out;
@@ -76,7 +80,8 @@ function typos(words, edits, count, known, rng) {
 
 /**
  * Query sets for `corpus`: {exact, multi, asYouType, typo1, typo2}, each an
- * array of query strings, identical for identical (corpus, counts, seed).
+ * array of query strings, identical for identical (corpus, counts, seed);
+ * and typoSource, the untouched word each typo'd query was made from.
  */
 export function buildQueries(corpus, counts = DEFAULT_COUNTS, seed = 7) {
   const rng = mulberry32(seed);
@@ -90,8 +95,9 @@ export function buildQueries(corpus, counts = DEFAULT_COUNTS, seed = 7) {
   // Typo sources: the most frequent fifth of the vocabulary, so the intended word exists.
   const common = words.slice(0, Math.floor(words.length * 0.2));
   const known = new Set(frequency.keys());
-  const typo1 = typos(common.filter((w) => w.length >= 5 && w.length <= 7), 1, counts.typo1, known, rng);
-  const typo2 = typos(common.filter((w) => w.length >= 8), 2, counts.typo2, known, rng);
+  const typoSource = {};
+  const typo1 = typos(common.filter((w) => w.length >= 5 && w.length <= 7), 1, counts.typo1, known, rng, typoSource);
+  const typo2 = typos(common.filter((w) => w.length >= 8), 2, counts.typo2, known, rng, typoSource);
 
   // Phrases from titles, in a deterministic record order.
   const records = corpus.records;
@@ -118,5 +124,5 @@ export function buildQueries(corpus, counts = DEFAULT_COUNTS, seed = 7) {
   const asYouType = [];
   for (const p of phrases) for (let i = 1; i <= p.length; i++) asYouType.push(p.slice(0, i));
 
-  return { exact, multi, asYouType, typo1, typo2 };
+  return { exact, multi, asYouType, typo1, typo2, typoSource };
 }

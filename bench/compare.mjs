@@ -1,0 +1,251 @@
+// One corpus, every library: build time and memory, snapshot size and load
+// time, query latency per workload, recall@10 of typo'd queries, and
+// throughput on two worker threads. Every library gets the same documents
+// and the same query strings; ratios against Lantern are taken pair by pair
+// from figures measured in this one process.
+import { Worker } from 'node:worker_threads';
+import { tokens } from './corpus.mjs';
+import { flatDocument, TOP } from './peers.mjs';
+import { buildQueries } from './queries.mjs';
+import { median, percentile, settleHeap } from './measure.mjs';
+
+export const WORKLOADS = [
+  { key: 'exact', label: 'exact word' },
+  { key: 'asYouType', label: 'as-you-type', needs: 'prefix' },
+  { key: 'typo1', label: '1 typo', needs: 'typo' },
+  { key: 'typo2', label: '2 typos', needs: 'typo' },
+  { key: 'multi', label: 'multi-word' },
+  { key: 'filtered', label: 'filtered', needs: 'filter' },
+  { key: 'faceted', label: 'filtered + faceted', needs: 'facets' },
+];
+
+/** Heap and memory outside it (array buffers, WebAssembly memories), settled. */
+function retainedBytes() {
+  const m = settleHeap();
+  return m.heapUsed + m.external;
+}
+
+/** p50, p99 and max of each pass, then the median of each over the passes. */
+function latencyOf(passes) {
+  const per = passes.filter((p) => p.length).map((p) => {
+    const s = Float64Array.from(p).sort();
+    return { p50: percentile(s, 0.5), p99: percentile(s, 0.99), max: s[s.length - 1] };
+  });
+  return {
+    samples: passes.reduce((n, p) => n + p.length, 0),
+    p50: median(per.map((x) => x.p50)),
+    p99: median(per.map((x) => x.p99)),
+    max: median(per.map((x) => x.max)),
+  };
+}
+
+const settle = (x) => (x && typeof x.then === 'function' ? x : null);
+
+/** Calls fn(arg) and awaits only when it returned a promise (sync libraries stay sync). */
+async function call(fn, ...args) {
+  const r = fn(...args);
+  return settle(r) ? await r : r;
+}
+
+/** Records containing each word (as a whole token of a searchable attribute). */
+function recordsWithWords(corpus, words) {
+  const wanted = new Set(words);
+  const out = new Map([...wanted].map((w) => [w, new Set()]));
+  for (const r of corpus.records) {
+    for (const text of corpus.searchableText(r)) {
+      if (typeof text !== 'string') continue;
+      for (const t of tokens(text)) if (wanted.has(t)) out.get(t).add(String(r.objectID));
+    }
+  }
+  return out;
+}
+
+/** Filters from the corpus's own values: the 4 most common tags × numeric cuts at the 25th/50th/75th percentile. */
+function filtersOf(corpus) {
+  const { tag, numeric } = corpus.peer;
+  const counts = new Map();
+  const values = [];
+  for (const r of corpus.records) {
+    const t = r[tag];
+    for (const v of Array.isArray(t) ? t : [t]) if (v != null) counts.set(String(v), (counts.get(String(v)) ?? 0) + 1);
+    values.push(Number(r[numeric]) || 0);
+  }
+  values.sort((a, b) => a - b);
+  const tags = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([v]) => v);
+  const cuts = [0.25, 0.5, 0.75].map((q) => values[Math.floor(q * (values.length - 1))]);
+  return tags.flatMap((t) => cuts.map((min) => ({ tag: t, min, tagAttribute: tag, numeric })));
+}
+
+/**
+ * Benchmarks `libraries` on the corpus `makeCorpus()` makes. `descriptor` lets
+ * a worker thread make the same corpus (see qps-worker.mjs).
+ */
+export async function compareDataset(libraries, makeCorpus, descriptor, opts, log = () => {}) {
+  const corpus = makeCorpus();
+  const queries = buildQueries(corpus, opts.counts);
+  const typoQueries = [...queries.typo1, ...queries.typo2];
+  const targets = recordsWithWords(corpus, typoQueries.map((q) => queries.typoSource[q]));
+  const filters = filtersOf(corpus);
+  const words = queries.exact.slice(0, Math.max(4, Math.ceil(queries.exact.length / 5)));
+  queries.filtered = words.map((q, i) => [q, filters[i % filters.length]]);
+  queries.faceted = queries.filtered;
+  corpus.documents = corpus.records.map((r) => flatDocument(r, corpus.peer));
+  const info = {
+    dataset: corpus.name,
+    records: corpus.records.length,
+    jsonBytes: Buffer.byteLength(JSON.stringify(corpus.records)),
+    queries: Object.fromEntries(WORKLOADS.map((w) => [w.key, queries[w.key].length])),
+  };
+
+  const results = [];
+  for (const library of libraries) {
+    log(`   ${library.name}: building`);
+    results.push(await benchLibrary(library, corpus, queries, targets, opts, log));
+    if (opts.qpsMs > 0) {
+      log(`   ${library.name}: throughput on 2 workers`);
+      results.at(-1).qps = await throughput(library.key, descriptor, queries.asYouType, opts);
+    }
+    if (library.key === 'lantern') results.push(results.at(-1).core);
+    delete results.find((r) => r.library === library.name).core;
+  }
+  return { ...info, libraries: results };
+}
+
+async function benchLibrary(library, corpus, queries, targets, opts, log) {
+  const builds = [];
+  const memory = [];
+  let instance;
+  for (let run = 0; run < opts.runs; run++) {
+    if (instance) await instance.close();
+    instance = undefined;
+    const before = retainedBytes();
+    const t0 = performance.now();
+    instance = await library.build(corpus);
+    builds.push(performance.now() - t0);
+    memory.push(retainedBytes() - before);
+  }
+  const row = { library: library.name, version: library.version, can: library.can, buildMs: median(builds), memoryBytes: median(memory) };
+
+  if (library.can.snapshot === true) Object.assign(row, await snapshotOf(instance, queries.exact[0]));
+
+  row.workloads = {};
+  for (const w of WORKLOADS) {
+    const reason = w.needs && library.can[w.needs] !== true ? library.can[w.needs] : null;
+    if (reason) { row.workloads[w.key] = { unsupported: reason }; continue; }
+    log(`   ${library.name}: ${w.label}`);
+    row.workloads[w.key] = await timeWorkload(instance, w.key, queries[w.key], opts);
+  }
+  row.recall = await recallOf(instance, queries, targets, opts);
+
+  if (library.key === 'lantern') row.core = coreRow(instance, queries, opts);
+  await instance.close();
+  return row;
+}
+
+/** Runs one query of a workload; filtered ones carry their filter. */
+function runner(instance, key) {
+  if (key === 'filtered') return ([q, f]) => instance.filtered(q, f, false);
+  if (key === 'faceted') return ([q, f]) => instance.filtered(q, f, true);
+  return (q) => instance.search(q);
+}
+
+async function timeWorkload(instance, key, list, opts) {
+  const run = runner(instance, key);
+  // warm-up (and the match counts): every query, or as many as a quarter of the budget allows
+  const counts = [];
+  const warm = performance.now() + opts.budgetMs / 4;
+  for (const q of list) {
+    counts.push((await call(run, q)).count);
+    if (performance.now() > warm && counts.length >= opts.minSamples) break;
+  }
+  const passes = [];
+  const deadline = performance.now() + opts.budgetMs;
+  for (let pass = 0; pass < opts.repeat && (pass === 0 || performance.now() < deadline); pass++) {
+    const samples = [];
+    for (const q of list) {
+      const a = performance.now();
+      const r = run(q);
+      if (settle(r)) await r;
+      samples.push(performance.now() - a);
+      if (performance.now() > deadline && samples.length >= opts.minSamples) break;
+    }
+    passes.push(samples);
+  }
+  return { ...latencyOf(passes), meanCount: counts.reduce((a, b) => a + b, 0) / Math.max(1, counts.length) };
+}
+
+/**
+ * recall@10 of typo'd queries: of the records that contain the untouched
+ * word (at most 10 of them counted), the share found in the top 10; over
+ * every query, or as many as the time budget allows (slow scanners).
+ */
+async function recallOf(instance, queries, targets, opts) {
+  const of = async (list) => {
+    const shares = [];
+    const deadline = performance.now() + opts.budgetMs;
+    for (const q of list) {
+      if (performance.now() > deadline && shares.length >= opts.minSamples) break;
+      const target = targets.get(queries.typoSource[q]);
+      if (!target || target.size === 0) continue;
+      const { ids } = await call((x) => instance.search(x), q);
+      const found = ids.slice(0, TOP).filter((id) => target.has(String(id))).length;
+      shares.push(found / Math.min(TOP, target.size));
+    }
+    return shares.length ? shares.reduce((a, b) => a + b, 0) / shares.length : NaN;
+  };
+  return { typo1: await of(queries.typo1), typo2: await of(queries.typo2) };
+}
+
+async function snapshotOf(instance, probe) {
+  const s0 = performance.now();
+  const saved = await call(() => instance.save());
+  const saveMs = performance.now() - s0;
+  const snapshotBytes = typeof saved === 'string' ? Buffer.byteLength(saved) : saved.byteLength;
+  const l0 = performance.now();
+  const copy = await call(() => instance.load(saved));
+  const first = await call((q) => copy.search(q), probe);
+  const loadMs = performance.now() - l0;
+  const original = await call((q) => instance.search(q), probe);
+  await copy.close();
+  return { snapshotBytes, saveMs, loadMs, snapshotSame: JSON.stringify(first.ids) === JSON.stringify(original.ids) };
+}
+
+/** Lantern's core alone (no API layer): query latency only. */
+function coreRow(instance, queries, opts) {
+  const row = { library: 'Lantern core', version: '', can: {}, workloads: {} };
+  for (const w of WORKLOADS) {
+    if (w.key === 'filtered' || w.key === 'faceted') { row.workloads[w.key] = { unsupported: 'API only' }; continue; }
+    const list = queries[w.key];
+    for (const q of list) instance.coreSearch(q);
+    const passes = [];
+    for (let pass = 0; pass < opts.repeat; pass++) {
+      passes.push(list.map((q) => {
+        const a = performance.now();
+        instance.coreSearch(q);
+        return performance.now() - a;
+      }));
+    }
+    row.workloads[w.key] = latencyOf(passes);
+  }
+  return row;
+}
+
+/** Queries per second over two worker threads, each with its own index, running the as-you-type keystrokes. */
+async function throughput(libraryKey, descriptor, list, opts) {
+  const workers = [0, 1].map(() => new Worker(new URL('./qps-worker.mjs', import.meta.url), {
+    workerData: { libraryKey, descriptor, queries: list, ms: opts.qpsMs, dist: opts.dist },
+  }));
+  const message = (w, type) => new Promise((resolve, reject) => {
+    w.on('error', reject);
+    w.on('message', (m) => { if (m.type === type) resolve(m); });
+  });
+  try {
+    await Promise.all(workers.map((w) => message(w, 'ready')));
+    const done = workers.map((w) => message(w, 'done'));
+    for (const w of workers) w.postMessage('go');
+    const results = await Promise.all(done);
+    return results.reduce((n, r) => n + r.count / (r.ms / 1000), 0);
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
