@@ -8,7 +8,7 @@ import { memoryStorage } from './storage/storage.js';
 import { serve } from './server/http.js';
 
 const USAGE = `usage:
-  lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory] [--app-id ID] [--admin-key KEY] [--demo]
+  lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory] [--app-id ID] [--admin-key KEY] [--trust-proxy] [--demo]
   lantern import INDEX FILE.json [--settings FILE.json] [--data DIR]
   lantern search INDEX "QUERY" [--data DIR] [--hits N]`;
 
@@ -25,6 +25,8 @@ const { values: flags, positionals } = parseArgs({
     settings: { type: 'string' },
     hits: { type: 'string', default: '10' },
     demo: { type: 'boolean', default: false },
+    // behind one reverse proxy: its X-Forwarded-For names the caller
+    'trust-proxy': { type: 'boolean', default: false },
     memory: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -81,7 +83,7 @@ async function serveCommand(): Promise<void> {
   }
   const host = flags.host!;
   const port = Number(flags.port);
-  await serve(engine, { host, port });
+  await serve(engine, { host, port, trustProxy: flags['trust-proxy'] });
   const url = `http://${host}:${port}`;
   const auth = flags['admin-key'] ? ` -H 'X-Algolia-API-Key: ${flags['admin-key']}' -H 'X-Algolia-Application-Id: ${flags['app-id'] ?? ''}'` : '';
   console.log(`listening on ${url}`);
