@@ -232,5 +232,17 @@ describe('the official client', () => {
     expect((await reader.getLogs({ type: 'build', indexName: 'movies' })).logs.map((l) => `${l.method} ${l.url.split('?')[0]}`))
       .toEqual(['POST /1/indexes/movies']);
     await expect(algoliasearch(APP_ID, 'wrong', { requester: lanternRequester(engine) }).getLogs()).rejects.toMatchObject({ status: 403 });
+
+    // a secured key derived from the logs key reads only the calls of its indexes
+    await admin.saveObject({ indexName: 'books', body: { objectID: 'b1', title: 'Dune' } });
+    const secured = (admin as any).generateSecuredApiKey({ parentApiKey: key, restrictions: { restrictIndices: ['movies'] } }) as string;
+    const limited = algoliasearch(APP_ID, secured, { requester: lanternRequester(engine) });
+    const seen = (await limited.getLogs({ length: 1000 })).logs;
+    const everything = (await admin.getLogs({ length: 1000 })).logs;
+    expect(everything.some((l) => l.index === 'books')).toBe(true);
+    // the write, its task polls and the search on movies; not books, not the key calls
+    expect(seen.map((l) => l.cid)).toEqual(everything.filter((l) => l.index === 'movies').map((l) => l.cid));
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    await expect(limited.getLogs({ indexName: 'books' })).rejects.toMatchObject({ status: 403 });
   });
 });
