@@ -11,7 +11,7 @@ import { serve } from './server/http.js';
 import { staticFiles } from './server/static.js';
 
 const USAGE = `usage:
-  lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory] [--app-id ID] [--admin-key KEY] [--clusters c1,c2] [--demo]
+  lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory] [--app-id ID] [--admin-key KEY] [--clusters c1,c2] [--trust-proxy] [--demo]
   lantern import INDEX FILE.json [--settings FILE.json] [--data DIR]
   lantern search INDEX "QUERY" [--data DIR] [--hits N]`;
 
@@ -31,6 +31,8 @@ const { values: flags, positionals } = parseArgs({
     settings: { type: 'string' },
     hits: { type: 'string', default: '10' },
     demo: { type: 'boolean', default: false },
+    // behind one reverse proxy: its X-Forwarded-For names the caller
+    'trust-proxy': { type: 'boolean', default: false },
     memory: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -88,7 +90,7 @@ async function serveCommand(): Promise<void> {
   }
   const host = flags.host!;
   const fallback = flags.demo ? staticFiles(DEMO_APP, '/demo/') : undefined;
-  const server = await serve(engine, { host, port: Number(flags.port), fallback });
+  const server = await serve(engine, { host, port: Number(flags.port), fallback, trustProxy: flags['trust-proxy'] });
   const url = `http://${host}:${(server.address() as AddressInfo).port}`;
   const auth = flags['admin-key'] ? ` -H 'X-Algolia-API-Key: ${flags['admin-key']}' -H 'X-Algolia-Application-Id: ${flags['app-id'] ?? ''}'` : '';
   console.log(`listening on ${url}`);

@@ -92,6 +92,48 @@ describe('lantern import + search', () => {
   });
 });
 
+/** Starts `lantern serve` with `args`; resolves with its URL and a stop function. */
+async function startServe(args: string[]): Promise<{ url: string; stop: () => Promise<number | null> }> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--port', String(port), ...args], { cwd: ROOT });
+  let stderr = '';
+  child.stderr!.on('data', (d) => { stderr += d; });
+  const stop = () => new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null) return resolve(child.exitCode);
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let stdout = '';
+    const timer = setTimeout(() => reject(new Error(`no "listening on" line\n${stdout}\n${stderr}`)), 15000);
+    child.stdout!.on('data', (d) => {
+      stdout += d;
+      const m = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`serve exited with ${code}\n${stderr}`)); });
+  });
+  return { url, stop };
+}
+
+describe('lantern serve --trust-proxy', () => {
+  it('believes X-Forwarded-For only with the flag', async () => {
+    const headers = { 'x-algolia-application-id': 'APP', 'x-algolia-api-key': 'ADMIN', 'x-forwarded-for': '198.51.100.23' };
+    const ips: string[] = [];
+    for (const flags of [[], ['--trust-proxy']]) {
+      const { url, stop } = await startServe(['--memory', '--app-id', 'APP', '--admin-key', 'ADMIN', ...flags]);
+      try {
+        expect((await fetch(`${url}/1/indexes`, { headers })).status).toBe(200);
+        const { logs } = await (await fetch(`${url}/1/logs?length=1`, { headers })).json() as { logs: Array<{ ip: string }> };
+        ips.push(logs[0].ip);
+      } finally {
+        expect(await stop()).toBe(0);
+      }
+    }
+    expect(ips).toEqual(['127.0.0.1', '198.51.100.23']);
+  });
+});
+
 describe('lantern serve', () => {
   it('serves the imported data over HTTP until killed', async () => {
     // the import test above filled `data`; import again if this test runs alone
@@ -100,22 +142,9 @@ describe('lantern serve', () => {
       const imported = await run(['import', 'talks', TALKS, '--settings', SETTINGS, '--data', data]);
       expect(imported.code, imported.stderr).toBe(0);
     }
-    const port = await freePort();
-    const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--data', data], { cwd: ROOT });
-    let stderr = '';
-    child.stderr!.on('data', (d) => { stderr += d; });
+    const { url, stop } = await startServe(['--data', data]);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let stdout = '';
-        const timer = setTimeout(() => reject(new Error(`no "listening on" line\n${stdout}\n${stderr}`)), 15000);
-        child.stdout!.on('data', (d) => {
-          stdout += d;
-          const m = /listening on (http:\/\/\S+)/.exec(stdout);
-          if (m) { clearTimeout(timer); resolve(m[1]); }
-        });
-        child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`serve exited with ${code}\n${stderr}`)); });
-      });
-      expect(url).toBe(`http://127.0.0.1:${port}`);
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const response = await fetch(`${url}/1/indexes/talks/query`, {
         method: 'POST', body: JSON.stringify({ params: 'query=gvier&hitsPerPage=3' }),
       });
@@ -125,12 +154,7 @@ describe('lantern serve', () => {
       expect(body.hits[0].name).toBe('Are you a giver or a taker?');
       expect(body.nbHits).toBeGreaterThanOrEqual(1);
     } finally {
-      const exited = new Promise<number | null>((resolve) => {
-        if (child.exitCode !== null) resolve(child.exitCode);
-        else child.once('exit', (code) => resolve(code));
-      });
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await stop()).toBe(0);
     }
     // a clean shutdown releases the data directory
     const after = await run(['search', 'talks', 'gvier', '--data', data]);

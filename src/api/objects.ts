@@ -100,14 +100,14 @@ function readable(ctx: OperationContext, indexName: string, objectID: string, at
   if (!record) return undefined;
   const hidden = ctx.caller.isAdmin || ctx.caller.rights.has('seeUnretrievableAttributes')
     ? [] : (effectiveSetting(index.settings, 'unretrievableAttributes') ?? []);
-  const toRetrieve = typeof attributes === 'string' ? attributes.split(',') : (attributes as string[] | undefined);
+  // a list, a comma-separated string or a JSON array text: the one parser reads every form
+  const toRetrieve = parseSearchParams({ attributesToRetrieve: attributes }).attributesToRetrieve;
   return project(record, toRetrieve, hidden);
 }
 
 export function getObject(ctx: OperationContext) {
   const attributes = ctx.query.attributesToRetrieve ?? ctx.query.attributes;
-  const parsed = attributes === undefined ? undefined : parseSearchParams({ attributesToRetrieve: attributes }).attributesToRetrieve;
-  const record = readable(ctx, ctx.params.indexName, ctx.params.objectID, parsed);
+  const record = readable(ctx, ctx.params.indexName, ctx.params.objectID, attributes);
   if (!record) throw notFound('ObjectID does not exist');
   return record;
 }

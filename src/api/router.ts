@@ -19,6 +19,8 @@ import * as personalization from './personalization.js';
 import * as monitoring from './monitoring.js';
 import * as clusters from './clusters.js';
 import { observeRequest } from '../monitoring/observe.js';
+import * as logs from './logs.js';
+import { requestIdHeaders, requestIdOf } from './request-id.js';
 import { Reply, type ApiRequest, type ApiResponse, type Handler, type Right } from './types.js';
 
 export interface Route {
@@ -84,6 +86,7 @@ export const ROUTES: Route[] = [
   { op: 'getIndexApiKey', method: 'GET', path: '/1/indexes/{indexName}/keys/{key}', right: 'admin', handler: keys.getIndexApiKey },
   { op: 'updateIndexApiKey', method: 'PUT', path: '/1/indexes/{indexName}/keys/{key}', right: 'admin', handler: keys.updateIndexApiKey, body: 'apiKey' },
   { op: 'deleteIndexApiKey', method: 'DELETE', path: '/1/indexes/{indexName}/keys/{key}', right: 'admin', handler: keys.deleteIndexApiKey },
+  { op: 'getLogs', method: 'GET', path: '/1/logs', right: 'logs', handler: logs.getLogs, query: ['offset', 'length', 'indexName', 'type'] },
   // the source allow-list (admin key only)
   { op: 'getSources', method: 'GET', path: '/1/security/sources', right: 'admin', handler: sources.getSources },
   { op: 'replaceSources', method: 'PUT', path: '/1/security/sources', right: 'admin', handler: sources.replaceSources, body: 'source' },
@@ -197,33 +200,65 @@ function splitPath(request: ApiRequest): { path: string; query: Record<string, s
 
 const json = (status: number, body: unknown): ApiResponse => ({ status, body });
 
+/** What answering a call learnt, for its log entry. */
+interface Seen { route?: Route; params?: Record<string, string>; body?: unknown }
+
+/**
+ * Answers one call; every answer names its call (`X-Request-Id`) and every
+ * call but the logs call itself is logged, here and nowhere else.
+ */
 export async function route(engine: Lantern, request: ApiRequest): Promise<ApiResponse> {
+  const started = performance.now();
+  const headers = lowerCaseKeys(request.headers);
+  const { path, query } = splitPath(request);
+  const sourceIp = request.sourceIp ?? '127.0.0.1';
+  const requestId = requestIdOf(headers, query);
+  const seen: Seen = { body: request.body };
+  const response = await answer(engine, request.method.toUpperCase(), path, query, headers, sourceIp, seen);
+  response.headers = { ...response.headers, ...requestIdHeaders(requestId) };
+  if (seen.route?.op !== 'getLogs') {
+    logs.logCall(engine, {
+      requestId, method: request.method, path, query, headers, body: seen.body, sourceIp, response,
+      processingTimeMs: performance.now() - started, route: seen.route, params: seen.params,
+    });
+  }
+  return response;
+}
+
+async function answer(
+  engine: Lantern, method: string, path: string, query: Record<string, string>,
+  headers: Record<string, string>, sourceIp: string, seen: Seen,
+): Promise<ApiResponse> {
   try {
-    const { path, query } = splitPath(request);
-    const found = match(request.method.toUpperCase(), path);
+    const found = match(method, path);
     if (found === undefined) throw new ApiError(404, `Path ${path} does not exist`);
-    if (found === 'wrong-method') throw new ApiError(404, `Method ${request.method} is not available on ${path}`);
-    const headers = lowerCaseKeys(request.headers);
-    const sourceIp = request.sourceIp ?? '127.0.0.1';
+    if (found === 'wrong-method') throw new ApiError(404, `Method ${method} is not available on ${path}`);
+    seen.route = found.route;
+    seen.params = found.params;
     if (!sources.sourceAllowed(engine.sources, sourceIp)) throw new ApiError(403, 'Source address not allowed');
     const caller = await authenticate(engine, headers, query, { sourceIp });
     if (!(found.route.op === 'getApiKey' && caller.key !== undefined && caller.key === found.params.key)) {
       authorize(caller, found.route.right);
     }
-    const body = parseBody(request.body);
+    const body = parseBody(seen.body);
+    seen.body = body;
     // index restrictions (every index of a multi-index call) and the rate limit
     enforce(engine, found.route, caller, found.params, body);
     clusters.admitUser(engine, found.route, headers);
-    const result = restrictResult(found.route, caller, await observeRequest(engine, { route: found.route, params: found.params, body, headers }, () => found.route.handler({
-      engine, params: found.params, query, body, headers, sourceIp, caller,
-    })));
+    const context = { engine, params: found.params, query, body, headers, sourceIp, caller };
+    const answered = await observeRequest(engine, { route: found.route, params: found.params, body, headers }, () => found.route.handler(context));
+    const result = restrictResult(found.route, caller, answered);
     return result instanceof Reply ? json(result.status, result.body) : json(200, result);
   } catch (e) {
-    const extra = rateLimitHeaders(e);
-    if (extra) return { ...json(429, { message: (e as ApiError).message, status: 429 }), headers: extra };
-    if (e instanceof ApiError) return json(e.status, { message: e.message, status: e.status });
-    if (e instanceof URIError) return json(400, { message: 'Malformed percent-encoding in path', status: 400 });
-    console.error('lantern: internal error', e);
-    return json(500, { message: 'Internal error', status: 500 });
+    return failure(e);
   }
+}
+
+function failure(e: unknown): ApiResponse {
+  const extra = rateLimitHeaders(e);
+  if (extra) return { ...json(429, { message: (e as ApiError).message, status: 429 }), headers: extra };
+  if (e instanceof ApiError) return json(e.status, { message: e.message, status: e.status });
+  if (e instanceof URIError) return json(400, { message: 'Malformed percent-encoding in path', status: 400 });
+  console.error('lantern: internal error', e);
+  return json(500, { message: 'Internal error', status: 500 });
 }

@@ -53,13 +53,12 @@ export function searchForFacetValues(ctx: OperationContext) {
 
 export function browse(ctx: OperationContext) {
   const index = ctx.engine.index(ctx.params.indexName);
-  let body = ctx.body ?? { ...queryStringParams(ctx), cursor: ctx.query.cursor };
-  if (ctx.caller.restrictions) {
-    // forced parameters apply to the first page; a cursor carries (signed) the parameters it was issued with
-    const { cursor, ...rest } = (body ?? {}) as Record<string, unknown>;
-    body = { ...restricted(ctx, index, parseSearchParams(rest), 1000), ...(cursor !== undefined ? { cursor } : {}) };
-  }
-  return browseIndex(index, body, ctx.engine.cursorKey, seesUnretrievable(ctx));
+  const body = ctx.body ?? { ...queryStringParams(ctx), cursor: ctx.query.cursor };
+  return browseIndex(index, body, {
+    cursorKey: ctx.engine.cursorKey,
+    seeUnretrievable: seesUnretrievable(ctx),
+    restrict: (params) => restricted(ctx, index, params, 1000),
+  });
 }
 
 /** Multi-index queries; `stopIfEnoughMatches` stops once one has hitsPerPage hits. */

@@ -3,6 +3,8 @@
 // `indexes` and `referers`.
 import { badRequest } from '../engine/errors.js';
 import { isPlainObject } from '../engine/records.js';
+import { parseSearchParams } from '../engine/params.js';
+import { parseFilters } from '../engine/filters/parse.js';
 import type { Right } from '../api/types.js';
 
 /** A stored key (global, or index-specific when `index` is set). */
@@ -54,8 +56,18 @@ function stringList(name: string, v: unknown): string[] {
 
 function count(name: string, v: unknown): number {
   if (v === undefined || v === null) return 0;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw badRequest(`Invalid value for "${name}": expected a non-negative integer`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw badRequest(`Invalid value for "${name}": expected a non-negative integer`);
   return v;
+}
+
+/** Forced parameters are checked when the key is saved: a key must not be stored unusable. */
+function checkQueryParameters(qs: string): void {
+  try {
+    const params = parseSearchParams({ params: qs });
+    if (typeof params.filters === 'string' && params.filters.trim() !== '') parseFilters(params.filters);
+  } catch (e) {
+    throw badRequest(`Invalid value for "queryParameters": ${(e as Error).message}`);
+  }
 }
 
 /**
@@ -73,6 +85,7 @@ export function keyFields(body: unknown, options: { indexSpecific?: boolean; pre
   if (typeof description !== 'string') throw badRequest('Invalid value for "description": expected a string');
   const queryParameters = given('queryParameters') ?? '';
   if (typeof queryParameters !== 'string') throw badRequest('Invalid value for "queryParameters": expected a URL-encoded string');
+  checkQueryParameters(queryParameters);
   const indexes = options.indexSpecific ? [] : stringList('indexes', given('indexes'));
   for (const p of indexes) checkPattern('indexes', p);
   const referers = stringList('referers', given('referers'));

@@ -101,10 +101,19 @@ function matchingBitmap(index: SearchIndex, params: SearchParams) {
   return { candidates: index.coreIndex.candidates().slice(), nbHits: result.nbHits, setting };
 }
 
-export async function browseIndex(index: SearchIndex, body: Record<string, unknown>, cursorKey: CryptoKey, seeUnretrievable: boolean) {
+export interface BrowseOptions {
+  cursorKey: CryptoKey;
+  seeUnretrievable: boolean;
+  /** The caller's restrictions, applied to every page: a cursor carries the parameters as requested, never as restricted. */
+  restrict?: (params: SearchParams) => SearchParams;
+}
+
+export async function browseIndex(index: SearchIndex, body: Record<string, unknown>, options: BrowseOptions) {
   const started = performance.now();
+  const { cursorKey, seeUnretrievable, restrict = (p: SearchParams) => p } = options;
   const cursor = typeof body.cursor === 'string' ? await decodeCursor(cursorKey, body.cursor, index.name) : undefined;
-  const params: SearchParams = cursor ? parseSearchParams({ params: cursor.params }) : parseSearchParams(body);
+  const requested: SearchParams = cursor ? parseSearchParams({ params: cursor.params }) : parseSearchParams(body);
+  const params = restrict(requested);
   const hitsPerPage = Math.min(params.hitsPerPage ?? BROWSE_PAGE, BROWSE_PAGE);
   const { candidates, nbHits, setting } = matchingBitmap(index, params);
   const order = browseOrder(index);
@@ -131,7 +140,7 @@ export async function browseIndex(index: SearchIndex, body: Record<string, unkno
   };
   if (more && lastId >= 0) {
     response.cursor = await encodeCursor(cursorKey, {
-      index: index.name, params: encodeParams(params), key: order.keys[lastId], objectID: index.record(lastId)!.objectID,
+      index: index.name, params: encodeParams(requested), key: order.keys[lastId], objectID: index.record(lastId)!.objectID,
       page: cursor ? cursor.page + 1 : 0, issuedAt: Date.now(),
     });
   }

@@ -279,6 +279,8 @@ export function parseSearchParams(body: Record<string, unknown> | undefined, ign
   Object.assign(raw, fields);
   for (const k of Object.keys(fields)) fromUrl.delete(k);
   for (const name of ignore) delete raw[name];
+  // null asks for the default, as leaving the parameter out does (in settings it resets one)
+  for (const [name, value] of Object.entries(raw)) if (value === null) delete raw[name];
   return parseWith(SEARCH_PARAMETERS, raw, 'parameter', fromUrl);
 }
 

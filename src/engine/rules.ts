@@ -9,7 +9,7 @@ import { pluralForms } from './plurals.js';
 import { effectiveSetting } from './settings.js';
 import { synonymAlternatives } from './synonyms.js';
 import { fold } from './fold.js';
-import type { SearchParams } from './params.js';
+import { parseSearchParams, type SearchParams } from './params.js';
 import { isPlainObject } from './records.js';
 import type { SearchIndex } from './search-index.js';
 
@@ -48,15 +48,12 @@ function checkCondition(c: unknown, where: string): void {
   if (c.anchoring !== undefined && !ANCHORINGS.includes(c.anchoring)) {
     throw badRequest(`${where}: anchoring must be one of ${ANCHORINGS.join(', ')}`);
   }
-  if (c.pattern !== undefined && typeof c.pattern !== 'string') throw badRequest(`${where}: pattern must be a string`);
+  for (const name of ['pattern', 'context', 'filters'] as const) {
+    if (c[name] !== undefined && typeof c[name] !== 'string') throw badRequest(`${where}: ${name} must be a string`);
+  }
   if (c.alternatives !== undefined && typeof c.alternatives !== 'boolean') throw badRequest(`${where}: alternatives must be a boolean`);
-  if (c.context !== undefined && (typeof c.context !== 'string' || !/^[\w-]+$/.test(c.context))) {
-    throw badRequest(`${where}: context must be letters, digits, "_" or "-"`);
-  }
-  if (c.filters !== undefined) {
-    if (typeof c.filters !== 'string') throw badRequest(`${where}: filters must be a string`);
-    parseFilters(c.filters);
-  }
+  if (c.context !== undefined && !/^[\w-]+$/.test(c.context)) throw badRequest(`${where}: context must be letters, digits, "_" or "-"`);
+  if (c.filters !== undefined) parseFilters(c.filters);
   if ((c.pattern === undefined) !== (c.anchoring === undefined) && c.context === undefined && c.filters === undefined) {
     throw badRequest(`${where}: pattern and anchoring go together`);
   }
@@ -82,8 +79,46 @@ export function toRule(body: unknown, objectID?: string): Rule {
   if (consequence.hide !== undefined && (!Array.isArray(consequence.hide) || consequence.hide.some((h: any) => typeof h?.objectID !== 'string'))) {
     throw badRequest(`${where}: hide must be [{objectID}]`);
   }
-  if (consequence.params !== undefined && !isPlainObject(consequence.params)) throw badRequest(`${where}: params must be an object`);
+  if (consequence.params !== undefined) consequenceParams(consequence.params, where);
+  if (consequence.filterPromotes !== undefined && typeof consequence.filterPromotes !== 'boolean') {
+    throw badRequest(`${where}: filterPromotes must be a boolean`);
+  }
+  if (body.enabled !== undefined && typeof body.enabled !== 'boolean') throw badRequest(`${where}: enabled must be a boolean`);
+  if (body.description !== undefined && typeof body.description !== 'string') throw badRequest(`${where}: description must be a string`);
+  if (body.validity !== undefined && !(Array.isArray(body.validity)
+    && body.validity.every((v: unknown) => isPlainObject(v) && typeof v.from === 'number' && typeof v.until === 'number'))) {
+    throw badRequest(`${where}: validity must be [{from, until}] (unix seconds)`);
+  }
   return { ...body, objectID: id } as Rule;
+}
+
+function checkQueryEdit(edit: unknown, where: string): void {
+  if (edit === undefined || typeof edit === 'string') return;
+  const strings = (v: unknown) => v === undefined || (Array.isArray(v) && v.every((w) => typeof w === 'string'));
+  const validEdit = (e: unknown) => isPlainObject(e) && (e.type === 'remove' || e.type === 'replace')
+    && typeof e.delete === 'string' && (e.insert === undefined || typeof e.insert === 'string');
+  if (!isPlainObject(edit) || !strings(edit.remove) || !(edit.edits === undefined || (Array.isArray(edit.edits) && edit.edits.every(validEdit)))) {
+    throw badRequest(`${where}: params.query must be a string or {remove: [words], edits: [{type, delete, insert?}]}`);
+  }
+}
+
+/**
+ * A consequence's parameters: the query edit and automatic facet filters,
+ * which only rules have, and search parameters read by the one parser (so a
+ * rule never feeds a search a value of the wrong type).
+ */
+function consequenceParams(params: unknown, where: string) {
+  if (!isPlainObject(params)) throw badRequest(`${where}: params must be an object`);
+  const { query, automaticFacetFilters, automaticOptionalFacetFilters, ...others } = params;
+  checkQueryEdit(query, where);
+  for (const [name, v] of Object.entries({ automaticFacetFilters, automaticOptionalFacetFilters })) {
+    if (v !== undefined && !Array.isArray(v)) throw badRequest(`${where}: ${name} must be an array`);
+  }
+  try {
+    return { query, automaticFacetFilters, automaticOptionalFacetFilters, others: parseSearchParams(others) };
+  } catch (e) {
+    throw badRequest(`${where}: ${(e as Error).message}`);
+  }
 }
 
 const wordsOf = (s: string) => fold(s).split(/[^\p{L}\p{N}{}:._-]+/u).filter(Boolean);
@@ -231,7 +266,7 @@ export function applyRules(index: SearchIndex, params: SearchParams, now = Date.
       if (m) { match = m; break; }
     }
     if (!match) continue;
-    const { query: queryEdit, automaticFacetFilters, automaticOptionalFacetFilters, ...others } = rule.consequence.params ?? {};
+    const { query: queryEdit, automaticFacetFilters, automaticOptionalFacetFilters, others } = consequenceParams(rule.consequence.params ?? {}, rule.objectID);
     rewritten = { ...rewritten, ...others };
     if (others.filters) {
       // a rule's filters AND with the request's, they never replace them

@@ -1,47 +1,105 @@
 // `lantern serve`: the REST API over node:http — CORS (with preflight),
-// gzip request bodies, the caller's address for the router.
+// compressed request bodies, strict UTF-8, the caller's address for the
+// router (X-Forwarded-For only from a trusted proxy), timeouts for slow or
+// idle clients, and a request id on every answer.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { RequestHandler } from '../requester.js';
+import { requestIdHeaders, requestIdOf } from '../api/request-id.js';
+import { parseAddress } from '../auth/cidr.js';
 
 export interface ServeOptions {
   port?: number;
   host?: string;
   /** Extra handler tried before the API (static files of a demo, for instance). */
   fallback?: (req: IncomingMessage, res: ServerResponse) => boolean;
-  /** Largest request body accepted, in bytes, before and after gunzip (default 16 MiB; larger → 413). */
+  /** Largest request body accepted, in bytes, before and after decompression (default 16 MiB; larger → 413). */
   maxBodyBytes?: number;
+  /**
+   * Proxies in front whose `X-Forwarded-For` is believed (true = one). Each
+   * appends the address it saw, so the caller is that many entries from the
+   * end. Unset: the socket's address is the caller's — for the source
+   * allow-list, per-IP rate limits and logs — whatever the header says.
+   */
+  trustProxy?: boolean | number;
+  /** Milliseconds: whole headers, whole request, idle keep-alive socket, idle socket mid-request. */
+  timeouts?: Partial<Timeouts>;
 }
 
+interface Timeouts { headers: number; request: number; keepAlive: number; idle: number }
+
+const TIMEOUTS: Timeouts = { headers: 20_000, request: 60_000, keepAlive: 5_000, idle: 120_000 };
 const MAX_BODY = 16 * 1024 * 1024;
 
-class TooLarge extends Error {}
+/** A request body that cannot be read: an answer status and message. */
+class BodyError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+/** The authentication headers a browser script sends (the preflight must allow them by name). */
+const ALLOWED_HEADERS = [
+  'Content-Type', 'Content-Encoding', 'X-Algolia-API-Key', 'X-Algolia-Application-Id', 'X-Algolia-UserToken',
+  'X-Algolia-Agent', 'X-Service-API-Key', 'X-Service-Application-Id', 'X-Forwarded-API-Key', 'X-Request-Id', 'Request-Id',
+];
 
 const CORS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, PUT, DELETE, OPTIONS',
-  'access-control-allow-headers': '*',
+  'access-control-allow-headers': ALLOWED_HEADERS.join(', '),
+  'access-control-expose-headers': 'X-Request-Id, Correlation-ID, Retry-After',
   'access-control-max-age': '86400',
 };
 
-async function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  if (Number(req.headers['content-length'] ?? 0) > limit) throw new TooLarge();
+const DECOMPRESS: Record<string, (bytes: Buffer, options: { maxOutputLength: number }) => Buffer> = {
+  gzip: gunzipSync, 'x-gzip': gunzipSync, deflate: inflateSync, br: brotliDecompressSync,
+};
+
+async function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
+  if (Number(req.headers['content-length'] ?? 0) > limit) throw new BodyError(413, 'Request body too large');
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw new TooLarge();
+    if (size > limit) throw new BodyError(413, 'Request body too large');
     chunks.push(chunk as Buffer);
   }
-  const raw = Buffer.concat(chunks);
-  const gzip = req.headers['content-encoding'] === 'gzip';
-  if (!gzip) return raw.toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+function decompress(raw: Buffer, encoding: string | undefined, limit: number): Buffer {
+  const name = (encoding ?? '').trim().toLowerCase();
+  if (name === '' || name === 'identity') return raw;
+  const inflate = DECOMPRESS[name];
+  if (!inflate) throw new BodyError(400, `Unsupported Content-Encoding: ${name.slice(0, 40)}`);
   try {
-    return gunzipSync(raw, { maxOutputLength: limit }).toString('utf8');
+    return inflate(raw, { maxOutputLength: limit });
   } catch (e) {
-    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new TooLarge();
-    throw e;
+    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new BodyError(413, 'Request body too large');
+    throw new BodyError(400, `Request body is not valid ${name}`);
   }
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+async function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  const bytes = decompress(await readBytes(req, limit), req.headers['content-encoding'], limit);
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new BodyError(400, 'Request body is not valid UTF-8');
+  }
+}
+
+/** The caller's address: the socket's, or the one the trusted proxies forwarded. */
+export function callerAddress(req: IncomingMessage, trustProxy: boolean | number = false): string {
+  const socket = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+  const hops = trustProxy === true ? 1 : Number(trustProxy) || 0;
+  if (hops <= 0) return socket;
+  const forwarded = String(req.headers['x-forwarded-for'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const address = forwarded[Math.max(0, forwarded.length - hops)];
+  return address !== undefined && parseAddress(address) ? address : socket;
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -49,46 +107,61 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(JSON.stringify(body));
 }
 
+function headersOf(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
+  return headers;
+}
+
 export function handler(engine: RequestHandler, options: ServeOptions = {}) {
   return async (req: IncomingMessage, res: ServerResponse) => {
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204, CORS);
-      res.end();
-      return;
-    }
-    if (options.fallback?.(req, res)) return;
-    let body: string;
+    const headers = headersOf(req);
+    // answers made here, before the router, name their call too
+    const ownId = () => requestIdHeaders(requestIdOf(headers, {}));
     try {
-      body = await readBody(req, options.maxBodyBytes ?? MAX_BODY);
-    } catch (e) {
-      if (e instanceof TooLarge) {
-        send(res, 413, { message: 'Request body too large', status: 413 }, { connection: 'close' });
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, { ...CORS, ...ownId() });
+        res.end();
+        return;
+      }
+      if (options.fallback?.(req, res)) return;
+      let body: string;
+      try {
+        body = await readBody(req, options.maxBodyBytes ?? MAX_BODY);
+      } catch (e) {
+        if (!(e instanceof BodyError)) throw e;
+        send(res, e.status, { message: e.message, status: e.status }, { ...ownId(), ...(e.status === 413 ? { connection: 'close' } : {}) });
         req.resume();
         return;
       }
-      send(res, 400, { message: 'Invalid request body encoding', status: 400 });
-      return;
+      const response = await engine.request({
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        headers,
+        body,
+        sourceIp: callerAddress(req, options.trustProxy),
+      });
+      send(res, response.status, response.body, response.headers);
+    } catch (e) {
+      console.error('lantern: internal error', e);
+      if (!res.headersSent) send(res, 500, { message: 'Internal error', status: 500 }, ownId());
+      else res.destroy();
     }
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
-    const response = await engine.request({
-      method: req.method ?? 'GET',
-      path: req.url ?? '/',
-      headers,
-      body,
-      sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '',
-    });
-    send(res, response.status, response.body, response.headers);
   };
 }
 
 /** Serves `engine` on host:port; resolves with the listening server. */
 export function serve(engine: RequestHandler, options: ServeOptions = {}): Promise<Server> {
-  const server = createServer(handler(engine, options));
-  // slow or idle clients do not hold sockets forever
-  server.headersTimeout = 20_000;
-  server.requestTimeout = 60_000;
-  server.keepAliveTimeout = 5_000;
+  const timeouts = { ...TIMEOUTS, ...options.timeouts };
+  const server = createServer({
+    // slow or idle clients do not hold sockets forever
+    headersTimeout: timeouts.headers,
+    requestTimeout: timeouts.request,
+    keepAliveTimeout: timeouts.keepAlive,
+    // how often the header and request timeouts are checked
+    connectionsCheckingInterval: Math.min(30_000, Math.max(10, Math.floor(timeouts.headers / 4))),
+  }, handler(engine, options));
+  server.timeout = timeouts.idle;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 7700, options.host ?? '127.0.0.1', () => resolve(server));

@@ -1,49 +1,221 @@
-// The HTTP server: body size limit (413), gzip bombs, keys over HTTP, timeouts set.
+// The HTTP server: body limits (413, compression bombs), body encodings
+// (gzip, deflate, br; anything else, broken compression and invalid UTF-8 →
+// 400), no internals in any answer, CORS on every answer and the preflight,
+// request ids, the trusted proxy, timeouts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { connect } from 'node:net';
 import type { Server } from 'node:http';
-import { serve } from '../../src/server/http.js';
+import { serve, type ServeOptions } from '../../src/server/http.js';
+import type { RequestHandler } from '../../src/requester.js';
 import type { Lantern } from '../../src/lantern.js';
-import { ADMIN_HEADERS, openEngine } from '../api/helpers.js';
+import { ADMIN_HEADERS, APP_ID, openEngine } from '../api/helpers.js';
+
+const servers: Server[] = [];
+
+async function start(engine: RequestHandler, options: ServeOptions = {}): Promise<string> {
+  const server = await serve(engine, { port: 0, ...options });
+  servers.push(server);
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+afterAll(async () => {
+  for (const server of servers) {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+});
+
+/** No stack frame, source path or error class name in an answer. */
+function expectNoInternals(text: string): void {
+  expect(text).not.toMatch(/\bat [\w.<>]+ \(|\/work\/|node_modules|\.ts:\d|\.js:\d|TypeError|RangeError|SyntaxError|ReferenceError/);
+}
+
+async function expectJsonError(response: Response, status: number, message?: RegExp): Promise<void> {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  expect(response.headers.get('x-request-id')).toMatch(/\S/);
+  const text = await response.text();
+  expectNoInternals(text);
+  const body = JSON.parse(text);
+  expect(body).toEqual({ message: expect.any(String), status });
+  if (message) expect(body.message).toMatch(message);
+}
 
 describe('HTTP hardening', () => {
   let engine: Lantern;
-  let server: Server;
   let base: string;
   beforeAll(async () => {
     engine = await openEngine();
-    server = await serve(engine, { port: 0, maxBodyBytes: 1024 });
-    const address = server.address() as { port: number };
-    base = `http://127.0.0.1:${address.port}`;
+    base = await start(engine, { maxBodyBytes: 1024 });
   });
-  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  const post = (path: string, body: BodyInit, headers: Record<string, string> = {}) =>
+    fetch(`${base}${path}`, { method: 'POST', headers: { ...ADMIN_HEADERS, ...headers }, body });
 
-  it('a body over the limit is 413, gzip-inflated ones too', async () => {
-    const big = JSON.stringify({ text: 'x'.repeat(2000) });
-    const r = await fetch(`${base}/1/indexes/i`, { method: 'POST', headers: ADMIN_HEADERS, body: big });
-    expect(r.status).toBe(413);
-    expect(await r.json()).toEqual({ message: 'Request body too large', status: 413 });
-    const bomb = gzipSync(Buffer.from(JSON.stringify({ text: 'y'.repeat(100_000) })));
-    expect(bomb.length).toBeLessThan(1024);
-    const z = await fetch(`${base}/1/indexes/i`, { method: 'POST', headers: { ...ADMIN_HEADERS, 'content-encoding': 'gzip' }, body: bomb });
-    expect(z.status).toBe(413);
-    const ok = await fetch(`${base}/1/indexes/i`, { method: 'POST', headers: ADMIN_HEADERS, body: JSON.stringify({ a: 1 }) });
-    expect(ok.status).toBe(201);
+  it('a body over the limit is 413, decompressed ones too', async () => {
+    await expectJsonError(await post('/1/indexes/i', JSON.stringify({ text: 'x'.repeat(2000) })), 413, /too large/);
+    const record = JSON.stringify({ text: 'y'.repeat(100_000) });
+    for (const [encoding, bytes] of [['gzip', gzipSync(record)], ['deflate', deflateSync(record)], ['br', brotliCompressSync(record)]] as const) {
+      expect(bytes.length).toBeLessThan(1024);
+      await expectJsonError(await post('/1/indexes/i', bytes, { 'content-encoding': encoding }), 413);
+    }
+    expect((await post('/1/indexes/i', JSON.stringify({ a: 1 }))).status).toBe(201);
+  });
+
+  it('gzip, deflate and br bodies are read; other encodings, broken ones and invalid UTF-8 are 400', async () => {
+    const record = JSON.stringify({ objectID: 'zipped', city: 'Zürich' });
+    for (const [encoding, bytes] of [['gzip', gzipSync(record)], ['deflate', deflateSync(record)], ['br', brotliCompressSync(record)], ['identity', Buffer.from(record)]] as const) {
+      const r = await post('/1/indexes/enc', bytes, { 'content-encoding': encoding });
+      expect(r.status, encoding).toBe(201);
+    }
+    await engine.waitForTasks();
+    expect((await (await fetch(`${base}/1/indexes/enc/zipped`, { headers: ADMIN_HEADERS })).json()).city).toBe('Zürich');
+    await expectJsonError(await post('/1/indexes/enc', record, { 'content-encoding': 'compress' }), 400, /Content-Encoding/);
+    await expectJsonError(await post('/1/indexes/enc', record, { 'content-encoding': 'br' }), 400);
+    await expectJsonError(await post('/1/indexes/enc', Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d])), 400, /UTF-8/);
+    // an overlong encoding of "/" is not UTF-8 either
+    await expectJsonError(await post('/1/indexes/enc', Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc0, 0xaf, 0x22, 0x7d])), 400, /UTF-8/);
+  });
+
+  it('malformed JSON and bad percent-encoding are 400; no answer shows internals', async () => {
+    await expectJsonError(await post('/1/indexes/i/query', '{"query": "a",'), 400, /JSON/);
+    await expectJsonError(await post('/1/indexes/i/query', '[1, 2'), 400, /JSON/);
+    await expectJsonError(await fetch(`${base}/1/indexes/%E0%A4%A/1`, { headers: ADMIN_HEADERS }), 400, /percent-encoding/);
+    await expectJsonError(await fetch(`${base}/1/indexes/i/%FF`, { headers: ADMIN_HEADERS }), 400);
+    await expectJsonError(await fetch(`${base}/1/nowhere/../../etc/passwd`, { headers: ADMIN_HEADERS }), 404);
+    await expectJsonError(await fetch(`${base}/1/indexes/i/query?params=%ZZ`, { method: 'PATCH', headers: ADMIN_HEADERS }), 404);
+  });
+
+  it('an engine failure is a bare 500: no message, stack or path of the failure', async () => {
+    const failing: RequestHandler = { request: async () => { throw new TypeError('boom in /work/secret/engine.ts:12'); } };
+    const url = await start(failing);
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => { errors.push(args); };
+    try {
+      const r = await fetch(`${url}/1/indexes`, { headers: ADMIN_HEADERS });
+      await expectJsonError(r, 500);
+    } finally {
+      console.error = original;
+    }
+    expect(errors).toHaveLength(1); // the operator's log keeps it
+  });
+
+  it('CORS: the preflight allows the authentication headers by name; every answer carries the CORS headers', async () => {
+    const preflight = await fetch(`${base}/1/indexes/i/query`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://shop.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'x-algolia-api-key' },
+    });
+    expect(preflight.status).toBe(204);
+    const allowed = preflight.headers.get('access-control-allow-headers')!.toLowerCase().split(/,\s*/);
+    for (const h of ['x-algolia-api-key', 'x-algolia-application-id', 'x-algolia-usertoken', 'content-type', 'x-request-id']) expect(allowed).toContain(h);
+    expect(preflight.headers.get('access-control-allow-methods')!.split(/,\s*/)).toEqual(expect.arrayContaining(['GET', 'POST', 'PUT', 'DELETE']));
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('x-request-id')).toMatch(/\S/);
+    for (const response of [
+      await fetch(`${base}/1/indexes`, { headers: ADMIN_HEADERS }),
+      await fetch(`${base}/1/indexes`, { headers: { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': 'wrong' } }),
+      await post('/1/indexes/i', 'x'.repeat(2000)),
+    ]) {
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(response.headers.get('access-control-expose-headers')!.toLowerCase()).toContain('x-request-id');
+      expect(response.headers.get('x-request-id')).toMatch(/\S/);
+    }
+  });
+
+  it("the request id of an answer is its log entry's cid", async () => {
+    const r = await fetch(`${base}/1/indexes/i/query`, { method: 'POST', headers: ADMIN_HEADERS, body: '{"query":"x"}' });
+    const id = r.headers.get('x-request-id');
+    expect(r.headers.get('correlation-id')).toBe(id);
+    const { logs } = await (await fetch(`${base}/1/logs?length=1`, { headers: ADMIN_HEADERS })).json() as { logs: any[] };
+    expect(logs[0]).toMatchObject({ cid: id, url: '/1/indexes/i/query', ip: '127.0.0.1' });
   });
 
   it('keys work over HTTP, with the socket address; 429 carries Retry-After', async () => {
-    const add = await fetch(`${base}/1/keys`, { method: 'POST', headers: ADMIN_HEADERS, body: JSON.stringify({ acl: ['listIndexes'], maxQueriesPerIPPerHour: 1 }) });
+    const add = await post('/1/keys', JSON.stringify({ acl: ['listIndexes'], maxQueriesPerIPPerHour: 1 }));
     const { key } = await add.json() as { key: string };
-    const headers = { 'x-algolia-application-id': ADMIN_HEADERS['x-algolia-application-id'], 'x-algolia-api-key': key };
+    const headers = { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': key };
     expect((await fetch(`${base}/1/indexes`, { headers })).status).toBe(200);
     const limited = await fetch(`${base}/1/indexes`, { headers });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await fetch(`${base}/1/keys`, { headers })).status).toBe(403);
   });
+});
 
-  it('timeouts are set', () => {
-    expect(server.headersTimeout).toBeGreaterThan(0);
-    expect(server.requestTimeout).toBeGreaterThan(0);
+describe('X-Forwarded-For and the trusted proxy', () => {
+  const FORWARDED = '198.51.100.7';
+
+  async function setUp(options: ServeOptions) {
+    const engine = await openEngine();
+    const base = await start(engine, options);
+    const limited = (await (await fetch(`${base}/1/keys`, {
+      method: 'POST', headers: ADMIN_HEADERS, body: JSON.stringify({ acl: ['listIndexes'], maxQueriesPerIPPerHour: 1 }),
+    })).json() as { key: string }).key;
+    const get = (path: string, key: string, forwardedFor?: string) => fetch(`${base}${path}`, {
+      headers: { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': key, ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) },
+    });
+    const lastIp = async () => (await (await get('/1/logs?length=1', ADMIN_HEADERS['x-algolia-api-key'])).json() as { logs: any[] }).logs[0].ip;
+    return { engine, get, limited, lastIp };
+  }
+
+  it('not trusted: the socket address counts for logs, rate limits and the allow-list, whatever the header says', async () => {
+    const { engine, get, limited, lastIp } = await setUp({});
+    expect((await get('/1/indexes', limited, FORWARDED)).status).toBe(200);
+    expect(await lastIp()).toBe('127.0.0.1');
+    expect((await get('/1/indexes', limited, '203.0.113.1')).status).toBe(429); // the same socket address
+    expect((await engine.request({ method: 'PUT', path: '/1/security/sources', headers: ADMIN_HEADERS, body: [{ source: '127.0.0.1' }] })).status).toBe(200);
+    expect((await get('/1/indexes', ADMIN_HEADERS['x-algolia-api-key'], FORWARDED)).status).toBe(200);
   });
+
+  it('trusted (one proxy): the last X-Forwarded-For entry is the caller', async () => {
+    const { engine, get, limited, lastIp } = await setUp({ trustProxy: true });
+    expect((await get('/1/indexes', limited, `10.9.9.9, ${FORWARDED}`)).status).toBe(200);
+    expect(await lastIp()).toBe(FORWARDED);
+    expect((await get('/1/indexes', limited, '203.0.113.1')).status).toBe(200); // another caller, another count
+    expect((await get('/1/indexes', limited, FORWARDED)).status).toBe(429);
+    expect((await get('/1/indexes', limited)).status).toBe(200); // no header: the proxy itself
+    const put = await engine.request({ method: 'PUT', path: '/1/security/sources', headers: ADMIN_HEADERS, body: [{ source: '203.0.113.0/24' }], sourceIp: '203.0.113.9' });
+    expect(put.status).toBe(200);
+    const admin = ADMIN_HEADERS['x-algolia-api-key'];
+    expect((await get('/1/indexes', admin, FORWARDED)).status).toBe(403);
+    expect((await get('/1/indexes', admin, `${FORWARDED}, 203.0.113.5`)).status).toBe(200);
+  });
+
+  it('trusted (two proxies): the second entry from the end; an unreadable entry falls back to the socket', async () => {
+    const { get, lastIp } = await setUp({ trustProxy: 2 });
+    const admin = ADMIN_HEADERS['x-algolia-api-key'];
+    await get('/1/indexes', admin, `1.2.3.4, ${FORWARDED}, 10.0.0.2`);
+    expect(await lastIp()).toBe(FORWARDED);
+    await get('/1/indexes', admin, 'not-an-address, 10.0.0.2');
+    expect(await lastIp()).toBe('127.0.0.1');
+  });
+});
+
+describe('timeouts', () => {
+  it('the defaults are set', async () => {
+    const engine = await openEngine();
+    const base = await start(engine);
+    const server = servers.at(-1)!;
+    expect(base).toMatch(/^http:/);
+    expect(server.headersTimeout).toBe(20_000);
+    expect(server.requestTimeout).toBe(60_000);
+    expect(server.keepAliveTimeout).toBe(5_000);
+    expect(server.timeout).toBeGreaterThan(0);
+  });
+
+  it('a client that never finishes its headers is answered 408 and disconnected', async () => {
+    const engine = await openEngine();
+    const base = await start(engine, { timeouts: { headers: 300, request: 600 } });
+    const { port } = new URL(base);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET /1/indexes HTTP/1.1\r\nHost: x\r\nX-Slow: '));
+      let received = '';
+      socket.on('data', (d) => { received += d; });
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+  }, 15_000);
 });

@@ -211,4 +211,38 @@ describe('the official client', () => {
     expect((await client.getApiKey({ key })).description).toBe('changed');
     expect(ADMIN_HEADERS['x-algolia-api-key']).toBe(ADMIN_KEY);
   });
+
+  it('getLogs with a logs key: the calls, newest first, each under the request id the client sent', async () => {
+    const engine = await openEngine();
+    const sentIds: string[] = [];
+    const base = lanternRequester(engine, '198.51.100.4');
+    const requester = { send: (r: Parameters<typeof base.send>[0]) => { sentIds.push(r.headers['request-id']); return base.send(r); } };
+    const admin = algoliasearch(APP_ID, ADMIN_KEY, { requester });
+    const { taskID } = await admin.saveObject({ indexName: 'movies', body: { objectID: 'm1', title: 'Alien' } });
+    await admin.waitForTask({ indexName: 'movies', taskID });
+    await admin.searchSingleIndex({ indexName: 'movies', searchParams: { query: 'alien' } });
+    const { key } = await admin.addApiKey({ acl: ['logs'] });
+    await admin.waitForApiKey({ key, operation: 'add' });
+    const reader = algoliasearch(APP_ID, key, { requester: lanternRequester(engine) });
+    const { logs } = await reader.getLogs({ length: 1000 });
+    expect(logs.map((l) => l.cid)).toEqual([...sentIds].reverse());
+    expect(sentIds.every((id) => typeof id === 'string' && id.length > 0)).toBe(true);
+    const search = logs.find((l) => l.url.startsWith('/1/indexes/movies/query?x-algolia-agent='))!;
+    expect(search).toMatchObject({ method: 'POST', answer_code: '200', ip: '198.51.100.4', index: 'movies', query_nb_hits: '1' });
+    expect((await reader.getLogs({ type: 'build', indexName: 'movies' })).logs.map((l) => `${l.method} ${l.url.split('?')[0]}`))
+      .toEqual(['POST /1/indexes/movies']);
+    await expect(algoliasearch(APP_ID, 'wrong', { requester: lanternRequester(engine) }).getLogs()).rejects.toMatchObject({ status: 403 });
+
+    // a secured key derived from the logs key reads only the calls of its indexes
+    await admin.saveObject({ indexName: 'books', body: { objectID: 'b1', title: 'Dune' } });
+    const secured = (admin as any).generateSecuredApiKey({ parentApiKey: key, restrictions: { restrictIndices: ['movies'] } }) as string;
+    const limited = algoliasearch(APP_ID, secured, { requester: lanternRequester(engine) });
+    const seen = (await limited.getLogs({ length: 1000 })).logs;
+    const everything = (await admin.getLogs({ length: 1000 })).logs;
+    expect(everything.some((l) => l.index === 'books')).toBe(true);
+    // the write, its task polls and the search on movies; not books, not the key calls
+    expect(seen.map((l) => l.cid)).toEqual(everything.filter((l) => l.index === 'movies').map((l) => l.cid));
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    await expect(limited.getLogs({ indexName: 'books' })).rejects.toMatchObject({ status: 403 });
+  });
 });

@@ -1,0 +1,210 @@
+// GET /1/logs: the engine's last calls (src/engine/call-log.ts), recorded by
+// the router after each answer. Credentials never reach a log entry: API key
+// headers and query parameters are masked, key values in key-management
+// paths too, and the answers of key management (which hold key values) are
+// left out. A restricted `logs` key reads only the entries of its indexes.
+import { badRequest } from '../engine/errors.js';
+import { CallLog, LOG_CAPACITY } from '../engine/call-log.js';
+import { isPlainObject } from '../engine/records.js';
+import { checkIndex, mayReach } from '../auth/restrictions.js';
+import type { ApiResponse, Caller, OperationContext, Right } from './types.js';
+
+/** How much of a body or an answer an entry keeps. */
+const CUT = 1000;
+const LOG_TYPES = ['all', 'query', 'build', 'error'] as const;
+type LogType = (typeof LOG_TYPES)[number];
+
+interface InnerQuery { index_name: string; user_token?: string; query_id?: string }
+
+/** An entry as the wire shape holds it (every figure a string), plus what filtering needs. */
+interface Entry {
+  time: number;
+  kind: 'query' | 'build' | 'other';
+  /** Every index the call reached (its own and its inner queries'). */
+  indexes: string[];
+  fields: Record<string, unknown>;
+}
+
+/** What the router knows of one answered call. */
+export interface AnsweredCall {
+  requestId: string;
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  body: unknown;
+  sourceIp: string;
+  response: ApiResponse;
+  processingTimeMs: number;
+  /** The matched operation, when the path matched one. */
+  route?: { op: string; method: string; right: Right };
+  params?: Record<string, string>;
+}
+
+const logs = new WeakMap<object, CallLog<Entry>>();
+
+function callLog(engine: object): CallLog<Entry> {
+  let log = logs.get(engine);
+  if (!log) logs.set(engine, (log = new CallLog<Entry>()));
+  return log;
+}
+
+// --- masking
+
+const SECRET_HEADER = /(^|-)api-key$|^authorization$|^proxy-authorization$|^cookie$/;
+/** Key management paths (`/1/keys…`, `/1/indexes/{i}/keys…`), and the key value in them. */
+const KEY_MANAGEMENT = /^\/1\/(indexes\/[^/]+\/)?keys(\/|$)/;
+const KEY_IN_PATH = /^(\/1\/(?:indexes\/[^/]+\/)?keys\/)([^/]+)/;
+
+/** A key's first characters name it in a log; short keys are hidden whole. */
+export function maskKey(value: string): string {
+  return `${value.length >= 32 ? value.slice(0, 4) : ''}${'*'.repeat(16)}`;
+}
+
+function maskedQuery(query: Record<string, string>): string {
+  const masked = Object.entries(query).map(([k, v]) => [k, SECRET_HEADER.test(k.toLowerCase()) ? maskKey(v) : v]);
+  return new URLSearchParams(masked).toString();
+}
+
+function maskedHeaders(headers: Record<string, string>): string {
+  return Object.entries(headers)
+    .map(([k, v]) => `${k}: ${SECRET_HEADER.test(k) ? maskKey(v) : v}`)
+    .join('\n');
+}
+
+// --- recording
+
+const cut = (text: string) => (text.length > CUT ? text.slice(0, CUT) : text);
+
+/**
+ * The first `CUT` characters of a value's JSON. Serialising a large answer
+ * whole to keep 1000 characters would cost more than many searches, so the
+ * replacer stops descending once the characters it has certainly emitted
+ * (a lower bound: names and strings) pass the cut: what follows is dropped,
+ * what precedes is exactly the full JSON's.
+ */
+function asText(value: unknown): string {
+  if (value === undefined) return '';
+  if (typeof value === 'string') return cut(value);
+  let emitted = 0;
+  try {
+    return cut(JSON.stringify(value, function (this: unknown, name: string, v: unknown) {
+      if (emitted > CUT) return undefined;
+      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return v; // emits nothing
+      emitted += (Array.isArray(this) ? 0 : name.length) + (typeof v === 'string' ? v.length : 1);
+      return v;
+    }) ?? '');
+  } catch {
+    return ''; // a value JSON cannot hold (in-process callers may send anything)
+  }
+}
+
+const QUERY_RIGHTS: ReadonlySet<Right> = new Set(['search', 'browse']);
+const BUILD_RIGHTS: ReadonlySet<Right> = new Set(['addObject', 'deleteObject', 'deleteIndex', 'editSettings']);
+
+function kindOf(call: AnsweredCall): Entry['kind'] {
+  if (!call.route) return 'other';
+  if (QUERY_RIGHTS.has(call.route.right)) return 'query';
+  return call.route.method !== 'GET' && BUILD_RIGHTS.has(call.route.right) ? 'build' : 'other';
+}
+
+/** The queries of a multi-query, with the query IDs its answer gave them. */
+function innerQueries(call: AnsweredCall): InnerQuery[] | undefined {
+  const requests = isPlainObject(call.body) && Array.isArray(call.body.requests) ? call.body.requests : undefined;
+  if (call.route?.op !== 'search' || !requests) return undefined;
+  const results = (call.response.body as { results?: unknown[] } | undefined)?.results ?? [];
+  return requests.filter(isPlainObject).map((request, i) => {
+    const inner: InnerQuery = { index_name: String(request.indexName) };
+    const token = request.userToken ?? call.headers['x-algolia-usertoken'];
+    if (typeof token === 'string') inner.user_token = token;
+    const queryID = (results[i] as { queryID?: unknown } | undefined)?.queryID;
+    if (typeof queryID === 'string') inner.query_id = queryID;
+    return inner;
+  });
+}
+
+function nbHitsOf(call: AnsweredCall): string | undefined {
+  if (kindOf(call) !== 'query' || call.route?.op === 'search') return undefined;
+  const nbHits = (call.response.body as { nbHits?: unknown } | undefined)?.nbHits;
+  return typeof nbHits === 'number' ? String(nbHits) : undefined;
+}
+
+/** Records one answered call (the router calls this once per call, except for the logs call itself). */
+export function logCall(engine: object, call: AnsweredCall, now = Date.now()): void {
+  const keyManagement = KEY_MANAGEMENT.test(call.path);
+  const query = maskedQuery(call.query);
+  const inner = innerQueries(call);
+  const index = call.params?.indexName;
+  const fields: Record<string, unknown> = {
+    cid: call.requestId,
+    timestamp: new Date(now).toISOString(),
+    method: call.method,
+    answer_code: String(call.response.status),
+    query_body: asText(call.body),
+    answer: keyManagement ? '' : asText(call.response.body),
+    url: call.path.replace(KEY_IN_PATH, (_, prefix, key) => prefix + maskKey(decodeSafely(key))) + (query ? `?${query}` : ''),
+    ip: call.sourceIp,
+    query_headers: cut(maskedHeaders(call.headers)),
+    nb_api_calls: String(inner?.length || 1),
+    processing_time_ms: String(Math.round(call.processingTimeMs)),
+  };
+  if (index !== undefined) fields.index = index;
+  if (query) fields.query_params = cut(query);
+  const nbHits = nbHitsOf(call);
+  if (nbHits !== undefined) fields.query_nb_hits = nbHits;
+  if (inner) fields.inner_queries = inner;
+  const indexes = [...(index !== undefined ? [index] : []), ...(inner ?? []).map((q) => q.index_name)];
+  callLog(engine).record({ time: now, kind: kindOf(call), indexes, fields });
+}
+
+function decodeSafely(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+// --- reading
+
+function integer(name: string, text: string | undefined, fallback: number, max: number): number {
+  if (text === undefined || text === '') return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > max) throw badRequest(`Invalid value for "${name}": expected an integer from 0 to ${max}`);
+  return n;
+}
+
+function logType(text: string | undefined): LogType {
+  if (text === undefined || text === '') return 'all';
+  if (!(LOG_TYPES as readonly string[]).includes(text)) throw badRequest(`Invalid value for "type": expected one of ${LOG_TYPES.join(', ')}`);
+  return text as LogType;
+}
+
+function wanted(entry: Entry, type: LogType, indexName: string | undefined, caller: Caller): boolean {
+  if (type === 'error' && Number(entry.fields.answer_code) < 400) return false;
+  if ((type === 'query' || type === 'build') && entry.kind !== type) return false;
+  if (indexName !== undefined && !entry.indexes.includes(indexName)) return false;
+  // a key limited to some indexes sees the calls that reached only those
+  const limited = (caller.restrictions?.indexes.length ?? 0) > 0;
+  return !limited || (entry.indexes.length > 0 && entry.indexes.every((i) => mayReach(caller, i)));
+}
+
+async function sha1(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-1', new TextEncoder().encode(text)));
+  return [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** GET /1/logs: `offset`, `length` (default 10, max 1000), `indexName`, `type` (all|query|build|error); newest first. */
+export async function getLogs(ctx: OperationContext) {
+  const offset = integer('offset', ctx.query.offset, 0, Number.MAX_SAFE_INTEGER);
+  const length = integer('length', ctx.query.length, 10, LOG_CAPACITY);
+  const type = logType(ctx.query.type);
+  const indexName = ctx.query.indexName || undefined;
+  if (indexName !== undefined && ctx.caller.restrictions) checkIndex(ctx.caller, indexName);
+  const entries = callLog(ctx.engine).newestFirst()
+    .filter((e) => wanted(e, type, indexName, ctx.caller))
+    .slice(offset, offset + length);
+  return {
+    logs: await Promise.all(entries.map(async (e) => ({ ...e.fields, sha1: await sha1(JSON.stringify(e.fields)) }))),
+  };
+}
