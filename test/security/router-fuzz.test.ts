@@ -199,7 +199,7 @@ describe('router fuzz', () => {
     await engine.waitForTasks();
     const key = async (body: object) => ((await admin('POST', '/1/keys', body)).body as { key: string }).key;
     const readAll = await key({
-      acl: ['search', 'browse', 'settings', 'listIndexes', 'logs', 'seeUnretrievableAttributes'], indexes: ['films*'],
+      acl: ['search', 'browse', 'settings', 'listIndexes', 'logs', 'seeUnretrievableAttributes', 'analytics', 'usage'], indexes: ['films*'],
       queryParameters: 'filters=genre%3Adrama&hitsPerPage=5', maxHitsPerQuery: 7, referers: [],
     });
     const searchOnly = await key({ acl: ['search'] });
@@ -243,7 +243,7 @@ describe('router fuzz', () => {
     }
     expect(failures.slice(0, 20)).toEqual([]);
     // the calls got past authentication into the operations, both ways
-    expect(statuses[200]).toBeGreaterThan(150);
+    expect(statuses[200]).toBeGreaterThan(100);
     expect(statuses[400]).toBeGreaterThan(300);
     await engine.waitForTasks();
     expect(await dump()).toEqual(before);
