@@ -29,8 +29,7 @@ function describe(index: SearchIndex, pendingTasks: number) {
 
 export function listIndices(ctx: OperationContext) {
   const all = [...ctx.engine.indexes.values()].sort((a, b) => a.name.localeCompare(b.name));
-  const pending = ctx.engine.tasks.pendingCount;
-  const items = all.map((i) => describe(i, pending));
+  const items = all.map((i) => describe(i, ctx.engine.tasks.pendingFor(i.name)));
   if (ctx.query.page === undefined) return { items, nbPages: 1 };
   const page = Number(ctx.query.page);
   const size = ctx.query.hitsPerPage ? Number(ctx.query.hitsPerPage) : PAGE_SIZE;

@@ -200,7 +200,7 @@ export class Engine {
     const taskID = this.tasks.allocate();
     const encoded = this.codec.encodeOperation(op);
     await this.serialized(async () => this.storage.append({ taskID, bytes: await encoded }));
-    this.tasks.schedule(taskID, () => this.applied(taskID, op), (e) => console.error(`lantern: task ${taskID} failed`, e));
+    this.tasks.schedule(taskID, () => this.applied(taskID, op), (e) => console.error(`lantern: task ${taskID} failed`, e), 'indexName' in op ? op.indexName : undefined);
     return taskID;
   }
 

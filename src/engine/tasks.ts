@@ -9,7 +9,8 @@ const nextTurn: (f: () => void) => void = (globalThis as { setImmediate?: (f: ()
 
 export class TaskQueue {
   private next = 1;
-  private readonly pending = new Set<number>();
+  /** Pending taskIDs, with the index each one writes to (when it writes to one). */
+  private readonly pending = new Map<number, string | undefined>();
   private tail: Promise<void> = Promise.resolve();
 
   /** Ids issued so far continue after `last` (used when replaying a log). */
@@ -22,8 +23,8 @@ export class TaskQueue {
   }
 
   /** Schedules `apply` after every earlier task; the returned id is `notPublished` until it ran. */
-  schedule(taskID: number, apply: () => void | Promise<void>, onError: (e: unknown) => void): void {
-    this.pending.add(taskID);
+  schedule(taskID: number, apply: () => void | Promise<void>, onError: (e: unknown) => void, indexName?: string): void {
+    this.pending.set(taskID, indexName);
     this.tail = this.tail
       .then(() => new Promise<void>((resolve) => nextTurn(resolve)))
       .then(apply)
@@ -44,6 +45,13 @@ export class TaskQueue {
   }
 
   get pendingCount(): number { return this.pending.size; }
+
+  /** Tasks not yet applied that write to `indexName`. */
+  pendingFor(indexName: string): number {
+    let count = 0;
+    for (const name of this.pending.values()) if (name === indexName) count++;
+    return count;
+  }
 
   /** Resolves once every task scheduled so far is applied. */
   async idle(): Promise<void> {
