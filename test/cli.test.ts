@@ -1,15 +1,12 @@
 // The `lantern` command (dist/cli.js, built by `npm run build`): import a
 // JSON file into a data directory, search it, and serve it over HTTP.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, ROOT, startServe } from './support/serve.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = join(ROOT, 'dist', 'cli.js');
 const TALKS = join(ROOT, 'test', 'fixtures', 'talks.json');
 const SETTINGS = join(ROOT, 'test', 'fixtures', 'talks_settings.json');
 
@@ -28,16 +25,6 @@ function run(args: string[], timeoutMs = 20000): Promise<Run> {
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 let data: string;
 
@@ -92,29 +79,6 @@ describe('lantern import + search', () => {
   });
 });
 
-/** Starts `lantern serve` with `args`; resolves with its URL and a stop function. */
-async function startServe(args: string[]): Promise<{ url: string; stop: () => Promise<number | null> }> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--port', String(port), ...args], { cwd: ROOT });
-  let stderr = '';
-  child.stderr!.on('data', (d) => { stderr += d; });
-  const stop = () => new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null) return resolve(child.exitCode);
-    child.once('exit', (code) => resolve(code));
-    child.kill('SIGTERM');
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    const timer = setTimeout(() => reject(new Error(`no "listening on" line\n${stdout}\n${stderr}`)), 15000);
-    child.stdout!.on('data', (d) => {
-      stdout += d;
-      const m = /listening on (http:\/\/\S+)/.exec(stdout);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
-    });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`serve exited with ${code}\n${stderr}`)); });
-  });
-  return { url, stop };
-}
 
 describe('lantern serve --trust-proxy', () => {
   it('believes X-Forwarded-For only with the flag', async () => {

@@ -2,7 +2,9 @@
 // request function that sends the admin headers.
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import { Lantern } from '../../src/lantern.js';
+import { algoliasearch } from 'algoliasearch';
+import { Lantern, type LanternOptions } from '../../src/lantern.js';
+import { lanternRequester } from '../../src/requester.js';
 import type { ApiResponse } from '../../src/api/types.js';
 
 export const APP_ID = 'TESTAPP';
@@ -46,3 +48,11 @@ export function talksSettings(): Record<string, unknown> {
 }
 
 export const GIVER_TALK = { objectID: '2652', name: 'Are you a giver or a taker?' };
+
+export type OfficialClient = ReturnType<typeof algoliasearch>;
+
+/** An engine (options added to the test credentials) and the official client on it, as the admin. */
+export async function openWithClient(options: LanternOptions = {}): Promise<{ engine: Lantern; client: OfficialClient; send: Send }> {
+  const engine = await Lantern.open({ appId: APP_ID, adminKey: ADMIN_KEY, ...options });
+  return { engine, client: algoliasearch(APP_ID, ADMIN_KEY, { requester: lanternRequester(engine) }), send: sender(engine) };
+}

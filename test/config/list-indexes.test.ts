@@ -1,16 +1,13 @@
 // Listing indexes: every field of compatibility.md, pending tasks per index,
 // 100 per page when a page is asked for.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { algoliasearch } from 'algoliasearch';
-import { Lantern, lanternRequester } from '../../src/index.js';
+import { openWithClient, readFixture } from '../api/helpers.js';
 
-const talks: Array<Record<string, any>> = JSON.parse(readFileSync(new URL('../fixtures/talks.json', import.meta.url), 'utf8'));
+const talks: Array<Record<string, any>> = readFixture('talks.json');
 
 describe('listing indexes', () => {
   it('every field, with pending tasks counted per index', async () => {
-    const engine = await Lantern.open({ appId: 'APP', adminKey: 'ADMIN' });
-    const client = algoliasearch('APP', 'ADMIN', { requester: lanternRequester(engine) });
+    const { engine, client, send } = await openWithClient();
     const before = Date.now();
     await client.setSettings({ indexName: 'talks', indexSettings: { replicas: ['talks_by_date'] } });
     await client.saveObjects({ indexName: 'talks', objects: talks, waitForTasks: true });
@@ -37,8 +34,7 @@ describe('listing indexes', () => {
   });
 
   it('100 per page when a page is given, all of them otherwise', async () => {
-    const engine = await Lantern.open({ appId: 'APP', adminKey: 'ADMIN' });
-    const client = algoliasearch('APP', 'ADMIN', { requester: lanternRequester(engine) });
+    const { engine, client, send } = await openWithClient();
     const names = Array.from({ length: 105 }, (_, i) => `index_${String(i).padStart(3, '0')}`);
     for (const indexName of names) await client.saveObject({ indexName, body: { objectID: '1' } });
     await engine.waitForTasks();
@@ -48,7 +44,7 @@ describe('listing indexes', () => {
     expect(first.items.map((i: any) => i.name)).toEqual(names.slice(0, 100));
     expect(second.items.map((i: any) => i.name)).toEqual(names.slice(100));
     expect([first.nbPages, second.nbPages]).toEqual([2, 2]);
-    const bad = await engine.request({ method: 'GET', path: '/1/indexes?page=-1', headers: { 'x-algolia-api-key': 'ADMIN', 'x-algolia-application-id': 'APP' } });
+    const bad = await send('GET', '/1/indexes?page=-1');
     expect(bad.status).toBe(400);
   });
 });

@@ -1,24 +1,20 @@
 // Replicas on the TED talks: virtual replicas reading their primary's records
 // with their own ranking, standard replicas with copies, detaching, durability;
 // index-specific keys following copy and move.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { algoliasearch } from 'algoliasearch';
-import { Lantern, lanternRequester } from '../../src/index.js';
 import { fsStorage } from '../../src/node.js';
+import type { Lantern } from '../../src/index.js';
+import { ADMIN_KEY, APP_ID, openWithClient, readFixture, type OfficialClient } from '../api/helpers.js';
 
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'));
-const talks: Array<Record<string, any>> = fixture('talks.json');
+const talks: Array<Record<string, any>> = readFixture('talks.json');
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-type Client = ReturnType<typeof algoliasearch>;
-const open = async (dir?: string) => {
-  const engine = await Lantern.open({ appId: 'APP', adminKey: 'ADMIN', ...(dir ? { storage: fsStorage(dir) } : {}) });
-  return { engine, client: algoliasearch('APP', 'ADMIN', { requester: lanternRequester(engine) }) };
-};
+type Client = OfficialClient;
+const open = (dir?: string) => openWithClient(dir ? { storage: fsStorage(dir) } : {});
 const settle = (client: Client, indexName: string, r: { taskID: number }) => client.waitForTask({ indexName, taskID: r.taskID });
 const ids = async (client: Client, indexName: string, searchParams: Record<string, unknown> = {}) =>
   ((await client.searchSingleIndex({ indexName, searchParams: { hitsPerPage: 10, attributesToRetrieve: ['objectID'], attributesToHighlight: [], ...searchParams } })).hits)
@@ -38,10 +34,10 @@ describe('virtual replicas', () => {
   let client: Client;
   beforeAll(async () => {
     ({ engine, client } = await open());
-    const settings = { ...fixture('talks_settings.json'), slaves: ['virtual(talks_by_views)', 'talks_by_funny'], distinct: false };
+    const settings = { ...readFixture('talks_settings.json'), slaves: ['virtual(talks_by_views)', 'talks_by_funny'], distinct: false };
     await settle(client, 'talks', await client.setSettings({ indexName: 'talks', indexSettings: settings }));
     await client.saveObjects({ indexName: 'talks', objects: talks, waitForTasks: true });
-    await settle(client, 'talks_by_views', await client.setSettings({ indexName: 'talks_by_views', indexSettings: { customRanking: ['desc(viewed_count)'], ranking: ['desc(viewed_count)', ...fixture('talks_settings.json').ranking] } }));
+    await settle(client, 'talks_by_views', await client.setSettings({ indexName: 'talks_by_views', indexSettings: { customRanking: ['desc(viewed_count)'], ranking: ['desc(viewed_count)', ...readFixture('talks_settings.json').ranking] } }));
     await settle(client, 'talks_by_funny', await client.setSettings({ indexName: 'talks_by_funny', indexSettings: { ranking: ['desc(funny_rating)', 'typo', 'words'] } }));
   });
 
@@ -66,7 +62,7 @@ describe('virtual replicas', () => {
   it('see the primary\'s writes at once and refuse writes of their own', async () => {
     await settle(client, 'talks', await client.saveObject({ indexName: 'talks', body: { ...talks[0], objectID: 'most-viewed', name: 'life at the top', viewed_count: 1e12 } }));
     expect((await ids(client, 'talks_by_views', { query: 'life' }))[0]).toBe('most-viewed');
-    const refused = await engine.request({ method: 'POST', path: '/1/indexes/talks_by_views', headers: { 'x-algolia-api-key': 'ADMIN', 'x-algolia-application-id': 'APP' }, body: { a: 1 } });
+    const refused = await engine.request({ method: 'POST', path: '/1/indexes/talks_by_views', headers: { 'x-algolia-api-key': ADMIN_KEY, 'x-algolia-application-id': APP_ID }, body: { a: 1 } });
     expect(refused.status).toBe(400);
     await settle(client, 'talks', await client.deleteObject({ indexName: 'talks', objectID: 'most-viewed' }));
     expect(await ids(client, 'talks_by_views', { query: 'life' })).not.toContain('most-viewed');
@@ -123,10 +119,10 @@ describe('index-specific keys follow copy and move', () => {
     for (const name of ['src', 'dst', 'partial']) {
       await settle(client, name, await client.saveObject({ indexName: name, body: { objectID: '1', name } }));
     }
-    const call = (method: string, path: string, key = 'ADMIN', body?: unknown) =>
-      engine.request({ method, path, headers: { 'x-algolia-api-key': key, 'x-algolia-application-id': 'APP' }, body });
-    const srcKey = ((await call('POST', '/1/indexes/src/keys', 'ADMIN', { acl: ['search'] })).body as any).key;
-    const dstKey = ((await call('POST', '/1/indexes/dst/keys', 'ADMIN', { acl: ['search'] })).body as any).key;
+    const call = (method: string, path: string, key = ADMIN_KEY, body?: unknown) =>
+      engine.request({ method, path, headers: { 'x-algolia-api-key': key, 'x-algolia-application-id': APP_ID }, body });
+    const srcKey = ((await call('POST', '/1/indexes/src/keys', ADMIN_KEY, { acl: ['search'] })).body as any).key;
+    const dstKey = ((await call('POST', '/1/indexes/dst/keys', ADMIN_KEY, { acl: ['search'] })).body as any).key;
     expect((await call('GET', '/1/indexes/dst/query?query=', srcKey)).status).toBe(403);
 
     await settle(client, 'partial', await client.operationIndex({ indexName: 'src', operationIndexParams: { operation: 'copy', destination: 'partial', scope: ['settings'] } }));

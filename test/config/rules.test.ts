@@ -1,17 +1,12 @@
 // Query rules on the TED talks: anchoring, alternatives, filter conditions,
 // automatic facet filters, validity, query edits and atomic batches.
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { algoliasearch } from 'algoliasearch';
-import { Lantern, lanternRequester } from '../../src/index.js';
+import { openWithClient, readFixture, type OfficialClient, type Send } from '../api/helpers.js';
 
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'));
-const talks: Array<Record<string, any>> = fixture('talks.json');
+const talks: Array<Record<string, any>> = readFixture('talks.json');
 
-let engine: Lantern;
-let client: ReturnType<typeof algoliasearch>;
-const HEADERS = { 'x-algolia-application-id': 'APP', 'x-algolia-api-key': 'ADMIN' };
-const call = (method: string, path: string, body?: unknown) => engine.request({ method, path, headers: HEADERS, body });
+let client: OfficialClient;
+let call: Send;
 
 async function settle(response: { taskID: number }) {
   await client.waitForTask({ indexName: 'talks', taskID: response.taskID });
@@ -26,9 +21,8 @@ const applied = async (query: string, extra: Record<string, unknown> = {}) =>
   ((await search(query, { hitsPerPage: 0, ...extra })).appliedRules ?? []).map((r: any) => r.objectID).sort();
 
 beforeAll(async () => {
-  engine = await Lantern.open({ appId: 'APP', adminKey: 'ADMIN' });
-  client = algoliasearch('APP', 'ADMIN', { requester: lanternRequester(engine) });
-  await settle(await client.setSettings({ indexName: 'talks', indexSettings: fixture('talks_settings.json') }));
+  ({ client, send: call } = await openWithClient());
+  await settle(await client.setSettings({ indexName: 'talks', indexSettings: readFixture('talks_settings.json') }));
   await client.saveObjects({ indexName: 'talks', objects: talks, waitForTasks: true });
 });
 

@@ -1,24 +1,18 @@
 // Settings: validation naming the setting, historical names, partial
 // updates and resets, GET/PUT round trips, and re-indexing in the background
 // while searches keep being answered.
-import { readFileSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { algoliasearch } from 'algoliasearch';
-import { Lantern, lanternRequester } from '../../src/index.js';
+import { openWithClient, readFixture, type OfficialClient, type Send } from '../api/helpers.js';
 
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'));
-const talks: Array<Record<string, any>> = fixture('talks.json');
+const talks: Array<Record<string, any>> = readFixture('talks.json');
 
-let engine: Lantern;
-let client: ReturnType<typeof algoliasearch>;
-const HEADERS = { 'x-algolia-application-id': 'APP', 'x-algolia-api-key': 'ADMIN' };
-const call = (method: string, path: string, body?: unknown) => engine.request({ method, path, headers: HEADERS, body });
+let client: OfficialClient;
+let call: Send;
 const settle = (indexName: string, r: { taskID: number }) => client.waitForTask({ indexName, taskID: r.taskID });
 
 beforeAll(async () => {
-  engine = await Lantern.open({ appId: 'APP', adminKey: 'ADMIN' });
-  client = algoliasearch('APP', 'ADMIN', { requester: lanternRequester(engine) });
+  ({ client, send: call } = await openWithClient());
 });
 
 describe('validation', () => {
@@ -55,7 +49,7 @@ describe('validation', () => {
   });
 
   it('historical names are accepted and read back under today\'s names', async () => {
-    const old = fixture('talks_date_asc_settings.json'); // attributesToIndex, numericAttributesToIndex, master
+    const old = readFixture('talks_date_asc_settings.json'); // attributesToIndex, numericAttributesToIndex, master
     await settle('historical', await client.setSettings({ indexName: 'historical', indexSettings: { ...old, minWordSizeForApprox1: 5 } }));
     const now: any = await client.getSettings({ indexName: 'historical' });
     expect(now.searchableAttributes).toEqual(old.attributesToIndex);

@@ -1,13 +1,10 @@
 // Synonyms on the TED talks: phrases on either side, highlighting with
 // replaceSynonymsInHighlight, alternativesAsExact, atomic batches and
 // forwarding, each checked against sets computed here from the records.
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { algoliasearch } from 'algoliasearch';
-import { Lantern, lanternRequester } from '../../src/index.js';
+import { openWithClient, readFixture, type OfficialClient, type Send } from '../api/helpers.js';
 
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'));
-const talks: Array<Record<string, any>> = fixture('talks.json');
+const talks: Array<Record<string, any>> = readFixture('talks.json');
 const SEARCHABLE = ['name', 'speakers', 'event_name', 'tags'];
 
 /** The words of a talk's searchable attributes, folded as the engine folds them. */
@@ -17,8 +14,8 @@ function wordsOf(talk: Record<string, any>): Set<string> {
 }
 const ids = (match: (words: Set<string>) => boolean) => new Set(talks.filter((t) => match(wordsOf(t))).map((t) => t.objectID));
 
-let client: ReturnType<typeof algoliasearch>;
-let engine: Lantern;
+let client: OfficialClient;
+let send: Send;
 const EXACTLY = { queryType: 'prefixNone' as const, typoTolerance: false, distinct: false, hitsPerPage: 1000, attributesToRetrieve: ['objectID'] };
 
 async function settle(response: { taskID: number }, indexName = 'talks') {
@@ -38,9 +35,8 @@ async function useSynonyms(synonymHit: any[]) {
 }
 
 beforeAll(async () => {
-  engine = await Lantern.open({ appId: 'APP', adminKey: 'ADMIN' });
-  client = algoliasearch('APP', 'ADMIN', { requester: lanternRequester(engine) });
-  const settings = fixture('talks_settings.json');
+  ({ client, send } = await openWithClient());
+  const settings = readFixture('talks_settings.json');
   settings.slaves = ['talks_by_views'];
   await settle(await client.setSettings({ indexName: 'talks', indexSettings: settings }));
   await client.saveObjects({ indexName: 'talks', objects: talks, waitForTasks: true });
@@ -133,12 +129,10 @@ describe('alternativesAsExact', () => {
 });
 
 describe('managing synonyms', () => {
-  const HEADERS = { 'x-algolia-application-id': 'APP', 'x-algolia-api-key': 'ADMIN' };
-  const call = (method: string, path: string, body?: unknown) => engine.request({ method, path, headers: HEADERS, body });
 
   it('a batch with one invalid synonym is refused whole; replaceExistingSynonyms replaces atomically', async () => {
     await useSynonyms([{ objectID: 'keep', type: 'synonym', synonyms: ['film', 'movie'] }]);
-    const bad = await call('POST', '/1/indexes/talks/synonyms/batch?replaceExistingSynonyms=true', [
+    const bad = await send('POST', '/1/indexes/talks/synonyms/batch?replaceExistingSynonyms=true', [
       { objectID: 'new1', type: 'synonym', synonyms: ['a', 'b'] },
       { objectID: 'new2', type: 'onewaysynonym', synonyms: ['no input'] },
     ]);
@@ -166,6 +160,6 @@ describe('managing synonyms', () => {
     expect(page1.hits).toHaveLength(31);
     const placeholders = await client.searchSynonyms({ indexName: 'talks', searchSynonymsParams: { query: '', type: 'placeholder' } });
     expect(placeholders.hits.map((h: any) => h.objectID)).toEqual(['ph']);
-    expect((await call('POST', '/1/indexes/talks/synonyms/search', { hitsPerPage: 1001 })).status).toBe(400);
+    expect((await send('POST', '/1/indexes/talks/synonyms/search', { hitsPerPage: 1001 })).status).toBe(400);
   });
 });

@@ -1,60 +1,24 @@
 // `lantern serve --clusters ...` (dist/cli.js) over HTTP: the official
 // search client assigns users and writes records for them, the monitoring
 // client (its own host) reads the figures of what this test sent.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { algoliasearch } from 'algoliasearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFixture } from '../api/helpers.js';
+import { startServe, type Served } from '../support/serve.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = join(ROOT, 'dist', 'cli.js');
 const APP = 'SERVEAPP';
 const KEY = 'serve-admin-key';
 const talks = readFixture<any[]>('talks.json').slice(0, 300);
 
-let child: ChildProcess;
+let served: Served;
 let url: URL;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function listening(process_: ChildProcess): Promise<URL> {
-  return new Promise((resolve, reject) => {
-    let stdout = '';
-    const timer = setTimeout(() => reject(new Error(`no "listening on" line\n${stdout}`)), 15000);
-    process_.stdout!.on('data', (d) => {
-      stdout += d;
-      const m = /listening on (http:\/\/\S+)/.exec(stdout);
-      if (m) { clearTimeout(timer); resolve(new URL(m[1])); }
-    });
-    process_.once('exit', (code) => { clearTimeout(timer); reject(new Error(`serve exited with ${code}`)); });
-  });
-}
-
 beforeAll(async () => {
-  expect(existsSync(CLI), 'dist/cli.js is missing: run `npm run build`').toBe(true);
-  const port = await freePort();
-  child = spawn(process.execPath, [CLI, 'serve', '--memory', '--port', String(port), '--app-id', APP, '--admin-key', KEY, '--clusters', 'c1-test,c2-test'], { cwd: ROOT });
-  url = await listening(child);
+  served = await startServe(['--memory', '--app-id', APP, '--admin-key', KEY, '--clusters', 'c1-test,c2-test']);
+  url = new URL(served.url);
 });
 
-afterAll(async () => {
-  const exited = new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));
-  child.kill('SIGTERM');
-  await exited;
-});
+afterAll(() => served.stop());
 
 describe('monitoring and multi-cluster over HTTP (lantern serve)', () => {
   it('figures of what the clients sent, through the search host and the status host', async () => {

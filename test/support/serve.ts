@@ -1,0 +1,42 @@
+// `lantern serve` (dist/cli.js) as a child process, for the tests that talk
+// to it over HTTP.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const CLI = join(ROOT, 'dist', 'cli.js');
+
+export interface Served {
+  /** The API's URL, from the "listening on" line. */
+  url: string;
+  /** Everything printed so far. */
+  output: () => string;
+  /** SIGTERM; resolves with the exit code. */
+  stop: () => Promise<number | null>;
+}
+
+/** Starts `lantern serve` on a free port with `args`; resolves once it listens. */
+export async function startServe(args: string[]): Promise<Served> {
+  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build`');
+  const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { cwd: ROOT });
+  let stdout = '';
+  let stderr = '';
+  child.stderr!.on('data', (d) => { stderr += d; });
+  const stop = () => new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null) return resolve(child.exitCode);
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "listening on" line\n${stdout}\n${stderr}`)), 15000);
+    child.stdout!.on('data', (d) => {
+      stdout += d;
+      const m = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`serve exited with ${code}\n${stderr}`)); });
+  });
+  return { url, output: () => stdout + stderr, stop };
+}
