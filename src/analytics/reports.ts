@@ -75,8 +75,13 @@ function byDay<T>(scope: Scope, params: ReportParams, figures: (searches: Search
   return params.days.map((date) => ({ date, ...figures(days.get(date) ?? []) }));
 }
 
+/** The scope's searches by query (folded and trimmed), most searched first. */
+export function searchesByQuery(scope: Scope): Map<string, SearchEvent[]> {
+  return new Map([...groupBy(scope.searches, queryKey)].sort((a, b) => b[1].length - a[1].length));
+}
+
 export function topSearches(scope: Scope, params: ReportParams) {
-  const rows = [...groupBy(scope.searches, queryKey)].map(([search, list]) => {
+  const rows = [...searchesByQuery(scope)].map(([search, list]) => {
     const row = { search, count: list.length, nbHits: list[list.length - 1].nbHits };
     return params.clickAnalytics ? { ...row, ...engagementOf(scope, list) } : row;
   });
@@ -150,7 +155,7 @@ export function topFiltersNoResults(scope: Scope, params: ReportParams) {
 }
 
 /** `/2/filters/{attribute list}`: values of the named attributes (comma-separated). */
-export function topFilterValues(scope: Scope, params: ReportParams, attributeList: string) {
+export function topFilterValues(scope: Scope, params: Pick<ReportParams, 'search' | 'limit' | 'offset'>, attributeList: string) {
   const attributes = new Set(attributeList.split(',').map((a) => a.trim()));
   const keys = searchesFor(scope, params.search).flatMap((s) => [...new Set(s.filters.filter((f) => attributes.has(f.attribute)).map(filterKey))]);
   return { values: pageOf(ranked(keys).map(([key, count]) => ({ ...filterOf(key), count })), params) };

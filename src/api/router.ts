@@ -17,6 +17,7 @@ import * as insights from './insights.js';
 import * as abtests from './abtests.js';
 import * as personalization from './personalization.js';
 import * as monitoring from './monitoring.js';
+import * as suggestions from './suggestions.js';
 import * as clusters from './clusters.js';
 import { observeRequest } from '../monitoring/observe.js';
 import { Reply, type ApiRequest, type ApiResponse, type Handler, type Right } from './types.js';
@@ -117,6 +118,14 @@ export const ROUTES: Route[] = [
   { op: 'getRecommendationStrategy', method: 'GET', path: '/1/recommendation/personalization/strategy', right: 'settings', handler: personalization.getRecommendationStrategy },
   { op: 'getUserTokenProfile', method: 'GET', path: '/1/profiles/personalization/{userToken}', right: 'personalization', handler: personalization.getUserTokenProfile },
   { op: 'deleteUserProfile', method: 'DELETE', path: '/1/profiles/{userToken}', right: 'personalization', handler: personalization.deleteUserProfile },
+  // query suggestions (the admin key: analytics-api.md, Authentication)
+  { op: 'createConfig', method: 'POST', path: '/1/configs', right: 'admin', handler: suggestions.createConfig, body: '.' },
+  { op: 'getAllConfigs', method: 'GET', path: '/1/configs', right: 'admin', handler: suggestions.getAllConfigs },
+  { op: 'getConfig', method: 'GET', path: '/1/configs/{indexName}', right: 'admin', handler: suggestions.getConfig },
+  { op: 'updateConfig', method: 'PUT', path: '/1/configs/{indexName}', right: 'admin', handler: suggestions.updateConfig, body: 'configuration' },
+  { op: 'deleteConfig', method: 'DELETE', path: '/1/configs/{indexName}', right: 'admin', handler: suggestions.deleteConfig },
+  { op: 'getConfigStatus', method: 'GET', path: '/1/configs/{indexName}/status', right: 'admin', handler: suggestions.getConfigStatus },
+  { op: 'getLogFile', method: 'GET', path: '/1/logs/{indexName}', right: 'admin', handler: suggestions.getLogFile },
   // monitoring and multi-cluster
   { op: 'getStatus', method: 'GET', path: '/1/status', right: 'usage', handler: monitoring.getStatus },
   { op: 'getClusterStatus', method: 'GET', path: '/1/status/{clusters}', right: 'usage', handler: monitoring.getStatus },
@@ -217,7 +226,8 @@ export async function route(engine: Lantern, request: ApiRequest): Promise<ApiRe
     const result = restrictResult(found.route, caller, await observeRequest(engine, { route: found.route, params: found.params, body, headers }, () => found.route.handler({
       engine, params: found.params, query, body, headers, sourceIp, caller,
     })));
-    return result instanceof Reply ? json(result.status, result.body) : json(200, result);
+    if (!(result instanceof Reply)) return json(200, result);
+    return result.headers ? { status: result.status, body: result.body, headers: result.headers } : json(result.status, result.body);
   } catch (e) {
     const extra = rateLimitHeaders(e);
     if (extra) return { ...json(429, { message: (e as ApiError).message, status: 429 }), headers: extra };

@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import type { RequestHandler } from '../requester.js';
+import { contentOf } from '../api/types.js';
 
 export interface ServeOptions {
   port?: number;
@@ -46,7 +47,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string> {
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { ...CORS, 'content-type': 'application/json; charset=UTF-8', ...headers });
-  res.end(JSON.stringify(body));
+  res.end(contentOf({ status, body, headers }));
 }
 
 export function handler(engine: RequestHandler, options: ServeOptions = {}) {
