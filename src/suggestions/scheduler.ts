@@ -25,13 +25,14 @@ export function scheduleBuild(engine: Engine, indexName: string): Promise<void> 
 
 async function buildUntilCurrent(engine: Engine, indexName: string): Promise<void> {
   const configs = engine.analytics.suggestions.configs;
-  for (let config = configs.get(indexName); config !== undefined; config = configs.get(indexName)) {
+  let built: SuggestionsConfig | undefined;
+  for (let config = configs.get(indexName); config !== undefined && config !== built; config = configs.get(indexName)) {
     const started = Date.now();
-    const built = await buildOrLog(engine, config, started);
+    const result = await buildOrLog(engine, config, started);
     if (configs.get(indexName) !== config) continue;
-    if (!built.log.failed) await replaceRecords(engine, indexName, built);
-    await engine.analytics.write({ type: 'analytics', action: 'suggestionsBuilt', indexName, outcome: outcomeOf(engine, indexName, built.log, started) });
-    return;
+    if (!result.log.failed) await replaceRecords(engine, indexName, result);
+    await engine.analytics.write({ type: 'analytics', action: 'suggestionsBuilt', indexName, outcome: outcomeOf(engine, indexName, result.log, started) });
+    built = config;
   }
 }
 
