@@ -190,6 +190,68 @@ export function conversionRate(scope: Scope, params: ReportParams) {
   return { ...figures(scope.searches), dates: byDay(scope, params, figures) };
 }
 
+/** Tracked searches that found something, and those of them nobody clicked. */
+function noClickFigures(scope: Scope, list: SearchEvent[]) {
+  const withResults = list.filter((s) => s.tracked && s.nbHits > 0);
+  const noClickCount = withResults.filter((s) => scope.outcome(s).clicks === 0).length;
+  return { rate: ratio(noClickCount, withResults.length), count: withResults.length, noClickCount };
+}
+
+/** `/2/searches/noClicks`: queries with results whose tracked searches got no click at all. */
+export function searchesNoClicks(scope: Scope, params: ReportParams) {
+  const rows = [...searchesByQuery(scope)]
+    .map(([search, list]) => ({ search, list: list.filter((s) => s.tracked && s.nbHits > 0) }))
+    .filter(({ list }) => list.length > 0 && list.every((s) => scope.outcome(s).clicks === 0))
+    .map(({ search, list }) => ({ search, count: list.length, nbHits: list[list.length - 1].nbHits }))
+    .sort((a, b) => b.count - a.count);
+  return { searches: pageOf(rows, params) };
+}
+
+export function noClickRate(scope: Scope, params: ReportParams) {
+  const figures = (list: SearchEvent[]) => noClickFigures(scope, list);
+  return { ...figures(scope.searches), dates: byDay(scope, params, figures) };
+}
+
+/** Click position buckets: each of the first ten positions, then 11–20 and 21 onwards (-1: the end). */
+const POSITION_BUCKETS: Array<[number, number]> = [...Array.from({ length: 10 }, (_, i): [number, number] => [i + 1, i + 1]), [11, 20], [21, -1]];
+
+export function clickPositions(scope: Scope) {
+  const positions = scope.searches.filter((s) => s.tracked).flatMap((s) => scope.outcome(s).positions);
+  const inBucket = (p: number, [low, high]: [number, number]) => p >= low && (high === -1 || p <= high);
+  return { positions: POSITION_BUCKETS.map((position) => ({ position, clickCount: positions.filter((p) => inBucket(p, position)).length })) };
+}
+
+/** Tracked searches followed by at least one conversion of a subtype, over tracked searches. */
+function subtypeRate(scope: Scope, params: ReportParams, kind: 'addToCarts' | 'purchases', countName: string) {
+  const figures = (list: SearchEvent[]) => {
+    const outcomes = list.filter((s) => s.tracked).map((s) => scope.outcome(s));
+    return {
+      rate: ratio(outcomes.filter((o) => o[kind] > 0).length, outcomes.length),
+      trackedSearchCount: outcomes.length,
+      [countName]: outcomes.reduce((n, o) => n + o[kind], 0),
+    };
+  };
+  return { ...figures(scope.searches), dates: byDay(scope, params, figures) };
+}
+
+export const addToCartRate = (scope: Scope, params: ReportParams) => subtypeRate(scope, params, 'addToCarts', 'addToCartCount');
+export const purchaseRate = (scope: Scope, params: ReportParams) => subtypeRate(scope, params, 'purchases', 'purchaseCount');
+
+/** Purchase revenue of the tracked searches, per currency. */
+export function revenue(scope: Scope, params: ReportParams) {
+  const figures = (list: SearchEvent[]) => {
+    const currencies: Record<string, { currency: string; revenue: number }> = {};
+    for (const s of list) {
+      if (!s.tracked) continue;
+      for (const [currency, amount] of Object.entries(scope.outcome(s).revenue)) {
+        currencies[currency] = { currency, revenue: (currencies[currency]?.revenue ?? 0) + amount };
+      }
+    }
+    return { currencies };
+  };
+  return { ...figures(scope.searches), dates: byDay(scope, params, figures) };
+}
+
 /** When the index last received a search; null for none. */
 export function status(store: EventStore, index: string) {
   let last: number | undefined;

@@ -105,6 +105,13 @@ export const ROUTES: Route[] = [
   { op: 'getAverageClickPosition', method: 'GET', path: '/2/clicks/averageClickPosition', right: 'analytics', handler: analytics.getAverageClickPosition, query: ['index', 'startDate', 'endDate', 'tags'] },
   { op: 'getClickThroughRate', method: 'GET', path: '/2/clicks/clickThroughRate', right: 'analytics', handler: analytics.getClickThroughRate, query: ['index', 'startDate', 'endDate', 'tags'] },
   { op: 'getConversionRate', method: 'GET', path: '/2/conversions/conversionRate', right: 'analytics', handler: analytics.getConversionRate, query: ['index', 'startDate', 'endDate', 'tags'] },
+  // the analytics endpoints of today's client beside the spec's (compatibility.md, last section)
+  { op: 'getSearchesNoClicks', method: 'GET', path: '/2/searches/noClicks', right: 'analytics', handler: analytics.getSearchesNoClicks, query: ['index', 'startDate', 'endDate', 'limit', 'offset', 'tags'] },
+  { op: 'getNoClickRate', method: 'GET', path: '/2/searches/noClickRate', right: 'analytics', handler: analytics.getNoClickRate, query: ['index', 'startDate', 'endDate', 'tags'] },
+  { op: 'getClickPositions', method: 'GET', path: '/2/clicks/positions', right: 'analytics', handler: analytics.getClickPositions, query: ['index', 'startDate', 'endDate', 'tags'] },
+  { op: 'getAddToCartRate', method: 'GET', path: '/2/conversions/addToCartRate', right: 'analytics', handler: analytics.getAddToCartRate, query: ['index', 'startDate', 'endDate', 'tags'] },
+  { op: 'getPurchaseRate', method: 'GET', path: '/2/conversions/purchaseRate', right: 'analytics', handler: analytics.getPurchaseRate, query: ['index', 'startDate', 'endDate', 'tags'] },
+  { op: 'getRevenue', method: 'GET', path: '/2/conversions/revenue', right: 'analytics', handler: analytics.getRevenue, query: ['index', 'startDate', 'endDate', 'tags'] },
   { op: 'pushEvents', method: 'POST', path: '/1/events', right: 'search', handler: insights.pushEvents, body: '.' },
   { op: 'deleteUserToken', method: 'DELETE', path: '/1/usertokens/{userToken}', right: 'admin', handler: insights.deleteUserToken },
   { op: 'addABTests', method: 'POST', path: '/2/abtests', right: 'editSettings', handler: abtests.addABTests, body: '.' },
