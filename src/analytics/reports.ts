@@ -38,6 +38,14 @@ export interface Engagement {
 const ratio = (n: number, d: number): number | null => (d === 0 ? null : n / d);
 const mean = (values: number[]): number | null => (values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length);
 
+export type OutcomeCount = 'clicks' | 'conversions' | 'addToCarts' | 'purchases';
+
+/** Share of the tracked searches followed by at least one of `kind` (null without tracked searches). */
+export function rateOf(scope: Scope, searches: SearchEvent[], kind: OutcomeCount): number | null {
+  const outcomes = searches.filter((s) => s.tracked).map((s) => scope.outcome(s));
+  return ratio(outcomes.filter((o) => o[kind] > 0).length, outcomes.length);
+}
+
 export function engagementOf(scope: Scope, searches: SearchEvent[]): Engagement {
   const tracked = searches.filter((s) => s.tracked);
   const outcomes = tracked.map((s) => scope.outcome(s));
@@ -45,8 +53,8 @@ export function engagementOf(scope: Scope, searches: SearchEvent[]): Engagement 
     trackedSearchCount: tracked.length,
     clickCount: outcomes.reduce((n, o) => n + o.clicks, 0),
     conversionCount: outcomes.reduce((n, o) => n + o.conversions, 0),
-    clickThroughRate: ratio(outcomes.filter((o) => o.clicks > 0).length, tracked.length),
-    conversionRate: ratio(outcomes.filter((o) => o.conversions > 0).length, tracked.length),
+    clickThroughRate: rateOf(scope, searches, 'clicks'),
+    conversionRate: rateOf(scope, searches, 'conversions'),
     averageClickPosition: mean(outcomes.flatMap((o) => o.positions)),
   };
 }
@@ -226,7 +234,7 @@ function subtypeRate(scope: Scope, params: ReportParams, kind: 'addToCarts' | 'p
   const figures = (list: SearchEvent[]) => {
     const outcomes = list.filter((s) => s.tracked).map((s) => scope.outcome(s));
     return {
-      rate: ratio(outcomes.filter((o) => o[kind] > 0).length, outcomes.length),
+      rate: rateOf(scope, list, kind),
       trackedSearchCount: outcomes.length,
       [countName]: outcomes.reduce((n, o) => n + o[kind], 0),
     };

@@ -115,6 +115,7 @@ export const ROUTES: Route[] = [
   { op: 'pushEvents', method: 'POST', path: '/1/events', right: 'search', handler: insights.pushEvents, body: '.' },
   { op: 'deleteUserToken', method: 'DELETE', path: '/1/usertokens/{userToken}', right: 'admin', handler: insights.deleteUserToken },
   { op: 'addABTests', method: 'POST', path: '/2/abtests', right: 'editSettings', handler: abtests.addABTests, body: '.' },
+  { op: 'estimateABTest', method: 'POST', path: '/2/abtests/estimate', right: 'analytics', handler: abtests.estimateABTest, body: '.' },
   { op: 'listABTests', method: 'GET', path: '/2/abtests', right: 'analytics', handler: abtests.listABTests, query: ['offset', 'limit', 'indexPrefix', 'indexSuffix'] },
   { op: 'getABTest', method: 'GET', path: '/2/abtests/{id}', right: 'analytics', handler: abtests.getABTest },
   { op: 'stopABTest', method: 'POST', path: '/2/abtests/{id}/stop', right: 'editSettings', handler: abtests.stopABTest },

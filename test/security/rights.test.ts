@@ -19,6 +19,7 @@ function expectedRight(method: string, path: string): string {
   // analytics-api.md's Authentication, and the personalization strategy of search-api.md
   if (path === '/1/events') return 'search';
   if (path.startsWith('/1/usertokens/')) return 'admin';
+  if (path === '/2/abtests/estimate') return 'analytics'; // a read: the client's estimateABTest needs analytics
   if (path.startsWith('/2/abtests')) return method === 'GET' ? 'analytics' : 'editSettings';
   if (path.startsWith('/2/')) return 'analytics';
   if (path === '/1/recommendation/personalization/strategy') return method === 'GET' ? 'settings' : 'editSettings';
