@@ -5,6 +5,8 @@ import { createClient, type LanternClient } from './api/client.js';
 import { route } from './api/router.js';
 import type { ApiRequest, ApiResponse } from './api/types.js';
 import { Engine, type EngineOptions } from './engine/engine.js';
+import { notFound } from './engine/errors.js';
+import { scheduleBuild } from './suggestions/scheduler.js';
 
 export type LanternOptions = EngineOptions;
 
@@ -18,6 +20,24 @@ export class Lantern extends Engine {
   /** Any endpoint of the REST API: `{method, path, headers, body}` → `{status, body}`. */
   request(request: ApiRequest): Promise<ApiResponse> {
     return route(this, request);
+  }
+
+  /**
+   * Builds the query suggestions index of a configuration now (or joins the
+   * build under way); resolves with its status once the build is over.
+   * Builds also start by themselves when a configuration is created or changed.
+   */
+  async buildQuerySuggestions(indexName: string) {
+    const state = this.analytics.suggestions;
+    if (!state.configs.has(indexName)) throw notFound(`Configuration not found for index: ${indexName}`);
+    await scheduleBuild(this, indexName);
+    return state.status(indexName);
+  }
+
+  /** Lets builds under way finish first. */
+  override async close(): Promise<void> {
+    await Promise.allSettled(this.analytics.suggestions.running.values());
+    return super.close();
   }
 
   /** Typed methods (the official v5 client's names) acting with `apiKey` (default: the admin key). */

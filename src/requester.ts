@@ -1,6 +1,6 @@
 // A requester for the official `algoliasearch` v5 client that answers
 // in-process: `algoliasearch(appId, key, { requester: lanternRequester(engine) })`.
-import type { ApiRequest, ApiResponse } from './api/types.js';
+import { contentOf, type ApiRequest, type ApiResponse } from './api/types.js';
 
 export interface EndRequest {
   url: string;
@@ -28,7 +28,7 @@ export function lanternRequester(engine: RequestHandler, sourceIp = '127.0.0.1')
       });
       return {
         status: response.status,
-        content: JSON.stringify(response.body),
+        content: contentOf(response),
         isTimedOut: false,
         headers: { 'content-type': 'application/json; charset=UTF-8', ...response.headers },
       };

@@ -29,6 +29,7 @@ export function significance(successesA: number, trialsA: number, successesB: nu
 
 function variantFigures(scope: Scope, searches: SearchEvent[]) {
   const engagement = engagementOf(scope, searches);
+  const tracked = searches.filter((s) => s.tracked);
   const none = searches.length === 0;
   return {
     searchCount: none ? null : searches.length,
@@ -36,8 +37,8 @@ function variantFigures(scope: Scope, searches: SearchEvent[]) {
     trackedUserCount: none ? null : new Set(searches.filter((s) => s.tracked).map((s) => s.user)).size,
     noResultCount: none ? null : searches.filter((s) => s.nbHits === 0).length,
     ...engagement,
-    addToCartCount: 0,
-    purchaseCount: 0,
+    addToCartCount: tracked.reduce((n, s) => n + scope.outcome(s).addToCarts, 0),
+    purchaseCount: tracked.reduce((n, s) => n + scope.outcome(s).purchases, 0),
   };
 }
 

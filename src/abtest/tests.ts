@@ -56,11 +56,8 @@ function parseVariant(value: unknown, i: number): VariantConfig {
   return variant;
 }
 
-/** A new test from a create request; 422 for an invalid payload, 404 for a missing index. */
-export function newABTest(body: unknown, id: number, now: number, indexExists: (name: string) => boolean): ABTest {
-  if (!isPlainObject(body)) throw invalid('The body must be an object');
-  const { name, variants, endAt } = body;
-  if (typeof name !== 'string' || name.trim() === '') throw invalid('name is required');
+/** The two variants of a test (or of an estimate): 422 when invalid, 404 for a missing index. */
+export function parseVariants(variants: unknown, indexExists: (name: string) => boolean): [VariantConfig, VariantConfig] {
   if (!Array.isArray(variants) || variants.length !== 2) throw invalid('An A/B test needs exactly 2 variants');
   const [a, b] = variants.map(parseVariant);
   if (a.trafficPercentage + b.trafficPercentage !== 100) throw invalid('The variants\' trafficPercentage must add up to 100');
@@ -68,6 +65,15 @@ export function newABTest(body: unknown, id: number, now: number, indexExists: (
     throw invalid('Both variants target the same index: one of them needs customSearchParameters');
   }
   for (const v of [a, b]) if (!indexExists(v.index)) throw notFound(`Index ${v.index} does not exist`);
+  return [a, b];
+}
+
+/** A new test from a create request; 422 for an invalid payload, 404 for a missing index. */
+export function newABTest(body: unknown, id: number, now: number, indexExists: (name: string) => boolean): ABTest {
+  if (!isPlainObject(body)) throw invalid('The body must be an object');
+  const { name, variants, endAt } = body;
+  if (typeof name !== 'string' || name.trim() === '') throw invalid('name is required');
+  const [a, b] = parseVariants(variants, indexExists);
   const end = endAt === undefined ? endOfToday(now) : endAt;
   if (typeof end !== 'string' || Number.isNaN(Date.parse(end))) throw invalid('endAt must be a date-time');
   if (Date.parse(end) <= now) throw invalid('endAt must be in the future');

@@ -39,6 +39,10 @@ export interface InsightEvent {
   objectIDs?: string[];
   filters?: string[];
   positions?: number[];
+  /** Purchases: what was paid, per object (objectData) or in total (value), in `currency`. */
+  currency?: string;
+  value?: number;
+  objectData?: Array<{ price?: number; quantity?: number; discount?: number }>;
 }
 
 /** A click or conversion counts toward its search only within an hour of it. */

@@ -12,11 +12,22 @@ export interface Outcome {
   /** Distinct clicks (queryID, objectID, position) and their positions. */
   clicks: number;
   positions: number[];
-  /** Distinct conversions (queryID, objectID or filter). */
+  /** Distinct conversions (queryID, objectID or filter), and those of the addToCart and purchase subtypes. */
   conversions: number;
+  addToCarts: number;
+  purchases: number;
+  /** Revenue of the purchases, per currency. */
+  revenue: Record<string, number>;
 }
 
-export const emptyOutcome = (): Outcome => ({ clicks: 0, positions: [], conversions: 0 });
+export const emptyOutcome = (): Outcome => ({ clicks: 0, positions: [], conversions: 0, addToCarts: 0, purchases: 0, revenue: {} });
+
+/** What a purchase paid: the objects' price × quantity − discount, else its value. */
+function paid(event: InsightEvent): number {
+  const priced = event.objectData?.filter((d) => d.price !== undefined) ?? [];
+  if (priced.length === 0) return event.value ?? 0;
+  return priced.reduce((sum, d) => sum + d.price! * (d.quantity ?? 1) - (d.discount ?? 0), 0);
+}
 
 function continues(earlier: SearchEvent, later: SearchEvent): boolean {
   return later.at - earlier.at <= KEYSTROKE_WINDOW_MS
@@ -60,18 +71,26 @@ export function outcomesOf(store: EventStore, final: Map<string, SearchEvent>): 
     let outcome = outcomes.get(target.id);
     if (!outcome) outcomes.set(target.id, (outcome = emptyOutcome()));
     const items = event.objectIDs ?? event.filters ?? [];
+    /** True the first time a (kind, queryID, item) is met. */
+    const first = (kind: string, item: string) => {
+      const key = `${kind}\u0000${event.queryID}\u0000${item}`;
+      return !seen.has(key) && Boolean(seen.add(key));
+    };
     items.forEach((item, i) => {
       const position = event.positions?.[i];
-      const key = `${event.eventType}\u0000${event.queryID}\u0000${item}\u0000${event.eventType === 'click' ? position : ''}`;
-      if (seen.has(key)) return;
-      seen.add(key);
-      if (event.eventType === 'conversion') {
-        outcome!.conversions++;
-      } else {
+      if (event.eventType === 'click') {
+        if (!first('click', `${item}\u0000${position}`)) return;
         outcome!.clicks++;
         if (position !== undefined) outcome!.positions.push(position);
+        return;
       }
+      if (first('conversion', item)) outcome!.conversions++;
+      if (event.eventSubtype === 'addToCart' && first('addToCart', item)) outcome!.addToCarts++;
+      if (event.eventSubtype === 'purchase' && first('purchase', item)) outcome!.purchases++;
     });
+    if (event.eventSubtype === 'purchase' && event.currency !== undefined) {
+      outcome.revenue[event.currency] = (outcome.revenue[event.currency] ?? 0) + paid(event);
+    }
   }
   return outcomes;
 }

@@ -53,7 +53,7 @@ function parseBool(name: string, text: string | undefined): boolean {
 }
 
 /** `tags` (the client's name) or `tag` (the spec's): `a`, `a OR b`, `a AND b`, `a AND b OR c`. */
-function parseTags(text: string | undefined): string[][] | undefined {
+export function parseTags(text: string | undefined): string[][] | undefined {
   if (text === undefined || text.trim() === '') return undefined;
   return text.split(/\s+OR\s+/).map((group) => group.split(/\s+AND\s+/).map((t) => t.trim()).filter(Boolean));
 }

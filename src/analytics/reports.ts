@@ -38,6 +38,14 @@ export interface Engagement {
 const ratio = (n: number, d: number): number | null => (d === 0 ? null : n / d);
 const mean = (values: number[]): number | null => (values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length);
 
+export type OutcomeCount = 'clicks' | 'conversions' | 'addToCarts' | 'purchases';
+
+/** Share of the tracked searches followed by at least one of `kind` (null without tracked searches). */
+export function rateOf(scope: Scope, searches: SearchEvent[], kind: OutcomeCount): number | null {
+  const outcomes = searches.filter((s) => s.tracked).map((s) => scope.outcome(s));
+  return ratio(outcomes.filter((o) => o[kind] > 0).length, outcomes.length);
+}
+
 export function engagementOf(scope: Scope, searches: SearchEvent[]): Engagement {
   const tracked = searches.filter((s) => s.tracked);
   const outcomes = tracked.map((s) => scope.outcome(s));
@@ -45,8 +53,8 @@ export function engagementOf(scope: Scope, searches: SearchEvent[]): Engagement 
     trackedSearchCount: tracked.length,
     clickCount: outcomes.reduce((n, o) => n + o.clicks, 0),
     conversionCount: outcomes.reduce((n, o) => n + o.conversions, 0),
-    clickThroughRate: ratio(outcomes.filter((o) => o.clicks > 0).length, tracked.length),
-    conversionRate: ratio(outcomes.filter((o) => o.conversions > 0).length, tracked.length),
+    clickThroughRate: rateOf(scope, searches, 'clicks'),
+    conversionRate: rateOf(scope, searches, 'conversions'),
     averageClickPosition: mean(outcomes.flatMap((o) => o.positions)),
   };
 }
@@ -75,8 +83,13 @@ function byDay<T>(scope: Scope, params: ReportParams, figures: (searches: Search
   return params.days.map((date) => ({ date, ...figures(days.get(date) ?? []) }));
 }
 
+/** The scope's searches by query (folded and trimmed), most searched first. */
+export function searchesByQuery(scope: Scope): Map<string, SearchEvent[]> {
+  return new Map([...groupBy(scope.searches, queryKey)].sort((a, b) => b[1].length - a[1].length));
+}
+
 export function topSearches(scope: Scope, params: ReportParams) {
-  const rows = [...groupBy(scope.searches, queryKey)].map(([search, list]) => {
+  const rows = [...searchesByQuery(scope)].map(([search, list]) => {
     const row = { search, count: list.length, nbHits: list[list.length - 1].nbHits };
     return params.clickAnalytics ? { ...row, ...engagementOf(scope, list) } : row;
   });
@@ -150,7 +163,7 @@ export function topFiltersNoResults(scope: Scope, params: ReportParams) {
 }
 
 /** `/2/filters/{attribute list}`: values of the named attributes (comma-separated). */
-export function topFilterValues(scope: Scope, params: ReportParams, attributeList: string) {
+export function topFilterValues(scope: Scope, params: Pick<ReportParams, 'search' | 'limit' | 'offset'>, attributeList: string) {
   const attributes = new Set(attributeList.split(',').map((a) => a.trim()));
   const keys = searchesFor(scope, params.search).flatMap((s) => [...new Set(s.filters.filter((f) => attributes.has(f.attribute)).map(filterKey))]);
   return { values: pageOf(ranked(keys).map(([key, count]) => ({ ...filterOf(key), count })), params) };
@@ -181,6 +194,68 @@ export function conversionRate(scope: Scope, params: ReportParams) {
   const figures = (list: SearchEvent[]) => {
     const { conversionRate: rate, trackedSearchCount, conversionCount } = engagementOf(scope, list);
     return { rate, trackedSearchCount, conversionCount };
+  };
+  return { ...figures(scope.searches), dates: byDay(scope, params, figures) };
+}
+
+/** Tracked searches that found something, and those of them nobody clicked. */
+function noClickFigures(scope: Scope, list: SearchEvent[]) {
+  const withResults = list.filter((s) => s.tracked && s.nbHits > 0);
+  const noClickCount = withResults.filter((s) => scope.outcome(s).clicks === 0).length;
+  return { rate: ratio(noClickCount, withResults.length), count: withResults.length, noClickCount };
+}
+
+/** `/2/searches/noClicks`: queries with results whose tracked searches got no click at all. */
+export function searchesNoClicks(scope: Scope, params: ReportParams) {
+  const rows = [...searchesByQuery(scope)]
+    .map(([search, list]) => ({ search, list: list.filter((s) => s.tracked && s.nbHits > 0) }))
+    .filter(({ list }) => list.length > 0 && list.every((s) => scope.outcome(s).clicks === 0))
+    .map(({ search, list }) => ({ search, count: list.length, nbHits: list[list.length - 1].nbHits }))
+    .sort((a, b) => b.count - a.count);
+  return { searches: pageOf(rows, params) };
+}
+
+export function noClickRate(scope: Scope, params: ReportParams) {
+  const figures = (list: SearchEvent[]) => noClickFigures(scope, list);
+  return { ...figures(scope.searches), dates: byDay(scope, params, figures) };
+}
+
+/** Click position buckets: each of the first ten positions, then 11–20 and 21 onwards (-1: the end). */
+const POSITION_BUCKETS: Array<[number, number]> = [...Array.from({ length: 10 }, (_, i): [number, number] => [i + 1, i + 1]), [11, 20], [21, -1]];
+
+export function clickPositions(scope: Scope) {
+  const positions = scope.searches.filter((s) => s.tracked).flatMap((s) => scope.outcome(s).positions);
+  const inBucket = (p: number, [low, high]: [number, number]) => p >= low && (high === -1 || p <= high);
+  return { positions: POSITION_BUCKETS.map((position) => ({ position, clickCount: positions.filter((p) => inBucket(p, position)).length })) };
+}
+
+/** Tracked searches followed by at least one conversion of a subtype, over tracked searches. */
+function subtypeRate(scope: Scope, params: ReportParams, kind: 'addToCarts' | 'purchases', countName: string) {
+  const figures = (list: SearchEvent[]) => {
+    const outcomes = list.filter((s) => s.tracked).map((s) => scope.outcome(s));
+    return {
+      rate: rateOf(scope, list, kind),
+      trackedSearchCount: outcomes.length,
+      [countName]: outcomes.reduce((n, o) => n + o[kind], 0),
+    };
+  };
+  return { ...figures(scope.searches), dates: byDay(scope, params, figures) };
+}
+
+export const addToCartRate = (scope: Scope, params: ReportParams) => subtypeRate(scope, params, 'addToCarts', 'addToCartCount');
+export const purchaseRate = (scope: Scope, params: ReportParams) => subtypeRate(scope, params, 'purchases', 'purchaseCount');
+
+/** Purchase revenue of the tracked searches, per currency. */
+export function revenue(scope: Scope, params: ReportParams) {
+  const figures = (list: SearchEvent[]) => {
+    const currencies: Record<string, { currency: string; revenue: number }> = {};
+    for (const s of list) {
+      if (!s.tracked) continue;
+      for (const [currency, amount] of Object.entries(scope.outcome(s).revenue)) {
+        currencies[currency] = { currency, revenue: (currencies[currency]?.revenue ?? 0) + amount };
+      }
+    }
+    return { currencies };
   };
   return { ...figures(scope.searches), dates: byDay(scope, params, figures) };
 }

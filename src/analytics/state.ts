@@ -1,5 +1,6 @@
 // Everything the analytics side of the engine keeps: search and insight
-// events, A/B tests, the personalization strategy and profile resets. Changes are logged as `analytics` operations
+// events, A/B tests, the personalization strategy and profile resets, the
+// query suggestions configurations and builds. Changes are logged as `analytics` operations
 // through the engine's immediate-write path (like key changes) and the whole
 // state rides in snapshots. Every operation is idempotent, so replaying one a
 // snapshot already holds changes nothing.
@@ -11,8 +12,9 @@
 import { EventStore, type EventsSnapshot, type InsightEvent, type SearchEvent } from './events.js';
 import type { ABTest } from '../abtest/tests.js';
 import type { Strategy } from '../personalization/strategy.js';
+import { SuggestionsState, type SuggestionsOperation, type SuggestionsSnapshot } from '../suggestions/state.js';
 
-export type AnalyticsOperation = { type: 'analytics' } & (
+export type AnalyticsOperation = SuggestionsOperation | { type: 'analytics' } & (
   | { action: 'events'; searches: SearchEvent[]; events: InsightEvent[] }
   | { action: 'forgetUser'; userToken: string; until: number }
   | { action: 'putABTest'; test: ABTest }
@@ -26,6 +28,8 @@ export interface AnalyticsSnapshot extends EventsSnapshot {
   lastABTestID: number;
   strategy?: Strategy;
   profileResets: Array<[string, number]>;
+  /** Absent in older snapshots. */
+  suggestions?: SuggestionsSnapshot;
 }
 
 /** Where operations go: the engine's durable, immediately applied log write; resolves with the taskID. */
@@ -40,6 +44,7 @@ export class AnalyticsState {
   strategy: Strategy | undefined;
   /** Per userToken: the personalization profile ignores events received up to this time. */
   readonly profileResets = new Map<string, number>();
+  readonly suggestions = new SuggestionsState();
   /** The highest A/B test id ever given (ids are not reused after a delete). */
   lastABTestID = 0;
   private pendingSearches: SearchEvent[] = [];
@@ -79,6 +84,7 @@ export class AnalyticsState {
       case 'deleteABTest': this.abTests.delete(op.id); return;
       case 'strategy': this.strategy = op.strategy; return;
       case 'resetProfile': this.profileResets.set(op.userToken, op.until); return;
+      default: this.suggestions.apply(op);
     }
   }
 
@@ -91,6 +97,7 @@ export class AnalyticsState {
       lastABTestID: this.lastABTestID,
       ...(this.strategy ? { strategy: this.strategy } : {}),
       profileResets: [...this.profileResets],
+      suggestions: this.suggestions.snapshot(),
     };
   }
 
@@ -100,5 +107,6 @@ export class AnalyticsState {
     this.lastABTestID = snapshot.lastABTestID;
     this.strategy = snapshot.strategy;
     for (const [token, until] of snapshot.profileResets) this.profileResets.set(token, until);
+    this.suggestions.restore(snapshot.suggestions);
   }
 }

@@ -3,6 +3,7 @@ import { ApiError, badRequest, notFound } from '../engine/errors.js';
 import { checkIndex, mayReach } from '../auth/restrictions.js';
 import { conflictingTest, indexesOf, newABTest, statusOf, type ABTest } from '../abtest/tests.js';
 import { describeABTest } from '../abtest/metrics.js';
+import { estimateABTest as estimate } from '../abtest/estimate.js';
 import type { OperationContext } from './types.js';
 
 const DEFAULT_LIMIT = 10;
@@ -72,4 +73,11 @@ export async function deleteABTest(ctx: OperationContext) {
   const test = existing(ctx, 422);
   const taskID = await ctx.engine.analytics.write({ type: 'analytics', action: 'deleteABTest', id: test.abTestID });
   return { abTestID: test.abTestID, index: test.variants[0].index, taskID };
+}
+
+/** POST /2/abtests/estimate (today's client): sample sizes and duration from the control index's recent traffic. */
+export function estimateABTest(ctx: OperationContext) {
+  const variants: unknown[] = Array.isArray(ctx.body?.variants) ? ctx.body.variants : [];
+  for (const v of variants) if (typeof (v as { index?: unknown })?.index === 'string') checkIndex(ctx.caller, (v as { index: string }).index);
+  return estimate(ctx.body, ctx.engine.analytics.store, (name) => ctx.engine.indexes.has(name));
 }

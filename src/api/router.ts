@@ -17,6 +17,7 @@ import * as insights from './insights.js';
 import * as abtests from './abtests.js';
 import * as personalization from './personalization.js';
 import * as monitoring from './monitoring.js';
+import * as suggestions from './suggestions.js';
 import * as clusters from './clusters.js';
 import { observeRequest } from '../monitoring/observe.js';
 import * as logs from './logs.js';
@@ -107,9 +108,17 @@ export const ROUTES: Route[] = [
   { op: 'getAverageClickPosition', method: 'GET', path: '/2/clicks/averageClickPosition', right: 'analytics', handler: analytics.getAverageClickPosition, query: ['index', 'startDate', 'endDate', 'tags'] },
   { op: 'getClickThroughRate', method: 'GET', path: '/2/clicks/clickThroughRate', right: 'analytics', handler: analytics.getClickThroughRate, query: ['index', 'startDate', 'endDate', 'tags'] },
   { op: 'getConversionRate', method: 'GET', path: '/2/conversions/conversionRate', right: 'analytics', handler: analytics.getConversionRate, query: ['index', 'startDate', 'endDate', 'tags'] },
+  // the analytics endpoints of today's client beside the spec's (compatibility.md, last section)
+  { op: 'getSearchesNoClicks', method: 'GET', path: '/2/searches/noClicks', right: 'analytics', handler: analytics.getSearchesNoClicks, query: ['index', 'startDate', 'endDate', 'limit', 'offset', 'tags'] },
+  { op: 'getNoClickRate', method: 'GET', path: '/2/searches/noClickRate', right: 'analytics', handler: analytics.getNoClickRate, query: ['index', 'startDate', 'endDate', 'tags'] },
+  { op: 'getClickPositions', method: 'GET', path: '/2/clicks/positions', right: 'analytics', handler: analytics.getClickPositions, query: ['index', 'startDate', 'endDate', 'tags'] },
+  { op: 'getAddToCartRate', method: 'GET', path: '/2/conversions/addToCartRate', right: 'analytics', handler: analytics.getAddToCartRate, query: ['index', 'startDate', 'endDate', 'tags'] },
+  { op: 'getPurchaseRate', method: 'GET', path: '/2/conversions/purchaseRate', right: 'analytics', handler: analytics.getPurchaseRate, query: ['index', 'startDate', 'endDate', 'tags'] },
+  { op: 'getRevenue', method: 'GET', path: '/2/conversions/revenue', right: 'analytics', handler: analytics.getRevenue, query: ['index', 'startDate', 'endDate', 'tags'] },
   { op: 'pushEvents', method: 'POST', path: '/1/events', right: 'search', handler: insights.pushEvents, body: '.' },
   { op: 'deleteUserToken', method: 'DELETE', path: '/1/usertokens/{userToken}', right: 'admin', handler: insights.deleteUserToken },
   { op: 'addABTests', method: 'POST', path: '/2/abtests', right: 'editSettings', handler: abtests.addABTests, body: '.' },
+  { op: 'estimateABTest', method: 'POST', path: '/2/abtests/estimate', right: 'analytics', handler: abtests.estimateABTest, body: '.' },
   { op: 'listABTests', method: 'GET', path: '/2/abtests', right: 'analytics', handler: abtests.listABTests, query: ['offset', 'limit', 'indexPrefix', 'indexSuffix'] },
   { op: 'getABTest', method: 'GET', path: '/2/abtests/{id}', right: 'analytics', handler: abtests.getABTest },
   { op: 'stopABTest', method: 'POST', path: '/2/abtests/{id}/stop', right: 'editSettings', handler: abtests.stopABTest },
@@ -120,6 +129,14 @@ export const ROUTES: Route[] = [
   { op: 'getRecommendationStrategy', method: 'GET', path: '/1/recommendation/personalization/strategy', right: 'settings', handler: personalization.getRecommendationStrategy },
   { op: 'getUserTokenProfile', method: 'GET', path: '/1/profiles/personalization/{userToken}', right: 'personalization', handler: personalization.getUserTokenProfile },
   { op: 'deleteUserProfile', method: 'DELETE', path: '/1/profiles/{userToken}', right: 'personalization', handler: personalization.deleteUserProfile },
+  // query suggestions (the admin key: analytics-api.md, Authentication)
+  { op: 'createConfig', method: 'POST', path: '/1/configs', right: 'admin', handler: suggestions.createConfig, body: '.' },
+  { op: 'getAllConfigs', method: 'GET', path: '/1/configs', right: 'admin', handler: suggestions.getAllConfigs },
+  { op: 'getConfig', method: 'GET', path: '/1/configs/{indexName}', right: 'admin', handler: suggestions.getConfig },
+  { op: 'updateConfig', method: 'PUT', path: '/1/configs/{indexName}', right: 'admin', handler: suggestions.updateConfig, body: 'configuration' },
+  { op: 'deleteConfig', method: 'DELETE', path: '/1/configs/{indexName}', right: 'admin', handler: suggestions.deleteConfig },
+  { op: 'getConfigStatus', method: 'GET', path: '/1/configs/{indexName}/status', right: 'admin', handler: suggestions.getConfigStatus },
+  { op: 'getLogFile', method: 'GET', path: '/1/logs/{indexName}', right: 'admin', handler: suggestions.getLogFile },
   // monitoring and multi-cluster
   { op: 'getStatus', method: 'GET', path: '/1/status', right: 'usage', handler: monitoring.getStatus },
   { op: 'getClusterStatus', method: 'GET', path: '/1/status/{clusters}', right: 'usage', handler: monitoring.getStatus },
@@ -248,7 +265,8 @@ async function answer(
     const context = { engine, params: found.params, query, body, headers, sourceIp, caller };
     const answered = await observeRequest(engine, { route: found.route, params: found.params, body, headers }, () => found.route.handler(context));
     const result = restrictResult(found.route, caller, answered);
-    return result instanceof Reply ? json(result.status, result.body) : json(200, result);
+    if (!(result instanceof Reply)) return json(200, result);
+    return result.headers ? { status: result.status, body: result.body, headers: result.headers } : json(result.status, result.body);
   } catch (e) {
     return failure(e);
   }

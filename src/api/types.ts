@@ -47,9 +47,15 @@ export interface OperationContext {
   caller: Caller;
 }
 
-/** A reply other than 200. */
+/** A reply other than 200, or with headers of its own (a content type other than JSON, for one). */
 export class Reply {
-  constructor(readonly status: number, readonly body: unknown) {}
+  constructor(readonly status: number, readonly body: unknown, readonly headers?: Record<string, string>) {}
+}
+
+/** The body as sent: JSON, unless the response declares another content type (its body is then text). */
+export function contentOf(response: ApiResponse): string {
+  const type = response.headers?.['content-type'];
+  return type === undefined || type.startsWith('application/json') ? JSON.stringify(response.body) : String(response.body);
 }
 
 export type Handler = (ctx: OperationContext) => unknown | Promise<unknown>;

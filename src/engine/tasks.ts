@@ -4,7 +4,7 @@
 export type TaskStatus = 'published' | 'notPublished';
 
 /** A task is applied on a later turn of the event loop (setImmediate where it exists: setTimeout waits ≥ 1 ms). */
-const nextTurn: (f: () => void) => void = (globalThis as { setImmediate?: (f: () => void) => void }).setImmediate
+export const nextTurn: (f: () => void) => void = (globalThis as { setImmediate?: (f: () => void) => void }).setImmediate
   ?? ((f) => setTimeout(f, 0));
 
 export class TaskQueue {

@@ -12,6 +12,7 @@ const USER_TOKEN = /^[a-zA-Z0-9_-]{1,64}$/;
 const EVENT_NAME = /^[\x20-\x7e]{1,64}$/;
 const QUERY_ID = /^[0-9a-f]{32}$/;
 const FILTER = /^[^:]+:.+$/;
+const CURRENCY = /^[A-Z]{3}$/;
 
 class EventError extends ApiError {
   constructor(position: number, message: string) {
@@ -54,6 +55,41 @@ function checkSearchLink(e: Record<string, any>, fail: (m: string) => never): vo
   }
 }
 
+/** A price, discount or value: a number or a decimal string (the client accepts both). */
+function amount(value: unknown, what: string, fail: (m: string) => never): number | undefined {
+  if (value === undefined) return undefined;
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) fail(`${what} must be a non-negative number`);
+  return n as number;
+}
+
+/** Revenue fields of a conversion: currency, value, objectData (price, quantity, discount). */
+function revenueOf(e: Record<string, any>, fail: (m: string) => never): Pick<InsightEvent, 'currency' | 'value' | 'objectData'> {
+  const out: Pick<InsightEvent, 'currency' | 'value' | 'objectData'> = {};
+  if (e.currency !== undefined) {
+    if (typeof e.currency !== 'string' || !CURRENCY.test(e.currency)) fail('currency must be a three-letter ISO 4217 code');
+    out.currency = e.currency;
+  }
+  const value = amount(e.value, 'value', fail);
+  if (value !== undefined) out.value = value;
+  if (e.objectData !== undefined) {
+    if (!Array.isArray(e.objectData) || !e.objectData.every(isPlainObject)) fail('objectData must be an array of objects');
+    if (e.objectIDs !== undefined && e.objectData.length !== e.objectIDs.length) fail('objectData must have one entry per objectID');
+    out.objectData = e.objectData.map((d: Record<string, unknown>, i: number) => {
+      if (d.quantity !== undefined && (!Number.isInteger(d.quantity) || (d.quantity as number) < 0)) fail(`objectData[${i}].quantity must be a non-negative integer`);
+      return {
+        price: amount(d.price, `objectData[${i}].price`, fail),
+        quantity: d.quantity as number | undefined,
+        discount: amount(d.discount, `objectData[${i}].discount`, fail),
+      };
+    });
+  }
+  if ((out.value !== undefined || out.objectData?.some((d) => d.price !== undefined)) && out.currency === undefined) {
+    fail('currency is required with value or prices');
+  }
+  return out;
+}
+
 function checkEvent(value: unknown, position: number, now: number): InsightEvent {
   const fail = (message: string): never => { throw new EventError(position, message); };
   if (!isPlainObject(value)) fail('an event must be an object');
@@ -69,6 +105,7 @@ function checkEvent(value: unknown, position: number, now: number): InsightEvent
   checkSearchLink(e, fail);
   const event: InsightEvent = {
     id: crypto.randomUUID(), eventType: e.eventType, eventName: e.eventName, index: e.index, userToken: e.userToken, at, receivedAt: now,
+    ...revenueOf(e, fail),
   };
   if (typeof e.eventSubtype === 'string') event.eventSubtype = e.eventSubtype;
   for (const field of ['queryID', 'objectIDs', 'filters', 'positions'] as const) if (e[field] !== undefined) event[field] = e[field];

@@ -7,6 +7,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { RequestHandler } from '../requester.js';
 import { requestIdHeaders, requestIdOf } from '../api/request-id.js';
 import { parseAddress } from '../auth/cidr.js';
+import { contentOf } from '../api/types.js';
 
 export interface ServeOptions {
   port?: number;
@@ -104,7 +105,7 @@ export function callerAddress(req: IncomingMessage, trustProxy: boolean | number
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { ...CORS, 'content-type': 'application/json; charset=UTF-8', ...headers });
-  res.end(JSON.stringify(body));
+  res.end(contentOf({ status, body, headers }));
 }
 
 function headersOf(req: IncomingMessage): Record<string, string> {

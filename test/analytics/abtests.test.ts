@@ -201,3 +201,49 @@ describe('split and metrics', () => {
     await c.abtesting.deleteABTest({ id: abTestID });
   });
 });
+
+describe('estimate (today\'s client)', () => {
+  let fresh: Lantern;
+  let f: ReturnType<typeof clientsFor>;
+  const SEARCHES = 20;
+  const CLICKED = 5;
+
+  beforeAll(async () => {
+    fresh = await openWithTalks({}, [B_INDEX]);
+    f = clientsFor(fresh);
+    for (let i = 0; i < SEARCHES; i++) {
+      const r = await f.client.searchSingleIndex({ indexName: INDEX, searchParams: { query: 'ocean', clickAnalytics: true, userToken: `e${i}` } });
+      if (i < CLICKED) {
+        await f.insights.pushEvents({ events: [{ eventType: 'click', eventName: 'Clicked', index: INDEX, userToken: `e${i}`, queryID: r.queryID!, objectIDs: [r.hits[0].objectID], positions: [1] }] });
+      }
+    }
+  });
+  afterAll(() => fresh.close());
+
+  const request = (share: number, size = 0.2, metric = 'clickThroughRate') => ({
+    configuration: { minimumDetectableEffect: { size, metric } }, variants: variants(INDEX, B_INDEX, share),
+  }) as never;
+
+  it('sample sizes of a two-proportion test from the control index\'s rate, and days of its traffic', async () => {
+    // textbook equal-groups formula: n = (zα√(2p̄q̄) + zβ√(p1q1 + p2q2))² / (p2 − p1)²
+    const p1 = CLICKED / SEARCHES;
+    const p2 = p1 * 1.2;
+    const mean = (p1 + p2) / 2;
+    const n = Math.ceil((1.959964 * Math.sqrt(2 * mean * (1 - mean)) + 0.841621 * Math.sqrt(p1 * (1 - p1) + p2 * (1 - p2))) ** 2 / (p2 - p1) ** 2);
+    const perDay = SEARCHES / 7; // the last seven days' tracked searches
+    expect(await f.abtesting.estimateABTest(request(50))).toEqual({ sampleSizes: [n, n], durationDays: Math.ceil((2 * n) / perDay) });
+
+    const uneven = await f.abtesting.estimateABTest(request(70));
+    expect(uneven.sampleSizes![1] / uneven.sampleSizes![0]).toBeCloseTo(30 / 70, 2);
+    expect(uneven.durationDays!).toBeGreaterThan(Math.ceil((2 * n) / perDay));
+  });
+
+  it('invalid requests are 422; no data to estimate from is 422; a missing index 404', async () => {
+    expect(await statusOf(f.abtesting.estimateABTest(request(50, 0)))).toBe(422);
+    expect(await statusOf(f.abtesting.estimateABTest(request(50, 0.2, 'bounceRate')))).toBe(422);
+    expect(await statusOf(f.abtesting.estimateABTest(request(50, 0.2, 'conversionRate')))).toBe(422); // no conversions yet
+    expect(await statusOf(f.abtesting.estimateABTest({ configuration: {}, variants: variants() } as never))).toBe(422);
+    const missing = { configuration: { minimumDetectableEffect: { size: 0.2, metric: 'clickThroughRate' } }, variants: variants(INDEX, 'nowhere') };
+    expect(await statusOf(f.abtesting.estimateABTest(missing as never))).toBe(404);
+  });
+});

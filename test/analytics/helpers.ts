@@ -24,6 +24,7 @@ export function clientsFor(engine: Lantern, sourceIp = '127.0.0.1', key = ADMIN_
     insights: client.initInsights({ options }),
     abtesting: client.initAbtesting({ options }),
     personalization: client.initPersonalization({ region: 'us', options }),
+    querySuggestions: client.initQuerySuggestions({ region: 'us', options }),
   };
 }
 

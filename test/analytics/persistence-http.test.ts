@@ -109,4 +109,25 @@ describe('over HTTP (lantern serve)', () => {
       await new Promise<void>((r) => server.close(() => r()));
     }
   });
+
+  it('query suggestions: the official client and plain HTTP (the build log in JSON Lines)', async () => {
+    const server = await serve(engine, { port: 0 });
+    try {
+      const { port } = server.address() as AddressInfo;
+      const hosts = [{ url: '127.0.0.1', port, protocol: 'http' as const, accept: 'readWrite' as const }];
+      const client = algoliasearch(APP_ID, ADMIN_KEY, { hosts });
+      const querySuggestions = client.initQuerySuggestions({ region: 'us', options: { hosts } });
+      await querySuggestions.createConfig({ indexName: 'http_suggestions', sourceIndices: [{ indexName: INDEX, minHits: 1 }] });
+      await engine.buildQuerySuggestions('http_suggestions');
+      const lines = (await querySuggestions.getLogFile({ indexName: 'http_suggestions' })) as unknown as object[];
+      expect(lines.length).toBeGreaterThan(2);
+      const response = await fetch(`http://127.0.0.1:${port}/1/logs/http_suggestions`, { headers: { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': ADMIN_KEY } });
+      expect(response.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+      expect((await response.text()).trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(lines);
+      const { hits } = await client.searchSingleIndex<{ query: string }>({ indexName: 'http_suggestions', searchParams: { query: 'lov' } });
+      expect(hits[0].query).toBe('love');
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
 });

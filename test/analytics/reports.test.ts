@@ -235,6 +235,82 @@ describe('clicks and conversions', () => {
   });
 });
 
+describe('the endpoints of today\'s client: no clicks, click positions', () => {
+  const trackedWithResults = () => counted().filter((s) => s.tracked && s.nbHits! > 0);
+  const clicked = new Set(['u1', 'u2']); // the users whose "giver" was clicked (beforeAll)
+
+  it('searches without clicks, and the no-click rate', async () => {
+    const noClick = trackedWithResults().filter((s) => !(s.query === 'giver' && clicked.has(s.user)));
+    const { searches } = await analytics.getSearchesNoClicks(range);
+    expect(searches).toEqual(noClick.map((s) => ({ search: s.query, count: 1, nbHits: s.nbHits })));
+    expect(searches.map((r) => r.search)).toEqual(['ocean']);
+    const rate = noClick.length / trackedWithResults().length;
+    expect(await analytics.getNoClickRate(range)).toEqual({
+      rate, count: trackedWithResults().length, noClickCount: noClick.length,
+      dates: [{ date: today(), rate, count: trackedWithResults().length, noClickCount: noClick.length }],
+    });
+  });
+
+  it('click positions: one bucket per position up to 10, then 11-20 and 21 onwards', async () => {
+    const { positions } = await analytics.getClickPositions(range);
+    const clicks = [1, 3, 2]; // the distinct clicks sent in beforeAll
+    const buckets: Array<[number, number]> = [[1, 1], [2, 2], [3, 3], [4, 4], [5, 5], [6, 6], [7, 7], [8, 8], [9, 9], [10, 10], [11, 20], [21, -1]];
+    expect(positions).toEqual(buckets.map(([low, high]) => ({
+      position: [low, high], clickCount: clicks.filter((p) => p >= low && (high === -1 || p <= high)).length,
+    })));
+  });
+});
+
+describe('add-to-cart, purchase and revenue', () => {
+  let shop: Lantern;
+  let shopAnalytics: ReturnType<typeof clientsFor>['analytics'];
+  const shopRange = { index: INDEX, startDate: today(), endDate: today() };
+
+  beforeAll(async () => {
+    shop = await openWithTalks();
+    const c = clientsFor(shop);
+    shopAnalytics = c.analytics;
+    const search = async (user: string, tracked: boolean) => c.client.searchSingleIndex({ indexName: INDEX, searchParams: { query: 'ocean', userToken: user, clickAnalytics: tracked } });
+    const [b1, b2, b3] = [await search('b1', true), await search('b2', true), await search('b3', true), await search('b4', true), await search('b5', false)];
+    const conversion = (user: string, queryID: string, subtype: string, objectIDs: string[], extra: Record<string, unknown> = {}) =>
+      ({ eventType: 'conversion', eventSubtype: subtype, eventName: subtype, index: INDEX, userToken: user, queryID, objectIDs, ...extra }) as never;
+    const [h0, h1] = b1.hits.map((h) => h.objectID);
+    await c.insights.pushEvents({
+      events: [
+        conversion('b1', b1.queryID!, 'addToCart', [h0]),
+        conversion('b1', b1.queryID!, 'purchase', [h0], { currency: 'USD', objectData: [{ price: '12.50', quantity: 2, discount: 1 }] }),
+        conversion('b2', b2.queryID!, 'addToCart', [h0, h1]),
+        conversion('b3', b3.queryID!, 'purchase', [h0], { currency: 'EUR', value: 30 }),
+      ],
+    });
+  });
+  afterAll(() => shop.close());
+
+  it('add-to-cart and purchase rates over the tracked searches', async () => {
+    const day = (figures: Record<string, unknown>) => ({ ...figures, dates: [{ date: today(), ...figures }] });
+    // four tracked searches: b1 and b2 added to cart (1 + 2 objects), b1 and b3 purchased
+    expect(await shopAnalytics.getAddToCartRate(shopRange)).toEqual(day({ rate: 2 / 4, trackedSearchCount: 4, addToCartCount: 3 }));
+    expect(await shopAnalytics.getPurchaseRate(shopRange)).toEqual(day({ rate: 2 / 4, trackedSearchCount: 4, purchaseCount: 2 }));
+    // an object added to the cart and then bought is one conversion
+    expect(await shopAnalytics.getConversionRate(shopRange)).toMatchObject({ rate: 3 / 4, conversionCount: 4 });
+  });
+
+  it('revenue per currency: price × quantity − discount, or the value', async () => {
+    const currencies = { USD: { currency: 'USD', revenue: 12.5 * 2 - 1 }, EUR: { currency: 'EUR', revenue: 30 } };
+    expect(await shopAnalytics.getRevenue(shopRange)).toEqual({ currencies, dates: [{ date: today(), currencies }] });
+    const before = { index: INDEX, startDate: daysAgo(2), endDate: daysAgo(2) };
+    expect(await shopAnalytics.getRevenue(before)).toEqual({ currencies: {}, dates: [{ date: daysAgo(2), currencies: {} }] });
+  });
+
+  it('a purchase with a value needs a currency', async () => {
+    const { insights } = clientsFor(shop);
+    const purchase = { eventType: 'conversion', eventSubtype: 'purchase', eventName: 'Bought', index: INDEX, userToken: 'b9', objectIDs: ['1'] };
+    expect(await statusOf(insights.pushEvents({ events: [{ ...purchase, value: 10 } as never] }))).toBe(422);
+    expect(await statusOf(insights.pushEvents({ events: [{ ...purchase, value: 10, currency: 'usd' } as never] }))).toBe(422);
+    expect(await statusOf(insights.pushEvents({ events: [{ ...purchase, value: 10, currency: 'USD' } as never] }))).toBe(200);
+  });
+});
+
 describe('status and parameters', () => {
   it('status: the last search time, null for an index never searched', async () => {
     const { updatedAt } = await analytics.getStatus({ index: INDEX });

@@ -14,9 +14,12 @@ const as = (key: string, extra: Record<string, string> = {}) => ({ 'x-algolia-ap
 function expectedRight(method: string, path: string): string {
   if (/^\/1\/(keys|clusters|security)(\/|$)/.test(path) || /^\/1\/indexes\/[^/]+\/keys(\/|$)/.test(path)) return 'admin';
   if (path === '/1/logs') return 'logs';
+  // query suggestions: "the admin key of the application" (analytics-api.md, Authentication)
+  if (/^\/1\/(configs(\/|$)|logs\/)/.test(path)) return 'admin';
   // analytics-api.md's Authentication, and the personalization strategy of search-api.md
   if (path === '/1/events') return 'search';
   if (path.startsWith('/1/usertokens/')) return 'admin';
+  if (path === '/2/abtests/estimate') return 'analytics'; // a read: the client's estimateABTest needs analytics
   if (path.startsWith('/2/abtests')) return method === 'GET' ? 'analytics' : 'editSettings';
   if (path.startsWith('/2/')) return 'analytics';
   if (path === '/1/recommendation/personalization/strategy') return method === 'GET' ? 'settings' : 'editSettings';

@@ -1,0 +1,58 @@
+// POST /2/abtests/estimate: how many tracked searches each variant needs to
+// detect a relative change of `size` in a metric, and how many days of the
+// control index's recent traffic that takes. The baseline rate and the daily
+// traffic come from the tracked searches of the last 7 days on the control
+// index; sample sizes are the two-proportion test's (two-sided, α = 0.05,
+// power 0.8) for groups split by trafficPercentage.
+import { ApiError } from '../engine/errors.js';
+import { isPlainObject } from '../engine/records.js';
+import type { EventStore } from '../analytics/events.js';
+import { rateOf, Scope, type OutcomeCount } from '../analytics/reports.js';
+import { parseVariants } from './tests.js';
+
+const TRAFFIC_DAYS = 7;
+const DAY_MS = 86_400_000;
+const Z_ALPHA = 1.959964; // two-sided 5 %
+const Z_BETA = 0.841621; // power 80 %
+
+const METRICS: Record<string, OutcomeCount> = {
+  clickThroughRate: 'clicks', conversionRate: 'conversions', addToCartRate: 'addToCarts', purchaseRate: 'purchases',
+};
+
+const invalid = (message: string) => new ApiError(422, message);
+
+interface EstimateRequest { metric: OutcomeCount; size: number; excludeEmptySearches: boolean }
+
+function parseRequest(body: Record<string, any>): EstimateRequest {
+  const configuration = body.configuration;
+  if (!isPlainObject(configuration)) throw invalid('configuration is required');
+  const effect = configuration.minimumDetectableEffect;
+  if (!isPlainObject(effect)) throw invalid('configuration.minimumDetectableEffect is required');
+  const metric = METRICS[effect.metric];
+  if (!metric) throw invalid(`minimumDetectableEffect.metric must be one of ${Object.keys(METRICS).join(', ')}`);
+  if (typeof effect.size !== 'number' || !(effect.size > 0)) throw invalid('minimumDetectableEffect.size must be a number above 0');
+  return { metric, size: effect.size, excludeEmptySearches: configuration.emptySearch?.exclude === true };
+}
+
+/** Group sizes (control, variant) of a two-proportion test with group B = k × group A. */
+export function sampleSizes(p1: number, p2: number, k: number): [number, number] {
+  const pooled = (p1 + k * p2) / (1 + k);
+  const spread = Z_ALPHA * Math.sqrt(pooled * (1 - pooled) * (1 + 1 / k)) + Z_BETA * Math.sqrt(p1 * (1 - p1) + (p2 * (1 - p2)) / k);
+  const a = Math.ceil((spread * spread) / ((p2 - p1) * (p2 - p1)));
+  return [a, Math.ceil(k * a)];
+}
+
+export function estimateABTest(body: unknown, store: EventStore, indexExists: (name: string) => boolean, now = Date.now()) {
+  if (!isPlainObject(body)) throw invalid('The body must be an object');
+  const request = parseRequest(body);
+  const [control, variant] = parseVariants(body.variants, indexExists);
+  const scope = new Scope(store, (s) => s.index === control.index && s.tracked && s.at > now - TRAFFIC_DAYS * DAY_MS
+    && !(request.excludeEmptySearches && s.query.trim() === ''));
+  const baseline = rateOf(scope, scope.searches, request.metric);
+  if (!baseline) throw invalid(`No tracked searches with this metric on ${control.index} in the last ${TRAFFIC_DAYS} days to estimate from`);
+  const expected = baseline * (1 + request.size);
+  if (expected >= 1) throw invalid('minimumDetectableEffect.size is too large for the current rate');
+  const sizes = sampleSizes(baseline, expected, variant.trafficPercentage / control.trafficPercentage);
+  const perDay = scope.searches.length / TRAFFIC_DAYS;
+  return { durationDays: Math.ceil((sizes[0] + sizes[1]) / perDay), sampleSizes: sizes };
+}

@@ -1,0 +1,70 @@
+// When a suggestions index is built: each time its configuration is created
+// or changed, and on demand (`engine.buildQuerySuggestions(name)`). A build
+// runs in the background (searches are answered meanwhile); its records
+// replace the index's in one logged batch (a clear and the adds, applied as
+// one task), so searches see the old suggestions or the new, never a mix.
+// A configuration changed during a build makes it start over; a deleted one
+// makes it stop without writing.
+import type { Engine } from '../engine/engine.js';
+import { parseSettings } from '../engine/params.js';
+import type { Action } from '../engine/writes.js';
+import { buildSuggestions, type Built } from './build.js';
+import type { SuggestionsConfig } from './config.js';
+import { BuildLog } from './log.js';
+import type { BuildOutcome } from './state.js';
+
+/** Starts a build of `indexName` unless one is running; resolves when the build under way ends. */
+export function scheduleBuild(engine: Engine, indexName: string): Promise<void> {
+  const running = engine.analytics.suggestions.running;
+  const current = running.get(indexName);
+  if (current) return current;
+  const build = buildUntilCurrent(engine, indexName).finally(() => running.delete(indexName));
+  running.set(indexName, build);
+  return build;
+}
+
+async function buildUntilCurrent(engine: Engine, indexName: string): Promise<void> {
+  const configs = engine.analytics.suggestions.configs;
+  let built: SuggestionsConfig | undefined;
+  for (let config = configs.get(indexName); config !== undefined && config !== built; config = configs.get(indexName)) {
+    const started = Date.now();
+    const result = await buildOrLog(engine, config, started);
+    if (configs.get(indexName) !== config) continue;
+    if (!result.log.failed) await replaceRecords(engine, indexName, result);
+    await engine.analytics.write({ type: 'analytics', action: 'suggestionsBuilt', indexName, outcome: outcomeOf(engine, indexName, result.log, started) });
+    built = config;
+  }
+}
+
+async function buildOrLog(engine: Engine, config: SuggestionsConfig, started: number): Promise<Built> {
+  try {
+    return await buildSuggestions(engine, config, engine.analytics.store, started);
+  } catch (e) {
+    const log = new BuildLog();
+    log.add('ERROR', 0, `build failed: ${(e as Error).message}`);
+    return { records: [], settings: {}, log };
+  }
+}
+
+function sameSettings(current: Record<string, unknown>, wanted: Record<string, unknown>): boolean {
+  return Object.entries(wanted).every(([name, value]) => JSON.stringify(current[name]) === JSON.stringify(value));
+}
+
+/** Writes the settings (when they differ) and the records through the engine's write path; resolves once applied. */
+async function replaceRecords(engine: Engine, indexName: string, built: Built): Promise<void> {
+  const settings = parseSettings(built.settings);
+  const index = engine.indexes.get(indexName);
+  if (!index || !sameSettings(index.settings, settings)) await engine.write({ type: 'settings', indexName, settings });
+  const actions: Action[] = [{ action: 'clear' }, ...built.records.map((body): Action => ({ action: 'addObject', body }))];
+  await engine.write({ type: 'batch', indexName, actions });
+  await engine.tasks.exclusive(async () => {});
+}
+
+function outcomeOf(engine: Engine, indexName: string, log: BuildLog, started: number): BuildOutcome {
+  const finished = new Date().toISOString();
+  const previous = engine.analytics.suggestions.builds.get(indexName);
+  const success = log.failed
+    ? { lastSuccessfulBuiltAt: previous?.lastSuccessfulBuiltAt, lastSuccessfulBuildDuration: previous?.lastSuccessfulBuildDuration }
+    : { lastSuccessfulBuiltAt: finished, lastSuccessfulBuildDuration: ((Date.now() - started) / 1000).toFixed(3) };
+  return { lastBuiltAt: finished, ...success, log: log.lines };
+}
