@@ -13,7 +13,7 @@ import {
   recordMatch, recordPhraseMatch, selectMatchWord, testBit,
 } from './wordsets';
 import {
-  FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, attributeRulesActive, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isAdjacentPair, isExcluded,
+  FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, MAX_PROXIMITY, attributeRulesActive, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isAdjacentPair, isExcluded,
   isOptional, matchedWordsOf, proximity, rankOf, rankedWordCount, scanRecord, scannedWords, setAttributeRules,
   setWordRoles, typosOf,
 } from './ranking';
@@ -334,7 +334,7 @@ function keyOf(c: i32, position: i32): i32 {
   if (code == C_TYPO) return typosOf(doc);
   if (code == C_PROXIMITY) { if (wordCount < 2) return 0; scanOnce(position); return scannedProximity.get(position); }
   if (code == C_ATTRIBUTE) {
-    if (wordCount == 1) return docAttribute.get(doc);
+    if (attributeFromPostings()) return docAttribute.get(doc);
     scanOnce(position);
     return scannedAttribute.get(position);
   }
@@ -349,6 +349,67 @@ function keyOf(c: i32, position: i32): i32 {
   if (code == C_CUSTOM) return rankOf(0, doc);
   if (code >= C_SORT_SLOT) return rankOf(code - C_SORT_SLOT, doc);
   return 0;
+}
+
+/** The attribute criterion reads the best keys the postings gave (no per-attribute rule to apply per token). */
+@inline function attributeFromPostings(): bool { return wordCount == 1 || !attributeRulesActive; }
+
+/** Criterion `c` costs no scan of the record's forward list. */
+function isCheap(c: i32): bool {
+  if (c >= criteriaCount) return true;
+  const code = unchecked(params[P_CRITERIA + c]);
+  if (code == C_PROXIMITY) return isConstant(c);
+  if (code == C_ATTRIBUTE) return attributeFromPostings() || isConstant(c);
+  if (code == C_EXACT) return !exactFromScan || isConstant(c);
+  return true;
+}
+
+/** The smallest proximity a record can have: every ranked pair of consecutive words at minProximity. */
+function bestProximity(): i32 {
+  let pairs = 0;
+  for (let w = 0; w + 1 < wordCount; w++) if (!isExcluded(w) && !isExcluded(w + 1)) pairs++;
+  return pairs * (minProximity < MAX_PROXIMITY ? minProximity : MAX_PROXIMITY);
+}
+
+/** Ranges smaller than this are ranked by proximity directly. */
+const LAZY_PROXIMITY_RANGE = 512;
+const lazyOrder = new IntVec();
+
+/**
+ * Proximity needs a scan per record, so for a large tied range it is read
+ * lazily: the range is ordered by the (cheap) criteria after proximity, and
+ * records are scanned in that order until `need` of them have the best
+ * possible proximity; no record left unscanned can then enter the page.
+ * Returns false (nothing emitted) when the range should be ranked directly.
+ */
+function rankProximityLazily(from: i32, to: i32, c: i32): bool {
+  const need = wanted - ranked.length;
+  if (distinctLimit != 0 || to - from < LAZY_PROXIMITY_RANGE || need * 8 > to - from) return false;
+  for (let next = c + 1; next <= criteriaCount; next++) if (!isCheap(next)) return false;
+  const best = bestProximity();
+  const base = ranked.length;
+  const outerWanted = wanted;
+  for (let m = need * 4 > 64 ? need * 4 : 64; m * 2 < to - from; m <<= 2) {
+    wanted = base + m;
+    rankRange(from, to, c + 1);
+    wanted = outerWanted;
+    lazyOrder.length = 0;
+    let atBest = 0;
+    for (let i = base; i < ranked.length; i++) {
+      const position = ranked.get(i);
+      lazyOrder.push(position);
+      scanOnce(position);
+      if (scannedProximity.get(position) == best) atBest++;
+    }
+    ranked.length = base;
+    if (atBest < need) continue;
+    for (let i = 0; i < lazyOrder.length && !rankingDone(); i++) {
+      const position = lazyOrder.get(i);
+      if (scannedProximity.get(position) == best) emit(position);
+    }
+    return true;
+  }
+  return false;
 }
 
 /** Criteria that cannot tell candidates apart for this query. */
@@ -415,6 +476,7 @@ function rankRange(from: i32, to: i32, c: i32): void {
     return;
   }
   if (isConstant(c)) { rankRange(from, to, c + 1); return; }
+  if (unchecked(params[P_CRITERIA + c]) == C_PROXIMITY && rankProximityLazily(from, to, c)) return;
   let lowest: u32 = 0xffffffff, highest: u32 = 0;
   for (let i = from; i < to; i++) {
     const position = <i32>(unchecked(work[i]) & 0xffffffff);

@@ -14,7 +14,7 @@ let words: i32 = 0;
 let currentWord: i32 = 0;
 
 export let epoch: i32 = 0;
-/** Single-word queries: per record, the best attribute key of its matches (valid where stamped with epoch). */
+/** Per record, the best attribute key of its matches by ranked words (valid where stamped with epoch). */
 export const docAttribute = new IntVec();
 export const docAttributeStamp = new IntVec();
 export const termStamp = new IntVec();
@@ -28,7 +28,7 @@ export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32
   bitmapWords = (docCapacity + 31) >> 5;
   arena.resetZero((wordTotal * LEVELS + 4) * bitmapWords);
   while (termStamp.length < termTotal) { termStamp.push(0); termWords.push(0); termZeroTypoWords.push(0); termFullWords.push(0); }
-  if (wordTotal == 1) while (docAttribute.length < docCapacity) { docAttribute.push(0); docAttributeStamp.push(0); }
+  if (docAttribute.length < docCapacity) { docAttribute.reserve(docCapacity); docAttributeStamp.resetZero(docCapacity); docAttribute.length = docCapacity; }
   epoch++;
 }
 
@@ -48,8 +48,11 @@ let excludedMask: i32 = 0;
 export function invalidateMarks(): void { epoch++; }
 export function selectMatchWord(w: i32, excluded: i32): void { currentWord = w; excludedMask = excluded; }
 
+/** The current word's matches feed the records' best attribute key (excluded words never rank). */
+@inline function keyedWord(): bool { return words == 1 || (excludedMask & (1 << currentWord)) == 0; }
+
 export function recordMatch(term: i32, typos: i32, full: bool, highlightLength: i32): void {
-  if (words == 1) postings.orIntoKeyed(term, levelBitmap(currentWord, typos), docAttribute, docAttributeStamp, epoch);
+  if (keyedWord()) postings.orIntoKeyed(term, levelBitmap(currentWord, typos), docAttribute, docAttributeStamp, epoch);
   else postings.orInto(term, levelBitmap(currentWord, typos));
   if (full && typos == 0) {
     postings.orInto(term, exactBitmap(currentWord));
@@ -90,8 +93,8 @@ export function recordPhraseMatch(terms: StaticArray<i32>, full: bool): void {
   orBitmap(levelBitmap(currentWord, 0), all, bytes);
   if (full) orBitmap(exactBitmap(currentWord), all, bytes);
   for (let i = 0; i < terms.length; i++) {
-    // single-word queries rank by each record's best attribute key
-    if (words == 1) postings.orIntoKeyed(terms[i], one, docAttribute, docAttributeStamp, epoch);
+    // records rank by their best attribute key over every matched term
+    if (keyedWord()) postings.orIntoKeyed(terms[i], one, docAttribute, docAttributeStamp, epoch);
     markTerm(terms[i], 0, full);
   }
 }
