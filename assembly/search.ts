@@ -9,7 +9,7 @@ import {
   MAX_WORDS, matchWord, queryUnits, setWordCount, wordCount, wordLength, wordMaxTypos, wordPrefix, wordStart,
 } from './matcher';
 import {
-  accumulateLevels, bitmapWords, candidateBitmap, docAttribute, invalidateMarks, levelBitmap, prepareWordsets,
+  accumulateLevels, anyTypoMatch, bestAttributeOf, bitmapWords, candidateBitmap, invalidateMarks, levelBitmap, prepareWordsets,
   recordMatch, recordPhraseMatch, selectMatchWord, testBit,
 } from './wordsets';
 import {
@@ -334,7 +334,7 @@ function keyOf(c: i32, position: i32): i32 {
   if (code == C_TYPO) return typosOf(doc);
   if (code == C_PROXIMITY) { if (wordCount < 2) return 0; scanOnce(position); return scannedProximity.get(position); }
   if (code == C_ATTRIBUTE) {
-    if (attributeFromPostings()) return docAttribute.get(doc);
+    if (attributeFromPostings()) return bestAttributeOf(doc);
     scanOnce(position);
     return scannedAttribute.get(position);
   }
@@ -419,6 +419,7 @@ function isConstant(c: i32): bool {
   if (code == C_GEO) return unchecked(params[P_GEO_ACTIVE]) == 0;
   if (code == C_FILTERS) return unchecked(params[P_FILTER_SCORES_ACTIVE]) == 0;
   if (code == C_WORDS) return unchecked(params[P_OPTIONAL_WORDS]) == 0;
+  if (code == C_TYPO && !anyTypoMatch()) return true;
   return (code == C_PROXIMITY && rankedWordCount < 2)
     || ((code == C_ATTRIBUTE || code == C_TYPO || code == C_EXACT) && rankedWordCount == 0);
 }
@@ -477,15 +478,15 @@ function rankRange(from: i32, to: i32, c: i32): void {
   }
   if (isConstant(c)) { rankRange(from, to, c + 1); return; }
   if (unchecked(params[P_CRITERIA + c]) == C_PROXIMITY && rankProximityLazily(from, to, c)) return;
-  let lowest: u32 = 0xffffffff, highest: u32 = 0;
-  for (let i = from; i < to; i++) {
-    const position = <i32>(unchecked(work[i]) & 0xffffffff);
-    const key = <u32>keyOf(c, position);
-    if (key < lowest) lowest = key;
-    if (key > highest) highest = key;
-    unchecked(work[i] = (<u64>key << 32) | <u64>position);
-  }
+  fillKeys(from, to, c);
+  const lowest = keysLowest, highest = keysHighest;
   if (lowest == highest) { rankRange(from, to, c + 1); return; }
+  if (to - from >= 64 && highest - lowest < <u32>(to - from)) {
+    // few distinct keys: one counting sort, then the key groups in order
+    countingSort(from, to, lowest, highest);
+    rankGroups(from, to, c);
+    return;
+  }
   const need = wanted - ranked.length;
   // with distinct, records of full groups are skipped, so no candidate may be cut early
   const threshold = distinctLimit == 0 && to - from > need ? selectKey(from, to, need - 1) : 0xffffffff;
@@ -498,26 +499,96 @@ function rankRange(from: i32, to: i32, c: i32): void {
     else i++;
   }
   sortRange(from, lt);
-  let g = from;
-  while (g < lt && !rankingDone()) {
-    let e = g + 1;
-    while (e < lt && keyAt(e) == keyAt(g)) e++;
-    rankRange(g, e, c + 1);
-    g = e;
-  }
+  rankGroups(from, lt, c);
   if (threshold == 0xffffffff) {
     // no cut: [lt, gt] holds the largest key group(s); sort and walk them too
     sortRange(lt, gt + 1);
-    g = lt;
-    while (g <= gt && !rankingDone()) {
-      let e = g + 1;
-      while (e <= gt && keyAt(e) == keyAt(g)) e++;
-      rankRange(g, e, c + 1);
-      g = e;
-    }
+    rankGroups(lt, gt + 1, c);
     return;
   }
   rankRange(lt, gt + 1, c + 1);
+}
+
+/** Ranks each run of equal keys of the sorted work[from, to) by the next criteria, in order. */
+function rankGroups(from: i32, to: i32, c: i32): void {
+  let g = from;
+  while (g < to && !rankingDone()) {
+    let e = g + 1;
+    const key = keyAt(g);
+    while (e < to && keyAt(e) == key) e++;
+    rankRange(g, e, c + 1);
+    g = e;
+  }
+}
+
+const keyCounts = new IntVec();
+let sortBuffer = new StaticArray<u64>(0);
+
+/** Sorts work[from, to) by key, keys in [lowest, highest] (a span no longer than the range). */
+function countingSort(from: i32, to: i32, lowest: u32, highest: u32): void {
+  const span = <i32>(highest - lowest) + 1;
+  keyCounts.resetZero(span);
+  for (let i = from; i < to; i++) {
+    const k = <i32>(keyAt(i) - lowest);
+    keyCounts.set(k, keyCounts.get(k) + 1);
+  }
+  let start = 0;
+  for (let k = 0; k < span; k++) { const n = keyCounts.get(k); keyCounts.set(k, start); start += n; }
+  if (sortBuffer.length < to - from) sortBuffer = new StaticArray<u64>(to - from);
+  for (let i = from; i < to; i++) {
+    const v = unchecked(work[i]);
+    const k = <i32>(<u32>(v >> 32) - lowest);
+    const at = keyCounts.get(k);
+    keyCounts.set(k, at + 1);
+    unchecked(sortBuffer[at] = v);
+  }
+  memory.copy(changetype<usize>(work) + (<usize>from << 3), changetype<usize>(sortBuffer), <usize>(to - from) << 3);
+}
+
+// --- keys of one criterion over a range, into work's high halves
+let keysLowest: u32 = 0;
+let keysHighest: u32 = 0;
+
+@inline function putKey(i: i32, position: i32, key: u32): void {
+  if (key < keysLowest) keysLowest = key;
+  if (key > keysHighest) keysHighest = key;
+  unchecked(work[i] = (<u64>key << 32) | <u64>position);
+}
+
+@inline function positionAt(i: i32): i32 { return <i32>(unchecked(work[i]) & 0xffffffff); }
+
+/** Computes criterion `c`'s key for work[from, to); the common criteria without the per-record dispatch of keyOf. */
+function fillKeys(from: i32, to: i32, c: i32): void {
+  keysLowest = 0xffffffff;
+  keysHighest = 0;
+  const code = c == criteriaCount ? -1 : unchecked(params[P_CRITERIA + c]);
+  const slot = code == C_CUSTOM ? 0 : code == C_GEO ? GEO_SLOT : code == C_FILTERS ? FILTERS_SLOT : code >= C_SORT_SLOT ? code - C_SORT_SLOT : -1;
+  if (slot >= 0) {
+    const ranks = unchecked(rankSlots[slot]);
+    const n = ranks.length;
+    for (let i = from; i < to; i++) {
+      const position = positionAt(i);
+      const doc = candidates.get(position);
+      putKey(i, position, <u32>(doc < n ? ranks.get(doc) : 0));
+    }
+  } else if (code == C_ATTRIBUTE && attributeFromPostings()) {
+    for (let i = from; i < to; i++) {
+      const position = positionAt(i);
+      putKey(i, position, <u32>bestAttributeOf(candidates.get(position)));
+    }
+  } else if (code == C_TYPO && wordCount == 1) {
+    const zero = levelBitmap(0, 0), one = levelBitmap(0, 1);
+    for (let i = from; i < to; i++) {
+      const position = positionAt(i);
+      const doc = candidates.get(position);
+      putKey(i, position, testBit(zero, doc) ? 0 : testBit(one, doc) ? 1 : 2);
+    }
+  } else {
+    for (let i = from; i < to; i++) {
+      const position = positionAt(i);
+      putKey(i, position, <u32>keyOf(c, position));
+    }
+  }
 }
 
 function rankCandidates(k: i32): void {

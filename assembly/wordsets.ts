@@ -3,7 +3,8 @@
 // whole word, no typo). Matched terms are marked so the forward scan of a
 // record can tell which of its tokens match which query words.
 import { IntVec } from './buffers';
-import { postings, wholeValues } from './store';
+import { KEY_BITS, KEY_MASK, postings, wholeValues } from './store';
+import { orEntryInto, raiseKeys, subtreeEntry, worthCaching } from './prefix-cache';
 
 const LEVELS = 4;
 const EXACT = 3;
@@ -14,9 +15,20 @@ let words: i32 = 0;
 let currentWord: i32 = 0;
 
 export let epoch: i32 = 0;
-/** Per record, the best attribute key of its matches by ranked words (valid where stamped with epoch). */
-export const docAttribute = new IntVec();
-export const docAttributeStamp = new IntVec();
+/** Per record, the best attribute key of its matches by ranked words, packed under the query's stamp (see orIntoKeyed). */
+const docBest = new IntVec();
+let keyStamp: u32 = 0;
+@inline export function bestAttributeOf(doc: i32): i32 { return <i32>(KEY_MASK - (<u32>docBest.get(doc) & KEY_MASK)); }
+
+function nextKeyStamp(docCapacity: i32): void {
+  let next = (keyStamp >> KEY_BITS) + 1;
+  const padded = ((docCapacity + 31) >> 5) << 5;
+  if (next >= (1 << (32 - KEY_BITS)) || docBest.length < padded) {
+    docBest.resetZero(padded);
+    next = 1;
+  }
+  keyStamp = next << KEY_BITS;
+}
 export const termStamp = new IntVec();
 export const termWords = new IntVec();
 /** Words the term matched with no typo, and as the whole word (not a prefix): for per-attribute rules. */
@@ -28,7 +40,8 @@ export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32
   bitmapWords = (docCapacity + 31) >> 5;
   arena.resetZero((wordTotal * LEVELS + 4) * bitmapWords);
   while (termStamp.length < termTotal) { termStamp.push(0); termWords.push(0); termZeroTypoWords.push(0); termFullWords.push(0); }
-  if (docAttribute.length < docCapacity) { docAttribute.reserve(docCapacity); docAttributeStamp.resetZero(docCapacity); docAttribute.length = docCapacity; }
+  nextKeyStamp(docCapacity);
+  typoMatched = false;
   epoch++;
 }
 
@@ -51,14 +64,37 @@ export function selectMatchWord(w: i32, excluded: i32): void { currentWord = w; 
 /** The current word's matches feed the records' best attribute key (excluded words never rank). */
 @inline function keyedWord(): bool { return words == 1 || (excludedMask & (1 << currentWord)) == 0; }
 
+/** Some ranked word matched some term with typos: otherwise the typo criterion ties every record. */
+let typoMatched = false;
+export function anyTypoMatch(): bool { return typoMatched; }
+
 export function recordMatch(term: i32, typos: i32, full: bool, highlightLength: i32): void {
-  if (keyedWord()) postings.orIntoKeyed(term, levelBitmap(currentWord, typos), docAttribute, docAttributeStamp, epoch);
+  if (typos > 0 && (excludedMask & (1 << currentWord)) == 0) typoMatched = true;
+  if (keyedWord()) postings.orIntoKeyed(term, levelBitmap(currentWord, typos), docBest.ptr, keyStamp);
   else postings.orInto(term, levelBitmap(currentWord, typos));
   if (full && typos == 0) {
     postings.orInto(term, exactBitmap(currentWord));
     if (words == 1) wholeValues.orInto(term, wholeValueBitmap());
   }
   markTerm(term, typos, full);
+}
+
+/**
+ * The terms of a trie subtree (`subtree` names it for the cache), all matched
+ * by the current word as a prefix with `typos` typos, their postings `bytes` long.
+ */
+export function recordSubtreeMatch(subtree: i32, terms: IntVec, bytes: i32, typos: i32, highlightLength: i32): void {
+  if (typos > 0 && terms.length > 0 && (excludedMask & (1 << currentWord)) == 0) typoMatched = true;
+  if (worthCaching(bytes, bitmapWords << 5)) {
+    const entry = subtreeEntry(subtree, terms, bitmapWords);
+    if (entry != 0) {
+      orEntryInto(entry, levelBitmap(currentWord, typos), bitmapWords);
+      if (keyedWord()) raiseKeys(entry, docBest.ptr, bitmapWords, keyStamp);
+      for (let t = 0; t < terms.length; t++) markTerm(terms.get(t), typos, false);
+      return;
+    }
+  }
+  for (let t = 0; t < terms.length; t++) recordMatch(terms.get(t), typos, false, highlightLength);
 }
 
 /** Notes that `term` matches the current word (the forward scan and highlighting read it). */
@@ -94,7 +130,7 @@ export function recordPhraseMatch(terms: StaticArray<i32>, full: bool): void {
   if (full) orBitmap(exactBitmap(currentWord), all, bytes);
   for (let i = 0; i < terms.length; i++) {
     // records rank by their best attribute key over every matched term
-    if (keyedWord()) postings.orIntoKeyed(terms[i], one, docAttribute, docAttributeStamp, epoch);
+    if (keyedWord()) postings.orIntoKeyed(terms[i], one, docBest.ptr, keyStamp);
     markTerm(terms[i], 0, full);
   }
 }
