@@ -8,6 +8,7 @@ import { MAX_TOKEN_UNITS } from './text';
 import { nodeChar, nodeFirstChild, nodeNextSibling, nodeTerm } from './dictionary';
 import { recordMatch as emitTerm, recordSubtreeMatch as emitTerms } from './wordsets';
 import { postings } from './store';
+import { subtreeCacheKey } from './prefix-cache';
 
 export const MAX_WORDS = 32;
 const STRIDE = MAX_TOKEN_UNITS + 1;
@@ -82,7 +83,7 @@ function emitSubtree(node: i32, typos: i32, highlightLength: i32, withNode: bool
     if (term >= 0) { subtreeTerms.push(term); bytes += postings.bytes(term); }
     for (let child = nodeFirstChild.get(n); child >= 0; child = nodeNextSibling.get(child)) stack.push(child);
   }
-  emitTerms((node << 1) | (withNode ? 0 : 1), subtreeTerms, bytes, typos, highlightLength);
+  emitTerms(subtreeCacheKey(node, withNode), subtreeTerms, bytes, typos, highlightLength);
 }
 
 function walkChildren(node: i32, depth: i32, bestPrefix: i32, bestPrefixLength: i32): void {

@@ -1,28 +1,38 @@
-// Cached matches of large trie subtrees. A short prefix ("t", "th") matches
-// thousands of terms whose postings, decoded one by one, hold most of the
-// records; the matcher meets the same subtrees keystroke after keystroke. So
-// for a subtree with many postings the union of its records (a bitmap) and
-// each record's best attribute key within it are kept, built on first use and
+// Cached matches of large trie subtrees and frequent terms. A short prefix
+// ("t", "th") matches thousands of terms whose postings, decoded one by one,
+// hold most of the records, and a stop word ("the") alone holds nearly all;
+// the matcher meets the same ones keystroke after keystroke. So for a subtree
+// or a term with many postings the union of its records (a bitmap) and each
+// record's best attribute key within it are kept, built on first use and
 // dropped by any write. Entries are few and bounded (see `entryLimit`).
 import { IntVec } from './buffers';
 import { KEY_MASK, postings, totalPostingBytes } from './store';
 
-/** A subtree is worth caching from this many posting bytes per record of the index (decoding costs ~40× a merge). */
-const MIN_BYTES_PER_RECORD = 0.25;
-/** Cached entries take at most this share of the postings' bytes (and 16 entries at least). */
+/**
+ * A subtree is worth caching from this many posting bytes per record of the
+ * index: the few 1-2 letter prefixes and stop words (a bitmap merge costs
+ * ~1/40 of decoding); a lower bar admits more entries than as-you-type
+ * cycles can keep, and a cyclic reader of an LRU cache never hits.
+ */
+const MIN_BYTES_PER_RECORD = 2;
+/** Cached entries take at most this share of the postings' bytes (and 32 entries at least). */
 const BUDGET_SHARE = 4;
 const KEY16: u32 = 0xffff;
 
-const entryNode = new IntVec();
+const entryKey = new IntVec();
 const entryPtr = new IntVec();
 const entryUse = new IntVec();
 let clock: i32 = 0;
 let entryWords: i32 = 0;
 
+/** Cache keys: a node's subtree, a node's descendants (not its own term), one term. */
+export function subtreeCacheKey(node: i32, withNode: bool): i32 { return (node << 2) | (withNode ? 0 : 1); }
+export function termCacheKey(term: i32): i32 { return (term << 2) | 2; }
+
 /** Forgets every entry: the postings or the attribute keys changed. */
 export function invalidatePrefixCache(): void {
   for (let i = 0; i < entryPtr.length; i++) heap.free(<usize>entryPtr.get(i));
-  entryNode.length = 0;
+  entryKey.length = 0;
   entryPtr.length = 0;
   entryUse.length = 0;
 }
@@ -36,20 +46,20 @@ export function worthCaching(bytes: i32, records: i32): bool {
 
 function entryLimit(words: i32): i32 {
   const byBudget = <i32>(<usize>totalPostingBytes() / BUDGET_SHARE / entryBytes(words));
-  return byBudget > 16 ? byBudget : 16;
+  return byBudget > 32 ? byBudget : 32;
 }
 
 /**
- * The entry of `node` for bitmaps of `words` u32 words, built from `terms`
+ * The entry under `key` for bitmaps of `words` u32 words, built from `terms`
  * when missing: the bitmap, then per record (32 per bitmap word) a u16
  * holding 0xffff - its best key in the subtree (0: not in the subtree).
  * Returns 0 when the subtree has keys too large for 16 bits.
  */
-export function subtreeEntry(node: i32, terms: IntVec, words: i32): usize {
+export function subtreeEntry(key: i32, terms: IntVec, words: i32): usize {
   if (words != entryWords) { invalidatePrefixCache(); entryWords = words; }
   clock++;
-  for (let i = 0; i < entryNode.length; i++) {
-    if (entryNode.get(i) != node) continue;
+  for (let i = 0; i < entryKey.length; i++) {
+    if (entryKey.get(i) != key) continue;
     entryUse.set(i, clock);
     return <usize>entryPtr.get(i);
   }
@@ -60,8 +70,8 @@ export function subtreeEntry(node: i32, terms: IntVec, words: i32): usize {
   for (let t = 0; t < terms.length; t++) {
     if (!postings.orIntoKeys16(terms.get(t), ptr, keys)) { heap.free(ptr); return 0; }
   }
-  if (entryNode.length >= entryLimit(words)) evictOldest();
-  entryNode.push(node);
+  if (entryKey.length >= entryLimit(words)) evictOldest();
+  entryKey.push(key);
   entryPtr.push(<i32>ptr);
   entryUse.push(clock);
   return ptr;
@@ -71,11 +81,11 @@ function evictOldest(): void {
   let oldest = 0;
   for (let i = 1; i < entryUse.length; i++) if (entryUse.get(i) < entryUse.get(oldest)) oldest = i;
   heap.free(<usize>entryPtr.get(oldest));
-  const last = entryNode.length - 1;
-  entryNode.set(oldest, entryNode.get(last));
+  const last = entryKey.length - 1;
+  entryKey.set(oldest, entryKey.get(last));
   entryPtr.set(oldest, entryPtr.get(last));
   entryUse.set(oldest, entryUse.get(last));
-  entryNode.length = last; entryPtr.length = last; entryUse.length = last;
+  entryKey.length = last; entryPtr.length = last; entryUse.length = last;
 }
 
 /** ORs the entry's records into `bitmap` (`words` u32 words). */

@@ -142,10 +142,15 @@ function writeCandidates(listed: bool = true): i32 {
     store<u32>(target + o, bits);
     count += <i32>popcnt(bits);
     if (!listed) continue;
+    candidates.reserve(count);
+    const list = candidates.ptr;
+    let n = candidates.length;
     while (bits != 0) {
-      candidates.push((i << 5) + <i32>ctz(bits));
+      store<i32>(list + (<usize>n << 2), (i << 5) + <i32>ctz(bits));
+      n++;
       bits &= bits - 1;
     }
+    candidates.length = n;
   }
   return count;
 }
@@ -482,9 +487,10 @@ function rankRange(from: i32, to: i32, c: i32): void {
   const lowest = keysLowest, highest = keysHighest;
   if (lowest == highest) { rankRange(from, to, c + 1); return; }
   if (to - from >= 64 && highest - lowest < <u32>(to - from)) {
-    // few distinct keys: one counting sort, then the key groups in order
-    countingSort(from, to, lowest, highest);
-    rankGroups(from, to, c);
+    // few distinct keys: count them, keep the keys the page needs, counting-sort those
+    const kept = countKeys(from, to, lowest, highest);
+    countingSort(from, from + kept, lowest);
+    rankGroups(from, from + kept, c);
     return;
   }
   const need = wanted - ranked.length;
@@ -524,16 +530,38 @@ function rankGroups(from: i32, to: i32, c: i32): void {
 const keyCounts = new IntVec();
 let sortBuffer = new StaticArray<u64>(0);
 
-/** Sorts work[from, to) by key, keys in [lowest, highest] (a span no longer than the range). */
-function countingSort(from: i32, to: i32, lowest: u32, highest: u32): void {
+/**
+ * Counts the keys of work[from, to) (in [lowest, highest], a span no longer
+ * than the range) and moves the records with the keys the page needs to the
+ * front (all of them with distinct, where groups may skip records); returns
+ * their count. Leaves each kept key's start offset in keyCounts.
+ */
+function countKeys(from: i32, to: i32, lowest: u32, highest: u32): i32 {
   const span = <i32>(highest - lowest) + 1;
   keyCounts.resetZero(span);
   for (let i = from; i < to; i++) {
     const k = <i32>(keyAt(i) - lowest);
     keyCounts.set(k, keyCounts.get(k) + 1);
   }
-  let start = 0;
-  for (let k = 0; k < span; k++) { const n = keyCounts.get(k); keyCounts.set(k, start); start += n; }
+  const need = distinctLimit == 0 ? wanted - ranked.length : 0x7fffffff;
+  let kept = 0;
+  let last = 0;
+  for (; last < span; last++) {
+    const n = keyCounts.get(last);
+    keyCounts.set(last, kept);
+    kept += n;
+    if (kept >= need) break;
+  }
+  if (kept < to - from) {
+    const cut = lowest + <u32>last;
+    let front = from;
+    for (let i = from; i < to; i++) if (keyAt(i) <= cut) { swap(front, i); front++; }
+  }
+  return kept;
+}
+
+/** Sorts work[from, to) by key, with keyCounts holding each key's start offset (see countKeys). */
+function countingSort(from: i32, to: i32, lowest: u32): void {
   if (sortBuffer.length < to - from) sortBuffer = new StaticArray<u64>(to - from);
   for (let i = from; i < to; i++) {
     const v = unchecked(work[i]);

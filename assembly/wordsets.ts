@@ -4,7 +4,7 @@
 // record can tell which of its tokens match which query words.
 import { IntVec } from './buffers';
 import { KEY_BITS, KEY_MASK, postings, wholeValues } from './store';
-import { orEntryInto, raiseKeys, subtreeEntry, worthCaching } from './prefix-cache';
+import { orEntryInto, raiseKeys, subtreeEntry, termCacheKey, worthCaching } from './prefix-cache';
 
 const LEVELS = 4;
 const EXACT = 3;
@@ -70,13 +70,34 @@ export function anyTypoMatch(): bool { return typoMatched; }
 
 export function recordMatch(term: i32, typos: i32, full: bool, highlightLength: i32): void {
   if (typos > 0 && (excludedMask & (1 << currentWord)) == 0) typoMatched = true;
-  if (keyedWord()) postings.orIntoKeyed(term, levelBitmap(currentWord, typos), docBest.ptr, keyStamp);
-  else postings.orInto(term, levelBitmap(currentWord, typos));
-  if (full && typos == 0) {
-    postings.orInto(term, exactBitmap(currentWord));
-    if (words == 1) wholeValues.orInto(term, wholeValueBitmap());
+  const exact = full && typos == 0;
+  const entry = heavyTermEntry(term);
+  if (entry != 0) {
+    orCachedMatch(entry, typos);
+    if (exact) orEntryInto(entry, exactBitmap(currentWord), bitmapWords);
+  } else {
+    if (keyedWord()) postings.orIntoKeyed(term, levelBitmap(currentWord, typos), docBest.ptr, keyStamp);
+    else postings.orInto(term, levelBitmap(currentWord, typos));
+    if (exact) postings.orInto(term, exactBitmap(currentWord));
   }
+  if (exact && words == 1) wholeValues.orInto(term, wholeValueBitmap());
   markTerm(term, typos, full);
+}
+
+const singleTerm = new IntVec();
+
+/** The cache entry of a term with enough postings to be read through the cache, or 0. */
+function heavyTermEntry(term: i32): usize {
+  if (!worthCaching(postings.bytes(term), bitmapWords << 5)) return 0;
+  singleTerm.length = 0;
+  singleTerm.push(term);
+  return subtreeEntry(termCacheKey(term), singleTerm, bitmapWords);
+}
+
+/** Adds a cached entry's records to the current word's `typos` level, and its keys to the records' best. */
+function orCachedMatch(entry: usize, typos: i32): void {
+  orEntryInto(entry, levelBitmap(currentWord, typos), bitmapWords);
+  if (keyedWord()) raiseKeys(entry, docBest.ptr, bitmapWords, keyStamp);
 }
 
 /**
@@ -88,8 +109,7 @@ export function recordSubtreeMatch(subtree: i32, terms: IntVec, bytes: i32, typo
   if (worthCaching(bytes, bitmapWords << 5)) {
     const entry = subtreeEntry(subtree, terms, bitmapWords);
     if (entry != 0) {
-      orEntryInto(entry, levelBitmap(currentWord, typos), bitmapWords);
-      if (keyedWord()) raiseKeys(entry, docBest.ptr, bitmapWords, keyStamp);
+      orCachedMatch(entry, typos);
       for (let t = 0; t < terms.length; t++) markTerm(terms.get(t), typos, false);
       return;
     }
