@@ -111,3 +111,12 @@ export function raiseKeys(entry: usize, best: usize, words: i32, stamp: u32): vo
     v128.store(slot, i32x4.max_u(v128.load(slot), packed));
   }
 }
+
+/** raiseKeys for one record. */
+@inline export function raiseKey(entry: usize, best: usize, words: i32, stamp: u32, doc: i32): void {
+  const key16 = <u32>load<u16>(entry + (<usize>words << 2) + (<usize>doc << 1));
+  if (key16 == 0) return;
+  const slot = best + (<usize>doc << 2);
+  const packed = stamp | (KEY_MASK - KEY16 + key16);
+  if (packed > load<u32>(slot)) store<u32>(slot, packed);
+}

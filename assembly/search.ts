@@ -9,7 +9,7 @@ import {
   MAX_WORDS, matchWord, queryUnits, setWordCount, wordCount, wordLength, wordMaxTypos, wordPrefix, wordStart,
 } from './matcher';
 import {
-  accumulateLevels, anyTypoMatch, bestAttributeOf, bitmapWords, candidateBitmap, invalidateMarks, levelBitmap, prepareWordsets,
+  accumulateLevels, anyTypoMatch, bestAttributeOf, foldCachedKeys, bitmapWords, candidateBitmap, invalidateMarks, levelBitmap, prepareWordsets,
   recordMatch, recordPhraseMatch, selectMatchWord, testBit,
 } from './wordsets';
 import {
@@ -125,6 +125,7 @@ function writeCandidates(listed: bool = true): i32 {
   if (required != 0) anyOf = 0;
   requiredWords = required;
   anyOfWords = anyOf;
+  if (listed) candidates.reserve(bitmapWords << 5);
   for (let i = 0; i < bitmapWords; i++) {
     const o = <usize>i << 2;
     let bits = <u32>liveBits.get(i);
@@ -142,7 +143,6 @@ function writeCandidates(listed: bool = true): i32 {
     store<u32>(target + o, bits);
     count += <i32>popcnt(bits);
     if (!listed) continue;
-    candidates.reserve(count);
     const list = candidates.ptr;
     let n = candidates.length;
     while (bits != 0) {
@@ -730,6 +730,7 @@ export function search(): void {
   distinctLimit = unchecked(params[P_DISTINCT]);
   if (isStaticQuery()) { searchStatic(); return; }
   writeCandidates();
+  foldCachedKeys(candidates);
   verifyCandidates();
   applyTypoMode();
   const nbHits = countHits();

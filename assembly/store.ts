@@ -100,7 +100,7 @@ export class PostingLists {
 
   /**
    * ORs the term's records into `bitmap` and raises `keys[doc]` (u16) to
-   * 0xffff - the entry's key. False when a key needs more than 16 bits.
+   * 0xffff - the entry's key (never 0 for a record in the bitmap). False when a key needs 16 bits or more.
    */
   orIntoKeys16(term: i32, bitmap: usize, keys: usize): bool {
     if (term >= this.ptr.length) return true;
@@ -112,7 +112,7 @@ export class PostingLists {
       p = varintEnd;
       const key = readVarint(p);
       p = varintEnd;
-      if (key > 0xffff) return false;
+      if (key >= 0xffff) return false;
       const word = bitmap + (<usize>(doc >> 5) << 2);
       store<u32>(word, load<u32>(word) | (<u32>1 << (doc & 31)));
       const slot = keys + (<usize>doc << 1);

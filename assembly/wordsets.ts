@@ -4,7 +4,7 @@
 // record can tell which of its tokens match which query words.
 import { IntVec } from './buffers';
 import { KEY_BITS, KEY_MASK, postings, wholeValues } from './store';
-import { orEntryInto, raiseKeys, subtreeEntry, termCacheKey, worthCaching } from './prefix-cache';
+import { orEntryInto, raiseKey, raiseKeys, subtreeEntry, termCacheKey, worthCaching } from './prefix-cache';
 
 const LEVELS = 4;
 const EXACT = 3;
@@ -42,6 +42,7 @@ export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32
   while (termStamp.length < termTotal) { termStamp.push(0); termWords.push(0); termZeroTypoWords.push(0); termFullWords.push(0); }
   nextKeyStamp(docCapacity);
   typoMatched = false;
+  keyedEntries.length = 0;
   epoch++;
 }
 
@@ -94,10 +95,28 @@ function heavyTermEntry(term: i32): usize {
   return subtreeEntry(termCacheKey(term), singleTerm, bitmapWords);
 }
 
-/** Adds a cached entry's records to the current word's `typos` level, and its keys to the records' best. */
+/** Cached entries whose keys count for the records' best (folded in for the candidates only, see foldCachedKeys). */
+const keyedEntries = new IntVec();
+
+/** Adds a cached entry's records to the current word's `typos` level; its keys count once candidates are known. */
 function orCachedMatch(entry: usize, typos: i32): void {
   orEntryInto(entry, levelBitmap(currentWord, typos), bitmapWords);
-  if (keyedWord()) raiseKeys(entry, docBest.ptr, bitmapWords, keyStamp);
+  if (keyedWord()) keyedEntries.push(<i32>entry);
+}
+
+/**
+ * Folds the keys of the cached entries matched by ranked words into the
+ * candidates' best keys: per candidate when they are few, else over every
+ * record at once (SIMD).
+ */
+export function foldCachedKeys(candidates: IntVec): void {
+  const dense = candidates.length > bitmapWords;
+  for (let e = 0; e < keyedEntries.length; e++) {
+    const entry = <usize>keyedEntries.get(e);
+    if (dense) { raiseKeys(entry, docBest.ptr, bitmapWords, keyStamp); continue; }
+    for (let i = 0; i < candidates.length; i++) raiseKey(entry, docBest.ptr, bitmapWords, keyStamp, candidates.get(i));
+  }
+  keyedEntries.length = 0;
 }
 
 /**
