@@ -12,6 +12,7 @@ import { NO_MATCH, matchToken, wordCount } from './matcher';
 import { isExcluded, rankSlots } from './ranking';
 import { invalidateStaticOrder, params, prepareQuery as prepareQueryWords, search as runSearch } from './search';
 import { exportIndex, importIndex, snapshotBytes } from './snapshot';
+import { invalidatePrefixCache } from './prefix-cache';
 import { bitmapWords, candidateBitmap, isTermMatched, termWords } from './wordsets';
 
 /** Gap in word positions between two elements of one array attribute. */
@@ -29,6 +30,7 @@ export function setSeparators(count: i32): void { setIndexedSeparators(scratchBa
 
 /** Scratch: `count` pairs of i32 (rank, unordered flag), per searchable attribute id. */
 export function setAttributes(count: i32): void {
+  invalidatePrefixCache();
   const base = scratchBase();
   attributeRank.resetZero(count);
   attributeUnordered.resetZero(count);
@@ -36,6 +38,12 @@ export function setAttributes(count: i32): void {
     attributeRank.set(i, load<i32>(base + (<usize>i << 3)));
     attributeUnordered.set(i, load<i32>(base + (<usize>i << 3) + 4));
   }
+}
+
+/** Records changed: cached orders and cached prefix matches are stale. */
+function invalidateIndexCaches(): void {
+  invalidateStaticOrder();
+  invalidatePrefixCache();
 }
 
 const forward = new ByteVec();
@@ -47,7 +55,7 @@ const forward = new ByteVec();
  * consecutive (array elements) and attributes come in rank order.
  */
 export function addDocuments(): void {
-  invalidateStaticOrder();
+  invalidateIndexCaches();
   const base = scratchBase();
   const count = load<i32>(base);
   let text = base + <usize>load<i32>(base + 4);
@@ -85,7 +93,7 @@ export function addDocuments(): void {
 }
 
 export function removeDocument(doc: i32): void {
-  invalidateStaticOrder();
+  invalidateIndexCaches();
   removeDoc(doc);
 }
 
@@ -148,7 +156,10 @@ import { tokenTypos as lastTypos, tokenFull as lastFull, tokenHighlightLength as
 @inline function tokenIsFull(): bool { return lastFull; }
 @inline function tokenPrefixLength(): i32 { return lastLength; }
 
-export function compact(): void { compactPostings(termCount); }
+export function compact(): void {
+  invalidatePrefixCache();
+  compactPostings(termCount);
+}
 
 /** Writes the index's snapshot; read it at snapshotPtr(), snapshotLength() bytes. */
 export function exportSnapshot(): void { exportIndex(); }
@@ -157,7 +168,7 @@ export function snapshotLength(): i32 { return snapshotBytes.length; }
 
 /** Scratch: a snapshot of `length` bytes, into this (empty) index; 1 when it was valid. */
 export function importSnapshot(length: i32): i32 {
-  invalidateStaticOrder();
+  invalidateIndexCaches();
   return importIndex(length) ? 1 : 0;
 }
 export function termTotal(): i32 { return termCount; }

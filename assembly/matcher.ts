@@ -6,7 +6,9 @@
 import { IntVec } from './buffers';
 import { MAX_TOKEN_UNITS } from './text';
 import { nodeChar, nodeFirstChild, nodeNextSibling, nodeTerm } from './dictionary';
-import { recordMatch as emitTerm } from './wordsets';
+import { recordMatch as emitTerm, recordSubtreeMatch as emitTerms } from './wordsets';
+import { postings } from './store';
+import { subtreeCacheKey } from './prefix-cache';
 
 export const MAX_WORDS = 32;
 const STRIDE = MAX_TOKEN_UNITS + 1;
@@ -66,24 +68,33 @@ function computeRow(depth: i32, c: i32): i32 {
 
 // --- the trie walk: every matched term goes to `recordMatch` (wordsets.ts).
 const stack = new IntVec();
+const subtreeTerms = new IntVec();
 
-function emitSubtree(node: i32, typos: i32, highlightLength: i32): void {
+/** Emits every term under `node` (and the node's own with `withNode`) as a prefix match with `typos`. */
+function emitSubtree(node: i32, typos: i32, highlightLength: i32, withNode: bool): void {
   stack.length = 0;
-  stack.push(node);
+  subtreeTerms.length = 0;
+  let bytes = 0;
+  if (withNode) stack.push(node);
+  else for (let child = nodeFirstChild.get(node); child >= 0; child = nodeNextSibling.get(child)) stack.push(child);
   while (stack.length > 0) {
     const n = stack.get(--stack.length);
     const term = nodeTerm.get(n);
-    if (term >= 0) emitTerm(term, typos, false, highlightLength);
+    if (term >= 0) { subtreeTerms.push(term); bytes += postings.bytes(term); }
     for (let child = nodeFirstChild.get(n); child >= 0; child = nodeNextSibling.get(child)) stack.push(child);
   }
+  emitTerms(subtreeCacheKey(node, withNode), subtreeTerms, bytes, typos, highlightLength);
 }
 
 function walkChildren(node: i32, depth: i32, bestPrefix: i32, bestPrefixLength: i32): void {
+  // the whole word is a prefix of the node with no typo allowed: no cell of a
+  // deeper row can reach 0 again, so every descendant is a prefix match
+  if (maxTypos == 0 && bestPrefix == 0) { emitSubtree(node, 0, bestPrefixLength, false); return; }
   const d = depth + 1;
   for (let child = nodeFirstChild.get(node); child >= 0; child = nodeNextSibling.get(child)) {
     const rowMin = computeRow(d, nodeChar.get(child));
     if (rowMin > maxTypos) {
-      if (bestPrefix <= maxTypos) emitSubtree(child, bestPrefix, bestPrefixLength);
+      if (bestPrefix <= maxTypos) emitSubtree(child, bestPrefix, bestPrefixLength, true);
       continue;
     }
     const full = rows.get(d * STRIDE + length);
@@ -96,9 +107,7 @@ function walkChildren(node: i32, depth: i32, bestPrefix: i32, bestPrefixLength: 
     let nextBestLength = bestPrefixLength;
     if (prefix && full < nextBest) { nextBest = full; nextBestLength = d; }
     if (d < MAX_TOKEN_UNITS) walkChildren(child, d, nextBest, nextBestLength);
-    else if (nextBest <= maxTypos) {
-      for (let c = nodeFirstChild.get(child); c >= 0; c = nodeNextSibling.get(c)) emitSubtree(c, nextBest, nextBestLength);
-    }
+    else if (nextBest <= maxTypos) emitSubtree(child, nextBest, nextBestLength, false);
   }
 }
 

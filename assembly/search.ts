@@ -9,11 +9,11 @@ import {
   MAX_WORDS, matchWord, queryUnits, setWordCount, wordCount, wordLength, wordMaxTypos, wordPrefix, wordStart,
 } from './matcher';
 import {
-  accumulateLevels, bitmapWords, candidateBitmap, docAttribute, invalidateMarks, levelBitmap, prepareWordsets,
+  accumulateLevels, anyTypoMatch, bestAttributeOf, foldCachedKeys, bitmapWords, candidateBitmap, invalidateMarks, levelBitmap, prepareWordsets,
   recordMatch, recordPhraseMatch, selectMatchWord, testBit,
 } from './wordsets';
 import {
-  FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, attributeRulesActive, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isAdjacentPair, isExcluded,
+  FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, MAX_PROXIMITY, attributeRulesActive, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isAdjacentPair, isExcluded,
   isOptional, matchedWordsOf, proximity, rankOf, rankedWordCount, scanRecord, scannedWords, setAttributeRules,
   setWordRoles, typosOf,
 } from './ranking';
@@ -125,6 +125,7 @@ function writeCandidates(listed: bool = true): i32 {
   if (required != 0) anyOf = 0;
   requiredWords = required;
   anyOfWords = anyOf;
+  if (listed) candidates.reserve(bitmapWords << 5);
   for (let i = 0; i < bitmapWords; i++) {
     const o = <usize>i << 2;
     let bits = <u32>liveBits.get(i);
@@ -142,10 +143,14 @@ function writeCandidates(listed: bool = true): i32 {
     store<u32>(target + o, bits);
     count += <i32>popcnt(bits);
     if (!listed) continue;
+    const list = candidates.ptr;
+    let n = candidates.length;
     while (bits != 0) {
-      candidates.push((i << 5) + <i32>ctz(bits));
+      store<i32>(list + (<usize>n << 2), (i << 5) + <i32>ctz(bits));
+      n++;
       bits &= bits - 1;
     }
+    candidates.length = n;
   }
   return count;
 }
@@ -334,7 +339,7 @@ function keyOf(c: i32, position: i32): i32 {
   if (code == C_TYPO) return typosOf(doc);
   if (code == C_PROXIMITY) { if (wordCount < 2) return 0; scanOnce(position); return scannedProximity.get(position); }
   if (code == C_ATTRIBUTE) {
-    if (wordCount == 1) return docAttribute.get(doc);
+    if (attributeFromPostings()) return bestAttributeOf(doc);
     scanOnce(position);
     return scannedAttribute.get(position);
   }
@@ -351,6 +356,67 @@ function keyOf(c: i32, position: i32): i32 {
   return 0;
 }
 
+/** The attribute criterion reads the best keys the postings gave (no per-attribute rule to apply per token). */
+@inline function attributeFromPostings(): bool { return wordCount == 1 || !attributeRulesActive; }
+
+/** Criterion `c` costs no scan of the record's forward list. */
+function isCheap(c: i32): bool {
+  if (c >= criteriaCount) return true;
+  const code = unchecked(params[P_CRITERIA + c]);
+  if (code == C_PROXIMITY) return isConstant(c);
+  if (code == C_ATTRIBUTE) return attributeFromPostings() || isConstant(c);
+  if (code == C_EXACT) return !exactFromScan || isConstant(c);
+  return true;
+}
+
+/** The smallest proximity a record can have: every ranked pair of consecutive words at minProximity. */
+function bestProximity(): i32 {
+  let pairs = 0;
+  for (let w = 0; w + 1 < wordCount; w++) if (!isExcluded(w) && !isExcluded(w + 1)) pairs++;
+  return pairs * (minProximity < MAX_PROXIMITY ? minProximity : MAX_PROXIMITY);
+}
+
+/** Ranges smaller than this are ranked by proximity directly. */
+const LAZY_PROXIMITY_RANGE = 512;
+const lazyOrder = new IntVec();
+
+/**
+ * Proximity needs a scan per record, so for a large tied range it is read
+ * lazily: the range is ordered by the (cheap) criteria after proximity, and
+ * records are scanned in that order until `need` of them have the best
+ * possible proximity; no record left unscanned can then enter the page.
+ * Returns false (nothing emitted) when the range should be ranked directly.
+ */
+function rankProximityLazily(from: i32, to: i32, c: i32): bool {
+  const need = wanted - ranked.length;
+  if (distinctLimit != 0 || to - from < LAZY_PROXIMITY_RANGE || need * 8 > to - from) return false;
+  for (let next = c + 1; next <= criteriaCount; next++) if (!isCheap(next)) return false;
+  const best = bestProximity();
+  const base = ranked.length;
+  const outerWanted = wanted;
+  for (let m = need * 4 > 64 ? need * 4 : 64; m * 2 < to - from; m <<= 2) {
+    wanted = base + m;
+    rankRange(from, to, c + 1);
+    wanted = outerWanted;
+    lazyOrder.length = 0;
+    let atBest = 0;
+    for (let i = base; i < ranked.length; i++) {
+      const position = ranked.get(i);
+      lazyOrder.push(position);
+      scanOnce(position);
+      if (scannedProximity.get(position) == best) atBest++;
+    }
+    ranked.length = base;
+    if (atBest < need) continue;
+    for (let i = 0; i < lazyOrder.length && !rankingDone(); i++) {
+      const position = lazyOrder.get(i);
+      if (scannedProximity.get(position) == best) emit(position);
+    }
+    return true;
+  }
+  return false;
+}
+
 /** Criteria that cannot tell candidates apart for this query. */
 function isConstant(c: i32): bool {
   if (c == criteriaCount) return false;
@@ -358,6 +424,7 @@ function isConstant(c: i32): bool {
   if (code == C_GEO) return unchecked(params[P_GEO_ACTIVE]) == 0;
   if (code == C_FILTERS) return unchecked(params[P_FILTER_SCORES_ACTIVE]) == 0;
   if (code == C_WORDS) return unchecked(params[P_OPTIONAL_WORDS]) == 0;
+  if (code == C_TYPO && !anyTypoMatch()) return true;
   return (code == C_PROXIMITY && rankedWordCount < 2)
     || ((code == C_ATTRIBUTE || code == C_TYPO || code == C_EXACT) && rankedWordCount == 0);
 }
@@ -415,15 +482,17 @@ function rankRange(from: i32, to: i32, c: i32): void {
     return;
   }
   if (isConstant(c)) { rankRange(from, to, c + 1); return; }
-  let lowest: u32 = 0xffffffff, highest: u32 = 0;
-  for (let i = from; i < to; i++) {
-    const position = <i32>(unchecked(work[i]) & 0xffffffff);
-    const key = <u32>keyOf(c, position);
-    if (key < lowest) lowest = key;
-    if (key > highest) highest = key;
-    unchecked(work[i] = (<u64>key << 32) | <u64>position);
-  }
+  if (unchecked(params[P_CRITERIA + c]) == C_PROXIMITY && rankProximityLazily(from, to, c)) return;
+  fillKeys(from, to, c);
+  const lowest = keysLowest, highest = keysHighest;
   if (lowest == highest) { rankRange(from, to, c + 1); return; }
+  if (to - from >= 64 && highest - lowest < <u32>(to - from)) {
+    // few distinct keys: count them, keep the keys the page needs, counting-sort those
+    const kept = countKeys(from, to, lowest, highest);
+    countingSort(from, from + kept, lowest);
+    rankGroups(from, from + kept, c);
+    return;
+  }
   const need = wanted - ranked.length;
   // with distinct, records of full groups are skipped, so no candidate may be cut early
   const threshold = distinctLimit == 0 && to - from > need ? selectKey(from, to, need - 1) : 0xffffffff;
@@ -436,26 +505,118 @@ function rankRange(from: i32, to: i32, c: i32): void {
     else i++;
   }
   sortRange(from, lt);
-  let g = from;
-  while (g < lt && !rankingDone()) {
-    let e = g + 1;
-    while (e < lt && keyAt(e) == keyAt(g)) e++;
-    rankRange(g, e, c + 1);
-    g = e;
-  }
+  rankGroups(from, lt, c);
   if (threshold == 0xffffffff) {
     // no cut: [lt, gt] holds the largest key group(s); sort and walk them too
     sortRange(lt, gt + 1);
-    g = lt;
-    while (g <= gt && !rankingDone()) {
-      let e = g + 1;
-      while (e <= gt && keyAt(e) == keyAt(g)) e++;
-      rankRange(g, e, c + 1);
-      g = e;
-    }
+    rankGroups(lt, gt + 1, c);
     return;
   }
   rankRange(lt, gt + 1, c + 1);
+}
+
+/** Ranks each run of equal keys of the sorted work[from, to) by the next criteria, in order. */
+function rankGroups(from: i32, to: i32, c: i32): void {
+  let g = from;
+  while (g < to && !rankingDone()) {
+    let e = g + 1;
+    const key = keyAt(g);
+    while (e < to && keyAt(e) == key) e++;
+    rankRange(g, e, c + 1);
+    g = e;
+  }
+}
+
+const keyCounts = new IntVec();
+let sortBuffer = new StaticArray<u64>(0);
+
+/**
+ * Counts the keys of work[from, to) (in [lowest, highest], a span no longer
+ * than the range) and moves the records with the keys the page needs to the
+ * front (all of them with distinct, where groups may skip records); returns
+ * their count. Leaves each kept key's start offset in keyCounts.
+ */
+function countKeys(from: i32, to: i32, lowest: u32, highest: u32): i32 {
+  const span = <i32>(highest - lowest) + 1;
+  keyCounts.resetZero(span);
+  for (let i = from; i < to; i++) {
+    const k = <i32>(keyAt(i) - lowest);
+    keyCounts.set(k, keyCounts.get(k) + 1);
+  }
+  const need = distinctLimit == 0 ? wanted - ranked.length : 0x7fffffff;
+  let kept = 0;
+  let last = 0;
+  for (; last < span; last++) {
+    const n = keyCounts.get(last);
+    keyCounts.set(last, kept);
+    kept += n;
+    if (kept >= need) break;
+  }
+  if (kept < to - from) {
+    const cut = lowest + <u32>last;
+    let front = from;
+    for (let i = from; i < to; i++) if (keyAt(i) <= cut) { swap(front, i); front++; }
+  }
+  return kept;
+}
+
+/** Sorts work[from, to) by key, with keyCounts holding each key's start offset (see countKeys). */
+function countingSort(from: i32, to: i32, lowest: u32): void {
+  if (sortBuffer.length < to - from) sortBuffer = new StaticArray<u64>(to - from);
+  for (let i = from; i < to; i++) {
+    const v = unchecked(work[i]);
+    const k = <i32>(<u32>(v >> 32) - lowest);
+    const at = keyCounts.get(k);
+    keyCounts.set(k, at + 1);
+    unchecked(sortBuffer[at] = v);
+  }
+  memory.copy(changetype<usize>(work) + (<usize>from << 3), changetype<usize>(sortBuffer), <usize>(to - from) << 3);
+}
+
+// --- keys of one criterion over a range, into work's high halves
+let keysLowest: u32 = 0;
+let keysHighest: u32 = 0;
+
+@inline function putKey(i: i32, position: i32, key: u32): void {
+  if (key < keysLowest) keysLowest = key;
+  if (key > keysHighest) keysHighest = key;
+  unchecked(work[i] = (<u64>key << 32) | <u64>position);
+}
+
+@inline function positionAt(i: i32): i32 { return <i32>(unchecked(work[i]) & 0xffffffff); }
+
+/** Computes criterion `c`'s key for work[from, to); the common criteria without the per-record dispatch of keyOf. */
+function fillKeys(from: i32, to: i32, c: i32): void {
+  keysLowest = 0xffffffff;
+  keysHighest = 0;
+  const code = c == criteriaCount ? -1 : unchecked(params[P_CRITERIA + c]);
+  const slot = code == C_CUSTOM ? 0 : code == C_GEO ? GEO_SLOT : code == C_FILTERS ? FILTERS_SLOT : code >= C_SORT_SLOT ? code - C_SORT_SLOT : -1;
+  if (slot >= 0) {
+    const ranks = unchecked(rankSlots[slot]);
+    const n = ranks.length;
+    for (let i = from; i < to; i++) {
+      const position = positionAt(i);
+      const doc = candidates.get(position);
+      putKey(i, position, <u32>(doc < n ? ranks.get(doc) : 0));
+    }
+  } else if (code == C_ATTRIBUTE && attributeFromPostings()) {
+    for (let i = from; i < to; i++) {
+      const position = positionAt(i);
+      putKey(i, position, <u32>bestAttributeOf(candidates.get(position)));
+    }
+  } else if (code == C_TYPO && wordCount == 1) {
+    const zero = levelBitmap(0, 0), one = levelBitmap(0, 1);
+    for (let i = from; i < to; i++) {
+      const position = positionAt(i);
+      const doc = candidates.get(position);
+      putKey(i, position, testBit(zero, doc) ? 0 : testBit(one, doc) ? 1 : 2);
+    }
+  } else {
+    for (let i = from; i < to; i++) {
+      const position = positionAt(i);
+      putKey(i, position, <u32>keyOf(c, position));
+    }
+  }
 }
 
 function rankCandidates(k: i32): void {
@@ -569,6 +730,7 @@ export function search(): void {
   distinctLimit = unchecked(params[P_DISTINCT]);
   if (isStaticQuery()) { searchStatic(); return; }
   writeCandidates();
+  foldCachedKeys(candidates);
   verifyCandidates();
   applyTypoMode();
   const nbHits = countHits();

@@ -14,6 +14,8 @@ export class PostingLists {
   capacity: IntVec = new IntVec();
   /** Last record id appended to the term, plus one (0 = none). */
   lastPlusOne: IntVec = new IntVec();
+  /** Bytes of every list. */
+  totalBytes: i32 = 0;
 
   ensure(count: i32): void {
     while (this.ptr.length < count) {
@@ -47,6 +49,7 @@ export class PostingLists {
       }
       store<u8>(ptr + <usize>(length++), <u8>key);
     }
+    this.totalBytes += length - this.length.get(term);
     this.length.set(term, length);
     this.lastPlusOne.set(term, doc + 1);
   }
@@ -67,8 +70,12 @@ export class PostingLists {
     }
   }
 
-  /** Like orInto, and lowers `bestKey[doc]` (valid where `stamp[doc] == epoch`) to the entry's key. */
-  orIntoKeyed(term: i32, bitmap: usize, bestKey: IntVec, stamp: IntVec, epoch: i32): void {
+  /**
+   * Like orInto, and raises `best[doc]` to `stamp | (KEY_MASK - key)` where
+   * larger: with `stamp` above every older query's, a max keeps the query's
+   * lowest key per record in one load and one store.
+   */
+  orIntoKeyed(term: i32, bitmap: usize, best: usize, stamp: u32): void {
     if (term >= this.ptr.length) return;
     let p = <usize>this.ptr.get(term);
     const end = p + <usize>this.length.get(term);
@@ -76,13 +83,14 @@ export class PostingLists {
     while (p < end) {
       const doc = next + readVarint(p);
       p = varintEnd;
-      const key = <i32>readVarint(p);
+      const key = readVarint(p);
       p = varintEnd;
       const word = bitmap + (<usize>(doc >> 5) << 2);
       store<u32>(word, load<u32>(word) | (<u32>1 << (doc & 31)));
-      const d = <i32>doc;
-      const best = bestKey.get(d);
-      if (stamp.get(d) != epoch || best > key) { stamp.set(d, epoch); bestKey.set(d, key); }
+      const slot = best + (<usize>doc << 2);
+      const packed = stamp | (KEY_MASK - (key < KEY_MASK ? key : KEY_MASK));
+      const old = load<u32>(slot);
+      store<u32>(slot, packed > old ? packed : old);
       next = doc + 1;
     }
   }
@@ -90,7 +98,33 @@ export class PostingLists {
   /** Number of postings of the term (decoding-free upper bound: its bytes). */
   @inline bytes(term: i32): i32 { return term < this.length.length ? this.length.get(term) : 0; }
 
+  /**
+   * ORs the term's records into `bitmap` and raises `keys[doc]` (u16) to
+   * 0xffff - the entry's key (never 0 for a record in the bitmap). False when a key needs 16 bits or more.
+   */
+  orIntoKeys16(term: i32, bitmap: usize, keys: usize): bool {
+    if (term >= this.ptr.length) return true;
+    let p = <usize>this.ptr.get(term);
+    const end = p + <usize>this.length.get(term);
+    let next: u32 = 0;
+    while (p < end) {
+      const doc = next + readVarint(p);
+      p = varintEnd;
+      const key = readVarint(p);
+      p = varintEnd;
+      if (key >= 0xffff) return false;
+      const word = bitmap + (<usize>(doc >> 5) << 2);
+      store<u32>(word, load<u32>(word) | (<u32>1 << (doc & 31)));
+      const slot = keys + (<usize>doc << 1);
+      const raised = <u32>0xffff - key;
+      if (raised > <u32>load<u16>(slot)) store<u16>(slot, <u16>raised);
+      next = doc + 1;
+    }
+    return true;
+  }
+
   reset(count: i32): void {
+    this.totalBytes = 0;
     for (let t = 0; t < count && t < this.ptr.length; t++) {
       this.length.set(t, 0);
       this.lastPlusOne.set(t, 0);
@@ -107,6 +141,10 @@ export const wholeValues = new PostingLists(false);
 export const attributeRank = new IntVec();
 export const attributeUnordered = new IntVec();
 
+/** Attribute keys kept per record by a query: 22 bits (attribute ranks below 4096), under a 10-bit query stamp. */
+export const KEY_BITS = 22;
+export const KEY_MASK: u32 = (1 << KEY_BITS) - 1;
+
 /** Attribute key of a token: rank first, then position (ignored for unordered attributes), capped. */
 export const POSITION_BITS = 10;
 @inline export function attributeKey(attribute: i32, position: i32): u32 {
@@ -115,6 +153,8 @@ export const POSITION_BITS = 10;
   const pos = unordered ? 0 : (position < 1023 ? position : 1023);
   return (<u32>rank << POSITION_BITS) | <u32>pos;
 }
+
+export function totalPostingBytes(): i32 { return postings.totalBytes; }
 
 export function ensureTerms(count: i32): void {
   postings.ensure(count);

@@ -3,7 +3,8 @@
 // whole word, no typo). Matched terms are marked so the forward scan of a
 // record can tell which of its tokens match which query words.
 import { IntVec } from './buffers';
-import { postings, wholeValues } from './store';
+import { KEY_BITS, KEY_MASK, postings, wholeValues } from './store';
+import { orEntryInto, raiseKey, raiseKeys, subtreeEntry, termCacheKey, worthCaching } from './prefix-cache';
 
 const LEVELS = 4;
 const EXACT = 3;
@@ -14,9 +15,20 @@ let words: i32 = 0;
 let currentWord: i32 = 0;
 
 export let epoch: i32 = 0;
-/** Single-word queries: per record, the best attribute key of its matches (valid where stamped with epoch). */
-export const docAttribute = new IntVec();
-export const docAttributeStamp = new IntVec();
+/** Per record, the best attribute key of its matches by ranked words, packed under the query's stamp (see orIntoKeyed). */
+const docBest = new IntVec();
+let keyStamp: u32 = 0;
+@inline export function bestAttributeOf(doc: i32): i32 { return <i32>(KEY_MASK - (<u32>docBest.get(doc) & KEY_MASK)); }
+
+function nextKeyStamp(docCapacity: i32): void {
+  let next = (keyStamp >> KEY_BITS) + 1;
+  const padded = ((docCapacity + 31) >> 5) << 5;
+  if (next >= (1 << (32 - KEY_BITS)) || docBest.length < padded) {
+    docBest.resetZero(padded);
+    next = 1;
+  }
+  keyStamp = next << KEY_BITS;
+}
 export const termStamp = new IntVec();
 export const termWords = new IntVec();
 /** Words the term matched with no typo, and as the whole word (not a prefix): for per-attribute rules. */
@@ -28,7 +40,9 @@ export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32
   bitmapWords = (docCapacity + 31) >> 5;
   arena.resetZero((wordTotal * LEVELS + 4) * bitmapWords);
   while (termStamp.length < termTotal) { termStamp.push(0); termWords.push(0); termZeroTypoWords.push(0); termFullWords.push(0); }
-  if (wordTotal == 1) while (docAttribute.length < docCapacity) { docAttribute.push(0); docAttributeStamp.push(0); }
+  nextKeyStamp(docCapacity);
+  typoMatched = false;
+  keyedEntries.length = 0;
   epoch++;
 }
 
@@ -48,14 +62,78 @@ let excludedMask: i32 = 0;
 export function invalidateMarks(): void { epoch++; }
 export function selectMatchWord(w: i32, excluded: i32): void { currentWord = w; excludedMask = excluded; }
 
+/** The current word's matches feed the records' best attribute key (excluded words never rank). */
+@inline function keyedWord(): bool { return words == 1 || (excludedMask & (1 << currentWord)) == 0; }
+
+/** Some ranked word matched some term with typos: otherwise the typo criterion ties every record. */
+let typoMatched = false;
+export function anyTypoMatch(): bool { return typoMatched; }
+
 export function recordMatch(term: i32, typos: i32, full: bool, highlightLength: i32): void {
-  if (words == 1) postings.orIntoKeyed(term, levelBitmap(currentWord, typos), docAttribute, docAttributeStamp, epoch);
-  else postings.orInto(term, levelBitmap(currentWord, typos));
-  if (full && typos == 0) {
-    postings.orInto(term, exactBitmap(currentWord));
-    if (words == 1) wholeValues.orInto(term, wholeValueBitmap());
+  if (typos > 0 && (excludedMask & (1 << currentWord)) == 0) typoMatched = true;
+  const exact = full && typos == 0;
+  const entry = heavyTermEntry(term);
+  if (entry != 0) {
+    orCachedMatch(entry, typos);
+    if (exact) orEntryInto(entry, exactBitmap(currentWord), bitmapWords);
+  } else {
+    if (keyedWord()) postings.orIntoKeyed(term, levelBitmap(currentWord, typos), docBest.ptr, keyStamp);
+    else postings.orInto(term, levelBitmap(currentWord, typos));
+    if (exact) postings.orInto(term, exactBitmap(currentWord));
   }
+  if (exact && words == 1) wholeValues.orInto(term, wholeValueBitmap());
   markTerm(term, typos, full);
+}
+
+const singleTerm = new IntVec();
+
+/** The cache entry of a term with enough postings to be read through the cache, or 0. */
+function heavyTermEntry(term: i32): usize {
+  if (!worthCaching(postings.bytes(term), bitmapWords << 5)) return 0;
+  singleTerm.length = 0;
+  singleTerm.push(term);
+  return subtreeEntry(termCacheKey(term), singleTerm, bitmapWords);
+}
+
+/** Cached entries whose keys count for the records' best (folded in for the candidates only, see foldCachedKeys). */
+const keyedEntries = new IntVec();
+
+/** Adds a cached entry's records to the current word's `typos` level; its keys count once candidates are known. */
+function orCachedMatch(entry: usize, typos: i32): void {
+  orEntryInto(entry, levelBitmap(currentWord, typos), bitmapWords);
+  if (keyedWord()) keyedEntries.push(<i32>entry);
+}
+
+/**
+ * Folds the keys of the cached entries matched by ranked words into the
+ * candidates' best keys: per candidate when they are few, else over every
+ * record at once (SIMD).
+ */
+export function foldCachedKeys(candidates: IntVec): void {
+  const dense = candidates.length > bitmapWords;
+  for (let e = 0; e < keyedEntries.length; e++) {
+    const entry = <usize>keyedEntries.get(e);
+    if (dense) { raiseKeys(entry, docBest.ptr, bitmapWords, keyStamp); continue; }
+    for (let i = 0; i < candidates.length; i++) raiseKey(entry, docBest.ptr, bitmapWords, keyStamp, candidates.get(i));
+  }
+  keyedEntries.length = 0;
+}
+
+/**
+ * The terms of a trie subtree (`subtree` names it for the cache), all matched
+ * by the current word as a prefix with `typos` typos, their postings `bytes` long.
+ */
+export function recordSubtreeMatch(subtree: i32, terms: IntVec, bytes: i32, typos: i32, highlightLength: i32): void {
+  if (typos > 0 && terms.length > 0 && (excludedMask & (1 << currentWord)) == 0) typoMatched = true;
+  if (worthCaching(bytes, bitmapWords << 5)) {
+    const entry = subtreeEntry(subtree, terms, bitmapWords);
+    if (entry != 0) {
+      orCachedMatch(entry, typos);
+      for (let t = 0; t < terms.length; t++) markTerm(terms.get(t), typos, false);
+      return;
+    }
+  }
+  for (let t = 0; t < terms.length; t++) recordMatch(terms.get(t), typos, false, highlightLength);
 }
 
 /** Notes that `term` matches the current word (the forward scan and highlighting read it). */
@@ -90,8 +168,8 @@ export function recordPhraseMatch(terms: StaticArray<i32>, full: bool): void {
   orBitmap(levelBitmap(currentWord, 0), all, bytes);
   if (full) orBitmap(exactBitmap(currentWord), all, bytes);
   for (let i = 0; i < terms.length; i++) {
-    // single-word queries rank by each record's best attribute key
-    if (words == 1) postings.orIntoKeyed(terms[i], one, docAttribute, docAttributeStamp, epoch);
+    // records rank by their best attribute key over every matched term
+    if (keyedWord()) postings.orIntoKeyed(terms[i], one, docBest.ptr, keyStamp);
     markTerm(terms[i], 0, full);
   }
 }

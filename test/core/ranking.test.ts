@@ -329,7 +329,7 @@ describe('ranking agrees with a direct computation (seeded random records)', () 
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
   }
-  const rnd = random(77);
+  let rnd = random(77);
   const pick = <T,>(list: readonly T[]) => list[Math.floor(rnd() * list.length)];
   const VOCABULARY = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
   const phrase = (max: number) => Array.from({ length: 1 + Math.floor(rnd() * max) }, () => pick(VOCABULARY)).join(' ');
@@ -337,7 +337,8 @@ describe('ranking agrees with a direct computation (seeded random records)', () 
   // attribute 0: a title (rank 0), 1: an array of short values (rank 1, unordered), 2: a body (rank 1)
   const ATTRIBUTES = [{ rank: 0, unordered: false }, { rank: 1, unordered: true }, { rank: 1, unordered: false }];
   type Rec = [string, string[], string];
-  const records: Rec[] = Array.from({ length: 300 }, () => [phrase(4), Array.from({ length: Math.floor(rnd() * 3) }, () => phrase(2)), phrase(12)]);
+  const makeRecords = (n: number): Rec[] => Array.from({ length: n }, () => [phrase(4), Array.from({ length: Math.floor(rnd() * 3) }, () => phrase(2)), phrase(12)]);
+  const records = makeRecords(300);
   const customRanks = Int32Array.from(records, () => Math.floor(rnd() * 20));
 
   /** Tokens with their attribute and position, as the core lays them out (array elements 8 apart). */
@@ -359,7 +360,7 @@ describe('ranking agrees with a direct computation (seeded random records)', () 
 
   interface Expected { id: number; proximity: number; attributeRank: number; attributePosition: number; exactWords: number; customRank: number }
 
-  function expectedHits(queryWords: string[], minProximity: number): Expected[] {
+  function expectedHits(queryWords: string[], minProximity: number, records: Rec[], customRanks: Int32Array): Expected[] {
     const hits: Expected[] = [];
     for (let id = 0; id < records.length; id++) {
       const tokens = layout(records[id]);
@@ -416,7 +417,7 @@ describe('ranking agrees with a direct computation (seeded random records)', () 
       let compared = 0;
       for (const words of queries) {
         const result = search(core, words.join(' '), { queryType: 'prefixNone', typoMode: 'off', minProximity, length: 1000 });
-        const want = expectedHits(words, minProximity);
+        const want = expectedHits(words, minProximity, records, customRanks);
         expect(result.nbHits, words.join(' ')).toBe(want.length);
         expect(result.hits.map((h) => ({ id: h.id, proximity: h.proximity, attributeRank: h.attributeRank, attributePosition: h.attributePosition, exactWords: h.exactWords, customRank: h.customRank })), words.join(' ')).toEqual(want);
         compared += want.length;
@@ -424,4 +425,25 @@ describe('ranking agrees with a direct computation (seeded random records)', () 
       expect(compared).toBeGreaterThan(1000);
     });
   }
+
+  it('pages of large candidate sets (ranked lazily by proximity) are the pages of the computed order', () => {
+    rnd = random(2024);
+    const many = makeRecords(3000);
+    const ranks = Int32Array.from(many, () => Math.floor(rnd() * 1000));
+    const core = build(many, { attributes: ATTRIBUTES });
+    core.setRanks(0, ranks);
+    const queries = Array.from({ length: 30 }, () => [pick(VOCABULARY), pick(VOCABULARY)]).filter((q) => q[0] !== q[1]);
+    let largeSets = 0;
+    for (const words of queries) {
+      const want = expectedHits(words, 1, many, ranks);
+      if (want.length >= 1000) largeSets++;
+      for (const [offset, length] of [[0, 10], [20, 10], [0, 50]]) {
+        const result = search(core, words.join(' '), { queryType: 'prefixNone', typoMode: 'off', offset, length });
+        expect(result.nbHits).toBe(want.length);
+        expect(result.hits.map((h) => ({ id: h.id, proximity: h.proximity, attributeRank: h.attributeRank, attributePosition: h.attributePosition, exactWords: h.exactWords, customRank: h.customRank })), `${words.join(' ')} @${offset}`)
+          .toEqual(want.slice(offset, offset + length));
+      }
+    }
+    expect(largeSets).toBeGreaterThan(10);
+  });
 });

@@ -1,0 +1,70 @@
+// Short prefixes over many records: the core reads large trie subtrees
+// through a cache of their records and best attribute keys. Pages must be
+// those of a direct computation, before and after writes replace the cache.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { build, ready, search } from './helpers.js';
+
+beforeAll(ready);
+
+function random(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const RECORDS = 3990;
+const VOCABULARY = ['the', 'this', 'that', 'time', 'tree', 'trust', 'to', 'alpha', 'bravo', 'delta', 'echo', 'golf', 'hotel'];
+
+describe('short prefixes over many records', () => {
+  const rnd = random(9);
+  const pick = () => VOCABULARY[Math.floor(rnd() * VOCABULARY.length)];
+  const texts = new Map<number, string>();
+  for (let id = 0; id < RECORDS; id++) texts.set(id, Array.from({ length: 2 + Math.floor(rnd() * 8) }, pick).join(' '));
+  const ranks = Int32Array.from({ length: 5000 }, () => Math.floor(rnd() * 100000));
+
+  /** Records with a word starting with `prefix`, by position of the first such word, then custom rank, then id. */
+  function expected(prefix: string) {
+    const hits: Array<{ id: number; position: number }> = [];
+    for (const [id, text] of texts) {
+      const position = text.split(' ').findIndex((w) => w.startsWith(prefix));
+      if (position >= 0) hits.push({ id, position });
+    }
+    hits.sort((a, b) => a.position - b.position || ranks[a.id] - ranks[b.id] || a.id - b.id);
+    return { nbHits: hits.length, ids: hits.map((h) => h.id) };
+  }
+
+  function page(core: ReturnType<typeof build>, prefix: string, offset: number, length: number) {
+    const result = search(core, prefix, { offset, length });
+    return { nbHits: result.nbHits, ids: result.hits.map((h) => h.id) };
+  }
+
+  it('pages of 1-2 letter prefixes, repeated, then after records are added and removed', () => {
+    const core = build([...texts.values()]);
+    core.setRanks(0, ranks);
+    const check = () => {
+      for (const prefix of ['t', 'th', 'tr', 't', 'th']) {
+        const want = expected(prefix);
+        expect(want.nbHits).toBeGreaterThan(1000);
+        for (const [offset, length] of [[0, 10], [30, 20]]) {
+          expect(page(core, prefix, offset, length), `${prefix} @${offset}`).toEqual({ nbHits: want.nbHits, ids: want.ids.slice(offset, offset + length) });
+        }
+      }
+    };
+    check();
+    // the best records so far disappear, then new ones with a t-word first rank best
+    // (new ids below the next multiple of 32: the cached bitmaps keep their size)
+    for (const id of expected('t').ids.slice(0, 20)) { core.removeDocument(id); texts.delete(id); }
+    check();
+    const added = Array.from({ length: 10 }, (_, i) => ({ id: RECORDS + i, text: `trust ${i}` }));
+    core.addDocuments(added.map((d) => ({ id: d.id, segments: [{ attribute: 0, text: d.text }] })));
+    for (const [i, d] of added.entries()) { texts.set(d.id, d.text); ranks[d.id] = i; }
+    core.setRanks(0, ranks);
+    check();
+    expect(page(core, 't', 0, 10).ids).toEqual(added.map((d) => d.id));
+    core.compact();
+    check();
+  });
+});
