@@ -14,7 +14,7 @@ import { KEY_MASK, postings, totalPostingBytes } from './store';
  * ~1/40 of decoding); a lower bar admits more entries than as-you-type
  * cycles can keep, and a cyclic reader of an LRU cache never hits.
  */
-const MIN_BYTES_PER_RECORD = 2;
+const MIN_BYTES_PER_RECORD = 1.5;
 /** Cached entries take at most this share of the postings' bytes (and 32 entries at least). */
 const BUDGET_SHARE = 4;
 const KEY16: u32 = 0xffff;

@@ -5,6 +5,30 @@
 import { ByteVec, IntVec, readVarint, varintEnd } from './buffers';
 
 // --- postings
+// A key is stored as (position << RANK_BITS) | rank, ranks from RANK_ESCAPE on
+// followed by a second varint (rank - RANK_ESCAPE): one byte for the first 16
+// positions of the first 7 ranks, where rank << POSITION_BITS | position took
+// two bytes for every attribute but the first.
+const RANK_BITS = 3;
+const RANK_ESCAPE: u32 = (1 << RANK_BITS) - 1;
+
+/** Reads a stored key at `ptr` as rank << POSITION_BITS | position; the next offset is left in `varintEnd`. */
+@inline function readKey(ptr: usize): u32 {
+  const v = readVarint(ptr);
+  let rank = v & RANK_ESCAPE;
+  if (rank == RANK_ESCAPE) rank += readVarint(varintEnd);
+  return (rank << POSITION_BITS) | (v >> RANK_BITS);
+}
+
+@inline function putVarint(ptr: usize, at: i32, v: u32): i32 {
+  while (v >= 0x80) {
+    store<u8>(ptr + <usize>(at++), <u8>(v | 0x80));
+    v >>= 7;
+  }
+  store<u8>(ptr + <usize>(at++), <u8>v);
+  return at;
+}
+
 /** Posting lists: per term, ascending record ids, delta + varint coded, in unmanaged blocks. */
 export class PostingLists {
   /** With keys, each entry also holds the attribute key of the term's first occurrence in the record. */
@@ -29,9 +53,9 @@ export class PostingLists {
     let length = this.length.get(term);
     let capacity = this.capacity.get(term);
     let ptr = <usize>this.ptr.get(term);
-    if (length + 10 > capacity) {
+    if (length + 15 > capacity) {
       // grow by a quarter: posting lists are most of the index, slack is memory
-      capacity = length + 10 + (length >> 2) + 6;
+      capacity = length + 15 + (length >> 2) + 6;
       ptr = ptr == 0 ? heap.alloc(<usize>capacity) : heap.realloc(ptr, <usize>capacity);
       this.ptr.set(term, <i32>ptr);
       this.capacity.set(term, capacity);
@@ -43,11 +67,10 @@ export class PostingLists {
     }
     store<u8>(ptr + <usize>(length++), <u8>gap);
     if (this.withKeys) {
-      while (key >= 0x80) {
-        store<u8>(ptr + <usize>(length++), <u8>(key | 0x80));
-        key >>= 7;
-      }
-      store<u8>(ptr + <usize>(length++), <u8>key);
+      // stored as position << 3 | rank: one byte for most keys (see readKey)
+      const rank = key >> POSITION_BITS;
+      length = putVarint(ptr, length, ((key & ((1 << POSITION_BITS) - 1)) << RANK_BITS) | (rank < RANK_ESCAPE ? rank : RANK_ESCAPE));
+      if (rank >= RANK_ESCAPE) length = putVarint(ptr, length, rank - RANK_ESCAPE);
     }
     this.totalBytes += length - this.length.get(term);
     this.length.set(term, length);
@@ -63,7 +86,7 @@ export class PostingLists {
     while (p < end) {
       const doc = next + readVarint(p);
       p = varintEnd;
-      if (this.withKeys) { readVarint(p); p = varintEnd; }
+      if (this.withKeys) { readKey(p); p = varintEnd; }
       const word = bitmap + (<usize>(doc >> 5) << 2);
       store<u32>(word, load<u32>(word) | (<u32>1 << (doc & 31)));
       next = doc + 1;
@@ -83,7 +106,7 @@ export class PostingLists {
     while (p < end) {
       const doc = next + readVarint(p);
       p = varintEnd;
-      const key = readVarint(p);
+      const key = readKey(p);
       p = varintEnd;
       const word = bitmap + (<usize>(doc >> 5) << 2);
       store<u32>(word, load<u32>(word) | (<u32>1 << (doc & 31)));
@@ -110,7 +133,7 @@ export class PostingLists {
     while (p < end) {
       const doc = next + readVarint(p);
       p = varintEnd;
-      const key = readVarint(p);
+      const key = readKey(p);
       p = varintEnd;
       if (key >= 0xffff) return false;
       const word = bitmap + (<usize>(doc >> 5) << 2);
