@@ -110,13 +110,12 @@ function prepareWords(queryPtr: usize, queryLength: i32): void {
 let requiredWords: i32 = 0;
 let anyOfWords: i32 = 0;
 
-/** Writes the candidate bitmap; lists the candidates unless `listed` is false. Returns their count. */
-function writeCandidates(listed: bool = true): i32 {
+/** Writes the candidate bitmap; returns the candidates' count. */
+function writeCandidates(): i32 {
   let count = 0;
   const target = candidateBitmap();
   const filterOffset = unchecked(params[P_FILTER]);
   const filter = filterOffset >= 0 ? scratchBase() + <usize>filterOffset : 0;
-  candidates.length = 0;
   let required = 0, anyOf = 0;
   for (let w = 0; w < wordCount; w++) {
     if (isExcluded(w)) continue;
@@ -125,7 +124,6 @@ function writeCandidates(listed: bool = true): i32 {
   if (required != 0) anyOf = 0;
   requiredWords = required;
   anyOfWords = anyOf;
-  if (listed) candidates.reserve(bitmapWords << 5);
   for (let i = 0; i < bitmapWords; i++) {
     const o = <usize>i << 2;
     let bits = <u32>liveBits.get(i);
@@ -142,17 +140,58 @@ function writeCandidates(listed: bool = true): i32 {
     if (filter != 0) bits &= load<u32>(filter + o);
     store<u32>(target + o, bits);
     count += <i32>popcnt(bits);
-    if (!listed) continue;
-    const list = candidates.ptr;
-    let n = candidates.length;
+  }
+  return count;
+}
+
+/** Of the 32 records at bitmap offset `o`, those every ranked word they match matches with no typo. */
+@inline function typoFreeBits(o: usize): u32 {
+  let free: u32 = 0xffffffff;
+  for (let w = 0; w < wordCount; w++) {
+    if (!isExcluded(w)) free &= load<u32>(levelBitmap(w, 0) + o) | ~load<u32>(levelBitmap(w, 2) + o);
+  }
+  return free;
+}
+
+/** Lists the candidate bitmap's records (only the typo-free ones with `typoFreeOnly`), ascending. */
+function listCandidates(typoFreeOnly: bool): void {
+  const target = candidateBitmap();
+  candidates.reserve(bitmapWords << 5);
+  const list = candidates.ptr;
+  let n = 0;
+  for (let i = 0; i < bitmapWords; i++) {
+    const o = <usize>i << 2;
+    let bits = load<u32>(target + o);
+    if (typoFreeOnly && bits != 0) bits &= typoFreeBits(o);
     while (bits != 0) {
       store<i32>(list + (<usize>n << 2), (i << 5) + <i32>ctz(bits));
       n++;
       bits &= bits - 1;
     }
-    candidates.length = n;
   }
-  return count;
+  candidates.length = n;
+}
+
+/**
+ * The page lies among the candidates matched with no typo: typo is the first
+ * criterion that can tell records apart, at least a page of candidates has no
+ * typo, and no later step (record checks, typo modes, distinct) changes the
+ * candidates. Ranking then lists only those.
+ */
+function pageIsTypoFree(): bool {
+  if (distinctLimit != 0 || unchecked(params[P_TYPO_MODE]) >= 2 || attributeRulesActive || unchecked(params[P_PHRASE_PAIRS]) != 0) return false;
+  criteriaCount = unchecked(params[P_CRITERIA_COUNT]);
+  let c = 0;
+  while (c < criteriaCount && isConstant(c)) c++;
+  if (c == criteriaCount || unchecked(params[P_CRITERIA + c]) != C_TYPO) return false;
+  const target = candidateBitmap();
+  let free = 0;
+  for (let i = 0; i < bitmapWords; i++) {
+    const o = <usize>i << 2;
+    const bits = load<u32>(target + o);
+    if (bits != 0) free += <i32>popcnt(bits & typoFreeBits(o));
+  }
+  return free >= unchecked(params[P_TOP_K]);
 }
 
 // --- empty queries: every text criterion ties, so the order is the static
@@ -196,7 +235,7 @@ function buildStaticOrder(): void {
 function searchStatic(): void {
   if (!staticOrderValid || !sameStaticCriteria()) buildStaticOrder();
   candidates.length = 0;
-  const nbHits = writeCandidates(false);
+  const nbHits = writeCandidates();
   const bitmap = candidateBitmap();
   const k = unchecked(params[P_TOP_K]);
   ranked.length = 0;
@@ -729,11 +768,13 @@ export function search(): void {
   for (let w = 0; w < wordCount; w++) accumulateLevels(w);
   distinctLimit = unchecked(params[P_DISTINCT]);
   if (isStaticQuery()) { searchStatic(); return; }
-  writeCandidates();
+  const total = writeCandidates();
+  const typoFree = pageIsTypoFree();
+  listCandidates(typoFree);
   foldCachedKeys(candidates);
   verifyCandidates();
   applyTypoMode();
-  const nbHits = countHits();
+  const nbHits = typoFree ? total : countHits();
   rankCandidates(unchecked(params[P_TOP_K]));
   writeResults(nbHits);
 }
