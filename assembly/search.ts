@@ -9,7 +9,7 @@ import {
   MAX_WORDS, matchWord, queryUnits, setWordCount, wordCount, wordLength, wordMaxTypos, wordPrefix, wordStart,
 } from './matcher';
 import {
-  accumulateLevels, anyTypoMatch, bestAttributeOf, foldCachedKeys, bitmapWords, candidateBitmap, invalidateMarks, levelBitmap, prepareWordsets,
+  accumulateLevels, anyTypoMatch, bestAttributeOf, wholeValueBitmap, cachedKeysFolded, foldCachedKeys, foldCachedKeysAhead, foldedBestAttribute, bitmapWords, candidateBitmap, invalidateMarks, levelBitmap, prepareWordsets,
   recordMatch, recordPhraseMatch, selectMatchWord, testBit,
 } from './wordsets';
 import {
@@ -153,8 +153,15 @@ function writeCandidates(): i32 {
   return free;
 }
 
-/** Lists the candidate bitmap's records (only the typo-free ones with `typoFreeOnly`), ascending. */
-function listCandidates(typoFreeOnly: bool): void {
+/** The listed candidates all match with no typo (see pageIsTypoFree): the typo criterion ties them. */
+let listedTypoFree = false;
+
+/**
+ * Lists the candidate bitmap's records, ascending: only the typo-free ones
+ * with `typoFreeOnly`, only those with a best attribute key up to `keyCut`
+ * unless it is negative (see attributeCut).
+ */
+function listCandidates(typoFreeOnly: bool, keyCut: i32): void {
   const target = candidateBitmap();
   candidates.reserve(bitmapWords << 5);
   const list = candidates.ptr;
@@ -164,12 +171,56 @@ function listCandidates(typoFreeOnly: bool): void {
     let bits = load<u32>(target + o);
     if (typoFreeOnly && bits != 0) bits &= typoFreeBits(o);
     while (bits != 0) {
-      store<i32>(list + (<usize>n << 2), (i << 5) + <i32>ctz(bits));
-      n++;
+      const doc = (i << 5) + <i32>ctz(bits);
       bits &= bits - 1;
+      if (keyCut >= 0 && bestAttributeOf(doc) > keyCut) continue;
+      store<i32>(list + (<usize>n << 2), doc);
+      n++;
     }
   }
   candidates.length = n;
+  listedTypoFree = typoFreeOnly;
+}
+
+const HISTOGRAM_KEYS = 4096;
+const keyHistogram = new IntVec();
+
+/**
+ * Many candidates, ranked first by attribute (typo ties them or is not
+ * asked), from the postings' keys: the smallest key K such that at least a
+ * page of them has a key up to K, counted over the candidate bitmap before
+ * any is listed, so only those are listed. -1 when it does not apply (then
+ * every candidate is listed). Folds the cached entries' keys in on the way.
+ */
+function attributeCut(typoFree: bool, count: i32): i32 {
+  const wanted = unchecked(params[P_TOP_K]);
+  if (count < 4096 || wanted * 4 > count || distinctLimit != 0 || attributeRulesActive || unchecked(params[P_PHRASE_PAIRS]) != 0
+    || unchecked(params[P_TYPO_MODE]) >= 2) return -1;
+  criteriaCount = unchecked(params[P_CRITERIA_COUNT]);
+  let c = 0;
+  while (c < criteriaCount && (isConstant(c) || (typoFree && unchecked(params[P_CRITERIA + c]) == C_TYPO))) c++;
+  if (c == criteriaCount || unchecked(params[P_CRITERIA + c]) != C_ATTRIBUTE) return -1;
+  keyHistogram.resetZero(HISTOGRAM_KEYS + 1);
+  foldCachedKeysAhead(count);
+  const target = candidateBitmap();
+  for (let i = 0; i < bitmapWords; i++) {
+    const o = <usize>i << 2;
+    let bits = load<u32>(target + o);
+    if (typoFree && bits != 0) bits &= typoFreeBits(o);
+    while (bits != 0) {
+      const key = foldedBestAttribute((i << 5) + <i32>ctz(bits));
+      bits &= bits - 1;
+      const bucket = key < HISTOGRAM_KEYS ? key : HISTOGRAM_KEYS;
+      keyHistogram.set(bucket, keyHistogram.get(bucket) + 1);
+    }
+  }
+  cachedKeysFolded();
+  let seen = 0;
+  for (let key = 0; key < HISTOGRAM_KEYS; key++) {
+    seen += keyHistogram.get(key);
+    if (seen >= wanted) return key;
+  }
+  return -1;
 }
 
 /**
@@ -463,7 +514,7 @@ function isConstant(c: i32): bool {
   if (code == C_GEO) return unchecked(params[P_GEO_ACTIVE]) == 0;
   if (code == C_FILTERS) return unchecked(params[P_FILTER_SCORES_ACTIVE]) == 0;
   if (code == C_WORDS) return unchecked(params[P_OPTIONAL_WORDS]) == 0;
-  if (code == C_TYPO && !anyTypoMatch()) return true;
+  if (code == C_TYPO && (!anyTypoMatch() || listedTypoFree)) return true;
   return (code == C_PROXIMITY && rankedWordCount < 2)
     || ((code == C_ATTRIBUTE || code == C_TYPO || code == C_EXACT) && rankedWordCount == 0);
 }
@@ -643,6 +694,13 @@ function fillKeys(from: i32, to: i32, c: i32): void {
       const position = positionAt(i);
       putKey(i, position, <u32>bestAttributeOf(candidates.get(position)));
     }
+  } else if (code == C_EXACT && !exactFromScan && rankedWordCount == 1 && exactSingle == 0) {
+    // exactOnSingleWordQuery=attribute: whether the word is a whole attribute value
+    const whole = wholeValueBitmap();
+    for (let i = from; i < to; i++) {
+      const position = positionAt(i);
+      putKey(i, position, testBit(whole, candidates.get(position)) ? 0 : 1);
+    }
   } else if (code == C_TYPO && wordCount == 1) {
     const zero = levelBitmap(0, 0), one = levelBitmap(0, 1);
     for (let i = from; i < to; i++) {
@@ -767,14 +825,17 @@ export function search(): void {
   matchAlternatives();
   for (let w = 0; w < wordCount; w++) accumulateLevels(w);
   distinctLimit = unchecked(params[P_DISTINCT]);
+  listedTypoFree = false;
   if (isStaticQuery()) { searchStatic(); return; }
   const total = writeCandidates();
   const typoFree = pageIsTypoFree();
-  listCandidates(typoFree);
+  listCandidates(typoFree, attributeCut(typoFree, total));
+  // a page-sized subset is listed: its steps below change nothing (see pageIsTypoFree, attributeCut)
+  const listedAll = candidates.length == total;
   foldCachedKeys(candidates);
   verifyCandidates();
   applyTypoMode();
-  const nbHits = typoFree ? total : countHits();
+  const nbHits = listedAll ? countHits() : total;
   rankCandidates(unchecked(params[P_TOP_K]));
   writeResults(nbHits);
 }

@@ -119,6 +119,23 @@ export function foldCachedKeys(candidates: IntVec): void {
   keyedEntries.length = 0;
 }
 
+/** foldCachedKeys for `count` candidates not listed yet: every record at once, or one by one through foldedBestAttribute. */
+export function foldCachedKeysAhead(count: i32): bool {
+  if (count <= bitmapWords) return false;
+  for (let e = 0; e < keyedEntries.length; e++) raiseKeys(<usize>keyedEntries.get(e), docBest.ptr, bitmapWords, keyStamp);
+  keyedEntries.length = 0;
+  return true;
+}
+
+/** The best attribute key of `doc` with the cached entries' keys folded in (foldCachedKeys for one record, ahead of it). */
+export function foldedBestAttribute(doc: i32): i32 {
+  for (let e = 0; e < keyedEntries.length; e++) raiseKey(<usize>keyedEntries.get(e), docBest.ptr, bitmapWords, keyStamp, doc);
+  return bestAttributeOf(doc);
+}
+
+/** The cached entries' keys are folded in already (for every candidate, by foldedBestAttribute). */
+export function cachedKeysFolded(): void { keyedEntries.length = 0; }
+
 /**
  * The terms of a trie subtree (`subtree` names it for the cache), all matched
  * by the current word as a prefix with `typos` typos, their postings `bytes` long.
