@@ -38,7 +38,11 @@ export const termFullWords = new IntVec();
 export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32): void {
   words = wordTotal;
   bitmapWords = (docCapacity + 31) >> 5;
-  arena.resetZero((wordTotal * LEVELS + 4) * bitmapWords);
+  // the two work bitmaps at the end are cleared where they are used
+  const cleared = (wordTotal * LEVELS + 2) * bitmapWords;
+  arena.reserve(cleared + 2 * bitmapWords);
+  arena.length = cleared + 2 * bitmapWords;
+  memory.fill(arena.ptr, 0, <usize>cleared << 2);
   while (termStamp.length < termTotal) { termStamp.push(0); termWords.push(0); termZeroTypoWords.push(0); termFullWords.push(0); }
   nextKeyStamp(docCapacity);
   typoMatched = false;
@@ -198,7 +202,14 @@ function orBitmap(into: usize, from: usize, bytes: usize): void {
 /** Makes word w's typo bitmaps cumulative: level t = matched with at most t typos. */
 export function accumulateLevels(w: i32): void {
   const l0 = levelBitmap(w, 0), l1 = levelBitmap(w, 1), l2 = levelBitmap(w, 2);
-  for (let i = 0; i < bitmapWords; i++) {
+  const vectors = bitmapWords >> 2;
+  for (let v = 0; v < vectors; v++) {
+    const o = <usize>v << 4;
+    const b = v128.or(v128.load(l1 + o), v128.load(l0 + o));
+    v128.store(l1 + o, b);
+    v128.store(l2 + o, v128.or(v128.load(l2 + o), b));
+  }
+  for (let i = vectors << 2; i < bitmapWords; i++) {
     const o = <usize>i << 2;
     const a = load<u32>(l0 + o);
     const b = load<u32>(l1 + o) | a;
