@@ -84,7 +84,6 @@ function importPostings(lists: PostingLists, terms: i32): void {
     lists.ptr.set(t, <i32>block);
     lists.length.set(t, n);
     lists.capacity.set(t, capacity);
-    lists.totalBytes += n;
     cursor += <usize>((n + 3) & ~3);
   }
 }

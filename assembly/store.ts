@@ -38,8 +38,6 @@ export class PostingLists {
   capacity: IntVec = new IntVec();
   /** Last record id appended to the term, plus one (0 = none). */
   lastPlusOne: IntVec = new IntVec();
-  /** Bytes of every list. */
-  totalBytes: i32 = 0;
 
   ensure(count: i32): void {
     while (this.ptr.length < count) {
@@ -72,7 +70,6 @@ export class PostingLists {
       length = putVarint(ptr, length, ((key & ((1 << POSITION_BITS) - 1)) << RANK_BITS) | (rank < RANK_ESCAPE ? rank : RANK_ESCAPE));
       if (rank >= RANK_ESCAPE) length = putVarint(ptr, length, rank - RANK_ESCAPE);
     }
-    this.totalBytes += length - this.length.get(term);
     this.length.set(term, length);
     this.lastPlusOne.set(term, doc + 1);
   }
@@ -147,7 +144,6 @@ export class PostingLists {
   }
 
   reset(count: i32): void {
-    this.totalBytes = 0;
     for (let t = 0; t < count && t < this.ptr.length; t++) {
       this.length.set(t, 0);
       this.lastPlusOne.set(t, 0);
@@ -176,8 +172,6 @@ export const POSITION_BITS = 10;
   const pos = unordered ? 0 : (position < 1023 ? position : 1023);
   return (<u32>rank << POSITION_BITS) | <u32>pos;
 }
-
-export function totalPostingBytes(): i32 { return postings.totalBytes; }
 
 export function ensureTerms(count: i32): void {
   postings.ensure(count);
