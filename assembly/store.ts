@@ -181,19 +181,19 @@ export function ensureTerms(count: i32): void {
 // --- records
 export const docPtr = new IntVec();
 export const docLength = new IntVec();
-/** 1 for a live record. */
-export const docLive = new IntVec();
-/** The same, one bit per record, to AND with candidate bitmaps. */
+/** One bit per live record, to AND with candidate bitmaps. */
 export const liveBits = new IntVec();
 export let docCapacity: i32 = 0;
 export let liveCount: i32 = 0;
 
 export function ensureDocs(count: i32): void {
   if (count <= docPtr.length) return;
-  while (docPtr.length < count) { docPtr.push(0); docLength.push(0); docLive.push(0); }
+  while (docPtr.length < count) { docPtr.push(0); docLength.push(0); }
   while (liveBits.length < ((count + 31) >> 5)) liveBits.push(0);
   docCapacity = docPtr.length;
 }
+
+@inline function isLive(doc: i32): bool { return (liveBits.get(doc >> 5) & (1 << (doc & 31))) != 0; }
 
 function setLiveBit(doc: i32, live: bool): void {
   const w = doc >> 5;
@@ -208,17 +208,15 @@ export function storeForward(doc: i32, bytes: ByteVec): void {
   memory.copy(ptr, bytes.ptr, <usize>bytes.length);
   docPtr.set(doc, <i32>ptr);
   docLength.set(doc, bytes.length);
-  if (docLive.get(doc) == 0) liveCount++;
-  docLive.set(doc, 1);
+  liveCount++;
   setLiveBit(doc, true);
 }
 
 export function removeDoc(doc: i32): void {
-  if (doc >= docPtr.length || docLive.get(doc) == 0) return;
+  if (doc >= docPtr.length || !isLive(doc)) return;
   heap.free(<usize>docPtr.get(doc));
   docPtr.set(doc, 0);
   docLength.set(doc, 0);
-  docLive.set(doc, 0);
   setLiveBit(doc, false);
   liveCount--;
 }
@@ -231,7 +229,7 @@ export function compact(termTotal: i32): void {
   postings.reset(termTotal);
   wholeValues.reset(termTotal);
   for (let doc = 0, n = docPtr.length; doc < n; doc++) {
-    if (docLive.get(doc) == 0) continue;
+    if (!isLive(doc)) continue;
     let p = <usize>docPtr.get(doc);
     const end = p + <usize>docLength.get(doc);
     let segmentTerm = -1;
