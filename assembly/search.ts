@@ -1,6 +1,8 @@
 // One search: tokenize the query, match each word against the dictionary
-// into bitmaps, AND them into the candidates, compute the ranking criteria of
-// every candidate, and select the requested page with a bounded ranked.
+// into bitmaps, AND them into the candidates, list them (only a page-sized
+// part when the first deciding criterion allows it), and rank the requested
+// page by bucket sort, computing each criterion only for the records still
+// tied (proximity lazily, in the order of the criteria after it).
 import { IntVec, results, scratchBase } from './buffers';
 import { tokenize, tokens } from './text';
 import { lookupToken, termCount } from './dictionary';
@@ -9,8 +11,9 @@ import {
   MAX_WORDS, matchWord, queryUnits, setWordCount, wordCount, wordLength, wordMaxTypos, wordPrefix, wordStart,
 } from './matcher';
 import {
-  accumulateLevels, anyTypoMatch, bestAttributeOf, wholeValueBitmap, cachedKeysFolded, foldCachedKeys, foldCachedKeysAhead, foldedBestAttribute, bitmapWords, candidateBitmap, invalidateMarks, levelBitmap, prepareWordsets,
-  recordMatch, recordPhraseMatch, selectMatchWord, testBit,
+  accumulateLevels, anyTypoMatch, bestAttributeOf, bitmapWords, cachedKeysFolded, candidateBitmap, foldCachedKeys,
+  foldCachedKeysAhead, foldedBestAttribute, invalidateMarks, levelBitmap, prepareWordsets, recordMatch, recordPhraseMatch,
+  selectMatchWord, testBit, wholeValueBitmap,
 } from './wordsets';
 import {
   FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, MAX_PROXIMITY, attributeRulesActive, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isAdjacentPair, isExcluded,
@@ -144,6 +147,25 @@ function writeCandidates(): i32 {
   return count;
 }
 
+/**
+ * No step after listing changes the candidate set (record checks for
+ * per-attribute rules and phrases, typo modes min/strict, distinct groups),
+ * so a page-sized part of the candidates may be listed instead of all.
+ */
+function mayListPart(): bool {
+  return distinctLimit == 0 && unchecked(params[P_TYPO_MODE]) < 2 && !attributeRulesActive && unchecked(params[P_PHRASE_PAIRS]) == 0;
+}
+
+/** The code of the first criterion that can tell candidates apart (typo tied with `typoTied`), or -1. */
+function firstDecidingCriterion(typoTied: bool): i32 {
+  criteriaCount = unchecked(params[P_CRITERIA_COUNT]);
+  for (let c = 0; c < criteriaCount; c++) {
+    const code = unchecked(params[P_CRITERIA + c]);
+    if (!isConstant(c) && !(typoTied && code == C_TYPO)) return code;
+  }
+  return -1;
+}
+
 /** Of the 32 records at bitmap offset `o`, those every ranked word they match matches with no typo. */
 @inline function typoFreeBits(o: usize): u32 {
   let free: u32 = 0xffffffff;
@@ -194,12 +216,7 @@ const keyHistogram = new IntVec();
  */
 function attributeCut(typoFree: bool, count: i32): i32 {
   const wanted = unchecked(params[P_TOP_K]);
-  if (count < 4096 || wanted * 4 > count || distinctLimit != 0 || attributeRulesActive || unchecked(params[P_PHRASE_PAIRS]) != 0
-    || unchecked(params[P_TYPO_MODE]) >= 2) return -1;
-  criteriaCount = unchecked(params[P_CRITERIA_COUNT]);
-  let c = 0;
-  while (c < criteriaCount && (isConstant(c) || (typoFree && unchecked(params[P_CRITERIA + c]) == C_TYPO))) c++;
-  if (c == criteriaCount || unchecked(params[P_CRITERIA + c]) != C_ATTRIBUTE) return -1;
+  if (count < 4096 || wanted * 4 > count || !mayListPart() || firstDecidingCriterion(typoFree) != C_ATTRIBUTE) return -1;
   keyHistogram.resetZero(HISTOGRAM_KEYS + 1);
   foldCachedKeysAhead(count);
   const target = candidateBitmap();
@@ -230,11 +247,7 @@ function attributeCut(typoFree: bool, count: i32): i32 {
  * candidates. Ranking then lists only those.
  */
 function pageIsTypoFree(): bool {
-  if (distinctLimit != 0 || unchecked(params[P_TYPO_MODE]) >= 2 || attributeRulesActive || unchecked(params[P_PHRASE_PAIRS]) != 0) return false;
-  criteriaCount = unchecked(params[P_CRITERIA_COUNT]);
-  let c = 0;
-  while (c < criteriaCount && isConstant(c)) c++;
-  if (c == criteriaCount || unchecked(params[P_CRITERIA + c]) != C_TYPO) return false;
+  if (!mayListPart() || firstDecidingCriterion(false) != C_TYPO) return false;
   const target = candidateBitmap();
   let free = 0;
   for (let i = 0; i < bitmapWords; i++) {
