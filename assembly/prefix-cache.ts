@@ -4,24 +4,31 @@
 // the matcher meets the same ones keystroke after keystroke. So for a subtree
 // or a term with many postings the union of its records (a bitmap) and each
 // record's best attribute key within it are kept, built on first use and
-// dropped by any write. Entries are few and bounded (see `entryLimit`).
+// dropped by any write. Entries are few and bounded (see MAX_ENTRIES).
 import { IntVec } from './buffers';
-import { KEY_MASK, postings, totalPostingBytes } from './store';
+import { KEY_MASK, postings } from './store';
 
 /**
  * A subtree is worth caching from this many posting bytes per record of the
- * index: the few 1-2 letter prefixes and stop words (a bitmap merge costs
- * ~1/40 of decoding); a lower bar admits more entries than as-you-type
- * cycles can keep, and a cyclic reader of an LRU cache never hits.
+ * index (short prefixes, stop words, frequent words): merging an entry costs
+ * ~1/40 of decoding its postings. Which of them stay is the admission rule's
+ * business (see subtreeEntry).
  */
-const MIN_BYTES_PER_RECORD = 2;
-/** Cached entries take at most this share of the postings' bytes (and 32 entries at least). */
-const BUDGET_SHARE = 4;
+const MIN_BYTES_PER_RECORD = 0.75;
+/**
+ * Entries kept: each takes 2.125 bytes per record (bitmap and u16 keys), so
+ * 48 take ~100 bytes per record, a quarter of a typical record's JSON.
+ */
+const MAX_ENTRIES = 48;
 const KEY16: u32 = 0xffff;
 
 const entryKey = new IntVec();
 const entryPtr = new IntVec();
 const entryUse = new IntVec();
+/** Uses of each entry, halved every AGING_PERIOD lookups, and its posting bytes (the decoding it saves per use). */
+const entryHits = new IntVec();
+const entryCost = new IntVec();
+const AGING_PERIOD = 4096;
 let clock: i32 = 0;
 let entryWords: i32 = 0;
 
@@ -35,6 +42,8 @@ export function invalidatePrefixCache(): void {
   entryKey.length = 0;
   entryPtr.length = 0;
   entryUse.length = 0;
+  entryHits.length = 0;
+  entryCost.length = 0;
 }
 
 function entryBytes(words: i32): usize { return (<usize>words << 2) + (<usize>words << 6); }
@@ -44,48 +53,67 @@ export function worthCaching(bytes: i32, records: i32): bool {
   return <f64>bytes >= <f64>records * MIN_BYTES_PER_RECORD && bytes > 4096;
 }
 
-function entryLimit(words: i32): i32 {
-  const byBudget = <i32>(<usize>totalPostingBytes() / BUDGET_SHARE / entryBytes(words));
-  return byBudget > 32 ? byBudget : 32;
-}
 
 /**
  * The entry under `key` for bitmaps of `words` u32 words, built from `terms`
  * when missing: the bitmap, then per record (32 per bitmap word) a u16
  * holding 0xffff - its best key in the subtree (0: not in the subtree).
- * Returns 0 when the subtree has keys too large for 16 bits.
+ * Returns 0 when the subtree has keys too large for 16 bits, or when the
+ * cache is full and its least valuable entry (uses × posting bytes) is worth
+ * more than this one's first use: a reader cycling over more subtrees than
+ * fit (as-you-type over many phrases) then keeps hitting the entries it has,
+ * where an LRU cache would miss every time.
  */
-export function subtreeEntry(key: i32, terms: IntVec, words: i32): usize {
+export function subtreeEntry(key: i32, terms: IntVec, bytes: i32, words: i32): usize {
   if (words != entryWords) { invalidatePrefixCache(); entryWords = words; }
-  clock++;
+  if (++clock % AGING_PERIOD == 0) for (let i = 0; i < entryHits.length; i++) entryHits.set(i, entryHits.get(i) >> 1);
   for (let i = 0; i < entryKey.length; i++) {
     if (entryKey.get(i) != key) continue;
     entryUse.set(i, clock);
+    entryHits.set(i, entryHits.get(i) + 1);
     return <usize>entryPtr.get(i);
   }
-  const bytes = entryBytes(words);
-  const ptr = heap.alloc(bytes);
-  memory.fill(ptr, 0, bytes);
+  let victim = -1;
+  if (entryKey.length >= MAX_ENTRIES) {
+    victim = leastValuable();
+    if (valueOf(victim) > <f64>bytes) return 0;
+  }
+  const size = entryBytes(words);
+  const ptr = heap.alloc(size);
+  memory.fill(ptr, 0, size);
   const keys = ptr + (<usize>words << 2);
   for (let t = 0; t < terms.length; t++) {
     if (!postings.orIntoKeys16(terms.get(t), ptr, keys)) { heap.free(ptr); return 0; }
   }
-  if (entryKey.length >= entryLimit(words)) evictOldest();
+  if (victim >= 0) evict(victim);
   entryKey.push(key);
   entryPtr.push(<i32>ptr);
   entryUse.push(clock);
+  entryHits.push(1);
+  entryCost.push(bytes);
   return ptr;
 }
 
-function evictOldest(): void {
-  let oldest = 0;
-  for (let i = 1; i < entryUse.length; i++) if (entryUse.get(i) < entryUse.get(oldest)) oldest = i;
-  heap.free(<usize>entryPtr.get(oldest));
+@inline function valueOf(i: i32): f64 { return <f64>entryHits.get(i) * <f64>entryCost.get(i); }
+
+function leastValuable(): i32 {
+  let least = 0;
+  for (let i = 1; i < entryKey.length; i++) {
+    const value = valueOf(i), leastValue = valueOf(least);
+    if (value < leastValue || (value == leastValue && entryUse.get(i) < entryUse.get(least))) least = i;
+  }
+  return least;
+}
+
+function evict(i: i32): void {
+  heap.free(<usize>entryPtr.get(i));
   const last = entryKey.length - 1;
-  entryKey.set(oldest, entryKey.get(last));
-  entryPtr.set(oldest, entryPtr.get(last));
-  entryUse.set(oldest, entryUse.get(last));
-  entryKey.length = last; entryPtr.length = last; entryUse.length = last;
+  entryKey.set(i, entryKey.get(last));
+  entryPtr.set(i, entryPtr.get(last));
+  entryUse.set(i, entryUse.get(last));
+  entryHits.set(i, entryHits.get(last));
+  entryCost.set(i, entryCost.get(last));
+  entryKey.length = last; entryPtr.length = last; entryUse.length = last; entryHits.length = last; entryCost.length = last;
 }
 
 /** ORs the entry's records into `bitmap` (`words` u32 words). */

@@ -1,6 +1,8 @@
 // One search: tokenize the query, match each word against the dictionary
-// into bitmaps, AND them into the candidates, compute the ranking criteria of
-// every candidate, and select the requested page with a bounded ranked.
+// into bitmaps, AND them into the candidates, list them (only a page-sized
+// part when the first deciding criterion allows it), and rank the requested
+// page by bucket sort, computing each criterion only for the records still
+// tied (proximity lazily, in the order of the criteria after it).
 import { IntVec, results, scratchBase } from './buffers';
 import { tokenize, tokens } from './text';
 import { lookupToken, termCount } from './dictionary';
@@ -9,8 +11,9 @@ import {
   MAX_WORDS, matchWord, queryUnits, setWordCount, wordCount, wordLength, wordMaxTypos, wordPrefix, wordStart,
 } from './matcher';
 import {
-  accumulateLevels, anyTypoMatch, bestAttributeOf, foldCachedKeys, bitmapWords, candidateBitmap, invalidateMarks, levelBitmap, prepareWordsets,
-  recordMatch, recordPhraseMatch, selectMatchWord, testBit,
+  accumulateLevels, anyTypoMatch, bestAttributeOf, bitmapWords, cachedKeysFolded, candidateBitmap, foldCachedKeys,
+  foldCachedKeysAhead, foldedBestAttribute, invalidateMarks, levelBitmap, prepareWordsets, recordMatch, recordPhraseMatch,
+  selectMatchWord, testBit, wholeValueBitmap,
 } from './wordsets';
 import {
   FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, MAX_PROXIMITY, attributeRulesActive, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isAdjacentPair, isExcluded,
@@ -110,13 +113,12 @@ function prepareWords(queryPtr: usize, queryLength: i32): void {
 let requiredWords: i32 = 0;
 let anyOfWords: i32 = 0;
 
-/** Writes the candidate bitmap; lists the candidates unless `listed` is false. Returns their count. */
-function writeCandidates(listed: bool = true): i32 {
+/** Writes the candidate bitmap; returns the candidates' count. */
+function writeCandidates(): i32 {
   let count = 0;
   const target = candidateBitmap();
   const filterOffset = unchecked(params[P_FILTER]);
   const filter = filterOffset >= 0 ? scratchBase() + <usize>filterOffset : 0;
-  candidates.length = 0;
   let required = 0, anyOf = 0;
   for (let w = 0; w < wordCount; w++) {
     if (isExcluded(w)) continue;
@@ -125,7 +127,6 @@ function writeCandidates(listed: bool = true): i32 {
   if (required != 0) anyOf = 0;
   requiredWords = required;
   anyOfWords = anyOf;
-  if (listed) candidates.reserve(bitmapWords << 5);
   for (let i = 0; i < bitmapWords; i++) {
     const o = <usize>i << 2;
     let bits = <u32>liveBits.get(i);
@@ -142,17 +143,119 @@ function writeCandidates(listed: bool = true): i32 {
     if (filter != 0) bits &= load<u32>(filter + o);
     store<u32>(target + o, bits);
     count += <i32>popcnt(bits);
-    if (!listed) continue;
-    const list = candidates.ptr;
-    let n = candidates.length;
-    while (bits != 0) {
-      store<i32>(list + (<usize>n << 2), (i << 5) + <i32>ctz(bits));
-      n++;
-      bits &= bits - 1;
-    }
-    candidates.length = n;
   }
   return count;
+}
+
+/**
+ * No step after listing changes the candidate set (record checks for
+ * per-attribute rules and phrases, typo modes min/strict, distinct groups),
+ * so a page-sized part of the candidates may be listed instead of all.
+ */
+function mayListPart(): bool {
+  return distinctLimit == 0 && unchecked(params[P_TYPO_MODE]) < 2 && !attributeRulesActive && unchecked(params[P_PHRASE_PAIRS]) == 0;
+}
+
+/** The code of the first criterion that can tell candidates apart (typo tied with `typoTied`), or -1. */
+function firstDecidingCriterion(typoTied: bool): i32 {
+  criteriaCount = unchecked(params[P_CRITERIA_COUNT]);
+  for (let c = 0; c < criteriaCount; c++) {
+    const code = unchecked(params[P_CRITERIA + c]);
+    if (!isConstant(c) && !(typoTied && code == C_TYPO)) return code;
+  }
+  return -1;
+}
+
+/** Of the 32 records at bitmap offset `o`, those every ranked word they match matches with no typo. */
+@inline function typoFreeBits(o: usize): u32 {
+  let free: u32 = 0xffffffff;
+  for (let w = 0; w < wordCount; w++) {
+    if (!isExcluded(w)) free &= load<u32>(levelBitmap(w, 0) + o) | ~load<u32>(levelBitmap(w, 2) + o);
+  }
+  return free;
+}
+
+/** The listed candidates all match with no typo (see pageIsTypoFree): the typo criterion ties them. */
+let listedTypoFree = false;
+
+/**
+ * Lists the candidate bitmap's records, ascending: only the typo-free ones
+ * with `typoFreeOnly`, only those with a best attribute key up to `keyCut`
+ * unless it is negative (see attributeCut).
+ */
+function listCandidates(typoFreeOnly: bool, keyCut: i32): void {
+  const target = candidateBitmap();
+  candidates.reserve(bitmapWords << 5);
+  const list = candidates.ptr;
+  let n = 0;
+  for (let i = 0; i < bitmapWords; i++) {
+    const o = <usize>i << 2;
+    let bits = load<u32>(target + o);
+    if (typoFreeOnly && bits != 0) bits &= typoFreeBits(o);
+    while (bits != 0) {
+      const doc = (i << 5) + <i32>ctz(bits);
+      bits &= bits - 1;
+      if (keyCut >= 0 && bestAttributeOf(doc) > keyCut) continue;
+      store<i32>(list + (<usize>n << 2), doc);
+      n++;
+    }
+  }
+  candidates.length = n;
+  listedTypoFree = typoFreeOnly;
+}
+
+const HISTOGRAM_KEYS = 4096;
+const keyHistogram = new IntVec();
+
+/**
+ * Many candidates, ranked first by attribute (typo ties them or is not
+ * asked), from the postings' keys: the smallest key K such that at least a
+ * page of them has a key up to K, counted over the candidate bitmap before
+ * any is listed, so only those are listed. -1 when it does not apply (then
+ * every candidate is listed). Folds the cached entries' keys in on the way.
+ */
+function attributeCut(typoFree: bool, count: i32): i32 {
+  const wanted = unchecked(params[P_TOP_K]);
+  if (count < 4096 || wanted * 4 > count || !mayListPart() || firstDecidingCriterion(typoFree) != C_ATTRIBUTE) return -1;
+  keyHistogram.resetZero(HISTOGRAM_KEYS + 1);
+  foldCachedKeysAhead(count);
+  const target = candidateBitmap();
+  for (let i = 0; i < bitmapWords; i++) {
+    const o = <usize>i << 2;
+    let bits = load<u32>(target + o);
+    if (typoFree && bits != 0) bits &= typoFreeBits(o);
+    while (bits != 0) {
+      const key = foldedBestAttribute((i << 5) + <i32>ctz(bits));
+      bits &= bits - 1;
+      const bucket = key < HISTOGRAM_KEYS ? key : HISTOGRAM_KEYS;
+      keyHistogram.set(bucket, keyHistogram.get(bucket) + 1);
+    }
+  }
+  cachedKeysFolded();
+  let seen = 0;
+  for (let key = 0; key < HISTOGRAM_KEYS; key++) {
+    seen += keyHistogram.get(key);
+    if (seen >= wanted) return key;
+  }
+  return -1;
+}
+
+/**
+ * The page lies among the candidates matched with no typo: typo is the first
+ * criterion that can tell records apart, at least a page of candidates has no
+ * typo, and no later step (record checks, typo modes, distinct) changes the
+ * candidates. Ranking then lists only those.
+ */
+function pageIsTypoFree(): bool {
+  if (!mayListPart() || firstDecidingCriterion(false) != C_TYPO) return false;
+  const target = candidateBitmap();
+  let free = 0;
+  for (let i = 0; i < bitmapWords; i++) {
+    const o = <usize>i << 2;
+    const bits = load<u32>(target + o);
+    if (bits != 0) free += <i32>popcnt(bits & typoFreeBits(o));
+  }
+  return free >= unchecked(params[P_TOP_K]);
 }
 
 // --- empty queries: every text criterion ties, so the order is the static
@@ -196,7 +299,7 @@ function buildStaticOrder(): void {
 function searchStatic(): void {
   if (!staticOrderValid || !sameStaticCriteria()) buildStaticOrder();
   candidates.length = 0;
-  const nbHits = writeCandidates(false);
+  const nbHits = writeCandidates();
   const bitmap = candidateBitmap();
   const k = unchecked(params[P_TOP_K]);
   ranked.length = 0;
@@ -424,7 +527,7 @@ function isConstant(c: i32): bool {
   if (code == C_GEO) return unchecked(params[P_GEO_ACTIVE]) == 0;
   if (code == C_FILTERS) return unchecked(params[P_FILTER_SCORES_ACTIVE]) == 0;
   if (code == C_WORDS) return unchecked(params[P_OPTIONAL_WORDS]) == 0;
-  if (code == C_TYPO && !anyTypoMatch()) return true;
+  if (code == C_TYPO && (!anyTypoMatch() || listedTypoFree)) return true;
   return (code == C_PROXIMITY && rankedWordCount < 2)
     || ((code == C_ATTRIBUTE || code == C_TYPO || code == C_EXACT) && rankedWordCount == 0);
 }
@@ -604,6 +707,13 @@ function fillKeys(from: i32, to: i32, c: i32): void {
       const position = positionAt(i);
       putKey(i, position, <u32>bestAttributeOf(candidates.get(position)));
     }
+  } else if (code == C_EXACT && !exactFromScan && rankedWordCount == 1 && exactSingle == 0) {
+    // exactOnSingleWordQuery=attribute: whether the word is a whole attribute value
+    const whole = wholeValueBitmap();
+    for (let i = from; i < to; i++) {
+      const position = positionAt(i);
+      putKey(i, position, testBit(whole, candidates.get(position)) ? 0 : 1);
+    }
   } else if (code == C_TYPO && wordCount == 1) {
     const zero = levelBitmap(0, 0), one = levelBitmap(0, 1);
     for (let i = from; i < to; i++) {
@@ -728,12 +838,17 @@ export function search(): void {
   matchAlternatives();
   for (let w = 0; w < wordCount; w++) accumulateLevels(w);
   distinctLimit = unchecked(params[P_DISTINCT]);
+  listedTypoFree = false;
   if (isStaticQuery()) { searchStatic(); return; }
-  writeCandidates();
+  const total = writeCandidates();
+  const typoFree = pageIsTypoFree();
+  listCandidates(typoFree, attributeCut(typoFree, total));
+  // a page-sized subset is listed: its steps below change nothing (see pageIsTypoFree, attributeCut)
+  const listedAll = candidates.length == total;
   foldCachedKeys(candidates);
   verifyCandidates();
   applyTypoMode();
-  const nbHits = countHits();
+  const nbHits = listedAll ? countHits() : total;
   rankCandidates(unchecked(params[P_TOP_K]));
   writeResults(nbHits);
 }

@@ -4,11 +4,13 @@
 import { ByteVec, scratchBase } from './buffers';
 import { internToken, termCount, termUnitLength, termUnitStart, termUnits } from './dictionary';
 import { tokenize, tokens } from './text';
-import { PostingLists, docLength, docPtr, ensureDocs, ensureTerms, postings, storeForward, wholeValues } from './store';
+import { PostingLists, compact, docLength, docPtr, ensureDocs, ensureTerms, postings, storeForward, wholeValues } from './store';
 import { rankSlots } from './ranking';
 
 const MAGIC: u32 = 0x49434e4c; // "LNCI"
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
+/** Version 2 stored attribute keys in postings as rank << 10 | position: its postings are rebuilt on import. */
+const VERSION_OLD_KEYS: u32 = 2;
 /** Rank slots worth saving: customRanking, asc/desc entries, distinct groups. */
 const SAVED_SLOTS: i32[] = [0, 1, 2, 3, 4, 5, 6, 7, 10];
 
@@ -82,7 +84,6 @@ function importPostings(lists: PostingLists, terms: i32): void {
     lists.ptr.set(t, <i32>block);
     lists.length.set(t, n);
     lists.capacity.set(t, capacity);
-    lists.totalBytes += n;
     cursor += <usize>((n + 3) & ~3);
   }
 }
@@ -96,7 +97,9 @@ function importPostings(lists: PostingLists, terms: i32): void {
 export function importIndex(length: i32): bool {
   cursor = scratchBase();
   const end = cursor + <usize>length;
-  if (length < 12 || take32() != MAGIC || take32() != VERSION) return false;
+  if (length < 12 || take32() != MAGIC) return false;
+  const version = take32();
+  if (version != VERSION && version != VERSION_OLD_KEYS) return false;
   const terms = <i32>take32();
   for (let t = 0; t < terms; t++) {
     const n = <i32>take32();
@@ -129,5 +132,6 @@ export function importIndex(length: i32): bool {
     memory.copy(ranks.ptr, cursor, <usize>n << 2);
     cursor += <usize>n << 2;
   }
+  if (version == VERSION_OLD_KEYS) compact(termCount);
   return cursor == end;
 }

@@ -5,6 +5,30 @@
 import { ByteVec, IntVec, readVarint, varintEnd } from './buffers';
 
 // --- postings
+// A key is stored as (position << RANK_BITS) | rank, ranks from RANK_ESCAPE on
+// followed by a second varint (rank - RANK_ESCAPE): one byte for the first 16
+// positions of the first 7 ranks, where rank << POSITION_BITS | position took
+// two bytes for every attribute but the first.
+const RANK_BITS = 3;
+const RANK_ESCAPE: u32 = (1 << RANK_BITS) - 1;
+
+/** Reads a stored key at `ptr` as rank << POSITION_BITS | position; the next offset is left in `varintEnd`. */
+@inline function readKey(ptr: usize): u32 {
+  const v = readVarint(ptr);
+  let rank = v & RANK_ESCAPE;
+  if (rank == RANK_ESCAPE) rank += readVarint(varintEnd);
+  return (rank << POSITION_BITS) | (v >> RANK_BITS);
+}
+
+@inline function putVarint(ptr: usize, at: i32, v: u32): i32 {
+  while (v >= 0x80) {
+    store<u8>(ptr + <usize>(at++), <u8>(v | 0x80));
+    v >>= 7;
+  }
+  store<u8>(ptr + <usize>(at++), <u8>v);
+  return at;
+}
+
 /** Posting lists: per term, ascending record ids, delta + varint coded, in unmanaged blocks. */
 export class PostingLists {
   /** With keys, each entry also holds the attribute key of the term's first occurrence in the record. */
@@ -14,8 +38,6 @@ export class PostingLists {
   capacity: IntVec = new IntVec();
   /** Last record id appended to the term, plus one (0 = none). */
   lastPlusOne: IntVec = new IntVec();
-  /** Bytes of every list. */
-  totalBytes: i32 = 0;
 
   ensure(count: i32): void {
     while (this.ptr.length < count) {
@@ -29,9 +51,9 @@ export class PostingLists {
     let length = this.length.get(term);
     let capacity = this.capacity.get(term);
     let ptr = <usize>this.ptr.get(term);
-    if (length + 10 > capacity) {
+    if (length + 15 > capacity) {
       // grow by a quarter: posting lists are most of the index, slack is memory
-      capacity = length + 10 + (length >> 2) + 6;
+      capacity = length + 15 + (length >> 2) + 6;
       ptr = ptr == 0 ? heap.alloc(<usize>capacity) : heap.realloc(ptr, <usize>capacity);
       this.ptr.set(term, <i32>ptr);
       this.capacity.set(term, capacity);
@@ -43,13 +65,11 @@ export class PostingLists {
     }
     store<u8>(ptr + <usize>(length++), <u8>gap);
     if (this.withKeys) {
-      while (key >= 0x80) {
-        store<u8>(ptr + <usize>(length++), <u8>(key | 0x80));
-        key >>= 7;
-      }
-      store<u8>(ptr + <usize>(length++), <u8>key);
+      // stored as position << 3 | rank: one byte for most keys (see readKey)
+      const rank = key >> POSITION_BITS;
+      length = putVarint(ptr, length, ((key & ((1 << POSITION_BITS) - 1)) << RANK_BITS) | (rank < RANK_ESCAPE ? rank : RANK_ESCAPE));
+      if (rank >= RANK_ESCAPE) length = putVarint(ptr, length, rank - RANK_ESCAPE);
     }
-    this.totalBytes += length - this.length.get(term);
     this.length.set(term, length);
     this.lastPlusOne.set(term, doc + 1);
   }
@@ -63,7 +83,7 @@ export class PostingLists {
     while (p < end) {
       const doc = next + readVarint(p);
       p = varintEnd;
-      if (this.withKeys) { readVarint(p); p = varintEnd; }
+      if (this.withKeys) { readKey(p); p = varintEnd; }
       const word = bitmap + (<usize>(doc >> 5) << 2);
       store<u32>(word, load<u32>(word) | (<u32>1 << (doc & 31)));
       next = doc + 1;
@@ -83,7 +103,7 @@ export class PostingLists {
     while (p < end) {
       const doc = next + readVarint(p);
       p = varintEnd;
-      const key = readVarint(p);
+      const key = readKey(p);
       p = varintEnd;
       const word = bitmap + (<usize>(doc >> 5) << 2);
       store<u32>(word, load<u32>(word) | (<u32>1 << (doc & 31)));
@@ -110,7 +130,7 @@ export class PostingLists {
     while (p < end) {
       const doc = next + readVarint(p);
       p = varintEnd;
-      const key = readVarint(p);
+      const key = readKey(p);
       p = varintEnd;
       if (key >= 0xffff) return false;
       const word = bitmap + (<usize>(doc >> 5) << 2);
@@ -124,7 +144,6 @@ export class PostingLists {
   }
 
   reset(count: i32): void {
-    this.totalBytes = 0;
     for (let t = 0; t < count && t < this.ptr.length; t++) {
       this.length.set(t, 0);
       this.lastPlusOne.set(t, 0);
@@ -154,8 +173,6 @@ export const POSITION_BITS = 10;
   return (<u32>rank << POSITION_BITS) | <u32>pos;
 }
 
-export function totalPostingBytes(): i32 { return postings.totalBytes; }
-
 export function ensureTerms(count: i32): void {
   postings.ensure(count);
   wholeValues.ensure(count);
@@ -164,19 +181,19 @@ export function ensureTerms(count: i32): void {
 // --- records
 export const docPtr = new IntVec();
 export const docLength = new IntVec();
-/** 1 for a live record. */
-export const docLive = new IntVec();
-/** The same, one bit per record, to AND with candidate bitmaps. */
+/** One bit per live record, to AND with candidate bitmaps. */
 export const liveBits = new IntVec();
 export let docCapacity: i32 = 0;
 export let liveCount: i32 = 0;
 
 export function ensureDocs(count: i32): void {
   if (count <= docPtr.length) return;
-  while (docPtr.length < count) { docPtr.push(0); docLength.push(0); docLive.push(0); }
+  while (docPtr.length < count) { docPtr.push(0); docLength.push(0); }
   while (liveBits.length < ((count + 31) >> 5)) liveBits.push(0);
   docCapacity = docPtr.length;
 }
+
+@inline function isLive(doc: i32): bool { return (liveBits.get(doc >> 5) & (1 << (doc & 31))) != 0; }
 
 function setLiveBit(doc: i32, live: bool): void {
   const w = doc >> 5;
@@ -191,17 +208,15 @@ export function storeForward(doc: i32, bytes: ByteVec): void {
   memory.copy(ptr, bytes.ptr, <usize>bytes.length);
   docPtr.set(doc, <i32>ptr);
   docLength.set(doc, bytes.length);
-  if (docLive.get(doc) == 0) liveCount++;
-  docLive.set(doc, 1);
+  liveCount++;
   setLiveBit(doc, true);
 }
 
 export function removeDoc(doc: i32): void {
-  if (doc >= docPtr.length || docLive.get(doc) == 0) return;
+  if (doc >= docPtr.length || !isLive(doc)) return;
   heap.free(<usize>docPtr.get(doc));
   docPtr.set(doc, 0);
   docLength.set(doc, 0);
-  docLive.set(doc, 0);
   setLiveBit(doc, false);
   liveCount--;
 }
@@ -214,7 +229,7 @@ export function compact(termTotal: i32): void {
   postings.reset(termTotal);
   wholeValues.reset(termTotal);
   for (let doc = 0, n = docPtr.length; doc < n; doc++) {
-    if (docLive.get(doc) == 0) continue;
+    if (!isLive(doc)) continue;
     let p = <usize>docPtr.get(doc);
     const end = p + <usize>docLength.get(doc);
     let segmentTerm = -1;

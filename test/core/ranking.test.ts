@@ -447,3 +447,44 @@ describe('ranking agrees with a direct computation (seeded random records)', () 
     expect(largeSets).toBeGreaterThan(10);
   });
 });
+
+describe('pages of large candidate sets listed in part', () => {
+  // many records match each query with and without typos; a small page is
+  // ranked from the typo-free candidates alone; a page as long as every hit
+  // is ranked from all of them: both must agree
+  let seed = 31;
+  const rnd = () => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed / 4294967296; };
+  const WORDS = ['house', 'horse', 'mouse', 'hose', 'houses', 'housing', 'hour', 'hours', 'home', 'homes', 'garden', 'window'];
+  const docs = Array.from({ length: 2500 }, () => Array.from({ length: 2 + Math.floor(rnd() * 6) }, () => WORDS[Math.floor(rnd() * WORDS.length)]).join(' '));
+  const ranks = Int32Array.from(docs, () => Math.floor(rnd() * 1000));
+
+  it('a page is the slice of the whole ranking', () => {
+    const core = build(docs);
+    core.setRanks(0, ranks);
+    for (const text of ['hous', 'house', 'hose', 'horse', 'home hous', 'garden hose', 'hours']) {
+      const all = search(core, text, { length: 5000 });
+      expect(all.nbHits, text).toBeGreaterThan(100);
+      expect(new Set(all.hits.map((h) => h.typos)).size, `${text}: typo and typo-free hits`).toBeGreaterThan(1);
+      for (const [offset, length] of [[0, 10], [15, 10], [0, 40]]) {
+        const page = search(core, text, { offset, length });
+        expect(page.nbHits, text).toBe(all.nbHits);
+        expect(page.hits, `${text} @${offset}`).toEqual(all.hits.slice(offset, offset + length));
+      }
+    }
+  });
+
+  it('single words over 4096+ records: a page ranked from the best attribute keys alone is the slice of the whole ranking', () => {
+    // the word at positions 0-7 in turn; a deep page needs keys past the best one
+    const many = Array.from({ length: 10000 }, (_, i) => [...Array.from({ length: i % 8 }, (_, k) => WORDS[(i + k) % 4 + 8]), 'house', 'window'].join(' '));
+    const core = build(many);
+    core.setRanks(0, Int32Array.from(many, () => Math.floor(rnd() * 100000)));
+    const all = search(core, 'house', { length: 10000 });
+    expect(all.nbHits).toBe(10000);
+    for (const [offset, length] of [[0, 10], [1240, 20], [2000, 10]]) {
+      const page = search(core, 'house', { offset, length });
+      expect(page.nbHits).toBe(10000);
+      expect(page.hits, `@${offset}`).toEqual(all.hits.slice(offset, offset + length));
+    }
+    expect(all.hits[2000].attributePosition).toBe(1);
+  });
+});
