@@ -37,6 +37,11 @@ export interface Route {
   query?: string[];
 }
 
+/** Query parameters of the analytics reports: a figure over days, a top list, a searchable top list. */
+const REPORT_QUERY = ['index', 'startDate', 'endDate', 'tags'];
+const TOP_QUERY = ['index', 'startDate', 'endDate', 'limit', 'offset', 'tags'];
+const TOP_SEARCH_QUERY = ['index', 'search', 'startDate', 'endDate', 'limit', 'offset', 'tags'];
+
 /** Every operation, one row each: the ACL table is the `right` column. */
 export const ROUTES: Route[] = [
   { op: 'listIndices', method: 'GET', path: '/1/indexes', right: 'listIndexes', handler: indexes.listIndices, query: ['page', 'hitsPerPage'] },
@@ -96,25 +101,25 @@ export const ROUTES: Route[] = [
   // analytics, insights, A/B tests, personalization
   { op: 'getAnalyticsStatus', method: 'GET', path: '/2/status', right: 'analytics', handler: analytics.getStatus, query: ['index'] },
   { op: 'getTopSearches', method: 'GET', path: '/2/searches', right: 'analytics', handler: analytics.getTopSearches, query: ['index', 'clickAnalytics', 'startDate', 'endDate', 'orderBy', 'direction', 'limit', 'offset', 'tags'] },
-  { op: 'getSearchesCount', method: 'GET', path: '/2/searches/count', right: 'analytics', handler: analytics.getSearchesCount, query: ['index', 'startDate', 'endDate', 'tags'] },
-  { op: 'getSearchesNoResults', method: 'GET', path: '/2/searches/noResults', right: 'analytics', handler: analytics.getSearchesNoResults, query: ['index', 'startDate', 'endDate', 'limit', 'offset', 'tags'] },
-  { op: 'getNoResultsRate', method: 'GET', path: '/2/searches/noResultRate', right: 'analytics', handler: analytics.getNoResultsRate, query: ['index', 'startDate', 'endDate', 'tags'] },
-  { op: 'getTopHits', method: 'GET', path: '/2/hits', right: 'analytics', handler: analytics.getTopHits, query: ['index', 'search', 'startDate', 'endDate', 'limit', 'offset', 'tags'] },
-  { op: 'getUsersCount', method: 'GET', path: '/2/users/count', right: 'analytics', handler: analytics.getUsersCount, query: ['index', 'startDate', 'endDate', 'tags'] },
-  { op: 'getTopFilterAttributes', method: 'GET', path: '/2/filters', right: 'analytics', handler: analytics.getTopFilterAttributes, query: ['index', 'search', 'startDate', 'endDate', 'limit', 'offset', 'tags'] },
-  { op: 'getTopFiltersNoResults', method: 'GET', path: '/2/filters/noResults', right: 'analytics', handler: analytics.getTopFiltersNoResults, query: ['index', 'search', 'startDate', 'endDate', 'limit', 'offset', 'tags'] },
-  { op: 'getTopFilterForAttribute', method: 'GET', path: '/2/filters/{attribute}', right: 'analytics', handler: analytics.getTopFilterForAttribute, query: ['index', 'search', 'startDate', 'endDate', 'limit', 'offset', 'tags'] },
-  { op: 'getTopCountries', method: 'GET', path: '/2/countries', right: 'analytics', handler: analytics.getTopCountries, query: ['index', 'startDate', 'endDate', 'limit', 'offset', 'tags'] },
-  { op: 'getAverageClickPosition', method: 'GET', path: '/2/clicks/averageClickPosition', right: 'analytics', handler: analytics.getAverageClickPosition, query: ['index', 'startDate', 'endDate', 'tags'] },
-  { op: 'getClickThroughRate', method: 'GET', path: '/2/clicks/clickThroughRate', right: 'analytics', handler: analytics.getClickThroughRate, query: ['index', 'startDate', 'endDate', 'tags'] },
-  { op: 'getConversionRate', method: 'GET', path: '/2/conversions/conversionRate', right: 'analytics', handler: analytics.getConversionRate, query: ['index', 'startDate', 'endDate', 'tags'] },
+  { op: 'getSearchesCount', method: 'GET', path: '/2/searches/count', right: 'analytics', handler: analytics.getSearchesCount, query: REPORT_QUERY },
+  { op: 'getSearchesNoResults', method: 'GET', path: '/2/searches/noResults', right: 'analytics', handler: analytics.getSearchesNoResults, query: TOP_QUERY },
+  { op: 'getNoResultsRate', method: 'GET', path: '/2/searches/noResultRate', right: 'analytics', handler: analytics.getNoResultsRate, query: REPORT_QUERY },
+  { op: 'getTopHits', method: 'GET', path: '/2/hits', right: 'analytics', handler: analytics.getTopHits, query: TOP_SEARCH_QUERY },
+  { op: 'getUsersCount', method: 'GET', path: '/2/users/count', right: 'analytics', handler: analytics.getUsersCount, query: REPORT_QUERY },
+  { op: 'getTopFilterAttributes', method: 'GET', path: '/2/filters', right: 'analytics', handler: analytics.getTopFilterAttributes, query: TOP_SEARCH_QUERY },
+  { op: 'getTopFiltersNoResults', method: 'GET', path: '/2/filters/noResults', right: 'analytics', handler: analytics.getTopFiltersNoResults, query: TOP_SEARCH_QUERY },
+  { op: 'getTopFilterForAttribute', method: 'GET', path: '/2/filters/{attribute}', right: 'analytics', handler: analytics.getTopFilterForAttribute, query: TOP_SEARCH_QUERY },
+  { op: 'getTopCountries', method: 'GET', path: '/2/countries', right: 'analytics', handler: analytics.getTopCountries, query: TOP_QUERY },
+  { op: 'getAverageClickPosition', method: 'GET', path: '/2/clicks/averageClickPosition', right: 'analytics', handler: analytics.getAverageClickPosition, query: REPORT_QUERY },
+  { op: 'getClickThroughRate', method: 'GET', path: '/2/clicks/clickThroughRate', right: 'analytics', handler: analytics.getClickThroughRate, query: REPORT_QUERY },
+  { op: 'getConversionRate', method: 'GET', path: '/2/conversions/conversionRate', right: 'analytics', handler: analytics.getConversionRate, query: REPORT_QUERY },
   // the analytics endpoints of today's client beside the spec's (compatibility.md, last section)
-  { op: 'getSearchesNoClicks', method: 'GET', path: '/2/searches/noClicks', right: 'analytics', handler: analytics.getSearchesNoClicks, query: ['index', 'startDate', 'endDate', 'limit', 'offset', 'tags'] },
-  { op: 'getNoClickRate', method: 'GET', path: '/2/searches/noClickRate', right: 'analytics', handler: analytics.getNoClickRate, query: ['index', 'startDate', 'endDate', 'tags'] },
-  { op: 'getClickPositions', method: 'GET', path: '/2/clicks/positions', right: 'analytics', handler: analytics.getClickPositions, query: ['index', 'startDate', 'endDate', 'tags'] },
-  { op: 'getAddToCartRate', method: 'GET', path: '/2/conversions/addToCartRate', right: 'analytics', handler: analytics.getAddToCartRate, query: ['index', 'startDate', 'endDate', 'tags'] },
-  { op: 'getPurchaseRate', method: 'GET', path: '/2/conversions/purchaseRate', right: 'analytics', handler: analytics.getPurchaseRate, query: ['index', 'startDate', 'endDate', 'tags'] },
-  { op: 'getRevenue', method: 'GET', path: '/2/conversions/revenue', right: 'analytics', handler: analytics.getRevenue, query: ['index', 'startDate', 'endDate', 'tags'] },
+  { op: 'getSearchesNoClicks', method: 'GET', path: '/2/searches/noClicks', right: 'analytics', handler: analytics.getSearchesNoClicks, query: TOP_QUERY },
+  { op: 'getNoClickRate', method: 'GET', path: '/2/searches/noClickRate', right: 'analytics', handler: analytics.getNoClickRate, query: REPORT_QUERY },
+  { op: 'getClickPositions', method: 'GET', path: '/2/clicks/positions', right: 'analytics', handler: analytics.getClickPositions, query: REPORT_QUERY },
+  { op: 'getAddToCartRate', method: 'GET', path: '/2/conversions/addToCartRate', right: 'analytics', handler: analytics.getAddToCartRate, query: REPORT_QUERY },
+  { op: 'getPurchaseRate', method: 'GET', path: '/2/conversions/purchaseRate', right: 'analytics', handler: analytics.getPurchaseRate, query: REPORT_QUERY },
+  { op: 'getRevenue', method: 'GET', path: '/2/conversions/revenue', right: 'analytics', handler: analytics.getRevenue, query: REPORT_QUERY },
   { op: 'pushEvents', method: 'POST', path: '/1/events', right: 'search', handler: insights.pushEvents, body: '.' },
   { op: 'deleteUserToken', method: 'DELETE', path: '/1/usertokens/{userToken}', right: 'admin', handler: insights.deleteUserToken },
   { op: 'addABTests', method: 'POST', path: '/2/abtests', right: 'editSettings', handler: abtests.addABTests, body: '.' },

@@ -252,7 +252,8 @@ export function applyRules(index: SearchIndex, params: SearchParams, now = Date.
   const declared = new Set(facetAttributes(index.settings.attributesForFaceting).map((a) => a.name));
   const facetValue = (attr: string, word: string) => declared.has(attr) && index.facets.facet(attr).matching(word).length > 0;
   const alike = alikeWords(index);
-  const searchedFacets = filteredFacets(params);
+  // parsed once, and only when a condition asks about the search's filters
+  let searchedFacets: Set<string> | undefined;
   let rewritten: SearchParams = { ...params };
   for (const rule of index.rules.values()) {
     if (!isActive(rule, now)) continue;
@@ -260,7 +261,7 @@ export function applyRules(index: SearchIndex, params: SearchParams, now = Date.
     let match: PatternMatch | undefined = conditions.length === 0 ? { facetFilters: [], consumed: new Set() } : undefined;
     for (const c of conditions) {
       if (c.context !== undefined && !contexts.includes(c.context)) continue;
-      if (c.filters !== undefined && !filtersMatch(c.filters, searchedFacets)) continue;
+      if (c.filters !== undefined && !filtersMatch(c.filters, searchedFacets ??= filteredFacets(params))) continue;
       const m = c.pattern === undefined ? { facetFilters: [], consumed: new Set<number>() }
         : matchPattern(wordsOf(c.pattern), query, c.anchoring ?? 'contains', { facetValue, alike: c.alternatives ? alike : undefined });
       if (m) { match = m; break; }

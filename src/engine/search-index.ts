@@ -6,6 +6,7 @@ import {
   effectiveSetting, rankingPlan, searchableAttributes, type RankingPlan, type SearchableAttribute,
   type Settings, type SortEntry,
 } from './settings.js';
+import { yieldTurn } from './tasks.js';
 import { FacetIndex, facetAttributes } from './facets.js';
 import type { Synonym } from './synonyms.js';
 import type { Rule } from './rules.js';
@@ -18,7 +19,8 @@ const REBUILD_SLICE = 2000;
 /** Settings whose change means indexing every record again. */
 const INDEXING_SETTINGS = ['searchableAttributes', 'separatorsToIndex'];
 
-const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+const changed = (a: Settings, b: Settings, names: string[]) => names.some((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
 
 function mergeSettings(current: Settings, changes: Settings): Settings {
   const next = { ...current };
@@ -182,7 +184,7 @@ export class SearchIndex {
 
   setSettings(changes: Settings): void {
     const next = mergeSettings(this.settings, changes);
-    const reindex = !this.shared && INDEXING_SETTINGS.some((k) => JSON.stringify(next[k]) !== JSON.stringify(this.settings[k]));
+    const reindex = !this.shared && changed(next, this.settings, INDEXING_SETTINGS);
     const rebuilt = this.rebuilt?.settings === JSON.stringify(next) ? this.rebuilt.index : undefined;
     this.rebuilt = undefined;
     this.settings = next;
@@ -202,9 +204,7 @@ export class SearchIndex {
   async prepareSettings(changes: Settings): Promise<void> {
     if (this.shared) return;
     const next = mergeSettings(this.settings, changes);
-    const facetsChange = JSON.stringify(next.attributesForFaceting) !== JSON.stringify(this.settings.attributesForFaceting);
-    const reindex = INDEXING_SETTINGS.some((k) => JSON.stringify(next[k]) !== JSON.stringify(this.settings[k]));
-    if (!reindex && !facetsChange) return;
+    if (!changed(next, this.settings, [...INDEXING_SETTINGS, 'attributesForFaceting'])) return;
     const started = performance.now();
     const index = new SearchIndex(this.name, this.createdAt);
     index.settings = next;
@@ -213,7 +213,7 @@ export class SearchIndex {
     const live = [...this.allRecords()];
     for (let i = 0; i < live.length; i += REBUILD_SLICE) {
       index.save(live.slice(i, i + REBUILD_SLICE));
-      await nextTurn();
+      await yieldTurn();
     }
     for (const { name } of facetAttributes(next.attributesForFaceting)) index.facets.facet(name);
     index.prepareRanks();

@@ -7,6 +7,9 @@ export type TaskStatus = 'published' | 'notPublished';
 export const nextTurn: (f: () => void) => void = (globalThis as { setImmediate?: (f: () => void) => void }).setImmediate
   ?? ((f) => setTimeout(f, 0));
 
+/** Resolves on a later turn of the event loop (I/O and other callbacks run first). */
+export const yieldTurn = (): Promise<void> => new Promise((resolve) => nextTurn(resolve));
+
 export class TaskQueue {
   private next = 1;
   /** Pending taskIDs, with the index each one writes to (when it writes to one). */
@@ -26,7 +29,7 @@ export class TaskQueue {
   schedule(taskID: number, apply: () => void | Promise<void>, onError: (e: unknown) => void, indexName?: string): void {
     this.pending.set(taskID, indexName);
     this.tail = this.tail
-      .then(() => new Promise<void>((resolve) => nextTurn(resolve)))
+      .then(yieldTurn)
       .then(apply)
       .catch(onError)
       .finally(() => { this.pending.delete(taskID); });

@@ -15,7 +15,7 @@ import type { Record_ } from '../engine/records.js';
 import { searchIndex } from '../engine/search.js';
 import type { SearchIndex } from '../engine/search-index.js';
 import { effectiveSetting } from '../engine/settings.js';
-import { nextTurn } from '../engine/tasks.js';
+import { yieldTurn } from '../engine/tasks.js';
 import { generatedQueries, popularQueries, popularScope, POPULARITY_DAYS } from './candidates.js';
 import type { SourceIndexConfig, SuggestionsConfig } from './config.js';
 import { BuildLog } from './log.js';
@@ -129,7 +129,7 @@ async function addSource(suggestions: Map<string, Suggestion>, context: SourceCo
   const candidates = [...candidatesOf(context, indexes)];
   let kept = 0;
   for (let start = 0; start < candidates.length; start += SLICE) {
-    if (start > 0) await new Promise<void>((resolve) => nextTurn(resolve));
+    if (start > 0) await yieldTurn();
     for (const [query, popularity] of candidates.slice(start, start + SLICE)) {
       const reason = refusal(query, context);
       if (reason !== undefined) {
