@@ -1,11 +1,11 @@
 // Shared helpers for the API suites: an engine with credentials and a
 // request function that sends the admin headers.
-import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { algoliasearch } from 'algoliasearch';
 import { Lantern, type LanternOptions } from '../../src/lantern.js';
 import { lanternRequester } from '../../src/requester.js';
 import type { ApiResponse } from '../../src/api/types.js';
+export { readFixture, talksSettings } from '../support/fixtures.js';
 
 export const APP_ID = 'TESTAPP';
 export const ADMIN_KEY = 'test-admin-key';
@@ -34,17 +34,6 @@ export function expectError(response: Response, status: number, message?: RegExp
   expect(response.body.message.length).toBeGreaterThan(0);
   expect(JSON.parse(JSON.stringify(response.body))).toEqual(response.body);
   if (message) expect(response.body.message).toMatch(message);
-}
-
-export function readFixture<T = any>(name: string): T {
-  return JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'));
-}
-
-/** The TED talks fixture settings, without `slaves` (replicas are another feature). */
-export function talksSettings(): Record<string, unknown> {
-  const settings = readFixture<Record<string, unknown>>('talks_settings.json');
-  delete settings.slaves;
-  return settings;
 }
 
 export const GIVER_TALK = { objectID: '2652', name: 'Are you a giver or a taker?' };

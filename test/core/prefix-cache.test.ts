@@ -3,23 +3,16 @@
 // those of a direct computation, before and after writes replace the cache.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build, ready, search } from './helpers.js';
+import { prng } from '../support/random.js';
 
 beforeAll(ready);
 
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const RECORDS = 3990;
 const VOCABULARY = ['the', 'this', 'that', 'time', 'tree', 'trust', 'to', 'alpha', 'bravo', 'delta', 'echo', 'golf', 'hotel'];
 
 describe('short prefixes over many records', () => {
-  const rnd = random(9);
+  const rnd = prng(9);
   const pick = () => VOCABULARY[Math.floor(rnd() * VOCABULARY.length)];
   const texts = new Map<number, string>();
   for (let id = 0; id < RECORDS; id++) texts.set(id, Array.from({ length: 2 + Math.floor(rnd() * 8) }, pick).join(' '));

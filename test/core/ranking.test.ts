@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sortCriterion } from '../../src/core/abi.js';
 import { CRITERION, DEFAULT_CRITERIA, build, ids, ready, search } from './helpers.js';
+import { prng } from '../support/random.js';
 
 beforeAll(ready);
 
@@ -321,15 +322,7 @@ describe('top-k selection and nbHits', () => {
 });
 
 describe('ranking agrees with a direct computation (seeded random records)', () => {
-  function random(seed: number) {
-    return () => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-  let rnd = random(77);
+  let rnd = prng(77);
   const pick = <T,>(list: readonly T[]) => list[Math.floor(rnd() * list.length)];
   const VOCABULARY = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
   const phrase = (max: number) => Array.from({ length: 1 + Math.floor(rnd() * max) }, () => pick(VOCABULARY)).join(' ');
@@ -427,7 +420,7 @@ describe('ranking agrees with a direct computation (seeded random records)', () 
   }
 
   it('pages of large candidate sets (ranked lazily by proximity) are the pages of the computed order', () => {
-    rnd = random(2024);
+    rnd = prng(2024);
     const many = makeRecords(3000);
     const ranks = Int32Array.from(many, () => Math.floor(rnd() * 1000));
     const core = build(many, { attributes: ATTRIBUTES });

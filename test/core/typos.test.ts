@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CoreQuery } from '../../src/core/core-index.js';
 import { build, ids, ready, search } from './helpers.js';
+import { prng } from '../support/random.js';
 
 beforeAll(ready);
 
@@ -220,16 +221,8 @@ describe('the trie walk agrees with a direct computation (seeded random words)',
     return d[q.length];
   }
 
-  function random(seed: number) {
-    return () => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
 
-  const rnd = random(20240611);
+  const rnd = prng(20240611);
   const letters = 'abcd';
   const word = (min: number, max: number) => {
     const n = min + Math.floor(rnd() * (max - min + 1));

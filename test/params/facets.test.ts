@@ -3,7 +3,7 @@
 // maxValuesPerFacet, sortFacetValuesBy, facets_stats, hitsPerPage 0 and
 // renderingContent.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { countFacet, expectError, indexTalks, openEngine, type Send, type Talk } from './helpers.js';
+import { countFacet, expectError, indexTalks, openEngine, searcher, type Send, type Talk } from './helpers.js';
 
 let send: Send;
 let talks: Talk[];
@@ -36,11 +36,7 @@ beforeAll(async () => {
   await opened.engine.waitForTasks();
 });
 
-async function search(params: Record<string, unknown>, index = 'talks') {
-  const response = await send('POST', `/1/indexes/${index}/query`, params);
-  expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return response.body;
-}
+const search = (params: Record<string, unknown>, index?: string) => searcher(send, 'talks')(params, index);
 
 const business = () => talks.filter((t) => t.tags.includes('business'));
 const DECLARED = ['date', 'duration_range', 'tags', 'speakers', 'event_name', 'languages'];

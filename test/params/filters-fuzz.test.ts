@@ -8,6 +8,7 @@
 // strings then go through a real engine: 200 when the parser accepts them,
 // 400 when it refuses them, never 500. Everything is seeded (deterministic).
 import { beforeAll, describe, expect, it } from 'vitest';
+import { prng } from '../support/random.js';
 import { ApiError } from '../../src/engine/errors.js';
 import {
   parseFacetFilters, parseFilters, parseNumericFilters, parseOptionalFilters, parseTagFilters,
@@ -20,16 +21,8 @@ import { Lantern } from '../../src/index.js';
 // ---------------------------------------------------------------------------
 
 class Rng {
-  private state: number;
-  constructor(seed: number) { this.state = seed >>> 0; }
-  /** mulberry32 */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
+  readonly next: () => number;
+  constructor(seed: number) { this.next = prng(seed); }
   int(n: number): number { return Math.floor(this.next() * n); }
   range(lo: number, hi: number): number { return lo + this.int(hi - lo + 1); }
   chance(p: number): boolean { return this.next() < p; }

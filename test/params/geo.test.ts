@@ -3,7 +3,7 @@
 // precision buckets), bounding boxes, polygons, their precedence, ranking
 // info, records with several points, and invalid parameters.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectError, fixture, haversine, ids, openEngine, sorted, type Send } from './helpers.js';
+import { expectError, fixture, haversine, ids, openEngine, searcher, sorted, type Send } from './helpers.js';
 
 interface Airport { objectID: string; name: string; city: string; country: string; iata_code: string; links_count: number; _geoloc: { lat: number; lng: number } }
 
@@ -38,11 +38,7 @@ beforeAll(async () => {
   await opened.engine.waitForTasks();
 });
 
-async function search(params: Record<string, unknown>, index = 'airports') {
-  const response = await send('POST', `/1/indexes/${index}/query`, params);
-  expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return response.body;
-}
+const search = (params: Record<string, unknown>, index?: string) => searcher(send, 'airports')(params, index);
 
 const distanceTo = (a: Airport, from = PARIS) => haversine(from.lat, from.lng, a._geoloc.lat, a._geoloc.lng);
 const byId = () => new Map(airports.map((a) => [a.objectID, a]));

@@ -1,9 +1,11 @@
 // Shared helpers for the search-parameter suites: an engine with admin
 // credentials, a request function, the fixtures and small JS oracles
 // (haversine, facet counting) the tests compare the engine against.
-import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { Lantern } from '../../src/index.js';
+import { readFixture as fixture, talksSettings } from '../support/fixtures.js';
+
+export { fixture, talksSettings };
 
 export const APP_ID = 'PARAMSAPP';
 export const ADMIN_KEY = 'params-admin-key';
@@ -21,20 +23,18 @@ export async function openEngine(): Promise<{ engine: Lantern; send: Send }> {
   return { engine, send };
 }
 
-export function fixture<T = any>(name: string): T {
-  return JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'));
-}
-
 export interface Talk {
   objectID: string; name: string; description: string; speakers: string[]; tags: string[]; languages: string[];
   event_name: string; date: number; duration_range: number; viewed_count: number; [k: string]: unknown;
 }
 
-/** The TED fixture settings without `slaves` (replicas are another feature). */
-export function talksSettings(): Record<string, unknown> {
-  const settings = fixture<Record<string, unknown>>('talks_settings.json');
-  delete settings.slaves;
-  return settings;
+/** A search as the admin on `index` (default `defaultIndex`) that must answer 200, with `defaults` under `params`. */
+export function searcher(send: Send, defaultIndex: string, defaults: Record<string, unknown> = {}) {
+  return async (params: Record<string, unknown>, index = defaultIndex): Promise<any> => {
+    const response = await send('POST', `/1/indexes/${index}/query`, { ...defaults, ...params });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    return response.body;
+  };
 }
 
 /** Indexes the TED talks as `indexName` with the fixture settings (plus `extra`). */

@@ -2,7 +2,7 @@
 // and arrays, restrictHighlightAndSnippetArrays, prefixes and typos) and
 // distinct (attributeForDistinct: speakers on TED; true, N, false).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectError, ids, indexTalks, openEngine, sorted, type Send, type Talk } from './helpers.js';
+import { expectError, ids, indexTalks, openEngine, searcher, sorted, type Send, type Talk } from './helpers.js';
 
 let send: Send;
 let talks: Talk[];
@@ -35,11 +35,7 @@ beforeAll(async () => {
   await opened.engine.waitForTasks();
 });
 
-async function search(params: Record<string, unknown>, index = 'talks') {
-  const response = await send('POST', `/1/indexes/${index}/query`, params);
-  expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return response.body;
-}
+const search = (params: Record<string, unknown>, index?: string) => searcher(send, 'talks')(params, index);
 
 async function hitOf(objectID: string, params: Record<string, unknown>, index = 'talks') {
   const response = await search({ hitsPerPage: 100, ...params }, index);

@@ -3,7 +3,7 @@
 // disableTypoToleranceOnAttributes / OnWords, responseFields and
 // attributesToRetrieve.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectError, fold, ids, indexTalks, openEngine, sorted, type Send, type Talk } from './helpers.js';
+import { expectError, fold, ids, indexTalks, openEngine, searcher, sorted, type Send, type Talk } from './helpers.js';
 
 let send: Send;
 let talks: Talk[];
@@ -16,11 +16,7 @@ beforeAll(async () => {
 });
 
 /** distinct off: the fixture's distinct on speakers is not what these tests are about. */
-async function search(params: Record<string, unknown>) {
-  const response = await send('POST', '/1/indexes/talks/query', { distinct: false, hitsPerPage: 1000, ...params });
-  expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return response.body;
-}
+const search = (params: Record<string, unknown>) => searcher(send, 'talks', { distinct: false, hitsPerPage: 1000 })(params);
 
 const tokens = (s: string) => fold(s).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 const searchableTokens = (t: Talk) => [t.name, ...t.speakers, t.event_name, ...t.tags].flatMap(tokens);

@@ -8,6 +8,7 @@ import { crc32 } from 'node:zlib';
 import { vi } from 'vitest';
 import { Lantern, type LanternOptions } from '../../src/lantern.js';
 import { fsStorage } from '../../src/storage/fs.js';
+export { readFixture, talksSettings } from '../support/fixtures.js';
 
 export { Lantern, fsStorage };
 
@@ -47,16 +48,6 @@ export function caller(engine: { request: Lantern['request'] }): Call {
     const r = await engine.request({ method, path, body });
     return { status: r.status, body: r.body as any };
   };
-}
-
-export function readFixture<T = any>(name: string): T {
-  return JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'));
-}
-
-export function talksSettings(): Record<string, unknown> {
-  const settings = readFixture<Record<string, unknown>>('talks_settings.json');
-  delete settings.slaves;
-  return settings;
 }
 
 /** Deep copy without the fields that measure time (processingTimeMS, serverTimeMS…). */
@@ -150,14 +141,4 @@ export async function captureFailure(work: () => Promise<unknown>): Promise<{ er
   return { error: failure, warnings, errors };
 }
 
-/** Mulberry32: a small seeded PRNG so random rounds can be replayed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng } from '../support/random.js';
