@@ -98,7 +98,8 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
   const faceted = facetAttributes.length > 0 ? facetsOf(index, facetAttributes, index.coreIndex.candidates(), setting) : undefined;
   const query = plan.core.query;
   const words = result.words.map(([s, e]) => query.slice(s, e));
-  const hits = result.hits.map((hit) => buildHit(index, hit, words, params, setting, context, plan));
+  const highlighting = highlightOptions(words, setting, plan);
+  const hits = result.hits.map((hit) => buildHit(index, hit, highlighting, params, setting, context, plan));
   const limit: number = setting('paginationLimitedTo');
   const response: Record<string, unknown> = {
     hits,
@@ -134,16 +135,21 @@ function selectFields(response: Record<string, unknown>, fields: string[] | unde
   return Object.fromEntries(Object.entries(response).filter(([k]) => fields.includes(k)));
 }
 
+/** How this search's hits are highlighted (the same for every hit). */
+function highlightOptions(words: string[], setting: Setting, plan: QueryPlan): HighlightOptions {
+  const options: HighlightOptions = { preTag: setting('highlightPreTag'), postTag: setting('highlightPostTag'), words };
+  if (setting('replaceSynonymsInHighlight') === true) options.synonyms = synonymWords(plan.synonyms, words.length);
+  return options;
+}
+
 function buildHit(
-  index: SearchIndex, hit: CoreHit, words: string[], params: SearchParams,
+  index: SearchIndex, hit: CoreHit, options: HighlightOptions, params: SearchParams,
   setting: Setting, context: SearchContext, plan: QueryPlan,
 ): Record<string, unknown> {
   const record = index.record(hit.id) as Record_;
   const hidden = context.seeUnretrievable ? [] : (setting('unretrievableAttributes') ?? []);
   const out: Record<string, unknown> = project(record, setting('attributesToRetrieve'), hidden);
   const visible = context.seeUnretrievable ? record : project(record, ['*'], hidden);
-  const options: HighlightOptions = { preTag: setting('highlightPreTag'), postTag: setting('highlightPostTag'), words };
-  if (setting('replaceSynonymsInHighlight') === true) options.synonyms = synonymWords(plan.synonyms, words.length);
   const onlyMatches = setting('restrictHighlightAndSnippetArrays') === true;
   const highlighted = highlightAttributes(index, visible, setting('attributesToHighlight'));
   if (highlighted.length > 0) {
