@@ -21,6 +21,9 @@ import {
   setWordRoles, typosOf,
 } from './ranking';
 import { POSITION_BITS } from './store';
+import {
+  anyOfWords, candidateCount, candidates, listCandidates, listedTypoFree, requiredWords, typoFreeCount, writeCandidates,
+} from './candidates';
 
 // Parameter slots (mirrored in src/core/abi.ts).
 export const P_QUERY_LENGTH = 0;
@@ -49,6 +52,7 @@ export const P_NO_TYPO_ATTRIBUTES = 38;   // 2 slots: attributes matched without
 export const P_NO_PREFIX_ATTRIBUTES = 40; // 2 slots: attributes matched without prefixes
 export const P_ALTERNATIVES = 42;    // byte offset in scratch of the word alternatives block, or -1
 export const P_NO_EXACT_ATTRIBUTES = 44;  // 2 slots: attributes whose matches never count as exact
+export const P_FILTER_WORDS = 46;    // u32 words of the filter bitmap (a multiple of 4); records past it are filtered out
 export const params = new StaticArray<i32>(48);
 
 function mask64(slot: i32): u64 {
@@ -61,7 +65,6 @@ export const C_SORT_SLOT = 16; // 16 + slot: an asc()/desc() entry of `ranking`
 // Hit layout in results (mirrored in src/core/abi.ts).
 export const HIT_STRIDE = 8;
 
-const candidates = new IntVec();
 /** Per candidate position: 1 once scanned, and the scan's proximity and attribute key. */
 const scanned = new IntVec();
 const scannedProximity = new IntVec();
@@ -110,41 +113,10 @@ function prepareWords(queryPtr: usize, queryLength: i32): void {
   );
 }
 
-let requiredWords: i32 = 0;
-let anyOfWords: i32 = 0;
-
-/** Writes the candidate bitmap; returns the candidates' count. */
-function writeCandidates(): i32 {
-  let count = 0;
-  const target = candidateBitmap();
-  const filterOffset = unchecked(params[P_FILTER]);
-  const filter = filterOffset >= 0 ? scratchBase() + <usize>filterOffset : 0;
-  let required = 0, anyOf = 0;
-  for (let w = 0; w < wordCount; w++) {
-    if (isExcluded(w)) continue;
-    if (isOptional(w)) anyOf |= 1 << w; else required |= 1 << w;
-  }
-  if (required != 0) anyOf = 0;
-  requiredWords = required;
-  anyOfWords = anyOf;
-  for (let i = 0; i < bitmapWords; i++) {
-    const o = <usize>i << 2;
-    let bits = <u32>liveBits.get(i);
-    for (let w = 0; w < wordCount && bits != 0; w++) {
-      const level = load<u32>(levelBitmap(w, isExcluded(w) ? 0 : 2) + o);
-      if (isExcluded(w)) bits &= ~level;
-      else if ((required & (1 << w)) != 0) bits &= level;
-    }
-    if (anyOf != 0) {
-      let some: u32 = 0;
-      for (let w = 0; w < wordCount; w++) if ((anyOf & (1 << w)) != 0) some |= load<u32>(levelBitmap(w, 2) + o);
-      bits &= some;
-    }
-    if (filter != 0) bits &= load<u32>(filter + o);
-    store<u32>(target + o, bits);
-    count += <i32>popcnt(bits);
-  }
-  return count;
+/** The query's filter bitmap in scratch (padded to whole vectors), or 0. */
+function filterBitmap(): usize {
+  const offset = unchecked(params[P_FILTER]);
+  return offset >= 0 ? scratchBase() + <usize>offset : 0;
 }
 
 /**
@@ -166,80 +138,6 @@ function firstDecidingCriterion(typoTied: bool): i32 {
   return -1;
 }
 
-/** Of the 32 records at bitmap offset `o`, those every ranked word they match matches with no typo. */
-@inline function typoFreeBits(o: usize): u32 {
-  let free: u32 = 0xffffffff;
-  for (let w = 0; w < wordCount; w++) {
-    if (!isExcluded(w)) free &= load<u32>(levelBitmap(w, 0) + o) | ~load<u32>(levelBitmap(w, 2) + o);
-  }
-  return free;
-}
-
-/** The listed candidates all match with no typo (see pageIsTypoFree): the typo criterion ties them. */
-let listedTypoFree = false;
-
-/**
- * Lists the candidate bitmap's records, ascending: only the typo-free ones
- * with `typoFreeOnly`, only those with a best attribute key up to `keyCut`
- * unless it is negative (see attributeCut).
- */
-function listCandidates(typoFreeOnly: bool, keyCut: i32): void {
-  const target = candidateBitmap();
-  candidates.reserve(bitmapWords << 5);
-  const list = candidates.ptr;
-  let n = 0;
-  for (let i = 0; i < bitmapWords; i++) {
-    const o = <usize>i << 2;
-    let bits = load<u32>(target + o);
-    if (typoFreeOnly && bits != 0) bits &= typoFreeBits(o);
-    while (bits != 0) {
-      const doc = (i << 5) + <i32>ctz(bits);
-      bits &= bits - 1;
-      if (keyCut >= 0 && bestAttributeOf(doc) > keyCut) continue;
-      store<i32>(list + (<usize>n << 2), doc);
-      n++;
-    }
-  }
-  candidates.length = n;
-  listedTypoFree = typoFreeOnly;
-}
-
-const HISTOGRAM_KEYS = 4096;
-const keyHistogram = new IntVec();
-
-/**
- * Many candidates, ranked first by attribute (typo ties them or is not
- * asked), from the postings' keys: the smallest key K such that at least a
- * page of them has a key up to K, counted over the candidate bitmap before
- * any is listed, so only those are listed. -1 when it does not apply (then
- * every candidate is listed). Folds the cached entries' keys in on the way.
- */
-function attributeCut(typoFree: bool, count: i32): i32 {
-  const wanted = unchecked(params[P_TOP_K]);
-  if (count < 4096 || wanted * 4 > count || !mayListPart() || firstDecidingCriterion(typoFree) != C_ATTRIBUTE) return -1;
-  keyHistogram.resetZero(HISTOGRAM_KEYS + 1);
-  foldCachedKeysAhead(count);
-  const target = candidateBitmap();
-  for (let i = 0; i < bitmapWords; i++) {
-    const o = <usize>i << 2;
-    let bits = load<u32>(target + o);
-    if (typoFree && bits != 0) bits &= typoFreeBits(o);
-    while (bits != 0) {
-      const key = foldedBestAttribute((i << 5) + <i32>ctz(bits));
-      bits &= bits - 1;
-      const bucket = key < HISTOGRAM_KEYS ? key : HISTOGRAM_KEYS;
-      keyHistogram.set(bucket, keyHistogram.get(bucket) + 1);
-    }
-  }
-  cachedKeysFolded();
-  let seen = 0;
-  for (let key = 0; key < HISTOGRAM_KEYS; key++) {
-    seen += keyHistogram.get(key);
-    if (seen >= wanted) return key;
-  }
-  return -1;
-}
-
 /**
  * The page lies among the candidates matched with no typo: typo is the first
  * criterion that can tell records apart, at least a page of candidates has no
@@ -247,15 +145,19 @@ function attributeCut(typoFree: bool, count: i32): i32 {
  * candidates. Ranking then lists only those.
  */
 function pageIsTypoFree(): bool {
-  if (!mayListPart() || firstDecidingCriterion(false) != C_TYPO) return false;
-  const target = candidateBitmap();
-  let free = 0;
-  for (let i = 0; i < bitmapWords; i++) {
-    const o = <usize>i << 2;
-    const bits = load<u32>(target + o);
-    if (bits != 0) free += <i32>popcnt(bits & typoFreeBits(o));
-  }
-  return free >= unchecked(params[P_TOP_K]);
+  return mayListPart() && firstDecidingCriterion(false) == C_TYPO && typoFreeCount >= unchecked(params[P_TOP_K]);
+}
+
+/**
+ * The page size when only the candidates with the best attribute keys need
+ * listing (see listCandidates): many candidates, ranked first by attribute
+ * (typo ties them or is not asked), nothing after listing changes them; else 0.
+ */
+function attributeCutWanted(typoFree: bool): i32 {
+  const wanted = unchecked(params[P_TOP_K]);
+  const count = typoFree ? typoFreeCount : candidateCount;
+  if (count < 4096 || wanted * 4 > count || !mayListPart() || firstDecidingCriterion(typoFree) != C_ATTRIBUTE) return 0;
+  return wanted;
 }
 
 // --- empty queries: every text criterion ties, so the order is the static
@@ -299,7 +201,8 @@ function buildStaticOrder(): void {
 function searchStatic(): void {
   if (!staticOrderValid || !sameStaticCriteria()) buildStaticOrder();
   candidates.length = 0;
-  const nbHits = writeCandidates();
+  writeCandidates(filterBitmap(), unchecked(params[P_FILTER_WORDS]));
+  const nbHits = candidateCount;
   const bitmap = candidateBitmap();
   const k = unchecked(params[P_TOP_K]);
   ranked.length = 0;
@@ -838,11 +741,11 @@ export function search(): void {
   matchAlternatives();
   for (let w = 0; w < wordCount; w++) accumulateLevels(w);
   distinctLimit = unchecked(params[P_DISTINCT]);
-  listedTypoFree = false;
   if (isStaticQuery()) { searchStatic(); return; }
-  const total = writeCandidates();
+  writeCandidates(filterBitmap(), unchecked(params[P_FILTER_WORDS]));
+  const total = candidateCount;
   const typoFree = pageIsTypoFree();
-  listCandidates(typoFree, attributeCut(typoFree, total));
+  listCandidates(typoFree, attributeCutWanted(typoFree));
   // a page-sized subset is listed: its steps below change nothing (see pageIsTypoFree, attributeCut)
   const listedAll = candidates.length == total;
   foldCachedKeys(candidates);

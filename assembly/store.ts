@@ -189,7 +189,8 @@ export let liveCount: i32 = 0;
 export function ensureDocs(count: i32): void {
   if (count <= docPtr.length) return;
   while (docPtr.length < count) { docPtr.push(0); docLength.push(0); }
-  while (liveBits.length < ((count + 31) >> 5)) liveBits.push(0);
+  // padded to whole 128-bit vectors, as query bitmaps are (wordsets.ts)
+  while (liveBits.length < (((count + 127) >> 7) << 2)) liveBits.push(0);
   docCapacity = docPtr.length;
 }
 

@@ -20,9 +20,9 @@ const docBest = new IntVec();
 let keyStamp: u32 = 0;
 @inline export function bestAttributeOf(doc: i32): i32 { return <i32>(KEY_MASK - (<u32>docBest.get(doc) & KEY_MASK)); }
 
-function nextKeyStamp(docCapacity: i32): void {
+function nextKeyStamp(): void {
   let next = (keyStamp >> KEY_BITS) + 1;
-  const padded = ((docCapacity + 31) >> 5) << 5;
+  const padded = bitmapWords << 5;
   if (next >= (1 << (32 - KEY_BITS)) || docBest.length < padded) {
     docBest.resetZero(padded);
     next = 1;
@@ -37,14 +37,15 @@ export const termFullWords = new IntVec();
 
 export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32): void {
   words = wordTotal;
-  bitmapWords = (docCapacity + 31) >> 5;
+  // whole 128-bit vectors: SIMD passes need no scalar tail
+  bitmapWords = ((docCapacity + 127) >> 7) << 2;
   // the two work bitmaps at the end are cleared where they are used
   const cleared = (wordTotal * LEVELS + 2) * bitmapWords;
   arena.reserve(cleared + 2 * bitmapWords);
   arena.length = cleared + 2 * bitmapWords;
   memory.fill(arena.ptr, 0, <usize>cleared << 2);
   while (termStamp.length < termTotal) { termStamp.push(0); termWords.push(0); termZeroTypoWords.push(0); termFullWords.push(0); }
-  nextKeyStamp(docCapacity);
+  nextKeyStamp();
   typoMatched = false;
   keyedEntries.length = 0;
   epoch++;
@@ -57,8 +58,10 @@ export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32
 @inline export function candidateBitmap(): usize { return levelBitmap(words, 0); }
 /** Single-word queries: records where the word is a whole attribute value. */
 @inline export function wholeValueBitmap(): usize { return levelBitmap(words, 1); }
-/** Two work bitmaps after the others (phrase alternatives). */
+/** Two work bitmaps after the others (phrase alternatives while matching). */
 @inline function workBitmap(i: i32): usize { return levelBitmap(words, 2 + i); }
+/** Candidates matched with no typo (written with the candidates, after matching). */
+@inline export function typoFreeBitmap(): usize { return workBitmap(0); }
 
 let excludedMask: i32 = 0;
 
@@ -127,7 +130,10 @@ export function foldCachedKeys(candidates: IntVec): void {
   keyedEntries.length = 0;
 }
 
-/** foldCachedKeys for `count` candidates not listed yet: every record at once, or one by one through foldedBestAttribute. */
+/**
+ * foldCachedKeys for `count` candidates not listed yet: every record at once
+ * when they are many (true), else nothing (foldedBestAttribute folds them one by one).
+ */
 export function foldCachedKeysAhead(count: i32): bool {
   if (!isDense(count)) return false;
   for (let e = 0; e < keyedEntries.length; e++) raiseKeys(<usize>keyedEntries.get(e), docBest.ptr, bitmapWords, keyStamp);
@@ -135,9 +141,9 @@ export function foldCachedKeysAhead(count: i32): bool {
   return true;
 }
 
-/** The best attribute key of `doc` with the cached entries' keys folded in (foldCachedKeys for one record, ahead of it). */
-export function foldedBestAttribute(doc: i32): i32 {
-  for (let e = 0; e < keyedEntries.length; e++) raiseKey(<usize>keyedEntries.get(e), docBest.ptr, bitmapWords, keyStamp, doc);
+/** The best attribute key of `doc`, the cached entries' keys folded in first with `fold` (foldCachedKeys for one record, ahead of it). */
+@inline export function foldedBestAttribute(doc: i32, fold: bool): i32 {
+  if (fold) for (let e = 0; e < keyedEntries.length; e++) raiseKey(<usize>keyedEntries.get(e), docBest.ptr, bitmapWords, keyStamp, doc);
   return bestAttributeOf(doc);
 }
 
@@ -206,19 +212,11 @@ function orBitmap(into: usize, from: usize, bytes: usize): void {
 /** Makes word w's typo bitmaps cumulative: level t = matched with at most t typos. */
 export function accumulateLevels(w: i32): void {
   const l0 = levelBitmap(w, 0), l1 = levelBitmap(w, 1), l2 = levelBitmap(w, 2);
-  const vectors = bitmapWords >> 2;
-  for (let v = 0; v < vectors; v++) {
-    const o = <usize>v << 4;
+  const end = <usize>bitmapWords << 2;
+  for (let o: usize = 0; o < end; o += 16) {
     const b = v128.or(v128.load(l1 + o), v128.load(l0 + o));
     v128.store(l1 + o, b);
     v128.store(l2 + o, v128.or(v128.load(l2 + o), b));
-  }
-  for (let i = vectors << 2; i < bitmapWords; i++) {
-    const o = <usize>i << 2;
-    const a = load<u32>(l0 + o);
-    const b = load<u32>(l1 + o) | a;
-    store<u32>(l1 + o, b);
-    store<u32>(l2 + o, load<u32>(l2 + o) | b);
   }
 }
 

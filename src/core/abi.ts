@@ -28,6 +28,7 @@ export const P = {
   NO_PREFIX_ATTRIBUTES: 40,
   ALTERNATIVES: 42,
   NO_EXACT_ATTRIBUTES: 44,
+  FILTER_WORDS: 46,
 } as const;
 
 export const PARAM_COUNT = 48;

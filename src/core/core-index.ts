@@ -158,13 +158,14 @@ export class CoreIndex {
   /** Writes the query text (and filter bitmap) to scratch, and the query's parameters. */
   private writeQuery(q: CoreQuery): void {
     const queryBytes = (q.query.length * 2 + 7) & ~7;
-    const filterWords = q.filter?.length ?? 0;
+    // the core reads bitmaps in whole 128-bit vectors
+    const filterWords = ((q.filter?.length ?? 0) + 3) & ~3;
     const alternativesAt = queryBytes + filterWords * 4;
     const alternatives = q.alternatives ?? [];
     const alternativeBytes = 4 + alternatives.reduce((n, a) => n + 12 + ((a.text.length * 2 + 3) & ~3), 0);
     const ptr = this.scratch(alternativesAt + alternativeBytes + 8);
     this.writeText(ptr, q.query);
-    if (q.filter) new Uint32Array(this.core.memory.buffer, ptr + queryBytes, filterWords).set(q.filter);
+    if (q.filter) new Uint32Array(this.core.memory.buffer, ptr + queryBytes, filterWords).fill(0).set(q.filter);
     this.writeAlternatives(ptr + alternativesAt, alternatives);
     const params = this.params();
     params[P.QUERY_LENGTH] = q.query.length;
@@ -178,6 +179,7 @@ export class CoreIndex {
     params[P.OFFSET] = q.offset;
     params[P.MIN_PROXIMITY] = Math.max(1, q.minProximity);
     params[P.FILTER] = q.filter ? queryBytes : -1;
+    params[P.FILTER_WORDS] = filterWords;
     params[P.CRITERIA_COUNT] = q.criteria.length;
     q.criteria.forEach((c, i) => { params[P.CRITERIA + i] = c; });
     params[P.GEO_ACTIVE] = q.geoRanks ? 1 : 0;

@@ -1,0 +1,144 @@
+// The candidates of a query: the live records every required word matches
+// (some optional one, when every word is optional), no excluded word matches
+// and the filter keeps, as a bitmap, with the part of them matched with no
+// typo beside it; then listed ascending, all of them or only the part the
+// page can come from.
+import { IntVec } from './buffers';
+import { liveBits } from './store';
+import { wordCount } from './matcher';
+import {
+  bitmapWords, cachedKeysFolded, candidateBitmap, foldCachedKeysAhead, foldedBestAttribute, levelBitmap, typoFreeBitmap,
+} from './wordsets';
+import { isExcluded, isOptional } from './ranking';
+
+/** Words every candidate matches; words of which it matches one at least (all words optional). */
+export let requiredWords: i32 = 0;
+export let anyOfWords: i32 = 0;
+/** Candidates, and those every ranked word they match matches with no typo. */
+export let candidateCount: i32 = 0;
+export let typoFreeCount: i32 = 0;
+
+@inline function popcount128(v: v128): i32 {
+  return <i32>(popcnt(i64x2.extract_lane(v, 0)) + popcnt(i64x2.extract_lane(v, 1)));
+}
+
+/** Sets requiredWords and anyOfWords from the words' roles. */
+function assignWordRoles(): void {
+  let required = 0, anyOf = 0;
+  for (let w = 0; w < wordCount; w++) {
+    if (isExcluded(w)) continue;
+    if (isOptional(w)) anyOf |= 1 << w; else required |= 1 << w;
+  }
+  requiredWords = required;
+  anyOfWords = required != 0 ? 0 : anyOf;
+}
+
+/**
+ * Writes the candidate bitmap and the typo-free candidates' bitmap, 128
+ * records at a time (bitmaps are padded to whole vectors), and counts both.
+ * `filter` is the address of a filter bitmap of `filterWords` u32 words (a
+ * multiple of 4; records past them are filtered out), or 0.
+ */
+export function writeCandidates(filter: usize, filterWords: i32): void {
+  assignWordRoles();
+  const target = candidateBitmap(), free = typoFreeBitmap(), live = liveBits.ptr;
+  const end = <usize>bitmapWords << 2;
+  const filterEnd = <usize>filterWords << 2;
+  const none = i32x4.splat(0), all = i32x4.splat(-1);
+  let count = 0, freeCount = 0;
+  for (let o: usize = 0; o < end; o += 16) {
+    let bits = v128.load(live + o);
+    let typoFree = all, some = none;
+    for (let w = 0; w < wordCount && v128.any_true(bits); w++) {
+      const bit = 1 << w;
+      const matched = v128.load(levelBitmap(w, 2) + o);
+      if (isExcluded(w)) { bits = v128.andnot(bits, matched); continue; }
+      typoFree = v128.and(typoFree, v128.or(v128.load(levelBitmap(w, 0) + o), v128.not(matched)));
+      if ((requiredWords & bit) != 0) bits = v128.and(bits, matched);
+      else if ((anyOfWords & bit) != 0) some = v128.or(some, matched);
+    }
+    if (anyOfWords != 0) bits = v128.and(bits, some);
+    if (filter != 0) bits = o < filterEnd ? v128.and(bits, v128.load(filter + o)) : none;
+    const freeBits = v128.and(bits, typoFree);
+    v128.store(target + o, bits);
+    v128.store(free + o, freeBits);
+    count += popcount128(bits);
+    freeCount += popcount128(freeBits);
+  }
+  candidateCount = count;
+  typoFreeCount = freeCount;
+}
+
+export const candidates = new IntVec();
+/** The listed candidates all match with no typo: the typo criterion ties them. */
+export let listedTypoFree = false;
+
+const HISTOGRAM_KEYS = 4096;
+const keyHistogram = new IntVec();
+const listedKeys = new IntVec();
+
+/**
+ * Lists the candidates, ascending: only the typo-free ones with
+ * `typoFreeOnly`. With `cutWanted` > 0 (many candidates, ranked first by
+ * attribute), each is listed with its best attribute key, and only those
+ * with a key up to the smallest one at least `cutWanted` of them reach are
+ * kept: the page lies among them.
+ */
+export function listCandidates(typoFreeOnly: bool, cutWanted: i32): void {
+  const source = typoFreeOnly ? typoFreeBitmap() : candidateBitmap();
+  listedTypoFree = typoFreeOnly;
+  candidates.reserve(bitmapWords << 5);
+  if (cutWanted <= 0) { listBitmap(source); return; }
+  // keys of cached entries: folded into every record at once when most are listed, else one by one
+  const foldEach = !foldCachedKeysAhead(typoFreeOnly ? typoFreeCount : candidateCount);
+  listedKeys.reserve(bitmapWords << 5);
+  keyHistogram.resetZero(HISTOGRAM_KEYS + 1);
+  const list = candidates.ptr, keys = listedKeys.ptr;
+  let n = 0;
+  for (let i = 0; i < bitmapWords; i++) {
+    let bits = load<u32>(source + (<usize>i << 2));
+    while (bits != 0) {
+      const doc = (i << 5) + <i32>ctz(bits);
+      bits &= bits - 1;
+      const key = foldedBestAttribute(doc, foldEach);
+      const bucket = key < HISTOGRAM_KEYS ? key : HISTOGRAM_KEYS;
+      keyHistogram.set(bucket, keyHistogram.get(bucket) + 1);
+      store<i32>(list + (<usize>n << 2), doc);
+      store<i32>(keys + (<usize>n << 2), key);
+      n++;
+    }
+  }
+  cachedKeysFolded();
+  const cut = keyCut(cutWanted);
+  let kept = 0;
+  for (let i = 0; i < n; i++) {
+    if (load<i32>(keys + (<usize>i << 2)) > cut) continue;
+    store<i32>(list + (<usize>kept << 2), load<i32>(list + (<usize>i << 2)));
+    kept++;
+  }
+  candidates.length = kept;
+}
+
+/** The smallest key at least `wanted` listed candidates reach (every key when none does). */
+function keyCut(wanted: i32): i32 {
+  let seen = 0;
+  for (let key = 0; key < HISTOGRAM_KEYS; key++) {
+    seen += keyHistogram.get(key);
+    if (seen >= wanted) return key;
+  }
+  return 0x7fffffff;
+}
+
+function listBitmap(source: usize): void {
+  const list = candidates.ptr;
+  let n = 0;
+  for (let i = 0; i < bitmapWords; i++) {
+    let bits = load<u32>(source + (<usize>i << 2));
+    while (bits != 0) {
+      store<i32>(list + (<usize>n << 2), (i << 5) + <i32>ctz(bits));
+      bits &= bits - 1;
+      n++;
+    }
+  }
+  candidates.length = n;
+}
