@@ -20,6 +20,28 @@ const RANK_ESCAPE: u32 = (1 << RANK_BITS) - 1;
   return (rank << POSITION_BITS) | (v >> RANK_BITS);
 }
 
+/** The posting `readPosting` decoded last: its record and key. */
+let postingDoc: u32 = 0;
+let postingKey: u32 = 0;
+
+/**
+ * Decodes the posting (record gap, key) at `p` of a keyed list whose
+ * previous record is `next - 1`; returns the offset after it. Most postings
+ * of long lists are a one-byte gap and a one-byte key, read as one u16.
+ */
+@inline function readPosting(p: usize, next: u32): usize {
+  const pair = <u32>load<u16>(p);
+  if ((pair & 0x8080) == 0 && (pair & (RANK_ESCAPE << 8)) != RANK_ESCAPE << 8) {
+    postingDoc = next + (pair & 0x7f);
+    const key = pair >> 8;
+    postingKey = ((key & RANK_ESCAPE) << POSITION_BITS) | (key >> RANK_BITS);
+    return p + 2;
+  }
+  postingDoc = next + readVarint(p);
+  postingKey = readKey(varintEnd);
+  return varintEnd;
+}
+
 @inline function putVarint(ptr: usize, at: i32, v: u32): i32 {
   while (v >= 0x80) {
     store<u8>(ptr + <usize>(at++), <u8>(v | 0x80));
@@ -81,9 +103,14 @@ export class PostingLists {
     const end = p + <usize>this.length.get(term);
     let next: u32 = 0;
     while (p < end) {
-      const doc = next + readVarint(p);
-      p = varintEnd;
-      if (this.withKeys) { readKey(p); p = varintEnd; }
+      let doc: u32;
+      if (this.withKeys) {
+        p = readPosting(p, next);
+        doc = postingDoc;
+      } else {
+        doc = next + readVarint(p);
+        p = varintEnd;
+      }
       const word = bitmap + (<usize>(doc >> 5) << 2);
       store<u32>(word, load<u32>(word) | (<u32>1 << (doc & 31)));
       next = doc + 1;
@@ -101,10 +128,8 @@ export class PostingLists {
     const end = p + <usize>this.length.get(term);
     let next: u32 = 0;
     while (p < end) {
-      const doc = next + readVarint(p);
-      p = varintEnd;
-      const key = readKey(p);
-      p = varintEnd;
+      p = readPosting(p, next);
+      const doc = postingDoc, key = postingKey;
       const word = bitmap + (<usize>(doc >> 5) << 2);
       store<u32>(word, load<u32>(word) | (<u32>1 << (doc & 31)));
       const slot = best + (<usize>doc << 2);
@@ -128,10 +153,8 @@ export class PostingLists {
     const end = p + <usize>this.length.get(term);
     let next: u32 = 0;
     while (p < end) {
-      const doc = next + readVarint(p);
-      p = varintEnd;
-      const key = readKey(p);
-      p = varintEnd;
+      p = readPosting(p, next);
+      const doc = postingDoc, key = postingKey;
       if (key >= 0xffff) return false;
       const word = bitmap + (<usize>(doc >> 5) << 2);
       store<u32>(word, load<u32>(word) | (<u32>1 << (doc & 31)));
