@@ -12,7 +12,8 @@ import { NO_MATCH, matchToken, wordCount } from './matcher';
 import { isExcluded, rankSlots } from './ranking';
 import { invalidateStaticOrder, params, prepareQuery as prepareQueryWords, search as runSearch } from './search';
 import { exportIndex, importIndex, snapshotBytes } from './snapshot';
-import { invalidatePrefixCache } from './prefix-cache';
+import { invalidatePrefixCache as dropPrefixCache } from './prefix-cache';
+import { invalidateWordMemo } from './word-memo';
 import { bitmapWords, candidateBitmap, isTermMatched, termWords } from './wordsets';
 
 /** Gap in word positions between two elements of one array attribute. */
@@ -40,7 +41,13 @@ export function setAttributes(count: i32): void {
   }
 }
 
-/** Records changed: cached orders and cached prefix matches are stale. */
+/** Postings or attribute keys changed: cached matches (prefixes, frequent terms, query words) are stale. */
+function invalidatePrefixCache(): void {
+  dropPrefixCache();
+  invalidateWordMemo();
+}
+
+/** Records changed: cached orders and cached matches are stale. */
 function invalidateIndexCaches(): void {
   invalidateStaticOrder();
   invalidatePrefixCache();

@@ -140,6 +140,13 @@ export function raiseKeys(entry: usize, best: usize, words: i32, stamp: u32): vo
   }
 }
 
+/** Raises the u16 keys at `keys` (a record's best is the largest) with the entry's. */
+export function maxKeys16(entry: usize, keys: usize, words: i32): void {
+  const from = entry + (<usize>words << 2);
+  const end = <usize>words << 6;
+  for (let o: usize = 0; o < end; o += 16) v128.store(keys + o, i16x8.max_u(v128.load(keys + o), v128.load(from + o)));
+}
+
 /** raiseKeys for one record. */
 @inline export function raiseKey(entry: usize, best: usize, words: i32, stamp: u32, doc: i32): void {
   const key16 = <u32>load<u16>(entry + (<usize>words << 2) + (<usize>doc << 1));

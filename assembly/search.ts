@@ -13,14 +13,15 @@ import {
 import {
   accumulateLevels, anyTypoMatch, bestAttributeOf, bitmapWords, cachedKeysFolded, candidateBitmap, foldCachedKeys,
   foldCachedKeysAhead, foldedBestAttribute, invalidateMarks, levelBitmap, prepareWordsets, recordMatch, recordPhraseMatch,
-  selectMatchWord, testBit, wholeValueBitmap,
+  selectMatchWord, testBit, wholeValueBitmap, fillSlot, finishSlot, useSlot,
 } from './wordsets';
 import {
   FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, MAX_PROXIMITY, attributeRulesActive, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isAdjacentPair, isExcluded,
   isOptional, matchedWordsOf, proximity, rankOf, rankedWordCount, scanRecord, scannedWords, setAttributeRules,
   setWordRoles, typosOf,
 } from './ranking';
-import { POSITION_BITS } from './store';
+import { POSITION_BITS, attributeRank } from './store';
+import { MEMO_WORDS, claimSlot, findSlot } from './word-memo';
 import {
   anyOfWords, candidateCount, candidates, listCandidates, listedTypoFree, requiredWords, typoFreeCount, writeCandidates,
 } from './candidates';
@@ -729,15 +730,34 @@ function matchAlternatives(): void {
   }
 }
 
+/**
+ * The complete words of a query being typed come back at every keystroke:
+ * the first words (of several, not excluded) are matched through the word
+ * memo while the attribute keys fit its 16 bits.
+ */
+function isMemoized(w: i32): bool {
+  if (wordCount < 2 || w >= wordCount - 1 || w >= MEMO_WORDS || isExcluded(w) || wordLength.get(w) == 0) return false;
+  for (let a = 0; a < attributeRank.length; a++) if (attributeRank.get(a) >= 63) return false;
+  return true;
+}
+
+function matchQueryWord(w: i32): void {
+  selectMatchWord(w, unchecked(params[P_EXCLUDED_WORDS]));
+  if (!isMemoized(w)) { matchWord(w); return; }
+  const from = wordStart.get(w), length = wordLength.get(w), budget = wordMaxTypos.get(w), prefix = wordPrefix.get(w) != 0;
+  const known = findSlot(bitmapWords, queryUnits, from, length, budget, prefix);
+  if (known) { useSlot(known); return; }
+  fillSlot(claimSlot(bitmapWords, queryUnits, from, length, budget, prefix));
+  matchWord(w);
+  finishSlot();
+}
+
 /** Runs the query in scratch (UTF-16 units) with `params`; the answer goes to `results`. */
 export function search(): void {
   const queryPtr = scratchBase();
   prepareWords(queryPtr, unchecked(params[P_QUERY_LENGTH]));
   prepareWordsets(wordCount, docCapacity, termCount);
-  for (let w = 0; w < wordCount; w++) {
-    selectMatchWord(w, unchecked(params[P_EXCLUDED_WORDS]));
-    matchWord(w);
-  }
+  for (let w = 0; w < wordCount; w++) matchQueryWord(w);
   matchAlternatives();
   for (let w = 0; w < wordCount; w++) accumulateLevels(w);
   distinctLimit = unchecked(params[P_DISTINCT]);

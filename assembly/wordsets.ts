@@ -4,7 +4,8 @@
 // record can tell which of its tokens match which query words.
 import { IntVec } from './buffers';
 import { KEY_BITS, KEY_MASK, postings, wholeValues } from './store';
-import { orEntryInto, raiseKey, raiseKeys, subtreeEntry, termCacheKey, worthCaching } from './prefix-cache';
+import { maxKeys16, orEntryInto, raiseKey, raiseKeys, subtreeEntry, termCacheKey, worthCaching } from './prefix-cache';
+import { Slot, noteSlotTerm, slotBitmap, slotEntry, slotKeys } from './word-memo';
 
 const LEVELS = 4;
 const EXACT = 3;
@@ -76,20 +77,65 @@ export function selectMatchWord(w: i32, excluded: i32): void { currentWord = w; 
 let typoMatched = false;
 export function anyTypoMatch(): bool { return typoMatched; }
 
+/** A memo slot the current word's matches go to instead of the query's bitmaps (see word-memo.ts), or null. */
+let filling: Slot | null = null;
+
+/** Where the current word's matches with `typos` typos (3: exact) go. */
+@inline function matchTarget(level: i32): usize {
+  const slot = filling;
+  return slot ? slotBitmap(slot, level) : levelBitmap(currentWord, level);
+}
+
+function noteTypoMatch(): void {
+  if ((excludedMask & (1 << currentWord)) != 0) return;
+  typoMatched = true;
+  const slot = filling;
+  if (slot) slot.typoMatched = true;
+}
+
 export function recordMatch(term: i32, typos: i32, full: bool, highlightLength: i32): void {
-  if (typos > 0 && (excludedMask & (1 << currentWord)) == 0) typoMatched = true;
+  if (typos > 0) noteTypoMatch();
   const exact = full && typos == 0;
   const entry = heavyTermEntry(term);
+  const slot = filling;
   if (entry != 0) {
     orCachedMatch(entry, typos);
-    if (exact) orEntryInto(entry, exactBitmap(currentWord), bitmapWords);
+    if (exact) orEntryInto(entry, matchTarget(EXACT), bitmapWords);
   } else {
-    if (keyedWord()) postings.orIntoKeyed(term, levelBitmap(currentWord, typos), docBest.ptr, keyStamp);
+    if (slot) postings.orIntoKeys16(term, slotBitmap(slot, typos), slotKeys(slot));
+    else if (keyedWord()) postings.orIntoKeyed(term, levelBitmap(currentWord, typos), docBest.ptr, keyStamp);
     else postings.orInto(term, levelBitmap(currentWord, typos));
-    if (exact) postings.orInto(term, exactBitmap(currentWord));
+    if (exact) postings.orInto(term, matchTarget(EXACT));
   }
   if (exact && words == 1) wholeValues.orInto(term, wholeValueBitmap());
   markTerm(term, typos, full);
+}
+
+/** The current word's matches go to `slot` (claimed, cleared) until finishSlot. */
+export function fillSlot(slot: Slot): void { filling = slot; }
+
+/** The slot being filled holds the current word's matches: copies them to the query (see useSlot). */
+export function finishSlot(): void {
+  const slot = filling!;
+  filling = null;
+  slot.valid = true;
+  copySlot(slot);
+}
+
+/** A memo slot's matches become the current word's: bitmaps, keys (folded like a cached entry's), marks. */
+export function useSlot(slot: Slot): void {
+  copySlot(slot);
+  if (slot.typoMatched) typoMatched = true;
+  for (let i = 0; i < slot.terms.length; i += 2) {
+    const flags = slot.terms.get(i + 1);
+    markTerm(slot.terms.get(i), flags & 3, (flags & 4) != 0);
+  }
+}
+
+function copySlot(slot: Slot): void {
+  const bytes = <usize>bitmapWords << 2;
+  for (let level = 0; level <= EXACT; level++) memory.copy(levelBitmap(currentWord, level), slotBitmap(slot, level), bytes);
+  keyedEntries.push(<i32>slotEntry(slot));
 }
 
 const singleTerm = new IntVec();
@@ -108,8 +154,10 @@ const keyedEntries = new IntVec();
 
 /** Adds a cached entry's records to the current word's `typos` level; its keys count once candidates are known. */
 function orCachedMatch(entry: usize, typos: i32): void {
-  orEntryInto(entry, levelBitmap(currentWord, typos), bitmapWords);
-  if (keyedWord()) keyedEntries.push(<i32>entry);
+  orEntryInto(entry, matchTarget(typos), bitmapWords);
+  const slot = filling;
+  if (slot) maxKeys16(entry, slotKeys(slot), bitmapWords);
+  else if (keyedWord()) keyedEntries.push(<i32>entry);
 }
 
 /** A SIMD pass over every record beats one record at a time from an eighth of them on (~0.4 vs ~4 ns a record). */
@@ -155,7 +203,7 @@ export function cachedKeysFolded(): void { keyedEntries.length = 0; }
  * by the current word as a prefix with `typos` typos, their postings `bytes` long.
  */
 export function recordSubtreeMatch(subtree: i32, terms: IntVec, bytes: i32, typos: i32, highlightLength: i32): void {
-  if (typos > 0 && terms.length > 0 && (excludedMask & (1 << currentWord)) == 0) typoMatched = true;
+  if (typos > 0 && terms.length > 0) noteTypoMatch();
   if (worthCaching(bytes, bitmapWords << 5)) {
     const entry = subtreeEntry(subtree, terms, bytes, bitmapWords);
     if (entry != 0) {
@@ -176,6 +224,8 @@ function markTerm(term: i32, typos: i32, full: bool): void {
     termZeroTypoWords.set(term, 0);
     termFullWords.set(term, 0);
   }
+  const slot = filling;
+  if (slot) noteSlotTerm(slot, term, typos, full);
   const bit = 1 << currentWord;
   termWords.set(term, termWords.get(term) | bit);
   if (typos == 0) termZeroTypoWords.set(term, termZeroTypoWords.get(term) | bit);

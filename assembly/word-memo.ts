@@ -1,0 +1,97 @@
+// The matches of the last few complete query words. Typing a query re-sends
+// its first words at every keystroke of the last one ("software s",
+// "software st", ...), and matching a word with typos over a large index
+// decodes the postings of every term it reaches. A memo slot keeps what that
+// matching produced: the word's typo-level and exact bitmaps, its best
+// attribute key per record, the terms it matched, so the next keystroke
+// copies it instead. Dropped by any write, like the prefix cache.
+import { IntVec } from './buffers';
+
+const SLOTS = 4;
+/** Words of one query that may use the memo: fewer than the slots, so a query never evicts a slot it uses. */
+export const MEMO_WORDS = SLOTS - 1;
+
+/** A slot's layout, in u32 words of a bitmap: level 0, the u16 keys, levels 1 and 2, exact. */
+@inline function slotBytes(words: i32): usize { return (<usize>words << 2) * 4 + (<usize>words << 6); }
+
+export class Slot {
+  ptr: usize = 0;
+  /** The word: its folded units, typo budget, prefix flag. */
+  units: IntVec = new IntVec();
+  maxTypos: i32 = -1;
+  prefix: bool = false;
+  /** Per matched term: term, typos | full << 2. */
+  terms: IntVec = new IntVec();
+  typoMatched: bool = false;
+  lastUse: i32 = 0;
+  valid: bool = false;
+}
+
+const slots = new Array<Slot>(0);
+let slotWords: i32 = 0;
+let clock: i32 = 0;
+
+/** Forgets every slot: the postings or the attribute keys changed. */
+export function invalidateWordMemo(): void {
+  for (let i = 0; i < slots.length; i++) unchecked(slots[i]).valid = false;
+}
+
+function sameWord(slot: Slot, units: IntVec, from: i32, length: i32, maxTypos: i32, prefix: bool): bool {
+  if (!slot.valid || slot.maxTypos != maxTypos || slot.prefix != prefix || slot.units.length != length) return false;
+  for (let i = 0; i < length; i++) if (slot.units.get(i) != units.get(from + i)) return false;
+  return true;
+}
+
+/** The slot holding the word `units[from, from + length)` with this budget and prefix flag, or null. */
+export function findSlot(words: i32, units: IntVec, from: i32, length: i32, maxTypos: i32, prefix: bool): Slot | null {
+  if (words != slotWords) return null;
+  for (let i = 0; i < slots.length; i++) {
+    const slot = unchecked(slots[i]);
+    if (!sameWord(slot, units, from, length, maxTypos, prefix)) continue;
+    slot.lastUse = ++clock;
+    return slot;
+  }
+  return null;
+}
+
+/** A cleared slot (the least recently used) to fill with the word's matches. */
+export function claimSlot(words: i32, units: IntVec, from: i32, length: i32, maxTypos: i32, prefix: bool): Slot {
+  if (words != slotWords) {
+    for (let i = 0; i < slots.length; i++) heap.free(unchecked(slots[i]).ptr);
+    slots.length = 0;
+    slotWords = words;
+  }
+  let slot: Slot;
+  if (slots.length < SLOTS) {
+    slot = new Slot();
+    slot.ptr = heap.alloc(slotBytes(words));
+    slots.push(slot);
+  } else {
+    slot = unchecked(slots[0]);
+    for (let i = 1; i < slots.length; i++) if (unchecked(slots[i]).lastUse < slot.lastUse) slot = unchecked(slots[i]);
+  }
+  memory.fill(slot.ptr, 0, slotBytes(words));
+  slot.units.length = 0;
+  for (let i = 0; i < length; i++) slot.units.push(units.get(from + i));
+  slot.maxTypos = maxTypos;
+  slot.prefix = prefix;
+  slot.terms.length = 0;
+  slot.typoMatched = false;
+  slot.lastUse = ++clock;
+  slot.valid = false;
+  return slot;
+}
+
+/** The slot as a keyed entry (its records' keys where prefix-cache entries keep theirs, see raiseKey). */
+@inline export function slotEntry(slot: Slot): usize { return slot.ptr; }
+@inline export function slotKeys(slot: Slot): usize { return slot.ptr + (<usize>slotWords << 2); }
+/** Level `typos` (0, 1, 2) or 3 (exact) of the slot. */
+@inline export function slotBitmap(slot: Slot, level: i32): usize {
+  if (level == 0) return slot.ptr;
+  return slot.ptr + (<usize>slotWords << 6) + (<usize>slotWords << 2) * <usize>level;
+}
+
+export function noteSlotTerm(slot: Slot, term: i32, typos: i32, full: bool): void {
+  slot.terms.push(term);
+  slot.terms.push(typos | (full ? 4 : 0));
+}
