@@ -2,7 +2,7 @@
 // time, memory, snapshots, query latency per workload, throughput on two
 // cores and recall@10 of typo'd queries, on the same records and queries.
 //
-//   npm run bench                              TED + cities + synthetic 100k, every library
+//   npm run bench                              TED + cities + synthetic 100k, every library (Fuse.js on TED only)
 //   npm run bench -- --sizes 100k,1m           synthetic sizes (1m: Lantern only unless --libraries says)
 //   npm run bench -- --corpora synthetic --libraries lantern,minisearch
 //   npm run bench -- --smoke                   synthetic 2k, few queries, sanity checks (CI)
@@ -29,6 +29,8 @@ import { mb } from './format.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const LARGE = 500000;
+/** Fuse.js scans every record per query: on larger corpora it runs only when named (--libraries ...,fuse). */
+const SCANNER_LIMIT = 20000;
 
 // ---------------------------------------------------------------- options
 
@@ -85,6 +87,11 @@ function corporaOf(opts) {
   const out = kinds.filter((k) => k !== 'synthetic').map((kind) => ({ kind }));
   if (kinds.includes('synthetic')) for (const n of opts.sizes ?? [100000]) out.push({ kind: 'synthetic', n, seed: opts.seed });
   return out;
+}
+
+/** Records of a corpus before it is made (the TED talks and the cities have a known size). */
+function recordsOf(descriptor) {
+  return descriptor.n ?? (descriptor.kind === 'ted' ? 2356 : 135233);
 }
 
 function countsOf(opts) {
@@ -181,7 +188,8 @@ async function runComparison(opts, { counts, repeat }) {
   for (const descriptor of corporaOf(opts)) {
     const large = (descriptor.n ?? 0) >= LARGE;
     // the peers at a million records take longer than the rest of the run: ask for them by name
-    const keys = opts.libraries ?? (large ? ['lantern'] : LIBRARY_KEYS);
+    const keys = opts.libraries ?? (large ? ['lantern'] : LIBRARY_KEYS.filter((k) => k !== 'fuse' || recordsOf(descriptor) <= SCANNER_LIMIT));
+    if (!opts.libraries && !keys.includes('fuse') && !large) console.log(`\n(Fuse.js left out above ${SCANNER_LIMIT.toLocaleString('en')} records: it scans every record per query; --libraries lantern,fuse runs it)`);
     const libraries = await loadLibraries(keys, opts.dist);
     const settings = {
       counts,
