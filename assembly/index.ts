@@ -10,7 +10,8 @@ import {
 } from './store';
 import { NO_MATCH, matchToken, wordCount } from './matcher';
 import { isExcluded, rankSlots } from './ranking';
-import { invalidateStaticOrder, params, prepareQuery as prepareQueryWords, search as runSearch } from './search';
+import { invalidateStaticOrder, prepareQuery as prepareQueryWords, search as runSearch } from './search';
+import { params } from './params';
 import { exportIndex, importIndex, snapshotBytes } from './snapshot';
 import { invalidatePrefixCache as dropPrefixCache } from './prefix-cache';
 import { invalidateWordMemo } from './word-memo';

@@ -1,5 +1,5 @@
 // Layout of the WebAssembly core's parameters and results
-// (mirrors assembly/search.ts and assembly/index.ts).
+// (mirrors assembly/params.ts and assembly/index.ts).
 
 export const P = {
   QUERY_LENGTH: 0,
