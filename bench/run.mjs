@@ -14,8 +14,8 @@
 //   --dist DIR   bundle to benchmark (default dist/; e.g. a copy, to compare builds or to pin one
 //                while dist/ is being rebuilt). The bundle's hash is printed and saved with the results.
 import { createHash } from 'node:crypto';
-import { execSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import os from 'node:os';
@@ -153,7 +153,9 @@ async function main() {
   tedVocabulary(); // cached: outside the heap deltas
   const results = opts.detail
     ? await runDetail(Lantern, fsStorage, opts, { counts, repeat })
-    : await runComparison(opts, { counts, repeat });
+    : corporaOf(opts).length > 1
+      ? await runEachCorpusApart(opts)
+      : await runComparison(opts, { counts, repeat });
   const totalS = (performance.now() - started) / 1000;
   console.log(`\ntotal ${totalS.toFixed(1)} s`);
 
@@ -180,6 +182,40 @@ async function main() {
     console.error(`smoke: ${problems.length} problem(s)`);
     process.exit(1);
   }
+}
+
+/**
+ * Several corpora: each in a child process of its own, so no corpus is
+ * measured in a heap full of the previous ones' indexes (the libraries of
+ * one corpus still share a process: their ratios are taken pair by pair).
+ */
+async function runEachCorpusApart(opts) {
+  const results = [];
+  const own = process.argv.slice(2);
+  const shared = [];
+  for (let i = 0; i < own.length; i++) {
+    if (['--corpora', '--sizes', '--json'].includes(own[i])) {
+      if (own[i] !== '--json' || (own[i + 1] && !own[i + 1].startsWith('--'))) i++;
+      continue;
+    }
+    if (own[i] === '--no-ted') continue;
+    shared.push(own[i]);
+  }
+  const dir = mkdtempSync(join(os.tmpdir(), 'lantern-bench-'));
+  try {
+    for (const [i, descriptor] of corporaOf(opts).entries()) {
+      const json = join(dir, `${i}.json`);
+      const args = [...shared, '--corpora', descriptor.kind, ...(descriptor.n ? ['--sizes', String(descriptor.n)] : []), '--json', json];
+      const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...args], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+      // the child's header lines (machine, engine) were printed by this process already
+      process.stdout.write(child.stdout.split('\n').slice(2).join('\n').replace(/\ntotal [\d.]+ s\nwrote .*\n?$/, '\n'));
+      if (child.status !== 0) throw new Error(`bench of ${descriptor.kind} ${descriptor.n ?? ''} failed (exit ${child.status})`);
+      results.push(...JSON.parse(readFileSync(json, 'utf8')).results);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return results;
 }
 
 /** Every library on every corpus; a table per corpus. */
