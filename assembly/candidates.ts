@@ -7,7 +7,7 @@ import { IntVec } from './buffers';
 import { liveBits } from './store';
 import { wordCount } from './matcher';
 import {
-  bitmapWords, cachedKeysFolded, candidateBitmap, foldCachedKeysAhead, foldedBestAttribute, levelBitmap, typoFreeBitmap,
+  bitmapWords, cachedKeysFolded, candidateBitmap, foldCachedKeysAhead, foldedBestAttribute, leadBitmap, levelBitmap, typoFreeBitmap,
 } from './wordsets';
 import { isExcluded, isOptional } from './ranking';
 
@@ -82,31 +82,28 @@ const listedKeys = new IntVec();
  * `typoFreeOnly`. With `cutWanted` > 0 (many candidates, ranked first by
  * attribute), each is listed with its best attribute key, and only those
  * with a key up to the smallest one at least `cutWanted` of them reach are
- * kept: the page lies among them.
+ * kept: the page lies among them. When enough of them match in the lead
+ * attribute, only those are read (the others' keys are all larger).
  */
 export function listCandidates(typoFreeOnly: bool, cutWanted: i32): void {
   const source = typoFreeOnly ? typoFreeBitmap() : candidateBitmap();
   listedTypoFree = typoFreeOnly;
   candidates.reserve(bitmapWords << 5);
-  if (cutWanted <= 0) { listBitmap(source); return; }
+  if (cutWanted <= 0) { listBitmap(source, 0); return; }
+  const leadCount = countBoth(source, leadBitmap());
+  const inLead = leadCount >= cutWanted;
   // keys of cached entries: folded into every record at once when most are listed, else one by one
-  const foldEach = !foldCachedKeysAhead(typoFreeOnly ? typoFreeCount : candidateCount);
-  listedKeys.reserve(bitmapWords << 5);
+  const foldEach = !foldCachedKeysAhead(inLead ? leadCount : typoFreeOnly ? typoFreeCount : candidateCount);
+  listBitmap(source, inLead ? leadBitmap() : 0);
+  const n = candidates.length;
+  listedKeys.reserve(n);
   keyHistogram.resetZero(HISTOGRAM_KEYS + 1);
   const list = candidates.ptr, keys = listedKeys.ptr;
-  let n = 0;
-  for (let i = 0; i < bitmapWords; i++) {
-    let bits = load<u32>(source + (<usize>i << 2));
-    while (bits != 0) {
-      const doc = (i << 5) + <i32>ctz(bits);
-      bits &= bits - 1;
-      const key = foldedBestAttribute(doc, foldEach);
-      const bucket = key < HISTOGRAM_KEYS ? key : HISTOGRAM_KEYS;
-      keyHistogram.set(bucket, keyHistogram.get(bucket) + 1);
-      store<i32>(list + (<usize>n << 2), doc);
-      store<i32>(keys + (<usize>n << 2), key);
-      n++;
-    }
+  for (let i = 0; i < n; i++) {
+    const key = foldedBestAttribute(load<i32>(list + (<usize>i << 2)), foldEach);
+    const bucket = key < HISTOGRAM_KEYS ? key : HISTOGRAM_KEYS;
+    keyHistogram.set(bucket, keyHistogram.get(bucket) + 1);
+    store<i32>(keys + (<usize>i << 2), key);
   }
   cachedKeysFolded();
   const cut = keyCut(cutWanted);
@@ -119,6 +116,14 @@ export function listCandidates(typoFreeOnly: bool, cutWanted: i32): void {
   candidates.length = kept;
 }
 
+/** Records in both bitmaps. */
+function countBoth(a: usize, b: usize): i32 {
+  const end = <usize>bitmapWords << 2;
+  let count = 0;
+  for (let o: usize = 0; o < end; o += 16) count += popcount128(v128.and(v128.load(a + o), v128.load(b + o)));
+  return count;
+}
+
 /** The smallest key at least `wanted` listed candidates reach (every key when none does). */
 function keyCut(wanted: i32): i32 {
   let seen = 0;
@@ -129,11 +134,14 @@ function keyCut(wanted: i32): i32 {
   return 0x7fffffff;
 }
 
-function listBitmap(source: usize): void {
+/** Lists the records of `source` (and of `also`, unless 0), ascending. */
+function listBitmap(source: usize, also: usize): void {
   const list = candidates.ptr;
   let n = 0;
   for (let i = 0; i < bitmapWords; i++) {
-    let bits = load<u32>(source + (<usize>i << 2));
+    const o = <usize>i << 2;
+    let bits = load<u32>(source + o);
+    if (also != 0) bits &= load<u32>(also + o);
     while (bits != 0) {
       store<i32>(list + (<usize>n << 2), (i << 5) + <i32>ctz(bits));
       bits &= bits - 1;

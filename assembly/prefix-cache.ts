@@ -46,7 +46,10 @@ export function invalidatePrefixCache(): void {
   entryCost.length = 0;
 }
 
-function entryBytes(words: i32): usize { return (<usize>words << 2) + (<usize>words << 6); }
+/** An entry: its records' bitmap, then per record a u16 key, then the bitmap of its records matched in the lead attribute. */
+function entryBytes(words: i32): usize { return (<usize>words << 3) + (<usize>words << 6); }
+@inline export function entryKeys(entry: usize, words: i32): usize { return entry + (<usize>words << 2); }
+@inline export function entryLead(entry: usize, words: i32): usize { return entry + (<usize>words << 2) + (<usize>words << 6); }
 
 /** Whether a subtree whose terms hold `bytes` posting bytes should be read through the cache. */
 export function worthCaching(bytes: i32, records: i32): bool {
@@ -81,9 +84,8 @@ export function subtreeEntry(key: i32, terms: IntVec, bytes: i32, words: i32): u
   const size = entryBytes(words);
   const ptr = heap.alloc(size);
   memory.fill(ptr, 0, size);
-  const keys = ptr + (<usize>words << 2);
   for (let t = 0; t < terms.length; t++) {
-    if (!postings.orIntoKeys16(terms.get(t), ptr, keys)) { heap.free(ptr); return 0; }
+    if (!postings.orIntoKeys16(terms.get(t), ptr, entryKeys(ptr, words), entryLead(ptr, words))) { heap.free(ptr); return 0; }
   }
   if (victim >= 0) evict(victim);
   entryKey.push(key);
@@ -116,12 +118,14 @@ function evict(i: i32): void {
   entryKey.length = last; entryPtr.length = last; entryUse.length = last; entryHits.length = last; entryCost.length = last;
 }
 
-/** ORs the entry's records into `bitmap` (`words` u32 words). */
-export function orEntryInto(entry: usize, bitmap: usize, words: i32): void {
-  const vectors = <usize>(words >> 2) << 4;
-  for (let o: usize = 0; o < vectors; o += 16) v128.store(bitmap + o, v128.or(v128.load(bitmap + o), v128.load(entry + o)));
-  for (let o = vectors; o < <usize>words << 2; o += 4) store<u32>(bitmap + o, load<u32>(bitmap + o) | load<u32>(entry + o));
+/** ORs the bitmap at `from` into `bitmap` (`words` u32 words, a multiple of 4). */
+export function orBitmapInto(from: usize, bitmap: usize, words: i32): void {
+  const end = <usize>words << 2;
+  for (let o: usize = 0; o < end; o += 16) v128.store(bitmap + o, v128.or(v128.load(bitmap + o), v128.load(from + o)));
 }
+
+/** ORs the entry's records into `bitmap`. */
+@inline export function orEntryInto(entry: usize, bitmap: usize, words: i32): void { orBitmapInto(entry, bitmap, words); }
 
 /**
  * Raises each record's packed best key (see PostingLists#orIntoKeyed) with the
@@ -130,7 +134,7 @@ export function orEntryInto(entry: usize, bitmap: usize, words: i32): void {
  * matched (and so raised with a real key) are ever ranked.
  */
 export function raiseKeys(entry: usize, best: usize, words: i32, stamp: u32): void {
-  const keys = entry + (<usize>words << 2);
+  const keys = entryKeys(entry, words);
   const base = i32x4.splat(<i32>(stamp | (KEY_MASK - KEY16)));
   const records = <usize>words << 5;
   for (let d: usize = 0; d < records; d += 4) {
@@ -142,14 +146,14 @@ export function raiseKeys(entry: usize, best: usize, words: i32, stamp: u32): vo
 
 /** Raises the u16 keys at `keys` (a record's best is the largest) with the entry's. */
 export function maxKeys16(entry: usize, keys: usize, words: i32): void {
-  const from = entry + (<usize>words << 2);
+  const from = entryKeys(entry, words);
   const end = <usize>words << 6;
   for (let o: usize = 0; o < end; o += 16) v128.store(keys + o, i16x8.max_u(v128.load(keys + o), v128.load(from + o)));
 }
 
 /** raiseKeys for one record. */
 @inline export function raiseKey(entry: usize, best: usize, words: i32, stamp: u32, doc: i32): void {
-  const key16 = <u32>load<u16>(entry + (<usize>words << 2) + (<usize>doc << 1));
+  const key16 = <u32>load<u16>(entryKeys(entry, words) + (<usize>doc << 1));
   if (key16 == 0) return;
   const slot = best + (<usize>doc << 2);
   const packed = stamp | (KEY_MASK - KEY16 + key16);

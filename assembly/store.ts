@@ -120,9 +120,10 @@ export class PostingLists {
   /**
    * Like orInto, and raises `best[doc]` to `stamp | (KEY_MASK - key)` where
    * larger: with `stamp` above every older query's, a max keeps the query's
-   * lowest key per record in one load and one store.
+   * lowest key per record in one load and one store. Records matched in the
+   * lead attribute also go to `lead` (see LEAD_KEYS).
    */
-  orIntoKeyed(term: i32, bitmap: usize, best: usize, stamp: u32): void {
+  orIntoKeyed(term: i32, bitmap: usize, best: usize, stamp: u32, lead: usize): void {
     if (term >= this.ptr.length) return;
     let p = <usize>this.ptr.get(term);
     const end = p + <usize>this.length.get(term);
@@ -136,6 +137,7 @@ export class PostingLists {
       const packed = stamp | (KEY_MASK - (key < KEY_MASK ? key : KEY_MASK));
       const old = load<u32>(slot);
       store<u32>(slot, packed > old ? packed : old);
+      if (key < LEAD_KEYS) setBit(lead, doc);
       next = doc + 1;
     }
   }
@@ -145,9 +147,10 @@ export class PostingLists {
 
   /**
    * ORs the term's records into `bitmap` and raises `keys[doc]` (u16) to
-   * 0xffff - the entry's key (never 0 for a record in the bitmap). False when a key needs 16 bits or more.
+   * 0xffff - the entry's key (never 0 for a record in the bitmap), records
+   * matched in the lead attribute into `lead`. False when a key needs 16 bits or more.
    */
-  orIntoKeys16(term: i32, bitmap: usize, keys: usize): bool {
+  orIntoKeys16(term: i32, bitmap: usize, keys: usize, lead: usize): bool {
     if (term >= this.ptr.length) return true;
     let p = <usize>this.ptr.get(term);
     const end = p + <usize>this.length.get(term);
@@ -161,6 +164,7 @@ export class PostingLists {
       const slot = keys + (<usize>doc << 1);
       const raised = <u32>0xffff - key;
       if (raised > <u32>load<u16>(slot)) store<u16>(slot, <u16>raised);
+      if (key < LEAD_KEYS) setBit(lead, doc);
       next = doc + 1;
     }
     return true;
@@ -189,6 +193,15 @@ export const KEY_MASK: u32 = (1 << KEY_BITS) - 1;
 
 /** Attribute key of a token: rank first, then position (ignored for unordered attributes), capped. */
 export const POSITION_BITS = 10;
+
+/** Keys of the lead attribute (rank 0): a page ranked by attribute first usually lies among its matches. */
+export const LEAD_KEYS: u32 = 1 << POSITION_BITS;
+
+@inline function setBit(bitmap: usize, doc: u32): void {
+  const word = bitmap + (<usize>(doc >> 5) << 2);
+  store<u32>(word, load<u32>(word) | (<u32>1 << (doc & 31)));
+}
+
 @inline export function attributeKey(attribute: i32, position: i32): u32 {
   const rank = attribute < attributeRank.length ? attributeRank.get(attribute) : 0;
   const unordered = attribute < attributeUnordered.length && attributeUnordered.get(attribute) != 0;

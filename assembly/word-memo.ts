@@ -6,13 +6,14 @@
 // attribute key per record, the terms it matched, so the next keystroke
 // copies it instead. Dropped by any write, like the prefix cache.
 import { IntVec } from './buffers';
+import { entryKeys, entryLead } from './prefix-cache';
 
 const SLOTS = 4;
 /** Words of one query that may use the memo: fewer than the slots, so a query never evicts a slot it uses. */
 export const MEMO_WORDS = SLOTS - 1;
 
-/** A slot's layout, in u32 words of a bitmap: level 0, the u16 keys, levels 1 and 2, exact. */
-@inline function slotBytes(words: i32): usize { return (<usize>words << 2) * 4 + (<usize>words << 6); }
+/** A slot's layout: level 0, the u16 keys and the lead bitmap (a prefix-cache entry's layout), then levels 1 and 2, exact. */
+@inline function slotBytes(words: i32): usize { return (<usize>words << 2) * 5 + (<usize>words << 6); }
 
 export class Slot {
   ptr: usize = 0;
@@ -84,11 +85,12 @@ export function claimSlot(words: i32, units: IntVec, from: i32, length: i32, max
 
 /** The slot as a keyed entry (its records' keys where prefix-cache entries keep theirs, see raiseKey). */
 @inline export function slotEntry(slot: Slot): usize { return slot.ptr; }
-@inline export function slotKeys(slot: Slot): usize { return slot.ptr + (<usize>slotWords << 2); }
+@inline export function slotKeys(slot: Slot): usize { return entryKeys(slot.ptr, slotWords); }
+@inline export function slotLead(slot: Slot): usize { return entryLead(slot.ptr, slotWords); }
 /** Level `typos` (0, 1, 2) or 3 (exact) of the slot. */
 @inline export function slotBitmap(slot: Slot, level: i32): usize {
   if (level == 0) return slot.ptr;
-  return slot.ptr + (<usize>slotWords << 6) + (<usize>slotWords << 2) * <usize>level;
+  return slot.ptr + (<usize>slotWords << 6) + (<usize>slotWords << 2) * <usize>(level + 1);
 }
 
 export function noteSlotTerm(slot: Slot, term: i32, typos: i32, full: bool): void {

@@ -4,8 +4,10 @@
 // record can tell which of its tokens match which query words.
 import { IntVec } from './buffers';
 import { KEY_BITS, KEY_MASK, postings, wholeValues } from './store';
-import { maxKeys16, orEntryInto, raiseKey, raiseKeys, subtreeEntry, termCacheKey, worthCaching } from './prefix-cache';
-import { Slot, noteSlotTerm, slotBitmap, slotEntry, slotKeys } from './word-memo';
+import {
+  entryLead, maxKeys16, orBitmapInto, orEntryInto, raiseKey, raiseKeys, subtreeEntry, termCacheKey, worthCaching,
+} from './prefix-cache';
+import { Slot, noteSlotTerm, slotBitmap, slotEntry, slotKeys, slotLead } from './word-memo';
 
 const LEVELS = 4;
 const EXACT = 3;
@@ -41,7 +43,7 @@ export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32
   // whole 128-bit vectors: SIMD passes need no scalar tail
   bitmapWords = ((docCapacity + 127) >> 7) << 2;
   // the two work bitmaps at the end are cleared where they are used
-  const cleared = (wordTotal * LEVELS + 2) * bitmapWords;
+  const cleared = (wordTotal * LEVELS + 3) * bitmapWords;
   arena.reserve(cleared + 2 * bitmapWords);
   arena.length = cleared + 2 * bitmapWords;
   memory.fill(arena.ptr, 0, <usize>cleared << 2);
@@ -59,8 +61,10 @@ export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32
 @inline export function candidateBitmap(): usize { return levelBitmap(words, 0); }
 /** Single-word queries: records where the word is a whole attribute value. */
 @inline export function wholeValueBitmap(): usize { return levelBitmap(words, 1); }
+/** Records some ranked word matches in the lead attribute (see LEAD_KEYS). */
+@inline export function leadBitmap(): usize { return levelBitmap(words, 2); }
 /** Two work bitmaps after the others (phrase alternatives while matching). */
-@inline function workBitmap(i: i32): usize { return levelBitmap(words, 2 + i); }
+@inline function workBitmap(i: i32): usize { return levelBitmap(words, 3 + i); }
 /** Candidates matched with no typo (written with the candidates, after matching). */
 @inline export function typoFreeBitmap(): usize { return workBitmap(0); }
 
@@ -102,8 +106,8 @@ export function recordMatch(term: i32, typos: i32, full: bool, highlightLength: 
     orCachedMatch(entry, typos);
     if (exact) orEntryInto(entry, matchTarget(EXACT), bitmapWords);
   } else {
-    if (slot) postings.orIntoKeys16(term, slotBitmap(slot, typos), slotKeys(slot));
-    else if (keyedWord()) postings.orIntoKeyed(term, levelBitmap(currentWord, typos), docBest.ptr, keyStamp);
+    if (slot) postings.orIntoKeys16(term, slotBitmap(slot, typos), slotKeys(slot), slotLead(slot));
+    else if (keyedWord()) postings.orIntoKeyed(term, levelBitmap(currentWord, typos), docBest.ptr, keyStamp, leadBitmap());
     else postings.orInto(term, levelBitmap(currentWord, typos));
     if (exact) postings.orInto(term, matchTarget(EXACT));
   }
@@ -136,6 +140,7 @@ function copySlot(slot: Slot): void {
   const bytes = <usize>bitmapWords << 2;
   for (let level = 0; level <= EXACT; level++) memory.copy(levelBitmap(currentWord, level), slotBitmap(slot, level), bytes);
   keyedEntries.push(<i32>slotEntry(slot));
+  orBitmapInto(slotLead(slot), leadBitmap(), bitmapWords);
 }
 
 const singleTerm = new IntVec();
@@ -156,8 +161,13 @@ const keyedEntries = new IntVec();
 function orCachedMatch(entry: usize, typos: i32): void {
   orEntryInto(entry, matchTarget(typos), bitmapWords);
   const slot = filling;
-  if (slot) maxKeys16(entry, slotKeys(slot), bitmapWords);
-  else if (keyedWord()) keyedEntries.push(<i32>entry);
+  if (slot) {
+    maxKeys16(entry, slotKeys(slot), bitmapWords);
+    orBitmapInto(entryLead(entry, bitmapWords), slotLead(slot), bitmapWords);
+  } else if (keyedWord()) {
+    keyedEntries.push(<i32>entry);
+    orBitmapInto(entryLead(entry, bitmapWords), leadBitmap(), bitmapWords);
+  }
 }
 
 /** A SIMD pass over every record beats one record at a time from an eighth of them on (~0.4 vs ~4 ns a record). */
@@ -246,17 +256,13 @@ export function recordPhraseMatch(terms: StaticArray<i32>, full: bool): void {
     postings.orInto(terms[i], one);
     for (let o: usize = 0; o < bytes; o += 4) store<u32>(all + o, load<u32>(all + o) & load<u32>(one + o));
   }
-  orBitmap(levelBitmap(currentWord, 0), all, bytes);
-  if (full) orBitmap(exactBitmap(currentWord), all, bytes);
+  orBitmapInto(all, levelBitmap(currentWord, 0), bitmapWords);
+  if (full) orBitmapInto(all, exactBitmap(currentWord), bitmapWords);
   for (let i = 0; i < terms.length; i++) {
     // records rank by their best attribute key over every matched term
-    if (keyedWord()) postings.orIntoKeyed(terms[i], one, docBest.ptr, keyStamp);
+    if (keyedWord()) postings.orIntoKeyed(terms[i], one, docBest.ptr, keyStamp, leadBitmap());
     markTerm(terms[i], 0, full);
   }
-}
-
-function orBitmap(into: usize, from: usize, bytes: usize): void {
-  for (let o: usize = 0; o < bytes; o += 4) store<u32>(into + o, load<u32>(into + o) | load<u32>(from + o));
 }
 
 /** Makes word w's typo bitmaps cumulative: level t = matched with at most t typos. */

@@ -61,3 +61,47 @@ describe('short prefixes over many records', () => {
     check();
   });
 });
+
+// Over 4096 candidates ranked first by attribute, the core lists only those
+// with the best attribute keys, and only the records matched in the first
+// attribute when a page of them is there.
+describe('broad prefixes ranked by attribute', () => {
+  const RECORDS = 9000;
+  const WORDS = ['table', 'theory', 'thunder', 'tiger', 'tower', 'alpha', 'bravo', 'delta', 'echo', 'golf', 'hotel', 'india'];
+  const rnd = prng(21);
+  const pick = (from: string[]) => from[Math.floor(rnd() * from.length)];
+  const records = Array.from({ length: RECORDS }, (_, id) => {
+    // a t-word in the title for a few records only: the first attribute may or may not fill a page
+    const title = Array.from({ length: 2 + Math.floor(rnd() * 3) }, () => pick(id % 97 === 0 ? WORDS : WORDS.slice(5)));
+    const body = Array.from({ length: 3 + Math.floor(rnd() * 6) }, () => pick(WORDS));
+    return [title.join(' '), body.join(' ')];
+  });
+  const ranks = Int32Array.from({ length: RECORDS }, () => Math.floor(rnd() * 100000));
+
+  /** Records with a word starting with `prefix`: by attribute, position in it, custom rank, id. */
+  function expected(prefix: string) {
+    const hits: Array<{ id: number; attribute: number; position: number }> = [];
+    records.forEach((texts, id) => {
+      for (const [attribute, text] of texts.entries()) {
+        const position = text.split(' ').findIndex((w) => w.startsWith(prefix));
+        if (position >= 0) { hits.push({ id, attribute, position }); return; }
+      }
+    });
+    hits.sort((a, b) => a.attribute - b.attribute || a.position - b.position || ranks[a.id] - ranks[b.id] || a.id - b.id);
+    return { nbHits: hits.length, ids: hits.map((h) => h.id) };
+  }
+
+  it('pages equal a direct ranking, whether the first attribute fills them or not', () => {
+    const core = build(records);
+    core.setRanks(0, ranks);
+    for (const prefix of ['t', 'th', 't', 'th']) {
+      const want = expected(prefix);
+      expect(want.nbHits).toBeGreaterThan(4096);
+      for (const [offset, length] of [[0, 10], [0, 80], [60, 40]]) {
+        const result = search(core, prefix, { offset, length });
+        expect({ nbHits: result.nbHits, ids: result.hits.map((h) => h.id) }, `${prefix} @${offset}+${length}`)
+          .toEqual({ nbHits: want.nbHits, ids: want.ids.slice(offset, offset + length) });
+      }
+    }
+  });
+});
