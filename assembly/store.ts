@@ -111,8 +111,7 @@ export class PostingLists {
         doc = next + readVarint(p);
         p = varintEnd;
       }
-      const word = bitmap + (<usize>(doc >> 5) << 2);
-      store<u32>(word, load<u32>(word) | (<u32>1 << (doc & 31)));
+      setBit(bitmap, doc);
       next = doc + 1;
     }
   }
@@ -131,8 +130,7 @@ export class PostingLists {
     while (p < end) {
       p = readPosting(p, next);
       const doc = postingDoc, key = postingKey;
-      const word = bitmap + (<usize>(doc >> 5) << 2);
-      store<u32>(word, load<u32>(word) | (<u32>1 << (doc & 31)));
+      setBit(bitmap, doc);
       const slot = best + (<usize>doc << 2);
       const packed = stamp | (KEY_MASK - (key < KEY_MASK ? key : KEY_MASK));
       const old = load<u32>(slot);
@@ -159,8 +157,7 @@ export class PostingLists {
       p = readPosting(p, next);
       const doc = postingDoc, key = postingKey;
       if (key >= 0xffff) return false;
-      const word = bitmap + (<usize>(doc >> 5) << 2);
-      store<u32>(word, load<u32>(word) | (<u32>1 << (doc & 31)));
+      setBit(bitmap, doc);
       const slot = keys + (<usize>doc << 1);
       const raised = <u32>0xffff - key;
       if (raised > <u32>load<u16>(slot)) store<u16>(slot, <u16>raised);
@@ -197,6 +194,7 @@ export const POSITION_BITS = 10;
 /** Keys of the lead attribute (rank 0): a page ranked by attribute first usually lies among its matches. */
 export const LEAD_KEYS: u32 = 1 << POSITION_BITS;
 
+/** Sets record `doc`'s bit in `bitmap`. */
 @inline function setBit(bitmap: usize, doc: u32): void {
   const word = bitmap + (<usize>(doc >> 5) << 2);
   store<u32>(word, load<u32>(word) | (<u32>1 << (doc & 31)));
