@@ -22,7 +22,7 @@ export const scannedExact = new IntVec();
 /** Work area of the bucket sort: (key << 32) | candidate position. */
 let work = new StaticArray<u64>(0);
 export const ranked = new IntVec();
-let criteriaCount: i32 = 0;
+export let criteriaCount: i32 = 0;
 let wanted: i32 = 0;
 let minProximity: i32 = 1;
 let exactSingle: i32 = 0;

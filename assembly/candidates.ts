@@ -41,6 +41,7 @@ function assignWordRoles(): void {
  */
 export function writeCandidates(filter: usize, filterWords: i32): void {
   assignWordRoles();
+  listedTypoFree = false;
   const target = candidateBitmap(), free = typoFreeBitmap(), live = liveBits.ptr;
   const end = <usize>bitmapWords << 2;
   const filterEnd = <usize>filterWords << 2;

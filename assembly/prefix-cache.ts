@@ -16,8 +16,8 @@ import { KEY_MASK, postings } from './store';
  */
 const MIN_BYTES_PER_RECORD = 0.75;
 /**
- * Entries kept: each takes 2.125 bytes per record (bitmap and u16 keys), so
- * 48 take ~100 bytes per record, a quarter of a typical record's JSON.
+ * Entries kept: each takes 2.25 bytes per record (two bitmaps and u16 keys),
+ * so 48 take ~108 bytes per record, about a quarter of a typical record's JSON.
  */
 const MAX_ENTRIES = 48;
 const KEY16: u32 = 0xffff;
@@ -123,9 +123,6 @@ export function orBitmapInto(from: usize, bitmap: usize, words: i32): void {
   const end = <usize>words << 2;
   for (let o: usize = 0; o < end; o += 16) v128.store(bitmap + o, v128.or(v128.load(bitmap + o), v128.load(from + o)));
 }
-
-/** ORs the entry's records into `bitmap`. */
-@inline export function orEntryInto(entry: usize, bitmap: usize, words: i32): void { orBitmapInto(entry, bitmap, words); }
 
 /**
  * Raises each record's packed best key (see PostingLists#orIntoKeyed) with the

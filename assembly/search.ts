@@ -21,7 +21,7 @@ import {
   anyOfWords, candidateCount, candidates, listCandidates, requiredWords, typoFreeCount, writeCandidates,
 } from './candidates';
 import {
-  countHits, distinctLimit, isConstant, prepareCriteria, rankCandidates, ranked, rankedGroup, scanOnce, scannedAttribute, scannedExact, scannedProximity, setDistinctLimit,
+  countHits, criteriaCount, distinctLimit, isConstant, prepareCriteria, rankCandidates, ranked, rankedGroup, scanOnce, scannedAttribute, scannedExact, scannedProximity, setDistinctLimit,
 } from './bucket-sort';
 import { MEMO_WORDS, claimSlot, findSlot } from './word-memo';
 import {
@@ -63,10 +63,10 @@ function prepareWords(queryPtr: usize, queryLength: i32): void {
   );
 }
 
-/** The query's filter bitmap in scratch (padded to whole vectors), or 0. */
-function filterBitmap(): usize {
+/** Writes the query's candidates, through its filter bitmap in scratch (padded to whole vectors) when it has one. */
+function writeQueryCandidates(): void {
   const offset = unchecked(params[P_FILTER]);
-  return offset >= 0 ? scratchBase() + <usize>offset : 0;
+  writeCandidates(offset >= 0 ? scratchBase() + <usize>offset : 0, unchecked(params[P_FILTER_WORDS]));
 }
 
 /**
@@ -81,8 +81,7 @@ function mayListPart(): bool {
 /** The code of the first criterion that can tell candidates apart (typo tied with `typoTied`), or -1. */
 function firstDecidingCriterion(typoTied: bool): i32 {
   prepareCriteria();
-  const count = unchecked(params[P_CRITERIA_COUNT]);
-  for (let c = 0; c < count; c++) {
+  for (let c = 0; c < criteriaCount; c++) {
     const code = unchecked(params[P_CRITERIA + c]);
     if (!isConstant(c) && !(typoTied && code == C_TYPO)) return code;
   }
@@ -152,7 +151,7 @@ function buildStaticOrder(): void {
 function searchStatic(): void {
   if (!staticOrderValid || !sameStaticCriteria()) buildStaticOrder();
   candidates.length = 0;
-  writeCandidates(filterBitmap(), unchecked(params[P_FILTER_WORDS]));
+  writeQueryCandidates();
   const nbHits = candidateCount;
   const bitmap = candidateBitmap();
   const k = unchecked(params[P_TOP_K]);
@@ -317,7 +316,7 @@ export function search(): void {
   for (let w = 0; w < wordCount; w++) accumulateLevels(w);
   setDistinctLimit(unchecked(params[P_DISTINCT]));
   if (isStaticQuery()) { searchStatic(); return; }
-  writeCandidates(filterBitmap(), unchecked(params[P_FILTER_WORDS]));
+  writeQueryCandidates();
   const total = candidateCount;
   const typoFree = pageIsTypoFree();
   listCandidates(typoFree, attributeCutWanted(typoFree));

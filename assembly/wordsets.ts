@@ -5,7 +5,7 @@
 import { IntVec } from './buffers';
 import { KEY_BITS, KEY_MASK, postings, wholeValues } from './store';
 import {
-  entryLead, maxKeys16, orBitmapInto, orEntryInto, raiseKey, raiseKeys, subtreeEntry, termCacheKey, worthCaching,
+  entryLead, maxKeys16, orBitmapInto, raiseKey, raiseKeys, subtreeEntry, termCacheKey, worthCaching,
 } from './prefix-cache';
 import { Slot, noteSlotTerm, slotBitmap, slotEntry, slotKeys, slotLead } from './word-memo';
 
@@ -104,7 +104,7 @@ export function recordMatch(term: i32, typos: i32, full: bool, highlightLength: 
   const slot = filling;
   if (entry != 0) {
     orCachedMatch(entry, typos);
-    if (exact) orEntryInto(entry, matchTarget(EXACT), bitmapWords);
+    if (exact) orBitmapInto(entry, matchTarget(EXACT), bitmapWords);
   } else {
     if (slot) postings.orIntoKeys16(term, slotBitmap(slot, typos), slotKeys(slot), slotLead(slot));
     else if (keyedWord()) postings.orIntoKeyed(term, levelBitmap(currentWord, typos), docBest.ptr, keyStamp, leadBitmap());
@@ -159,7 +159,7 @@ const keyedEntries = new IntVec();
 
 /** Adds a cached entry's records to the current word's `typos` level; its keys count once candidates are known. */
 function orCachedMatch(entry: usize, typos: i32): void {
-  orEntryInto(entry, matchTarget(typos), bitmapWords);
+  orBitmapInto(entry, matchTarget(typos), bitmapWords);
   const slot = filling;
   if (slot) {
     maxKeys16(entry, slotKeys(slot), bitmapWords);
