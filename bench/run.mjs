@@ -239,7 +239,7 @@ async function runComparison(opts, { counts, repeat }) {
     console.log(`\n== ${descriptor.kind}${descriptor.n ? ` ${descriptor.n.toLocaleString('en')}` : ''}: ${libraries.map((l) => l.name).join(', ')}` +
       ` (builds ${settings.runs}, passes ${repeat}, ${settings.budgetMs} ms per workload, throughput ${settings.qpsMs} ms)`);
     const r = await compareDataset(libraries, () => makeCorpus(descriptor), descriptor, settings, (line) => process.stderr.write(`${line}\n`));
-    results.push(r);
+    results.push({ ...r, pid: process.pid }); // the process that measured it (one per corpus, see runEachCorpusApart)
     console.log(reportComparison(r));
   }
   return results;

@@ -61,4 +61,19 @@ describe('bench harness --smoke', () => {
     expect(svg.match(/<polyline /g)).toHaveLength(names.length);
     for (const name of names) expect(svg).toContain(`>${name}</text>`);
   }, 180_000);
+
+  it('runs each corpus in a process of its own and gathers their results', async () => {
+    const json = join(dir, 'two.json');
+    const { stdout } = await run(process.execPath, [
+      'bench/run.mjs', '--corpora', 'synthetic', '--sizes', '300,400', '--libraries', 'lantern', '--queries', '3',
+      '--qps', '0', '--runs', '1', '--budget', '20', '--json', json,
+    ], { cwd: join(import.meta.dirname, '../..'), maxBuffer: 16 << 20 });
+    const doc = JSON.parse(readFileSync(json, 'utf8'));
+    expect(doc.results.map((r: { dataset: string }) => r.dataset)).toEqual(['synthetic-300', 'synthetic-400']);
+    const pids = doc.results.map((r: { pid: number }) => r.pid);
+    expect(new Set(pids).size).toBe(2);
+    expect(stdout.match(/^Lantern bench — /gm)).toHaveLength(1);
+    expect(stdout).toContain('== synthetic 300:');
+    expect(stdout).toContain('== synthetic 400:');
+  }, 120_000);
 });
