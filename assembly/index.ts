@@ -12,7 +12,7 @@ import { NO_MATCH, matchToken, wordCount } from './matcher';
 import { isExcluded, rankSlots } from './ranking';
 import { invalidateStaticOrder, prepareQuery as prepareQueryWords, search as runSearch } from './search';
 import { params } from './params';
-import { exportIndex, importIndex, snapshotBytes } from './snapshot';
+import { exportIndex, importIndex } from './snapshot';
 import { invalidatePrefixCache as dropPrefixCache } from './prefix-cache';
 import { invalidateWordMemo } from './word-memo';
 import { bitmapWords, candidateBitmap, isTermMatched, termWords } from './wordsets';
@@ -169,15 +169,13 @@ export function compact(): void {
   compactPostings(termCount);
 }
 
-/** Writes the index's snapshot; read it at snapshotPtr(), snapshotLength() bytes. */
+/** Streams the index's snapshot to JS through env.snapshotWrite. */
 export function exportSnapshot(): void { exportIndex(); }
-export function snapshotPtr(): usize { return snapshotBytes.ptr; }
-export function snapshotLength(): i32 { return snapshotBytes.length; }
 
-/** Scratch: a snapshot of `length` bytes, into this (empty) index; 1 when it was valid. */
-export function importSnapshot(length: i32): i32 {
+/** Reads a snapshot from JS (env.snapshotRead) into this (empty) index; 1 when it was valid. */
+export function importSnapshot(): i32 {
   invalidateIndexCaches();
-  return importIndex(length) ? 1 : 0;
+  return importIndex() ? 1 : 0;
 }
 export function termTotal(): i32 { return termCount; }
 export function liveTotal(): i32 { return liveCount; }

@@ -1,9 +1,14 @@
 // Binary snapshot of an index: the dictionary's terms (in id order), their
 // posting lists, every live record's forward list and the rank arrays, all
 // copied as they are in memory: importing is memory copies, no tokenizing.
-import { ByteVec, scratchBase } from './buffers';
+// It streams through JS a window at a time (see snapshot-stream.ts).
+import { ByteVec } from './buffers';
+import {
+  atEnd, beginRead, beginWrite, endWrite, need, padTo4, put32, putBytes, readPtr, skip, skipPad4, space, take32, takeBytes,
+  truncated, wrote,
+} from './snapshot-stream';
 import { internToken, termCount, termUnitLength, termUnitStart, termUnits } from './dictionary';
-import { tokenize, tokens } from './text';
+import { MAX_TOKEN_UNITS, tokenize, tokens } from './text';
 import { PostingLists, compact, docLength, docPtr, ensureDocs, ensureTerms, postings, storeForward, wholeValues } from './store';
 import { rankSlots } from './ranking';
 
@@ -14,22 +19,8 @@ const VERSION_OLD_KEYS: u32 = 2;
 /** Rank slots worth saving: customRanking, asc/desc entries, distinct groups. */
 const SAVED_SLOTS: i32[] = [0, 1, 2, 3, 4, 5, 6, 7, 10];
 
-export const snapshotBytes = new ByteVec();
-
-function put32(v: u32): void {
-  snapshotBytes.reserve(snapshotBytes.length + 4);
-  store<u32>(snapshotBytes.ptr + <usize>snapshotBytes.length, v);
-  snapshotBytes.length += 4;
-}
-
-function putBytes(ptr: usize, n: i32): void {
-  snapshotBytes.reserve(snapshotBytes.length + n);
-  memory.copy(snapshotBytes.ptr + <usize>snapshotBytes.length, ptr, <usize>n);
-  snapshotBytes.length += n;
-}
-
 export function exportIndex(): void {
-  snapshotBytes.length = 0;
+  beginWrite();
   put32(MAGIC);
   put32(VERSION);
   put32(<u32>termCount);
@@ -38,11 +29,10 @@ export function exportIndex(): void {
     const start = termUnitStart.get(t);
     put32(<u32>n);
     const padded = (n * 2 + 3) & ~3;
-    snapshotBytes.reserve(snapshotBytes.length + padded);
-    const at = snapshotBytes.ptr + <usize>snapshotBytes.length;
+    const at = space(padded);
     for (let i = 0; i < n; i++) store<u16>(at + (<usize>i << 1), <u16>termUnits.get(start + i));
     if ((n & 1) != 0) store<u16>(at + (<usize>n << 1), 0);
-    snapshotBytes.length += padded;
+    wrote(padded);
   }
   exportPostings(postings);
   exportPostings(wholeValues);
@@ -60,6 +50,7 @@ export function exportIndex(): void {
     put32(<u32>ranks.length);
     putBytes(ranks.ptr, ranks.length << 2);
   }
+  endWrite();
 }
 
 function exportPostings(lists: PostingLists): void {
@@ -68,11 +59,9 @@ function exportPostings(lists: PostingLists): void {
     put32(<u32>lists.lastPlusOne.get(t));
     put32(<u32>n);
     putBytes(<usize>lists.ptr.get(t), n);
-    if ((n & 3) != 0) { snapshotBytes.reserve(snapshotBytes.length + 4); snapshotBytes.length += 4 - (n & 3); }
+    padTo4(n);
   }
 }
-
-let cursor: usize = 0;
 
 function importPostings(lists: PostingLists, terms: i32): void {
   for (let t = 0; t < terms; t++) {
@@ -80,31 +69,28 @@ function importPostings(lists: PostingLists, terms: i32): void {
     const n = <i32>take32();
     const capacity = n + 8;
     const block = heap.alloc(<usize>capacity);
-    memory.copy(block, cursor, <usize>n);
+    takeBytes(block, n);
     lists.ptr.set(t, <i32>block);
     lists.length.set(t, n);
     lists.capacity.set(t, capacity);
-    cursor += <usize>((n + 3) & ~3);
+    skipPad4(n);
+    if (truncated) return;
   }
 }
-@inline function take32(): u32 {
-  const v = load<u32>(cursor);
-  cursor += 4;
-  return v;
-}
 
-/** Rebuilds an empty index from the snapshot in scratch; returns false when it is not one. */
-export function importIndex(length: i32): bool {
-  cursor = scratchBase();
-  const end = cursor + <usize>length;
-  if (length < 12 || take32() != MAGIC) return false;
+/** Rebuilds an empty index from the snapshot JS streams in; returns false when it is not one. */
+export function importIndex(): bool {
+  beginRead();
+  if (take32() != MAGIC) return false;
   const version = take32();
   if (version != VERSION && version != VERSION_OLD_KEYS) return false;
   const terms = <i32>take32();
   for (let t = 0; t < terms; t++) {
     const n = <i32>take32();
-    tokenize(cursor, n);
-    cursor += <usize>((n * 2 + 3) & ~3);
+    const padded = (n * 2 + 3) & ~3;
+    if (n <= 0 || n > MAX_TOKEN_UNITS || !need(padded)) return false;
+    tokenize(readPtr(), n);
+    skip(padded);
     if (tokens.count != 1 || internToken(0) != t) return false;
   }
   ensureTerms(termCount);
@@ -113,25 +99,24 @@ export function importIndex(length: i32): bool {
   const docs = <i32>take32();
   ensureDocs(docs);
   const forward = new ByteVec();
-  for (let d = 0; d < docs; d++) {
+  for (let d = 0; d < docs && !truncated; d++) {
     const n = <i32>take32();
     if (n == 0) continue;
     forward.length = 0;
     forward.reserve(n);
-    memory.copy(forward.ptr, cursor, <usize>n);
+    takeBytes(forward.ptr, n);
     forward.length = n;
-    cursor += <usize>n;
     storeForward(d, forward);
   }
   const slots = <i32>take32();
-  for (let i = 0; i < slots; i++) {
+  for (let i = 0; i < slots && !truncated; i++) {
     const slot = <i32>take32();
     const n = <i32>take32();
+    if (slot < 0 || slot >= rankSlots.length) return false;
     const ranks = rankSlots[slot];
     ranks.resetZero(n);
-    memory.copy(ranks.ptr, cursor, <usize>n << 2);
-    cursor += <usize>n << 2;
+    takeBytes(ranks.ptr, n << 2);
   }
   if (version == VERSION_OLD_KEYS) compact(termCount);
-  return cursor == end;
+  return atEnd();
 }

@@ -2,7 +2,7 @@
 // and rank arrays into the core's scratch buffer and reads results back as
 // typed arrays, one call per batch.
 import { CRITERION, EXACT_SINGLE, FILTERS_SLOT, GEO_SLOT, HIT_STRIDE, P, PARAM_COUNT, QUERY_TYPE, TYPO_MODE } from './abi.js';
-import { instantiateCore, type CoreExports } from './wasm.js';
+import { instantiateCore, type CoreExports, type SnapshotStream } from './wasm.js';
 
 export interface Segment { attribute: number; text: string }
 export interface CoreDocument { id: number; segments: Segment[] }
@@ -80,7 +80,8 @@ export interface CoreResult {
 export const TOKEN_STRIDE = 4;
 
 export class CoreIndex {
-  private readonly core: CoreExports = instantiateCore();
+  private readonly instance = instantiateCore();
+  private readonly core: CoreExports = this.instance.core;
 
   private scratch(bytes: number): number {
     return this.core.scratch(bytes);
@@ -243,15 +244,30 @@ export class CoreIndex {
 
   /** The index as bytes (dictionary, forward lists, rank arrays): see assembly/snapshot.ts. */
   exportSnapshot(): Uint8Array {
-    this.core.exportSnapshot();
-    return new Uint8Array(this.core.memory.buffer, this.core.snapshotPtr(), this.core.snapshotLength()).slice();
+    const parts: Uint8Array[] = [];
+    let length = 0;
+    this.streaming({ write: (part) => { parts.push(part.slice()); length += part.length; }, read: () => 0 }, () => this.core.exportSnapshot());
+    const bytes = new Uint8Array(length);
+    let at = 0;
+    for (const part of parts) { bytes.set(part, at); at += part.length; }
+    return bytes;
   }
 
   /** Loads a snapshot into this empty index; false when the bytes are not a valid snapshot. */
   importSnapshot(bytes: Uint8Array): boolean {
-    const ptr = this.scratch(bytes.length + 8);
-    new Uint8Array(this.core.memory.buffer, ptr, bytes.length).set(bytes);
-    return this.core.importSnapshot(bytes.length) === 1;
+    let at = 0;
+    const read = (into: Uint8Array) => {
+      const n = Math.min(into.length, bytes.length - at);
+      into.set(bytes.subarray(at, at + n));
+      at += n;
+      return n;
+    };
+    return this.streaming({ write: () => {}, read }, () => this.core.importSnapshot()) === 1;
+  }
+
+  private streaming<T>(stream: SnapshotStream, run: () => T): T {
+    this.instance.stream.current = stream;
+    try { return run(); } finally { this.instance.stream.current = undefined; }
   }
   get termCount(): number { return this.core.termTotal(); }
   get liveCount(): number { return this.core.liveTotal(); }

@@ -20,9 +20,7 @@ export interface CoreExports {
   highlight(length: number): void;
   compact(): void;
   exportSnapshot(): void;
-  snapshotPtr(): number;
-  snapshotLength(): number;
-  importSnapshot(length: number): number;
+  importSnapshot(): number;
   termTotal(): number;
   liveTotal(): number;
 }
@@ -41,14 +39,26 @@ export async function loadCore(): Promise<void> {
   ready ??= await compileCore();
 }
 
-export function instantiateCore(): CoreExports {
+/** Where the core streams a snapshot it writes (`write`) or reads (`read`, bytes copied, 0 at the end). */
+export interface SnapshotStream {
+  write(bytes: Uint8Array): void;
+  read(into: Uint8Array): number;
+}
+
+/** A core instance and the stream its snapshot calls go to (set around exportSnapshot/importSnapshot). */
+export function instantiateCore(): { core: CoreExports; stream: { current: SnapshotStream | undefined } } {
   if (!ready) throw new Error('lantern core not loaded: await loadCore() first');
+  const stream: { current: SnapshotStream | undefined } = { current: undefined };
+  const bytesAt = (ptr: number, length: number) => new Uint8Array(core.memory.buffer, ptr, length);
   const instance = new WebAssembly.Instance(ready, {
     env: {
       abort(_message: number, _file: number, line: number, column: number) {
         throw new Error(`lantern core aborted at ${line}:${column}`);
       },
+      snapshotWrite(ptr: number, length: number) { stream.current!.write(bytesAt(ptr, length)); },
+      snapshotRead(ptr: number, capacity: number) { return stream.current!.read(bytesAt(ptr, capacity)); },
     },
   });
-  return instance.exports as unknown as CoreExports;
+  const core = instance.exports as unknown as CoreExports;
+  return { core, stream };
 }

@@ -19,7 +19,7 @@ const keystrokes = (phrase: string) => Array.from({ length: phrase.length }, (_,
 
 const answer = (core: ReturnType<typeof build>, text: string) => {
   const r = search(core, text, { length: 20 });
-  return { nbHits: r.nbHits, hits: r.hits.map((h) => [h.id, h.typos, h.proximity, h.attribute, h.exact]) };
+  return { nbHits: r.nbHits, hits: r.hits.map((h) => [h.id, h.typos, h.proximity, h.words, h.attributeRank, h.attributePosition, h.exactWords]) };
 };
 
 describe('word memo', () => {

@@ -1,0 +1,61 @@
+// A core snapshot streams through a small window both ways: the loaded index
+// answers like the one written, a cut or padded snapshot is refused, and
+// neither direction leaves the core's memory (which never shrinks) grown by
+// the snapshot's size.
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CoreIndex } from '../../src/core/core-index.js';
+import { build, query, ready } from './helpers.js';
+
+beforeAll(ready);
+
+type Talk = { name: string; description: string; speakers: string[]; tags: string[] };
+const talks: Talk[] = JSON.parse(readFileSync(new URL('../fixtures/talks.json', import.meta.url), 'utf8'));
+const docs = talks.map((t) => [t.name, t.description, t.speakers, t.tags]);
+const QUERIES = ['climate', 'clim', 'brian', 'the future of', 'design thinking', 'wmoen', 'music', 'x'];
+
+function fresh(): CoreIndex {
+  const core = new CoreIndex();
+  core.setAttributes([0, 1, 2, 3].map((rank) => ({ rank, unordered: false })));
+  return core;
+}
+
+describe('core snapshot stream', () => {
+  let written: CoreIndex;
+  let bytes: Uint8Array;
+  beforeAll(() => {
+    written = build(docs);
+    written.removeDocument(7);
+    written.setRanks(0, Int32Array.from(docs, (_, i) => (i * 31) % 97));
+    bytes = written.exportSnapshot();
+  });
+
+  it('loads into an index that answers like the one written', () => {
+    expect(bytes.length).toBeGreaterThan(16 * 65536); // several windows, and blocks sent whole
+    const loaded = fresh();
+    expect(loaded.importSnapshot(bytes)).toBe(true);
+    expect(loaded.liveCount).toBe(written.liveCount);
+    for (const text of QUERIES) expect(loaded.search(query(text, { length: 20 })), text).toEqual(written.search(query(text, { length: 20 })));
+    expect(Buffer.compare(loaded.exportSnapshot(), bytes)).toBe(0);
+  });
+
+  it('refuses a snapshot cut short or followed by more bytes, without throwing', () => {
+    for (const cut of [0, 3, 11, 4096, 65535, 65536, 65537, bytes.length >> 1, bytes.length - 1]) {
+      expect(fresh().importSnapshot(bytes.subarray(0, cut)), `cut at ${cut}`).toBe(false);
+    }
+    const padded = new Uint8Array(bytes.length + 4);
+    padded.set(bytes);
+    expect(fresh().importSnapshot(padded)).toBe(false);
+  });
+
+  it('leaves memory as it was after writing, and loading needs no room for the whole snapshot', () => {
+    const index = build(docs);
+    const before = index.memoryBytes;
+    index.exportSnapshot();
+    expect(index.memoryBytes - before).toBeLessThan(bytes.length / 4); // the window, not the snapshot
+    const empty = fresh().memoryBytes;
+    const loaded = fresh();
+    loaded.importSnapshot(bytes);
+    expect(loaded.memoryBytes - empty).toBeLessThan(before - empty + bytes.length / 4);
+  });
+});
