@@ -74,7 +74,14 @@ function maskedHeaders(headers: Record<string, string>): string {
 
 // --- recording
 
-const cut = (text: string) => (text.length > CUT ? text.slice(0, CUT) : text);
+const utf8 = { encoder: new TextEncoder(), decoder: new TextDecoder() };
+
+/**
+ * The first CUT characters, as a string of their own: a slice of a longer
+ * string keeps the whole of it alive (V8 makes it a view), and a batch's body
+ * or answer is kilobytes where the log keeps one thousand characters.
+ */
+const cut = (text: string) => (text.length > CUT ? utf8.decoder.decode(utf8.encoder.encode(text.slice(0, CUT))) : text);
 
 /**
  * The first `CUT` characters of a value's JSON. Serialising a large answer
