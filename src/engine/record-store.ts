@@ -1,9 +1,11 @@
 // The records of an index by record id. Records read from a snapshot stay
 // packed (MessagePack, one record each, the whole blob deflated: repeated
 // keys cost little) until first asked for, so reopening a large index costs
-// no parsing; new records are kept as objects.
+// no parsing; new records are kept as objects. Record ids are found by
+// objectID through a table over the objectIDs the store holds.
 import { decode, encode } from '@msgpack/msgpack';
 import { deflate, inflate, syncInflater } from './compression.js';
+import { ObjectIdTable } from './object-id-table.js';
 import type { Record_ } from './records.js';
 
 /** The records as a snapshot holds them: one deflated blob of packed records. */
@@ -22,8 +24,23 @@ export class RecordStore {
   /** Where inflating can wait for the first read (Node), the blob and how to inflate it. */
   private deflated: { blob: Uint8Array; inflate: (bytes: Uint8Array) => Uint8Array } | undefined;
   private ends: Uint32Array | undefined;
+  /** objectID per record id of the records read from a snapshot. */
+  private packedObjectIDs: string[] | undefined;
+  private readonly ids = new ObjectIdTable((id) => this.objectIDOf(id));
 
+  /** Record ids issued so far, live or not. */
   get length(): number { return this.objects.length; }
+  /** Live records. */
+  get size(): number { return this.ids.size; }
+
+  /** Record id of a live record's objectID. */
+  idOf(objectID: string): number | undefined { return this.ids.get(objectID); }
+
+  private objectIDOf(id: number): string | undefined {
+    const record = this.objects[id];
+    if (record !== undefined) return record?.objectID;
+    return this.packedObjectIDs?.[id] || undefined;
+  }
 
   get(id: number): Record_ | undefined {
     const record = this.objects[id];
@@ -41,13 +58,18 @@ export class RecordStore {
     return unpacked;
   }
 
+  /** Adds a record whose objectID is not in the store; returns its record id. */
   push(record: Record_): number {
-    this.objects.push(record);
-    return this.objects.length - 1;
+    const id = this.objects.push(record) - 1;
+    this.ids.add(record.objectID, id);
+    return id;
   }
 
-  remove(id: number): void {
-    this.objects[id] = null;
+  /** Removes the record of an objectID; returns the record id it had. */
+  remove(objectID: string): number | undefined {
+    const id = this.ids.delete(objectID);
+    if (id !== undefined) this.objects[id] = null;
+    return id;
   }
 
   *entries(): Iterable<[number, Record_]> {
@@ -81,6 +103,8 @@ export class RecordStore {
   static async unpack(packed: PackedRecords): Promise<RecordStore> {
     const store = new RecordStore();
     store.objects = new Array(packed.objectIDs.length);
+    store.packedObjectIDs = packed.objectIDs;
+    packed.objectIDs.forEach((objectID, id) => { if (objectID !== '') store.ids.add(objectID, id); });
     const inflateNow = await syncInflater();
     if (inflateNow) store.deflated = { blob: packed.blob, inflate: inflateNow };
     else store.packed = await inflate(packed.blob);

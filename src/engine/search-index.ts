@@ -65,7 +65,6 @@ export class SearchIndex {
   private ownVersion = 0;
 
   private core = new CoreIndex();
-  private ids = new Map<string, number>();
   private records = new RecordStore();
   private attributes: SearchableAttribute[] | null = null;
   /** In "every attribute" mode: attribute path → attribute id, grown as records arrive. */
@@ -90,7 +89,7 @@ export class SearchIndex {
   get version(): number { return this.ownVersion + (this.shared?.version ?? 0); }
   get sharesData(): boolean { return this.shared !== undefined; }
 
-  get size(): number { return this.data.ids.size; }
+  get size(): number { return this.data.records.size; }
   get ranking(): RankingPlan { return this.plan; }
   get memoryBytes(): number { return this.shared ? 0 : this.core.memoryBytes; }
   get coreIndex(): CoreIndex { return this.data.core; }
@@ -106,7 +105,7 @@ export class SearchIndex {
   record(id: number): Record_ | undefined { return this.data.records.get(id); }
 
   /** Record id of an objectID, if it is in the index. */
-  idOf(objectID: string): number | undefined { return this.data.ids.get(objectID); }
+  idOf(objectID: string): number | undefined { return this.data.records.idOf(objectID); }
 
   /** Core attribute ids of the named attributes (a name covers its nested paths). */
   attributeIds(names: string[]): number[] {
@@ -146,14 +145,13 @@ export class SearchIndex {
     const started = performance.now();
     let batch: CoreDocument[] = [];
     for (const record of records) {
-      const previous = this.ids.get(record.objectID);
+      const previous = this.records.idOf(record.objectID);
       if (previous !== undefined && batch.length > 0 && previous >= batch[0].id) {
         this.core.addDocuments(batch);
         batch = [];
       }
       this.removeId(record.objectID);
       const id = this.records.push(record);
-      this.ids.set(record.objectID, id);
       this.facetIndex.add(id, record);
       batch.push({ id, segments: this.segmentsOf(record) });
       if (batch.length >= CORE_BATCH) { this.core.addDocuments(batch); batch = []; }
@@ -174,7 +172,6 @@ export class SearchIndex {
   }
 
   clear(): void {
-    this.ids.clear();
     this.records = new RecordStore();
     this.deadSinceCompaction = 0;
     this.core = new CoreIndex();
@@ -225,7 +222,6 @@ export class SearchIndex {
   /** Takes over the records, core and facets of an index built with this index's settings. */
   private adopt(built: SearchIndex): void {
     this.core = built.core;
-    this.ids = built.ids;
     this.records = built.records;
     this.attributes = built.attributes;
     this.dynamicAttributes = built.dynamicAttributes;
@@ -295,7 +291,6 @@ export class SearchIndex {
     }
     if (!index.core.importSnapshot(snapshot.core)) throw new Error(`index ${snapshot.name}: invalid core snapshot`);
     index.records = await RecordStore.unpack(snapshot.records);
-    snapshot.records.objectIDs.forEach((objectID, id) => { if (objectID !== '') index.ids.set(objectID, id); });
     // the snapshot holds the rank slots
     index.core.ranksOwner = index;
     index.core.ranksVersion = index.version;
@@ -321,7 +316,6 @@ export class SearchIndex {
   private reindex(): void {
     const started = performance.now();
     const live = [...this.allRecords()];
-    this.ids.clear();
     this.records = new RecordStore();
     this.core = new CoreIndex();
     this.facetIndex = this.newFacetIndex();
@@ -331,10 +325,8 @@ export class SearchIndex {
   }
 
   private removeId(objectID: string): void {
-    const id = this.ids.get(objectID);
+    const id = this.records.remove(objectID);
     if (id === undefined) return;
-    this.ids.delete(objectID);
-    this.records.remove(id);
     this.core.removeDocument(id);
     this.deadSinceCompaction++;
   }
@@ -342,7 +334,7 @@ export class SearchIndex {
   private touched(started: number): void {
     this.ownVersion++;
     this.updatedAt = writeTime();
-    if (this.deadSinceCompaction > 1000 && this.deadSinceCompaction > this.ids.size) {
+    if (this.deadSinceCompaction > 1000 && this.deadSinceCompaction > this.records.size) {
       this.core.compact();
       this.facetIndex = this.newFacetIndex();
       this.deadSinceCompaction = 0;

@@ -1,0 +1,71 @@
+// objectID → record id: the open-addressing table against a Map under a long
+// run of adds, deletes and re-adds, and the record store that uses it, with
+// records read back from a snapshot.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ObjectIdTable } from '../../src/engine/object-id-table.js';
+import { RecordStore } from '../../src/engine/record-store.js';
+import type { Record_ } from '../../src/engine/records.js';
+
+// objectIDs as an application might make them: e-mail addresses (unique in this file)
+const contacts: Record_[] = JSON.parse(readFileSync(new URL('../fixtures/contacts.json', import.meta.url), 'utf8'))
+  .map((c: Record<string, string>) => ({ ...c, objectID: c.email }));
+
+/** A deterministic generator (mulberry32). */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('objectID table', () => {
+  it('answers as a Map does through adds, deletes and re-adds', () => {
+    const names: string[] = []; // record id → objectID, like the store
+    const table = new ObjectIdTable((id) => names[id]);
+    const model = new Map<string, number>();
+    const next = random(7);
+    const pool = [...contacts.map((c) => c.objectID), ...Array.from({ length: 3000 }, (_, i) => `${i}`), 'é', '', '😀 id'];
+    for (let step = 0; step < 40000; step++) {
+      const objectID = pool[Math.floor(next() * pool.length)];
+      const current = model.get(objectID);
+      if (current !== undefined && next() < 0.5) {
+        expect(table.delete(objectID)).toBe(current);
+        model.delete(objectID);
+      } else if (current === undefined) {
+        names.push(objectID);
+        table.add(objectID, names.length - 1);
+        model.set(objectID, names.length - 1);
+      }
+      if (step % 997 === 0) for (const id of pool) expect(table.get(id), id).toBe(model.get(id));
+    }
+    expect(table.size).toBe(model.size);
+    for (const id of pool) expect(table.get(id)).toBe(model.get(id));
+    expect(table.delete('never added')).toBeUndefined();
+  });
+});
+
+describe('record store ids', () => {
+  it('finds records by objectID, new or read from a snapshot, and forgets removed ones', async () => {
+    const store = new RecordStore();
+    for (const record of contacts) store.push(record);
+    const removed = contacts.filter((_, i) => i % 5 === 0).map((c) => c.objectID);
+    for (const objectID of removed) expect(store.remove(objectID)).toBe(contacts.findIndex((c) => c.objectID === objectID));
+    const reopened = await RecordStore.unpack(await store.pack());
+    for (const s of [store, reopened]) {
+      expect(s.size).toBe(contacts.length - removed.length);
+      contacts.forEach((record, id) => {
+        const live = id % 5 !== 0;
+        expect(s.idOf(record.objectID)).toBe(live ? id : undefined);
+        if (live) expect(s.get(id)).toEqual(record);
+      });
+    }
+    const again = reopened.push({ ...contacts[0] });
+    expect(reopened.idOf(contacts[0].objectID)).toBe(again);
+    expect(reopened.remove(contacts[1].objectID)).toBe(1);
+    expect(reopened.idOf(contacts[1].objectID)).toBeUndefined();
+    expect(reopened.size).toBe(contacts.length - removed.length);
+  });
+});
