@@ -85,7 +85,7 @@ export function subtreeEntry(key: i32, terms: IntVec, bytes: i32, words: i32): u
   const ptr = heap.alloc(size);
   memory.fill(ptr, 0, size);
   for (let t = 0; t < terms.length; t++) {
-    if (!postings.orIntoKeys16(terms.get(t), ptr, entryKeys(ptr, words), entryLead(ptr, words))) { heap.free(ptr); return 0; }
+    if (!postings.orIntoKeys16(terms.get(t), ptr, entryKeys(ptr, words), entryLead(ptr, words), 0)) { heap.free(ptr); return 0; }
   }
   if (victim >= 0) evict(victim);
   entryKey.push(key);

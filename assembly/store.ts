@@ -120,9 +120,10 @@ export class PostingLists {
    * Like orInto, and raises `best[doc]` to `stamp | (KEY_MASK - key)` where
    * larger: with `stamp` above every older query's, a max keeps the query's
    * lowest key per record in one load and one store. Records matched in the
-   * lead attribute also go to `lead` (see LEAD_KEYS).
+   * lead attribute also go to `lead` (see LEAD_KEYS), every record to `exact`
+   * too unless it is 0 (a whole word: decoded once for both bitmaps).
    */
-  orIntoKeyed(term: i32, bitmap: usize, best: usize, stamp: u32, lead: usize): void {
+  orIntoKeyed(term: i32, bitmap: usize, best: usize, stamp: u32, lead: usize, exact: usize): void {
     if (term >= this.ptr.length) return;
     let p = <usize>this.ptr.get(term);
     const end = p + <usize>this.length.get(term);
@@ -136,6 +137,7 @@ export class PostingLists {
       const old = load<u32>(slot);
       store<u32>(slot, packed > old ? packed : old);
       if (key < LEAD_KEYS) setBit(lead, doc);
+      if (exact != 0) setBit(exact, doc);
       next = doc + 1;
     }
   }
@@ -146,9 +148,10 @@ export class PostingLists {
   /**
    * ORs the term's records into `bitmap` and raises `keys[doc]` (u16) to
    * 0xffff - the entry's key (never 0 for a record in the bitmap), records
-   * matched in the lead attribute into `lead`. False when a key needs 16 bits or more.
+   * matched in the lead attribute into `lead`, into `exact` too unless it is 0.
+   * False when a key needs 16 bits or more.
    */
-  orIntoKeys16(term: i32, bitmap: usize, keys: usize, lead: usize): bool {
+  orIntoKeys16(term: i32, bitmap: usize, keys: usize, lead: usize, exact: usize): bool {
     if (term >= this.ptr.length) return true;
     let p = <usize>this.ptr.get(term);
     const end = p + <usize>this.length.get(term);
@@ -162,6 +165,7 @@ export class PostingLists {
       const raised = <u32>0xffff - key;
       if (raised > <u32>load<u16>(slot)) store<u16>(slot, <u16>raised);
       if (key < LEAD_KEYS) setBit(lead, doc);
+      if (exact != 0) setBit(exact, doc);
       next = doc + 1;
     }
     return true;

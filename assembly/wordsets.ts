@@ -106,10 +106,13 @@ export function recordMatch(term: i32, typos: i32, full: bool, highlightLength: 
     orCachedMatch(entry, typos);
     if (exact) orBitmapInto(entry, matchTarget(EXACT), bitmapWords);
   } else {
-    if (slot) postings.orIntoKeys16(term, slotBitmap(slot, typos), slotKeys(slot), slotLead(slot));
-    else if (keyedWord()) postings.orIntoKeyed(term, levelBitmap(currentWord, typos), docBest.ptr, keyStamp, leadBitmap());
-    else postings.orInto(term, levelBitmap(currentWord, typos));
-    if (exact) postings.orInto(term, matchTarget(EXACT));
+    const exactTarget = exact ? matchTarget(EXACT) : 0;
+    if (slot) postings.orIntoKeys16(term, slotBitmap(slot, typos), slotKeys(slot), slotLead(slot), exactTarget);
+    else if (keyedWord()) postings.orIntoKeyed(term, levelBitmap(currentWord, typos), docBest.ptr, keyStamp, leadBitmap(), exactTarget);
+    else {
+      postings.orInto(term, levelBitmap(currentWord, typos));
+      if (exact) postings.orInto(term, exactTarget);
+    }
   }
   if (exact && words == 1) wholeValues.orInto(term, wholeValueBitmap());
   markTerm(term, typos, full);
@@ -260,7 +263,7 @@ export function recordPhraseMatch(terms: StaticArray<i32>, full: bool): void {
   if (full) orBitmapInto(all, exactBitmap(currentWord), bitmapWords);
   for (let i = 0; i < terms.length; i++) {
     // records rank by their best attribute key over every matched term
-    if (keyedWord()) postings.orIntoKeyed(terms[i], one, docBest.ptr, keyStamp, leadBitmap());
+    if (keyedWord()) postings.orIntoKeyed(terms[i], one, docBest.ptr, keyStamp, leadBitmap(), 0);
     markTerm(terms[i], 0, full);
   }
 }
