@@ -84,18 +84,18 @@ const listedKeys = new IntVec();
  * attribute), each is listed with its best attribute key, and only those
  * with a key up to the smallest one at least `cutWanted` of them reach are
  * kept: the page lies among them. When enough of them match in the lead
- * attribute, only those are read (the others' keys are all larger).
+ * place (see LEAD_KEYS), only those are listed (the others' keys are larger).
  */
 export function listCandidates(typoFreeOnly: bool, cutWanted: i32): void {
   const source = typoFreeOnly ? typoFreeBitmap() : candidateBitmap();
   listedTypoFree = typoFreeOnly;
   candidates.reserve(bitmapWords << 5);
   if (cutWanted <= 0) { listBitmap(source, 0); return; }
-  const leadCount = countBoth(source, leadBitmap());
-  const inLead = leadCount >= cutWanted;
+  // the lead place's records share the best key (0): when they fill the page, the page lies among them
+  if (countBoth(source, leadBitmap()) >= cutWanted) { listBitmap(source, leadBitmap()); return; }
   // keys of cached entries: folded into every record at once when most are listed, else one by one
-  const foldEach = !foldCachedKeysAhead(inLead ? leadCount : typoFreeOnly ? typoFreeCount : candidateCount);
-  listBitmap(source, inLead ? leadBitmap() : 0);
+  const foldEach = !foldCachedKeysAhead(typoFreeOnly ? typoFreeCount : candidateCount);
+  listBitmap(source, 0);
   const n = candidates.length;
   listedKeys.reserve(n);
   keyHistogram.resetZero(HISTOGRAM_KEYS + 1);

@@ -49,7 +49,7 @@ export function invalidatePrefixCache(): void {
   entryCost.length = 0;
 }
 
-/** An entry: its records' bitmap, then per record a u16 key, then the bitmap of its records matched in the lead attribute. */
+/** An entry: its records' bitmap, then per record a u16 key, then the bitmap of its records matched in the lead place (see LEAD_KEYS). */
 function entryBytes(words: i32): usize { return (<usize>words << 3) + (<usize>words << 6); }
 @inline export function entryKeys(entry: usize, words: i32): usize { return entry + (<usize>words << 2); }
 @inline export function entryLead(entry: usize, words: i32): usize { return entry + (<usize>words << 2) + (<usize>words << 6); }

@@ -61,7 +61,7 @@ export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32
 @inline export function candidateBitmap(): usize { return levelBitmap(words, 0); }
 /** Single-word queries: records where the word is a whole attribute value. */
 @inline export function wholeValueBitmap(): usize { return levelBitmap(words, 1); }
-/** Records some ranked word matches in the lead attribute (see LEAD_KEYS). */
+/** Records some ranked word matches in the lead place: the first attribute's first word (see LEAD_KEYS). */
 @inline export function leadBitmap(): usize { return levelBitmap(words, 2); }
 /** Two work bitmaps after the others (phrase alternatives while matching). */
 @inline function workBitmap(i: i32): usize { return levelBitmap(words, 3 + i); }
