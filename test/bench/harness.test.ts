@@ -31,6 +31,7 @@ describe('bench harness --smoke', () => {
     const lantern = byName.Lantern;
     expect(lantern.buildMs).toBeGreaterThan(0);
     expect(lantern.memoryBytes).toBeGreaterThan(0);
+    expect(lantern.memoryQueriedBytes).toBeGreaterThan(0);
     expect(lantern.snapshotBytes).toBeGreaterThan(0);
     expect(lantern.snapshotSame).toBe(true);
     expect(lantern.qps).toBeGreaterThan(0);
