@@ -172,10 +172,10 @@ export function compact(): void {
 /** Streams the index's snapshot to JS through env.snapshotWrite. */
 export function exportSnapshot(): void { exportIndex(); }
 
-/** Reads a snapshot from JS (env.snapshotRead) into this (empty) index; 1 when it was valid. */
-export function importSnapshot(): i32 {
+/** Reads a snapshot of `length` bytes from JS (env.snapshotRead) into this (empty) index; 1 when it was valid. */
+export function importSnapshot(length: i32): i32 {
   invalidateIndexCaches();
-  return importIndex() ? 1 : 0;
+  return importIndex(length) ? 1 : 0;
 }
 export function termTotal(): i32 { return termCount; }
 export function liveTotal(): i32 { return liveCount; }

@@ -12,7 +12,7 @@ declare function snapshotWrite(ptr: usize, length: i32): void;
 declare function snapshotRead(ptr: usize, capacity: i32): i32;
 
 const WINDOW: i32 = 1 << 16;
-/** Blocks at least this long go straight from (or to) their place in memory. */
+/** Blocks at least this long are written straight from their place in memory (reads always go straight to theirs). */
 const DIRECT: i32 = WINDOW >> 2;
 
 let window: usize = 0;
@@ -67,13 +67,25 @@ export function padTo4(n: i32): void {
 
 let cursor: usize = 0;
 let available: i32 = 0;
-/** Set when the snapshot ended before a read it should have satisfied. */
+/** The snapshot's length, and how many of its bytes JS has handed over. */
+let total: i32 = 0;
+let fetched: i32 = 0;
+/** Set when the snapshot ended before a read it should have satisfied, or a count exceeded what is left of it. */
 export let truncated = false;
 
-export function beginRead(): void {
+export function beginRead(length: i32): void {
   cursor = windowPtr();
   available = 0;
+  total = length;
+  fetched = 0;
   truncated = false;
+}
+
+/** Reads from JS into `ptr`, counting what came. */
+function fetch(ptr: usize, capacity: i32): i32 {
+  const got = snapshotRead(ptr, capacity);
+  if (got > 0) fetched += got;
+  return got;
 }
 
 /** Makes `n` (≤ WINDOW) contiguous bytes available at `cursor()`; false (and `truncated`) when the snapshot ends first. */
@@ -82,7 +94,7 @@ export function need(n: i32): bool {
   memory.copy(window, cursor, <usize>available);
   cursor = window;
   while (available < n) {
-    const got = snapshotRead(window + <usize>available, WINDOW - available);
+    const got = fetch(window + <usize>available, WINDOW - available);
     if (got <= 0) { truncated = true; return false; }
     available += got;
   }
@@ -103,14 +115,26 @@ export function take32(): u32 {
   return v;
 }
 
-/** Copies the next `n` bytes to `dst`. */
+/**
+ * Reads a count of items taking at least `bytesEach` bytes each: 0, and
+ * `truncated` set, when what is left of the snapshot cannot hold them (a
+ * corrupt count must not size an allocation).
+ */
+export function takeCount(bytesEach: i32): i32 {
+  const n = take32();
+  const left = total - (fetched - available);
+  if (<f64>n * <f64>bytesEach > <f64>left) { truncated = true; return 0; }
+  return <i32>n;
+}
+
+/** Copies the next `n` bytes to `dst`; sets `truncated` (`dst` partly filled) when the snapshot ends first. */
 export function takeBytes(dst: usize, n: i32): void {
   const first = available < n ? available : n;
   memory.copy(dst, cursor, <usize>first);
   skip(first);
   let done = first;
   while (done < n) {
-    const got = snapshotRead(dst + <usize>done, n - done);
+    const got = fetch(dst + <usize>done, n - done);
     if (got <= 0) { truncated = true; return; }
     done += got;
   }
@@ -124,5 +148,5 @@ export function skipPad4(n: i32): void {
 
 /** True when every byte of the snapshot was read. */
 export function atEnd(): bool {
-  return !truncated && available == 0 && snapshotRead(window, WINDOW) == 0;
+  return !truncated && available == 0 && fetched == total && snapshotRead(window, WINDOW) == 0;
 }

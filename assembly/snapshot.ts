@@ -4,7 +4,7 @@
 // It streams through JS a window at a time (see snapshot-stream.ts).
 import { ByteVec } from './buffers';
 import {
-  atEnd, beginRead, beginWrite, endWrite, need, padTo4, put32, putBytes, readPtr, skip, skipPad4, space, take32, takeBytes,
+  atEnd, beginRead, beginWrite, endWrite, need, padTo4, put32, putBytes, readPtr, skip, skipPad4, space, take32, takeBytes, takeCount,
   truncated, wrote,
 } from './snapshot-stream';
 import { internToken, termCount, termUnitLength, termUnitStart, termUnits } from './dictionary';
@@ -66,7 +66,7 @@ function exportPostings(lists: PostingLists): void {
 function importPostings(lists: PostingLists, terms: i32): void {
   for (let t = 0; t < terms; t++) {
     lists.lastPlusOne.set(t, <i32>take32());
-    const n = <i32>take32();
+    const n = takeCount(1);
     const capacity = n + 8;
     const block = heap.alloc(<usize>capacity);
     takeBytes(block, n);
@@ -79,12 +79,12 @@ function importPostings(lists: PostingLists, terms: i32): void {
 }
 
 /** Rebuilds an empty index from the snapshot JS streams in; returns false when it is not one. */
-export function importIndex(): bool {
-  beginRead();
+export function importIndex(length: i32): bool {
+  beginRead(length);
   if (take32() != MAGIC) return false;
   const version = take32();
   if (version != VERSION && version != VERSION_OLD_KEYS) return false;
-  const terms = <i32>take32();
+  const terms = takeCount(8);
   for (let t = 0; t < terms; t++) {
     const n = <i32>take32();
     const padded = (n * 2 + 3) & ~3;
@@ -96,27 +96,29 @@ export function importIndex(): bool {
   ensureTerms(termCount);
   importPostings(postings, terms);
   importPostings(wholeValues, terms);
-  const docs = <i32>take32();
+  const docs = takeCount(4);
+  if (truncated) return false;
   ensureDocs(docs);
   const forward = new ByteVec();
   for (let d = 0; d < docs && !truncated; d++) {
-    const n = <i32>take32();
+    const n = takeCount(1);
     if (n == 0) continue;
     forward.length = 0;
     forward.reserve(n);
     takeBytes(forward.ptr, n);
     forward.length = n;
-    storeForward(d, forward);
+    if (!truncated) storeForward(d, forward);
   }
-  const slots = <i32>take32();
+  const slots = takeCount(8);
   for (let i = 0; i < slots && !truncated; i++) {
     const slot = <i32>take32();
-    const n = <i32>take32();
+    const n = takeCount(4);
     if (slot < 0 || slot >= rankSlots.length) return false;
     const ranks = rankSlots[slot];
     ranks.resetZero(n);
     takeBytes(ranks.ptr, n << 2);
   }
+  if (truncated) return false;
   if (version == VERSION_OLD_KEYS) compact(termCount);
   return atEnd();
 }

@@ -74,14 +74,13 @@ function maskedHeaders(headers: Record<string, string>): string {
 
 // --- recording
 
-const utf8 = { encoder: new TextEncoder(), decoder: new TextDecoder() };
-
 /**
  * The first CUT characters, as a string of their own: a slice of a longer
  * string keeps the whole of it alive (V8 makes it a view), and a batch's body
- * or answer is kilobytes where the log keeps one thousand characters.
+ * or answer is kilobytes where the log keeps one thousand characters. A JSON
+ * round trip copies it unit for unit (lone surrogates included).
  */
-const cut = (text: string) => (text.length > CUT ? utf8.decoder.decode(utf8.encoder.encode(text.slice(0, CUT))) : text);
+const cut = (text: string): string => (text.length > CUT ? JSON.parse(JSON.stringify(text.slice(0, CUT))) : text);
 
 /**
  * The first `CUT` characters of a value's JSON. Serialising a large answer

@@ -262,7 +262,7 @@ export class CoreIndex {
       at += n;
       return n;
     };
-    return this.streaming({ write: () => {}, read }, () => this.core.importSnapshot()) === 1;
+    return this.streaming({ write: () => {}, read }, () => this.core.importSnapshot(bytes.length)) === 1;
   }
 
   private streaming<T>(stream: SnapshotStream, run: () => T): T {

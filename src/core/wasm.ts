@@ -20,7 +20,7 @@ export interface CoreExports {
   highlight(length: number): void;
   compact(): void;
   exportSnapshot(): void;
-  importSnapshot(): number;
+  importSnapshot(length: number): number;
   termTotal(): number;
   liveTotal(): number;
 }

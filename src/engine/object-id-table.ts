@@ -21,11 +21,13 @@ export class ObjectIdTable {
   private slots = new Int32Array(MIN_SLOTS).fill(EMPTY);
   /** Slots not EMPTY (live ids and DELETED marks). */
   private used = 0;
-  /** Live ids. */
-  size = 0;
+  private live = 0;
 
   /** `objectIDOf(id)` must answer for every id in the table. */
   constructor(private readonly objectIDOf: (id: number) => string | undefined) {}
+
+  /** Live ids. */
+  get size(): number { return this.live; }
 
   get(objectID: string): number | undefined {
     const slot = this.find(objectID);
@@ -40,7 +42,7 @@ export class ObjectIdTable {
     while (this.slots[slot] >= 0) slot = (slot + 1) & mask;
     if (this.slots[slot] === EMPTY) this.used++;
     this.slots[slot] = id;
-    this.size++;
+    this.live++;
   }
 
   /** Removes an objectID (while `objectIDOf` still knows its id); returns the id it had. */
@@ -49,7 +51,7 @@ export class ObjectIdTable {
     if (slot < 0) return undefined;
     const id = this.slots[slot];
     this.slots[slot] = DELETED;
-    this.size--;
+    this.live--;
     return id;
   }
 
@@ -69,7 +71,7 @@ export class ObjectIdTable {
     while (length < (live.length + 1) * 4) length *= 2;
     this.slots = new Int32Array(length).fill(EMPTY);
     this.used = 0;
-    this.size = 0;
+    this.live = 0;
     for (const id of live) this.add(this.objectIDOf(id)!, id);
   }
 }

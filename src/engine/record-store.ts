@@ -10,9 +10,9 @@ import type { Record_ } from './records.js';
 
 /** The records as a snapshot holds them: one deflated blob of packed records. */
 export interface PackedRecords {
-  /** objectID per record id ('' = no record). */
+  /** objectID per record id ('' where there is no record). */
   objectIDs: string[];
-  /** End offset of each record's bytes in the inflated blob (a Uint32Array's bytes, little endian). */
+  /** End offset of each record's bytes in the inflated blob (a Uint32Array's bytes, little endian); no bytes = no record. */
   ends: Uint8Array;
   blob: Uint8Array;
 }
@@ -39,7 +39,13 @@ export class RecordStore {
   private objectIDOf(id: number): string | undefined {
     const record = this.objects[id];
     if (record !== undefined) return record?.objectID;
-    return this.packedObjectIDs?.[id] || undefined;
+    return this.isPacked(id) ? this.packedObjectIDs![id] : undefined;
+  }
+
+  /** Whether a record read from a snapshot has bytes at `id` (an objectID may be ''). */
+  private isPacked(id: number): boolean {
+    const ends = this.ends;
+    return ends !== undefined && id < ends.length && ends[id] !== (id === 0 ? 0 : ends[id - 1]);
   }
 
   get(id: number): Record_ | undefined {
@@ -68,7 +74,9 @@ export class RecordStore {
   /** Removes the record of an objectID; returns the record id it had. */
   remove(objectID: string): number | undefined {
     const id = this.ids.delete(objectID);
-    if (id !== undefined) this.objects[id] = null;
+    if (id === undefined) return undefined;
+    this.objects[id] = null;
+    if (this.packedObjectIDs) this.packedObjectIDs[id] = '';
     return id;
   }
 
@@ -104,11 +112,11 @@ export class RecordStore {
     const store = new RecordStore();
     store.objects = new Array(packed.objectIDs.length);
     store.packedObjectIDs = packed.objectIDs;
-    packed.objectIDs.forEach((objectID, id) => { if (objectID !== '') store.ids.add(objectID, id); });
+    store.ends = new Uint32Array(packed.ends.slice().buffer);
+    packed.objectIDs.forEach((objectID, id) => { if (store.isPacked(id)) store.ids.add(objectID, id); });
     const inflateNow = await syncInflater();
     if (inflateNow) store.deflated = { blob: packed.blob, inflate: inflateNow };
     else store.packed = await inflate(packed.blob);
-    store.ends = new Uint32Array(packed.ends.slice().buffer);
     return store;
   }
 }

@@ -48,6 +48,18 @@ describe('core snapshot stream', () => {
     expect(fresh().importSnapshot(padded)).toBe(false);
   });
 
+  it('refuses counts larger than what is left of the snapshot, whatever word is corrupted', () => {
+    const words = bytes.length >> 2;
+    for (let k = 2; k < 150; k++) {
+      const at = Math.floor((k / 150) * words) * 4;
+      for (const value of [0xffffffff, 0x7fffffff, 0x00ffffff]) {
+        const corrupt = bytes.slice();
+        new DataView(corrupt.buffer).setUint32(at, value, true);
+        expect(() => fresh().importSnapshot(corrupt), `word ${at} = ${value}`).not.toThrow();
+      }
+    }
+  });
+
   it('leaves memory as it was after writing, and loading needs no room for the whole snapshot', () => {
     const index = build(docs);
     const before = index.memoryBytes;

@@ -63,6 +63,13 @@ describe('record store ids', () => {
       });
     }
     const again = reopened.push({ ...contacts[0] });
+    // an empty objectID is a record like any other, through a snapshot too
+    const blank = store.push({ objectID: '', name: 'blank' });
+    const reread = await RecordStore.unpack(await store.pack());
+    expect(reread.idOf('')).toBe(blank);
+    expect(reread.get(blank)).toEqual({ objectID: '', name: 'blank' });
+    expect(reread.remove('')).toBe(blank);
+    expect(reread.idOf('')).toBeUndefined();
     expect(reopened.idOf(contacts[0].objectID)).toBe(again);
     expect(reopened.remove(contacts[1].objectID)).toBe(1);
     expect(reopened.idOf(contacts[1].objectID)).toBeUndefined();
