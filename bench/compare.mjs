@@ -19,9 +19,6 @@ export const WORKLOADS = [
   { key: 'faceted', label: 'filtered + faceted', needs: 'facets' },
 ];
 
-/** The longest a warm-up pass over a workload's queries may take before stopping short (slow scanners). */
-const WARM_UP_MS = 20000;
-
 /** Heap and memory outside it (array buffers, WebAssembly memories), settled. */
 function retainedBytes() {
   const m = settleHeap();
@@ -140,7 +137,8 @@ async function benchLibrary(library, corpus, queries, targets, opts, log) {
     row.workloads[w.key] = await timeWorkload(instance, w.key, queries[w.key], opts);
   }
   row.recall = await recallOf(instance, queries, targets, opts);
-  // what the index holds once queried: caches and query scratch included (WebAssembly memory never shrinks)
+  // what the index holds once queried: caches and query scratch included (WebAssembly memory
+  // never shrinks); the baseline is the last build's
   row.memoryQueriedBytes = retainedBytes() - before;
 
   if (library.key === 'lantern') row.core = coreRow(instance, queries, opts);
@@ -157,11 +155,11 @@ function runner(instance, key) {
 
 async function timeWorkload(instance, key, list, opts) {
   const run = runner(instance, key);
-  // warm-up (and the match counts): every query, or as many as WARM_UP_MS allow (slow scanners);
-  // a first pass fills caches (Lantern's prefix entries take 2 MB each at 1M records, and its
-  // cold pass there takes ~5 s), so timing a partly cold pass would measure the warm-up
+  // warm-up (and the match counts): every query, stopping short only after opts.warmUpMs (slow
+  // scanners); a first pass fills caches (Lantern's prefix entries take 2 MB each at 1M records,
+  // and its cold pass there takes ~5 s), so timing a partly cold pass would measure the warm-up
   const counts = [];
-  const warm = performance.now() + Math.max(opts.budgetMs * 4, WARM_UP_MS);
+  const warm = performance.now() + opts.warmUpMs;
   for (const q of list) {
     counts.push((await call(run, q)).count);
     if (performance.now() > warm && counts.length >= opts.minSamples) break;

@@ -70,6 +70,7 @@ export function lanternLibrary(distDir) {
 
   const instance = (engine, storage, indexName) => {
     const client = engine.client();
+    let savedTaskID = 0;
     const index = engine.index(indexName);
     const hitsOf = (r) => ({ ids: r.hits.map((h) => h.objectID), count: r.nbHits, facets: r.facets });
     const base = { hitsPerPage: TOP, attributesToRetrieve: ['objectID'], attributesToHighlight: [], attributesToSnippet: [] };
@@ -90,11 +91,15 @@ export function lanternLibrary(distDir) {
       coreSearch: (query) => index.coreIndex.search(coreQueryFor(index, query, TOP)),
       async save() {
         await engine.snapshot();
-        return storage.state.snapshot.bytes;
+        // handed over like a peer's serialised index, not kept by the storage (it would count as the index's memory)
+        const { taskID, bytes } = storage.state.snapshot;
+        storage.state.snapshot = undefined;
+        savedTaskID = taskID;
+        return bytes;
       },
       async load(bytes) {
         const { Lantern } = await load();
-        const reopened = snapshotStorage({ taskID: storage.state.snapshot.taskID, bytes });
+        const reopened = snapshotStorage({ taskID: savedTaskID, bytes });
         return instance(await Lantern.open({ storage: reopened, snapshotEvery: 0 }), reopened, indexName);
       },
       close: () => engine.close(),

@@ -9,7 +9,8 @@
 //   npm run bench -- --json [file]             also write bench/results/latest.json (or file)
 //   npm run bench -- --detail                  Lantern alone in depth (core vs API, prefixes, persistence)
 //   --repeat N (passes per workload), --runs N (builds per library), --budget MS (time per workload
-//   and library before it stops early), --qps MS (throughput run per library, 0 = off),
+//   and library before it stops early), --warm-up MS (time after which a workload's warm-up pass over
+//   every query may stop short; default 20 s), --qps MS (throughput run per library, 0 = off),
 //   --seed N (synthetic corpus seed), --queries N (per workload)
 //   --dist DIR   bundle to benchmark (default dist/; e.g. a copy, to compare builds or to pin one
 //                while dist/ is being rebuilt). The bundle's hash is printed and saved with the results.
@@ -37,7 +38,7 @@ const SCANNER_LIMIT = 20000;
 function parseArgs(argv) {
   const o = {
     sizes: null, corpora: null, libraries: null, smoke: false, detail: false, json: null,
-    repeat: null, runs: null, budgetMs: null, qpsMs: null, seed: 1, queries: null, dist: join(ROOT, 'dist'),
+    repeat: null, runs: null, budgetMs: null, warmUpMs: null, qpsMs: null, seed: 1, queries: null, dist: join(ROOT, 'dist'),
   };
   const list = (v) => v.split(',').map((x) => x.trim()).filter(Boolean);
   for (let i = 0; i < argv.length; i++) {
@@ -57,6 +58,7 @@ function parseArgs(argv) {
     else if (a === '--repeat') o.repeat = Number(value());
     else if (a === '--runs') o.runs = Number(value());
     else if (a === '--budget') o.budgetMs = Number(value());
+    else if (a === '--warm-up') o.warmUpMs = Number(value());
     else if (a === '--qps') o.qpsMs = Number(value());
     else if (a === '--seed') o.seed = Number(value());
     else if (a === '--queries') o.queries = Number(value());
@@ -77,7 +79,7 @@ function parseSize(x) {
 
 function readUsage() {
   return 'usage: node bench/run.mjs [--sizes 100k,1m] [--corpora ted,cities,synthetic] [--libraries ' + LIBRARY_KEYS.join(',') +
-    '] [--smoke] [--detail] [--json [file]] [--repeat N] [--runs N] [--budget MS] [--qps MS] [--seed N] [--queries N] [--dist DIR]';
+    '] [--smoke] [--detail] [--json [file]] [--repeat N] [--runs N] [--budget MS] [--warm-up MS] [--qps MS] [--seed N] [--queries N] [--dist DIR]';
 }
 
 /** The corpora to run, as descriptors (corpus.mjs makeCorpus). */
@@ -233,6 +235,7 @@ async function runComparison(opts, { counts, repeat }) {
       dist: opts.dist,
       runs: opts.runs ?? (opts.smoke || (descriptor.n ?? 0) >= 20000 ? 1 : 3),
       budgetMs: opts.budgetMs ?? (opts.smoke ? 200 : 1500),
+      warmUpMs: opts.warmUpMs ?? (opts.smoke ? 800 : 20000),
       minSamples: opts.smoke ? 3 : 20,
       qpsMs: opts.qpsMs ?? (opts.smoke ? 200 : large ? 0 : 2000),
     };
