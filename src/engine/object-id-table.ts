@@ -66,12 +66,12 @@ export class ObjectIdTable {
 
   /** Rebuilds the slots for the live ids, a quarter full at most (deleted marks dropped). */
   private resize(): void {
-    const live = this.slots.filter((id) => id >= 0);
+    const ids = this.slots.filter((id) => id >= 0);
     let length = MIN_SLOTS;
-    while (length < (live.length + 1) * 4) length *= 2;
+    while (length < (ids.length + 1) * 4) length *= 2;
     this.slots = new Int32Array(length).fill(EMPTY);
     this.used = 0;
     this.live = 0;
-    for (const id of live) this.add(this.objectIDOf(id)!, id);
+    for (const id of ids) this.add(this.objectIDOf(id)!, id);
   }
 }

@@ -45,21 +45,21 @@ export class RecordStore {
   /** Whether a record read from a snapshot has bytes at `id` (an objectID may be ''). */
   private isPacked(id: number): boolean {
     const ends = this.ends;
-    return ends !== undefined && id < ends.length && ends[id] !== (id === 0 ? 0 : ends[id - 1]);
+    return ends !== undefined && id < ends.length && ends[id] !== this.packedStart(id);
   }
+
+  /** Where the bytes of the packed record `id` start in the inflated blob (they end at ends[id]). */
+  private packedStart(id: number): number { return id === 0 ? 0 : this.ends![id - 1]; }
 
   get(id: number): Record_ | undefined {
     const record = this.objects[id];
-    if (record === null) return undefined;
-    if (record !== undefined || !this.ends || id >= this.ends.length) return record;
+    if (record !== undefined) return record ?? undefined;
+    if (!this.isPacked(id)) return undefined;
     if (this.deflated) {
       this.packed = this.deflated.inflate(this.deflated.blob);
       this.deflated = undefined;
     }
-    const start = id === 0 ? 0 : this.ends![id - 1];
-    const end = this.ends![id];
-    if (end === start) return undefined;
-    const unpacked = decode(this.packed!.subarray(start, end)) as Record_;
+    const unpacked = decode(this.packed!.subarray(this.packedStart(id), this.ends![id])) as Record_;
     this.objects[id] = unpacked;
     return unpacked;
   }
