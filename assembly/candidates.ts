@@ -7,7 +7,7 @@ import { IntVec } from './buffers';
 import { liveBits } from './store';
 import { wordCount } from './matcher';
 import {
-  bitmapWords, cachedKeysFolded, candidateBitmap, foldCachedKeysAhead, foldedBestAttribute, leadBitmap, levelBitmap, typoFreeBitmap,
+  bitmapWords, candidateBitmap, foldKeys, foldKeysAhead, foldedBestAttribute, keysFolded, leadBitmap, levelBitmap, typoFreeBitmap,
 } from './wordsets';
 import { isExcluded, isOptional } from './ranking';
 
@@ -90,11 +90,11 @@ export function listCandidates(typoFreeOnly: bool, cutWanted: i32): void {
   const source = typoFreeOnly ? typoFreeBitmap() : candidateBitmap();
   listedTypoFree = typoFreeOnly;
   candidates.reserve(bitmapWords << 5);
-  if (cutWanted <= 0) { listBitmap(source, 0); return; }
+  if (cutWanted <= 0) { listBitmap(source, 0); foldKeys(candidates, source); return; }
   // the lead place's records share the best key (0): when they fill the page, the page lies among them
-  if (countBoth(source, leadBitmap()) >= cutWanted) { listBitmap(source, leadBitmap()); return; }
+  if (countBoth(source, leadBitmap()) >= cutWanted) { listBitmap(source, leadBitmap()); keysFolded(); return; }
   // keys of cached entries: folded into every record at once when most are listed, else one by one
-  const foldEach = !foldCachedKeysAhead(typoFreeOnly ? typoFreeCount : candidateCount);
+  const foldEach = !foldKeysAhead(typoFreeOnly ? typoFreeCount : candidateCount, source);
   listBitmap(source, 0);
   const n = candidates.length;
   listedKeys.reserve(n);
@@ -106,7 +106,7 @@ export function listCandidates(typoFreeOnly: bool, cutWanted: i32): void {
     keyHistogram.set(bucket, keyHistogram.get(bucket) + 1);
     store<i32>(keys + (<usize>i << 2), key);
   }
-  cachedKeysFolded();
+  keysFolded();
   const cut = keyCut(cutWanted);
   let kept = 0;
   for (let i = 0; i < n; i++) {

@@ -128,7 +128,7 @@ export function orBitmapInto(from: usize, bitmap: usize, words: i32): void {
 }
 
 /**
- * Raises each record's packed best key (see PostingLists#orIntoKeyed) with the
+ * Raises each record's packed best key (see PostingLists#raiseBest) with the
  * entry's keys. Records outside the subtree get `stamp | (KEY_MASK - 0xffff)`,
  * a key worse than any real one: harmless, as only records some ranked word
  * matched (and so raised with a real key) are ever ranked.

@@ -12,7 +12,7 @@ import {
   MAX_WORDS, matchWord, queryUnits, setWordCount, wordCount, wordLength, wordMaxTypos, wordPrefix, wordStart,
 } from './matcher';
 import {
-  accumulateLevels, bitmapWords, candidateBitmap, fillSlot, finishSlot, foldCachedKeys, invalidateMarks, prepareWordsets, recordMatch, recordPhraseMatch, selectMatchWord, testBit, useSlot,
+  accumulateLevels, bitmapWords, candidateBitmap, fillSlot, finishSlot, invalidateMarks, prepareWordsets, recordMatch, recordPhraseMatch, selectMatchWord, testBit, useSlot,
 } from './wordsets';
 import {
   attributeRulesActive, exactFromScan, exactOf, isAdjacentPair, isExcluded, matchedWordsOf, rankOf, scanRecord, scannedWords, setAttributeRules, setWordRoles, typosOf,
@@ -322,7 +322,6 @@ export function search(): void {
   listCandidates(typoFree, attributeCutWanted(typoFree));
   // a page-sized subset is listed: its steps below change nothing (see pageIsTypoFree, attributeCut)
   const listedAll = candidates.length == total;
-  foldCachedKeys(candidates);
   verifyCandidates();
   applyTypoMode();
   const nbHits = listedAll ? countHits() : total;

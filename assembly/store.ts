@@ -117,29 +117,36 @@ export class PostingLists {
   }
 
   /**
-   * Like orInto, and raises `best[doc]` to `stamp | (KEY_MASK - key)` where
-   * larger: with `stamp` above every older query's, a max keeps the query's
-   * lowest key per record in one load and one store. Records matched in the
-   * lead place also go to `lead` (see LEAD_KEYS), every record to `exact`
-   * too unless it is 0 (a whole word: decoded once for both bitmaps).
+   * Like orInto; records matched in the lead place also go to `lead` (see
+   * LEAD_KEYS), every record to `exact` too unless it is 0 (a whole word:
+   * decoded once for both bitmaps). The other postings' (record, key) pairs
+   * are appended to `keys`, two i32 each: a per-record array of best keys
+   * raised here would miss the cache once a posting at 1M records (half to
+   * three quarters of the matching), where the listed candidates, raised
+   * from the log later, are usually a few of them.
    */
-  orIntoKeyed(term: i32, bitmap: usize, best: usize, stamp: u32, lead: usize, exact: usize): void {
+  orIntoWithLead(term: i32, bitmap: usize, lead: usize, exact: usize, keys: IntVec): void {
     if (term >= this.ptr.length) return;
     let p = <usize>this.ptr.get(term);
     const end = p + <usize>this.length.get(term);
+    // a posting takes two bytes at least: the log has room for every one
+    keys.reserve(keys.length + this.length.get(term));
+    let logged = keys.ptr + (<usize>keys.length << 2);
     let next: u32 = 0;
     while (p < end) {
       p = readPosting(p, next);
       const doc = postingDoc, key = postingKey;
       setBit(bitmap, doc);
-      const slot = best + (<usize>doc << 2);
-      const packed = stamp | (KEY_MASK - (key < KEY_MASK ? key : KEY_MASK));
-      const old = load<u32>(slot);
-      store<u32>(slot, packed > old ? packed : old);
       if (key < LEAD_KEYS) setBit(lead, doc);
+      else {
+        store<u32>(logged, doc);
+        store<u32>(logged, key, 4);
+        logged += 8;
+      }
       if (exact != 0) setBit(exact, doc);
       next = doc + 1;
     }
+    keys.length = <i32>((logged - keys.ptr) >> 2);
   }
 
   /** Number of postings of the term (decoding-free upper bound: its bytes). */

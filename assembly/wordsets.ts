@@ -18,10 +18,20 @@ let words: i32 = 0;
 let currentWord: i32 = 0;
 
 export let epoch: i32 = 0;
-/** Per record, the best attribute key of its matches by ranked words, packed under the query's stamp (see orIntoKeyed). */
+/**
+ * Per listed candidate, the best attribute key of its matches by ranked
+ * words, packed under the query's stamp (see raiseLoggedKeys), filled once
+ * the candidates are listed and for them only (see foldKeys). Records in
+ * the lead bitmap have key 0 and need none.
+ */
 const docBest = new IntVec();
 let keyStamp: u32 = 0;
-@inline export function bestAttributeOf(doc: i32): i32 { return <i32>(KEY_MASK - (<u32>docBest.get(doc) & KEY_MASK)); }
+/** The lead records' key is in docBest too (many candidates are ranked: one load each instead of two). */
+let leadFolded = false;
+@inline export function bestAttributeOf(doc: i32): i32 {
+  if (!leadFolded && testBit(leadBitmap(), doc)) return 0;
+  return <i32>(KEY_MASK - (<u32>docBest.get(doc) & KEY_MASK));
+}
 
 function nextKeyStamp(): void {
   let next = (keyStamp >> KEY_BITS) + 1;
@@ -51,6 +61,8 @@ export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32
   nextKeyStamp();
   typoMatched = false;
   keyedEntries.length = 0;
+  keyLog.length = 0;
+  leadFolded = false;
   epoch++;
 }
 
@@ -108,7 +120,7 @@ export function recordMatch(term: i32, typos: i32, full: bool, highlightLength: 
   } else {
     const exactTarget = exact ? matchTarget(EXACT) : 0;
     if (slot) postings.orIntoKeys16(term, slotBitmap(slot, typos), slotKeys(slot), slotLead(slot), exactTarget);
-    else if (keyedWord()) postings.orIntoKeyed(term, levelBitmap(currentWord, typos), docBest.ptr, keyStamp, leadBitmap(), exactTarget);
+    else if (keyedWord()) postings.orIntoWithLead(term, levelBitmap(currentWord, typos), leadBitmap(), exactTarget, keyLog);
     else {
       postings.orInto(term, levelBitmap(currentWord, typos));
       if (exact) postings.orInto(term, exactTarget);
@@ -157,8 +169,9 @@ function heavyTermEntry(term: i32): usize {
   return subtreeEntry(termCacheKey(term), singleTerm, bytes, bitmapWords);
 }
 
-/** Cached entries whose keys count for the records' best (folded in for the candidates only, see foldCachedKeys). */
+/** Cached entries, and (record, key) pairs of terms, whose keys count for the records' best (folded in for the listed candidates only, see foldKeys). */
 const keyedEntries = new IntVec();
+const keyLog = new IntVec();
 
 /** Adds a cached entry's records to the current word's `typos` level; its keys count once candidates are known. */
 function orCachedMatch(entry: usize, typos: i32): void {
@@ -177,39 +190,75 @@ function orCachedMatch(entry: usize, typos: i32): void {
 @inline function isDense(candidates: i32): bool { return candidates > bitmapWords << 2; }
 
 /**
- * Folds the keys of the cached entries matched by ranked words into the
- * candidates' best keys: per candidate when they are few, else over every
- * record at once (SIMD).
+ * Folds the keys of the terms and cached entries matched by ranked words
+ * into the best keys of the listed candidates (the records of `listed`):
+ * entries per candidate when they are few, else over every record at once (SIMD).
  */
-export function foldCachedKeys(candidates: IntVec): void {
-  const dense = isDense(candidates.length);
+export function foldKeys(candidates: IntVec, listed: usize): void {
+  if (foldKeysAhead(candidates.length, listed)) return;
   for (let e = 0; e < keyedEntries.length; e++) {
     const entry = <usize>keyedEntries.get(e);
-    if (dense) { raiseKeys(entry, docBest.ptr, bitmapWords, keyStamp); continue; }
     for (let i = 0; i < candidates.length; i++) raiseKey(entry, docBest.ptr, bitmapWords, keyStamp, candidates.get(i));
   }
   keyedEntries.length = 0;
 }
 
 /**
- * foldCachedKeys for `count` candidates not listed yet: every record at once
- * when they are many (true), else nothing (foldedBestAttribute folds them one by one).
+ * Raises `docBest[doc]` to `stamp | (KEY_MASK - key)` where larger for the
+ * logged pairs of the records in `listed`: with the stamp above every older
+ * query's, a max keeps the query's lowest key per record in one load and one store.
  */
-export function foldCachedKeysAhead(count: i32): bool {
+function raiseLoggedKeys(listed: usize): void {
+  const best = docBest.ptr;
+  const end = keyLog.ptr + (<usize>keyLog.length << 2);
+  for (let p = keyLog.ptr; p < end; p += 8) {
+    const doc = load<i32>(p);
+    if (!testBit(listed, doc)) continue;
+    const key = load<u32>(p, 4);
+    const slot = best + (<usize>doc << 2);
+    const packed = keyStamp | (KEY_MASK - (key < KEY_MASK ? key : KEY_MASK));
+    if (packed > load<u32>(slot)) store<u32>(slot, packed);
+  }
+  keyLog.length = 0;
+}
+
+/** Gives the lead records of `listed` their key, 0, in docBest. */
+function foldLead(listed: usize): void {
+  const lead = leadBitmap(), best = docBest.ptr;
+  const packed = keyStamp | KEY_MASK;
+  for (let i = 0; i < bitmapWords; i++) {
+    const o = <usize>i << 2;
+    let bits = load<u32>(lead + o) & load<u32>(listed + o);
+    while (bits != 0) {
+      store<u32>(best + ((<usize>(i << 5) + <usize>ctz(bits)) << 2), packed);
+      bits &= bits - 1;
+    }
+  }
+  leadFolded = true;
+}
+
+/**
+ * foldKeys for `count` candidates of `listed` not listed yet: the terms'
+ * keys now, the entries' over every record at once when the candidates are
+ * many (true), else not (foldedBestAttribute folds them one by one).
+ */
+export function foldKeysAhead(count: i32, listed: usize): bool {
+  raiseLoggedKeys(listed);
   if (!isDense(count)) return false;
+  foldLead(listed);
   for (let e = 0; e < keyedEntries.length; e++) raiseKeys(<usize>keyedEntries.get(e), docBest.ptr, bitmapWords, keyStamp);
   keyedEntries.length = 0;
   return true;
 }
 
-/** The best attribute key of `doc`, the cached entries' keys folded in first with `fold` (foldCachedKeys for one record, ahead of it). */
+/** The best attribute key of `doc`, the cached entries' keys folded in first with `fold` (foldKeys for one record, ahead of it). */
 @inline export function foldedBestAttribute(doc: i32, fold: bool): i32 {
   if (fold) for (let e = 0; e < keyedEntries.length; e++) raiseKey(<usize>keyedEntries.get(e), docBest.ptr, bitmapWords, keyStamp, doc);
   return bestAttributeOf(doc);
 }
 
-/** The cached entries' keys are folded in already (for every candidate, by foldedBestAttribute). */
-export function cachedKeysFolded(): void { keyedEntries.length = 0; }
+/** The keys are folded in already (for every candidate, by foldKeysAhead and foldedBestAttribute). */
+export function keysFolded(): void { keyedEntries.length = 0; keyLog.length = 0; }
 
 /**
  * The terms of a trie subtree (`subtree` names it for the cache), all matched
@@ -263,7 +312,9 @@ export function recordPhraseMatch(terms: StaticArray<i32>, full: bool): void {
   if (full) orBitmapInto(all, exactBitmap(currentWord), bitmapWords);
   for (let i = 0; i < terms.length; i++) {
     // records rank by their best attribute key over every matched term
-    if (keyedWord()) postings.orIntoKeyed(terms[i], one, docBest.ptr, keyStamp, leadBitmap(), 0);
+    if (keyedWord()) {
+      postings.orIntoWithLead(terms[i], one, leadBitmap(), 0, keyLog);
+    }
     markTerm(terms[i], 0, full);
   }
 }
