@@ -5,7 +5,7 @@
 // for highlighting, so highlighted words are exactly the matched ones.
 import { IntVec } from './buffers';
 import { MAX_TOKEN_UNITS } from './text';
-import { nodeChar, nodeFirstChild, nodeNextSibling, nodeTerm } from './dictionary';
+import { orderTrie, orderedChar, orderedEnd, orderedTerm } from './trie-order';
 import { recordMatch as emitTerm, recordSubtreeMatch as emitTerms } from './wordsets';
 import { postings } from './store';
 import { subtreeCacheKey } from './prefix-cache';
@@ -44,44 +44,46 @@ function selectWord(w: i32): void {
 /** Fills the row at `depth` for term character `c`; returns the row minimum. */
 function computeRow(depth: i32, c: i32): i32 {
   pathChar.set(depth, c);
-  const cur = depth * STRIDE;
-  const prev = cur - STRIDE;
-  let rowMin = rows.get(prev) + 2;
-  rows.set(cur, rowMin);
+  // the term's previous character, for transpositions (none above depth 2: query units are never -1)
+  const before = depth >= 2 ? pathChar.get(depth - 1) : -1;
+  const units = queryUnits.ptr + (<usize>start << 2);
+  const cur = rows.ptr + (<usize>(depth * STRIDE) << 2);
+  const prev = cur - (<usize>STRIDE << 2);
+  let diagonal = load<i32>(prev);
+  let left = diagonal + 2;
+  store<i32>(cur, left);
+  let rowMin = left;
+  let previousUnit = -1;
   for (let j = 1; j <= length; j++) {
-    const qc = queryUnits.get(start + j - 1);
+    const qc = load<i32>(units + (<usize>(j - 1) << 2));
     const cost = j == 1 ? 2 : 1;
-    let v = rows.get(prev + j - 1) + (qc == c ? 0 : cost);
-    const deletion = rows.get(cur + j - 1) + cost;
-    if (deletion < v) v = deletion;
-    const insertion = rows.get(prev + j) + 1;
-    if (insertion < v) v = insertion;
-    if (depth >= 2 && j >= 2 && c == queryUnits.get(start + j - 2) && pathChar.get(depth - 1) == qc) {
-      const transposition = rows.get(prev - STRIDE + j - 2) + (j == 2 ? 2 : 1);
+    const up = load<i32>(prev + (<usize>j << 2));
+    let v = diagonal + (qc == c ? 0 : cost);
+    if (left + cost < v) v = left + cost;
+    if (up + 1 < v) v = up + 1;
+    if (c == previousUnit && before == qc) {
+      const transposition = load<i32>(prev - (<usize>STRIDE << 2) + (<usize>(j - 2) << 2)) + (j == 2 ? 2 : 1);
       if (transposition < v) v = transposition;
     }
-    rows.set(cur + j, v);
+    store<i32>(cur + (<usize>j << 2), v);
     if (v < rowMin) rowMin = v;
+    diagonal = up;
+    left = v;
+    previousUnit = qc;
   }
   return rowMin;
 }
 
-// --- the trie walk: every matched term goes to `recordMatch` (wordsets.ts).
-const stack = new IntVec();
+// --- the trie walk (over its preorder copy): every matched term goes to `recordMatch` (wordsets.ts).
 const subtreeTerms = new IntVec();
 
 /** Emits every term under `node` (and the node's own with `withNode`) as a prefix match with `typos`. */
 function emitSubtree(node: i32, typos: i32, highlightLength: i32, withNode: bool): void {
-  stack.length = 0;
   subtreeTerms.length = 0;
   let bytes = 0;
-  if (withNode) stack.push(node);
-  else for (let child = nodeFirstChild.get(node); child >= 0; child = nodeNextSibling.get(child)) stack.push(child);
-  while (stack.length > 0) {
-    const n = stack.get(--stack.length);
-    const term = nodeTerm.get(n);
+  for (let n = withNode ? node : node + 1, end = orderedEnd.get(node); n < end; n++) {
+    const term = orderedTerm.get(n);
     if (term >= 0) { subtreeTerms.push(term); bytes += postings.bytes(term); }
-    for (let child = nodeFirstChild.get(n); child >= 0; child = nodeNextSibling.get(child)) stack.push(child);
   }
   emitTerms(subtreeCacheKey(node, withNode), subtreeTerms, bytes, typos, highlightLength);
 }
@@ -91,14 +93,14 @@ function walkChildren(node: i32, depth: i32, bestPrefix: i32, bestPrefixLength: 
   // deeper row can reach 0 again, so every descendant is a prefix match
   if (maxTypos == 0 && bestPrefix == 0) { emitSubtree(node, 0, bestPrefixLength, false); return; }
   const d = depth + 1;
-  for (let child = nodeFirstChild.get(node); child >= 0; child = nodeNextSibling.get(child)) {
-    const rowMin = computeRow(d, nodeChar.get(child));
+  for (let child = node + 1, end = orderedEnd.get(node); child < end; child = orderedEnd.get(child)) {
+    const rowMin = computeRow(d, orderedChar.get(child));
     if (rowMin > maxTypos) {
       if (bestPrefix <= maxTypos) emitSubtree(child, bestPrefix, bestPrefixLength, true);
       continue;
     }
     const full = rows.get(d * STRIDE + length);
-    const term = nodeTerm.get(child);
+    const term = orderedTerm.get(child);
     if (term >= 0) {
       if (full <= maxTypos && full <= bestPrefix) emitTerm(term, full, true, 0);
       else if (bestPrefix <= maxTypos) emitTerm(term, bestPrefix, false, bestPrefixLength);
@@ -115,6 +117,7 @@ function walkChildren(node: i32, depth: i32, bestPrefix: i32, bestPrefixLength: 
 export function matchWord(w: i32): void {
   selectWord(w);
   if (length == 0) return;
+  orderTrie();
   walkChildren(0, 0, NO_MATCH, 0);
 }
 

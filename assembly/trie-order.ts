@@ -1,0 +1,42 @@
+// The typo walk's view of the dictionary trie (dictionary.ts): its nodes in
+// preorder, each with its character, its term and where its subtree ends.
+// A node's first child is the node after it and its next sibling starts
+// where the child's subtree ends, so the walk reads memory forward and a
+// subtree's terms are one range. The linked trie keeps its nodes in
+// insertion order: at 1M records, following its sibling links missed the
+// cache at nearly every step of an 8-letter word's walk. Rebuilt once the
+// trie has grown, which only writes do (and they drop the prefix cache, whose
+// keys are these node numbers).
+import { IntVec } from './buffers';
+import { nodeChar, nodeFirstChild, nodeNextSibling, nodeTerm, termCount } from './dictionary';
+
+export const orderedChar = new IntVec();
+export const orderedTerm = new IntVec();
+/** The node after the last of the node's subtree. */
+export const orderedEnd = new IntVec();
+let orderedNodes = -1;
+let orderedTerms = -1;
+
+/** Brings the preorder copy up to date with the trie (the root is node 0 in both). */
+export function orderTrie(): void {
+  if (orderedNodes == nodeChar.length && orderedTerms == termCount) return;
+  orderedNodes = nodeChar.length;
+  orderedTerms = termCount;
+  orderedChar.reserve(orderedNodes);
+  orderedTerm.reserve(orderedNodes);
+  orderedEnd.reserve(orderedNodes);
+  orderedChar.length = 0;
+  orderedTerm.length = 0;
+  orderedEnd.length = 0;
+  copySubtree(0);
+}
+
+/** Recursive: the trie is as deep as the longest term (MAX_TOKEN_UNITS). */
+function copySubtree(node: i32): void {
+  const at = orderedChar.length;
+  orderedChar.push(nodeChar.get(node));
+  orderedTerm.push(nodeTerm.get(node));
+  orderedEnd.push(0);
+  for (let child = nodeFirstChild.get(node); child >= 0; child = nodeNextSibling.get(child)) copySubtree(child);
+  orderedEnd.set(at, orderedChar.length);
+}
