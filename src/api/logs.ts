@@ -84,16 +84,20 @@ const cut = (text: string): string => (text.length > CUT ? JSON.parse(JSON.strin
 
 /**
  * The first `CUT` characters of a value's JSON. Serialising a large answer
- * whole to keep 1000 characters would cost more than many searches, so the
- * replacer stops descending once the characters it has certainly emitted
- * (a lower bound: names and strings) pass the cut: what follows is dropped,
- * what precedes is exactly the full JSON's.
+ * whole to keep 1000 characters would cost more than many searches, so a
+ * value whose JSON may be long goes through a replacer that stops descending
+ * once the characters it has certainly emitted (a lower bound: names and
+ * strings) pass the cut: what follows is dropped, what precedes is exactly
+ * the full JSON's. The replacer calls back into JavaScript for every value,
+ * so a value whose JSON is short (most answers of a search) is told apart
+ * first by the same lower bound, counted without building anything.
  */
 function asText(value: unknown): string {
   if (value === undefined) return '';
   if (typeof value === 'string') return cut(value);
-  let emitted = 0;
   try {
+    if (jsonLengthAtLeast(value, CUT) <= CUT) return cut(JSON.stringify(value) ?? '');
+    let emitted = 0;
     return cut(JSON.stringify(value, function (this: unknown, name: string, v: unknown) {
       if (emitted > CUT) return undefined;
       if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return v; // emits nothing
@@ -103,6 +107,22 @@ function asText(value: unknown): string {
   } catch {
     return ''; // a value JSON cannot hold (in-process callers may send anything)
   }
+}
+
+/** A lower bound of the length of `v`'s JSON (names and strings, a character per value), counted until it passes `limit`. */
+function jsonLengthAtLeast(v: unknown, limit: number): number {
+  if (typeof v === 'string') return v.length;
+  if (v === null || typeof v !== 'object') return 1;
+  let n = 2;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length && n <= limit; i++) n += 1 + jsonLengthAtLeast(v[i], limit - n);
+    return n;
+  }
+  for (const k in v) {
+    if (n > limit) break;
+    n += k.length + 1 + jsonLengthAtLeast((v as Record<string, unknown>)[k], limit - n);
+  }
+  return n;
 }
 
 const QUERY_RIGHTS: ReadonlySet<Right> = new Set(['search', 'browse']);

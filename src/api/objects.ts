@@ -2,7 +2,7 @@
 // batch, multi-get. Every write becomes a batch of actions (writes.ts).
 import { badRequest, notFound } from '../engine/errors.js';
 import { checkIndexName } from '../engine/engine.js';
-import { asRecord, checkPartial, isPlainObject, project } from '../engine/records.js';
+import { asRecord, checkPartial, isPlainObject, project, projection } from '../engine/records.js';
 import { effectiveSetting } from '../engine/settings.js';
 import { reportedIDs, toAction, type Action } from '../engine/writes.js';
 import { deleteByQueryParams } from '../engine/browse.js';
@@ -102,7 +102,7 @@ function readable(ctx: OperationContext, indexName: string, objectID: string, at
     ? [] : (effectiveSetting(index.settings, 'unretrievableAttributes') ?? []);
   // a list, a comma-separated string or a JSON array text: the one parser reads every form
   const toRetrieve = parseSearchParams({ attributesToRetrieve: attributes }).attributesToRetrieve;
-  return project(record, toRetrieve, hidden);
+  return project(record, projection(toRetrieve, hidden));
 }
 
 export function getObject(ctx: OperationContext) {

@@ -6,7 +6,7 @@ import { hasBit, idsOf } from './bitmap.js';
 import { badRequest } from './errors.js';
 import { encodeParams, parseSearchParams, type SearchParams } from './params.js';
 import { planQuery } from './query-plan.js';
-import { project, valuesAt } from './records.js';
+import { project, projection, valuesAt } from './records.js';
 import { settingsOf } from './search.js';
 import { compareValues, sortValue, type SearchIndex, type SortValue } from './search-index.js';
 
@@ -117,14 +117,14 @@ export async function browseIndex(index: SearchIndex, body: Record<string, unkno
   const hitsPerPage = Math.min(params.hitsPerPage ?? BROWSE_PAGE, BROWSE_PAGE);
   const { candidates, nbHits, setting } = matchingBitmap(index, params);
   const order = browseOrder(index);
-  const hidden = seeUnretrievable ? [] : (setting('unretrievableAttributes') ?? []);
+  const retrieved = projection(setting('attributesToRetrieve'), seeUnretrievable ? [] : (setting('unretrievableAttributes') ?? []));
   const hits = [];
   let position = positionAfter(order, index, cursor);
   let lastId = -1;
   for (; position < order.ids.length && hits.length < hitsPerPage; position++) {
     const id = order.ids[position];
     if (!hasBit(candidates, id)) continue;
-    hits.push(project(index.record(id)!, setting('attributesToRetrieve'), hidden));
+    hits.push(project(index.record(id)!, retrieved));
     lastId = id;
   }
   const more = order.ids.slice(position).some((id) => hasBit(candidates, id));

@@ -14,19 +14,33 @@ export interface FacetAttribute {
 
 const MODIFIER = /^(searchable|filterOnly|afterDistinct)\((.+)\)$/;
 
-/** attributesForFaceting entries: `attr`, `searchable(attr)`, `filterOnly(attr)`, `afterDistinct(...)` (nestable). */
-export function facetAttributes(list: string[] | null | undefined): FacetAttribute[] {
-  return (list ?? []).map((entry) => {
-    const attribute: FacetAttribute = { name: '', path: [], searchable: false, filterOnly: false, afterDistinct: false };
-    let rest = entry.trim();
-    for (let m = MODIFIER.exec(rest); m; m = MODIFIER.exec(rest)) {
-      attribute[m[1] as 'searchable' | 'filterOnly' | 'afterDistinct'] = true;
-      rest = m[2].trim();
-    }
-    attribute.name = rest;
-    attribute.path = rest.split('.');
-    return attribute;
-  });
+/** Parsed lists by the settings array they came from, with its text (a list changed in place is parsed again). */
+const parsedLists = new WeakMap<readonly string[], { text: string; attributes: readonly FacetAttribute[] }>();
+
+/**
+ * attributesForFaceting entries: `attr`, `searchable(attr)`, `filterOnly(attr)`, `afterDistinct(...)` (nestable).
+ * Every search reads them, so a settings list is parsed once (the result is shared: read-only).
+ */
+export function facetAttributes(list: readonly string[] | null | undefined): readonly FacetAttribute[] {
+  if (!list) return [];
+  const text = list.join('\u0000');
+  const known = parsedLists.get(list);
+  if (known?.text === text) return known.attributes;
+  const attributes = Object.freeze(list.map(parseFacetAttribute));
+  parsedLists.set(list, { text, attributes });
+  return attributes;
+}
+
+function parseFacetAttribute(entry: string): FacetAttribute {
+  const attribute: FacetAttribute = { name: '', path: [], searchable: false, filterOnly: false, afterDistinct: false };
+  let rest = entry.trim();
+  for (let m = MODIFIER.exec(rest); m; m = MODIFIER.exec(rest)) {
+    attribute[m[1] as 'searchable' | 'filterOnly' | 'afterDistinct'] = true;
+    rest = m[2].trim();
+  }
+  attribute.name = rest;
+  attribute.path = rest.split('.');
+  return Object.freeze(attribute);
 }
 
 const matchingKey = (value: string) => value.trim().toLowerCase();

@@ -93,43 +93,52 @@ export function applyPartial(base: Record_, body: Record<string, Json>): Record_
   return next;
 }
 
+/** Which attributes of a record a reader gets, worked out once for many records (see project). */
+export interface Projection { all: boolean; included: string[][]; removed: string[][] }
+
 /**
- * The attributes of a record a reader gets: `attributesToRetrieve` (`*`,
- * names, nested paths, `-attr` exclusions), never the unretrievable ones
- * unless allowed; objectID always.
+ * `attributesToRetrieve` (`*`, names, nested paths, `-attr` exclusions) and
+ * the attributes the reader may not see, as paths.
  */
-export function project(record: Record_, toRetrieve: string[] | null | undefined, hidden: string[] = []): Record<string, Json> {
+export function projection(toRetrieve: string[] | null | undefined, hidden: string[] = []): Projection {
   const wanted = toRetrieve && toRetrieve.length > 0 ? toRetrieve : ['*'];
-  const excluded = new Set(wanted.filter((a) => a.startsWith('-')).map((a) => a.slice(1)));
   const included = wanted.filter((a) => !a.startsWith('-'));
+  const excluded = new Set(wanted.filter((a) => a.startsWith('-')).map((a) => a.slice(1)));
+  return {
+    all: included.includes('*'),
+    included: included.map((a) => a.split('.')),
+    removed: [...excluded, ...hidden].map((a) => a.split('.')),
+  };
+}
+
+/** The attributes of a record a reader gets (see projection); objectID always. */
+export function project(record: Record_, p: Projection): Record<string, Json> {
   let out: Record<string, Json> = {};
-  if (included.includes('*')) out = { ...record };
-  else {
-    for (const attr of included) copyPath(record, out, attr.split('.'));
-  }
-  for (const attr of [...excluded, ...hidden]) removePath(out, attr.split('.'));
+  if (p.all) out = { ...record };
+  else for (const path of p.included) copyPath(record, out, path, 0);
+  for (const path of p.removed) removePath(out, path, 0);
   out.objectID = record.objectID;
   return out;
 }
 
-function copyPath(from: Record<string, Json>, to: Record<string, Json>, path: string[]): void {
-  const [head, ...rest] = path;
+function copyPath(from: Record<string, Json>, to: Record<string, Json>, path: string[], at: number): void {
+  const head = path[at];
   if (!(head in from)) return;
   const value = from[head];
-  if (rest.length === 0) { to[head] = value; return; }
+  if (at === path.length - 1) { to[head] = value; return; }
   if (!isPlainObject(value)) return;
   const target = isPlainObject(to[head]) ? (to[head] as Record<string, Json>) : {};
-  copyPath(value as Record<string, Json>, target, rest);
+  copyPath(value as Record<string, Json>, target, path, at + 1);
   if (Object.keys(target).length > 0) to[head] = target;
 }
 
-function removePath(obj: Record<string, Json>, path: string[]): void {
-  const [head, ...rest] = path;
-  if (rest.length === 0) { delete obj[head]; return; }
+function removePath(obj: Record<string, Json>, path: string[], at: number): void {
+  const head = path[at];
+  if (at === path.length - 1) { delete obj[head]; return; }
   const inner = obj[head];
   if (isPlainObject(inner)) {
     const copy = { ...(inner as Record<string, Json>) };
-    removePath(copy, rest);
+    removePath(copy, path, at + 1);
     obj[head] = copy;
   }
 }

@@ -8,7 +8,7 @@ import { facetsOf, requestedFacets } from './facet-counts.js';
 import { synonymWords } from './synonyms.js';
 import { highlightText, mapLeaves, snippetText, type HighlightOptions } from './highlight.js';
 import { fallbackMasks, planQuery, type QueryPlan, type Setting } from './query-plan.js';
-import { project, type Json, type Record_ } from './records.js';
+import { project, projection, type Json, type Projection, type Record_ } from './records.js';
 import { applyRules, type AppliedRules } from './rules.js';
 import { fullBitmap, hasBit, wordsFor } from './bitmap.js';
 import type { SearchIndex } from './search-index.js';
@@ -98,8 +98,8 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
   const faceted = facetAttributes.length > 0 ? facetsOf(index, facetAttributes, index.coreIndex.candidates(), setting) : undefined;
   const query = plan.core.query;
   const words = result.words.map(([s, e]) => query.slice(s, e));
-  const highlighting = highlightOptions(words, setting, plan);
-  const hits = result.hits.map((hit) => buildHit(index, hit, highlighting, params, setting, context, plan));
+  const shape = hitShape(words, setting, plan, context);
+  const hits = result.hits.map((hit) => buildHit(index, hit, shape, params, plan));
   const limit: number = setting('paginationLimitedTo');
   const response: Record<string, unknown> = {
     hits,
@@ -135,6 +135,31 @@ function selectFields(response: Record<string, unknown>, fields: string[] | unde
   return Object.fromEntries(Object.entries(response).filter(([k]) => fields.includes(k)));
 }
 
+/** What every hit of a search holds: the same for each, so worked out once. */
+interface HitShape {
+  retrieved: Projection;
+  /** What highlighting and snippets may show (undefined: the whole record). */
+  visible?: Projection;
+  onlyMatches: boolean;
+  toHighlight: string[] | null;
+  toSnippet: string[] | null;
+  ellipsis: string;
+  highlighting: HighlightOptions;
+}
+
+function hitShape(words: string[], setting: Setting, plan: QueryPlan, context: SearchContext): HitShape {
+  const hidden: string[] = context.seeUnretrievable ? [] : (setting('unretrievableAttributes') ?? []);
+  return {
+    retrieved: projection(setting('attributesToRetrieve'), hidden),
+    visible: context.seeUnretrievable ? undefined : projection(['*'], hidden),
+    onlyMatches: setting('restrictHighlightAndSnippetArrays') === true,
+    toHighlight: setting('attributesToHighlight'),
+    toSnippet: setting('attributesToSnippet'),
+    ellipsis: setting('snippetEllipsisText'),
+    highlighting: highlightOptions(words, setting, plan),
+  };
+}
+
 /** How this search's hits are highlighted (the same for every hit). */
 function highlightOptions(words: string[], setting: Setting, plan: QueryPlan): HighlightOptions {
   const options: HighlightOptions = { preTag: setting('highlightPreTag'), postTag: setting('highlightPostTag'), words };
@@ -142,26 +167,21 @@ function highlightOptions(words: string[], setting: Setting, plan: QueryPlan): H
   return options;
 }
 
-function buildHit(
-  index: SearchIndex, hit: CoreHit, options: HighlightOptions, params: SearchParams,
-  setting: Setting, context: SearchContext, plan: QueryPlan,
-): Record<string, unknown> {
+function buildHit(index: SearchIndex, hit: CoreHit, shape: HitShape, params: SearchParams, plan: QueryPlan): Record<string, unknown> {
   const record = index.record(hit.id) as Record_;
-  const hidden = context.seeUnretrievable ? [] : (setting('unretrievableAttributes') ?? []);
-  const out: Record<string, unknown> = project(record, setting('attributesToRetrieve'), hidden);
-  const visible = context.seeUnretrievable ? record : project(record, ['*'], hidden);
-  const onlyMatches = setting('restrictHighlightAndSnippetArrays') === true;
-  const highlighted = highlightAttributes(index, visible, setting('attributesToHighlight'));
+  const out: Record<string, unknown> = project(record, shape.retrieved);
+  const visible = shape.visible ? project(record, shape.visible) : record;
+  const keep = shape.onlyMatches ? (l: { matchLevel: string }) => l.matchLevel !== 'none' : undefined;
+  const highlighted = highlightAttributes(index, visible, shape.toHighlight);
   if (highlighted.length > 0) {
     out._highlightResult = Object.fromEntries(highlighted.map((a) => [
-      a, mapLeaves(visible[a], (t) => highlightText(index.coreIndex, t, options), onlyMatches ? (l) => l.matchLevel !== 'none' : undefined),
+      a, mapLeaves(visible[a], (t) => highlightText(index.coreIndex, t, shape.highlighting), keep),
     ]));
   }
-  const snippets = snippetAttributes(visible, setting('attributesToSnippet'));
+  const snippets = snippetAttributes(visible, shape.toSnippet);
   if (snippets.length > 0) {
-    const ellipsis: string = setting('snippetEllipsisText');
     out._snippetResult = Object.fromEntries(snippets.map(([a, size]) => [
-      a, mapLeaves(visible[a], (t) => snippetText(index.coreIndex, t, size, ellipsis, options), onlyMatches ? (l) => l.matchLevel !== 'none' : undefined),
+      a, mapLeaves(visible[a], (t) => snippetText(index.coreIndex, t, size, shape.ellipsis, shape.highlighting), keep),
     ]));
   }
   if (params.getRankingInfo) out._rankingInfo = rankingInfo(hit, index, plan);

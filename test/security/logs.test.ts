@@ -76,6 +76,21 @@ describe('GET /1/logs', () => {
     expect(entry.answer).toBe(whole.slice(0, 1000));
   });
 
+  it('an in-process body of every JSON kind is logged as its JSON, whole or cut', async () => {
+    const kinds = {
+      text: 'quote " backslash \\ newline \n tab \t é 😀 \u2028', n: -1.5e-7, big: 1e21, nan: NaN, yes: true, no: false, none: null,
+      skipped: undefined, fn: () => 1, when: new Date(Date.UTC(2026, 10, 24)), boxed: new Number(3),
+      list: [1, undefined, null, () => 2, [[]], {}], nested: { deeper: { deepest: ['x'] } }, withJson: { toJSON: () => ({ replaced: 1 }) },
+    };
+    const long = { ...kinds, many: Array.from({ length: 300 }, (_, i) => ({ i, kinds })) };
+    for (const body of [kinds, long, [kinds, 'a'], 42, 'plain text']) {
+      await call('POST', '/1/indexes/dev_films/query', body);
+      const [entry] = await logs('?length=1');
+      const text = typeof body === 'string' ? body : JSON.stringify(body);
+      expect(entry.query_body).toBe(text.slice(0, 1000));
+    }
+  });
+
   it('a multi-query lists its inner queries and counts one call per query', async () => {
     const response = await call('POST', '/1/indexes/*/queries', { requests: [
       { indexName: 'dev_films', query: 'a', clickAnalytics: true, userToken: 'user-7' },
