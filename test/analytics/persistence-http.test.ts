@@ -71,6 +71,24 @@ describe('persistence', () => {
     expect(await fingerprint(again)).toEqual(finalState);
     expect(finalState.ctr).toMatchObject({ trackedSearchCount: 10, clickCount: 6 });
   });
+
+  it('searches reach the log in batches of 500, without waiting for a close', async () => {
+    const dir = tempDir();
+    const engine = await openAt(dir, { appId: APP_ID, adminKey: ADMIN_KEY, snapshotEvery: 0 });
+    await loadTalks(engine);
+    const { client } = clientsFor(engine);
+    const logged = () => logRecords(dir).filter((r) => r.payload.includes('"action":"events"'));
+    const search = (i: number) => client.searchSingleIndex({ indexName: INDEX, searchParams: { query: `giver ${i % 7}`, userToken: `u${i}` } });
+    for (let i = 0; i < 499; i++) await search(i);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(logged()).toHaveLength(0);
+    await search(499);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const [record] = logged();
+    expect(record.crcOk).toBe(true);
+    expect(record.payload.toString().match(/"query":"giver \d"/g)).toHaveLength(500);
+    await closeEngine(engine);
+  });
 });
 
 describe('over HTTP (lantern serve)', () => {
