@@ -56,13 +56,15 @@ export function lanternLibrary(distDir) {
     version: JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version,
   });
 
-  /** Storage that keeps only the latest snapshot, in memory: the snapshot's size and reload, without disk noise. */
+  /**
+   * Storage that keeps only the latest snapshot, in memory: the snapshot's size and reload, without disk
+   * noise. No log (no append), like the peers and Lantern in memory: writes are not encoded for one.
+   */
   const snapshotStorage = (initial) => {
     const state = { snapshot: initial };
     return {
       state,
       open: async () => ({ snapshots: state.snapshot ? [state.snapshot] : [], log: [] }),
-      append: async () => {},
       writeSnapshot: async (entry) => { state.snapshot = entry; },
       close: async () => {},
     };

@@ -22,8 +22,12 @@ export interface StoredState {
 
 export interface Storage {
   open(): Promise<StoredState>;
-  /** Resolves once the record is durable. */
-  append(entry: Entry): Promise<void>;
+  /**
+   * Resolves once the record is durable. A storage without it keeps no log:
+   * the engine then encodes no write (what it keeps lives until the process
+   * ends or a snapshot is stored).
+   */
+  append?(entry: Entry): Promise<void>;
   /**
    * Stores a snapshot atomically, then drops what is no longer needed: every
    * snapshot but this one and the previous, and the log records the previous
@@ -40,7 +44,6 @@ export const SNAPSHOTS_KEPT = 2;
 export function memoryStorage(): Storage {
   return {
     open: async () => ({ snapshots: [], log: [] }),
-    append: async () => {},
     writeSnapshot: async () => {},
     close: async () => {},
   };

@@ -1,7 +1,11 @@
 // The Objects endpoints, index management and errors through engine.request,
 // as the spec's tables describe them.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Lantern } from '../../src/lantern.js';
+import { Lantern } from '../../src/lantern.js';
+import { fsStorage } from '../../src/storage/fs.js';
 import { ADMIN_KEY, APP_ID, expectError, openEngine, sender, type Send } from './helpers.js';
 
 let engine: Lantern;
@@ -57,6 +61,28 @@ describe('POST /1/indexes/{indexName} (add)', () => {
     expect(result.status).toBe(200);
     expect(result.body.nbHits).toBe(1);
     expect(result.body.hits[0].title).toBe('Unmistakable zebra');
+  });
+
+  it('refuses an in-process record that is not JSON (a cycle, a BigInt) with 400, whatever the storage, and writes nothing', async () => {
+    const cyclic: Record<string, unknown> = { objectID: 'loop', title: 'loop' };
+    cyclic.self = cyclic;
+    const dir = mkdtempSync(join(tmpdir(), 'lantern-json-'));
+    const onDisk = await Lantern.open({ storage: fsStorage(dir) });
+    try {
+      for (const target of [engine, onDisk]) {
+        const write = sender(target);
+        for (const body of [cyclic, { objectID: 'big', n: 10n }]) {
+          const response = await write('POST', '/1/indexes/not_json/batch', { requests: [{ action: 'addObject', body }, { action: 'addObject', body: { objectID: 'fine' } }] });
+          expect(response.status).toBe(400);
+          expect(response.body.message).toMatch(/^Invalid JSON/);
+        }
+        await target.waitForTasks();
+        expect((await write('GET', '/1/indexes/not_json/fine')).status).toBe(404);
+      }
+    } finally {
+      await onDisk.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
