@@ -119,17 +119,21 @@ export interface GeoPlan {
 }
 
 /** The geo part of a query, or undefined when it has none. Boxes win over polygons, both over aroundLatLng. */
-export function planGeo(params: SearchParams, column: GeoColumn, capacity: number, words: number): GeoPlan | undefined {
+/**
+ * The geo filter and ranks of a query, or undefined when it has no geo
+ * parameter. `column` is asked for only then: building it reads every record.
+ */
+export function planGeo(params: SearchParams, column: () => GeoColumn, capacity: number, words: number): GeoPlan | undefined {
   if (params.insideBoundingBox !== undefined) {
     const boxes = shapes('insideBoundingBox', params.insideBoundingBox, (n) => n === 4);
-    return { filter: pointsWhere(column, words, (lat, lng) => boxes.some((b) => insideBox(b, lat, lng))) };
+    return { filter: pointsWhere(column(), words, (lat, lng) => boxes.some((b) => insideBox(b, lat, lng))) };
   }
   if (params.insidePolygon !== undefined) {
     const polygons = shapes('insidePolygon', params.insidePolygon, (n) => n >= 6 && n % 2 === 0);
-    return { filter: pointsWhere(column, words, (lat, lng) => polygons.some((p) => insidePolygon(p, lat, lng))) };
+    return { filter: pointsWhere(column(), words, (lat, lng) => polygons.some((p) => insidePolygon(p, lat, lng))) };
   }
   if (params.aroundLatLng === undefined) return undefined;
-  return planAround(params, parseLatLng(params.aroundLatLng), column, capacity, words);
+  return planAround(params, parseLatLng(params.aroundLatLng), column(), capacity, words);
 }
 
 function pointsWhere(column: GeoColumn, words: number, test: (lat: number, lng: number) => boolean): Bitmap {

@@ -116,7 +116,7 @@ export function planFilters(index: SearchIndex, params: SearchParams, setting: S
   const ctx = filterContext(index, setting);
   const expressions = filterExpressions(params);
   let filter: Bitmap | undefined = evaluateFilters(expressions, ctx);
-  const geo = planGeo(params, index.facets.geo(), index.capacity, ctx.words);
+  const geo = planGeo(params, () => index.facets.geo(), index.capacity, ctx.words);
   if (geo) filter = filter ? andInto(filter, geo.filter) : geo.filter;
   const scored: FilterExpression = [];
   if (params.optionalFilters !== undefined) scored.push(...parseOptionalFilters(params.optionalFilters));

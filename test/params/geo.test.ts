@@ -335,3 +335,22 @@ describe('invalid geo parameters are 400', () => {
     await bad({ insidePolygon: [[46, 2, 50, 2, 48]] }, /insidePolygon/);
   });
 });
+
+describe('the points of records written after the first searches', () => {
+  it('a geo query sees every live record, whether it was written before or after the searches without geo', async () => {
+    const { engine, send: own } = await openEngine();
+    const client = engine.client();
+    const write = (objects: Array<Record<string, unknown>>) => client.saveObjects({ indexName: 'late', objects, waitForTasks: true });
+    const near = async () => ids(await searcher(own, 'late')({ query: '', aroundLatLng: AROUND, aroundRadius: 50_000 }));
+    await write([{ objectID: 'early', name: 'cafe', _geoloc: PARIS }]);
+    expect((await searcher(own, 'late')({ query: 'cafe' })).nbHits).toBe(1); // no geo parameter
+    await write([{ objectID: 'late', name: 'cafe', _geoloc: { lat: 48.85, lng: 2.34 } }, { objectID: 'far', name: 'cafe', _geoloc: { lat: 40.71, lng: -74.0 } }]);
+    expect(sorted(await near())).toEqual(['early', 'late']);
+    await write([{ objectID: 'early', name: 'cafe', _geoloc: { lat: 40.7, lng: -74.0 } }]); // moved away
+    await client.deleteObject({ indexName: 'late', objectID: 'late' });
+    await engine.waitForTasks();
+    await write([{ objectID: 'newest', name: 'cafe', _geoloc: { lat: 48.9, lng: 2.4 } }]);
+    expect(sorted(await near())).toEqual(['newest']);
+    await engine.close();
+  });
+});
