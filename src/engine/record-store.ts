@@ -1,28 +1,38 @@
 // The records of an index by record id. Records read from a snapshot stay
-// packed (MessagePack, one record each, the whole blob deflated: repeated
-// keys cost little) until first asked for, so reopening a large index costs
-// no parsing; new records are kept as objects. Record ids are found by
-// objectID through a table over the objectIDs the store holds.
+// packed (MessagePack, one record each, deflated in chunks of record ids:
+// repeated keys cost little) until first asked for, so reopening a large
+// index costs no parsing, and where inflating can be synchronous (Node) the
+// first search inflates the chunks of its hits only; new records are kept as
+// objects. Record ids are found by objectID through a table over the
+// objectIDs the store holds.
 import { decode, encode } from '@msgpack/msgpack';
 import { deflate, inflate, syncInflater } from './compression.js';
 import { ObjectIdTable } from './object-id-table.js';
 import type { Record_ } from './records.js';
 
-/** The records as a snapshot holds them: one deflated blob of packed records. */
+/** Record ids per deflated chunk: ~200 KB of the synthetic benchmark's records, inflated in well under a millisecond (a first page of hits may need ten). */
+const CHUNK_RECORDS = 512;
+
+/** The records as a snapshot holds them: packed records, deflated in chunks. */
 export interface PackedRecords {
   /** objectID per record id ('' where there is no record). */
   objectIDs: string[];
-  /** End offset of each record's bytes in the inflated blob (a Uint32Array's bytes, little endian); no bytes = no record. */
+  /** End offset of each record's bytes in the inflated chunks end to end (a Uint32Array's bytes, little endian); no bytes = no record. */
   ends: Uint8Array;
-  blob: Uint8Array;
+  /** The deflated chunks: chunk k holds the records of ids [k * chunkRecords, (k + 1) * chunkRecords). */
+  chunks?: Uint8Array[];
+  chunkRecords?: number;
+  /** Older snapshots: every record in one deflated blob. */
+  blob?: Uint8Array;
 }
 
 export class RecordStore {
   /** Per record id: the record, null once removed, undefined while still packed. */
   private objects: Array<Record_ | null | undefined> = [];
-  private packed: Uint8Array | undefined;
-  /** Where inflating can wait for the first read (Node), the blob and how to inflate it. */
-  private deflated: { blob: Uint8Array; inflate: (bytes: Uint8Array) => Uint8Array } | undefined;
+  /** Per chunk of packed records: its bytes, inflated on first read where inflating is synchronous. */
+  private chunks: Array<{ bytes: Uint8Array; inflated: boolean }> = [];
+  private chunkRecords = CHUNK_RECORDS;
+  private inflateNow: ((bytes: Uint8Array) => Uint8Array) | undefined;
   private ends: Uint32Array | undefined;
   /** objectID per record id of the records read from a snapshot. */
   private packedObjectIDs: string[] | undefined;
@@ -55,11 +65,14 @@ export class RecordStore {
     const record = this.objects[id];
     if (record !== undefined) return record ?? undefined;
     if (!this.isPacked(id)) return undefined;
-    if (this.deflated) {
-      this.packed = this.deflated.inflate(this.deflated.blob);
-      this.deflated = undefined;
+    const k = Math.floor(id / this.chunkRecords);
+    const chunk = this.chunks[k];
+    if (!chunk.inflated) {
+      chunk.bytes = this.inflateNow!(chunk.bytes);
+      chunk.inflated = true;
     }
-    const unpacked = decode(this.packed!.subarray(this.packedStart(id), this.ends![id])) as Record_;
+    const chunkStart = this.packedStart(k * this.chunkRecords);
+    const unpacked = decode(chunk.bytes.subarray(this.packedStart(id) - chunkStart, this.ends![id] - chunkStart)) as Record_;
     this.objects[id] = unpacked;
     return unpacked;
   }
@@ -88,24 +101,25 @@ export class RecordStore {
   }
 
   async pack(): Promise<PackedRecords> {
-    const parts: Uint8Array[] = [];
+    const chunks: Uint8Array[] = [];
     const objectIDs: string[] = [];
     const ends = new Uint32Array(this.objects.length);
     let size = 0;
-    for (let id = 0; id < this.objects.length; id++) {
-      const r = this.get(id);
-      if (r) {
-        const bytes = encode(r);
-        parts.push(bytes);
-        size += bytes.length;
+    for (let first = 0; first < this.objects.length; first += CHUNK_RECORDS) {
+      const parts: Uint8Array[] = [];
+      for (let id = first; id < Math.min(first + CHUNK_RECORDS, this.objects.length); id++) {
+        const r = this.get(id);
+        if (r) {
+          const bytes = encode(r);
+          parts.push(bytes);
+          size += bytes.length;
+        }
+        objectIDs.push(r ? r.objectID : '');
+        ends[id] = size;
       }
-      objectIDs.push(r ? r.objectID : '');
-      ends[id] = size;
+      chunks.push(await deflate(concat(parts)));
     }
-    const whole = new Uint8Array(size);
-    let at = 0;
-    for (const p of parts) { whole.set(p, at); at += p.length; }
-    return { objectIDs, ends: new Uint8Array(ends.buffer), blob: await deflate(whole) };
+    return { objectIDs, ends: new Uint8Array(ends.buffer), chunks, chunkRecords: CHUNK_RECORDS };
   }
 
   static async unpack(packed: PackedRecords): Promise<RecordStore> {
@@ -114,9 +128,22 @@ export class RecordStore {
     store.packedObjectIDs = packed.objectIDs;
     store.ends = new Uint32Array(packed.ends.slice().buffer);
     packed.objectIDs.forEach((objectID, id) => { if (store.isPacked(id)) store.ids.add(objectID, id); });
-    const inflateNow = await syncInflater();
-    if (inflateNow) store.deflated = { blob: packed.blob, inflate: inflateNow };
-    else store.packed = await inflate(packed.blob);
+    // an older snapshot's one blob is one chunk of every record
+    const deflated = packed.chunks ?? (packed.blob ? [packed.blob] : []);
+    store.chunkRecords = packed.chunks ? packed.chunkRecords ?? CHUNK_RECORDS : Math.max(1, packed.objectIDs.length);
+    if (!Number.isInteger(store.chunkRecords) || store.chunkRecords < 1 || deflated.length < Math.ceil(packed.objectIDs.length / store.chunkRecords)) {
+      throw new Error('snapshot records: chunks do not cover the record ids');
+    }
+    store.inflateNow = await syncInflater();
+    const inflated = store.inflateNow ? deflated : await Promise.all(deflated.map(inflate));
+    store.chunks = inflated.map((bytes) => ({ bytes, inflated: !store.inflateNow }));
     return store;
   }
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const whole = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) { whole.set(p, at); at += p.length; }
+  return whole;
 }

@@ -2,6 +2,7 @@
 // run of adds, deletes and re-adds, and the record store that uses it, with
 // records read back from a snapshot.
 import { readFileSync } from 'node:fs';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { ObjectIdTable } from '../../src/engine/object-id-table.js';
 import { RecordStore } from '../../src/engine/record-store.js';
@@ -74,5 +75,44 @@ describe('record store ids', () => {
     expect(reopened.remove(contacts[1].objectID)).toBe(1);
     expect(reopened.idOf(contacts[1].objectID)).toBeUndefined();
     expect(reopened.size).toBe(contacts.length - removed.length);
+  });
+});
+
+describe('record store chunks', () => {
+  /** Enough records for several chunks, some removed on both sides of chunk boundaries. */
+  function manyRecords(): { store: RecordStore; records: Record_[]; removed: Set<number> } {
+    const store = new RecordStore();
+    const records = Array.from({ length: 3 * 512 + 77 }, (_, i) => ({ ...contacts[i % contacts.length], objectID: `${i}`, n: i }));
+    for (const record of records) store.push(record);
+    const removed = new Set([0, 511, 512, 1023, 1024, 1200, records.length - 1]);
+    for (const id of removed) store.remove(`${id}`);
+    return { store, records, removed };
+  }
+
+  it('reads every record back from a snapshot of several chunks, in any order', async () => {
+    const { store, records, removed } = manyRecords();
+    const packed = await store.pack();
+    expect(packed.chunks!.length).toBe(4);
+    const reopened = await RecordStore.unpack(packed);
+    const order = records.map((_, id) => id);
+    const next = random(11);
+    for (let i = order.length - 1; i > 0; i--) { const j = Math.floor(next() * (i + 1)); [order[i], order[j]] = [order[j], order[i]]; }
+    for (const id of order) expect(reopened.get(id), `record ${id}`).toEqual(removed.has(id) ? undefined : records[id]);
+    expect(reopened.size).toBe(records.length - removed.size);
+  });
+
+  it('reads a snapshot of the older format: every record in one deflated blob', async () => {
+    const { store, records, removed } = manyRecords();
+    const { chunks, chunkRecords, ...older } = await store.pack();
+    const whole = chunks!.map((chunk) => inflateRawSync(chunk));
+    const reopened = await RecordStore.unpack({ ...older, blob: deflateRawSync(Buffer.concat(whole)) });
+    expect(chunkRecords).toBe(512);
+    records.forEach((record, id) => expect(reopened.get(id)).toEqual(removed.has(id) ? undefined : record));
+  });
+
+  it('refuses chunks that do not cover the record ids', async () => {
+    const packed = await manyRecords().store.pack();
+    await expect(RecordStore.unpack({ ...packed, chunks: packed.chunks!.slice(0, 3) })).rejects.toThrow(/chunks/);
+    await expect(RecordStore.unpack({ ...packed, chunkRecords: 0 })).rejects.toThrow(/chunks/);
   });
 });
