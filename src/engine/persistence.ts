@@ -4,6 +4,7 @@
 // (WebCrypto) with `encryptionKey`. Snapshots also carry a SHA-256 of their
 // payload so a damaged one is never loaded.
 import { decode, encode } from '@msgpack/msgpack';
+import { concat } from './bytes.js';
 
 const PLAIN = 0;
 const AES_GCM = 1;
@@ -76,11 +77,4 @@ export class Codec {
     if (digest.some((b, i) => b !== bytes[SNAPSHOT_MAGIC.length + i])) throw new StorageError('snapshot checksum mismatch');
     return decode(await this.unseal(sealed));
   }
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) { out.set(p, at); at += p.length; }
-  return out;
 }

@@ -9,6 +9,7 @@ import { decode, encode } from '@msgpack/msgpack';
 import { deflate, inflate, syncInflater } from './compression.js';
 import { ObjectIdTable } from './object-id-table.js';
 import type { Record_ } from './records.js';
+import { concat } from './bytes.js';
 
 /** Record ids per deflated chunk: ~200 KB of the synthetic benchmark's records, inflated in well under a millisecond (a first page of hits may need ten). */
 const CHUNK_RECORDS = 512;
@@ -139,11 +140,4 @@ export class RecordStore {
     store.chunks = inflated.map((bytes) => ({ bytes, inflated: !store.inflateNow }));
     return store;
   }
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const whole = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) { whole.set(p, at); at += p.length; }
-  return whole;
 }
