@@ -230,7 +230,7 @@ export class Engine {
       else JSON.stringify(op);
     } catch (e) {
       // in-process callers only (HTTP bodies are JSON): a cycle, a BigInt
-      throw badRequest(`Invalid JSON: the write cannot be written as JSON (${(e as Error).message.split('\n')[0]})`);
+      throw badRequest(`Invalid JSON: the write cannot be written as JSON (${String(e instanceof Error ? e.message : e).split('\n')[0]})`);
     }
     return this.serialized(async () => {
       if (append) await append({ taskID, bytes: await encoded! });

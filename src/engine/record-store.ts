@@ -129,12 +129,14 @@ export class RecordStore {
     store.packedObjectIDs = packed.objectIDs;
     store.ends = new Uint32Array(packed.ends.slice().buffer);
     packed.objectIDs.forEach((objectID, id) => { if (store.isPacked(id)) store.ids.add(objectID, id); });
-    // an older snapshot's one blob is one chunk of every record
-    const deflated = packed.chunks ?? (packed.blob ? [packed.blob] : []);
+    // an older snapshot's one blob is one chunk of every record; the chunks are
+    // copied: MessagePack gives views of the snapshot, which an unread chunk kept whole
+    const deflated = (packed.chunks ?? (packed.blob ? [packed.blob] : [])).map((chunk) => chunk.slice());
     store.chunkRecords = packed.chunks ? packed.chunkRecords ?? CHUNK_RECORDS : Math.max(1, packed.objectIDs.length);
     if (!Number.isInteger(store.chunkRecords) || store.chunkRecords < 1 || deflated.length < Math.ceil(packed.objectIDs.length / store.chunkRecords)) {
       throw new Error('snapshot records: chunks do not cover the record ids');
     }
+    if (store.ends.length !== packed.objectIDs.length) throw new Error('snapshot records: one end offset per record id expected');
     store.inflateNow = await syncInflater();
     const inflated = store.inflateNow ? deflated : await Promise.all(deflated.map(inflate));
     store.chunks = inflated.map((bytes) => ({ bytes, inflated: !store.inflateNow }));

@@ -71,7 +71,7 @@ describe('POST /1/indexes/{indexName} (add)', () => {
     try {
       for (const target of [engine, onDisk]) {
         const write = sender(target);
-        for (const body of [cyclic, { objectID: 'big', n: 10n }]) {
+        for (const body of [cyclic, { objectID: 'big', n: 10n }, { objectID: 'odd', value: { toJSON() { throw 'not an Error'; } } }]) {
           const response = await write('POST', '/1/indexes/not_json/batch', { requests: [{ action: 'addObject', body }, { action: 'addObject', body: { objectID: 'fine' } }] });
           expect(response.status).toBe(400);
           expect(response.body.message).toMatch(/^Invalid JSON/);

@@ -110,9 +110,24 @@ describe('record store chunks', () => {
     records.forEach((record, id) => expect(reopened.get(id)).toEqual(removed.has(id) ? undefined : record));
   });
 
-  it('refuses chunks that do not cover the record ids', async () => {
+  it('refuses chunks that do not cover the record ids, and end offsets that are not one per record id', async () => {
     const packed = await manyRecords().store.pack();
     await expect(RecordStore.unpack({ ...packed, chunks: packed.chunks!.slice(0, 3) })).rejects.toThrow(/chunks/);
     await expect(RecordStore.unpack({ ...packed, chunkRecords: 0 })).rejects.toThrow(/chunks/);
+    const longer = new Uint8Array(packed.ends.length + 4);
+    longer.set(packed.ends);
+    await expect(RecordStore.unpack({ ...packed, ends: longer })).rejects.toThrow(/end offset/);
+  });
+
+  it('keeps copies of its chunks, not views of the snapshot it was read from', async () => {
+    const { store, records, removed } = manyRecords();
+    const packed = await store.pack();
+    // as MessagePack decodes them: views into one buffer holding the whole snapshot
+    const file = new Uint8Array(packed.chunks!.reduce((n, c) => n + c.length, 0) + 100);
+    let at = 50;
+    const views = packed.chunks!.map((chunk) => { file.set(chunk, at); at += chunk.length; return file.subarray(at - chunk.length, at); });
+    const reopened = await RecordStore.unpack({ ...packed, chunks: views });
+    file.fill(0); // the snapshot's buffer reused or gone
+    records.forEach((record, id) => expect(reopened.get(id)).toEqual(removed.has(id) ? undefined : record));
   });
 });
