@@ -118,10 +118,10 @@ export interface GeoPlan {
   info?: Map<number, { distance: number; precision: number; point: Point }>;
 }
 
-/** The geo part of a query, or undefined when it has none. Boxes win over polygons, both over aroundLatLng. */
 /**
- * The geo filter and ranks of a query, or undefined when it has no geo
- * parameter. `column` is asked for only then: building it reads every record.
+ * The geo part of a query, or undefined when it has none. Boxes win over
+ * polygons, both over aroundLatLng. `column` is asked for only when there is
+ * one: building it reads every record.
  */
 export function planGeo(params: SearchParams, column: () => GeoColumn, capacity: number, words: number): GeoPlan | undefined {
   if (params.insideBoundingBox !== undefined) {

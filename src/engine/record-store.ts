@@ -128,6 +128,7 @@ export class RecordStore {
     store.objects = new Array(packed.objectIDs.length);
     store.packedObjectIDs = packed.objectIDs;
     store.ends = new Uint32Array(packed.ends.slice().buffer);
+    if (store.ends.length !== packed.objectIDs.length) throw new Error('snapshot records: one end offset per record id expected');
     packed.objectIDs.forEach((objectID, id) => { if (store.isPacked(id)) store.ids.add(objectID, id); });
     // an older snapshot's one blob is one chunk of every record; the chunks are
     // copied: MessagePack gives views of the snapshot, which an unread chunk kept whole
@@ -136,7 +137,6 @@ export class RecordStore {
     if (!Number.isInteger(store.chunkRecords) || store.chunkRecords < 1 || deflated.length < Math.ceil(packed.objectIDs.length / store.chunkRecords)) {
       throw new Error('snapshot records: chunks do not cover the record ids');
     }
-    if (store.ends.length !== packed.objectIDs.length) throw new Error('snapshot records: one end offset per record id expected');
     store.inflateNow = await syncInflater();
     const inflated = store.inflateNow ? deflated : await Promise.all(deflated.map(inflate));
     store.chunks = inflated.map((bytes) => ({ bytes, inflated: !store.inflateNow }));

@@ -140,7 +140,8 @@ interface HitShape {
   retrieved: Projection;
   /** What highlighting and snippets may show (undefined: the whole record). */
   visible?: Projection;
-  onlyMatches: boolean;
+  /** restrictHighlightAndSnippetArrays: the array items kept (undefined: all). */
+  keep?: (leaf: { matchLevel: string }) => boolean;
   toHighlight: string[] | null;
   toSnippet: string[] | null;
   ellipsis: string;
@@ -152,7 +153,7 @@ function hitShape(words: string[], setting: Setting, plan: QueryPlan, context: S
   return {
     retrieved: projection(setting('attributesToRetrieve'), hidden),
     visible: context.seeUnretrievable ? undefined : projection(['*'], hidden),
-    onlyMatches: setting('restrictHighlightAndSnippetArrays') === true,
+    keep: setting('restrictHighlightAndSnippetArrays') === true ? (leaf) => leaf.matchLevel !== 'none' : undefined,
     toHighlight: setting('attributesToHighlight'),
     toSnippet: setting('attributesToSnippet'),
     ellipsis: setting('snippetEllipsisText'),
@@ -171,17 +172,16 @@ function buildHit(index: SearchIndex, hit: CoreHit, shape: HitShape, params: Sea
   const record = index.record(hit.id) as Record_;
   const out: Record<string, unknown> = project(record, shape.retrieved);
   const visible = shape.visible ? project(record, shape.visible) : record;
-  const keep = shape.onlyMatches ? (l: { matchLevel: string }) => l.matchLevel !== 'none' : undefined;
   const highlighted = highlightAttributes(index, visible, shape.toHighlight);
   if (highlighted.length > 0) {
     out._highlightResult = Object.fromEntries(highlighted.map((a) => [
-      a, mapLeaves(visible[a], (t) => highlightText(index.coreIndex, t, shape.highlighting), keep),
+      a, mapLeaves(visible[a], (t) => highlightText(index.coreIndex, t, shape.highlighting), shape.keep),
     ]));
   }
   const snippets = snippetAttributes(visible, shape.toSnippet);
   if (snippets.length > 0) {
     out._snippetResult = Object.fromEntries(snippets.map(([a, size]) => [
-      a, mapLeaves(visible[a], (t) => snippetText(index.coreIndex, t, size, shape.ellipsis, shape.highlighting), keep),
+      a, mapLeaves(visible[a], (t) => snippetText(index.coreIndex, t, size, shape.ellipsis, shape.highlighting), shape.keep),
     ]));
   }
   if (params.getRankingInfo) out._rankingInfo = rankingInfo(hit, index, plan);
