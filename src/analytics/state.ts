@@ -34,6 +34,8 @@ export interface AnalyticsSnapshot extends EventsSnapshot {
 
 /** Where operations go: the engine's durable, immediately applied log write; resolves with the taskID. */
 export type Persist = (op: AnalyticsOperation) => Promise<number>;
+/** The engine's log write of an operation already applied (search events). */
+export type LogApplied = Persist;
 
 /** Waiting searches are logged once there are this many. */
 const SEARCH_BATCH = 500;
@@ -50,7 +52,7 @@ export class AnalyticsState {
   private pendingSearches: SearchEvent[] = [];
   private flushScheduled = false;
 
-  constructor(private readonly persist: Persist) {}
+  constructor(private readonly persist: Persist, private readonly logApplied: LogApplied) {}
 
   /**
    * Records a search now; it reaches the log with the next batch, encoded
@@ -73,7 +75,7 @@ export class AnalyticsState {
   async flush(): Promise<void> {
     const searches = this.pendingSearches;
     this.pendingSearches = [];
-    if (searches.length) await this.persist({ type: 'analytics', action: 'events', searches, events: [] });
+    if (searches.length) await this.logApplied({ type: 'analytics', action: 'events', searches, events: [] });
   }
 
   /** Logs (durably) and applies one change; earlier searches are logged first. */

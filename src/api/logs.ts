@@ -83,20 +83,22 @@ function maskedHeaders(headers: Record<string, string>): string {
 const cut = (text: string): string => (text.length > CUT ? JSON.parse(JSON.stringify(text.slice(0, CUT))) : text);
 
 /**
- * The first `CUT` characters of a value's JSON. Serialising a large answer
- * whole to keep 1000 characters would cost more than many searches, so a
- * value whose JSON may be long goes through a replacer that stops descending
- * once the characters it has certainly emitted (a lower bound: names and
- * strings) pass the cut: what follows is dropped, what precedes is exactly
- * the full JSON's. The replacer calls back into JavaScript for every value,
- * so a value whose JSON is short (most answers of a search) is told apart
- * first by the same lower bound, counted without building anything.
+ * The first `CUT` characters of a value's JSON. Serialising a large value
+ * whole (a batch of records, a page of a thousand hits) to keep 1000
+ * characters would cost more than many searches, so only a value that is
+ * small on its face — no long string or list in its first levels, as the
+ * bodies and answers of searches are — is serialised whole; any other goes
+ * through a replacer that stops descending once the characters it has
+ * certainly emitted (a lower bound: names and strings) pass the cut: what
+ * follows is dropped, what precedes is exactly the full JSON's. (Counting a
+ * value's length first cost a search more than serialising it: walking
+ * objects of many shapes is slow in JavaScript.)
  */
 function asText(value: unknown): string {
   if (value === undefined) return '';
   if (typeof value === 'string') return cut(value);
   try {
-    if (jsonLengthAtLeast(value, CUT) <= CUT) return cut(JSON.stringify(value) ?? '');
+    if (smallOnItsFace(value, 0)) return cut(JSON.stringify(value) ?? '');
     let emitted = 0;
     return cut(JSON.stringify(value, function (this: unknown, name: string, v: unknown) {
       if (emitted > CUT) return undefined;
@@ -109,20 +111,17 @@ function asText(value: unknown): string {
   }
 }
 
-/** A lower bound of the length of `v`'s JSON (names and strings, a character per value), counted until it passes `limit`. */
-function jsonLengthAtLeast(v: unknown, limit: number): number {
-  if (typeof v === 'string') return v.length;
-  if (v === null || typeof v !== 'object') return 1;
-  let n = 2;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length && n <= limit; i++) n += 1 + jsonLengthAtLeast(v[i], limit - n);
-    return n;
-  }
-  for (const k in v) {
-    if (n > limit) break;
-    n += k.length + 1 + jsonLengthAtLeast((v as Record<string, unknown>)[k], limit - n);
-  }
-  return n;
+/** Lists (arrays, objects' values) longer than this make a value large on its face. */
+const FEW = 64;
+
+/** No string over CUT in the first four levels, no list over FEW items in the first three. */
+function smallOnItsFace(value: unknown, depth: number): boolean {
+  if (typeof value === 'string') return value.length <= CUT;
+  if (value === null || typeof value !== 'object' || depth === 3) return true;
+  const items = Array.isArray(value) ? value : Object.values(value);
+  if (items.length > FEW) return false;
+  for (let i = 0; i < items.length; i++) if (!smallOnItsFace(items[i], depth + 1)) return false;
+  return true;
 }
 
 const QUERY_RIGHTS: ReadonlySet<Right> = new Set(['search', 'browse']);

@@ -94,7 +94,7 @@ export class Engine {
   }
 
   private newAnalyticsState(): AnalyticsState {
-    return new AnalyticsState((op) => this.writeKey(op));
+    return new AnalyticsState((op) => this.writeKey(op), (op) => this.logApplied(op));
   }
 
   protected async load(): Promise<void> {
@@ -212,6 +212,17 @@ export class Engine {
   async writeKey(op: KeyOperation | AnalyticsOperation): Promise<number> {
     const taskID = this.tasks.allocate();
     await this.logged(taskID, op, () => this.apply(op));
+    return taskID;
+  }
+
+  /**
+   * Logs an operation the engine made itself and has already applied (the
+   * search events analytics recorded on the spot): it needs neither applying
+   * nor the JSON check of what callers send.
+   */
+  async logApplied(op: AnalyticsOperation): Promise<number> {
+    const taskID = this.tasks.allocate();
+    if (this.storage.append) await this.logged(taskID, op);
     return taskID;
   }
 

@@ -113,10 +113,11 @@ export function filterContext(index: SearchIndex, setting: Setting): FilterConte
 
 /** The filter bitmap, geo plan and filter scores of a query. */
 export function planFilters(index: SearchIndex, params: SearchParams, setting: Setting) {
-  const ctx = filterContext(index, setting);
   const expressions = filterExpressions(params);
+  const geo = planGeo(params, () => index.facets.geo(), index.capacity, wordsFor(index.capacity));
+  if (expressions.length === 0 && params.optionalFilters === undefined) return { filter: geo?.filter, geo, scores: undefined };
+  const ctx = filterContext(index, setting);
   let filter: Bitmap | undefined = evaluateFilters(expressions, ctx);
-  const geo = planGeo(params, () => index.facets.geo(), index.capacity, ctx.words);
   if (geo) filter = filter ? andInto(filter, geo.filter) : geo.filter;
   const scored: FilterExpression = [];
   if (params.optionalFilters !== undefined) scored.push(...parseOptionalFilters(params.optionalFilters));

@@ -94,7 +94,13 @@ export function applyPartial(base: Record_, body: Record<string, Json>): Record_
 }
 
 /** Which attributes of a record a reader gets, worked out once for many records (see project). */
-export interface Projection { all: boolean; included: string[][]; removed: string[][] }
+export interface Projection {
+  all: boolean;
+  included: string[][];
+  removed: string[][];
+  /** Set when the projection is top-level names only, nothing removed: read by name, no paths walked. */
+  names?: string[];
+}
 
 /**
  * `attributesToRetrieve` (`*`, names, nested paths, `-attr` exclusions) and
@@ -104,19 +110,31 @@ export function projection(toRetrieve: string[] | null | undefined, hidden: stri
   const wanted = toRetrieve && toRetrieve.length > 0 ? toRetrieve : ['*'];
   const included = wanted.filter((a) => !a.startsWith('-'));
   const excluded = new Set(wanted.filter((a) => a.startsWith('-')).map((a) => a.slice(1)));
-  return {
-    all: included.includes('*'),
-    included: included.map((a) => a.split('.')),
-    removed: [...excluded, ...hidden].map((a) => a.split('.')),
-  };
+  const all = included.includes('*');
+  const paths = included.map((a) => a.split('.'));
+  const removed = [...excluded, ...hidden].map((a) => a.split('.'));
+  const names = !all && removed.length === 0 && paths.every((p) => p.length === 1) ? paths.map((p) => p[0]) : undefined;
+  return { all, included: paths, removed, ...(names ? { names } : {}) };
 }
 
 /** The attributes of a record a reader gets (see projection); objectID always. */
 export function project(record: Record_, p: Projection): Record<string, Json> {
   let out: Record<string, Json> = {};
   if (p.all) out = { ...record };
+  else if (p.names) return pick(record, p.names);
   else for (const path of p.included) copyPath(record, out, path, 0);
   for (const path of p.removed) removePath(out, path, 0);
+  out.objectID = record.objectID;
+  return out;
+}
+
+/** The named top-level attributes, objectID last (as `project` gives them). */
+function pick(record: Record_, names: readonly string[]): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const name of names) {
+    const value = record[name];
+    if (value !== undefined || name in record) out[name] = value;
+  }
   out.objectID = record.objectID;
   return out;
 }

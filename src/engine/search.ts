@@ -145,11 +145,13 @@ interface HitShape {
   toHighlight: string[] | null;
   toSnippet: string[] | null;
   ellipsis: string;
-  highlighting: HighlightOptions;
+  /** How hits are highlighted: worked out on first use (most searches of an app that highlights nothing never need it). */
+  highlighting: () => HighlightOptions;
 }
 
 function hitShape(words: string[], setting: Setting, plan: QueryPlan, context: SearchContext): HitShape {
   const hidden: string[] = context.seeUnretrievable ? [] : (setting('unretrievableAttributes') ?? []);
+  let highlighting: HighlightOptions | undefined;
   return {
     retrieved: projection(setting('attributesToRetrieve'), hidden),
     visible: context.seeUnretrievable ? undefined : projection(['*'], hidden),
@@ -157,7 +159,7 @@ function hitShape(words: string[], setting: Setting, plan: QueryPlan, context: S
     toHighlight: setting('attributesToHighlight'),
     toSnippet: setting('attributesToSnippet'),
     ellipsis: setting('snippetEllipsisText'),
-    highlighting: highlightOptions(words, setting, plan),
+    highlighting: () => (highlighting ??= highlightOptions(words, setting, plan)),
   };
 }
 
@@ -175,13 +177,13 @@ function buildHit(index: SearchIndex, hit: CoreHit, shape: HitShape, params: Sea
   const highlighted = highlightAttributes(index, visible, shape.toHighlight);
   if (highlighted.length > 0) {
     out._highlightResult = Object.fromEntries(highlighted.map((a) => [
-      a, mapLeaves(visible[a], (t) => highlightText(index.coreIndex, t, shape.highlighting), shape.keep),
+      a, mapLeaves(visible[a], (t) => highlightText(index.coreIndex, t, shape.highlighting()), shape.keep),
     ]));
   }
   const snippets = snippetAttributes(visible, shape.toSnippet);
   if (snippets.length > 0) {
     out._snippetResult = Object.fromEntries(snippets.map(([a, size]) => [
-      a, mapLeaves(visible[a], (t) => snippetText(index.coreIndex, t, size, shape.ellipsis, shape.highlighting), shape.keep),
+      a, mapLeaves(visible[a], (t) => snippetText(index.coreIndex, t, size, shape.ellipsis, shape.highlighting()), shape.keep),
     ]));
   }
   if (params.getRankingInfo) out._rankingInfo = rankingInfo(hit, index, plan);

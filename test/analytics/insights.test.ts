@@ -28,6 +28,17 @@ beforeAll(async () => {
 
 afterAll(() => engine.close());
 
+it('gives every tracked search a queryID of its own', async () => {
+  const ids = new Set<string>();
+  for (let i = 0; i < 50; i++) {
+    const { queryID: id } = await clients.client.searchSingleIndex({ indexName: INDEX, searchParams: { query: 'giver', clickAnalytics: true, userToken: 'reader-2' } });
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    ids.add(id!);
+  }
+  expect(ids.size).toBe(50);
+  expect(ids.has(queryID)).toBe(false);
+});
+
 const range = () => ({ index: INDEX, startDate: today(), endDate: today() });
 const clickCount = async () => (await clients.analytics.getClickThroughRate(range())).clickCount;
 

@@ -83,7 +83,10 @@ describe('GET /1/logs', () => {
       list: [1, undefined, null, () => 2, [[]], {}], nested: { deeper: { deepest: ['x'] } }, withJson: { toJSON: () => ({ replaced: 1 }) },
     };
     const long = { ...kinds, many: Array.from({ length: 300 }, (_, i) => ({ i, kinds })) };
-    for (const body of [kinds, long, [kinds, 'a'], 42, 'plain text']) {
+    // long only below the levels looked at before serialising whole, or only in a list of many items
+    const deep = { a: [{ b: { c: { d: 'x'.repeat(3000) } } }], kinds };
+    const wide = { kinds, list: Array.from({ length: 65 }, (_, i) => i) };
+    for (const body of [kinds, long, deep, wide, [kinds, 'a'], 42, 'plain text']) {
       await call('POST', '/1/indexes/dev_films/query', body);
       const [entry] = await logs('?length=1');
       const text = typeof body === 'string' ? body : JSON.stringify(body);
