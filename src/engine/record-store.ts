@@ -3,8 +3,9 @@
 // repeated keys cost little) until first asked for, so reopening a large
 // index costs no parsing, and where inflating can be synchronous (Node) the
 // first search inflates the chunks of its hits only; new records are kept as
-// objects. Record ids are found by objectID through a table over the
-// objectIDs the store holds.
+// objects. Every record's objectID is also kept in a dense list, so finding
+// a record id by objectID (a table over that list) and answering a hit by its
+// objectID alone never read the record itself.
 import { decode, encode } from '@msgpack/msgpack';
 import { deflate, inflate, syncInflater } from './compression.js';
 import { ObjectIdTable } from './object-id-table.js';
@@ -35,8 +36,8 @@ export class RecordStore {
   private chunkRecords = CHUNK_RECORDS;
   private inflateNow: ((bytes: Uint8Array) => Uint8Array) | undefined;
   private ends: Uint32Array | undefined;
-  /** objectID per record id of the records read from a snapshot. */
-  private packedObjectIDs: string[] | undefined;
+  /** objectID per record id ('' once removed, and for ids a snapshot holds no record at). */
+  private objectIDs: string[] = [];
   private readonly ids = new ObjectIdTable((id) => this.objectIDOf(id));
 
   /** Record ids issued so far, live or not. */
@@ -47,10 +48,11 @@ export class RecordStore {
   /** Record id of a live record's objectID. */
   idOf(objectID: string): number | undefined { return this.ids.get(objectID); }
 
-  private objectIDOf(id: number): string | undefined {
+  /** objectID of a live record (an objectID may be ''). */
+  objectIDOf(id: number): string | undefined {
     const record = this.objects[id];
-    if (record !== undefined) return record?.objectID;
-    return this.isPacked(id) ? this.packedObjectIDs![id] : undefined;
+    if (record === null) return undefined;
+    return record !== undefined || this.isPacked(id) ? this.objectIDs[id] : undefined;
   }
 
   /** Whether a record read from a snapshot has bytes at `id` (an objectID may be ''). */
@@ -81,6 +83,7 @@ export class RecordStore {
   /** Adds a record whose objectID is not in the store; returns its record id. */
   push(record: Record_): number {
     const id = this.objects.push(record) - 1;
+    this.objectIDs[id] = record.objectID;
     this.ids.add(record.objectID, id);
     return id;
   }
@@ -90,7 +93,7 @@ export class RecordStore {
     const id = this.ids.delete(objectID);
     if (id === undefined) return undefined;
     this.objects[id] = null;
-    if (this.packedObjectIDs) this.packedObjectIDs[id] = '';
+    this.objectIDs[id] = '';
     return id;
   }
 
@@ -126,7 +129,7 @@ export class RecordStore {
   static async unpack(packed: PackedRecords): Promise<RecordStore> {
     const store = new RecordStore();
     store.objects = new Array(packed.objectIDs.length);
-    store.packedObjectIDs = packed.objectIDs;
+    store.objectIDs = packed.objectIDs;
     store.ends = new Uint32Array(packed.ends.slice().buffer);
     if (store.ends.length !== packed.objectIDs.length) throw new Error('snapshot records: one end offset per record id expected');
     packed.objectIDs.forEach((objectID, id) => { if (store.isPacked(id)) store.ids.add(objectID, id); });

@@ -104,6 +104,9 @@ export class SearchIndex {
 
   record(id: number): Record_ | undefined { return this.data.records.get(id); }
 
+  /** objectID of the live record `id` (without reading the record). */
+  objectIDOf(id: number): string | undefined { return this.data.records.objectIDOf(id); }
+
   /** Record id of an objectID, if it is in the index. */
   idOf(objectID: string): number | undefined { return this.data.records.idOf(objectID); }
 

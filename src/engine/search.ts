@@ -144,6 +144,10 @@ interface HitShape {
   keep?: (leaf: { matchLevel: string }) => boolean;
   toHighlight: string[] | null;
   toSnippet: string[] | null;
+  /** Whether hits may carry highlights or snippets (not with an empty attributesToHighlight and no attributesToSnippet). */
+  marked: boolean;
+  /** A hit is its objectID alone: the record itself is not read. */
+  idOnly: boolean;
   ellipsis: string;
   /** How hits are highlighted: worked out on first use (most searches of an app that highlights nothing never need it). */
   highlighting: () => HighlightOptions;
@@ -152,12 +156,18 @@ interface HitShape {
 function hitShape(words: string[], setting: Setting, plan: QueryPlan, context: SearchContext): HitShape {
   const hidden: string[] = context.seeUnretrievable ? [] : (setting('unretrievableAttributes') ?? []);
   let highlighting: HighlightOptions | undefined;
+  const retrieved = projection(setting('attributesToRetrieve'), hidden);
+  const toHighlight: string[] | null = setting('attributesToHighlight');
+  const toSnippet: string[] | null = setting('attributesToSnippet');
+  const marked = !(toHighlight !== null && toHighlight.length === 0 && (toSnippet ?? []).length === 0);
   return {
-    retrieved: projection(setting('attributesToRetrieve'), hidden),
+    retrieved,
     visible: context.seeUnretrievable ? undefined : projection(['*'], hidden),
     keep: setting('restrictHighlightAndSnippetArrays') === true ? (leaf) => leaf.matchLevel !== 'none' : undefined,
-    toHighlight: setting('attributesToHighlight'),
-    toSnippet: setting('attributesToSnippet'),
+    toHighlight,
+    toSnippet,
+    marked,
+    idOnly: !marked && retrieved.names?.length === 1 && retrieved.names[0] === 'objectID',
     ellipsis: setting('snippetEllipsisText'),
     highlighting: () => (highlighting ??= highlightOptions(words, setting, plan)),
   };
@@ -171,8 +181,16 @@ function highlightOptions(words: string[], setting: Setting, plan: QueryPlan): H
 }
 
 function buildHit(index: SearchIndex, hit: CoreHit, shape: HitShape, params: SearchParams, plan: QueryPlan): Record<string, unknown> {
+  const out: Record<string, unknown> = shape.idOnly ? { objectID: index.objectIDOf(hit.id) } : markedHit(index, hit, shape);
+  if (params.getRankingInfo) out._rankingInfo = rankingInfo(hit, index, plan);
+  return out;
+}
+
+/** A hit's retrieved attributes, with its highlights and snippets. */
+function markedHit(index: SearchIndex, hit: CoreHit, shape: HitShape): Record<string, unknown> {
   const record = index.record(hit.id) as Record_;
   const out: Record<string, unknown> = project(record, shape.retrieved);
+  if (!shape.marked) return out;
   const visible = shape.visible ? project(record, shape.visible) : record;
   const highlighted = highlightAttributes(index, visible, shape.toHighlight);
   if (highlighted.length > 0) {
@@ -186,7 +204,6 @@ function buildHit(index: SearchIndex, hit: CoreHit, shape: HitShape, params: Sea
       a, mapLeaves(visible[a], (t) => snippetText(index.coreIndex, t, size, shape.ellipsis, shape.highlighting()), shape.keep),
     ]));
   }
-  if (params.getRankingInfo) out._rankingInfo = rankingInfo(hit, index, plan);
   return out;
 }
 

@@ -220,6 +220,17 @@ describe('response fields', () => {
     const { _highlightResult, _snippetResult, ...hit } = response.hits[0];
     expect(hit).toEqual(record);
   });
+
+  it('hits of objectID alone, not highlighted, are the objectIDs of the full hits, with ranking info', async () => {
+    const full = await query({ query: 'the wor', hitsPerPage: 50, getRankingInfo: true });
+    const bare = await query({
+      query: 'the wor', hitsPerPage: 50, getRankingInfo: true, attributesToRetrieve: ['objectID'], attributesToHighlight: [], attributesToSnippet: [],
+    });
+    expect(bare.hits.length).toBe(50);
+    expect(bare.hits.map((h: Record<string, unknown>) => Object.keys(h))).toEqual(bare.hits.map(() => ['objectID', '_rankingInfo']));
+    expect(objectIDs(bare)).toEqual(objectIDs(full));
+    expect(bare.hits.map((h: { _rankingInfo: unknown }) => h._rankingInfo)).toEqual(full.hits.map((h: { _rankingInfo: unknown }) => h._rankingInfo));
+  });
 });
 
 describe('highlighting', () => {

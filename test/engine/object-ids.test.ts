@@ -60,6 +60,7 @@ describe('record store ids', () => {
       contacts.forEach((record, id) => {
         const live = id % 5 !== 0;
         expect(s.idOf(record.objectID)).toBe(live ? id : undefined);
+        expect(s.objectIDOf(id)).toBe(live ? record.objectID : undefined);
         if (live) expect(s.get(id)).toEqual(record);
       });
     }
@@ -68,9 +69,12 @@ describe('record store ids', () => {
     const blank = store.push({ objectID: '', name: 'blank' });
     const reread = await RecordStore.unpack(await store.pack());
     expect(reread.idOf('')).toBe(blank);
+    expect(reread.objectIDOf(blank)).toBe('');
+    expect(reread.objectIDOf(blank + 1)).toBeUndefined();
     expect(reread.get(blank)).toEqual({ objectID: '', name: 'blank' });
     expect(reread.remove('')).toBe(blank);
     expect(reread.idOf('')).toBeUndefined();
+    expect(reread.objectIDOf(blank)).toBeUndefined();
     expect(reopened.idOf(contacts[0].objectID)).toBe(again);
     expect(reopened.remove(contacts[1].objectID)).toBe(1);
     expect(reopened.idOf(contacts[1].objectID)).toBeUndefined();
