@@ -14,17 +14,24 @@ export type LanternClient = {
   waitForTask(args: { indexName: string; taskID: number }): Promise<void>;
 };
 
+/** A route's path split around its parameters (literal text at even places, parameter names at odd ones), and those names. */
+const PATHS = new Map(ROUTES.map((route) => {
+  const parts = route.path.split(/\{(\w+)\}/);
+  return [route, { parts, names: parts.filter((_, i) => i % 2 === 1) }];
+}));
+
 function requestFor(route: Route, args: Args, headers: Record<string, string>): ApiRequest {
-  const used = new Set<string>();
-  const path = route.path.replace(/\{(\w+)\}/g, (_, name) => {
-    used.add(name);
-    if (args[name] === undefined) throw new ApiError(400, `Parameter "${name}" is required for ${route.op}`);
-    return encodeURIComponent(String(args[name]));
-  });
+  const { parts, names } = PATHS.get(route)!;
+  let path = parts[0];
+  for (let i = 1; i < parts.length; i += 2) {
+    const value = args[parts[i]];
+    if (value === undefined) throw new ApiError(400, `Parameter "${parts[i]}" is required for ${route.op}`);
+    path += encodeURIComponent(String(value)) + parts[i + 1];
+  }
   const query: Record<string, string> = {};
   for (const name of route.query ?? []) if (args[name] !== undefined) query[name] = String(args[name]);
   let body: unknown;
-  if (route.body === '.') body = Object.fromEntries(Object.entries(args).filter(([k]) => !used.has(k)));
+  if (route.body === '.') body = Object.fromEntries(Object.entries(args).filter(([k]) => !names.includes(k)));
   else if (route.body) body = args[route.body] ?? {};
   return { method: route.method, path, query, headers, body };
 }

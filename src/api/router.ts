@@ -168,29 +168,32 @@ export const ROUTES: Route[] = [
   { op: 'listClusters', method: 'GET', path: '/1/clusters', right: 'admin', handler: clusters.listClusters },
 ];
 
-interface CompiledRoute { route: Route; segments: string[]; literals: number }
+/** A route's path as segments: literal text, or the name of a parameter (`{name}`). */
+interface CompiledRoute { route: Route; segments: Array<{ literal: string } | { param: string }>; literals: number }
 
 const COMPILED: CompiledRoute[] = ROUTES.map((route) => {
-  const segments = route.path.split('/').slice(1);
-  return { route, segments, literals: segments.filter((s) => !s.startsWith('{')).length };
+  const segments = route.path.split('/').slice(1).map((s) => (s.startsWith('{') ? { param: s.slice(1, -1) } : { literal: s }));
+  return { route, segments, literals: segments.filter((s) => 'literal' in s).length };
 }).sort((a, b) => b.literals - a.literals);
+
+/** Whether the path's segments fit the route's: literals equal, parameters not empty. */
+function fits(c: CompiledRoute, parts: string[]): boolean {
+  if (c.segments.length !== parts.length) return false;
+  for (let i = 0; i < parts.length; i++) {
+    const s = c.segments[i];
+    if ('literal' in s ? s.literal !== parts[i] : parts[i] === '') return false;
+  }
+  return true;
+}
 
 function match(method: string, path: string): { route: Route; params: Record<string, string> } | 'wrong-method' | undefined {
   const parts = path.split('/').slice(1);
   let methodMismatch = false;
   for (const c of COMPILED) {
-    if (c.segments.length !== parts.length) continue;
-    const params: Record<string, string> = {};
-    const fits = c.segments.every((s, i) => {
-      if (s.startsWith('{')) {
-        if (parts[i] === '') return false;
-        params[s.slice(1, -1)] = decodeURIComponent(parts[i]);
-        return true;
-      }
-      return s === parts[i];
-    });
-    if (!fits) continue;
+    if (!fits(c, parts)) continue;
     if (c.route.method !== method) { methodMismatch = true; continue; }
+    const params: Record<string, string> = {};
+    c.segments.forEach((s, i) => { if ('param' in s) params[s.param] = decodeURIComponent(parts[i]); });
     return { route: c.route, params };
   }
   return methodMismatch ? 'wrong-method' : undefined;
@@ -213,11 +216,11 @@ function lowerCaseKeys(headers: Record<string, string | undefined> = {}): Record
 }
 
 function splitPath(request: ApiRequest): { path: string; query: Record<string, string> } {
-  const [path, search = ''] = request.path.split('?', 2);
+  const mark = request.path.indexOf('?');
   const query: Record<string, string> = {};
-  for (const [k, v] of new URLSearchParams(search)) query[k] = v;
-  for (const [k, v] of Object.entries(request.query ?? {})) if (v !== undefined) query[k] = String(v);
-  return { path, query };
+  if (mark >= 0) for (const [k, v] of new URLSearchParams(request.path.slice(mark + 1))) query[k] = v;
+  for (const k in request.query) if (request.query[k] !== undefined) query[k] = String(request.query[k]);
+  return { path: mark >= 0 ? request.path.slice(0, mark) : request.path, query };
 }
 
 const json = (status: number, body: unknown): ApiResponse => ({ status, body });

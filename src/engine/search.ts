@@ -55,6 +55,10 @@ export function runPlan(index: SearchIndex, plan: QueryPlan, setting: Setting): 
  * the core's page window is shifted by the promotions before it.
  */
 function promotionsOf(index: SearchIndex, ruled: AppliedRules, plan: QueryPlan, page: Page): Array<{ id: number; position: number }> {
+  if (ruled.promoted.length === 0 && ruled.hidden.length === 0) {
+    plan.core.offset = page.offset;
+    return [];
+  }
   const promoted = ruled.promoted
     .map((p) => ({ id: index.idOf(p.objectID), position: p.position }))
     .filter((p): p is { id: number; position: number } => p.id !== undefined && !ruled.hidden.includes(index.record(p.id)!.objectID))

@@ -104,24 +104,29 @@ export class Metrics {
 
   recordRequest(facts: RequestFacts): void {
     const now = this.now();
-    const queriesOn = new Map([[APP_SCOPE, facts.queries], [serverScope(facts.server), facts.queries]]);
-    for (const name of facts.indexes) queriesOn.set(indexScope(name), (queriesOn.get(indexScope(name)) ?? 0) + 1);
-    for (const [key, queries] of queriesOn) {
-      const scope = this.scope(key);
-      const qps = facts.kind === 'search' ? scope.countSearches(now, queries) : 0;
-      scope.update(now, (b) => {
-        b.operations++;
-        if (facts.kind === 'write') b.writeOperations++;
-        if (facts.kind !== 'search') return;
-        b.searchOperations += queries;
-        b.peakQps = Math.max(b.peakQps, qps);
-        if (!facts.succeeded) return;
-        const ms = Math.round(facts.ms);
-        b.latency.set(ms, (b.latency.get(ms) ?? 0) + 1);
-        b.latencySum += facts.ms;
-        b.latencyCount++;
-      });
-    }
+    this.recordOn(APP_SCOPE, facts, facts.queries, now);
+    this.recordOn(serverScope(facts.server), facts, facts.queries, now);
+    facts.indexes.forEach((name, i) => {
+      if (facts.indexes.indexOf(name) !== i) return; // each index once, with all of its queries
+      this.recordOn(indexScope(name), facts, facts.indexes.filter((n) => n === name).length, now);
+    });
+  }
+
+  private recordOn(key: string, facts: RequestFacts, queries: number, now: number): void {
+    const scope = this.scope(key);
+    const qps = facts.kind === 'search' ? scope.countSearches(now, queries) : 0;
+    scope.update(now, (b) => {
+      b.operations++;
+      if (facts.kind === 'write') b.writeOperations++;
+      if (facts.kind !== 'search') return;
+      b.searchOperations += queries;
+      b.peakQps = Math.max(b.peakQps, qps);
+      if (!facts.succeeded) return;
+      const ms = Math.round(facts.ms);
+      b.latency.set(ms, (b.latency.get(ms) ?? 0) + 1);
+      b.latencySum += facts.ms;
+      b.latencyCount++;
+    });
   }
 
   recordTask(facts: TaskFacts): void {

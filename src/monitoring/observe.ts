@@ -41,19 +41,17 @@ function describe(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** Runs an operation of the router, recording it (and an incident if it fails with an internal error). */
-export async function observeRequest<T>(engine: Engine, call: ObservedCall, run: () => T | Promise<T>): Promise<T> {
+/**
+ * Runs an operation of the router, recording it (and an incident if it fails
+ * with an internal error). A synchronous operation is recorded and answered
+ * synchronously: most are, and a promise per call is allocation enough to
+ * show in a search's time.
+ */
+export function observeRequest<T>(engine: Engine, call: ObservedCall, run: () => T | Promise<T>): T | Promise<T> {
   const started = performance.now();
   const server = serverFor(engine, userIDOf(call.headers));
-  let succeeded = false;
-  try {
-    const result = await run();
-    succeeded = true;
-    return result;
-  } catch (e) {
-    if (!(e instanceof ApiError)) engine.metrics.recordIncident(server, `Internal error in ${call.route.op}`, describe(e));
-    throw e;
-  } finally {
+  const finish = (succeeded: boolean, error?: unknown) => {
+    if (!succeeded && !(error instanceof ApiError)) engine.metrics.recordIncident(server, `Internal error in ${call.route.op}`, describe(error));
     const requests = (call.body as { requests?: unknown } | undefined)?.requests;
     engine.metrics.recordRequest({
       kind: kindOf(call.route),
@@ -63,7 +61,22 @@ export async function observeRequest<T>(engine: Engine, call: ObservedCall, run:
       ms: performance.now() - started,
       succeeded,
     });
+  };
+  let result: T | Promise<T>;
+  try {
+    result = run();
+  } catch (e) {
+    finish(false, e);
+    throw e;
   }
+  if (!(result instanceof Promise)) {
+    finish(true);
+    return result;
+  }
+  return result.then(
+    (value) => { finish(true); return value; },
+    (e: unknown) => { finish(false, e); throw e; },
+  );
 }
 
 /** Applies a task, recording its indexing time and the records stored afterwards. */

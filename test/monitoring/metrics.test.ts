@@ -130,3 +130,26 @@ describe('the metrics recorder', () => {
     expect(kept[0].v.body).toBe('5');
   });
 });
+
+describe('the router hook', () => {
+  it('records synchronous and asynchronous operations alike, and an internal error of either as an incident', async () => {
+    const { Lantern } = await import('../../src/lantern.js');
+    const { observeRequest } = await import('../../src/monitoring/observe.js');
+    const engine = await Lantern.open({});
+    try {
+      const call = { route: { op: 'searchSingleIndex', method: 'POST', right: 'search' }, params: { indexName: 'talks' }, body: {}, headers: {} };
+      const server = engine.clusters.names[0];
+      const searches = () => engine.metrics.buckets(indexScope('talks'), 'day').points.reduce((n, b) => n + b.searchOperations, 0);
+      expect(observeRequest(engine, call, () => 42)).toBe(42); // answered synchronously
+      await expect(observeRequest(engine, call, async () => 43)).resolves.toBe(43);
+      expect(searches()).toBe(2);
+      expect(() => observeRequest(engine, call, () => { throw new TypeError('sync boom'); })).toThrow('sync boom');
+      await expect(observeRequest(engine, call, async () => { throw new TypeError('async boom'); })).rejects.toThrow('async boom');
+      expect(() => observeRequest(engine, call, () => { throw new ApiError(400, 'bad'); })).toThrow('bad');
+      expect(engine.metrics.incidentsOf(server).map((i) => i.v.body)).toEqual(['sync boom', 'async boom']);
+      expect(searches()).toBe(5);
+    } finally {
+      await engine.close();
+    }
+  });
+});
