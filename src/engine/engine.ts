@@ -2,6 +2,7 @@
 // logged, acknowledged with a taskID, then applied in order. Snapshots of the
 // whole state are taken every so many writes (and on demand); reopening loads
 // the newest valid snapshot and replays the log after it through `apply`.
+import { assertJson } from './json-check.js';
 import { loadCore } from '../core/wasm.js';
 import { memoryStorage, type Storage } from '../storage/storage.js';
 import { Codec, EncryptionKeyError, StorageError } from './persistence.js';
@@ -238,7 +239,7 @@ export class Engine {
     let encoded: Promise<Uint8Array> | undefined;
     try {
       if (append) encoded = this.codec.encodeOperation(op);
-      else JSON.stringify(op);
+      else assertJson(op);
     } catch (e) {
       // in-process callers only (HTTP bodies are JSON): a cycle, a BigInt
       throw badRequest(`Invalid JSON: the write cannot be written as JSON (${String(e instanceof Error ? e.message : e).split('\n')[0]})`);
