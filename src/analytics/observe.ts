@@ -20,6 +20,10 @@ export interface SearchCall {
 type Response = Record<string, any>;
 export type RunSearch = (indexName: string, params: SearchParams) => Response;
 
+/** The tags and filters of the many searches that have none: one empty list they share (every event is kept). */
+const NONE: never[] = [];
+Object.freeze(NONE);
+
 /** Personalization looks at most this far down the relevance order. */
 const PERSONALIZATION_WINDOW = 1000;
 
@@ -53,7 +57,7 @@ export function observeSearch(call: SearchCall, indexName: string, requested: Se
     nbHits: response.nbHits ?? 0,
     hits: (response.hits ?? []).map((h: { objectID: string }) => h.objectID),
     filters: usedFilters(params),
-    tags: params.analyticsTags ?? [],
+    tags: params.analyticsTags ?? NONE,
     user,
     at: Date.now(),
     tracked: params.clickAnalytics === true,
@@ -104,6 +108,8 @@ function atomsOf(expression: FilterExpression): UsedFilter[] {
 
 /** The filters a search used (filters, facetFilters, numericFilters, tagFilters), once each. */
 function usedFilters(params: SearchParams): UsedFilter[] {
-  const unique = new Map(filterExpressions(params).flatMap(atomsOf).map((f) => [`${f.attribute}\u0000${f.operator}\u0000${f.value}`, f]));
+  const expressions = filterExpressions(params);
+  if (expressions.length === 0) return NONE;
+  const unique = new Map(expressions.flatMap(atomsOf).map((f) => [`${f.attribute}\u0000${f.operator}\u0000${f.value}`, f]));
   return [...unique.values()];
 }
