@@ -3,6 +3,7 @@
 // the ids of its records, per numeric attribute parallel (id, value) arrays.
 import { GeoColumn } from './geo.js';
 import { isPlainObject, valuesAt, type Record_ } from './records.js';
+import type { Bitmap } from './bitmap.js';
 
 export interface FacetAttribute {
   name: string;
@@ -161,13 +162,35 @@ function facetLeaves(values: unknown[]): string[] {
 
 interface Column { add(id: number, record: Record_): void }
 
+/** Filter atom bitmaps kept between searches (capacity / 8 bytes each: 2 MB for 16 at 1M records). */
+const ATOM_BITMAPS = 16;
+
 /** Every column of an index, created on first use, then maintained by `add`. */
 export class FacetIndex {
   private readonly facetColumns = new Map<string, FacetColumn>();
   private readonly numericColumns = new Map<string, NumericColumn>();
   private readonly geoColumns = new Map<string, GeoColumn>();
 
+  /** Bitmaps of recent filter atoms, most recently used last; any added record drops them all. */
+  private readonly atomBitmaps = new Map<string, Bitmap>();
+
   constructor(private readonly liveRecords: () => Iterable<[number, Record_]>) {}
+
+  /**
+   * The bitmap of the filter atom `key`, built by `build` unless a recent
+   * search built it since the last write: an app refining by a facet value
+   * or a range sends the same atoms with every keystroke, and setting the
+   * bits of a broad one (a common country, most of a numeric range) took
+   * longer than the search itself. Read-only for the caller.
+   */
+  atomBitmap(key: string, build: () => Bitmap): Bitmap {
+    let bitmap = this.atomBitmaps.get(key);
+    if (bitmap) this.atomBitmaps.delete(key);
+    else bitmap = build();
+    this.atomBitmaps.set(key, bitmap);
+    if (this.atomBitmaps.size > ATOM_BITMAPS) this.atomBitmaps.delete(this.atomBitmaps.keys().next().value!);
+    return bitmap;
+  }
 
   facet(attribute: string): FacetColumn {
     return this.column(this.facetColumns, attribute, () => new FacetColumn(attribute.split('.')));
@@ -183,6 +206,7 @@ export class FacetIndex {
   }
 
   add(id: number, record: Record_): void {
+    if (this.atomBitmaps.size > 0) this.atomBitmaps.clear();
     for (const c of this.facetColumns.values()) c.add(id, record);
     for (const c of this.numericColumns.values()) c.add(id, record);
     for (const c of this.geoColumns.values()) c.add(id, record);

@@ -7,6 +7,7 @@ import { expectError, ids, indexTalks, openEngine, sorted, type Send, type Talk 
 
 let send: Send;
 let talks: Talk[];
+let engine: Awaited<ReturnType<typeof openEngine>>['engine'];
 
 const PRODUCTS = [
   { objectID: 'p1', name: 'red shirt', brand: 'Acme', inStock: true, price: 10, specs: { color: 'red', size: 'M', weight: 1.5 }, sellers: [{ name: 'Bob' }, { name: 'Ann' }], label: '-sale', _tags: ['new', 'cotton'] },
@@ -19,6 +20,7 @@ const PRODUCTS = [
 beforeAll(async () => {
   const opened = await openEngine();
   send = opened.send;
+  engine = opened.engine;
   talks = await indexTalks(opened.engine);
   const client = opened.engine.client();
   await client.setSettings({
@@ -382,6 +384,64 @@ describe('invalid filters are 400 with a message naming the problem', () => {
 
   it('in a multi-query', async () => {
     expectError(await send('POST', '/1/indexes/*/queries', { requests: [{ indexName: 'talks', filters: '(tags:business' }] }), 400);
+  });
+});
+
+describe('filter bitmaps kept between searches', () => {
+  // The facet index keeps the bitmaps of recent atoms: a search must never
+  // change a kept one (negation, AND, OR) and any write must drop them all.
+  const INDEX = 'kept-bitmaps';
+  const live = new Map(PRODUCTS.map((p) => [p.objectID, { ...p }] as [string, any]));
+  const expected = (predicate: (p: any) => boolean) => sorted([...live.values()].filter(predicate).map((p) => p.objectID));
+  const find = (filters: string) => matching({ query: '', filters }, INDEX);
+  const write = async (call: (client: ReturnType<typeof engine.client>) => Promise<unknown>) => {
+    await call(engine.client());
+    await engine.waitForTasks();
+  };
+  const acme = (p: any) => p.brand === 'Acme';
+
+  beforeAll(async () => {
+    await write((client) => client.setSettings({
+      indexName: INDEX, indexSettings: { attributesForFaceting: ['brand', 'price'] },
+    }));
+    await write((client) => client.saveObjects({ indexName: INDEX, objects: [...live.values()] }));
+  });
+
+  it('negating, AND-ing and OR-ing an atom leaves it as it was', async () => {
+    expect(await find('brand:Acme')).toEqual(expected(acme));
+    expect(await find('NOT brand:Acme')).toEqual(expected((p) => !acme(p)));
+    expect(await find('brand:Acme AND price > 15')).toEqual(expected((p) => acme(p) && p.price > 15));
+    expect(await find('brand:Acme OR brand:Globex')).toEqual(expected((p) => acme(p) || p.brand === 'Globex'));
+    expect(await find('brand:Acme')).toEqual(expected(acme));
+    expect(await find('price > 15')).toEqual(expected((p) => p.price > 15));
+  });
+
+  it('an added, replaced, updated or deleted record shows in the next search', async () => {
+    expect(await find('brand:Acme')).toEqual(['p1', 'p2']);
+    const added = { objectID: 'p6', name: 'acme socks', brand: 'Acme', price: 7 };
+    live.set('p6', added);
+    await write((client) => client.saveObject({ indexName: INDEX, body: added }));
+    expect(await find('brand:Acme')).toEqual(expected(acme));
+    expect(await find('NOT brand:Acme')).toEqual(expected((p) => !acme(p)));
+
+    live.set('p2', { ...live.get('p2'), brand: 'Globex' });
+    await write((client) => client.partialUpdateObject({ indexName: INDEX, objectID: 'p2', attributesToUpdate: { brand: 'Globex' } }));
+    expect(await find('brand:Acme')).toEqual(expected(acme));
+    expect(await find('brand:Globex')).toEqual(expected((p) => p.brand === 'Globex'));
+
+    live.delete('p1');
+    await write((client) => client.deleteObject({ indexName: INDEX, objectID: 'p1' }));
+    expect(await find('brand:Acme')).toEqual(expected(acme));
+    expect(await find('price > 5')).toEqual(expected((p) => p.price > 5));
+    expect(await find('brand:Acme')).toEqual(['p6']);
+  });
+
+  it('more atoms than are kept, then the first again', async () => {
+    for (let price = -6; price < 30; price++) {
+      expect(await find(`price > ${price}`)).toEqual(expected((p) => p.price > price));
+    }
+    expect(await find('brand:Acme')).toEqual(expected(acme));
+    expect(await find('NOT price > -6')).toEqual([]);
   });
 });
 

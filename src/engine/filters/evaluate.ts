@@ -2,7 +2,7 @@
 // (facet value id lists, numeric arrays), OR within a group, AND across.
 // Scored atoms (`<score=N>`, optionalFilters) give per-record scores for the
 // `filters` ranking criterion.
-import { emptyBitmap, fullBitmap, andInto, orInto, invert, setBit, idsOf, type Bitmap } from '../bitmap.js';
+import { emptyBitmap, andInto, orInto, invert, setBit, idsOf, type Bitmap } from '../bitmap.js';
 import type { FacetIndex } from '../facets.js';
 import type { FilterAtom, FilterExpression } from './parse.js';
 
@@ -27,11 +27,24 @@ function rangesOf(atom: Exclude<FilterAtom, { kind: 'facet' }>): Array<[number, 
   }
 }
 
-/** Records matching one atom (before negation). */
+/** What an atom matches, as a key of the facet index's atom bitmaps (negation and score apart). */
+function atomKey(atom: FilterAtom): string {
+  switch (atom.kind) {
+    case 'facet': return `f\u0000${atom.attribute}\u0000${atom.value}`;
+    case 'numeric': return `n\u0000${atom.attribute}\u0000${atom.operator}\u0000${atom.value}`;
+    case 'range': return `r\u0000${atom.attribute}\u0000${atom.low}\u0000${atom.high}`;
+  }
+}
+
+/** Records matching one atom (before negation); read-only (the facet index keeps it for the next searches). */
 function matchAtom(atom: FilterAtom, ctx: FilterContext): Bitmap {
+  if (atom.kind === 'facet' && !ctx.facetable.has(atom.attribute)) return emptyBitmap(ctx.words);
+  return ctx.facets.atomBitmap(atomKey(atom), () => buildAtom(atom, ctx));
+}
+
+function buildAtom(atom: FilterAtom, ctx: FilterContext): Bitmap {
   const out = emptyBitmap(ctx.words);
   if (atom.kind === 'facet') {
-    if (!ctx.facetable.has(atom.attribute)) return out;
     for (const list of ctx.facets.facet(atom.attribute).matching(atom.value)) {
       for (let i = 0; i < list.length; i++) setBit(out, list.ids[i]);
     }
@@ -45,20 +58,28 @@ function matchAtom(atom: FilterAtom, ctx: FilterContext): Bitmap {
   return out;
 }
 
+/** Records matching one atom, negation applied; read-only. */
 function atomBitmap(atom: FilterAtom, ctx: FilterContext): Bitmap {
   const matched = matchAtom(atom, ctx);
-  return atom.negated ? invert(matched) : matched;
+  return atom.negated ? invert(matched.slice()) : matched;
 }
 
-/** The records allowed by every expression (AND of their OR-groups); undefined when nothing filters. */
+/** Records matching any atom of an OR-group; read-only. */
+function groupBitmap(group: FilterAtom[], ctx: FilterContext): Bitmap {
+  if (group.length === 1) return atomBitmap(group[0], ctx);
+  const any = emptyBitmap(ctx.words);
+  for (const atom of group) orInto(any, atomBitmap(atom, ctx));
+  return any;
+}
+
+/** The records allowed by every expression (AND of their OR-groups), a bitmap of its own; undefined when nothing filters. */
 export function evaluateFilters(expressions: FilterExpression[], ctx: FilterContext): Bitmap | undefined {
   const groups = expressions.flat();
   if (groups.length === 0) return undefined;
-  const result = fullBitmap(ctx.words);
+  let result: Bitmap | undefined;
   for (const group of groups) {
-    const any = emptyBitmap(ctx.words);
-    for (const atom of group) orInto(any, atomBitmap(atom, ctx));
-    andInto(result, any);
+    const any = groupBitmap(group, ctx);
+    result = result ? andInto(result, any) : any.slice();
   }
   return result;
 }
