@@ -7,23 +7,31 @@
 
 /** Throws the TypeError JSON.stringify would (or its RangeError for nesting too deep). */
 export function assertJson(value: unknown): void {
-  check(value, '', []);
+  if (mayFail(value)) check(value, '', []);
 }
 
-function check(value: unknown, key: string, ancestors: object[]): void {
-  if ((typeof value === 'object' && value !== null) || typeof value === 'bigint') {
-    const toJSON = (value as { toJSON?: unknown }).toJSON;
-    if (typeof toJSON === 'function') value = toJSON.call(value, key);
+/** Objects and BigInts are all a walk must look at: every other value is written, or left out, as it is. */
+const mayFail = (value: unknown): boolean => (typeof value === 'object' && value !== null) || typeof value === 'bigint';
+
+/** `value` is an object or a BigInt; `key` its name or index in its parent (toJSON is given it as a string). */
+function check(value: unknown, key: string | number, ancestors: object[]): void {
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === 'function') {
+    value = toJSON.call(value, String(key));
+    if (!mayFail(value)) return;
   }
   if (typeof value === 'bigint') throw new TypeError('Do not know how to serialize a BigInt');
-  if (typeof value !== 'object' || value === null) return;
-  if (ancestors.includes(value)) throw new TypeError('Converting circular structure to JSON');
-  ancestors.push(value);
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) check(value[i], String(i), ancestors);
+  const object = value as object;
+  if (ancestors.includes(object)) throw new TypeError('Converting circular structure to JSON');
+  ancestors.push(object);
+  if (Array.isArray(object)) {
+    for (let i = 0; i < object.length; i++) if (mayFail(object[i])) check(object[i], i, ancestors);
   } else {
-    const keys = Object.keys(value);
-    for (let i = 0; i < keys.length; i++) check((value as Record<string, unknown>)[keys[i]], keys[i], ancestors);
+    const keys = Object.keys(object);
+    for (let i = 0; i < keys.length; i++) {
+      const item = (object as Record<string, unknown>)[keys[i]];
+      if (mayFail(item)) check(item, keys[i], ancestors);
+    }
   }
   ancestors.pop();
 }
