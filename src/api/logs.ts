@@ -16,13 +16,23 @@ type LogType = (typeof LOG_TYPES)[number];
 
 interface InnerQuery { index_name: string; user_token?: string; query_id?: string }
 
-/** An entry as the wire shape holds it (every figure a string), plus what filtering needs. */
+/**
+ * What the log keeps of a call: the texts of its body and answer (cut when
+ * recorded: the caller may change or drop the objects) and the facts its
+ * wire fields are rendered from when the log is read (most entries never are).
+ */
 interface Entry {
   time: number;
   kind: 'query' | 'build' | 'other';
   /** Every index the call reached (its own and its inner queries'). */
   indexes: string[];
-  fields: Record<string, unknown>;
+  call: Pick<AnsweredCall, 'requestId' | 'method' | 'path' | 'query' | 'headers' | 'sourceIp' | 'processingTimeMs'>;
+  status: number;
+  index?: string;
+  body: string;
+  answer: string;
+  inner?: InnerQuery[];
+  nbHits?: string;
 }
 
 /** What the router knows of one answered call. */
@@ -156,17 +166,35 @@ function nbHitsOf(call: AnsweredCall): string | undefined {
 
 /** Records one answered call (the router calls this once per call, except for the logs call itself). */
 export function logCall(engine: object, call: AnsweredCall, now = Date.now()): void {
-  const keyManagement = KEY_MANAGEMENT.test(call.path);
-  const query = maskedQuery(call.query);
+  const { requestId, method, path, query, headers, sourceIp, processingTimeMs } = call;
   const inner = innerQueries(call);
   const index = call.params?.indexName;
+  const entry: Entry = {
+    time: now,
+    kind: kindOf(call),
+    indexes: index === undefined ? (inner ?? []).map((q) => q.index_name) : [index, ...(inner ?? []).map((q) => q.index_name)],
+    call: { requestId, method, path, query, headers, sourceIp, processingTimeMs },
+    status: call.response.status,
+    index,
+    body: asText(call.body),
+    answer: KEY_MANAGEMENT.test(path) ? '' : asText(call.response.body),
+    inner,
+    nbHits: nbHitsOf(call),
+  };
+  callLog(engine).record(entry);
+}
+
+/** An entry's wire fields (credentials masked). */
+function fieldsOf(entry: Entry): Record<string, unknown> {
+  const { call, inner, index, nbHits } = entry;
+  const query = maskedQuery(call.query);
   const fields: Record<string, unknown> = {
     cid: call.requestId,
-    timestamp: new Date(now).toISOString(),
+    timestamp: new Date(entry.time).toISOString(),
     method: call.method,
-    answer_code: String(call.response.status),
-    query_body: asText(call.body),
-    answer: keyManagement ? '' : asText(call.response.body),
+    answer_code: String(entry.status),
+    query_body: entry.body,
+    answer: entry.answer,
     url: call.path.replace(KEY_IN_PATH, (_, prefix, key) => prefix + maskKey(decodeSafely(key))) + (query ? `?${query}` : ''),
     ip: call.sourceIp,
     query_headers: cut(maskedHeaders(call.headers)),
@@ -175,11 +203,9 @@ export function logCall(engine: object, call: AnsweredCall, now = Date.now()): v
   };
   if (index !== undefined) fields.index = index;
   if (query) fields.query_params = cut(query);
-  const nbHits = nbHitsOf(call);
   if (nbHits !== undefined) fields.query_nb_hits = nbHits;
   if (inner) fields.inner_queries = inner;
-  const indexes = [...(index !== undefined ? [index] : []), ...(inner ?? []).map((q) => q.index_name)];
-  callLog(engine).record({ time: now, kind: kindOf(call), indexes, fields });
+  return fields;
 }
 
 function decodeSafely(segment: string): string {
@@ -206,7 +232,7 @@ function logType(text: string | undefined): LogType {
 }
 
 function wanted(entry: Entry, type: LogType, indexName: string | undefined, caller: Caller): boolean {
-  if (type === 'error' && Number(entry.fields.answer_code) < 400) return false;
+  if (type === 'error' && entry.status < 400) return false;
   if ((type === 'query' || type === 'build') && entry.kind !== type) return false;
   if (indexName !== undefined && !entry.indexes.includes(indexName)) return false;
   // a key limited to some indexes sees the calls that reached only those
@@ -230,6 +256,9 @@ export async function getLogs(ctx: OperationContext) {
     .filter((e) => wanted(e, type, indexName, ctx.caller))
     .slice(offset, offset + length);
   return {
-    logs: await Promise.all(entries.map(async (e) => ({ ...e.fields, sha1: await sha1(JSON.stringify(e.fields)) }))),
+    logs: await Promise.all(entries.map(async (e) => {
+      const fields = fieldsOf(e);
+      return { ...fields, sha1: await sha1(JSON.stringify(fields)) };
+    })),
   };
 }
