@@ -41,20 +41,32 @@ function selectWord(w: i32): void {
   for (let j = 1; j <= length; j++) rows.set(j, rows.get(j - 1) + (j == 1 ? 2 : 1));
 }
 
-/** Fills the row at `depth` for term character `c`; returns the row minimum. */
+/**
+ * Fills the row at `depth` for term character `c`; returns the row minimum.
+ * A cell (depth, j) costs at least |depth - j|, so only the band within
+ * `maxTypos` of the diagonal can stay within budget: the row computes that
+ * band alone and writes `maxTypos + 1` just past it and in the last column
+ * (what the next row and the caller read). Every cell within budget holds
+ * its exact distance; every other one more than the budget, as before.
+ */
 function computeRow(depth: i32, c: i32): i32 {
   pathChar.set(depth, c);
   // the term's previous character, for transpositions (none above depth 2: query units are never -1)
   const before = depth >= 2 ? pathChar.get(depth - 1) : -1;
+  const over = maxTypos + 1;
   const units = queryUnits.ptr + (<usize>start << 2);
   const cur = rows.ptr + (<usize>(depth * STRIDE) << 2);
   const prev = cur - (<usize>STRIDE << 2);
-  let diagonal = load<i32>(prev);
-  let left = diagonal + 2;
-  store<i32>(cur, left);
-  let rowMin = left;
-  let previousUnit = -1;
-  for (let j = 1; j <= length; j++) {
+  const firstColumn = load<i32>(prev) + 2;
+  store<i32>(cur, firstColumn);
+  const lo = depth - maxTypos > 1 ? depth - maxTypos : 1;
+  const hi = depth + maxTypos < length ? depth + maxTypos : length;
+  let rowMin = firstColumn;
+  let diagonal = load<i32>(prev + (<usize>(lo - 1) << 2));
+  let left = firstColumn;
+  if (lo > 1) { left = over; store<i32>(cur + (<usize>(lo - 1) << 2), over); }
+  let previousUnit = lo >= 2 ? load<i32>(units + (<usize>(lo - 2) << 2)) : -1;
+  for (let j = lo; j <= hi; j++) {
     const qc = load<i32>(units + (<usize>(j - 1) << 2));
     const cost = j == 1 ? 2 : 1;
     const up = load<i32>(prev + (<usize>j << 2));
@@ -71,6 +83,8 @@ function computeRow(depth: i32, c: i32): i32 {
     left = v;
     previousUnit = qc;
   }
+  if (hi < length) store<i32>(cur + (<usize>(hi + 1) << 2), over);
+  if (hi < length || lo > length) store<i32>(cur + (<usize>length << 2), over);
   return rowMin;
 }
 
