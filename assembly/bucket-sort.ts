@@ -268,8 +268,7 @@ function rankRange(from: i32, to: i32, c: i32): void {
   if (lowest == highest) { rankRange(from, to, c + 1); return; }
   if (to - from >= 64 && highest - lowest < <u32>(to - from)) {
     // few distinct keys: count them, keep the keys the page needs, counting-sort those
-    const kept = countKeys(from, to, lowest, highest);
-    countingSort(from, from + kept, lowest);
+    const kept = countingSortKept(from, to, lowest, highest);
     rankGroups(from, from + kept, c);
     return;
   }
@@ -311,46 +310,45 @@ const keyCounts = new IntVec();
 let sortBuffer = new StaticArray<u64>(0);
 
 /**
- * Counts the keys of work[from, to) (in [lowest, highest], a span no longer
- * than the range) and moves the records with the keys the page needs to the
- * front (all of them with distinct, where groups may skip records); returns
- * their count. Leaves each kept key's start offset in keyCounts.
+ * Counting sort of work[from, to) by key (in [lowest, highest], a span no
+ * longer than the range), keeping only the records with the keys the page
+ * needs (all of them with distinct, where groups may skip records) first:
+ * they end sorted at work[from, from + kept), the others after them (a lazy
+ * proximity round ranks the whole range again). Returns `kept`.
  */
-function countKeys(from: i32, to: i32, lowest: u32, highest: u32): i32 {
+function countingSortKept(from: i32, to: i32, lowest: u32, highest: u32): i32 {
   const span = <i32>(highest - lowest) + 1;
   keyCounts.resetZero(span);
+  const counts = keyCounts.ptr;
   for (let i = from; i < to; i++) {
-    const k = <i32>(keyAt(i) - lowest);
-    keyCounts.set(k, keyCounts.get(k) + 1);
+    const at = counts + (<usize>(keyAt(i) - lowest) << 2);
+    store<i32>(at, load<i32>(at) + 1);
   }
+  // each kept key's start offset; keys past `cut` go after them, unsorted
   const need = distinctLimit == 0 ? wanted - ranked.length : 0x7fffffff;
   let kept = 0;
-  let last = 0;
-  for (; last < span; last++) {
-    const n = keyCounts.get(last);
-    keyCounts.set(last, kept);
+  let cut = span - 1;
+  for (let k = 0; k < span; k++) {
+    const at = counts + (<usize>k << 2);
+    const n = load<i32>(at);
+    store<i32>(at, kept);
     kept += n;
-    if (kept >= need) break;
+    if (kept >= need) { cut = k; break; }
   }
-  if (kept < to - from) {
-    const cut = lowest + <u32>last;
-    let front = from;
-    for (let i = from; i < to; i++) if (keyAt(i) <= cut) { swap(front, i); front++; }
-  }
-  return kept;
-}
-
-/** Sorts work[from, to) by key, with keyCounts holding each key's start offset (see countKeys). */
-function countingSort(from: i32, to: i32, lowest: u32): void {
   if (sortBuffer.length < to - from) sortBuffer = new StaticArray<u64>(to - from);
+  const last = lowest + <u32>cut;
+  let rest = kept;
   for (let i = from; i < to; i++) {
     const v = unchecked(work[i]);
-    const k = <i32>(<u32>(v >> 32) - lowest);
-    const at = keyCounts.get(k);
-    keyCounts.set(k, at + 1);
-    unchecked(sortBuffer[at] = v);
+    const key = <u32>(v >> 32);
+    if (key > last) { unchecked(sortBuffer[rest++] = v); continue; }
+    const at = counts + (<usize>(key - lowest) << 2);
+    const slot = load<i32>(at);
+    store<i32>(at, slot + 1);
+    unchecked(sortBuffer[slot] = v);
   }
   memory.copy(changetype<usize>(work) + (<usize>from << 3), changetype<usize>(sortBuffer), <usize>(to - from) << 3);
+  return kept;
 }
 
 // --- keys of one criterion over a range, into work's high halves
