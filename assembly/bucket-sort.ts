@@ -4,12 +4,12 @@
 // ordered, and proximity (a scan of the record) is read lazily, in the order
 // of the cheaper criteria after it. Distinct groups count as one hit each.
 import { IntVec } from './buffers';
-import { wordCount } from './matcher';
+import { MAX_WORDS, wordCount } from './matcher';
 import { candidates, listedTypoFree } from './candidates';
 import {
   FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, MAX_PROXIMITY, attributeRulesActive, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isExcluded, matchedWordsOf, proximity, rankOf, rankedWordCount, scanRecord, typosOf,
 } from './ranking';
-import { anyTypoMatch, bestAttributeOf, levelBitmap, testBit, wholeValueBitmap } from './wordsets';
+import { anyTypoMatch, bestAttributeOf, exactBitmap, levelBitmap, testBit, wholeValueBitmap } from './wordsets';
 import {
   C_ATTRIBUTE, C_CUSTOM, C_EXACT, C_FILTERS, C_GEO, C_PROXIMITY, C_SORT_SLOT, C_TYPO, C_WORDS, P_CRITERIA, P_CRITERIA_COUNT, P_EXACT_SINGLE, P_FILTER_SCORES_ACTIVE, P_GEO_ACTIVE, P_MIN_PROXIMITY, P_OPTIONAL_WORDS, params,
 } from './params';
@@ -363,6 +363,8 @@ let keysHighest: u32 = 0;
 
 @inline function positionAt(i: i32): i32 { return <i32>(unchecked(work[i]) & 0xffffffff); }
 
+const exactBitmaps = new StaticArray<usize>(MAX_WORDS);
+
 /** Computes criterion `c`'s key for work[from, to); the common criteria without the per-record dispatch of keyOf. */
 function fillKeys(from: i32, to: i32, c: i32): void {
   keysLowest = 0xffffffff;
@@ -388,6 +390,17 @@ function fillKeys(from: i32, to: i32, c: i32): void {
     for (let i = from; i < to; i++) {
       const position = positionAt(i);
       putKey(i, position, testBit(whole, candidates.get(position)) ? 0 : 1);
+    }
+  } else if (code == C_EXACT && !exactFromScan && (rankedWordCount != 1 || exactSingle == 2)) {
+    // the ranked words whose exact bitmap holds the record (exactWordsOf, its bitmaps looked up once)
+    let bitmaps = 0;
+    for (let w = 0; w < wordCount; w++) if (!isExcluded(w)) unchecked(exactBitmaps[bitmaps++] = exactBitmap(w));
+    for (let i = from; i < to; i++) {
+      const position = positionAt(i);
+      const doc = candidates.get(position);
+      let exact = 0;
+      for (let b = 0; b < bitmaps; b++) if (testBit(unchecked(exactBitmaps[b]), doc)) exact++;
+      putKey(i, position, <u32>(rankedWordCount - exact));
     }
   } else if (code == C_TYPO && wordCount == 1) {
     const zero = levelBitmap(0, 0), one = levelBitmap(0, 1);
