@@ -158,8 +158,8 @@ function innerQueries(call: AnsweredCall): InnerQuery[] | undefined {
   });
 }
 
-function nbHitsOf(call: AnsweredCall): string | undefined {
-  if (kindOf(call) !== 'query' || call.route?.op === 'search') return undefined;
+function nbHitsOf(call: AnsweredCall, kind: Entry['kind']): string | undefined {
+  if (kind !== 'query' || call.route?.op === 'search') return undefined;
   const nbHits = (call.response.body as { nbHits?: unknown } | undefined)?.nbHits;
   return typeof nbHits === 'number' ? String(nbHits) : undefined;
 }
@@ -169,17 +169,19 @@ export function logCall(engine: object, call: AnsweredCall, now = Date.now()): v
   const { requestId, method, path, query, headers, sourceIp, processingTimeMs } = call;
   const inner = innerQueries(call);
   const index = call.params?.indexName;
+  const innerIndexes = inner?.map((q) => q.index_name) ?? [];
+  const kind = kindOf(call);
   const entry: Entry = {
     time: now,
-    kind: kindOf(call),
-    indexes: index === undefined ? (inner ?? []).map((q) => q.index_name) : [index, ...(inner ?? []).map((q) => q.index_name)],
+    kind,
+    indexes: index === undefined ? innerIndexes : [index, ...innerIndexes],
     call: { requestId, method, path, query, headers, sourceIp, processingTimeMs },
     status: call.response.status,
     index,
     body: asText(call.body),
     answer: KEY_MANAGEMENT.test(path) ? '' : asText(call.response.body),
     inner,
-    nbHits: nbHitsOf(call),
+    nbHits: nbHitsOf(call, kind),
   };
   callLog(engine).record(entry);
 }

@@ -206,7 +206,7 @@ export class FacetIndex {
   }
 
   add(id: number, record: Record_): void {
-    if (this.atomBitmaps.size > 0) this.atomBitmaps.clear();
+    if (this.atomBitmaps.size > 0) this.atomBitmaps.clear(); // clear() allocates a new table even when empty: once per record while indexing
     for (const c of this.facetColumns.values()) c.add(id, record);
     for (const c of this.numericColumns.values()) c.add(id, record);
     for (const c of this.geoColumns.values()) c.add(id, record);
