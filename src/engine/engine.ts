@@ -83,6 +83,8 @@ export class Engine {
   private lastApplied = 0;
   private appliedSinceSnapshot = 0;
   private snapshotting: Promise<void> | undefined;
+  /** The snapshot in flight has captured the engine and is being encoded and stored. */
+  private snapshotCaptured = false;
   private readonly snapshotEvery: number;
 
   protected constructor(private readonly options: EngineOptions) {
@@ -162,24 +164,36 @@ export class Engine {
   async snapshot(): Promise<void> {
     if (this.snapshotting) return this.snapshotting;
     this.snapshotting = (async () => {
-      // runs after the writes queued so far and before any newer one: what is
-      // captured cannot change while it is captured, and a steady stream of
-      // writes cannot postpone the snapshot
-      const state = await this.tasks.exclusive(async (): Promise<EngineState> => ({
-        version: 1,
-        lastTaskID: this.lastApplied,
-        keys: [...this.keys.values()],
-        deletedKeys: [...this.deletedKeys.values()],
-        ...(this.sources ? { sources: this.sources } : {}),
-        analytics: this.analytics.snapshot(),
-        clusters: this.clusters.snapshot(),
-        indexes: await Promise.all([...this.indexes.values()].map((i) => i.snapshot())),
-      }));
-      this.appliedSinceSnapshot = 0;
-      const bytes = await this.codec.encodeSnapshot(state);
-      await this.serialized(() => this.storage.writeSnapshot({ taskID: state.lastTaskID, bytes }));
-    })().finally(() => { this.snapshotting = undefined; });
+      try {
+        const state = await this.captured();
+        this.appliedSinceSnapshot = 0;
+        this.snapshotCaptured = true;
+        const bytes = await this.codec.encodeSnapshot(state);
+        await this.serialized(() => this.storage.writeSnapshot({ taskID: state.lastTaskID, bytes }));
+      } finally {
+        this.snapshotting = undefined;
+        this.snapshotCaptured = false;
+      }
+    })();
     return this.snapshotting;
+  }
+
+  /**
+   * The engine's state, taken after the writes queued so far and before any
+   * newer one: it cannot change while it is captured, and a steady stream of
+   * writes cannot postpone it.
+   */
+  private captured(): Promise<EngineState> {
+    return this.tasks.exclusive(async () => ({
+      version: 1,
+      lastTaskID: this.lastApplied,
+      keys: [...this.keys.values()],
+      deletedKeys: [...this.deletedKeys.values()],
+      ...(this.sources ? { sources: this.sources } : {}),
+      analytics: this.analytics.snapshot(),
+      clusters: this.clusters.snapshot(),
+      indexes: await Promise.all([...this.indexes.values()].map((i) => i.snapshot())),
+    }));
   }
 
   /** Runs storage calls one at a time, in the order they were asked for. */
@@ -269,16 +283,35 @@ export class Engine {
   }
 
   private async applied(taskID: number, op: WriteOperation): Promise<void> {
+    await this.afterSnapshotInFlight();
     try {
       if (op.type === 'settings') await this.prepareSettings(op);
       observeTask(this, op, () => this.apply(op));
     } finally {
       this.lastApplied = taskID;
       this.appliedSinceSnapshot++;
-      if (this.snapshotEvery > 0 && this.appliedSinceSnapshot >= this.snapshotEvery) {
-        this.snapshot().catch((e) => console.error('lantern: automatic snapshot failed', e));
-      }
+      if (this.snapshotDue()) this.autoSnapshot();
     }
+  }
+
+  private snapshotDue(): boolean {
+    return this.snapshotEvery > 0 && this.appliedSinceSnapshot >= this.snapshotEvery;
+  }
+
+  private autoSnapshot(): void {
+    this.snapshot().catch((e) => console.error('lantern: automatic snapshot failed', e));
+  }
+
+  /**
+   * A write stall: when the next snapshot is due while the one before it is
+   * still being encoded and stored, writes wait for it before they are
+   * applied, then start the due one. Otherwise a slow disk would let the log
+   * grow past two snapshots' worth of writes.
+   */
+  private async afterSnapshotInFlight(): Promise<void> {
+    if (!this.snapshotDue() || !this.snapshotCaptured) return;
+    await this.snapshotting?.catch(() => {});
+    this.autoSnapshot();
   }
 
   /** Settings that change indexing are built in the background first (searches keep their answers). */

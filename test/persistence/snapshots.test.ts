@@ -4,7 +4,8 @@
 // two files and compact the log, a corrupt snapshot falls back to the
 // previous one plus the log (with a warning) or fails the open clearly.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Codec } from '../../src/engine/persistence.js';
 import { loadCore } from '../../src/core/wasm.js';
 import {
   caller, captureFailure, captureWarnings, cleanup, closeEngine, directoryContents, Lantern, logRecords, logSize, openAt, readFixture,
@@ -225,6 +226,47 @@ describe('automatic snapshots', () => {
     expect(n).toBeGreaterThan(100);
     expect(snapshotsDuringLoad, `${n} writes with snapshotEvery: 10; the log grew to ${maxLogRecords} records, ${engine.tasks.pendingCount} tasks still queued`).toBeGreaterThanOrEqual(1);
     expect(maxLogRecords).toBeLessThan(n);
+  });
+
+  it('a snapshot due while the one before it is still being encoded holds later writes until it is stored', async () => {
+    const dir = tempDir();
+    // a slow machine: the first snapshot's encoding is held until released
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    const encode = Codec.prototype.encodeSnapshot;
+    let encodings = 0;
+    vi.spyOn(Codec.prototype, 'encodeSnapshot').mockImplementation(async function (this: Codec, state: unknown) {
+      if (++encodings === 1) await held;
+      return encode.call(this, state);
+    });
+    const engine = await openAt(dir, { snapshotEvery: 2 });
+    const call = caller(engine);
+    const status = async (taskID: number) => (await call('GET', `/1/indexes/slow/task/${taskID}`)).body.status;
+    const put = async (i: number) => (await call('PUT', `/1/indexes/slow/r${i}`, { text: `stalled record ${i}` })).body.taskID as number;
+    const hits = async () => (await call('POST', '/1/indexes/slow/query', { query: 'stalled', hitsPerPage: 10 })).body.nbHits;
+    const ids: number[] = [];
+    for (let i = 1; i <= 4; i++) {
+      ids.push(await put(i));
+      await engine.waitForTasks();
+    }
+    expect(encodings).toBe(1); // the snapshot after the second write, held
+    ids.push(await put(5), await put(6));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    // the third and fourth writes went on; the fifth is the first past the due snapshot, and waits with the sixth
+    expect(await Promise.all(ids.map(status))).toEqual(['published', 'published', 'published', 'published', 'notPublished', 'notPublished']);
+    expect(await hits()).toBe(4);
+    expect(snapshotFiles(dir)).toEqual([]);
+
+    release();
+    await engine.waitForTasks();
+    expect(await Promise.all(ids.map(status))).toEqual(ids.map(() => 'published'));
+    expect(await hits()).toBe(6);
+    await closeEngine(engine);
+    // the held snapshot (after 2), then the one that was due, taken after the writes queued when it started
+    expect(snapshotFiles(dir).map((s) => s.taskID)).toEqual([6, 2]);
+    // the log keeps what the older snapshot lacks: the four writes, then the searches' analytics events (logged at close)
+    expect(logRecords(dir).map((r) => r.taskID)).toEqual([3, 4, 5, 6, 7]);
   });
 
   it('snapshotEvery: 0 never snapshots on its own', async () => {
