@@ -9,7 +9,7 @@ import { candidates, listedTypoFree } from './candidates';
 import {
   FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, MAX_PROXIMITY, attributeRulesActive, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isExcluded, matchedWordsOf, proximity, rankOf, rankedWordCount, scanRecord, typosOf,
 } from './ranking';
-import { anyTypoMatch, bestAttributeOf, exactBitmap, levelBitmap, testBit, wholeValueBitmap } from './wordsets';
+import { anyTypoMatch, bestAttributeOf, exactBitmap, leadBitmap, levelBitmap, testBit, wholeValueBitmap } from './wordsets';
 import {
   C_ATTRIBUTE, C_CUSTOM, C_EXACT, C_FILTERS, C_GEO, C_PROXIMITY, C_SORT_SLOT, C_TYPO, C_WORDS, P_CRITERIA, P_CRITERIA_COUNT, P_EXACT_SINGLE, P_FILTER_SCORES_ACTIVE, P_GEO_ACTIVE, P_MIN_PROXIMITY, P_OPTIONAL_WORDS, params,
 } from './params';
@@ -262,7 +262,41 @@ function rankRange(from: i32, to: i32, c: i32): void {
     return;
   }
   if (isConstant(c)) { rankRange(from, to, c + 1); return; }
-  if (unchecked(params[P_CRITERIA + c]) == C_PROXIMITY && rankProximityLazily(from, to, c)) return;
+  const code = unchecked(params[P_CRITERIA + c]);
+  if (code == C_PROXIMITY && rankProximityLazily(from, to, c)) return;
+  if (code == C_ATTRIBUTE && to - from >= LEAD_SPLIT_RANGE && attributeFromPostings()) {
+    const leads = leadsFirst(from, to);
+    if (leads > 0) {
+      rankRange(from, from + leads, c + 1);
+      rankByKeys(from + leads, to, c);
+      return;
+    }
+  }
+  rankByKeys(from, to, c);
+}
+
+/** Ranges at least this large rank their lead records (attribute key 0) before keying the others. */
+const LEAD_SPLIT_RANGE = 1024;
+
+/**
+ * Moves the records matched in the lead place (see LEAD_KEYS: the smallest
+ * attribute key, 0) to the front of work[from, to), the range kept whole;
+ * returns how many. When they fill the page, the others are never keyed.
+ */
+function leadsFirst(from: i32, to: i32): i32 {
+  const lead = leadBitmap();
+  let front = from;
+  for (let i = from; i < to; i++) {
+    if (!testBit(lead, candidates.get(positionAt(i)))) continue;
+    swap(front, i);
+    front++;
+  }
+  return front - from;
+}
+
+/** Ranks work[from, to) by criterion `c`'s keys, then each tied run by the criteria after it. */
+function rankByKeys(from: i32, to: i32, c: i32): void {
+  if (from >= to || rankingDone()) return;
   fillKeys(from, to, c);
   const lowest = keysLowest, highest = keysHighest;
   if (lowest == highest) { rankRange(from, to, c + 1); return; }
