@@ -174,27 +174,42 @@ function rankProximityLazily(from: i32, to: i32, c: i32): bool {
   const best = bestProximity();
   const base = ranked.length;
   const outerWanted = wanted;
-  for (let m = need * 4 > 64 ? need * 4 : 64; m * 2 < to - from; m <<= 2) {
+  const range = to - from;
+  let m = need * 4 > 64 ? need * 4 : 64;
+  while (m * 2 < range) {
     wanted = base + m;
     rankRange(from, to, c + 1);
     wanted = outerWanted;
+    // in this order, the first `need` records at the best proximity are the page's
     lazyOrder.length = 0;
     let atBest = 0;
-    for (let i = base; i < ranked.length; i++) {
+    for (let i = base; i < ranked.length && atBest < need; i++) {
       const position = ranked.get(i);
-      lazyOrder.push(position);
       scanOnce(position);
-      if (scannedProximity.get(position) == best) atBest++;
+      if (scannedProximity.get(position) == best) { lazyOrder.push(position); atBest++; }
     }
     ranked.length = base;
-    if (atBest < need) continue;
-    for (let i = 0; i < lazyOrder.length && !rankingDone(); i++) {
-      const position = lazyOrder.get(i);
-      if (scannedProximity.get(position) == best) emit(position);
+    if (atBest >= need) {
+      for (let i = 0; i < lazyOrder.length && !rankingDone(); i++) emit(lazyOrder.get(i));
+      return true;
     }
-    return true;
+    m = nextLazyCount(m, atBest, need, range);
   }
   return false;
+}
+
+/**
+ * The next lazy round's count, from how many of the `m` records scanned had
+ * the best proximity: enough for `need` at that rate (with a margin), at
+ * least four times `m`; the largest count below half the range once that is
+ * passed (past it, ranking the range directly costs less).
+ */
+function nextLazyCount(m: i32, atBest: i32, need: i32, range: i32): i32 {
+  const byRate = atBest > 0 ? <i64>need * m * 3 / (<i64>atBest * 2) : <i64>m * 16;
+  let next = byRate > <i64>m * 4 ? <i32>min(byRate, <i64>range) : m * 4;
+  const largest = (range - 1) >> 1;
+  if (next * 2 >= range && m < largest) next = largest;
+  return next;
 }
 
 /** Criteria that cannot tell candidates apart for this query. */
