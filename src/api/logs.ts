@@ -128,9 +128,15 @@ const FEW = 64;
 function smallOnItsFace(value: unknown, depth: number): boolean {
   if (typeof value === 'string') return value.length <= CUT;
   if (value === null || typeof value !== 'object' || depth === 3) return true;
-  const items = Array.isArray(value) ? value : Object.values(value);
-  if (items.length > FEW) return false;
-  for (let i = 0; i < items.length; i++) if (!smallOnItsFace(items[i], depth + 1)) return false;
+  if (Array.isArray(value)) {
+    if (value.length > FEW) return false;
+    for (let i = 0; i < value.length; i++) if (!smallOnItsFace(value[i], depth + 1)) return false;
+    return true;
+  }
+  let items = 0;
+  for (const key in value) {
+    if (++items > FEW || !smallOnItsFace((value as Record<string, unknown>)[key], depth + 1)) return false;
+  }
   return true;
 }
 

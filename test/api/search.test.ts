@@ -78,6 +78,20 @@ describe('parameter forms', () => {
     expect(plus.hits[0].speakers).toEqual(['Ken Robinson']);
   });
 
+  it('the params echo is the form encoding of the parameters (spaces as %20), and decodes back to them', async () => {
+    const strings = ["ken robinson", "!'()~*-._ a+b=c&d %20", 'é ü 中文 😀', 'x\ud800y', Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)).join('')];
+    for (const text of strings) {
+      const sent = { query: text, hitsPerPage: 3, facets: ['tags', text], analyticsTags: [text] };
+      const response = await query(sent);
+      const form = new URLSearchParams();
+      for (const [k, v] of Object.entries(sent)) form.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+      expect(response.params).toBe(form.toString().replace(/\+/g, '%20'));
+      const decoded = Object.fromEntries(new URLSearchParams(response.params));
+      expect(decoded.query).toBe(text.replace('\ud800', '\ufffd'));
+      expect(JSON.parse(decoded.facets)).toEqual(['tags', text]); // JSON escapes a lone surrogate
+    }
+  });
+
   it('arrays in a params string: JSON or comma-separated', async () => {
     const json = await query({ params: `query=gvier&attributesToRetrieve=${encodeURIComponent('["name","speakers"]')}` });
     const comma = await query({ params: 'query=gvier&attributesToRetrieve=name,speakers' });
