@@ -9,7 +9,7 @@ import { candidates, listedTypoFree } from './candidates';
 import {
   FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, MAX_PROXIMITY, attributeRulesActive, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isExcluded, matchedWordsOf, proximity, rankOf, rankedWordCount, scanRecord, typosOf,
 } from './ranking';
-import { anyTypoMatch, bestAttributeOf, exactBitmap, leadBitmap, levelBitmap, testBit, wholeValueBitmap } from './wordsets';
+import { anyTypoMatch, bestAttributeOf, ensureKeysFolded, exactBitmap, leadBitmap, levelBitmap, testBit, wholeValueBitmap } from './wordsets';
 import {
   C_ATTRIBUTE, C_CUSTOM, C_EXACT, C_FILTERS, C_GEO, C_PROXIMITY, C_SORT_SLOT, C_TYPO, C_WORDS, P_CRITERIA, P_CRITERIA_COUNT, P_EXACT_SINGLE, P_FILTER_SCORES_ACTIVE, P_GEO_ACTIVE, P_MIN_PROXIMITY, P_OPTIONAL_WORDS, params,
 } from './params';
@@ -301,10 +301,13 @@ const LEAD_SPLIT_RANGE = 1024;
 function leadsFirst(from: i32, to: i32): i32 {
   const lead = leadBitmap();
   let front = from;
+  // branchless: every record swaps with the first non-lead one, which moves on past a lead record
   for (let i = from; i < to; i++) {
-    if (!testBit(lead, candidates.get(positionAt(i)))) continue;
-    swap(front, i);
-    front++;
+    const v = unchecked(work[i]);
+    const isLead = <i32>testBit(lead, candidates.get(<i32>(v & 0xffffffff)));
+    unchecked(work[i] = work[front]);
+    unchecked(work[front] = v);
+    front += isLead;
   }
   return front - from;
 }
@@ -419,6 +422,7 @@ function fillKeys(from: i32, to: i32, c: i32): void {
   keysLowest = 0xffffffff;
   keysHighest = 0;
   const code = c == criteriaCount ? -1 : unchecked(params[P_CRITERIA + c]);
+  if (code == C_ATTRIBUTE) ensureKeysFolded(candidates);
   const slot = code == C_CUSTOM ? 0 : code == C_GEO ? GEO_SLOT : code == C_FILTERS ? FILTERS_SLOT : code >= C_SORT_SLOT ? code - C_SORT_SLOT : -1;
   if (slot >= 0) {
     const ranks = unchecked(rankSlots[slot]);

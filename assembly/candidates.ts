@@ -7,7 +7,7 @@ import { IntVec } from './buffers';
 import { liveBits } from './store';
 import { wordCount } from './matcher';
 import {
-  bitmapWords, candidateBitmap, foldKeys, foldKeysAhead, foldedBestAttribute, keysFolded, leadBitmap, levelBitmap, typoFreeBitmap,
+  bitmapWords, candidateBitmap, foldKeysAhead, foldKeysLater, foldedBestAttribute, keysFolded, leadBitmap, levelBitmap, typoFreeBitmap,
 } from './wordsets';
 import { isExcluded, isOptional } from './ranking';
 
@@ -90,7 +90,7 @@ export function listCandidates(typoFreeOnly: bool, cutWanted: i32): void {
   const source = typoFreeOnly ? typoFreeBitmap() : candidateBitmap();
   listedTypoFree = typoFreeOnly;
   candidates.reserve(bitmapWords << 5);
-  if (cutWanted <= 0) { listBitmap(source, 0); foldKeys(candidates, source); return; }
+  if (cutWanted <= 0) { listBitmap(source, 0); foldKeysLater(source); return; }
   // the lead place's records share the best key (0): when they fill the page, the page lies among them
   if (countBoth(source, leadBitmap()) >= cutWanted) { listBitmap(source, leadBitmap()); keysFolded(); return; }
   // keys of cached entries: folded into every record at once when most are listed, else one by one

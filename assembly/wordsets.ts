@@ -63,6 +63,7 @@ export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32
   keyedEntries.length = 0;
   keyLog.length = 0;
   leadFolded = false;
+  unfolded = 0;
   epoch++;
 }
 
@@ -195,6 +196,7 @@ function orCachedMatch(entry: usize, typos: i32): void {
  * entries per candidate when they are few, else over every record at once (SIMD).
  */
 export function foldKeys(candidates: IntVec, listed: usize): void {
+  unfolded = 0;
   if (foldKeysAhead(candidates.length, listed)) return;
   for (let e = 0; e < keyedEntries.length; e++) {
     const entry = <usize>keyedEntries.get(e);
@@ -220,6 +222,19 @@ function raiseLoggedKeys(listed: usize): void {
     if (packed > load<u32>(slot)) store<u32>(slot, packed);
   }
   keyLog.length = 0;
+}
+
+/** The listed bitmap whose candidates' keys are not folded in yet (0: none wait). */
+let unfolded: usize = 0;
+
+/**
+ * foldKeys once a criterion reads the keys: a broad page ranked by the lead
+ * records alone (see leadsFirst in bucket-sort.ts) never needs them.
+ */
+export function foldKeysLater(listed: usize): void { unfolded = listed; }
+
+export function ensureKeysFolded(candidates: IntVec): void {
+  if (unfolded != 0) foldKeys(candidates, unfolded);
 }
 
 /** Gives the lead records of `listed` their key, 0, in docBest. */
