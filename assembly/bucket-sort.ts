@@ -14,13 +14,26 @@ import {
   C_ATTRIBUTE, C_CUSTOM, C_EXACT, C_FILTERS, C_GEO, C_PROXIMITY, C_SORT_SLOT, C_TYPO, C_WORDS, P_CRITERIA, P_CRITERIA_COUNT, P_EXACT_SINGLE, P_FILTER_SCORES_ACTIVE, P_GEO_ACTIVE, P_MIN_PROXIMITY, P_OPTIONAL_WORDS, params,
 } from './params';
 
-/** Per candidate position: 1 once scanned, and the scan's proximity and attribute key. */
+/** Per candidate position: this search's stamp once scanned, and the scan's proximity and attribute key. */
 const scanned = new IntVec();
+let scanStamp: i32 = 0;
 export const scannedProximity = new IntVec();
 export const scannedAttribute = new IntVec();
 export const scannedExact = new IntVec();
 /** Work area of the bucket sort: (key << 32) | candidate position. */
 let work = new StaticArray<u64>(0);
+/**
+ * Raw addresses of work, sortBuffer and the candidate list while a ranking
+ * runs: hot loops read these unmanaged globals instead of the managed
+ * objects (each read of a managed global is also a store to the shadow stack).
+ */
+let workAt: usize = 0;
+let sortAt: usize = 0;
+let listAt: usize = 0;
+@inline function wordAt(i: i32): u64 { return load<u64>(workAt + (<usize>i << 3)); }
+@inline function setWord(i: i32, v: u64): void { store<u64>(workAt + (<usize>i << 3), v); }
+/** The record of candidate `position` (during a ranking). */
+@inline function docAt(position: i32): i32 { return load<i32>(listAt + (<usize>position << 2)); }
 export const ranked = new IntVec();
 export let criteriaCount: i32 = 0;
 let wanted: i32 = 0;
@@ -74,7 +87,7 @@ let groupsFull: i32 = 0;
  */
 function emit(position: i32): void {
   if (distinctLimit == 0) { ranked.push(position); return; }
-  const group = groupOf(candidates.get(position));
+  const group = groupOf(docAt(position));
   if (group < 0) {
     if (groupsStarted >= wanted) return;
     rankedGroup.push(groupsStarted++);
@@ -103,9 +116,9 @@ function emit(position: i32): void {
 }
 
 export function scanOnce(position: i32): void {
-  if (scanned.get(position) != 0) return;
-  scanRecord(candidates.get(position), minProximity);
-  scanned.set(position, 1);
+  if (scanned.get(position) == scanStamp) return;
+  scanRecord(docAt(position), minProximity);
+  scanned.set(position, scanStamp);
   scannedProximity.set(position, proximity);
   scannedAttribute.set(position, <i32>bestAttribute);
   scannedExact.set(position, <i32>popcnt(scannedExactWords));
@@ -114,7 +127,7 @@ export function scanOnce(position: i32): void {
 /** The key of criterion `c` (index into the criteria list; c == count: record id) for a candidate. */
 function keyOf(c: i32, position: i32): i32 {
   if (c == criteriaCount) return position;
-  const doc = candidates.get(position);
+  const doc = docAt(position);
   const code = unchecked(params[P_CRITERIA + c]);
   if (code == C_TYPO) return typosOf(doc);
   if (code == C_PROXIMITY) { if (wordCount < 2) return 0; scanOnce(position); return scannedProximity.get(position); }
@@ -224,9 +237,9 @@ export function isConstant(c: i32): bool {
     || ((code == C_ATTRIBUTE || code == C_TYPO || code == C_EXACT) && rankedWordCount == 0);
 }
 
-@inline function keyAt(i: i32): u32 { return <u32>(unchecked(work[i]) >> 32); }
+@inline function keyAt(i: i32): u32 { return <u32>(wordAt(i) >> 32); }
 @inline function swap(i: i32, j: i32): void {
-  const t = unchecked(work[i]); unchecked(work[i] = work[j]); unchecked(work[j] = t);
+  const t = wordAt(i); setWord(i, wordAt(j)); setWord(j, t);
 }
 
 /** The key of the element of rank `nth` (0-based) in work[from, to), by quickselect. */
@@ -252,17 +265,17 @@ function selectKey(from: i32, to: i32, nth: i32): u32 {
 function sortRange(from: i32, to: i32): void {
   if (to - from < 32) {
     for (let i = from + 1; i < to; i++) {
-      const v = unchecked(work[i]);
+      const v = wordAt(i);
       let j = i - 1;
-      while (j >= from && unchecked(work[j]) > v) { unchecked(work[j + 1] = work[j]); j--; }
-      unchecked(work[j + 1] = v);
+      while (j >= from && wordAt(j) > v) { setWord(j + 1, wordAt(j)); j--; }
+      setWord(j + 1, v);
     }
     return;
   }
   const part = new StaticArray<u64>(to - from);
-  memory.copy(changetype<usize>(part), changetype<usize>(work) + (<usize>from << 3), <usize>(to - from) << 3);
+  memory.copy(changetype<usize>(part), workAt + (<usize>from << 3), <usize>(to - from) << 3);
   part.sort((a: u64, b: u64): i32 => (a < b ? -1 : a > b ? 1 : 0));
-  memory.copy(changetype<usize>(work) + (<usize>from << 3), changetype<usize>(part), <usize>(to - from) << 3);
+  memory.copy(workAt + (<usize>from << 3), changetype<usize>(part), <usize>(to - from) << 3);
 }
 
 /**
@@ -273,7 +286,7 @@ function sortRange(from: i32, to: i32): void {
 function rankRange(from: i32, to: i32, c: i32): void {
   if (from >= to || rankingDone()) return;
   if (c > criteriaCount || to - from == 1) {
-    for (let i = from; i < to && !rankingDone(); i++) emit(<i32>(unchecked(work[i]) & 0xffffffff));
+    for (let i = from; i < to && !rankingDone(); i++) emit(positionAt(i));
     return;
   }
   if (isConstant(c)) { rankRange(from, to, c + 1); return; }
@@ -292,6 +305,9 @@ function rankRange(from: i32, to: i32, c: i32): void {
 
 /** Ranges at least this large rank their lead records (attribute key 0) before keying the others. */
 const LEAD_SPLIT_RANGE = 1024;
+/** Candidates in work; where its lead records end while work[0, workCount) is laid out lead-first (else -1). */
+let workCount: i32 = 0;
+let leadSplit: i32 = -1;
 
 /**
  * Moves the records matched in the lead place (see LEAD_KEYS: the smallest
@@ -299,22 +315,27 @@ const LEAD_SPLIT_RANGE = 1024;
  * returns how many. When they fill the page, the others are never keyed.
  */
 function leadsFirst(from: i32, to: i32): i32 {
+  const whole = from == 0 && to == workCount;
+  if (whole && leadSplit >= 0) return leadSplit;
   const lead = leadBitmap();
   let front = from;
   // branchless: every record swaps with the first non-lead one, which moves on past a lead record
   for (let i = from; i < to; i++) {
-    const v = unchecked(work[i]);
-    const isLead = <i32>testBit(lead, candidates.get(<i32>(v & 0xffffffff)));
-    unchecked(work[i] = work[front]);
-    unchecked(work[front] = v);
+    const v = wordAt(i);
+    const isLead = <i32>testBit(lead, docAt(<i32>(v & 0xffffffff)));
+    setWord(i, wordAt(front));
+    setWord(front, v);
     front += isLead;
   }
+  leadSplit = whole ? front : -1;
   return front - from;
 }
 
 /** Ranks work[from, to) by criterion `c`'s keys, then each tied run by the criteria after it. */
 function rankByKeys(from: i32, to: i32, c: i32): void {
   if (from >= to || rankingDone()) return;
+  // reordering a range across the lead split undoes it
+  if (from < leadSplit && to > leadSplit) leadSplit = -1;
   fillKeys(from, to, c);
   const lowest = keysLowest, highest = keysHighest;
   if (lowest == highest) { rankRange(from, to, c + 1); return; }
@@ -387,19 +408,22 @@ function countingSortKept(from: i32, to: i32, lowest: u32, highest: u32): i32 {
     kept += n;
     if (kept >= need) { cut = k; break; }
   }
-  if (sortBuffer.length < to - from) sortBuffer = new StaticArray<u64>(to - from);
+  if (sortBuffer.length < to - from) {
+    sortBuffer = new StaticArray<u64>(to - from);
+    sortAt = changetype<usize>(sortBuffer);
+  }
   const last = lowest + <u32>cut;
   let rest = kept;
   for (let i = from; i < to; i++) {
-    const v = unchecked(work[i]);
+    const v = wordAt(i);
     const key = <u32>(v >> 32);
-    if (key > last) { unchecked(sortBuffer[rest++] = v); continue; }
+    if (key > last) { store<u64>(sortAt + (<usize>(rest++) << 3), v); continue; }
     const at = counts + (<usize>(key - lowest) << 2);
     const slot = load<i32>(at);
     store<i32>(at, slot + 1);
-    unchecked(sortBuffer[slot] = v);
+    store<u64>(sortAt + (<usize>slot << 3), v);
   }
-  memory.copy(changetype<usize>(work) + (<usize>from << 3), changetype<usize>(sortBuffer), <usize>(to - from) << 3);
+  memory.copy(workAt + (<usize>from << 3), sortAt, <usize>(to - from) << 3);
   return kept;
 }
 
@@ -410,10 +434,10 @@ let keysHighest: u32 = 0;
 @inline function putKey(i: i32, position: i32, key: u32): void {
   if (key < keysLowest) keysLowest = key;
   if (key > keysHighest) keysHighest = key;
-  unchecked(work[i] = (<u64>key << 32) | <u64>position);
+  setWord(i, (<u64>key << 32) | <u64>position);
 }
 
-@inline function positionAt(i: i32): i32 { return <i32>(unchecked(work[i]) & 0xffffffff); }
+@inline function positionAt(i: i32): i32 { return <i32>(wordAt(i) & 0xffffffff); }
 
 const exactBitmaps = new StaticArray<usize>(MAX_WORDS);
 
@@ -429,20 +453,20 @@ function fillKeys(from: i32, to: i32, c: i32): void {
     const n = ranks.length;
     for (let i = from; i < to; i++) {
       const position = positionAt(i);
-      const doc = candidates.get(position);
+      const doc = docAt(position);
       putKey(i, position, <u32>(doc < n ? ranks.get(doc) : 0));
     }
   } else if (code == C_ATTRIBUTE && attributeFromPostings()) {
     for (let i = from; i < to; i++) {
       const position = positionAt(i);
-      putKey(i, position, <u32>bestAttributeOf(candidates.get(position)));
+      putKey(i, position, <u32>bestAttributeOf(docAt(position)));
     }
   } else if (code == C_EXACT && !exactFromScan && rankedWordCount == 1 && exactSingle == 0) {
     // exactOnSingleWordQuery=attribute: whether the word is a whole attribute value
     const whole = wholeValueBitmap();
     for (let i = from; i < to; i++) {
       const position = positionAt(i);
-      putKey(i, position, testBit(whole, candidates.get(position)) ? 0 : 1);
+      putKey(i, position, testBit(whole, docAt(position)) ? 0 : 1);
     }
   } else if (code == C_EXACT && !exactFromScan && (rankedWordCount != 1 || exactSingle == 2)) {
     // the ranked words whose exact bitmap holds the record (exactWordsOf, its bitmaps looked up once)
@@ -450,7 +474,7 @@ function fillKeys(from: i32, to: i32, c: i32): void {
     for (let w = 0; w < wordCount; w++) if (!isExcluded(w)) unchecked(exactBitmaps[bitmaps++] = exactBitmap(w));
     for (let i = from; i < to; i++) {
       const position = positionAt(i);
-      const doc = candidates.get(position);
+      const doc = docAt(position);
       let exact = 0;
       for (let b = 0; b < bitmaps; b++) if (testBit(unchecked(exactBitmaps[b]), doc)) exact++;
       putKey(i, position, <u32>(rankedWordCount - exact));
@@ -459,7 +483,7 @@ function fillKeys(from: i32, to: i32, c: i32): void {
     const zero = levelBitmap(0, 0), one = levelBitmap(0, 1);
     for (let i = from; i < to; i++) {
       const position = positionAt(i);
-      const doc = candidates.get(position);
+      const doc = docAt(position);
       putKey(i, position, testBit(zero, doc) ? 0 : testBit(one, doc) ? 1 : 2);
     }
   } else {
@@ -476,16 +500,62 @@ export function rankCandidates(k: i32): void {
   minProximity = unchecked(params[P_MIN_PROXIMITY]);
   exactSingle = unchecked(params[P_EXACT_SINGLE]);
   wanted = k < n ? k : n;
-  scanned.resetZero(n);
+  newScanStamp(n);
   scannedProximity.reserve(n);
   scannedAttribute.reserve(n);
   scannedExact.reserve(n);
   if (work.length < n) work = new StaticArray<u64>(n);
-  for (let i = 0; i < n; i++) unchecked(work[i] = <u64>i);
+  workAt = changetype<usize>(work);
+  sortAt = changetype<usize>(sortBuffer);
+  listAt = candidates.ptr;
+  layOutWork(n);
   ranked.length = 0;
   rankedGroup.length = 0;
   groupsStarted = 0;
   groupsFull = 0;
   groupEpoch++;
   rankRange(0, n, 0);
+}
+
+/** A stamp no position of `scanned` holds yet (clearing it took a pass over every candidate). */
+function newScanStamp(n: i32): void {
+  if (scanned.length < n || scanStamp == 0x7fffffff) {
+    scanned.resetZero(n > scanned.length ? n : scanned.length);
+    scanStamp = 0;
+  }
+  scanStamp++;
+}
+
+/**
+ * The candidates' positions into work: lead records first when the attribute
+ * criterion is the first to tell them apart (besides proximity, read lazily),
+ * so ranking it needs no pass of its own (see leadsFirst); else in order.
+ */
+function layOutWork(n: i32): void {
+  workCount = n;
+  leadSplit = -1;
+  if (n < LEAD_SPLIT_RANGE || !attributeRanksFirst()) {
+    for (let i = 0; i < n; i++) setWord(i, <u64>i);
+    return;
+  }
+  const lead = leadBitmap();
+  let front = 0, back = n;
+  for (let i = 0; i < n; i++) {
+    const isLead = <i32>testBit(lead, docAt(i));
+    setWord(isLead ? front : back - 1, <u64>i);
+    front += isLead;
+    back -= 1 - isLead;
+  }
+  leadSplit = front;
+}
+
+/** Every criterion before the attribute one ties the candidates, or is proximity. */
+function attributeRanksFirst(): bool {
+  for (let c = 0; c < criteriaCount; c++) {
+    if (isConstant(c)) continue;
+    const code = unchecked(params[P_CRITERIA + c]);
+    if (code == C_PROXIMITY) continue;
+    return code == C_ATTRIBUTE && attributeFromPostings();
+  }
+  return false;
 }
