@@ -29,6 +29,20 @@ let start: i32 = 0;
 let length: i32 = 0;
 let maxTypos: i32 = 0;
 let prefix: bool = false;
+/**
+ * Raw addresses of the rows, the path's characters and the selected word's
+ * units, and of the preorder trie during a walk: the walk runs once per trie
+ * node visited, and each read of a managed global is also a store to the
+ * shadow stack.
+ */
+let rowsAt: usize = 0;
+let pathAt: usize = 0;
+let unitsAt: usize = 0;
+let charAt: usize = 0;
+let termAt: usize = 0;
+let endAt: usize = 0;
+@inline function rowCell(i: i32): i32 { return load<i32>(rowsAt + (<usize>i << 2)); }
+@inline function nodeEnd(node: i32): i32 { return load<i32>(endAt + (<usize>node << 2)); }
 
 function selectWord(w: i32): void {
   start = wordStart.get(w);
@@ -37,6 +51,9 @@ function selectWord(w: i32): void {
   prefix = wordPrefix.get(w) != 0;
   rows.reserve((MAX_TOKEN_UNITS + 1) * STRIDE);
   pathChar.reserve(MAX_TOKEN_UNITS + 1);
+  rowsAt = rows.ptr;
+  pathAt = pathChar.ptr;
+  unitsAt = queryUnits.ptr + (<usize>start << 2);
   rows.set(0, 0);
   for (let j = 1; j <= length; j++) rows.set(j, rows.get(j - 1) + (j == 1 ? 2 : 1));
 }
@@ -50,12 +67,12 @@ function selectWord(w: i32): void {
  * its exact distance; every other one more than the budget, as before.
  */
 function computeRow(depth: i32, c: i32): i32 {
-  pathChar.set(depth, c);
+  store<i32>(pathAt + (<usize>depth << 2), c);
   // the term's previous character, for transpositions (none above depth 2: query units are never -1)
-  const before = depth >= 2 ? pathChar.get(depth - 1) : -1;
+  const before = depth >= 2 ? load<i32>(pathAt + (<usize>(depth - 1) << 2)) : -1;
   const over = maxTypos + 1;
-  const units = queryUnits.ptr + (<usize>start << 2);
-  const cur = rows.ptr + (<usize>(depth * STRIDE) << 2);
+  const units = unitsAt;
+  const cur = rowsAt + (<usize>(depth * STRIDE) << 2);
   const prev = cur - (<usize>STRIDE << 2);
   const firstColumn = load<i32>(prev) + 2;
   store<i32>(cur, firstColumn);
@@ -95,8 +112,8 @@ const subtreeTerms = new IntVec();
 function emitSubtree(node: i32, typos: i32, highlightLength: i32, withNode: bool): void {
   subtreeTerms.length = 0;
   let bytes = 0;
-  for (let n = withNode ? node : node + 1, end = orderedEnd.get(node); n < end; n++) {
-    const term = orderedTerm.get(n);
+  for (let n = withNode ? node : node + 1, end = nodeEnd(node); n < end; n++) {
+    const term = load<i32>(termAt + (<usize>n << 2));
     if (term >= 0) { subtreeTerms.push(term); bytes += postings.bytes(term); }
   }
   emitTerms(subtreeCacheKey(node, withNode), subtreeTerms, bytes, typos, highlightLength);
@@ -107,14 +124,14 @@ function walkChildren(node: i32, depth: i32, bestPrefix: i32, bestPrefixLength: 
   // deeper row can reach 0 again, so every descendant is a prefix match
   if (maxTypos == 0 && bestPrefix == 0) { emitSubtree(node, 0, bestPrefixLength, false); return; }
   const d = depth + 1;
-  for (let child = node + 1, end = orderedEnd.get(node); child < end; child = orderedEnd.get(child)) {
-    const rowMin = computeRow(d, orderedChar.get(child));
+  for (let child = node + 1, end = nodeEnd(node); child < end; child = nodeEnd(child)) {
+    const rowMin = computeRow(d, load<i32>(charAt + (<usize>child << 2)));
     if (rowMin > maxTypos) {
       if (bestPrefix <= maxTypos) emitSubtree(child, bestPrefix, bestPrefixLength, true);
       continue;
     }
-    const full = rows.get(d * STRIDE + length);
-    const term = orderedTerm.get(child);
+    const full = rowCell(d * STRIDE + length);
+    const term = load<i32>(termAt + (<usize>child << 2));
     if (term >= 0) {
       if (full <= maxTypos && full <= bestPrefix) emitTerm(term, full, true, 0);
       else if (bestPrefix <= maxTypos) emitTerm(term, bestPrefix, false, bestPrefixLength);
@@ -132,6 +149,9 @@ export function matchWord(w: i32): void {
   selectWord(w);
   if (length == 0) return;
   orderTrie();
+  charAt = orderedChar.ptr;
+  termAt = orderedTerm.ptr;
+  endAt = orderedEnd.ptr;
   walkChildren(0, 0, NO_MATCH, 0);
 }
 
@@ -151,7 +171,7 @@ export function matchToken(w: i32, units: IntVec, from: i32, n: i32): void {
   for (let d = 1; d <= depthLimit; d++) {
     const rowMin = computeRow(d, units.get(from + d - 1));
     if (rowMin > maxTypos) break;
-    const full = rows.get(d * STRIDE + length);
+    const full = rowCell(d * STRIDE + length);
     if (d == depthLimit && full <= maxTypos && full <= bestPrefix) {
       tokenTypos = full; tokenFull = true; tokenHighlightLength = 0;
       return;
