@@ -1,7 +1,7 @@
 // Term dictionary: a trie over folded UTF-16 units, for prefix subtrees and
 // the typo walk (matcher.ts), plus a hash table from a term's units to its id
 // so indexing a known word costs one hash and one comparison.
-import { IntVec } from './buffers';
+import { IntVec, freeVec } from './buffers';
 import { FNV_OFFSET, FNV_PRIME, tokens } from './text';
 
 export const nodeChar = new IntVec();
@@ -83,7 +83,7 @@ function growSlots(): void {
     while (slots.get(j) != 0) j = (j + 1) & slotMask;
     slots.set(j, v);
   }
-  if (old.ptr != 0) heap.free(old.ptr);
+  freeVec(old);
 }
 
 /** Term id of token `t`, created when missing. */

@@ -2,7 +2,7 @@
 // posting lists, every live record's forward list and the rank arrays, all
 // copied as they are in memory: importing is memory copies, no tokenizing.
 // It streams through JS a window at a time (see snapshot-stream.ts).
-import { ByteVec } from './buffers';
+import { ByteVec, freeVec } from './buffers';
 import {
   atEnd, beginRead, beginWrite, endWrite, need, padTo4, put32, putBytes, readPtr, skip, skipPad4, space, take32, takeBytes, takeCount,
   truncated, wrote,
@@ -109,6 +109,7 @@ export function importIndex(length: i32): bool {
     forward.length = n;
     if (!truncated) storeForward(d, forward);
   }
+  freeVec(forward);
   const slots = takeCount(8);
   for (let i = 0; i < slots && !truncated; i++) {
     const slot = <i32>take32();

@@ -5,7 +5,7 @@
 // matching produced: the word's typo-level and exact bitmaps, its best
 // attribute key per record, the terms it matched, so the next keystroke
 // copies it instead. Dropped by any write, like the prefix cache.
-import { IntVec } from './buffers';
+import { IntVec, freeVec } from './buffers';
 import { entryKeys, entryLead } from './prefix-cache';
 
 const SLOTS = 4;
@@ -58,7 +58,12 @@ export function findSlot(words: i32, units: IntVec, from: i32, length: i32, maxT
 /** A cleared slot (the least recently used) to fill with the word's matches. */
 export function claimSlot(words: i32, units: IntVec, from: i32, length: i32, maxTypos: i32, prefix: bool): Slot {
   if (words != slotWords) {
-    for (let i = 0; i < slots.length; i++) heap.free(unchecked(slots[i]).ptr);
+    for (let i = 0; i < slots.length; i++) {
+      const dropped = unchecked(slots[i]);
+      heap.free(dropped.ptr);
+      freeVec(dropped.units);
+      freeVec(dropped.terms);
+    }
     slots.length = 0;
     slotWords = words;
   }
