@@ -52,6 +52,7 @@ let postingKey: u32 = 0;
 }
 
 /** Posting lists: per term, ascending record ids, delta + varint coded, in unmanaged blocks. */
+@unmanaged
 export class PostingLists {
   /** With keys, each entry also holds the attribute key of the term's first occurrence in the record. */
   constructor(readonly withKeys: bool) {}

@@ -84,6 +84,7 @@ function foldIndex(c: u32): i32 {
 }
 
 /** The tokens of the last `tokenize` call. */
+@unmanaged
 export class Tokens {
   count: i32 = 0;
   /** Original start/end offsets (UTF-16 units) of each token. */

@@ -15,6 +15,7 @@ export const MEMO_WORDS = SLOTS - 1;
 /** A slot's layout: level 0, the u16 keys and the lead bitmap (a prefix-cache entry's layout), then levels 1 and 2, exact. */
 @inline function slotBytes(words: i32): usize { return (<usize>words << 2) * 5 + (<usize>words << 6); }
 
+@unmanaged
 export class Slot {
   ptr: usize = 0;
   /** The word: its folded units, typo budget, prefix flag. */
@@ -63,6 +64,7 @@ export function claimSlot(words: i32, units: IntVec, from: i32, length: i32, max
       heap.free(dropped.ptr);
       freeVec(dropped.units);
       freeVec(dropped.terms);
+      heap.free(changetype<usize>(dropped));
     }
     slots.length = 0;
     slotWords = words;
