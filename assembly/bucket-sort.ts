@@ -24,8 +24,9 @@ export const scannedExact = new IntVec();
 let work = new StaticArray<u64>(0);
 /**
  * Raw addresses of work, sortBuffer and the candidate list while a ranking
- * runs: hot loops read these unmanaged globals instead of the managed
- * objects (each read of a managed global is also a store to the shadow stack).
+ * runs, for the hot loops: work and sortBuffer are managed arrays, and each
+ * read of a managed global is also a store to the shadow stack; the list's
+ * address saves a load of the vector's own per read.
  */
 let workAt: usize = 0;
 let sortAt: usize = 0;

@@ -32,8 +32,7 @@ let prefix: bool = false;
 /**
  * Raw addresses of the rows, the path's characters and the selected word's
  * units, and of the preorder trie during a walk: the walk runs once per trie
- * node visited, and each read of a managed global is also a store to the
- * shadow stack.
+ * node visited, and a read through a vector loads the vector's address first.
  */
 let rowsAt: usize = 0;
 let pathAt: usize = 0;
