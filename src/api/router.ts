@@ -186,7 +186,24 @@ function fits(c: CompiledRoute, parts: string[]): boolean {
   return true;
 }
 
-function match(method: string, path: string): { route: Route; params: Record<string, string> } | 'wrong-method' | undefined {
+type Match = { route: Route; params: Readonly<Record<string, string>> };
+
+/** Paths matched lately (an app sends the same few again and again): their route and parameters, frozen. */
+const matched = new Map<string, Match>();
+const MATCHES_KEPT = 256;
+
+function match(method: string, path: string): Match | 'wrong-method' | undefined {
+  const key = `${method} ${path}`;
+  const known = matched.get(key);
+  if (known) return known;
+  const found = matchRoute(method, path);
+  if (typeof found !== 'object') return found;
+  if (matched.size >= MATCHES_KEPT) matched.clear();
+  matched.set(key, found);
+  return found;
+}
+
+function matchRoute(method: string, path: string): Match | 'wrong-method' | undefined {
   const parts = path.split('/').slice(1);
   let methodMismatch = false;
   for (const c of COMPILED) {
@@ -194,7 +211,7 @@ function match(method: string, path: string): { route: Route; params: Record<str
     if (c.route.method !== method) { methodMismatch = true; continue; }
     const params: Record<string, string> = {};
     c.segments.forEach((s, i) => { if ('param' in s) params[s.param] = decodeURIComponent(parts[i]); });
-    return { route: c.route, params };
+    return { route: c.route, params: Object.freeze(params) };
   }
   return methodMismatch ? 'wrong-method' : undefined;
 }

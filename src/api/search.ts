@@ -24,8 +24,12 @@ function run(ctx: OperationContext, indexName: string, params: SearchParams) {
 }
 
 export function searchSingleIndex(ctx: OperationContext) {
-  const response = run(ctx, ctx.params.indexName, parseSearchParams(ctx.body ?? {}));
-  return { ...response, parsed_query: response.query };
+  return withParsedQuery(run(ctx, ctx.params.indexName, parseSearchParams(ctx.body ?? {})));
+}
+
+/** A single-index answer also names its query `parsed_query` (the response is the search's own, not shared). */
+function withParsedQuery(response: ReturnType<typeof run>) {
+  return Object.assign(response, { parsed_query: response.query });
 }
 
 /** The query string's search parameters, as a `params` string (credentials, agent and `cursor` left out). */
@@ -36,8 +40,7 @@ function queryStringParams(ctx: OperationContext): { params: string } {
 
 /** GET /1/indexes/{indexName}: parameters in the query string. */
 export function searchWithQueryString(ctx: OperationContext) {
-  const response = run(ctx, ctx.params.indexName, parseSearchParams(queryStringParams(ctx)));
-  return { ...response, parsed_query: response.query };
+  return withParsedQuery(run(ctx, ctx.params.indexName, parseSearchParams(queryStringParams(ctx))));
 }
 
 const REQUEST_FIELDS = ['indexName', 'type', 'facet'] as const;

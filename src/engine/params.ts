@@ -245,7 +245,8 @@ function parseWith(
   table: Record<string, Spec>, raw: Record<string, unknown>, what: string, fromUrl: ReadonlySet<string> = new Set(),
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [given, value] of Object.entries(raw)) {
+  for (const given of Object.keys(raw)) {
+    const value = raw[given];
     if (value === undefined) continue;
     const spec = table[given];
     if (!spec) throw badRequest(`Unknown ${what}: ${given}`);
@@ -280,7 +281,7 @@ export function parseSearchParams(body: Record<string, unknown> | undefined, ign
   for (const k of Object.keys(fields)) fromUrl.delete(k);
   for (const name of ignore) delete raw[name];
   // null asks for the default, as leaving the parameter out does (in settings it resets one)
-  for (const [name, value] of Object.entries(raw)) if (value === null) delete raw[name];
+  for (const name of Object.keys(raw)) if (raw[name] === null) delete raw[name];
   return parseWith(SEARCH_PARAMETERS, raw, 'parameter', fromUrl);
 }
 
@@ -296,7 +297,8 @@ export function parseSettings(body: Record<string, unknown>): Record<string, unk
 /** Encodes parameters back to the `params` echo of a search response. */
 export function encodeParams(params: SearchParams): string {
   const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) {
+  for (const k of Object.keys(params)) {
+    const v = params[k];
     if (v === undefined) continue;
     q.set(k, typeof v === 'string' ? v : JSON.stringify(v));
   }

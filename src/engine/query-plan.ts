@@ -45,6 +45,13 @@ function maskOf(words: Array<[number, number]>, query: string, wanted: (word: st
   return mask;
 }
 
+/** The query words a setting lists (each listed entry folded to words by `wordsOf`); none when it lists none. */
+function listedWordsMask(words: Array<[number, number]>, query: string, listed: string[] | null | undefined, wordsOf: (entry: string) => string[]): number {
+  if (!listed?.length) return 0;
+  const wanted = new Set(listed.flatMap(wordsOf));
+  return maskOf(words, query, (word) => wanted.has(word));
+}
+
 /** advancedSyntax: `-word` excludes, `"a b"` is a phrase (no typo, no prefix, adjacent). */
 function advancedSyntax(query: string, words: Array<[number, number]>, setting: Setting) {
   const features: string[] = setting('advancedSyntaxFeatures') ?? ['exactPhrase', 'excludeWords'];
@@ -155,10 +162,8 @@ export function planQuery(index: SearchIndex, params: SearchParams, setting: Set
     const { excluded, phraseWords, phrasePairs } = advancedSyntax(query, words, setting);
     Object.assign(core, { excludedWords: excluded, noTypoWords: phraseWords, noPrefixWords: phraseWords, phrasePairs });
   }
-  const optional = new Set<string>((setting('optionalWords') ?? []).flatMap((w: string) => fold(w).split(/\s+/)));
-  core.optionalWords = maskOf(words, query, (word) => optional.has(word));
-  const noTypo = new Set<string>((setting('disableTypoToleranceOnWords') ?? []).map(fold));
-  core.noTypoWords = (core.noTypoWords ?? 0) | maskOf(words, query, (word) => noTypo.has(word));
+  core.optionalWords = listedWordsMask(words, query, setting('optionalWords'), (w) => fold(w).split(/\s+/));
+  core.noTypoWords = (core.noTypoWords ?? 0) | listedWordsMask(words, query, setting('disableTypoToleranceOnWords'), (w) => [fold(w)]);
   if (params.restrictSearchableAttributes) core.allowedAttributes = index.attributeIds(params.restrictSearchableAttributes);
   if (setting('disableTypoToleranceOnAttributes')) core.noTypoAttributes = index.attributeIds(setting('disableTypoToleranceOnAttributes'));
   if (setting('disablePrefixOnAttributes')) core.noPrefixAttributes = index.attributeIds(setting('disablePrefixOnAttributes'));

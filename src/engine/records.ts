@@ -107,6 +107,28 @@ export interface Projection {
  * the attributes the reader may not see, as paths.
  */
 export function projection(toRetrieve: string[] | null | undefined, hidden: string[] = []): Projection {
+  const key = JSON.stringify([toRetrieve ?? null, hidden]);
+  let known = projections.get(key);
+  if (!known) {
+    if (projections.size >= PROJECTIONS_KEPT) projections.clear();
+    projections.set(key, (known = deepFrozen(projectionOf(toRetrieve, hidden))));
+  }
+  return known;
+}
+
+/** Projections made lately (every search makes one, from the same few attribute lists), frozen: shared by their readers. */
+const projections = new Map<string, Projection>();
+const PROJECTIONS_KEPT = 256;
+
+function deepFrozen<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const item of Object.values(value)) deepFrozen(item);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function projectionOf(toRetrieve: string[] | null | undefined, hidden: string[]): Projection {
   const wanted = toRetrieve && toRetrieve.length > 0 ? toRetrieve : ['*'];
   const included = wanted.filter((a) => !a.startsWith('-'));
   const excluded = new Set(wanted.filter((a) => a.startsWith('-')).map((a) => a.slice(1)));

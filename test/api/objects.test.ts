@@ -155,6 +155,24 @@ describe('GET /1/indexes/{indexName}/{objectID}', () => {
       .toEqual({ objectID: 'g1', nested: { x: 1, y: 2 } });
   });
 
+  it('many distinct paths and attribute lists, each twice (more than the router and the projections keep): every answer is its own', async () => {
+    const n = 300;
+    const batch = await send('POST', '/1/indexes/get_many/batch', {
+      requests: Array.from({ length: n }, (_, i) => ({ action: 'addObject', body: { objectID: `m/${i}`, i, [`f${i}`]: `v${i}`, other: 'x' } })),
+    });
+    expect(batch.status).toBe(200);
+    await settled();
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < n; i += 7) {
+        const got = await getObject('get_many', `m/${i}`, `?attributesToRetrieve=f${i},i`);
+        expect(got.body).toEqual({ objectID: `m/${i}`, i, [`f${i}`]: `v${i}` });
+      }
+      for (let i = 0; i < n; i++) expect((await getObject('get_many', `m/${i}`, '?attributesToRetrieve=i')).body).toEqual({ objectID: `m/${i}`, i });
+    }
+    expect((await send('PUT', '/1/indexes/get_many/m%2F1', undefined)).status).toBe(400);
+    expect((await send('PATCH', '/1/indexes/get_many/m%2F1', {})).status).toBe(404);
+  });
+
   it('the admin key sees unretrievableAttributes', async () => {
     await put('get_hidden', { objectID: 'h1', visible: 'yes', secret: 'classified' });
     const settings = await send('PUT', '/1/indexes/get_hidden/settings', { unretrievableAttributes: ['secret'] });
