@@ -3,7 +3,11 @@
 // still tied after the ones before it, only the best `wanted` overall are
 // ordered, and proximity (a scan of the record) is read lazily, in the order
 // of the cheaper criteria after it. Distinct groups count as one hit each.
+// The work area it orders, and the sorts of its ranges, are in work.ts.
 import { IntVec } from './buffers';
+import {
+  countingSortKept, ensureWork, keyAt, keysHighest, keysLowest, positionAt, putKey, selectKey, setWord, sortRange, startKeys, swap, wordAt,
+} from './work';
 import { MAX_WORDS, wordCount } from './matcher';
 import { candidates, listedTypoFree } from './candidates';
 import {
@@ -20,19 +24,8 @@ let scanStamp: i32 = 0;
 export const scannedProximity = new IntVec();
 export const scannedAttribute = new IntVec();
 export const scannedExact = new IntVec();
-/** Work area of the bucket sort: (key << 32) | candidate position. */
-let work = new StaticArray<u64>(0);
-/**
- * Raw addresses of work, sortBuffer and the candidate list while a ranking
- * runs, for the hot loops: work and sortBuffer are managed arrays, and each
- * read of a managed global is also a store to the shadow stack; the list's
- * address saves a load of the vector's own per read.
- */
-let workAt: usize = 0;
-let sortAt: usize = 0;
+/** The candidate list's address while a ranking runs (a load of the vector's own saved per read). */
 let listAt: usize = 0;
-@inline function wordAt(i: i32): u64 { return load<u64>(workAt + (<usize>i << 3)); }
-@inline function setWord(i: i32, v: u64): void { store<u64>(workAt + (<usize>i << 3), v); }
 /** The record of candidate `position` (during a ranking). */
 @inline function docAt(position: i32): i32 { return load<i32>(listAt + (<usize>position << 2)); }
 export const ranked = new IntVec();
@@ -238,47 +231,6 @@ export function isConstant(c: i32): bool {
     || ((code == C_ATTRIBUTE || code == C_TYPO || code == C_EXACT) && rankedWordCount == 0);
 }
 
-@inline function keyAt(i: i32): u32 { return <u32>(wordAt(i) >> 32); }
-@inline function swap(i: i32, j: i32): void {
-  const t = wordAt(i); setWord(i, wordAt(j)); setWord(j, t);
-}
-
-/** The key of the element of rank `nth` (0-based) in work[from, to), by quickselect. */
-function selectKey(from: i32, to: i32, nth: i32): u32 {
-  let lo = from, hi = to - 1;
-  const target = from + nth;
-  while (lo < hi) {
-    const pivot = keyAt((lo + hi) >>> 1);
-    let i = lo, j = hi;
-    while (i <= j) {
-      while (keyAt(i) < pivot) i++;
-      while (keyAt(j) > pivot) j--;
-      if (i <= j) { swap(i, j); i++; j--; }
-    }
-    if (target <= j) hi = j;
-    else if (target >= i) lo = i;
-    else return keyAt(target);
-  }
-  return keyAt(target);
-}
-
-/** Insertion sort for short runs, else the runtime's sort, on work[from, to). */
-function sortRange(from: i32, to: i32): void {
-  if (to - from < 32) {
-    for (let i = from + 1; i < to; i++) {
-      const v = wordAt(i);
-      let j = i - 1;
-      while (j >= from && wordAt(j) > v) { setWord(j + 1, wordAt(j)); j--; }
-      setWord(j + 1, v);
-    }
-    return;
-  }
-  const part = new StaticArray<u64>(to - from);
-  memory.copy(changetype<usize>(part), workAt + (<usize>from << 3), <usize>(to - from) << 3);
-  part.sort((a: u64, b: u64): i32 => (a < b ? -1 : a > b ? 1 : 0));
-  memory.copy(workAt + (<usize>from << 3), changetype<usize>(part), <usize>(to - from) << 3);
-}
-
 /**
  * Bucket sort by tie-breaking criteria (Algolia-style): criterion `c` is
  * computed only for the candidates still tied, and only the best `wanted`
@@ -340,13 +292,14 @@ function rankByKeys(from: i32, to: i32, c: i32): void {
   fillKeys(from, to, c);
   const lowest = keysLowest, highest = keysHighest;
   if (lowest == highest) { rankRange(from, to, c + 1); return; }
+  const need = wanted - ranked.length;
   if (to - from >= 64 && highest - lowest < <u32>(to - from)) {
     // few distinct keys: count them, keep the keys the page needs, counting-sort those
-    const kept = countingSortKept(from, to, lowest, highest);
+    // (with distinct, records of full groups are skipped: every key is kept)
+    const kept = countingSortKept(from, to, lowest, highest, distinctLimit == 0 ? need : 0x7fffffff);
     rankGroups(from, from + kept, c);
     return;
   }
-  const need = wanted - ranked.length;
   // with distinct, records of full groups are skipped, so no candidate may be cut early
   const threshold = distinctLimit == 0 && to - from > need ? selectKey(from, to, need - 1) : 0xffffffff;
   // three-way partition: below threshold, equal to it, above (dropped)
@@ -380,72 +333,13 @@ function rankGroups(from: i32, to: i32, c: i32): void {
   }
 }
 
-const keyCounts = new IntVec();
-let sortBuffer = new StaticArray<u64>(0);
-
-/**
- * Counting sort of work[from, to) by key (in [lowest, highest], a span no
- * longer than the range), keeping only the records with the keys the page
- * needs (all of them with distinct, where groups may skip records) first:
- * they end sorted at work[from, from + kept), the others after them (a lazy
- * proximity round ranks the whole range again). Returns `kept`.
- */
-function countingSortKept(from: i32, to: i32, lowest: u32, highest: u32): i32 {
-  const span = <i32>(highest - lowest) + 1;
-  keyCounts.resetZero(span);
-  const counts = keyCounts.ptr;
-  for (let i = from; i < to; i++) {
-    const at = counts + (<usize>(keyAt(i) - lowest) << 2);
-    store<i32>(at, load<i32>(at) + 1);
-  }
-  // each kept key's start offset; keys past `cut` go after them, unsorted
-  const need = distinctLimit == 0 ? wanted - ranked.length : 0x7fffffff;
-  let kept = 0;
-  let cut = span - 1;
-  for (let k = 0; k < span; k++) {
-    const at = counts + (<usize>k << 2);
-    const n = load<i32>(at);
-    store<i32>(at, kept);
-    kept += n;
-    if (kept >= need) { cut = k; break; }
-  }
-  if (sortBuffer.length < to - from) {
-    sortBuffer = new StaticArray<u64>(to - from);
-    sortAt = changetype<usize>(sortBuffer);
-  }
-  const last = lowest + <u32>cut;
-  let rest = kept;
-  for (let i = from; i < to; i++) {
-    const v = wordAt(i);
-    const key = <u32>(v >> 32);
-    if (key > last) { store<u64>(sortAt + (<usize>(rest++) << 3), v); continue; }
-    const at = counts + (<usize>(key - lowest) << 2);
-    const slot = load<i32>(at);
-    store<i32>(at, slot + 1);
-    store<u64>(sortAt + (<usize>slot << 3), v);
-  }
-  memory.copy(workAt + (<usize>from << 3), sortAt, <usize>(to - from) << 3);
-  return kept;
-}
-
 // --- keys of one criterion over a range, into work's high halves
-let keysLowest: u32 = 0;
-let keysHighest: u32 = 0;
-
-@inline function putKey(i: i32, position: i32, key: u32): void {
-  if (key < keysLowest) keysLowest = key;
-  if (key > keysHighest) keysHighest = key;
-  setWord(i, (<u64>key << 32) | <u64>position);
-}
-
-@inline function positionAt(i: i32): i32 { return <i32>(wordAt(i) & 0xffffffff); }
 
 const exactBitmaps = new StaticArray<usize>(MAX_WORDS);
 
 /** Computes criterion `c`'s key for work[from, to); the common criteria without the per-record dispatch of keyOf. */
 function fillKeys(from: i32, to: i32, c: i32): void {
-  keysLowest = 0xffffffff;
-  keysHighest = 0;
+  startKeys();
   const code = c == criteriaCount ? -1 : unchecked(params[P_CRITERIA + c]);
   if (code == C_ATTRIBUTE) ensureKeysFolded(candidates);
   const slot = code == C_CUSTOM ? 0 : code == C_GEO ? GEO_SLOT : code == C_FILTERS ? FILTERS_SLOT : code >= C_SORT_SLOT ? code - C_SORT_SLOT : -1;
@@ -505,9 +399,7 @@ export function rankCandidates(k: i32): void {
   scannedProximity.reserve(n);
   scannedAttribute.reserve(n);
   scannedExact.reserve(n);
-  if (work.length < n) work = new StaticArray<u64>(n);
-  workAt = changetype<usize>(work);
-  sortAt = changetype<usize>(sortBuffer);
+  ensureWork(n);
   listAt = candidates.ptr;
   layOutWork(n);
   ranked.length = 0;
