@@ -27,10 +27,11 @@ function check(value: unknown, key: string | number, ancestors: object[]): void 
   if (Array.isArray(object)) {
     for (let i = 0; i < object.length; i++) if (mayFail(object[i])) check(object[i], i, ancestors);
   } else {
-    const keys = Object.keys(object);
-    for (let i = 0; i < keys.length; i++) {
-      const item = (object as Record<string, unknown>)[keys[i]];
-      if (mayFail(item)) check(item, keys[i], ancestors);
+    // values without their keys (records of many shapes make a keyed read slow); a key only for a nested value
+    const values = Object.values(object);
+    let keys: string[] | undefined;
+    for (let i = 0; i < values.length; i++) {
+      if (mayFail(values[i])) check(values[i], (keys ??= Object.keys(object))[i], ancestors);
     }
   }
   ancestors.pop();

@@ -84,6 +84,20 @@ describe('the JSON check', () => {
     expect(outcomes).toEqual(new Set([undefined, 'TypeError', 'Error'])); // cycles and BigInts, toJSON failures, and values that pass
   });
 
+  it('a toJSON is given its own key, in objects of any shape and in arrays', () => {
+    const byKey = { toJSON: (key: string) => (key === 'bad' || key === '2' ? 5n : key) };
+    const values = [
+      { good: byKey, other: 1 },
+      { first: 1, second: [2], bad: byKey },
+      { a: 1, nested: { bad: 'fine', ok: byKey } },
+      { a: 1, nested: { x: [1, 2], bad: byKey } },
+      [byKey, byKey],
+      [1, 2, byKey],
+    ];
+    for (const value of values) expect(checkOutcome(value), JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? 'n' : v))).toBe(stringifyOutcome(value));
+    expect(values.map(checkOutcome).filter(Boolean).length).toBe(3);
+  });
+
   it('a value met twice is not a cycle; a value inside itself is', () => {
     const shared = { a: 1 };
     expect(() => assertJson({ x: shared, y: [shared, shared] })).not.toThrow();
