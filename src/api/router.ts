@@ -23,6 +23,7 @@ import { observeRequest } from '../monitoring/observe.js';
 import * as logs from './logs.js';
 import { requestIdHeaders, requestIdOf } from './request-id.js';
 import { Reply, type ApiRequest, type ApiResponse, type Handler, type Right } from './types.js';
+import { RecentValues } from '../engine/recent.js';
 
 export interface Route {
   /** Operation name: the official v5 client's method name. */
@@ -188,19 +189,11 @@ function fits(c: CompiledRoute, parts: string[]): boolean {
 
 type Match = { route: Route; params: Readonly<Record<string, string>> };
 
-/** Paths matched lately (an app sends the same few again and again): their route and parameters, frozen. */
-const matched = new Map<string, Match>();
-const MATCHES_KEPT = 256;
+/** Paths matched lately (an app sends the same few again and again): their route and frozen parameters, or why none. */
+const matched = new RecentValues<string, Match | 'wrong-method' | undefined>(256);
 
 function match(method: string, path: string): Match | 'wrong-method' | undefined {
-  const key = `${method} ${path}`;
-  const known = matched.get(key);
-  if (known) return known;
-  const found = matchRoute(method, path);
-  if (typeof found !== 'object') return found;
-  if (matched.size >= MATCHES_KEPT) matched.clear();
-  matched.set(key, found);
-  return found;
+  return matched.get(`${method} ${path}`, () => matchRoute(method, path));
 }
 
 function matchRoute(method: string, path: string): Match | 'wrong-method' | undefined {

@@ -4,6 +4,7 @@
 import { GeoColumn } from './geo.js';
 import { isPlainObject, valuesAt, type Record_ } from './records.js';
 import type { Bitmap } from './bitmap.js';
+import { RecentValues } from './recent.js';
 
 export interface FacetAttribute {
   name: string;
@@ -171,8 +172,8 @@ export class FacetIndex {
   private readonly numericColumns = new Map<string, NumericColumn>();
   private readonly geoColumns = new Map<string, GeoColumn>();
 
-  /** Bitmaps of recent filter atoms, most recently used last; any added record drops them all. */
-  private readonly atomBitmaps = new Map<string, Bitmap>();
+  /** Bitmaps of recent filter atoms; any added record drops them all. */
+  private readonly atomBitmaps = new RecentValues<string, Bitmap>(ATOM_BITMAPS);
 
   constructor(private readonly liveRecords: () => Iterable<[number, Record_]>) {}
 
@@ -184,12 +185,7 @@ export class FacetIndex {
    * longer than the search itself. Read-only for the caller.
    */
   atomBitmap(key: string, build: () => Bitmap): Bitmap {
-    let bitmap = this.atomBitmaps.get(key);
-    if (bitmap) this.atomBitmaps.delete(key);
-    else bitmap = build();
-    this.atomBitmaps.set(key, bitmap);
-    if (this.atomBitmaps.size > ATOM_BITMAPS) this.atomBitmaps.delete(this.atomBitmaps.keys().next().value!);
-    return bitmap;
+    return this.atomBitmaps.get(key, build);
   }
 
   facet(attribute: string): FacetColumn {
@@ -206,7 +202,7 @@ export class FacetIndex {
   }
 
   add(id: number, record: Record_): void {
-    if (this.atomBitmaps.size > 0) this.atomBitmaps.clear(); // clear() allocates a new table even when empty: once per record while indexing
+    this.atomBitmaps.clear();
     for (const c of this.facetColumns.values()) c.add(id, record);
     for (const c of this.numericColumns.values()) c.add(id, record);
     for (const c of this.geoColumns.values()) c.add(id, record);

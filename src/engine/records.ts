@@ -1,6 +1,7 @@
 // Records as JSON objects: reading attribute paths, the partial-update
 // operations, and the projection a reader is allowed to see.
 import { badRequest } from './errors.js';
+import { RecentValues } from './recent.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Record_ = { objectID: string; [key: string]: Json };
@@ -107,18 +108,11 @@ export interface Projection {
  * the attributes the reader may not see, as paths.
  */
 export function projection(toRetrieve: string[] | null | undefined, hidden: string[] = []): Projection {
-  const key = JSON.stringify([toRetrieve ?? null, hidden]);
-  let known = projections.get(key);
-  if (!known) {
-    if (projections.size >= PROJECTIONS_KEPT) projections.clear();
-    projections.set(key, (known = deepFrozen(projectionOf(toRetrieve, hidden))));
-  }
-  return known;
+  return projections.get(JSON.stringify([toRetrieve ?? null, hidden]), () => deepFrozen(projectionOf(toRetrieve, hidden)));
 }
 
 /** Projections made lately (every search makes one, from the same few attribute lists), frozen: shared by their readers. */
-const projections = new Map<string, Projection>();
-const PROJECTIONS_KEPT = 256;
+const projections = new RecentValues<string, Projection>(256);
 
 function deepFrozen<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
