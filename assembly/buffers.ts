@@ -106,9 +106,8 @@ export function scratchBase(): usize { return scratchPtr; }
 // Results written back for JS, as i32 words.
 export const results = new IntVec();
 
-/** Frees a vector made at run time and its storage. */
+/** Frees a vector made at run time (an IntVec or a ByteVec) and its storage. */
 export function freeVec<T>(vec: T): void {
-  const storage = load<usize>(changetype<usize>(vec)); // `ptr`, the first field of both vectors
-  if (storage != 0) heap.free(storage);
+  if (vec.ptr != 0) heap.free(vec.ptr);
   heap.free(changetype<usize>(vec));
 }
