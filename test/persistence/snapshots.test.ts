@@ -16,6 +16,7 @@ const talks = readFixture<any[]>('talks.json');
 
 beforeAll(loadCore);
 afterEach(cleanup);
+afterEach(() => { vi.restoreAllMocks(); }); // the spy that slows a snapshot's encoding
 
 /** Every record of an index through browse (cursor pages), sorted by objectID. */
 async function allRecords(call: Call, indexName: string): Promise<any[]> {
