@@ -8,7 +8,7 @@ import {
   truncated, wrote,
 } from './snapshot-stream';
 import { internToken, termCount, termUnitLength, termUnitStart, termUnits } from './dictionary';
-import { MAX_TOKEN_UNITS, tokenize, tokens } from './text';
+import { MAX_TOKEN_UNITS, loadFoldedTerm, tokens } from './text';
 import { PostingLists, compact, docLength, docPtr, ensureDocs, ensureTerms, postings, storeForward, wholeValues } from './store';
 import { rankSlots } from './ranking';
 
@@ -89,7 +89,7 @@ export function importIndex(length: i32): bool {
     const n = <i32>take32();
     const padded = (n * 2 + 3) & ~3;
     if (n <= 0 || n > MAX_TOKEN_UNITS || !need(padded)) return false;
-    tokenize(readPtr(), n);
+    loadFoldedTerm(readPtr(), n);
     skip(padded);
     if (tokens.count != 1 || internToken(0) != t) return false;
   }

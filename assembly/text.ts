@@ -207,3 +207,23 @@ export function tokenize(ptr: usize, length: i32): void {
   tokens.count = tokenCount;
   tokens.units.length = unitCount;
 }
+
+/**
+ * Loads `length` units at `ptr` that are already a folded term (a snapshot's
+ * dictionary) as the one token of `tokens`, unchanged. Folding them again
+ * would not be the identity: a term's units may fold further or split (a
+ * Kangxi radical folds to an ideograph, which is a token of its own), and the
+ * snapshot must bring back the dictionary it was taken from.
+ */
+export function loadFoldedTerm(ptr: usize, length: i32): void {
+  reserveFor(length);
+  unitsPtr = tokens.units.ptr;
+  unitCount = 0;
+  tokenCount = 0;
+  startToken(0);
+  for (let i = 0; i < length; i++) appendUnit(<u32>load<u16>(ptr + (<usize>i << 1)));
+  put(tokens.end, tokenCount, length);
+  endToken();
+  tokens.count = tokenCount;
+  tokens.units.length = unitCount;
+}

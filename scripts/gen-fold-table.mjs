@@ -7,13 +7,27 @@ import { writeFileSync } from 'node:fs';
 
 const SPECIAL = { 'ß': 'ss', 'ẞ': 'ss', 'ø': 'o', 'Ø': 'o', 'æ': 'ae', 'Æ': 'ae', 'œ': 'oe', 'Œ': 'oe',
   'ł': 'l', 'Ł': 'l', 'đ': 'd', 'Đ': 'd', 'þ': 'th', 'Þ': 'th', 'ı': 'i', 'ħ': 'h', 'Ħ': 'h', 'ŧ': 't', 'Ŧ': 't' };
+/**
+ * A character's search form, folded until it no longer changes: one pass is
+ * not always enough (ǽ loses its accent to become æ, which folds to ae), and
+ * a query must fold to what the indexed text folded to whichever was typed.
+ */
+function fold(ch) {
+  let folded = ch;
+  for (let pass = 0; pass < 4; pass++) {
+    const next = [...folded].map((c) => SPECIAL[c] ?? c.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()).join('');
+    if (next === folded) return folded;
+    folded = next;
+  }
+  throw new Error(`folding U+${ch.charCodeAt(0).toString(16)} does not settle`);
+}
 const RANGES = [[0x80, 0x2fff], [0xff00, 0xffef]];
 const codes = [], out = [[], [], []], marks = [];
 for (const [lo, hi] of RANGES) {
   for (let c = lo; c <= hi; c++) {
     const ch = String.fromCharCode(c);
     if (/\p{M}/u.test(ch)) { marks.push(c); continue; }
-    const folded = SPECIAL[ch] ?? ch.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+    const folded = fold(ch);
     if (folded === ch || folded.length === 0 || folded.length > 3) continue;
     if (/[^\p{L}\p{N}]/u.test(folded)) continue; // keep punctuation-like expansions out
     codes.push(c);

@@ -39,6 +39,24 @@ describe('core snapshot stream', () => {
     expect(Buffer.compare(loaded.exportSnapshot(), bytes)).toBe(0);
   });
 
+  it('brings back terms whose folded form would fold again or split (Latin Extended, Kangxi radicals)', () => {
+    // every character the fold table maps, in words of one, two and three
+    const folded: string[] = [];
+    for (const [lo, hi] of [[0x80, 0x2fff], [0xff00, 0xffef]]) {
+      for (let c = lo; c <= hi; c++) folded.push(String.fromCharCode(c));
+    }
+    const words = folded.map((c, i) => c + folded[(i * 7) % folded.length] + (i % 3 ? folded[(i * 13) % folded.length] : ''));
+    const texts = ['æ ǽ', 'Æ Ǽ', '⼀⼀ ⼈', ...Array.from({ length: Math.ceil(words.length / 20) }, (_, i) => words.slice(i * 20, i * 20 + 20).join(' '))];
+    const written = build(texts);
+    const loaded = new CoreIndex();
+    loaded.setAttributes([{ rank: 0, unordered: false }]);
+    expect(loaded.importSnapshot(written.exportSnapshot())).toBe(true);
+    expect(Buffer.compare(loaded.exportSnapshot(), written.exportSnapshot())).toBe(0);
+    for (const text of ['ae', 'ǽ', '⼀⼀', words[500], words[3000]]) {
+      expect(loaded.search(query(text, { length: 50 })), text).toEqual(written.search(query(text, { length: 50 })));
+    }
+  });
+
   it('refuses a snapshot cut short or followed by more bytes, without throwing', () => {
     for (const cut of [0, 3, 11, 4096, 65535, 65536, 65537, bytes.length >> 1, bytes.length - 1]) {
       expect(fresh().importSnapshot(bytes.subarray(0, cut)), `cut at ${cut}`).toBe(false);

@@ -53,6 +53,12 @@ describe('diacritics', () => {
     expect(ids(core, 'aeroskobing', exact)).toEqual([5]);
   });
 
+  it('folds until the form settles: ǽ and Ǽ → ae, ǿ → o, whichever form is typed', () => {
+    const core = build(['ǽ', 'Ǽ', 'ǿ']);
+    for (const typed of ['ae', 'æ', 'ǽ', 'Æ']) expect(ids(core, typed, exact), typed).toEqual([0, 1]);
+    for (const typed of ['o', 'ø', 'ǿ']) expect(ids(core, typed, exact), typed).toEqual([2]);
+  });
+
   it('folds Ö (capital with diaeresis) → o', () => {
     const core = build(docs);
     expect(ids(core, 'osterreich', exact)).toEqual([3]);
