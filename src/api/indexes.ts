@@ -1,10 +1,11 @@
 // Index management, settings and task status.
 import { badRequest, notFound } from '../engine/errors.js';
-import { checkIndexName } from '../engine/engine.js';
+import { checkIndexName } from '../engine/index-name.js';
 import { parseSettings } from '../engine/params.js';
 import { isPlainObject } from '../engine/records.js';
 import { DEFAULT_SETTINGS, rankingPlan } from '../engine/settings.js';
 import type { SearchIndex } from '../engine/search-index.js';
+import { replicaName } from '../engine/index-config.js';
 import { forwardToReplicas } from './query-flags.js';
 import type { OperationContext } from './types.js';
 
@@ -61,7 +62,7 @@ export async function setSettings(ctx: OperationContext) {
     throw badRequest('A replica cannot have replicas');
   }
   for (const replica of (settings.replicas as string[] | null | undefined) ?? []) {
-    const name = /^virtual\((.+)\)$/.exec(replica)?.[1] ?? replica;
+    const name = checkIndexName(replicaName(replica), 'replica name');
     if (name === indexName) throw badRequest('An index cannot be its own replica');
     const other = ctx.engine.indexes.get(name);
     if (other?.primary && other.primary !== indexName) throw badRequest(`Index ${name} is already a replica of ${other.primary}`);
@@ -93,7 +94,7 @@ export async function operationIndex(ctx: OperationContext) {
   if (!isPlainObject(body)) throw badRequest('Invalid JSON: expected {operation, destination}');
   const { operation, destination, scope } = body;
   if (operation !== 'copy' && operation !== 'move') throw badRequest('Invalid value for "operation": expected copy or move');
-  checkIndexName(destination);
+  checkIndexName(destination, 'destination');
   if (scope !== undefined && (!Array.isArray(scope) || scope.some((s) => !SCOPES.includes(s)))) {
     throw badRequest(`Invalid value for "scope": expected a list of ${SCOPES.join(', ')}`);
   }

@@ -2,7 +2,7 @@
 // change is logged durably (engine.writeKey) before the answer; keys need
 // no task: they are usable as soon as the call returns.
 import { ApiError, notFound } from '../engine/errors.js';
-import { checkIndexName } from '../engine/engine.js';
+import { checkIndexName } from '../engine/index-name.js';
 import { describeKey, indexKeyIndexes, isExpired, keyFields, randomKey, type ApiKey } from '../auth/api-keys.js';
 import type { OperationContext } from './types.js';
 

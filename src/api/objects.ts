@@ -1,7 +1,7 @@
 // Objects: add, replace, get, delete, partial update, batch, multi-index
 // batch, multi-get. Every write becomes a batch of actions (writes.ts).
 import { badRequest, notFound } from '../engine/errors.js';
-import { checkIndexName } from '../engine/engine.js';
+import { checkIndexName } from '../engine/index-name.js';
 import { asRecord, checkPartial, isPlainObject, project, projection } from '../engine/records.js';
 import { effectiveSetting } from '../engine/settings.js';
 import { reportedIDs, toAction, type Action } from '../engine/writes.js';

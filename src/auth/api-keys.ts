@@ -5,6 +5,7 @@ import { badRequest } from '../engine/errors.js';
 import { isPlainObject } from '../engine/records.js';
 import { parseSearchParams } from '../engine/params.js';
 import { parseFilters } from '../engine/filters/parse.js';
+import { checkIndexPattern, isBlank } from '../engine/index-name.js';
 import type { Right } from '../api/types.js';
 
 /** A stored key (global, or index-specific when `index` is set). */
@@ -87,9 +88,9 @@ export function keyFields(body: unknown, options: { indexSpecific?: boolean; pre
   if (typeof queryParameters !== 'string') throw badRequest('Invalid value for "queryParameters": expected a URL-encoded string');
   checkQueryParameters(queryParameters);
   const indexes = options.indexSpecific ? [] : stringList('indexes', given('indexes'));
-  for (const p of indexes) checkPattern('indexes', p);
+  for (const p of indexes) checkIndexPattern(p);
   const referers = stringList('referers', given('referers'));
-  for (const p of referers) checkPattern('referers', p);
+  for (const p of referers) checkRefererPattern(p);
   return {
     acl: [...new Set(acl)],
     description,
@@ -102,9 +103,9 @@ export function keyFields(body: unknown, options: { indexSpecific?: boolean; pre
   };
 }
 
-function checkPattern(name: string, pattern: string): void {
+function checkRefererPattern(pattern: string): void {
   if (pattern.slice(1, -1).includes('*')) {
-    throw badRequest(`Invalid value for "${name}": "${pattern}" may only have a wildcard at its start or end`);
+    throw badRequest(`Invalid value for "referers": "${pattern}" may only have a wildcard at its start or end`);
   }
 }
 
@@ -120,10 +121,14 @@ export function matchesPattern(pattern: string, value: string): boolean {
   return value === core;
 }
 
-/** Empty or blank lists admit everything. */
-export function admitted(patterns: readonly string[], value: string): boolean {
-  const real = patterns.filter((p) => p.trim() !== '');
-  return real.length === 0 || real.some((p) => matchesPattern(p, value));
+/**
+ * Whether an index list (a key's `indexes`, an index key's indexes,
+ * `restrictIndices`) admits the index `name`: an empty list admits every
+ * index, a blank entry none (an entry that looks empty must not open the
+ * key to every index, as a list that is empty does).
+ */
+export function indexAdmitted(patterns: readonly string[], name: string): boolean {
+  return patterns.length === 0 || patterns.some((p) => !isBlank(p) && matchesPattern(p, name));
 }
 
 /** A referer matches with or without its scheme (`*.example.com/*` against `https://www.example.com/a`). */

@@ -6,7 +6,7 @@ import { ApiError, badRequest } from '../engine/errors.js';
 import { parseSearchParams, type SearchParams } from '../engine/params.js';
 import { parseFilters, splitCommaList } from '../engine/filters/parse.js';
 import type { Caller } from '../api/types.js';
-import { admitted } from './api-keys.js';
+import { indexAdmitted } from './api-keys.js';
 
 export interface Restrictions {
   /** Index patterns: an index must be admitted by every list (key `indexes`, index-specific key, `restrictIndices`). */
@@ -21,7 +21,7 @@ export const forbiddenIndex = (indexName: string) =>
   new ApiError(403, `Index not allowed with this API key: ${indexName}`);
 
 export function mayReach(caller: Caller, indexName: string): boolean {
-  return (caller.restrictions?.indexes ?? []).every((patterns) => admitted(patterns, indexName));
+  return (caller.restrictions?.indexes ?? []).every((patterns) => indexAdmitted(patterns, indexName));
 }
 
 export function checkIndex(caller: Caller, indexName: string): void {

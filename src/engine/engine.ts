@@ -8,6 +8,7 @@ import { memoryStorage, type Storage } from '../storage/storage.js';
 import { Codec, EncryptionKeyError, StorageError } from './persistence.js';
 import { badRequest, notFound } from './errors.js';
 import { matchingObjectIDs, newCursorKey } from './browse.js';
+export { checkIndexName } from './index-name.js';
 import { SearchIndex, writeClock, type IndexSnapshot } from './search-index.js';
 import {
   applyOperation, applyRuleChanges, applySettings, applySynonymChanges, detach, linkVirtualReplicas, settingsTargets, withReplicas,
@@ -48,15 +49,6 @@ interface EngineState {
   analytics?: AnalyticsSnapshot;
   /** Multi-cluster user assignments and record owners; absent in older snapshots. */
   clusters?: ClusterState;
-}
-
-const MAX_INDEX_NAME = 512;
-
-export function checkIndexName(name: string): string {
-  if (typeof name !== 'string' || name.length === 0 || name.length > MAX_INDEX_NAME || /[\u0000-\u001f*]/.test(name)) {
-    throw badRequest(`Invalid index name: "${name}"`);
-  }
-  return name;
 }
 
 export class Engine {

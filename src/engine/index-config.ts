@@ -10,9 +10,14 @@ export type Indexes = Map<string, SearchIndex>;
 
 const VIRTUAL = /^virtual\((.+)\)$/;
 
-/** Replica names of an index's `replicas` setting (`virtual(name)` → name). */
+/** The index name of a `replicas` entry (`virtual(name)` → name). */
+export function replicaName(entry: string): string {
+  return VIRTUAL.exec(entry)?.[1] ?? entry;
+}
+
+/** Replica names of an index's `replicas` setting. */
 export function replicaNames(index: SearchIndex): string[] {
-  return ((index.settings.replicas ?? []) as string[]).map((r) => VIRTUAL.exec(r)?.[1] ?? r);
+  return ((index.settings.replicas ?? []) as string[]).map(replicaName);
 }
 
 export function isVirtualReplica(primary: SearchIndex, name: string): boolean {
