@@ -2,7 +2,7 @@
 // URLs and status codes; HTTP, `engine.request` and the typed client all
 // come through here.
 import { ApiError } from '../engine/errors.js';
-import { authenticate, authorize } from '../auth/authenticate.js';
+import { authenticate, authorize, type CallInfo } from '../auth/authenticate.js';
 import { enforce, rateLimitHeaders, restrictResult } from '../auth/enforce.js';
 import type { Lantern } from '../lantern.js';
 import * as indexes from './indexes.js';
@@ -249,7 +249,7 @@ export async function route(engine: Lantern, request: ApiRequest): Promise<ApiRe
   const sourceIp = request.sourceIp ?? '127.0.0.1';
   const requestId = requestIdOf(headers, query);
   const seen: Seen = { body: request.body };
-  const response = await answer(engine, request.method.toUpperCase(), path, query, headers, sourceIp, seen);
+  const response = await answer(engine, request.method.toUpperCase(), path, query, headers, { sourceIp, userToken: request.userToken }, seen);
   response.headers = { ...response.headers, ...requestIdHeaders(requestId) };
   if (seen.route?.op !== 'getLogs') {
     logs.logCall(engine, {
@@ -262,8 +262,9 @@ export async function route(engine: Lantern, request: ApiRequest): Promise<ApiRe
 
 async function answer(
   engine: Lantern, method: string, path: string, query: Record<string, string>,
-  headers: Record<string, string>, sourceIp: string, seen: Seen,
+  headers: Record<string, string>, info: CallInfo, seen: Seen,
 ): Promise<ApiResponse> {
+  const { sourceIp } = info;
   try {
     const found = match(method, path);
     if (found === undefined) throw new ApiError(404, `Path ${path} does not exist`);
@@ -271,7 +272,7 @@ async function answer(
     seen.route = found.route;
     seen.params = found.params;
     if (!sources.sourceAllowed(engine.sources, sourceIp)) throw new ApiError(403, 'Source address not allowed');
-    const caller = await authenticate(engine, headers, query, { sourceIp });
+    const caller = await authenticate(engine, headers, query, info);
     if (!(found.route.op === 'getApiKey' && caller.key !== undefined && caller.key === found.params.key)) {
       authorize(caller, found.route.right);
     }

@@ -11,6 +11,14 @@ export interface ApiRequest {
   body?: unknown;
   /** Address of the caller, for the allow-list, per-IP limits and logs. */
   sourceIp?: string;
+  /**
+   * The end user's token as a trusted proxy vouches for it: per-IP rate
+   * limits then count each user behind the address on their own. The
+   * X-Algolia-UserToken header alone never does (any caller can change it
+   * on every call); the HTTP server sets this from it only behind
+   * `trustProxy`.
+   */
+  userToken?: string;
 }
 
 export interface ApiResponse {
@@ -32,7 +40,7 @@ export interface Caller {
   key?: string;
   /** Index patterns, forced search parameters, hits cap (restricted keys only). */
   restrictions?: import('../auth/restrictions.js').Restrictions;
-  /** Per-hour call limit and who it counts (key, address, user token). */
+  /** Per-hour call limit and who it counts (key, address, and a user token only when vouched for). */
   rateLimit?: { limit: number; identity: string };
 }
 

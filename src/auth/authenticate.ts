@@ -5,6 +5,7 @@ import type { Caller, Right } from '../api/types.js';
 import { indexKeyIndexes, isExpired, refererAdmitted, type ApiKey } from './api-keys.js';
 import { inAnyNetwork } from './cidr.js';
 import { forcedParams } from './restrictions.js';
+import { rateIdentity } from './rate-limit.js';
 import { findParent, parseSecuredKey, readRestrictions, type SecuredRestrictions } from './secured-keys.js';
 
 const APP_ID_NAMES = ['x-algolia-application-id', 'x-service-application-id'];
@@ -33,6 +34,8 @@ export interface KeyHolder {
 export interface CallInfo {
   /** The caller's address (the socket's, or the in-process `sourceIp`). */
   sourceIp: string;
+  /** The end user's token when a trusted proxy vouches for it (ApiRequest.userToken). */
+  userToken?: string;
 }
 
 const ADMIN: Caller = { isAdmin: true, rights: ALL_RIGHTS };
@@ -56,10 +59,11 @@ export async function authenticate(
     // a proxy: the admin key applies a rate-limited key's limits to the end user's address
     const forwarded = headers['x-forwarded-api-key'];
     if (forwarded === undefined) return ADMIN;
+    // the admin key's holder is trusted: its user token counts like a trusted proxy's
     const ip = headers['x-forwarded-for']?.split(',')[0]?.trim() || info.sourceIp;
-    return keyCaller(engine, forwarded, headers, ip);
+    return keyCaller(engine, forwarded, headers, { sourceIp: ip, userToken: headers['x-algolia-usertoken'] ?? info.userToken });
   }
-  return keyCaller(engine, key, headers, info.sourceIp);
+  return keyCaller(engine, key, headers, info);
 }
 
 /** The live key equal to `value` (every key compared, in constant time each). */
@@ -69,11 +73,11 @@ function findKey(keys: Iterable<ApiKey>, value: string, now: number): ApiKey | u
   return found;
 }
 
-async function keyCaller(engine: KeyHolder, value: string, headers: Record<string, string>, sourceIp: string): Promise<Caller> {
+async function keyCaller(engine: KeyHolder, value: string, headers: Record<string, string>, info: CallInfo): Promise<Caller> {
+  const { sourceIp } = info;
   const now = Date.now();
   const keys = [...(engine.keys?.values() ?? [])];
   const referer = headers.referer ?? headers.referrer ?? headers.origin;
-  const userToken = headers['x-algolia-usertoken'];
   let parent = findKey(keys, value, now);
   let secured: SecuredRestrictions | undefined;
   if (!parent) {
@@ -99,14 +103,13 @@ async function keyCaller(engine: KeyHolder, value: string, headers: Record<strin
   if (secured?.restrictIndices !== undefined) indexes.push(secured.restrictIndices.length ? secured.restrictIndices : ['\u0000none']);
   const forced = [forcedParams(parent.queryParameters)];
   if (secured) forced.push(forcedParams(secured.searchParams));
-  const token = secured?.userToken ?? userToken ?? '';
   return {
     isAdmin: false,
     rights: new Set(parent.acl as Right[]),
     key: parent.value,
     restrictions: { indexes, maxHitsPerQuery: parent.maxHitsPerQuery, forced },
     rateLimit: parent.maxQueriesPerIPPerHour > 0
-      ? { limit: parent.maxQueriesPerIPPerHour, identity: `${parent.value}\u0000${sourceIp}\u0000${token}` }
+      ? { limit: parent.maxQueriesPerIPPerHour, identity: rateIdentity(parent.value, sourceIp, secured?.userToken ?? info.userToken) }
       : undefined,
   };
 }

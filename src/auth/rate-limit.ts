@@ -1,9 +1,21 @@
 // maxQueriesPerIPPerHour: a fixed one-hour window per identity (key, source
-// address, user token), opened by its first call. Other limits (the analytics
-// API's per-minute one) use the same counter with their own window.
+// address, and a user token when one is vouched for), opened by its first
+// call. Other limits (the analytics API's per-minute one) use the same
+// counter with their own window.
 import { ApiError } from '../engine/errors.js';
 
 const HOUR = 3_600_000;
+
+/**
+ * Who a key's per-IP limit counts: the source address, and the user behind
+ * it only when the token cannot be made up by the caller: signed into a
+ * secured key, or vouched for by a trusted proxy (or the admin key's
+ * X-Forwarded-API-Key call). A bare X-Algolia-UserToken header is not:
+ * a new token on every call would be a new allowance on every call.
+ */
+export function rateIdentity(key: string, sourceIp: string, vouchedUserToken: string | undefined): string {
+  return `${key}\u0000${sourceIp}\u0000${vouchedUserToken ?? ''}`;
+}
 
 export class RateLimitError extends ApiError {
   constructor(readonly retryAfter: number) {

@@ -20,7 +20,9 @@ export interface ServeOptions {
    * Proxies in front whose `X-Forwarded-For` is believed (true = one). Each
    * appends the address it saw, so the caller is that many entries from the
    * end. Unset: the socket's address is the caller's — for the source
-   * allow-list, per-IP rate limits and logs — whatever the header says.
+   * allow-list, per-IP rate limits and logs — whatever the header says. Set:
+   * the proxy's X-Algolia-UserToken also names the user behind an address
+   * for per-IP rate limits.
    */
   trustProxy?: boolean | number;
   /** Milliseconds: whole headers, whole request, idle keep-alive socket, idle socket mid-request. */
@@ -93,14 +95,22 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string> {
   }
 }
 
+const proxyHops = (trustProxy: boolean | number) => (trustProxy === true ? 1 : Number(trustProxy) || 0);
+
 /** The caller's address: the socket's, or the one the trusted proxies forwarded. */
 export function callerAddress(req: IncomingMessage, trustProxy: boolean | number = false): string {
   const socket = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
-  const hops = trustProxy === true ? 1 : Number(trustProxy) || 0;
+  const hops = proxyHops(trustProxy);
   if (hops <= 0) return socket;
   const forwarded = String(req.headers['x-forwarded-for'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   const address = forwarded[Math.max(0, forwarded.length - hops)];
   return address !== undefined && parseAddress(address) ? address : socket;
+}
+
+/** The end user's token, believed only from a trusted proxy (for per-IP rate limits: ApiRequest.userToken). */
+export function vouchedUserToken(req: IncomingMessage, trustProxy: boolean | number = false): string | undefined {
+  const token = req.headers['x-algolia-usertoken'];
+  return proxyHops(trustProxy) > 0 && typeof token === 'string' ? token : undefined;
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -141,6 +151,7 @@ export function handler(engine: RequestHandler, options: ServeOptions = {}) {
         headers,
         body,
         sourceIp: callerAddress(req, options.trustProxy),
+        userToken: vouchedUserToken(req, options.trustProxy),
       });
       send(res, response.status, response.body, response.headers);
     } catch (e) {

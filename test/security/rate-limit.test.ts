@@ -1,8 +1,12 @@
 // maxQueriesPerIPPerHour: the exact boundary, Retry-After, per address, per
-// user token, and behind a proxy (admin key + X-Forwarded-API-Key).
+// user token only when vouched for (a secured key's, a trusted proxy's; a
+// bare X-Algolia-UserToken header gives no new allowance), and behind a
+// proxy (admin key + X-Forwarded-API-Key, or `trustProxy` over HTTP).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { algoliasearch } from 'algoliasearch';
+import type { AddressInfo } from 'node:net';
 import { RateLimiter } from '../../src/auth/rate-limit.js';
+import { serve, type ServeOptions } from '../../src/server/http.js';
 import type { Lantern } from '../../src/lantern.js';
 import { ADMIN_KEY, APP_ID, openEngine, sender, type Send } from '../api/helpers.js';
 
@@ -31,10 +35,17 @@ describe('maxQueriesPerIPPerHour', () => {
     expect(retry).toBeLessThanOrEqual(3600);
     // another address, another count
     expect((await call(key, '10.0.0.2')).status).toBe(200);
-    // user tokens separate users behind one address
-    expect((await call(key, '10.0.0.1', { 'x-algolia-usertoken': 'u1' })).status).toBe(200);
+    // a user token vouched for (in-process: the caller is trusted) separates users behind one address
+    expect((await engine.request({ method: 'POST', path: '/1/indexes/i/query', headers: as(key), body: {}, sourceIp: '10.0.0.1', userToken: 'u1' })).status).toBe(200);
     // the admin key is never limited
     expect((await call(ADMIN_KEY, '10.0.0.1')).status).toBe(200);
+  });
+
+  it('a new X-Algolia-UserToken on every call is no new allowance (3 of 12 calls answered, not 12)', async () => {
+    const key = (await send('POST', '/1/keys', { acl: ['search'], maxQueriesPerIPPerHour: 3 })).body.key;
+    const statuses = [];
+    for (let i = 0; i < 12; i++) statuses.push((await call(key, '10.9.9.9', { 'x-algolia-usertoken': `user-${i}` })).status);
+    expect(statuses).toEqual([200, 200, 200, ...Array(9).fill(429)]);
   });
 
   it('behind a proxy: admin key + X-Forwarded-API-Key + X-Forwarded-For', async () => {
@@ -44,6 +55,12 @@ describe('maxQueriesPerIPPerHour', () => {
     expect((await proxied('203.0.113.1')).status).toBe(200);
     expect((await proxied('203.0.113.1')).status).toBe(429);
     expect((await proxied('203.0.113.2')).status).toBe(200);
+    // the admin key vouches for the user token it forwards
+    const user = (token: string) => call(ADMIN_KEY, '192.0.2.10', { 'x-forwarded-api-key': key, 'x-forwarded-for': '203.0.113.1', 'x-algolia-usertoken': token });
+    expect((await user('alice')).status).toBe(200);
+    expect((await user('alice')).status).toBe(200);
+    expect((await user('alice')).status).toBe(429);
+    expect((await user('bob')).status).toBe(200);
     // the forwarded key's rights apply, not the admin's
     const r = await engine.request({ method: 'GET', path: '/1/keys', headers: { ...as(ADMIN_KEY), 'x-forwarded-api-key': key }, sourceIp: '192.0.2.10' });
     expect(r.status).toBe(403);
@@ -59,6 +76,29 @@ describe('maxQueriesPerIPPerHour', () => {
     // the token in the key cannot be changed by a header
     expect((await call(k1, '10.1.1.1', { 'x-algolia-usertoken': 'mallory' })).status).toBe(429);
     expect((await call(k2, '10.1.1.1')).status).toBe(200);
+  });
+
+  it('over HTTP the user token counts only from a trusted proxy', async () => {
+    const key = (await send('POST', '/1/keys', { acl: ['search'], maxQueriesPerIPPerHour: 2 })).body.key;
+    const answered = async (options: ServeOptions) => {
+      const server = await serve(engine, { port: 0, ...options });
+      try {
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/1/indexes/i/query`;
+        const statuses = [];
+        for (let i = 0; i < 4; i++) {
+          const headers = { ...as(key), 'x-algolia-usertoken': `user-${i}`, 'x-forwarded-for': '198.51.100.7' };
+          statuses.push((await fetch(url, { method: 'POST', headers, body: '{}' })).status);
+        }
+        return statuses;
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    };
+    // the socket's address (127.0.0.1) is counted, whatever the tokens
+    expect(await answered({})).toEqual([200, 200, 429, 429]);
+    // behind the proxy: one allowance per user of the forwarded address
+    expect(await answered({ trustProxy: true })).toEqual([200, 200, 200, 200]);
   });
 
   it('the window reopens after an hour', () => {
