@@ -6,7 +6,8 @@ import { indexKeyIndexes, isExpired, refererAdmitted, type ApiKey } from './api-
 import { inAnyNetwork } from './cidr.js';
 import { forcedParams } from './restrictions.js';
 import { rateIdentity } from './rate-limit.js';
-import { findParent, parseSecuredKey, readRestrictions, type SecuredRestrictions } from './secured-keys.js';
+import { parseSecuredKey, readRestrictions, type SecuredRestrictions } from './secured-keys.js';
+import { securedKeyParents } from './secured-parents.js';
 
 const APP_ID_NAMES = ['x-algolia-application-id', 'x-service-application-id'];
 const API_KEY_NAMES = ['x-algolia-api-key', 'x-service-api-key'];
@@ -84,7 +85,7 @@ async function keyCaller(engine: KeyHolder, value: string, headers: Record<strin
     const parts = parseSecuredKey(value);
     if (!parts) throw invalidCredentials();
     // candidates: every live stored key (never the admin key, never a secured key)
-    parent = await findParent(parts, keys.filter((k) => !isExpired(k, now)));
+    parent = await securedKeyParents(engine).find(value, parts, keys.filter((k) => !isExpired(k, now)), sourceIp);
     if (!parent) throw invalidCredentials();
     secured = readRestrictions(parts.qs);
     if (!secured) throw invalidCredentials();

@@ -30,6 +30,13 @@ export class RateLimiter {
 
   /** Counts one call; throws RateLimitError (429, Retry-After seconds) past `limit` in the window. */
   hit(identity: string, limit: number): void {
+    if (this.spend(identity, limit, 1)) return;
+    const start = this.windows.get(identity)!.start;
+    throw new RateLimitError(Math.max(1, Math.ceil((start + this.window - this.now()) / 1000)));
+  }
+
+  /** Counts `cost` units of work; false (and nothing counted) when they would pass `limit` in the window. */
+  spend(identity: string, limit: number, cost: number): boolean {
     const now = this.now();
     let w = this.windows.get(identity);
     if (!w || now - w.start >= this.window) {
@@ -37,8 +44,9 @@ export class RateLimiter {
       this.windows.set(identity, w);
       if (this.windows.size > 100_000) this.prune(now);
     }
-    if (w.count >= limit) throw new RateLimitError(Math.max(1, Math.ceil((w.start + this.window - now) / 1000)));
-    w.count++;
+    if (w.count + cost > limit) return false;
+    w.count += cost;
+    return true;
   }
 
   private prune(now: number): void {

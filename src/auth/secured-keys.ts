@@ -1,10 +1,10 @@
 // Secured API keys: base64(hex(HMAC-SHA256(parent key, qs)) + qs), derived
 // offline from a stored (non-admin) key. Verification recomputes the HMAC
-// with WebCrypto over the embedded query string for each candidate parent
-// and compares in constant time. Both client encodings are accepted: the v5
-// client's (sorted keys, comma-joined arrays) and the v4 client's (insertion
-// order, JSON arrays) — the HMAC is over the bytes as sent, so either works.
-import { constantTimeEqual } from './authenticate.js';
+// with WebCrypto over the embedded query string for candidate parents and
+// compares in constant time (which candidates: secured-parents.ts). Both
+// client encodings are accepted: the v5 client's (sorted keys, comma-joined
+// arrays) and the v4 client's (insertion order, JSON arrays) — the HMAC is
+// over the bytes as sent, so either works.
 
 export interface SecuredKey {
   /** The hex HMAC as embedded. */
@@ -42,15 +42,6 @@ export async function hmacHex(secret: string, message: string): Promise<string> 
   const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(message)));
   return [...mac].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/** The candidate whose HMAC over `qs` matches, if any (every candidate is tried: no early exit). */
-export async function findParent<T extends { value: string }>(secured: SecuredKey, candidates: Iterable<T>): Promise<T | undefined> {
-  let found: T | undefined;
-  for (const candidate of candidates) {
-    if (constantTimeEqual(await hmacHex(candidate.value, secured.qs), secured.mac)) found ??= candidate;
-  }
-  return found;
 }
 
 /** Builds a secured key the way the v5 client does (sorted keys, arrays comma-joined). */

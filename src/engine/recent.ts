@@ -11,16 +11,29 @@ export class RecentValues<K, V> {
 
   /** The value kept for `key`, else `build()`'s (kept unless it throws). */
   get(key: K, build: () => V): V {
-    let value: V;
-    if (this.values.has(key)) {
-      value = this.values.get(key)!;
-      this.values.delete(key);
-    } else {
-      value = build();
-    }
+    return this.values.has(key) ? this.find(key)! : this.set(key, build());
+  }
+
+  /** The value kept for `key` (now the most recently used), or undefined. */
+  find(key: K): V | undefined {
+    if (!this.values.has(key)) return undefined;
+    const value = this.values.get(key)!;
+    this.values.delete(key);
+    this.values.set(key, value);
+    return value;
+  }
+
+  /** Keeps `value` for `key` as the most recently used; returns it. */
+  set(key: K, value: V): V {
+    this.values.delete(key);
     this.values.set(key, value);
     if (this.values.size > this.capacity) this.values.delete(this.values.keys().next().value!);
     return value;
+  }
+
+  /** The keys kept, most recently used first. */
+  newestFirst(): K[] {
+    return [...this.values.keys()].reverse();
   }
 
   /** Drops every value (an empty map is left alone: clear() allocates a new table even then). */

@@ -1,10 +1,12 @@
 // Secured API keys: the official client's keys, the v4 encoding, every
-// restriction, tampering (every byte position), expiry, forbidden parents.
+// restriction, tampering (every byte position), expiry, forbidden parents,
+// and what verifying one costs with many stored keys.
 import { createHmac } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { algoliasearch } from 'algoliasearch';
 import { generateSecuredKey, parseSecuredKey, readRestrictions } from '../../src/auth/secured-keys.js';
 import { inAnyNetwork } from '../../src/auth/cidr.js';
+import { RECENT_PARENTS, SCAN_BUDGET, SecuredKeyParents } from '../../src/auth/secured-parents.js';
 import type { Lantern } from '../../src/lantern.js';
 import { ADMIN_KEY, APP_ID, expectError, openEngine, sender, type Send } from '../api/helpers.js';
 
@@ -138,5 +140,67 @@ describe('secured keys against the engine', () => {
     expectError(await query(Buffer.from(text.replace('&validUntil=2524604400', '')).toString('base64')), 403);
     expectError(await query(Buffer.from(`${text}&filters=`).toString('base64')), 403);
     expect((await query(key)).status).toBe(200);
+  });
+});
+
+describe('verification cost, with 1,000 stored keys (HMACs counted, not timed)', () => {
+  let engine: Lantern;
+  let send: Send;
+  let parent: string;
+  let hmacs: MockInstance;
+  beforeAll(async () => {
+    engine = await openEngine();
+    send = sender(engine);
+    await send('PUT', '/1/indexes/Movies/1', { title: 'movie' });
+    await engine.waitForTasks();
+    const values = [];
+    for (let i = 0; i < 1000; i++) values.push((await send('POST', '/1/keys', { acl: ['search'] })).body.key as string);
+    parent = values[700];
+    hmacs = vi.spyOn(SecuredKeyParents.prototype, 'sign');
+  });
+  afterAll(() => hmacs.mockRestore());
+
+  /** A call's status and the HMACs it computed. */
+  async function cost(key: string, sourceIp: string): Promise<[number, number]> {
+    hmacs.mockClear();
+    const response = await engine.request({ method: 'POST', path: '/1/indexes/Movies/query', headers: as(key), body: {}, sourceIp });
+    return [response.status, hmacs.mock.calls.length];
+  }
+  /** A key of the secured shape signed by no stored key. */
+  const forged = (i: number) => Buffer.from(`${'ab'.repeat(32)}filters=owner%3Aalice&n=${i}`).toString('base64');
+
+  it('forged keys from one address: at most the scan budget a minute in all, then no scan at all', async () => {
+    const costs: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const [status, count] = await cost(forged(i), '203.0.113.5');
+      expect(status).toBe(403);
+      costs.push(count);
+    }
+    expect(costs[0]).toBe(1000); // one HMAC per stored key: the first scan
+    expect(costs.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(SCAN_BUDGET);
+    expect(costs.slice(-10)).toEqual(Array(10).fill(0)); // budget spent, no parent known: nothing to try
+  });
+
+  it('a valid key: one scan the first time, none after; a new key of a known parent: one HMAC', async () => {
+    const first = await generateSecuredKey(parent, { filters: 'owner:alice' });
+    const [status, count] = await cost(first, '198.51.100.1');
+    expect(status).toBe(200);
+    expect(count).toBeLessThanOrEqual(1000);
+    expect(await cost(first, '198.51.100.1')).toEqual([200, 0]);
+    expect(await cost(await generateSecuredKey(parent, { filters: 'owner:bob' }), '198.51.100.1')).toEqual([200, 1]);
+    // the address that spent its budget on forged keys still uses keys of a known parent
+    expect(await cost(await generateSecuredKey(parent, { userToken: 'u' }), '203.0.113.5')).toEqual([200, 1]);
+    // and a forged key from it now costs the known parents only, whatever the number of stored keys
+    const [forgedStatus, forgedCount] = await cost(forged(99), '203.0.113.5');
+    expect(forgedStatus).toBe(403);
+    expect(forgedCount).toBeLessThanOrEqual(RECENT_PARENTS);
+  });
+
+  it('a deleted parent ends its keys at once, remembered or not', async () => {
+    const doomed = (await send('POST', '/1/keys', { acl: ['search'] })).body.key as string;
+    const child = await generateSecuredKey(doomed, {});
+    expect((await cost(child, '198.51.100.3'))[0]).toBe(200);
+    await send('DELETE', `/1/keys/${doomed}`);
+    expect(await cost(child, '198.51.100.3')).toEqual([403, 0]);
   });
 });
