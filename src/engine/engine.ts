@@ -3,10 +3,14 @@
 // whole state are taken every so many writes (and on demand); reopening loads
 // the newest valid snapshot and replays the log after it through `apply`.
 import { assertJson } from './json-check.js';
+import { assertStorable } from './storable.js';
 import { loadCore } from '../core/wasm.js';
 import { memoryStorage, type Storage } from '../storage/storage.js';
-import { Codec, EncryptionKeyError, StorageError } from './persistence.js';
-import { badRequest, notFound } from './errors.js';
+import { Codec } from './persistence.js';
+import { StorageWriteError } from '../storage/errors.js';
+import { ApiError, badRequest, notFound } from './errors.js';
+import { recover, type Recovered } from './recovery.js';
+import { yieldTurn } from './tasks.js';
 import { matchingObjectIDs, newCursorKey } from './browse.js';
 export { checkIndexName } from './index-name.js';
 import { SearchIndex, writeClock, type IndexSnapshot } from './search-index.js';
@@ -33,6 +37,13 @@ export interface EngineOptions {
   resolveCountry?: (ip: string) => string | undefined;
   /** Names of the clusters users can be assigned to (default one cluster). */
   clusters?: string[];
+  /**
+   * Opens a damaged store by keeping what can be kept: damaged log records are
+   * skipped, the best snapshot that loads is used, and a new snapshot is
+   * written at once. Without it, damage that would lose acknowledged writes
+   * fails the open with a StoreDamagedError and changes nothing.
+   */
+  repair?: boolean;
 }
 
 /** The whole engine as a snapshot holds it. */
@@ -78,6 +89,8 @@ export class Engine {
   /** The snapshot in flight has captured the engine and is being encoded and stored. */
   private snapshotCaptured = false;
   private readonly snapshotEvery: number;
+  /** What opening found damaged and recovered from (empty for a sound store). */
+  recovery: Recovered = { lastTaskID: 0, problems: [], lost: [] };
 
   protected constructor(private readonly options: EngineOptions) {
     this.appId = options.appId;
@@ -104,42 +117,30 @@ export class Engine {
     }
   }
 
-  /** Newest valid snapshot, then the log after it. */
+  /** Newest valid snapshot, then the log after it (see recovery.ts). */
   private async recover(): Promise<void> {
-    const { snapshots, log, repair } = await this.storage.open();
-    let base = 0;
-    for (const snapshot of snapshots) {
-      try {
-        await this.restore(await this.codec.decodeSnapshot(snapshot.bytes));
-        base = snapshot.taskID;
-        break;
-      } catch (e) {
-        if (e instanceof EncryptionKeyError) throw e;
-        console.warn(`lantern: snapshot at task ${snapshot.taskID} is unreadable (${(e as Error).message}); trying an older one`);
-        this.indexes.clear();
-        this.keys.clear();
-        this.deletedKeys.clear();
-        this.sources = undefined;
-        this.analytics = this.newAnalyticsState();
-        this.clusters.clear();
-      }
-    }
-    if (snapshots.length > 0 && base === 0 && log[0]?.taskID !== 1) {
-      throw new StorageError('no readable snapshot, and the log does not reach back to the first write');
-    }
-    for (const entry of log) {
-      if (entry.taskID <= base) continue;
-      const op = await this.codec.decodeOperation(entry.bytes);
-      try {
-        this.apply(op);
-      } catch (e) {
-        console.error(`lantern: replaying task ${entry.taskID} failed; it is skipped`, e);
-      }
-      this.lastApplied = entry.taskID;
-    }
-    this.lastApplied = Math.max(this.lastApplied, base);
+    const stored = await this.storage.open();
+    const repair = this.options.repair === true;
+    this.recovery = await recover<EngineState>(stored, this.codec, {
+      restore: (state) => this.restore(state),
+      reset: () => this.reset(),
+      replay: (op) => this.apply(op as WriteOperation),
+    }, repair);
+    this.lastApplied = this.recovery.lastTaskID;
     this.tasks.advancePast(this.lastApplied);
-    await repair?.();
+    await stored.repair?.();
+    // a repaired store stands on a snapshot of what was kept, from now on
+    if (repair && this.recovery.problems.length > 0) await this.snapshot();
+  }
+
+  /** Back to an empty engine (a snapshot failed to load halfway). */
+  private reset(): void {
+    this.indexes.clear();
+    this.keys.clear();
+    this.deletedKeys.clear();
+    this.sources = undefined;
+    this.analytics = this.newAnalyticsState();
+    this.clusters.clear();
   }
 
   private async restore(state: EngineState): Promise<void> {
@@ -161,7 +162,7 @@ export class Engine {
         this.appliedSinceSnapshot = 0;
         this.snapshotCaptured = true;
         const bytes = await this.codec.encodeSnapshot(state);
-        await this.serialized(() => this.storage.writeSnapshot({ taskID: state.lastTaskID, bytes }));
+        await this.storage.writeSnapshot({ taskID: state.lastTaskID, bytes }, (stored) => this.prove(stored, state.lastTaskID));
       } finally {
         this.snapshotting = undefined;
         this.snapshotCaptured = false;
@@ -176,7 +177,28 @@ export class Engine {
    * writes cannot postpone it.
    */
   private captured(): Promise<EngineState> {
-    return this.tasks.exclusive(async () => ({
+    return this.tasks.exclusive(async () => {
+      this.storage.snapshotStarted?.(this.lastApplied);
+      return this.state();
+    });
+  }
+
+  /**
+   * Proves a stored snapshot before anything it supersedes is dropped: it is
+   * decoded, says the task it was taken at, and every index loads into a core
+   * of its own with every record readable, as a restart would need them.
+   */
+  private async prove(stored: Uint8Array, taskID: number): Promise<void> {
+    const state = await this.codec.decodeSnapshot(stored) as EngineState;
+    if (state.lastTaskID !== taskID) throw new Error(`the stored snapshot holds task ${state.lastTaskID}, not ${taskID}`);
+    for (const snapshot of state.indexes) {
+      await (await SearchIndex.restore(snapshot)).readEveryRecord(yieldTurn);
+      await yieldTurn();
+    }
+  }
+
+  private async state(): Promise<EngineState> {
+    return ({
       version: 1,
       lastTaskID: this.lastApplied,
       keys: [...this.keys.values()],
@@ -185,7 +207,7 @@ export class Engine {
       analytics: this.analytics.snapshot(),
       clusters: this.clusters.snapshot(),
       indexes: await Promise.all([...this.indexes.values()].map((i) => i.snapshot())),
-    }));
+    });
   }
 
   /** Runs storage calls one at a time, in the order they were asked for. */
@@ -250,8 +272,9 @@ export class Engine {
       // in-process callers only (HTTP bodies are JSON): a cycle, a BigInt
       throw badRequest(`Invalid JSON: the write cannot be written as JSON (${String(e instanceof Error ? e.message : e).split('\n')[0]})`);
     }
+    assertStorable(op); // and what a snapshot could not hold exactly (too deep, Infinity, a lone surrogate)
     return this.serialized(async () => {
-      if (append) await append({ taskID, bytes: await encoded! });
+      if (append) await append({ taskID, bytes: await encoded! }).catch(refuseUnstored);
       then?.();
     });
   }
@@ -412,4 +435,10 @@ export class Engine {
     }
     flush();
   }
+}
+
+/** A write the storage could not make durable is refused, not acknowledged: 507 when the disk is full, else 503. */
+function refuseUnstored(e: unknown): never {
+  if (e instanceof StorageWriteError) throw new ApiError(e.diskFull ? 507 : 503, e.message);
+  throw e;
 }

@@ -1,19 +1,30 @@
-// File system storage: an append-only binary log (length, CRC32, taskID,
-// payload per record) fsync'd before a write is acknowledged; snapshots
-// written to a temporary file, fsync'd and renamed into place; a lock file
-// keeps a second writer (another process, or another engine in this one) out.
+// File system storage. A data directory holds:
+//   manifest.json          the snapshots the store stands on (see manifest.ts)
+//   snapshot-<task>.bin    snapshots, written to a temporary file, fsync'd, renamed
+//   log-<task>.bin         closed parts of the log, named after their first task
+//   log.bin                the part of the log being appended to
+//   LOCK                   the pid of the process writing to the directory
+//   damaged/               bytes recovery moved aside instead of deleting
+// A record is acknowledged once its frame is written whole and fsync'd; a
+// write that fails is rolled back to the log's last good offset. The log is
+// split where a snapshot starts, so dropping what a snapshot holds is
+// deleting files, never rewriting the log.
 import {
-  closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, truncateSync, unlinkSync,
-  writeSync,
+  closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync,
+  unlinkSync, writeFileSync, writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
-import { SNAPSHOTS_KEPT, type Entry, type Storage } from './storage.js';
+import { StorageError, StorageWriteError, StoreLockedError } from './errors.js';
+import { frame, scanLog, type DamagedSpan } from './log-frames.js';
+import { MANIFEST, describeSnapshot, emptyManifest, readManifest, snapshotProblem, type Manifest } from './manifest.js';
+import { SNAPSHOTS_KEPT, type Damage, type Entry, type Storage, type StoredSnapshot, type StoredState } from './storage.js';
 
 const LOG = 'log.bin';
 const LOCK = 'LOCK';
-const HEADER = 16; // u32 payload length, u32 crc32 (taskID + payload), f64 taskID
+const DAMAGED = 'damaged';
+const SEGMENT = /^log-(\d{16})\.bin$/;
 const SNAPSHOT = /^snapshot-(\d{16})\.bin$/;
+const padded = (taskID: number) => String(taskID).padStart(16, '0');
 
 /** Directories this process holds open for writing. */
 const openHere = new Set<string>();
@@ -24,11 +35,11 @@ function isAlive(pid: number): boolean {
 
 function lock(dir: string): string {
   const path = join(dir, LOCK);
-  if (openHere.has(path)) throw new Error(`${dir} is already opened for writing by this process`);
+  if (openHere.has(path)) throw new StoreLockedError(`${dir} is already open for writing in this process (${path})`);
   if (existsSync(path)) {
     const pid = Number(readFileSync(path, 'utf8'));
     if (pid && pid !== process.pid && isAlive(pid)) {
-      throw new Error(`${dir} is already opened for writing by process ${pid}`);
+      throw new StoreLockedError(`${dir} is in use: ${path} is held by process ${pid}, which is still running (stop it, or use another --data directory)`);
     }
     unlinkSync(path);
   }
@@ -39,95 +50,225 @@ function lock(dir: string): string {
   return path;
 }
 
-function frame(entry: Entry): Buffer {
-  const out = Buffer.alloc(HEADER + entry.bytes.length);
-  out.writeDoubleLE(entry.taskID, 8);
-  out.set(entry.bytes, HEADER);
-  out.writeUInt32LE(entry.bytes.length, 0);
-  out.writeUInt32LE(crc32(out.subarray(8)), 4);
-  return out;
-}
-
-/** Records of a log file, and the byte length of its valid prefix. */
-function readLog(data: Buffer): { entries: Entry[]; valid: number } {
-  const entries: Entry[] = [];
-  let at = 0;
-  while (at + HEADER <= data.length) {
-    const length = data.readUInt32LE(at);
-    const end = at + HEADER + length;
-    if (end > data.length || crc32(data.subarray(at + 8, end)) !== data.readUInt32LE(at + 4)) break;
-    entries.push({ taskID: data.readDoubleLE(at + 8), bytes: new Uint8Array(data.subarray(at + HEADER, end)) });
-    at = end;
-  }
-  return { entries, valid: at };
-}
-
 /** A Buffer as a plain Uint8Array view (no copy). */
 const asBytes = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.length);
-
-function syncedWrite(path: string, bytes: Uint8Array): void {
-  const tmp = `${path}.tmp`;
-  const fd = openSync(tmp, 'w');
-  writeSync(fd, bytes);
-  fsyncSync(fd);
-  closeSync(fd);
-  renameSync(tmp, path);
-}
 
 function syncDirectory(dir: string): void {
   const fd = openSync(dir, 'r');
   try { fsyncSync(fd); } finally { closeSync(fd); }
 }
 
+/** Writes a file whole and fsyncs it. */
+function writeDurably(path: string, bytes: Uint8Array): void {
+  const fd = openSync(path, 'w');
+  try {
+    writeWhole(fd, bytes);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Replaces a file atomically: written whole to a temporary file, then renamed over it. */
+function syncedWrite(path: string, bytes: Uint8Array | string): void {
+  writeDurably(`${path}.tmp`, typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
+  renameSync(`${path}.tmp`, path);
+}
+
+/** Writes every byte: a write may be short (a full disk, a signal), and what it left out must not be skipped. */
+function writeWhole(fd: number, bytes: Uint8Array): void {
+  for (let done = 0; done < bytes.length;) {
+    const wrote = writeSync(fd, bytes, done, bytes.length - done);
+    if (wrote <= 0) throw Object.assign(new Error('no space left on device (short write)'), { code: 'ENOSPC' });
+    done += wrote;
+  }
+}
+
+function readIfPresent(path: string): Buffer | undefined {
+  try { return readFileSync(path); } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+}
+
+interface Segment { file: string; last: number }
+
+/** The log's files in order: closed parts by first task, then the one being appended to. */
+function logFiles(dir: string): string[] {
+  const closed = readdirSync(dir).filter((f) => SEGMENT.test(f)).sort();
+  return existsSync(join(dir, LOG)) ? [...closed, LOG] : closed;
+}
+
+const DISK_FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
+
 export function fsStorage(dir: string): Storage {
   mkdirSync(dir, { recursive: true });
   const lockPath = lock(dir);
   const logPath = join(dir, LOG);
   let fd: number | undefined;
+  /** Bytes of log.bin known to hold whole, durable frames. */
+  let logSize = 0;
+  let activeFirst: number | undefined;
+  let activeLast = 0;
+  const segments: Segment[] = [];
+  let manifest: Manifest = emptyManifest();
 
   const snapshotFiles = () => readdirSync(dir).filter((f) => SNAPSHOT.test(f)).sort().reverse();
 
+  function listSnapshots(found: Manifest | undefined): StoredSnapshot[] {
+    const read = (file: string) => async () => asBytes(readFileSync(join(dir, file)));
+    if (!found) {
+      // a store written before manifests: its snapshot files are all there is to go by
+      return snapshotFiles().map((f) => ({ taskID: Number(SNAPSHOT.exec(f)![1]), read: read(f) }));
+    }
+    return found.snapshots.map((listed) => ({
+      taskID: listed.taskID,
+      async read() {
+        const bytes = readIfPresent(join(dir, listed.file));
+        const problem = snapshotProblem(listed, bytes);
+        if (problem) throw new StorageError(`${join(dir, listed.file)}: ${problem}`);
+        return asBytes(bytes!);
+      },
+    }));
+  }
+
+  function readLog(damage: Damage[]): { log: Entry[]; spans: Array<{ file: string; span: DamagedSpan }> } {
+    const log: Entry[] = [];
+    const spans: Array<{ file: string; span: DamagedSpan }> = [];
+    for (const file of logFiles(dir)) {
+      const data = readFileSync(join(dir, file));
+      const scanned = scanLog(data, log.at(-1)?.taskID ?? 0);
+      for (const span of scanned.damaged) spans.push({ file, span });
+      log.push(...scanned.entries.map(({ taskID, bytes }) => ({ taskID, bytes })));
+      if (file === LOG) {
+        logSize = scanned.damaged.find((s) => s.before === undefined)?.start ?? data.length;
+        activeFirst = scanned.entries[0]?.taskID;
+        activeLast = scanned.entries.at(-1)?.taskID ?? 0;
+      } else {
+        segments.push({ file, last: scanned.entries.at(-1)?.taskID ?? 0 });
+      }
+    }
+    for (const [i, { file, span }] of spans.entries()) {
+      // a closed part's tail is followed by the next part: only log.bin's tail can be a torn write
+      const before = span.before ?? (file === LOG ? undefined : firstAfter(log, span.after));
+      spans[i].span = { ...span, before };
+      const bytes = span.end - span.start;
+      const where = `${join(dir, file)}: ${bytes} damaged bytes at offset ${span.start}`;
+      damage.push(before === undefined
+        ? { what: `${where}, at the end (a write torn before it was acknowledged)`, log: { after: span.after } }
+        : { what: `${where}, between tasks ${span.after} and ${before}`, log: { after: span.after, before } });
+    }
+    return { log, spans };
+  }
+
+  /** Copies damaged bytes to damaged/ and rewrites their file without them. */
+  function moveAside(file: string, spans: DamagedSpan[]): void {
+    const path = join(dir, file);
+    const data = readFileSync(path);
+    mkdirSync(join(dir, DAMAGED), { recursive: true });
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const kept: Buffer[] = [];
+    let at = 0;
+    for (const span of spans) {
+      writeFileSync(join(dir, DAMAGED, `${file}.${span.start}-${span.end}.${stamp}`), data.subarray(span.start, span.end));
+      kept.push(data.subarray(at, span.start));
+      at = span.end;
+    }
+    kept.push(data.subarray(at));
+    syncDirectory(join(dir, DAMAGED));
+    syncedWrite(path, Buffer.concat(kept));
+    if (file === LOG) logSize = kept.reduce((n, b) => n + b.length, 0);
+  }
+
+  /** The manifest of a store written before manifests (or a new one): the snapshot files it has. */
+  async function describeLegacy(snapshots: StoredSnapshot[]): Promise<Manifest> {
+    const kept = snapshots.slice(0, SNAPSHOTS_KEPT);
+    const described = await Promise.all(kept.map(async (s) => describeSnapshot(`snapshot-${padded(s.taskID)}.bin`, s.taskID, await s.read())));
+    return { ...emptyManifest(), snapshots: described };
+  }
+
+  function writeManifest(next: Manifest): void {
+    syncedWrite(join(dir, MANIFEST), `${JSON.stringify(next, null, 1)}\n`);
+    syncDirectory(dir);
+    manifest = next;
+  }
+
+  /** Deletes what the manifest no longer needs: other snapshots, and parts of the log the oldest kept one holds. */
+  function dropSuperseded(): void {
+    const listed = new Set(manifest.snapshots.map((s) => s.file));
+    for (const f of snapshotFiles()) if (!listed.has(f)) unlinkSync(join(dir, f));
+    const oldestKept = manifest.snapshots.at(-1)?.taskID ?? 0;
+    for (const segment of segments.filter((s) => s.last <= oldestKept)) {
+      unlinkSync(join(dir, segment.file));
+      segments.splice(segments.indexOf(segment), 1);
+    }
+    syncDirectory(dir);
+  }
+
   return {
-    async open() {
-      const snapshots = snapshotFiles().map((f) => ({
-        taskID: Number(SNAPSHOT.exec(f)![1]),
-        bytes: asBytes(readFileSync(join(dir, f))),
-      }));
-      // a crash inside writeSnapshot can leave a temporary file or one snapshot too many
+    async open(): Promise<StoredState> {
+      const damage: Damage[] = [];
+      const found = readManifest(dir);
+      const snapshots = listSnapshots(found);
+      const { log, spans } = readLog(damage);
+      const needsSnapshot = found ? found.snapshots.length > 0 : snapshots.length > 0 || (log.length > 0 && log[0].taskID !== 1);
       const leftovers = [
         ...readdirSync(dir).filter((f) => f.endsWith('.tmp')),
-        ...snapshotFiles().slice(SNAPSHOTS_KEPT),
+        ...(found ? snapshotFiles().filter((f) => !found.snapshots.some((s) => s.file === f)) : []),
       ];
-      const data = existsSync(logPath) ? readFileSync(logPath) : Buffer.alloc(0);
-      const { entries, valid } = readLog(data);
-      if (valid < data.length) {
-        console.warn(`lantern: ${logPath}: torn or corrupt record after ${entries.length} records (${data.length - valid} bytes), truncated`);
-      }
       const repair = async () => {
-        if (valid < data.length) truncateSync(logPath, valid);
+        for (const file of new Set(spans.map((s) => s.file))) moveAside(file, spans.filter((s) => s.file === file).map((s) => s.span));
         for (const f of leftovers) unlinkSync(join(dir, f));
+        // a new store, or one written before manifests: from now on the manifest says what it stands on
+        manifest = found ?? await describeLegacy(snapshots);
+        if (!found) writeManifest(manifest);
       };
-      return { snapshots, log: entries, repair };
+      return { snapshots, log, damage, needsSnapshot, repair };
     },
 
     async append(entry) {
-      fd ??= openSync(logPath, 'a');
-      writeSync(fd, frame(entry));
-      fsyncSync(fd);
+      const bytes = frame(entry);
+      try {
+        fd ??= openSync(logPath, 'a');
+        writeWhole(fd, bytes);
+        fsyncSync(fd);
+      } catch (e) {
+        throw rollBack(e as NodeJS.ErrnoException);
+      }
+      logSize += bytes.length;
+      activeFirst ??= entry.taskID;
+      activeLast = entry.taskID;
     },
 
-    async writeSnapshot(snapshot) {
-      syncedWrite(join(dir, `snapshot-${String(snapshot.taskID).padStart(16, '0')}.bin`), snapshot.bytes);
-      const kept = snapshotFiles();
-      for (const f of kept.slice(SNAPSHOTS_KEPT)) unlinkSync(join(dir, f));
-      const oldestKept = Number(SNAPSHOT.exec(kept[Math.min(kept.length, SNAPSHOTS_KEPT) - 1])![1]);
-      if (existsSync(logPath)) {
-        const { entries } = readLog(readFileSync(logPath));
-        const rest = entries.filter((e) => e.taskID > oldestKept);
-        if (fd !== undefined) { closeSync(fd); fd = undefined; }
-        syncedWrite(logPath, Buffer.concat(rest.map(frame)));
-      }
+    snapshotStarted() {
+      if (activeFirst === undefined) return;
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+      const file = `log-${padded(activeFirst)}.bin`;
+      renameSync(logPath, join(dir, file));
       syncDirectory(dir);
+      segments.push({ file, last: activeLast });
+      logSize = 0;
+      activeFirst = undefined;
+    },
+
+    async writeSnapshot(snapshot, prove) {
+      // proven under a temporary name: an unproven snapshot never looks like one the store stands on
+      const file = `snapshot-${padded(snapshot.taskID)}.bin`;
+      const unproven = join(dir, `${file}.tmp`);
+      writeDurably(unproven, snapshot.bytes);
+      const stored = asBytes(readFileSync(unproven));
+      try {
+        await prove(stored);
+      } catch (e) {
+        unlinkSync(unproven);
+        throw e;
+      }
+      renameSync(unproven, join(dir, file));
+      syncDirectory(dir);
+      const previous = manifest.snapshots.filter((s) => s.taskID < snapshot.taskID).slice(0, SNAPSHOTS_KEPT - 1);
+      writeManifest({ ...manifest, snapshots: [describeSnapshot(file, snapshot.taskID, stored), ...previous] });
+      dropSuperseded();
     },
 
     async close() {
@@ -137,5 +278,25 @@ export function fsStorage(dir: string): Storage {
       openHere.delete(lockPath);
     },
   };
+
+  /** Cuts log.bin back to its last whole frame after a failed append; the error to answer with. */
+  function rollBack(e: NodeJS.ErrnoException): StorageError {
+    let restored = true;
+    try {
+      if (fd !== undefined) { ftruncateSync(fd, logSize); fsyncSync(fd); }
+    } catch {
+      restored = false;
+    }
+    const diskFull = DISK_FULL.has(e.code ?? '');
+    const reason = diskFull ? 'the disk is full' : `the log could not be written (${e.code ?? e.message})`;
+    return new StorageWriteError(
+      `${reason}: the write was not stored${restored ? '' : `, and ${logPath} could not be cut back to its last whole record`}`,
+      diskFull,
+    );
+  }
 }
 
+/** The first intact record's taskID after `after`. */
+function firstAfter(log: Entry[], after: number): number | undefined {
+  return log.find((e) => e.taskID > after)?.taskID;
+}

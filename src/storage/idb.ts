@@ -1,8 +1,9 @@
 // IndexedDB storage (browsers, workers): one transaction per log append, a
-// SHA-256 per record, snapshots and log compaction in one transaction; a Web
-// Lock keeps a second tab or worker from writing to the same database.
+// SHA-256 per record; a snapshot is stored, read back and proven before one
+// transaction drops what it supersedes; a Web Lock keeps a second tab or
+// worker from writing to the same database.
 import { openDB, type IDBPDatabase } from 'idb';
-import { SNAPSHOTS_KEPT, type Entry, type Storage } from './storage.js';
+import { SNAPSHOTS_KEPT, type Damage, type Entry, type Storage, type StoredSnapshot } from './storage.js';
 
 interface StoredEntry { taskID: number; bytes: Uint8Array; sha256: Uint8Array }
 
@@ -54,27 +55,30 @@ export function idbStorage(name: string): Storage {
           upgrading.createObjectStore(SNAPSHOTS, { keyPath: 'taskID' });
         },
       });
-      const snapshots: Entry[] = [];
-      for (const s of ((await db.getAll(SNAPSHOTS)) as StoredEntry[]).reverse()) {
-        // a damaged snapshot is still handed over: the engine falls back, or fails when nothing older can stand in
-        if (!(await intact(s))) console.warn(`lantern: snapshot at task ${s.taskID} in "${name}" fails its checksum`);
-        snapshots.push({ taskID: s.taskID, bytes: s.bytes });
-      }
+      const damage: Damage[] = [];
+      const snapshots: StoredSnapshot[] = ((await db.getAllKeys(SNAPSHOTS)) as number[]).sort((a, b) => b - a).map((taskID) => ({
+        taskID,
+        read: async () => {
+          const s = (await database().get(SNAPSHOTS, taskID)) as StoredEntry | undefined;
+          if (!s || !(await intact(s))) throw new Error(`the snapshot at task ${taskID} in "${name}" fails its checksum`);
+          return s.bytes;
+        },
+      }));
+      // a damaged record is skipped, not the rest of the log (its key still says which task it held)
       const log: Entry[] = [];
-      const stored = (await db.getAll(LOG)) as StoredEntry[];
-      for (const [i, e] of stored.entries()) {
-        if (!(await intact(e))) {
-          console.warn(`lantern: log record ${e.taskID} in "${name}" fails its checksum; it and the ${stored.length - i - 1} after it are dropped`);
-          const repair = async () => {
-            const tx = database().transaction(LOG, 'readwrite');
-            await tx.store.delete(IDBKeyRange.lowerBound(e.taskID));
-            await tx.done;
-          };
-          return { snapshots, log, repair };
-        }
-        log.push({ taskID: e.taskID, bytes: e.bytes });
+      const damagedKeys: number[] = [];
+      for (const e of (await db.getAll(LOG)) as StoredEntry[]) {
+        if (await intact(e)) { log.push({ taskID: e.taskID, bytes: e.bytes }); continue; }
+        damagedKeys.push(e.taskID);
+        damage.push({ what: `the log record of task ${e.taskID} in "${name}" fails its checksum`, log: { after: e.taskID - 1, before: e.taskID + 1 } });
       }
-      return { snapshots, log };
+      const repair = async () => {
+        const tx = database().transaction(LOG, 'readwrite');
+        for (const key of damagedKeys) await tx.store.delete(key);
+        await tx.done;
+      };
+      // every transaction commits whole: a store that ever had a snapshot keeps one
+      return { snapshots, log, damage, needsSnapshot: snapshots.length > 0, repair };
     },
 
     async append(entry) {
@@ -84,7 +88,9 @@ export function idbStorage(name: string): Storage {
       await tx.done;
     },
 
-    async writeSnapshot(snapshot) {
+    async writeSnapshot(snapshot, prove) {
+      // a transaction stores whole or not at all: the bytes are proven before it, then stored with the compaction
+      await prove(snapshot.bytes);
       const record = await sealed(snapshot);
       const tx = database().transaction([SNAPSHOTS, LOG], 'readwrite');
       const snapshots = tx.objectStore(SNAPSHOTS);

@@ -1,21 +1,47 @@
 // What the engine needs from persistence: an ordered, durable log of opaque
 // records (one write operation each) and snapshots of the whole state, each
 // tagged with the last taskID it contains. Adapters know nothing about search
-// or about what the bytes mean.
+// or about what the bytes mean; they report what they find damaged and let
+// the engine decide whether that loses anything.
 
 export interface Entry {
   taskID: number;
   bytes: Uint8Array;
 }
 
-export interface StoredState {
-  /** Snapshots, newest first (the engine falls back to an older one when one is corrupt). */
-  snapshots: Entry[];
-  /** Log records in order; what follows a torn or corrupt record is dropped and reported. */
-  log: Entry[];
+/** Something an adapter found damaged or out of place while opening. */
+export interface Damage {
+  /** One line for an operator: which file, what is wrong. */
+  what: string;
   /**
-   * Removes the torn or corrupt tail found by `open`. The engine calls it once
-   * it has read everything (a wrong encryption key must change nothing).
+   * For damaged log records: the tasks they may have held lie strictly
+   * between `after` and `before` (no `before`: the log's tail, a write that
+   * was torn before it was acknowledged).
+   */
+  log?: { after: number; before?: number };
+}
+
+/** A stored snapshot, read only when the engine needs it (an older one usually is not). */
+export interface StoredSnapshot {
+  taskID: number;
+  /** Its bytes; rejects with the reason when it is missing or not the file written. */
+  read(): Promise<Uint8Array>;
+}
+
+export interface StoredState {
+  /** Snapshots, newest first (the engine falls back to an older one when one is unreadable). */
+  snapshots: StoredSnapshot[];
+  /** Intact log records in order (damaged ones are skipped, and listed in `damage`). */
+  log: Entry[];
+  damage: Damage[];
+  /**
+   * The store has stood on a snapshot: without one that loads, the log alone
+   * is not the whole history.
+   */
+  needsSnapshot: boolean;
+  /**
+   * Moves damaged bytes aside and removes leftovers (the engine calls it once
+   * it has read everything: a wrong encryption key must change nothing).
    */
   repair?: () => Promise<void>;
 }
@@ -25,15 +51,24 @@ export interface Storage {
   /**
    * Resolves once the record is durable. A storage without it keeps no log:
    * the engine then encodes no write (what it keeps lives until the process
-   * ends or a snapshot is stored).
+   * ends or a snapshot is stored). A record that cannot be made durable
+   * rejects with a StorageWriteError and leaves the log as it was.
    */
   append?(entry: Entry): Promise<void>;
   /**
-   * Stores a snapshot atomically, then drops what is no longer needed: every
-   * snapshot but this one and the previous, and the log records the previous
-   * one already contains.
+   * A snapshot of everything up to `taskID` is being taken: records appended
+   * from now on may start a new part of the log, which the snapshot will not
+   * need to keep.
    */
-  writeSnapshot(snapshot: Entry): Promise<void>;
+  snapshotStarted?(taskID: number): void;
+  /**
+   * Stores a snapshot, reads it back and hands the bytes read to `prove`
+   * (which rejects when they do not load). Only once proven does it replace
+   * what it supersedes: every snapshot but this one and the previous, and the
+   * log records the previous one already contains. A snapshot that fails its
+   * proof is removed and the rejection passes through.
+   */
+  writeSnapshot(snapshot: Entry, prove: (stored: Uint8Array) => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -43,7 +78,7 @@ export const SNAPSHOTS_KEPT = 2;
 /** Keeps nothing: an engine that lives as long as its process. */
 export function memoryStorage(): Storage {
   return {
-    open: async () => ({ snapshots: [], log: [] }),
+    open: async () => ({ snapshots: [], log: [], damage: [], needsSnapshot: false }),
     writeSnapshot: async () => {},
     close: async () => {},
   };

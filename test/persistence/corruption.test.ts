@@ -3,12 +3,13 @@
 // truncated snapshots, leftovers of an interrupted snapshot. Each gives the
 // documented recovery (the valid prefix kept, the rest dropped, reported and
 // truncated away so the next write lands cleanly) or a clear error.
-import { appendFileSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadCore } from '../../src/core/wasm.js';
+import { StoreDamagedError } from '../../src/storage/errors.js';
 import {
-  caller, captureFailure, captureWarnings, cleanup, closeEngine, directoryContents, logPath, logRecords, openAt, prng,
+  caller, captureFailure, captureWarnings, cleanup, closeEngine, directoryContents, logPath, logRecords, logSize, openAt, prng,
   snapshotFiles, tempDir, type Call,
 } from './helpers.js';
 
@@ -99,7 +100,7 @@ describe('a torn last record', () => {
 
 describe('a damaged middle record', () => {
   for (const [field, offset] of [['length', 1], ['checksum', 5], ['taskID', 12], ['payload', 20]] as Array<[string, number]>) {
-    it(`a byte flipped in its ${field}: the records before it kept, it and what follows dropped and reported`, async () => {
+    it(`a byte flipped in its ${field}: the open refuses and changes nothing; a repair loses that record only`, async () => {
       const dir = tempDir();
       const { taskIDs } = await seed(dir);
       const records = logRecords(dir);
@@ -108,24 +109,56 @@ describe('a damaged middle record', () => {
       bytes[middle.start + offset] ^= 0x41;
       writeFileSync(logPath(dir), bytes);
 
-      const { result: engine, warnings } = await captureWarnings(() => openAt(dir));
-      expect(warnings.join('\n')).toMatch(/torn|corrupt|checksum|truncat/i);
-      const call = caller(engine);
-      expect((await call('GET', '/1/indexes/t/r1')).status).toBe(200);
-      expect((await call('GET', '/1/indexes/t/r2')).status).toBe(200);
-      for (const id of ['r3', 'r4', 'r5', 'torn0']) expect((await call('GET', `/1/indexes/t/${id}`)).status).toBe(404);
-      expect(statSync(logPath(dir)).size).toBe(middle.start);
+      // an acknowledged write is gone: no silent start without it
+      const before = directoryContents(dir);
+      const { error } = await captureFailure(() => openAt(dir));
+      expect(error).toBeInstanceOf(StoreDamagedError);
+      expect(error!.message).toMatch(new RegExp(`task ${taskIDs[2]} may be lost.*repair`));
+      expect(directoryContents(dir)).toEqual(before);
 
-      // the next write continues after what was kept, and the log is clean again
+      // the repair resynchronises at the next frame: every other record is kept
+      const { result: engine, warnings } = await captureWarnings(() => openAt(dir, { repair: true }));
+      expect(warnings.join('\n')).toMatch(new RegExp(`damaged bytes at offset ${middle.start}`));
+      const call = caller(engine);
+      for (const id of ['r1', 'r2', 'r4', 'r5']) expect((await call('GET', `/1/indexes/t/${id}`)).status).toBe(200);
+      expect((await call('GET', '/1/indexes/t/r3')).status).toBe(404);
+      expect(await count(call, 't', 'torn')).toBe(6);
+      // the damaged bytes are moved aside, not deleted
+      const aside = readdirSync(join(dir, 'damaged'));
+      expect(aside).toHaveLength(1);
+      expect(readFileSync(join(dir, 'damaged', aside[0]))).toEqual(bytes.subarray(middle.start, middle.end));
+
+      // the next write continues after everything kept, and the store is clean again
       const next = (await call('PUT', '/1/indexes/t/next', { v: 'next' })).body.taskID;
-      expect(next).toBe(taskIDs[1] + 1);
+      expect(next).toBe(taskIDs[5] + 1);
       await closeEngine(engine);
-      expect(logRecords(dir).map((r) => r.crcOk)).toEqual([true, true, true]);
+      expect(logRecords(dir).every((r) => r.crcOk)).toBe(true);
       const { result: again, warnings: quiet } = await captureWarnings(() => openAt(dir));
       expect(quiet).toEqual([]);
-      expect(await count(caller(again), 't')).toBe(3);
+      expect(await count(caller(again), 't')).toBe(11);
     });
   }
+
+  it('a damaged record the snapshot already holds: opens with a warning, nothing lost', async () => {
+    const dir = tempDir();
+    const engine = await openAt(dir, { snapshotEvery: 0 });
+    const call = caller(engine);
+    for (let i = 1; i <= 5; i++) await call('PUT', `/1/indexes/t/r${i}`, { v: i });
+    await engine.snapshot();
+    // the previous snapshot keeps the log after it: a second snapshot leaves the first one's writes in the log
+    for (let i = 6; i <= 8; i++) await call('PUT', `/1/indexes/t/r${i}`, { v: i });
+    await engine.snapshot();
+    for (let i = 9; i <= 10; i++) await call('PUT', `/1/indexes/t/r${i}`, { v: i });
+    await closeEngine(engine);
+    const covered = logRecords(dir).find((r) => r.taskID === 6)!;
+    const path = join(dir, covered.file);
+    const bytes = readFileSync(path);
+    bytes[covered.start + 20] ^= 0x41;
+    writeFileSync(path, bytes);
+    const { result: reopened, warnings } = await captureWarnings(() => openAt(dir));
+    expect(warnings.join('\n')).toMatch(/damaged bytes/);
+    expect(await count(caller(reopened), 't')).toBe(10);
+  });
 });
 
 describe('garbage after the last record', () => {
@@ -192,7 +225,8 @@ describe('empty logs', () => {
     for (let i = 0; i < 5; i++) last = (await call('PUT', `/1/indexes/z/${i}`, { i })).body.taskID;
     await engine.snapshot();
     await closeEngine(engine);
-    expect(statSync(logPath(dir)).size).toBe(0);
+    expect(logSize(dir)).toBe(0);
+    writeFileSync(logPath(dir), Buffer.alloc(0));
     const { result: reopened, warnings } = await captureWarnings(() => openAt(dir));
     expect(warnings).toEqual([]);
     const c = caller(reopened);
@@ -206,7 +240,8 @@ describe('empty logs', () => {
     await caller(engine)('PUT', '/1/indexes/z/1', { v: 1 });
     await engine.snapshot();
     await closeEngine(engine);
-    rmSync(logPath(dir));
+    for (const { file } of logRecords(dir)) rmSync(join(dir, file), { force: true });
+    rmSync(logPath(dir), { force: true });
     const { result: reopened, warnings } = await captureWarnings(() => openAt(dir));
     expect(warnings).toEqual([]);
     expect((await caller(reopened)('GET', '/1/indexes/z/1')).body).toEqual({ objectID: '1', v: 1 });

@@ -102,7 +102,7 @@ describe('fsStorage', () => {
         await caller(first)('PUT', '/1/indexes/vaultindex/late', { title: 'a late record', classifiedfield: 'written after the snapshot' });
         await closeEngine(first);
         const before = directoryContents(dir);
-        expect(Object.keys(before)).toEqual(['log.bin', snapshotFiles(dir)[0].file]);
+        expect(Object.keys(before)).toEqual(['log.bin', 'manifest.json', snapshotFiles(dir)[0].file]);
 
         for (const [label, attempt] of [['a wrong key', wrongKey], ['no key', undefined]] as const) {
           const { error, warnings } = await captureFailure(() => openAt(dir, { encryptionKey: attempt }));

@@ -87,13 +87,17 @@ export function parseLog(bytes: Buffer): LogRecord[] {
 
 export const logPath = (dir: string) => join(dir, 'log.bin');
 
-export function logRecords(dir: string): LogRecord[] {
-  try {
-    return parseLog(readFileSync(logPath(dir)));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw e;
-  }
+/** The log's records across its files (closed parts log-<task>.bin by name, then log.bin), with offsets in their file. */
+export function logRecords(dir: string): Array<LogRecord & { file: string }> {
+  const files = [...readdirSync(dir).filter((f) => /^log-\d{16}\.bin$/.test(f)).sort(), 'log.bin'];
+  return files.flatMap((file) => {
+    try {
+      return parseLog(readFileSync(join(dir, file))).map((r) => ({ ...r, file }));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw e;
+    }
+  });
 }
 
 export function logSize(dir: string): number {

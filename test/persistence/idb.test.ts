@@ -5,6 +5,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadCore } from '../../src/core/wasm.js';
 import { idbStorage } from '../../src/storage/idb.js';
+import { StoreDamagedError } from '../../src/storage/errors.js';
 import { caller, captureFailure, captureWarnings, Lantern, readFixture, talksSettings, withoutTimings, type Call } from './helpers.js';
 
 beforeAll(loadCore);
@@ -17,7 +18,7 @@ afterEach(async () => {
 let counter = 0;
 const dbName = () => `idb-test-${process.pid}-${counter++}`;
 
-async function openIdb(name: string, options: { snapshotEvery?: number } = {}): Promise<Lantern> {
+async function openIdb(name: string, options: { snapshotEvery?: number; repair?: boolean } = {}): Promise<Lantern> {
   const engine = await Lantern.open({ storage: idbStorage(name), ...options });
   open.push(engine);
   return engine;
@@ -214,31 +215,39 @@ describe('checksum mismatch', () => {
     ['its checksum changed', (e: RawEntry) => ({ ...e, sha256: new Uint8Array(e.sha256).map((b, i) => (i === 0 ? b ^ 1 : b)) })],
     ['its checksum missing', (e: RawEntry) => ({ taskID: e.taskID, bytes: e.bytes }) as RawEntry],
   ] as Array<[string, (e: RawEntry) => RawEntry]>) {
-    it(`a middle log record with ${what}: it and what follows are dropped (and deleted), reported, the rest kept`, async () => {
+    it(`a middle log record with ${what}: the open refuses and changes nothing; a repair drops that record only`, async () => {
       const name = dbName();
       const ids = await seed(name);
       await tamper(name, 'log', ids[3], change);
-      const { result: engine, warnings } = await captureWarnings(() => openIdb(name));
+      const before = await rawEntries(name, 'log');
+      const { error } = await captureFailure(() => openIdb(name));
+      expect(error).toBeInstanceOf(StoreDamagedError);
+      expect(error!.message).toMatch(new RegExp(`task ${ids[3]}.*checksum.*may be lost`));
+      expect(await rawEntries(name, 'log')).toEqual(before);
+
+      const { result: engine, warnings } = await captureWarnings(() => openIdb(name, { repair: true }));
       expect(warnings.join('\n')).toMatch(new RegExp(`${ids[3]}.*checksum|checksum.*${ids[3]}`));
       const call = caller(engine);
-      for (const i of [1, 2, 3]) expect((await call('GET', `/1/indexes/c/r${i}`)).status).toBe(200);
-      for (const i of [4, 5, 6]) expect((await call('GET', `/1/indexes/c/r${i}`)).status).toBe(404);
-      expect((await rawEntries(name, 'log')).map((e) => e.taskID)).toEqual(ids.slice(0, 3));
-      // the next write lands cleanly and survives
+      for (const i of [1, 2, 3, 5, 6]) expect((await call('GET', `/1/indexes/c/r${i}`)).status).toBe(200);
+      expect((await call('GET', '/1/indexes/c/r4')).status).toBe(404);
+      // the repair stands on a snapshot of what was kept; the damaged record is gone from the log
+      expect((await rawEntries(name, 'log')).map((e) => e.taskID)).not.toContain(ids[3]);
       const next = (await call('PUT', '/1/indexes/c/next', { v: 'next' })).body.taskID;
-      expect(next).toBe(ids[2] + 1);
+      expect(next).toBeGreaterThan(ids[5]);
       await closeIdb(engine);
       const { result: again, warnings: quiet } = await captureWarnings(() => openIdb(name));
       expect(quiet).toEqual([]);
-      expect(await count(caller(again), 'c')).toBe(4);
+      expect(await count(caller(again), 'c')).toBe(6);
     });
   }
 
-  it('the last log record tampered: only it is dropped', async () => {
+  it('the last log record tampered: an acknowledged write, so the open refuses; a repair drops only it', async () => {
     const name = dbName();
     const ids = await seed(name);
     await tamper(name, 'log', ids[5], flipPayloadByte);
-    const { result: engine, warnings } = await captureWarnings(() => openIdb(name));
+    const { error } = await captureFailure(() => openIdb(name));
+    expect(error).toBeInstanceOf(StoreDamagedError);
+    const { result: engine, warnings } = await captureWarnings(() => openIdb(name, { repair: true }));
     expect(warnings.join('\n')).toMatch(/checksum/);
     expect(await count(caller(engine), 'c')).toBe(5);
   });

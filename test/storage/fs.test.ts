@@ -70,7 +70,7 @@ async function holdInAnotherProcess(dir: string): Promise<ChildProcess> {
 
 /** The log file: the one file of the directory that is not the lock. */
 function logFile(dir: string): string {
-  const files = readdirSync(dir).filter((f) => !/lock/i.test(f));
+  const files = readdirSync(dir).filter((f) => !/lock|manifest/i.test(f));
   expect(files.length).toBe(1);
   return join(dir, files[0]);
 }

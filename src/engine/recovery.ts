@@ -1,0 +1,124 @@
+// Recovery: from what a storage hands over at open to an engine's state. The
+// newest snapshot that loads and holds what its name says, then every intact
+// log record after it. Damage that costs nothing (an unreadable snapshot with
+// an older one to stand in, a damaged record a snapshot already holds, a
+// write torn before it was acknowledged) is reported and recovered from.
+// Damage that would lose acknowledged writes stops the open with a
+// StoreDamagedError, unless the caller asked to repair: then what can be kept
+// is kept and the rest reported. An encryption key that opens nothing is a
+// wrong key, never damage.
+import { EncryptionKeyError, StorageError, StoreDamagedError } from '../storage/errors.js';
+import type { Damage, StoredState } from '../storage/storage.js';
+import type { Codec } from './persistence.js';
+
+/** What recovery does to the engine. */
+export interface RecoveryTarget<State> {
+  /** Loads a decoded snapshot; throws when it cannot. */
+  restore(state: State): Promise<void>;
+  /** Back to empty after a snapshot failed halfway. */
+  reset(): void;
+  /** Applies one logged operation again. */
+  replay(op: unknown, taskID: number): void;
+}
+
+export interface Recovered {
+  /** The last task the engine now holds. */
+  lastTaskID: number;
+  /** What was found wrong and recovered from (or, with repair, given up). */
+  problems: string[];
+  /** The problems that lost acknowledged writes (only ever non-empty with repair). */
+  lost: string[];
+}
+
+export const REPAIR_HINT = 'Nothing was changed: open it with `repair: true` (on the command line, `lantern repair --data DIR`) to keep what can be kept';
+
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export async function recover<State extends { lastTaskID: number }>(
+  stored: StoredState, codec: Codec, target: RecoveryTarget<State>, repair: boolean,
+): Promise<Recovered> {
+  const problems = stored.damage.map((d) => d.what);
+  const lost: string[] = [];
+  const keys = new KeyEvidence();
+
+  let base = 0;
+  for (const snapshot of stored.snapshots) {
+    try {
+      const bytes = await snapshot.read();
+      const state = await keys.watch(() => codec.decodeSnapshot(bytes)) as State;
+      if (state.lastTaskID !== snapshot.taskID) {
+        throw new StorageError(`it holds the state after task ${state.lastTaskID} (a file of another time or store)`);
+      }
+      await target.restore(state);
+      base = snapshot.taskID;
+      break;
+    } catch (e) {
+      problems.push(`the snapshot at task ${snapshot.taskID} is unreadable (${messageOf(e)})`);
+      target.reset();
+    }
+  }
+  if (base === 0 && stored.needsSnapshot && stored.log[0]?.taskID !== 1) {
+    lost.push('no snapshot the store stood on could be loaded, and the log does not reach back to the first write');
+  }
+  lost.push(...stored.damage.flatMap((d) => lostBy(d, base)));
+
+  let lastTaskID = base;
+  for (const entry of stored.log) {
+    if (entry.taskID <= base) continue;
+    let op: unknown;
+    try {
+      op = await keys.watch(() => codec.decodeOperation(entry.bytes));
+    } catch (e) {
+      lost.push(`the log record of task ${entry.taskID} is unreadable (${messageOf(e)})`);
+      continue;
+    }
+    try {
+      target.replay(op, entry.taskID);
+    } catch (e) {
+      console.error(`lantern: replaying task ${entry.taskID} failed; it is skipped`, e);
+    }
+    lastTaskID = entry.taskID;
+  }
+
+  keys.check();
+  if (lost.length > 0 && !repair) throw new StoreDamagedError(lost, REPAIR_HINT);
+  const reported = [...problems, ...lost.filter((p) => !problems.includes(p))];
+  for (const problem of reported) console.warn(`lantern: ${problem}`);
+  return { lastTaskID, problems: reported, lost };
+}
+
+/** Acknowledged writes a piece of damage may have held that the snapshot loaded does not. */
+function lostBy(damage: Damage, base: number): string[] {
+  const span = damage.log;
+  if (!span || span.before === undefined) return [];
+  const from = Math.max(span.after, base) + 1;
+  const to = span.before - 1;
+  if (from > to) return [];
+  return [`${damage.what}: ${from === to ? `task ${from}` : `tasks ${from} to ${to}`} may be lost`];
+}
+
+/**
+ * Tells a wrong key from damage: a key that decrypts nothing at all is wrong
+ * (or missing), while a record that fails to decrypt among others that do is
+ * damaged (AES-GCM fails the same way for both).
+ */
+class KeyEvidence {
+  private opened = false;
+  private refused: EncryptionKeyError | undefined;
+
+  async watch<T>(decode: () => Promise<T>): Promise<T> {
+    try {
+      const value = await decode();
+      this.opened = true;
+      return value;
+    } catch (e) {
+      if (e instanceof EncryptionKeyError) this.refused ??= e;
+      throw e;
+    }
+  }
+
+  /** Throws the key's error when nothing could be decrypted with it. */
+  check(): void {
+    if (this.refused && !this.opened) throw this.refused;
+  }
+}

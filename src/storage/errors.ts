@@ -1,0 +1,41 @@
+// What can go wrong with stored data, one class per thing an operator or a
+// caller does something different about. Messages are one line, written for
+// the person who has to act on them (they name the file and what to run).
+
+/** The stored data cannot be read or written as it should. */
+export class StorageError extends Error {
+  override name = 'StorageError';
+}
+
+/** The data cannot be read with the key given (or without one): nothing falls back, the open fails. */
+export class EncryptionKeyError extends StorageError {
+  override name = 'EncryptionKeyError';
+}
+
+/** Another writer holds the store. */
+export class StoreLockedError extends StorageError {
+  override name = 'StoreLockedError';
+}
+
+/**
+ * Opening would lose acknowledged writes or start from the wrong files: the
+ * store is left as it is, and `problems` say what was found. Opening with
+ * `repair: true` (`lantern repair`) keeps what can be kept and reports the rest.
+ */
+export class StoreDamagedError extends StorageError {
+  override name = 'StoreDamagedError';
+  constructor(readonly problems: string[], hint: string) {
+    super(`the store is damaged: ${problems.join('; ')}. ${hint}`);
+  }
+}
+
+/**
+ * A write could not be made durable (the disk is full, or the device failed):
+ * it is not acknowledged, and the log is as it was before it.
+ */
+export class StorageWriteError extends StorageError {
+  override name = 'StorageWriteError';
+  constructor(message: string, readonly diskFull: boolean) {
+    super(message);
+  }
+}
