@@ -8,6 +8,13 @@ export const TOP_LIMIT = 1000;
 const DEFAULT_LIMIT = 10;
 /** Without startDate: seven days before today (eight days with today). */
 const DEFAULT_DAYS_BACK = 7;
+/**
+ * How far back reports reach: the service keeps 90 days of analytics by
+ * default. A range is cut to the last 90 days, today included (so a day
+ * series cannot grow with the dates asked: endDate=9999-12-31 once
+ * answered 93 MB in 8 s).
+ */
+export const RETENTION_DAYS = 90;
 
 export type OrderBy = 'searchCount' | 'clickThroughRate' | 'conversionRate' | 'averageClickPosition';
 const ORDER_BY: readonly OrderBy[] = ['searchCount', 'clickThroughRate', 'conversionRate', 'averageClickPosition'];
@@ -62,11 +69,19 @@ export function matchesTags(tags: string[][] | undefined, searchTags: string[]):
   return tags === undefined || tags.some((group) => group.every((t) => searchTags.includes(t)));
 }
 
+/** The days asked for, cut to the retention window (RETENTION_DAYS days at most). */
 function dayRange(query: Record<string, string>, now: number): Pick<ReportParams, 'from' | 'to' | 'days'> {
   const today = parseDay('endDate', dayOf(now));
-  const start = query.startDate !== undefined ? parseDay('startDate', query.startDate) : today - DEFAULT_DAYS_BACK * DAY_MS;
-  const end = query.endDate !== undefined ? parseDay('endDate', query.endDate) : today;
-  if (start > end) throw badRequest('startDate must not be after endDate');
+  const asked = {
+    start: query.startDate !== undefined ? parseDay('startDate', query.startDate) : today - DEFAULT_DAYS_BACK * DAY_MS,
+    end: query.endDate !== undefined ? parseDay('endDate', query.endDate) : today,
+  };
+  if (asked.start > asked.end) throw badRequest('startDate must not be after endDate');
+  const start = Math.max(asked.start, today - (RETENTION_DAYS - 1) * DAY_MS);
+  const end = Math.min(asked.end, today);
+  if (start > end) {
+    throw badRequest(`The date range holds none of the last ${RETENTION_DAYS} days (UTC, today included): analytics are kept ${RETENTION_DAYS} days`);
+  }
   const days: string[] = [];
   for (let d = start; d <= end; d += DAY_MS) days.push(dayOf(d));
   return { from: start, to: end + DAY_MS, days };
