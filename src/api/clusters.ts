@@ -6,6 +6,7 @@ import { isPlainObject } from '../engine/records.js';
 import { checkUserID, userIDOf } from '../clusters/user-id.js';
 import { clusterFigures, searchUsers, topUsers, type UserUsage } from '../clusters/usage.js';
 import { now, queryFlag } from './query-flags.js';
+import { integerParam, optionalString, stringParam } from './body-values.js';
 import type { OperationContext } from './types.js';
 import type { Lantern } from '../lantern.js';
 
@@ -33,13 +34,6 @@ function assignedUser(ctx: OperationContext, userID: string): UserUsage {
   const entry = usage(ctx).find((u) => u.userID === userID);
   if (!entry) throw notFound(`User ID "${userID}" is not assigned to any cluster`);
   return entry;
-}
-
-function pageNumber(value: unknown, name: string, fallback: number, max = Infinity): number {
-  if (value === undefined || value === null) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > max) throw badRequest(`"${name}" must be an integer from 0 to ${max}`);
-  return n;
 }
 
 /** Assigns or moves the user named by the header; usable at once. */
@@ -76,22 +70,19 @@ export function getTopUserIds(ctx: OperationContext) {
 }
 
 export function listUserIds(ctx: OperationContext) {
-  const page = pageNumber(ctx.query.page, 'page', 0);
-  const hitsPerPage = pageNumber(ctx.query.hitsPerPage, 'hitsPerPage', USERS_PER_PAGE, USERS_PER_PAGE) || USERS_PER_PAGE;
+  const page = integerParam(ctx.query, 'page', 0);
+  const hitsPerPage = integerParam(ctx.query, 'hitsPerPage', USERS_PER_PAGE, { max: USERS_PER_PAGE }) || USERS_PER_PAGE;
   const sorted = usage(ctx).sort((a, b) => (a.userID < b.userID ? -1 : a.userID > b.userID ? 1 : 0));
   return { userIDs: sorted.slice(page * hitsPerPage, (page + 1) * hitsPerPage) };
 }
 
 export function searchUserIds(ctx: OperationContext) {
   const body = isPlainObject(ctx.body) ? ctx.body : {};
-  if (body.query !== undefined && typeof body.query !== 'string') throw badRequest('"query" must be a string');
-  const cluster = body.clusterName ?? body.cluster;
-  if (cluster !== undefined && typeof cluster !== 'string') throw badRequest('"clusterName" must be a string');
   return searchUsers(usage(ctx), {
-    query: body.query ?? '',
-    cluster,
-    page: pageNumber(body.page, 'page', 0),
-    hitsPerPage: pageNumber(body.hitsPerPage, 'hitsPerPage', 20, USERS_PER_PAGE),
+    query: stringParam(body, 'query'),
+    cluster: optionalString(body, 'clusterName') ?? optionalString(body, 'cluster'),
+    page: integerParam(body, 'page', 0),
+    hitsPerPage: integerParam(body, 'hitsPerPage', 20, { max: USERS_PER_PAGE }),
   });
 }
 

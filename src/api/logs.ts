@@ -3,7 +3,7 @@
 // headers and query parameters are masked, key values in key-management
 // paths too, and the answers of key management (which hold key values) are
 // left out. A restricted `logs` key reads only the entries of its indexes.
-import { badRequest } from '../engine/errors.js';
+import { badRequest, shown } from '../engine/errors.js';
 import { CallLog, LOG_CAPACITY } from '../engine/call-log.js';
 import { isPlainObject } from '../engine/records.js';
 import { checkIndex, mayReach } from '../auth/restrictions.js';
@@ -155,7 +155,8 @@ function innerQueries(call: AnsweredCall): InnerQuery[] | undefined {
   if (call.route?.op !== 'search' || !requests) return undefined;
   const results = (call.response.body as { results?: unknown[] } | undefined)?.results ?? [];
   return requests.filter(isPlainObject).map((request, i) => {
-    const inner: InnerQuery = { index_name: String(request.indexName) };
+    // the body as sent: any JSON (its indexName may be an object with a `toString` key)
+    const inner: InnerQuery = { index_name: typeof request.indexName === 'string' ? request.indexName : shown(request.indexName) };
     const token = request.userToken ?? call.headers['x-algolia-usertoken'];
     if (typeof token === 'string') inner.user_token = token;
     const queryID = (results[i] as { queryID?: unknown } | undefined)?.queryID;

@@ -116,11 +116,12 @@ export function getObjects(ctx: OperationContext) {
   const results = requestsOf(ctx.body).map((item, i) => {
     if (!isPlainObject(item)) throw badRequest(`requests[${i}] must be an object`);
     const indexName = item.indexName ?? item.index_name;
-    if (typeof indexName !== 'string' || item.objectID === undefined) {
-      throw badRequest(`requests[${i}] needs indexName and objectID`);
+    const { objectID } = item;
+    if (typeof indexName !== 'string' || (typeof objectID !== 'string' && typeof objectID !== 'number')) {
+      throw badRequest(`requests[${i}] needs indexName and objectID (strings)`);
     }
     if (!ctx.engine.indexes.has(indexName)) return null;
-    return readable(ctx, indexName, String(item.objectID), item.attributesToRetrieve) ?? null;
+    return readable(ctx, indexName, String(objectID), item.attributesToRetrieve) ?? null;
   });
   return { results };
 }

@@ -4,6 +4,7 @@ import { isPlainObject } from '../engine/records.js';
 import { searchRules, toRule } from '../engine/rules.js';
 import { forwardToReplicas, now, queryFlag } from './query-flags.js';
 import type { OperationContext } from './types.js';
+import { integerParam, optionalBoolean, optionalString, stringParam } from './body-values.js';
 
 
 export async function saveRule(ctx: OperationContext) {
@@ -44,5 +45,13 @@ export async function clearRules(ctx: OperationContext) {
 
 export function searchRulesOperation(ctx: OperationContext) {
   const index = ctx.engine.index(ctx.params.indexName);
-  return searchRules([...index.rules.values()], isPlainObject(ctx.body) ? ctx.body : {});
+  const body = isPlainObject(ctx.body) ? ctx.body : {};
+  return searchRules([...index.rules.values()], {
+    query: stringParam(body, 'query'),
+    page: integerParam(body, 'page', 0),
+    hitsPerPage: integerParam(body, 'hitsPerPage', 20, { min: 1, max: 1000 }),
+    context: optionalString(body, 'context'),
+    anchoring: optionalString(body, 'anchoring'),
+    enabled: optionalBoolean(body, 'enabled'),
+  });
 }

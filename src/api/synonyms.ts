@@ -4,6 +4,7 @@ import { isPlainObject } from '../engine/records.js';
 import { searchSynonyms, toSynonym, SYNONYM_TYPES } from '../engine/synonyms.js';
 import { forwardToReplicas, now, queryFlag } from './query-flags.js';
 import type { OperationContext } from './types.js';
+import { integerParam, stringParam } from './body-values.js';
 
 
 export async function saveSynonym(ctx: OperationContext) {
@@ -45,12 +46,10 @@ export async function clearSynonyms(ctx: OperationContext) {
 export function searchSynonymsOperation(ctx: OperationContext) {
   const index = ctx.engine.index(ctx.params.indexName);
   const body = isPlainObject(ctx.body) ? ctx.body : {};
-  const types = typeof body.type === 'string' && body.type !== '' ? body.type.split(',').map((t: string) => t.trim()) : [];
+  const type = stringParam(body, 'type');
+  const types = type !== '' ? type.split(',').map((t: string) => t.trim()) : [];
   for (const t of types) if (!(SYNONYM_TYPES as readonly string[]).includes(t)) throw badRequest(`Unknown synonym type "${t}"`);
-  const page = Number(body.page ?? 0);
-  const hitsPerPage = Number(body.hitsPerPage ?? 100);
-  if (!Number.isInteger(page) || page < 0 || !Number.isInteger(hitsPerPage) || hitsPerPage < 1 || hitsPerPage > 1000) {
-    throw badRequest('Invalid value for "page" or "hitsPerPage"');
-  }
-  return searchSynonyms([...index.synonyms.values()], String(body.query ?? ''), types, page, hitsPerPage);
+  const page = integerParam(body, 'page', 0);
+  const hitsPerPage = integerParam(body, 'hitsPerPage', 100, { min: 1, max: 1000 });
+  return searchSynonyms([...index.synonyms.values()], stringParam(body, 'query'), types, page, hitsPerPage);
 }

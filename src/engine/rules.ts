@@ -294,16 +294,25 @@ export function applyRules(index: SearchIndex, params: SearchParams, now = Date.
   return out;
 }
 
+/** What a rule search asks for (api/rules.ts reads it from the body, types checked). */
+export interface RuleSearch {
+  query: string;
+  page: number;
+  hitsPerPage: number;
+  context?: string;
+  anchoring?: string;
+  enabled?: boolean;
+}
+
 /** Rule search: `query` in the objectID, description or patterns; `context`, `anchoring`, `enabled` filters. */
-export function searchRules(all: Rule[], body: Record<string, any>) {
-  const q = fold(String(body.query ?? ''));
-  const page = Number(body.page ?? 0);
-  const hitsPerPage = Number(body.hitsPerPage ?? 20);
+export function searchRules(all: Rule[], search: RuleSearch) {
+  const { page, hitsPerPage } = search;
+  const q = fold(search.query);
   const hits = all.filter((r) => {
     const conditions = r.conditions ?? (r.condition ? [r.condition] : []);
-    if (body.context !== undefined && !conditions.some((c) => c.context === body.context)) return false;
-    if (body.anchoring !== undefined && !conditions.some((c) => c.anchoring === body.anchoring)) return false;
-    if (body.enabled !== undefined && body.enabled !== null && (r.enabled !== false) !== body.enabled) return false;
+    if (search.context !== undefined && !conditions.some((c) => c.context === search.context)) return false;
+    if (search.anchoring !== undefined && !conditions.some((c) => c.anchoring === search.anchoring)) return false;
+    if (search.enabled !== undefined && (r.enabled !== false) !== search.enabled) return false;
     const text = fold([r.objectID, r.description ?? '', ...conditions.map((c) => c.pattern ?? '')].join(' '));
     return q === '' || text.includes(q);
   });

@@ -2,7 +2,7 @@
 // alternatives they give a query (synonyms match as the word itself, phrases
 // included; altcorrections count as one or two typos).
 import type { Alternative } from '../core/core-index.js';
-import { badRequest } from './errors.js';
+import { badRequest, shown } from './errors.js';
 import { isPlainObject } from './records.js';
 import { fold } from './fold.js';
 
@@ -41,7 +41,7 @@ export function toSynonym(body: unknown, objectID?: string): Synonym {
       if (!strings(body.replacements)) fail('"replacements" must be a non-empty array of strings');
       return { objectID: id, type, placeholder: body.placeholder, replacements: body.replacements };
     default:
-      return fail(`unknown type "${String(type)}" (expected one of ${SYNONYM_TYPES.join(', ')})`);
+      return fail(`unknown type ${shown(type)} (expected one of ${SYNONYM_TYPES.join(', ')})`);
   }
 }
 

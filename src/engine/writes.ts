@@ -1,7 +1,7 @@
 // Write operations as data: what the log stores and what `apply` replays.
 // Every object write is a batch of actions on one index, so single-object
 // endpoints, batches and multi-index batches share one path.
-import { badRequest } from './errors.js';
+import { badRequest, shown } from './errors.js';
 import { asRecord, checkPartial, isPlainObject, type Json, type Record_ } from './records.js';
 import type { Settings } from './settings.js';
 import type { Scope, SetChanges } from './index-config.js';
@@ -53,7 +53,7 @@ function objectIDOf(item: Record<string, any>, position: number): string {
 export function toAction(item: unknown, position: number): Action {
   if (!isPlainObject(item)) throw badRequest(`requests[${position}] must be an object`);
   const { action } = item;
-  if (!ACTIONS.includes(action)) throw badRequest(`requests[${position}]: unknown action "${action}"`);
+  if (!ACTIONS.includes(action)) throw badRequest(`requests[${position}]: unknown action ${shown(action)}`);
   switch (action) {
     case 'addObject':
       return { action, body: asRecord(item.body) };
