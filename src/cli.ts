@@ -7,13 +7,15 @@ import { parseArgs } from 'node:util';
 import { Lantern } from './lantern.js';
 import { fsStorage } from './storage/fs.js';
 import { memoryStorage } from './storage/storage.js';
+import { StorageError } from './storage/errors.js';
 import { serve } from './server/http.js';
 import { staticFiles } from './server/static.js';
 
 const USAGE = `usage:
   lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory] [--app-id ID] [--admin-key KEY] [--clusters c1,c2] [--trust-proxy] [--demo]
   lantern import INDEX FILE.json [--settings FILE.json] [--data DIR]
-  lantern search INDEX "QUERY" [--data DIR] [--hits N]`;
+  lantern search INDEX "QUERY" [--data DIR] [--hits N]
+  lantern repair [--data DIR]     keep what a damaged store still holds, report what is lost`;
 
 const DEMO_DIR = new URL('../test/fixtures/', import.meta.url);
 /** The web demo, built by `npm run build` (scripts/build-demo.mjs) next to this file. */
@@ -53,10 +55,10 @@ function readJson(path: string | URL): any {
 
 const DEFAULT_DATA = 'lantern-data';
 
-async function open(dataDir: string | undefined): Promise<Lantern> {
+async function open(dataDir: string | undefined, repair = false): Promise<Lantern> {
   const storage = dataDir ? fsStorage(dataDir) : memoryStorage();
   const clusters = flags.clusters?.split(',').filter(Boolean);
-  return Lantern.open({ appId: flags['app-id'], adminKey: flags['admin-key'], storage, clusters });
+  return Lantern.open({ appId: flags['app-id'], adminKey: flags['admin-key'], storage, clusters, repair });
 }
 
 function progress(done: number, total: number): void {
@@ -127,6 +129,26 @@ async function searchCommand(indexName?: string, query = ''): Promise<void> {
   }
 }
 
+async function repairCommand(): Promise<void> {
+  const dir = flags.data ?? DEFAULT_DATA;
+  const engine = await open(dir, true);
+  const { problems, lost } = engine.recovery;
+  await engine.close();
+  if (problems.length === 0) {
+    console.log(`${dir}: nothing to repair`);
+    return;
+  }
+  console.log(`${dir}: repaired; it now stands on a new snapshot of what was kept (damaged bytes are in ${dir}/damaged/)`);
+  console.log(lost.length === 0 ? 'nothing acknowledged was lost' : `lost: ${lost.join('; ')}`);
+}
+
+/** A store that cannot be opened is one line for the operator, not a stack trace. */
+process.on('uncaughtException', (e) => {
+  if (!(e instanceof StorageError)) throw e;
+  process.stderr.write(`lantern: ${e.message}\n`);
+  process.exit(1);
+});
+
 const [command, ...args] = positionals;
 if (flags.help || !command) {
   console.log(USAGE);
@@ -136,6 +158,8 @@ if (flags.help || !command) {
   await importCommand(args[0], args[1]);
 } else if (command === 'search') {
   await searchCommand(args[0], args[1]);
+} else if (command === 'repair') {
+  await repairCommand();
 } else {
   fail(`unknown command "${command}"`);
 }

@@ -1,7 +1,7 @@
 // The `lantern` command (dist/cli.js, built by `npm run build`): import a
 // JSON file into a data directory, search it, and serve it over HTTP.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -124,5 +124,53 @@ describe('lantern serve', () => {
     const after = await run(['search', 'talks', 'gvier', '--data', data]);
     expect(after.code, after.stderr).toBe(0);
     expect(after.stdout).toContain('2652\t');
+  });
+});
+
+describe('lantern on a damaged or busy store', () => {
+  const fresh = () => mkdtempSync(join(data, 'store-'));
+
+  it('records of folded Latin letters (æ ǽ, Æ Ǽ) survive the import\'s snapshot and are found', async () => {
+    const dir = fresh();
+    const file = join(dir, '..', `latin-${Date.now()}.json`);
+    writeFileSync(file, JSON.stringify([{ objectID: '1', t: 'æ ǽ' }, { objectID: '2', t: 'Æ Ǽ ǿ' }]));
+    expect((await run(['import', 'x', file, '--data', dir])).code).toBe(0);
+    const searched = await run(['search', 'x', 'ae', '--data', dir]);
+    expect(searched.code, searched.stderr).toBe(0);
+    expect(searched.stdout).toMatch(/^2 hits/);
+  });
+
+  it('a store that lost writes: one line naming the repair; `lantern repair` keeps the rest and says what was lost', async () => {
+    const dir = fresh();
+    const file = join(dir, '..', `few-${Date.now()}.json`);
+    writeFileSync(file, JSON.stringify([{ objectID: 'a', t: 'alpha' }]));
+    expect((await run(['import', 'x', file, '--data', dir])).code).toBe(0);
+    writeFileSync(file, JSON.stringify([{ objectID: 'b', t: 'bravo' }]));
+    expect((await run(['import', 'x', file, '--data', dir])).code).toBe(0);
+    // both snapshots gone: the log alone is not the whole history
+    for (const f of readdirSync(dir).filter((f) => f.startsWith('snapshot-'))) rmSync(join(dir, f));
+
+    const refused = await run(['search', 'x', 'alpha', '--data', dir]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toMatch(/^lantern: the store is damaged: .*missing.*lantern repair/);
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
+
+    const repaired = await run(['repair', '--data', dir]);
+    expect(repaired.code, repaired.stderr).toBe(0);
+    expect(repaired.stdout).toMatch(/repaired/);
+    expect(repaired.stdout).toMatch(/lost: .*no snapshot/);
+    const after = await run(['search', 'x', '', '--data', dir]);
+    expect(after.code, after.stderr).toBe(0);
+    expect((await run(['repair', '--data', dir])).stdout).toMatch(/nothing to repair/);
+  });
+
+  it('a LOCK held by another live process: one line naming the LOCK file', async () => {
+    const dir = fresh();
+    writeFileSync(join(dir, 'LOCK'), String(process.pid));
+    const refused = await run(['search', 'x', 'a', '--data', dir]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(`lantern: ${dir} is in use: ${join(dir, 'LOCK')} is held by process ${process.pid}, which is still running (stop it, or use another --data directory)\n`);
+    expect(readFileSync(join(dir, 'LOCK'), 'utf8')).toBe(String(process.pid));
   });
 });

@@ -7,7 +7,7 @@ import { assertStorable } from './storable.js';
 import { loadCore } from '../core/wasm.js';
 import { memoryStorage, type Storage } from '../storage/storage.js';
 import { Codec } from './persistence.js';
-import { StorageWriteError } from '../storage/errors.js';
+import { isStorageWriteError } from '../storage/errors.js';
 import { ApiError, badRequest, notFound } from './errors.js';
 import { recover, type Recovered } from './recovery.js';
 import { yieldTurn } from './tasks.js';
@@ -90,7 +90,7 @@ export class Engine {
   private snapshotCaptured = false;
   private readonly snapshotEvery: number;
   /** What opening found damaged and recovered from (empty for a sound store). */
-  recovery: Recovered = { lastTaskID: 0, problems: [], lost: [] };
+  recovery: Recovered = { lastTaskID: 0, problems: [], lost: [], fellBack: false };
 
   protected constructor(private readonly options: EngineOptions) {
     this.appId = options.appId;
@@ -129,8 +129,8 @@ export class Engine {
     this.lastApplied = this.recovery.lastTaskID;
     this.tasks.advancePast(this.lastApplied);
     await stored.repair?.();
-    // a repaired store stands on a snapshot of what was kept, from now on
-    if (repair && this.recovery.problems.length > 0) await this.snapshot();
+    // a store recovered from an older snapshot, or repaired, stands on a new one from now on
+    if (this.recovery.fellBack || (repair && this.recovery.problems.length > 0)) await this.snapshot();
   }
 
   /** Back to an empty engine (a snapshot failed to load halfway). */
@@ -439,6 +439,6 @@ export class Engine {
 
 /** A write the storage could not make durable is refused, not acknowledged: 507 when the disk is full, else 503. */
 function refuseUnstored(e: unknown): never {
-  if (e instanceof StorageWriteError) throw new ApiError(e.diskFull ? 507 : 503, e.message);
+  if (isStorageWriteError(e)) throw new ApiError(e.diskFull ? 507 : 503, e.message);
   throw e;
 }

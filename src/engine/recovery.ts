@@ -28,6 +28,8 @@ export interface Recovered {
   problems: string[];
   /** The problems that lost acknowledged writes (only ever non-empty with repair). */
   lost: string[];
+  /** The newest snapshot could not be used: the store should stand on a new one. */
+  fellBack: boolean;
 }
 
 export const REPAIR_HINT = 'Nothing was changed: open it with `repair: true` (on the command line, `lantern repair --data DIR`) to keep what can be kept';
@@ -53,7 +55,7 @@ export async function recover<State extends { lastTaskID: number }>(
       base = snapshot.taskID;
       break;
     } catch (e) {
-      problems.push(`the snapshot at task ${snapshot.taskID} is unreadable (${messageOf(e)})`);
+      problems.push(`the snapshot of task ${snapshot.taskID} cannot be used: ${messageOf(e)}`);
       target.reset();
     }
   }
@@ -81,14 +83,16 @@ export async function recover<State extends { lastTaskID: number }>(
   }
 
   keys.check();
-  if (lost.length > 0 && !repair) throw new StoreDamagedError(lost, REPAIR_HINT);
   const reported = [...problems, ...lost.filter((p) => !problems.includes(p))];
+  if (lost.length > 0 && !repair) throw new StoreDamagedError(reported, REPAIR_HINT);
   for (const problem of reported) console.warn(`lantern: ${problem}`);
-  return { lastTaskID, problems: reported, lost };
+  const fellBack = stored.snapshots.length > 0 && base !== stored.snapshots[0].taskID;
+  return { lastTaskID, problems: reported, lost, fellBack };
 }
 
 /** Acknowledged writes a piece of damage may have held that the snapshot loaded does not. */
 function lostBy(damage: Damage, base: number): string[] {
+  if (damage.unknownLoss) return [damage.what];
   const span = damage.log;
   if (!span || span.before === undefined) return [];
   const from = Math.max(span.after, base) + 1;

@@ -39,3 +39,12 @@ export class StorageWriteError extends StorageError {
     super(message);
   }
 }
+
+/**
+ * Whether `e` is a StorageWriteError, by name: the storage adapters of
+ * `lantern-search/node` are bundled apart from the engine, so the class a
+ * storage throws is not always the class the engine imported.
+ */
+export function isStorageWriteError(e: unknown): e is StorageWriteError {
+  return e instanceof Error && e.name === 'StorageWriteError' && typeof (e as StorageWriteError).diskFull === 'boolean';
+}

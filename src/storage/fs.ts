@@ -10,13 +10,15 @@
 // split where a snapshot starts, so dropping what a snapshot holds is
 // deleting files, never rewriting the log.
 import {
-  closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync,
+  closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync,
   unlinkSync, writeFileSync, writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { StorageError, StorageWriteError, StoreLockedError } from './errors.js';
 import { frame, scanLog, type DamagedSpan } from './log-frames.js';
-import { MANIFEST, describeSnapshot, emptyManifest, readManifest, snapshotProblem, type Manifest } from './manifest.js';
+import {
+  MANIFEST, describeSnapshot, emptyManifest, readManifest, snapshotProblem, type Manifest, type ManifestSnapshot,
+} from './manifest.js';
 import { SNAPSHOTS_KEPT, type Damage, type Entry, type Storage, type StoredSnapshot, type StoredState } from './storage.js';
 
 const LOG = 'log.bin';
@@ -91,7 +93,7 @@ function readIfPresent(path: string): Buffer | undefined {
   }
 }
 
-interface Segment { file: string; last: number }
+interface Segment { file: string; first: number; last: number }
 
 /** The log's files in order: closed parts by first task, then the one being appended to. */
 function logFiles(dir: string): string[] {
@@ -126,7 +128,7 @@ export function fsStorage(dir: string): Storage {
       async read() {
         const bytes = readIfPresent(join(dir, listed.file));
         const problem = snapshotProblem(listed, bytes);
-        if (problem) throw new StorageError(`${join(dir, listed.file)}: ${problem}`);
+        if (problem) throw new StorageError(`${join(dir, listed.file)} ${problem}`);
         return asBytes(bytes!);
       },
     }));
@@ -145,7 +147,7 @@ export function fsStorage(dir: string): Storage {
         activeFirst = scanned.entries[0]?.taskID;
         activeLast = scanned.entries.at(-1)?.taskID ?? 0;
       } else {
-        segments.push({ file, last: scanned.entries.at(-1)?.taskID ?? 0 });
+        segments.push({ file, first: Number(SEGMENT.exec(file)![1]), last: scanned.entries.at(-1)?.taskID ?? 0 });
       }
     }
     for (const [i, { file, span }] of spans.entries()) {
@@ -193,24 +195,35 @@ export function fsStorage(dir: string): Storage {
     manifest = next;
   }
 
-  /** Deletes what the manifest no longer needs: other snapshots, and parts of the log the oldest kept one holds. */
-  function dropSuperseded(): void {
-    const listed = new Set(manifest.snapshots.map((s) => s.file));
-    for (const f of snapshotFiles()) if (!listed.has(f)) unlinkSync(join(dir, f));
-    const oldestKept = manifest.snapshots.at(-1)?.taskID ?? 0;
-    for (const segment of segments.filter((s) => s.last <= oldestKept)) {
-      unlinkSync(join(dir, segment.file));
-      segments.splice(segments.indexOf(segment), 1);
-    }
+  /**
+   * Names a proven snapshot in the manifest, with the one before it and the
+   * log parts after that one; then deletes what is no longer named. A crash in
+   * between leaves files the manifest does not name, which the next open removes.
+   */
+  function standOn(snapshot: ManifestSnapshot): void {
+    const previous = manifest.snapshots.filter((s) => s.taskID < snapshot.taskID).slice(0, SNAPSHOTS_KEPT - 1);
+    const snapshots = [snapshot, ...previous];
+    const oldestKept = snapshots.at(-1)!.taskID;
+    const [dropped, kept] = [segments.filter((s) => s.last <= oldestKept), segments.filter((s) => s.last > oldestKept)];
+    writeManifest({ ...manifest, snapshots, logParts: kept });
+    for (const f of snapshotFiles()) if (!snapshots.some((s) => s.file === f)) unlinkSync(join(dir, f));
+    for (const segment of dropped) unlinkSync(join(dir, segment.file));
+    segments.splice(0, segments.length, ...kept);
     syncDirectory(dir);
   }
 
   return {
     async open(): Promise<StoredState> {
       const damage: Damage[] = [];
-      const found = readManifest(dir);
+      const read = readManifest(dir);
+      const found = read.manifest;
+      // without its manifest, the files are all there is to go by: only a repair may trust them
+      if (read.manifest === undefined && read.problem) damage.push({ what: read.problem, unknownLoss: true });
       const snapshots = listSnapshots(found);
       const { log, spans } = readLog(damage);
+      for (const part of found?.logParts ?? []) {
+        if (!existsSync(join(dir, part.file))) damage.push({ what: `${join(dir, part.file)} is missing`, log: { after: part.first - 1, before: part.last + 1 } });
+      }
       const needsSnapshot = found ? found.snapshots.length > 0 : snapshots.length > 0 || (log.length > 0 && log[0].taskID !== 1);
       const leftovers = [
         ...readdirSync(dir).filter((f) => f.endsWith('.tmp')),
@@ -247,7 +260,7 @@ export function fsStorage(dir: string): Storage {
       const file = `log-${padded(activeFirst)}.bin`;
       renameSync(logPath, join(dir, file));
       syncDirectory(dir);
-      segments.push({ file, last: activeLast });
+      segments.push({ file, first: activeFirst, last: activeLast });
       logSize = 0;
       activeFirst = undefined;
     },
@@ -256,19 +269,18 @@ export function fsStorage(dir: string): Storage {
       // proven under a temporary name: an unproven snapshot never looks like one the store stands on
       const file = `snapshot-${padded(snapshot.taskID)}.bin`;
       const unproven = join(dir, `${file}.tmp`);
-      writeDurably(unproven, snapshot.bytes);
-      const stored = asBytes(readFileSync(unproven));
+      let stored: Uint8Array;
       try {
+        writeDurably(unproven, snapshot.bytes);
+        stored = asBytes(readFileSync(unproven));
         await prove(stored);
       } catch (e) {
-        unlinkSync(unproven);
+        rmSync(unproven, { force: true });
         throw e;
       }
       renameSync(unproven, join(dir, file));
       syncDirectory(dir);
-      const previous = manifest.snapshots.filter((s) => s.taskID < snapshot.taskID).slice(0, SNAPSHOTS_KEPT - 1);
-      writeManifest({ ...manifest, snapshots: [describeSnapshot(file, snapshot.taskID, stored), ...previous] });
-      dropSuperseded();
+      standOn(describeSnapshot(file, snapshot.taskID, stored));
     },
 
     async close() {

@@ -1,12 +1,11 @@
 // The manifest of a data directory (manifest.json) ties its files together:
 // which snapshots the store stands on, newest first, with each file's size
-// and SHA-256. It is replaced atomically once a new snapshot is proven and
+// and SHA-256, and which closed parts of the log it needs. It is replaced atomically once a new snapshot is proven and
 // before anything it supersedes is deleted, so a store whose snapshots were
 // deleted, swapped or damaged is told apart from one that never had them.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { StorageError } from './errors.js';
 
 export const MANIFEST = 'manifest.json';
 const FORMAT = 1;
@@ -18,13 +17,22 @@ export interface ManifestSnapshot {
   sha256: string;
 }
 
+/** A closed part of the log the store needs (the active part changes with every write, and is not listed). */
+export interface ManifestLogPart {
+  file: string;
+  first: number;
+  last: number;
+}
+
 export interface Manifest {
   format: typeof FORMAT;
   /** Newest first. */
   snapshots: ManifestSnapshot[];
+  /** Oldest first; absent in a manifest written before any part was closed. */
+  logParts?: ManifestLogPart[];
 }
 
-export const emptyManifest = (): Manifest => ({ format: FORMAT, snapshots: [] });
+export const emptyManifest = (): Manifest => ({ format: FORMAT, snapshots: [], logParts: [] });
 
 export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -34,26 +42,25 @@ export function describeSnapshot(file: string, taskID: number, bytes: Uint8Array
   return { file, taskID, bytes: bytes.length, sha256: sha256(bytes) };
 }
 
-/** The directory's manifest; undefined when it has none (a new store, or one written before manifests). */
-export function readManifest(dir: string): Manifest | undefined {
+export type ManifestRead = { manifest: Manifest } | { manifest: undefined; problem?: string };
+
+/** The directory's manifest; none for a new store or one written before manifests, or why it cannot be read. */
+export function readManifest(dir: string): ManifestRead {
   const path = join(dir, MANIFEST);
-  if (!existsSync(path)) return undefined;
-  let manifest: Manifest;
+  if (!existsSync(path)) return { manifest: undefined };
   try {
-    manifest = JSON.parse(readFileSync(path, 'utf8'));
+    const manifest = JSON.parse(readFileSync(path, 'utf8')) as Manifest;
+    if (manifest?.format === FORMAT && Array.isArray(manifest.snapshots)) return { manifest };
+    return { manifest: undefined, problem: `${path} is not a manifest this version reads` };
   } catch (e) {
-    throw new StorageError(`${path} is not valid JSON (${(e as Error).message}): restore it from a backup, or run \`lantern repair\``);
+    return { manifest: undefined, problem: `${path} is unreadable (${(e as Error).message})` };
   }
-  if (manifest?.format !== FORMAT || !Array.isArray(manifest.snapshots)) {
-    throw new StorageError(`${path} is not a manifest this version reads (format ${String(manifest?.format)})`);
-  }
-  return manifest;
 }
 
-/** Why a file the manifest lists cannot be used as it is, or undefined when it is the file written. */
+/** Why a file the manifest lists cannot be used as it is ("is missing", ...), or undefined when it is the file written. */
 export function snapshotProblem(listed: ManifestSnapshot, bytes: Uint8Array | undefined): string | undefined {
-  if (bytes === undefined) return `snapshot ${listed.file} is missing`;
-  if (bytes.length !== listed.bytes) return `snapshot ${listed.file} has ${bytes.length} bytes, ${listed.bytes} were written`;
-  if (sha256(bytes) !== listed.sha256) return `snapshot ${listed.file} is not the file written (its SHA-256 differs)`;
+  if (bytes === undefined) return 'is missing';
+  if (bytes.length !== listed.bytes) return `has ${bytes.length} bytes where ${listed.bytes} were written`;
+  if (sha256(bytes) !== listed.sha256) return 'is not the file written (its SHA-256 differs)';
   return undefined;
 }

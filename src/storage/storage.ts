@@ -19,6 +19,8 @@ export interface Damage {
    * was torn before it was acknowledged).
    */
   log?: { after: number; before?: number };
+  /** Nothing tells what was lost (the manifest itself is unreadable): opening needs a repair. */
+  unknownLoss?: boolean;
 }
 
 /** A stored snapshot, read only when the engine needs it (an older one usually is not). */
