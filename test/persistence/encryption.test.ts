@@ -4,12 +4,14 @@
 // with a wrong key or none fails with a clear error, changes nothing, and
 // leaves the storage openable with the right key.
 import 'fake-indexeddb/auto';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadCore } from '../../src/core/wasm.js';
 import { idbStorage } from '../../src/storage/idb.js';
+import { StoreDamagedError } from '../../src/storage/errors.js';
 import {
   caller, captureFailure, captureWarnings, cleanup, closeEngine, directoryContents, Lantern, logPath, logRecords, openAt,
   snapshotFiles, tempDir, type Call,
@@ -219,6 +221,61 @@ function deleteDatabase(name: string): Promise<void> {
     request.onblocked = () => reject(new Error(`database ${name} is still held open by a connection`));
   });
 }
+
+describe('fsStorage: tampering that keeps its checksums (an authentication failure is damage, not a wrong key)', () => {
+  /** Secrets, snapshot A, more secrets, snapshot B, then one record at a time in the log. */
+  async function encryptedHistory(dir: string): Promise<number[]> {
+    const engine = await openAt(dir, { encryptionKey: PASSPHRASE, snapshotEvery: 0 });
+    const call = caller(engine);
+    await writeSecrets(call, 'one');
+    await engine.snapshot();
+    await writeSecrets(call, 'two');
+    await engine.snapshot();
+    const late: number[] = [];
+    for (let i = 0; i < 3; i++) late.push((await call('PUT', `/1/indexes/vaultindex/late${i}`, { title: `late ${i}` })).body.taskID);
+    await closeEngine(engine);
+    return late;
+  }
+
+  it('a log record re-sealed with a valid CRC: the open refuses as damaged (not as a wrong key); a repair drops only it', async () => {
+    const dir = tempDir();
+    const late = await encryptedHistory(dir);
+    const record = logRecords(dir).find((r) => r.taskID === late[1])!;
+    const bytes = readFileSync(join(dir, record.file));
+    bytes[record.end - 3] ^= 0x01; // in the AES-GCM tag
+    bytes.writeUInt32LE(crc32(bytes.subarray(record.start + 8, record.end)), record.start + 4);
+    writeFileSync(join(dir, record.file), bytes);
+
+    const { error } = await captureFailure(() => openAt(dir, { encryptionKey: PASSPHRASE }));
+    expect(error).toBeInstanceOf(StoreDamagedError);
+    expect(error!.message).toMatch(new RegExp(`task ${late[1]} is unreadable`));
+    const { result: engine } = await captureWarnings(() => openAt(dir, { encryptionKey: PASSPHRASE, repair: true }));
+    const call = caller(engine);
+    await expectSecrets(call, ['two']); // the second round overwrote the first
+    expect((await call('GET', '/1/indexes/vaultindex/late0')).status).toBe(200);
+    expect((await call('GET', '/1/indexes/vaultindex/late1')).status).toBe(404);
+    expect((await call('GET', '/1/indexes/vaultindex/late2')).status).toBe(200);
+  });
+
+  it('the newest snapshot re-sealed with its digests recomputed: falls back to the older one plus the log', async () => {
+    const dir = tempDir();
+    await encryptedHistory(dir);
+    const newest = snapshotFiles(dir)[0];
+    const bytes = readFileSync(newest.path);
+    bytes[bytes.length - 3] ^= 0x01;
+    createHash('sha256').update(bytes.subarray(36)).digest().copy(bytes, 4);
+    writeFileSync(newest.path, bytes);
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    manifest.snapshots[0].sha256 = createHash('sha256').update(bytes).digest('hex');
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
+
+    const { result: engine, warnings } = await captureWarnings(() => openAt(dir, { encryptionKey: PASSPHRASE }));
+    expect(warnings.join('\n')).toMatch(new RegExp(`snapshot of task ${newest.taskID} cannot be used.*decrypt`));
+    const call = caller(engine);
+    await expectSecrets(call, ['two']); // the second round overwrote the first
+    for (let i = 0; i < 3; i++) expect((await call('GET', `/1/indexes/vaultindex/late${i}`)).status).toBe(200);
+  });
+});
 
 describe('idbStorage', () => {
   let counter = 0;
