@@ -1,0 +1,111 @@
+// What a snapshot can hold exactly, checked when a write is accepted: a
+// write the engine acknowledges must neither make every later snapshot fail
+// (the log would never be compacted again) nor come back changed after a
+// restart. Snapshots are MessagePack, which refuses values nested beyond 100
+// levels and writes strings as UTF-8; a write is JSON, where 1e309 parses as
+// Infinity (written back as null) and "\ud800" as a lone surrogate (not
+// UTF-8: a snapshot would read it back as U+FFFD). Such writes get a 400.
+import { badRequest } from './errors.js';
+import { assertJson } from './json-check.js';
+
+/**
+ * Levels of objects and arrays a written value may nest (a record is level 1).
+ * A snapshot holds records at its root (each is packed on its own) and
+ * settings, rules and synonyms 4 levels down, and MessagePack refuses more
+ * than 100 levels: 64 leaves a margin.
+ */
+export const MAX_NESTING = 64;
+
+/**
+ * Levels an operation adds around what it writes, at most (a record sits in
+ * operation → actions → action). The check of an operation counts from the
+ * operation: settings, rules and synonyms, less deeply wrapped, may nest a
+ * level or two more than records (a snapshot holds them with room to spare).
+ */
+const OPERATION_LEVELS = 3;
+
+/**
+ * What in a value (a record, a partial update) a snapshot could not hold, as
+ * a sentence; undefined when it can hold all of it, or when the value is not
+ * JSON at all (a cycle would read as too deep): the engine's JSON check
+ * refuses that, as such.
+ */
+export function unstorable(value: unknown): string | undefined {
+  const found = problemIn(value, MAX_NESTING);
+  if (!found || !isJson(value)) return undefined;
+  return `${found.path.length > 0 ? `attribute ${pathText(found.path)}` : 'it'} ${found.problem}`;
+}
+
+function isJson(value: unknown): boolean {
+  try {
+    assertJson(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Refuses a write operation (any kind) holding what a snapshot could not hold; records were checked, and named, before. */
+export function assertStorable(operation: object): void {
+  const found = problemIn(operation, MAX_NESTING + OPERATION_LEVELS);
+  if (found) throw badRequest(`The write cannot be stored: ${pathText(found.path)} ${found.problem}`);
+}
+
+interface Problem {
+  /** Names and indexes from the culprit out to the value checked (innermost first: each level adds its own on the way out). */
+  path: Array<string | number>;
+  problem: string;
+}
+
+/** The first thing in `value` a snapshot cannot hold; `levels`: how many levels of objects and arrays it may still nest. */
+function problemIn(value: unknown, levels: number): Problem | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : { path: [], problem: `is ${value}: only finite numbers can be stored` };
+  if (typeof value === 'string') return isUnicode(value) ? undefined : { path: [], problem: `holds ${loneSurrogate(value)}` };
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (levels === 0) return { path: [], problem: `is nested more than ${MAX_NESTING} levels deep (objects and arrays)` };
+  const found = Array.isArray(value) ? problemInArray(value, levels - 1) : problemInObject(value, levels - 1);
+  return found;
+}
+
+function problemInArray(array: unknown[], levels: number): Problem | undefined {
+  for (let i = 0; i < array.length; i++) {
+    const found = problemIn(array[i], levels);
+    if (found) return within(found, i);
+  }
+  return undefined;
+}
+
+function problemInObject(object: object, levels: number): Problem | undefined {
+  const keys = Object.keys(object);
+  const values = Object.values(object);
+  for (let i = 0; i < keys.length; i++) {
+    if (!isUnicode(keys[i])) return { path: [keys[i]], problem: `has a name that holds ${loneSurrogate(keys[i])}` };
+    const found = problemIn(values[i], levels);
+    if (found) return within(found, keys[i]);
+  }
+  return undefined;
+}
+
+function within(found: Problem, step: string | number): Problem {
+  found.path.push(step);
+  return found;
+}
+
+/** A path (innermost first) as code would name it, quoted: names joined by dots, indexes in brackets; a long one cut. */
+function pathText(path: Array<string | number>): string {
+  const outermost = path.length - 1;
+  const text = path.reduceRight<string>((out, step, i) => (typeof step === 'number' ? `${out}[${step}]` : i === outermost ? step : `${out}.${step}`), '');
+  return JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);
+}
+
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Whether a string is Unicode text, without a lone surrogate (String.prototype.isWellFormed, ES2024, where there is one). */
+const isUnicode: (text: string) => boolean = typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function'
+  ? (text) => (text as unknown as { isWellFormed(): boolean }).isWellFormed()
+  : (text) => !LONE_SURROGATE.test(text);
+
+function loneSurrogate(text: string): string {
+  const unit = LONE_SURROGATE.exec(text)![0].charCodeAt(0);
+  return `a lone surrogate (U+${unit.toString(16).toUpperCase()}), which is not Unicode text`;
+}
