@@ -3,7 +3,8 @@
 // a frame that says how it is stored: plain, or AES-GCM encrypted
 // (WebCrypto) with `encryptionKey`. Snapshots also carry a SHA-256 of their
 // payload so a damaged one is never loaded.
-import { decode, encode } from '@msgpack/msgpack';
+import { encode } from '@msgpack/msgpack';
+import { decode } from './msgpack.js'; // keeps "__proto__" keys as data
 import { concat } from './bytes.js';
 
 const PLAIN = 0;

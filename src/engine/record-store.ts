@@ -6,7 +6,8 @@
 // objects. Every record's objectID is also kept in a dense list, so finding
 // a record id by objectID (a table over that list) and answering a hit by its
 // objectID alone never read the record itself.
-import { decode, encode } from '@msgpack/msgpack';
+import { encode } from '@msgpack/msgpack';
+import { decode } from './msgpack.js';
 import { deflate, inflate, syncInflater } from './compression.js';
 import { ObjectIdTable } from './object-id-table.js';
 import type { Record_ } from './records.js';
