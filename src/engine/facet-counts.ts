@@ -2,6 +2,7 @@
 // candidate bitmap a search leaves in the core.
 import { countIn, type Bitmap } from './bitmap.js';
 import { badRequest } from './errors.js';
+import { setOwn } from './own-keys.js';
 import { facetAttributes, type FacetAttribute } from './facets.js';
 import type { SearchIndex } from './search-index.js';
 import type { Setting } from './query-plan.js';
@@ -34,9 +35,9 @@ export function facetsOf(index: SearchIndex, attributes: FacetAttribute[], candi
   for (const attribute of attributes) {
     let counts = countValues(index, attribute.name, candidates).slice(0, max);
     if (alpha) counts = counts.sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
-    facets[attribute.name] = Object.fromEntries(counts.map((c) => [c.value, c.count]));
+    setOwn(facets, attribute.name, Object.fromEntries(counts.map((c) => [c.value, c.count])));
     const numeric = numericStats(index, attribute.name, candidates);
-    if (numeric) stats[attribute.name] = numeric;
+    if (numeric) setOwn(stats, attribute.name, numeric);
   }
   return { facets, stats };
 }

@@ -3,6 +3,7 @@
 import { TOKEN_STRIDE, type CoreIndex } from '../core/core-index.js';
 import { isPlainObject, type Json } from './records.js';
 import { fold } from './fold.js';
+import { setOwn } from './own-keys.js';
 
 export interface HighlightOptions {
   preTag: string;
@@ -123,7 +124,7 @@ export function mapLeaves<T>(value: Json, leaf: (text: string) => T, keepInArray
     const out: Record<string, Tree<T>> = {};
     for (const [k, v] of Object.entries(value)) {
       const mapped = mapLeaves(v as Json, leaf, keepInArrays);
-      if (mapped !== undefined) out[k] = mapped;
+      if (mapped !== undefined) setOwn(out, k, mapped);
     }
     return out;
   }

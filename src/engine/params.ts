@@ -5,6 +5,7 @@ import { badRequest } from './errors.js';
 import { splitCommaList } from './filters/parse.js';
 import { CRITERION } from '../core/abi.js';
 import { isPlainObject } from './records.js';
+import { assignOwn, own } from './own-keys.js';
 
 type Kind =
   | 'string' | 'int' | 'number' | 'bool' | 'stringList' | 'json' | 'object'
@@ -248,9 +249,9 @@ function parseWith(
   for (const given of Object.keys(raw)) {
     const value = raw[given];
     if (value === undefined) continue;
-    const spec = table[given];
+    const spec = own(table, given) as Spec | undefined; // "constructor", "__proto__": unknown like any other name
     if (!spec) throw badRequest(`Unknown ${what}: ${given}`);
-    const name = ALIASES[given] ?? given;
+    const name = (own(ALIASES, given) as string | undefined) ?? given;
     out[name] = value === null ? null : checkEntries(given, spec, coerce(given, spec, value));
     // in a URL an array is a comma-separated list (filter lists: `a,(b,c)`)
     if (spec.kind === 'filterList' && fromUrl.has(given) && typeof out[name] === 'string') {
@@ -272,12 +273,12 @@ export function parseSearchParams(body: Record<string, unknown> | undefined, ign
   const { params, ...fields } = body ?? {};
   if (typeof params === 'string') {
     const decoded = parseParamString(params);
-    Object.assign(raw, decoded);
+    assignOwn(raw, decoded);
     for (const k of Object.keys(decoded)) fromUrl.add(k);
   }
-  else if (params !== undefined && params !== null && typeof params === 'object' && !Array.isArray(params)) Object.assign(raw, params);
+  else if (params !== undefined && params !== null && typeof params === 'object' && !Array.isArray(params)) assignOwn(raw, params);
   else if (params !== undefined) throw badRequest('Invalid value for "params": expected a URL-encoded string');
-  Object.assign(raw, fields);
+  assignOwn(raw, fields);
   for (const k of Object.keys(fields)) fromUrl.delete(k);
   for (const name of ignore) delete raw[name];
   // null asks for the default, as leaving the parameter out does (in settings it resets one)

@@ -1,6 +1,7 @@
 // Records as JSON objects: reading attribute paths, the partial-update
 // operations, and the projection a reader is allowed to see.
 import { badRequest } from './errors.js';
+import { own, setOwn } from './own-keys.js';
 import { RecentValues } from './recent.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -15,7 +16,7 @@ export function valuesAt(value: unknown, path: readonly string[], from = 0): unk
   if (from === path.length) return value === undefined ? [] : [value];
   if (Array.isArray(value)) return value.flatMap((v) => valuesAt(v, path, from));
   if (!isPlainObject(value)) return [];
-  return valuesAt(value[path[from]], path, from + 1);
+  return valuesAt(own(value, path[from]), path, from + 1);
 }
 
 /** Text leaves of a value: strings and numbers, in document order (arrays: one entry per element). */
@@ -27,16 +28,20 @@ export function textLeaves(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-/** Dotted paths of every text leaf of a record (objectID excluded), in document order. */
-export function leafPaths(record: Record<string, unknown>): string[] {
-  const paths: string[] = [];
-  const walk = (v: unknown, prefix: string) => {
-    if (typeof v === 'string' || typeof v === 'number') paths.push(prefix);
-    else if (Array.isArray(v)) for (const x of v) walk(x, prefix);
-    else if (isPlainObject(v)) for (const [k, x] of Object.entries(v)) walk(x, prefix ? `${prefix}.${k}` : k);
+/**
+ * Every text leaf of a record (objectID excluded) with the dotted path of
+ * names it sits at (arrays add none), in document order. The leaves are met
+ * where they are, not looked up by their path again: a name may hold dots,
+ * or be empty.
+ */
+export function pathLeaves(record: Record<string, unknown>, visit: (path: string, text: string) => void): void {
+  const walk = (v: unknown, path: string) => {
+    if (typeof v === 'string') visit(path, v);
+    else if (typeof v === 'number') visit(path, String(v));
+    else if (Array.isArray(v)) for (const x of v) walk(x, path);
+    else if (isPlainObject(v)) for (const [k, x] of Object.entries(v)) walk(x, `${path}.${k}`);
   };
   for (const [k, v] of Object.entries(record)) if (k !== 'objectID') walk(v, k);
-  return [...new Set(paths)];
 }
 
 export function newObjectID(): string {
@@ -89,7 +94,7 @@ export function applyPartial(base: Record_, body: Record<string, Json>): Record_
   const next: Record_ = { ...base };
   for (const [attr, v] of Object.entries(body)) {
     if (attr === 'objectID') continue;
-    next[attr] = isOperation(v) ? applyOperation(base[attr], v._operation, v.value) : v;
+    setOwn(next, attr, isOperation(v) ? applyOperation(own(base, attr) as Json | undefined, v._operation, v.value) : v);
   }
   return next;
 }
@@ -147,32 +152,30 @@ export function project(record: Record_, p: Projection): Record<string, Json> {
 /** The named top-level attributes, objectID last (as `project` gives them). */
 function pick(record: Record_, names: readonly string[]): Record<string, Json> {
   const out: Record<string, Json> = {};
-  for (const name of names) {
-    const value = record[name];
-    if (value !== undefined || name in record) out[name] = value;
-  }
+  for (const name of names) if (Object.hasOwn(record, name)) setOwn(out, name, record[name]);
   out.objectID = record.objectID;
   return out;
 }
 
 function copyPath(from: Record<string, Json>, to: Record<string, Json>, path: string[], at: number): void {
   const head = path[at];
-  if (!(head in from)) return;
+  if (!Object.hasOwn(from, head)) return;
   const value = from[head];
-  if (at === path.length - 1) { to[head] = value; return; }
+  if (at === path.length - 1) { setOwn(to, head, value); return; }
   if (!isPlainObject(value)) return;
-  const target = isPlainObject(to[head]) ? (to[head] as Record<string, Json>) : {};
+  const copied = own(to, head);
+  const target = isPlainObject(copied) ? (copied as Record<string, Json>) : {};
   copyPath(value as Record<string, Json>, target, path, at + 1);
-  if (Object.keys(target).length > 0) to[head] = target;
+  if (Object.keys(target).length > 0) setOwn(to, head, target);
 }
 
 function removePath(obj: Record<string, Json>, path: string[], at: number): void {
   const head = path[at];
   if (at === path.length - 1) { delete obj[head]; return; }
-  const inner = obj[head];
+  const inner = own(obj, head);
   if (isPlainObject(inner)) {
     const copy = { ...(inner as Record<string, Json>) };
     removePath(copy, path, at + 1);
-    obj[head] = copy;
+    setOwn(obj, head, copy);
   }
 }

@@ -9,6 +9,7 @@ import { synonymWords } from './synonyms.js';
 import { highlightText, mapLeaves, snippetText, type HighlightOptions } from './highlight.js';
 import { fallbackMasks, planQuery, type QueryPlan, type Setting } from './query-plan.js';
 import { project, projection, type Json, type Projection, type Record_ } from './records.js';
+import { own } from './own-keys.js';
 import { applyRules, type AppliedRules } from './rules.js';
 import { fullBitmap, hasBit, wordsFor } from './bitmap.js';
 import type { SearchIndex } from './search-index.js';
@@ -199,13 +200,13 @@ function markedHit(index: SearchIndex, hit: CoreHit, shape: HitShape): Record<st
   const highlighted = highlightAttributes(index, visible, shape.toHighlight);
   if (highlighted.length > 0) {
     out._highlightResult = Object.fromEntries(highlighted.map((a) => [
-      a, mapLeaves(visible[a], (t) => highlightText(index.coreIndex, t, shape.highlighting()), shape.keep),
+      a, mapLeaves(own(visible, a) as Json, (t) => highlightText(index.coreIndex, t, shape.highlighting()), shape.keep),
     ]));
   }
   const snippets = snippetAttributes(visible, shape.toSnippet);
   if (snippets.length > 0) {
     out._snippetResult = Object.fromEntries(snippets.map(([a, size]) => [
-      a, mapLeaves(visible[a], (t) => snippetText(index.coreIndex, t, size, shape.ellipsis, shape.highlighting()), shape.keep),
+      a, mapLeaves(own(visible, a) as Json, (t) => snippetText(index.coreIndex, t, size, shape.ellipsis, shape.highlighting()), shape.keep),
     ]));
   }
   return out;
@@ -215,7 +216,7 @@ function markedHit(index: SearchIndex, hit: CoreHit, shape: HitShape): Record<st
 function highlightAttributes(index: SearchIndex, record: Record<string, Json>, setting: string[] | null): string[] {
   const list = setting ?? searchableAttributes(index.settings)?.map((a) => a.path[0]) ?? ['*'];
   const names = list.includes('*') ? Object.keys(record).filter((k) => k !== 'objectID') : [...new Set(list.map((a) => a.split('.')[0]))];
-  return names.filter((n) => record[n] !== undefined && record[n] !== null);
+  return names.filter((n) => own(record, n) != null);
 }
 
 /** attributesToSnippet entries `attr` or `attr:N` (N words, default 10); `*` = every attribute. */
@@ -225,7 +226,7 @@ function snippetAttributes(record: Record<string, Json>, setting: string[] | nul
     const [name, size] = spec.split(':');
     const words = Number(size) > 0 ? Number(size) : 10;
     const names = name === '*' ? Object.keys(record).filter((k) => k !== 'objectID') : [name];
-    for (const n of names) if (record[n] !== undefined && record[n] !== null) out.push([n, words]);
+    for (const n of names) if (own(record, n) != null) out.push([n, words]);
   }
   return out;
 }

@@ -6,6 +6,7 @@
 import type { InsightEvent } from '../analytics/events.js';
 import type { AnalyticsState } from '../analytics/state.js';
 import type { Json, Record_ } from '../engine/records.js';
+import { own } from '../engine/own-keys.js';
 import type { Strategy } from './strategy.js';
 
 /** facet → value → affinity */
@@ -17,7 +18,7 @@ type RecordOf = (index: string, objectID: string) => Record_ | undefined;
 
 function valuesAt(record: Record_, path: string): string[] {
   let value: Json | undefined = record;
-  for (const part of path.split('.')) value = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, Json>)[part] : undefined;
+  for (const part of path.split('.')) value = value && typeof value === 'object' && !Array.isArray(value) ? own(value, part) as Json | undefined : undefined;
   const list = Array.isArray(value) ? value : [value];
   return list.filter((v) => v !== undefined && v !== null && typeof v !== 'object').map(String);
 }
