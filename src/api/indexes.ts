@@ -7,6 +7,7 @@ import { DEFAULT_SETTINGS, rankingPlan } from '../engine/settings.js';
 import type { SearchIndex } from '../engine/search-index.js';
 import { replicaName } from '../engine/index-config.js';
 import { forwardToReplicas } from './query-flags.js';
+import { checkWholeIndexAllowed } from '../auth/restrictions.js';
 import type { OperationContext } from './types.js';
 
 const PAGE_SIZE = 100;
@@ -39,6 +40,7 @@ export function listIndices(ctx: OperationContext) {
 }
 
 export async function deleteIndex(ctx: OperationContext) {
+  checkWholeIndexAllowed(ctx.caller);
   const indexName = checkIndexName(ctx.params.indexName);
   const taskID = await ctx.engine.write({ type: 'deleteIndex', indexName });
   return { deletedAt: new Date().toISOString(), taskID };
@@ -98,6 +100,7 @@ export async function operationIndex(ctx: OperationContext) {
   if (scope !== undefined && (!Array.isArray(scope) || scope.some((s) => !SCOPES.includes(s)))) {
     throw badRequest(`Invalid value for "scope": expected a list of ${SCOPES.join(', ')}`);
   }
+  if (!(operation === 'copy' && scope?.length)) checkWholeIndexAllowed(ctx.caller); // the records go too
   const source = ctx.engine.index(ctx.params.indexName);
   if (destination === source.name) throw badRequest('Source and destination are the same index');
   if (ctx.engine.indexes.get(destination)?.primary && !(scope?.length)) throw badRequest(`Cannot ${operation} onto replica ${destination}`);

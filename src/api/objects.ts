@@ -5,7 +5,9 @@ import { checkIndexName } from '../engine/index-name.js';
 import { asRecord, checkPartial, isPlainObject, project, projection } from '../engine/records.js';
 import { effectiveSetting } from '../engine/settings.js';
 import { reportedIDs, toAction, type Action } from '../engine/writes.js';
-import { deleteByQueryParams } from '../engine/browse.js';
+import { deleteByQueryParams, filterParams, recordFilter } from '../engine/browse.js';
+import { checkWholeIndexAllowed, forcedFilters, restrictParams } from '../auth/restrictions.js';
+import type { SearchIndex } from '../engine/search-index.js';
 import { planQuery } from '../engine/query-plan.js';
 import { parseSearchParams } from '../engine/params.js';
 import { settingsOf } from '../engine/search.js';
@@ -16,7 +18,32 @@ import { Reply, type OperationContext } from './types.js';
 
 async function writeActions(ctx: OperationContext, indexName: string, actions: Action[]): Promise<number> {
   checkWritable(ctx, indexName);
-  return ctx.engine.write({ type: 'batch', indexName: checkIndexName(indexName), actions, ...writtenFor(ctx.headers) });
+  const reached = reachableDeletes(ctx, indexName, actions);
+  return ctx.engine.write({ type: 'batch', indexName: checkIndexName(indexName), actions: reached, ...writtenFor(ctx.headers) });
+}
+
+/**
+ * The records a caller may read or delete: those passing the filters its
+ * key forces on searches (search's own restriction path); a record outside
+ * them is treated as absent. Each index's test is built once a call.
+ */
+function reachTest(ctx: OperationContext): (index: SearchIndex, objectID: string) => boolean {
+  const filters = forcedFilters(ctx.caller);
+  const tests = new Map<SearchIndex, ((objectID: string) => boolean) | undefined>();
+  return (index, objectID) => {
+    if (!filters) return true;
+    if (!tests.has(index)) tests.set(index, recordFilter(index, filters));
+    return tests.get(index)?.(objectID) ?? true;
+  };
+}
+
+/** A caller's deletes of records outside its key's filters are dropped (as if those were absent). */
+function reachableDeletes(ctx: OperationContext, indexName: string, actions: Action[]): Action[] {
+  if (actions.some((a) => a.action === 'clear' || a.action === 'delete')) checkWholeIndexAllowed(ctx.caller);
+  const index = ctx.engine.indexes.get(indexName);
+  if (!index || !actions.some((a) => a.action === 'deleteObject')) return actions;
+  const reaches = reachTest(ctx);
+  return actions.filter((a) => a.action !== 'deleteObject' || reaches(index, a.objectID));
 }
 
 /** Replicas follow their primary: writes go to the primary. */
@@ -65,7 +92,8 @@ function requestsOf(body: unknown): unknown[] {
 export async function deleteBy(ctx: OperationContext) {
   const index = ctx.engine.index(ctx.params.indexName);
   checkWritable(ctx, index.name);
-  const params = deleteByQueryParams(ctx.body ?? {});
+  // the key's forced filters AND the call's: only records both reach are deleted
+  const params = filterParams(restrictParams(ctx.caller, deleteByQueryParams(ctx.body ?? {})));
   planQuery(index, params, settingsOf(index, params), 0, 0); // rejects invalid filters before anything is logged
   const taskID = await ctx.engine.write({ type: 'deleteByQuery', indexName: index.name, params });
   return { deletedAt: now(), taskID };
@@ -94,10 +122,9 @@ export async function multipleBatch(ctx: OperationContext) {
   return { taskID, objectIDs };
 }
 
-function readable(ctx: OperationContext, indexName: string, objectID: string, attributes: unknown) {
-  const index = ctx.engine.index(indexName);
+function readable(ctx: OperationContext, index: SearchIndex, objectID: string, attributes: unknown, reaches: ReturnType<typeof reachTest>) {
   const record = index.get(objectID);
-  if (!record) return undefined;
+  if (!record || !reaches(index, objectID)) return undefined;
   const hidden = ctx.caller.isAdmin || ctx.caller.rights.has('seeUnretrievableAttributes')
     ? [] : (effectiveSetting(index.settings, 'unretrievableAttributes') ?? []);
   // a list, a comma-separated string or a JSON array text: the one parser reads every form
@@ -107,12 +134,13 @@ function readable(ctx: OperationContext, indexName: string, objectID: string, at
 
 export function getObject(ctx: OperationContext) {
   const attributes = ctx.query.attributesToRetrieve ?? ctx.query.attributes;
-  const record = readable(ctx, ctx.params.indexName, ctx.params.objectID, attributes);
+  const record = readable(ctx, ctx.engine.index(ctx.params.indexName), ctx.params.objectID, attributes, reachTest(ctx));
   if (!record) throw notFound('ObjectID does not exist');
   return record;
 }
 
 export function getObjects(ctx: OperationContext) {
+  const reaches = reachTest(ctx);
   const results = requestsOf(ctx.body).map((item, i) => {
     if (!isPlainObject(item)) throw badRequest(`requests[${i}] must be an object`);
     const indexName = item.indexName ?? item.index_name;
@@ -120,8 +148,8 @@ export function getObjects(ctx: OperationContext) {
     if (typeof indexName !== 'string' || (typeof objectID !== 'string' && typeof objectID !== 'number')) {
       throw badRequest(`requests[${i}] needs indexName and objectID (strings)`);
     }
-    if (!ctx.engine.indexes.has(indexName)) return null;
-    return readable(ctx, indexName, String(objectID), item.attributesToRetrieve) ?? null;
+    const index = ctx.engine.indexes.get(indexName);
+    return (index && readable(ctx, index, String(objectID), item.attributesToRetrieve, reaches)) ?? null;
   });
   return { results };
 }

@@ -7,6 +7,7 @@ import { parseSearchParams, type SearchParams } from '../engine/params.js';
 import { parseFilters, splitCommaList } from '../engine/filters/parse.js';
 import type { Caller } from '../api/types.js';
 import { indexAdmitted } from './api-keys.js';
+import { filterParams, hasFilters } from '../engine/browse.js';
 
 export interface Restrictions {
   /** Index patterns: an index must be admitted by every list (key `indexes`, index-specific key, `restrictIndices`). */
@@ -81,6 +82,23 @@ export function restrictParams(caller: Caller, params: SearchParams, defaultHits
     if (out.length !== undefined) out.length = Math.min(out.length, r.maxHitsPerQuery);
   }
   return out;
+}
+
+/**
+ * The filters a caller's key forces on every search (a secured key's, a
+ * key's queryParameters), as restrictParams merges them; undefined when it
+ * forces none. They bound every record the caller reads or deletes, not
+ * only what it finds.
+ */
+export function forcedFilters(caller: Caller): SearchParams | undefined {
+  if (!caller.restrictions) return undefined;
+  const filters = filterParams(restrictParams(caller, {}));
+  return hasFilters(filters) ? filters : undefined;
+}
+
+/** A key that forces filters works record by record: clearing, deleting, copying or moving a whole index is refused. */
+export function checkWholeIndexAllowed(caller: Caller): void {
+  if (forcedFilters(caller)) throw new ApiError(403, 'Not allowed with this API key: its filters bound the records it may reach, not whole indexes');
 }
 
 /** Index names a multi-index body reaches (`requests[].indexName`). */

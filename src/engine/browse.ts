@@ -149,11 +149,19 @@ export async function browseIndex(index: SearchIndex, body: Record<string, unkno
 
 const FILTER_PARAMETERS = ['filters', 'facetFilters', 'numericFilters', 'tagFilters', 'aroundLatLng', 'insideBoundingBox', 'insidePolygon'];
 
+/** The parameters of `params` that choose records (filters of every form, geo): no query, no paging. */
+export function filterParams(params: SearchParams): SearchParams {
+  return Object.fromEntries(Object.entries(params).filter(([k]) => FILTER_PARAMETERS.includes(k) || k === 'aroundRadius'));
+}
+
+export function hasFilters(params: SearchParams): boolean {
+  return FILTER_PARAMETERS.some((k) => params[k] !== undefined && params[k] !== '');
+}
+
 /** deleteByQuery's parameters: filters only (the query is ignored), at least one. */
 export function deleteByQueryParams(body: unknown): SearchParams {
-  const params = parseSearchParams(body as Record<string, unknown>);
-  const kept = Object.fromEntries(Object.entries(params).filter(([k]) => FILTER_PARAMETERS.includes(k) || k === 'aroundRadius'));
-  if (!FILTER_PARAMETERS.some((k) => kept[k] !== undefined && kept[k] !== '')) {
+  const kept = filterParams(parseSearchParams(body as Record<string, unknown>));
+  if (!hasFilters(kept)) {
     throw badRequest('deleteByQuery needs filters (filters, facetFilters, numericFilters, tagFilters or a geo filter)');
   }
   return kept;
@@ -163,4 +171,19 @@ export function deleteByQueryParams(body: unknown): SearchParams {
 export function matchingObjectIDs(index: SearchIndex, params: SearchParams): string[] {
   const { candidates } = matchingBitmap(index, params);
   return [...idsOf(candidates)].map((id) => index.record(id)!.objectID);
+}
+
+/**
+ * Which records of the index pass the filters of `params`, as a test on
+ * objectIDs (one bitmap for any number of records); undefined when
+ * `params` filter nothing, so every record passes.
+ */
+export function recordFilter(index: SearchIndex, params: SearchParams): ((objectID: string) => boolean) | undefined {
+  const filters = filterParams(params);
+  if (!hasFilters(filters)) return undefined;
+  const { candidates } = matchingBitmap(index, filters);
+  return (objectID) => {
+    const id = index.idOf(objectID);
+    return id !== undefined && hasBit(candidates, id);
+  };
 }
