@@ -3,6 +3,7 @@
 import { badRequest } from './errors.js';
 import { own, setOwn } from './own-keys.js';
 import { RecentValues } from './recent.js';
+import { unstorable } from './storable.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Record_ = { objectID: string; [key: string]: Json };
@@ -48,12 +49,24 @@ export function newObjectID(): string {
   return globalThis.crypto.randomUUID();
 }
 
-/** Checks a record body and returns it with its objectID set. */
-export function asRecord(body: unknown, objectID?: string): Record_ {
+/**
+ * Checks a record body and returns it with its objectID set; `position`: its
+ * place in a batch, which names it in errors when it has no objectID.
+ */
+export function asRecord(body: unknown, objectID?: string, position?: number): Record_ {
   if (!isPlainObject(body)) throw badRequest('Invalid JSON: a record must be a JSON object');
-  const id = objectID ?? body.objectID ?? newObjectID();
-  if (typeof id !== 'string' && typeof id !== 'number') throw badRequest('objectID must be a string');
-  return { ...body, objectID: String(id) } as Record_;
+  const given = objectID ?? body.objectID ?? undefined; // null: none given
+  if (given !== undefined && typeof given !== 'string' && typeof given !== 'number') throw badRequest('objectID must be a string');
+  checkStorable(body, given, position);
+  return { ...body, objectID: String(given ?? newObjectID()) } as Record_;
+}
+
+/** Refuses a record (or a partial update of one) a snapshot could not hold exactly, naming it by objectID, else by position. */
+function checkStorable(body: Record<string, unknown>, objectID: string | number | undefined, position: number | undefined): void {
+  const problem = unstorable(body);
+  if (problem === undefined) return;
+  const name = objectID !== undefined ? `Record ${JSON.stringify(String(objectID))}` : position !== undefined ? `The record at requests[${position}]` : 'The record';
+  throw badRequest(`${name} cannot be stored: ${problem}`);
 }
 
 const OPERATIONS = ['Increment', 'Decrement', 'Add', 'Remove', 'AddUnique', 'IncrementFrom', 'IncrementSet'];
@@ -63,8 +76,9 @@ function isOperation(v: unknown): v is { _operation: string; value: Json } {
 }
 
 /** Validates a partial update body before it is queued (bad input never reaches the data). */
-export function checkPartial(body: unknown): void {
+export function checkPartial(body: unknown, objectID?: string): void {
   if (!isPlainObject(body)) throw badRequest('Invalid JSON: a partial update must be a JSON object');
+  checkStorable(body, objectID, undefined);
   for (const [attr, v] of Object.entries(body)) {
     if (!isOperation(v)) continue;
     if (!OPERATIONS.includes(v._operation)) throw badRequest(`Unknown _operation "${v._operation}" on "${attr}"`);
@@ -78,8 +92,8 @@ function applyOperation(current: Json | undefined, op: string, value: Json): Jso
   const list = Array.isArray(current) ? current : current === undefined || current === null ? [] : [current];
   const num = typeof current === 'number' ? current : 0;
   switch (op) {
-    case 'Increment': return num + (value as number);
-    case 'Decrement': return num - (value as number);
+    case 'Increment': return finiteSum(num, value as number);
+    case 'Decrement': return finiteSum(num, -(value as number));
     case 'IncrementFrom': return typeof current === 'number' && current === value ? num + 1 : (current ?? 0);
     case 'IncrementSet': return typeof current === 'number' ? current + 1 : (value as number);
     case 'Add': return [...list, value];
@@ -87,6 +101,16 @@ function applyOperation(current: Json | undefined, op: string, value: Json): Jso
     case 'AddUnique': return list.includes(value) ? list : [...list, value];
   }
   return value;
+}
+
+/**
+ * `a + b`, or `a` where the sum overflows to ±Infinity: a snapshot could not
+ * hold it, and the write was accepted already (the sum depends on the record
+ * as it is when the write is applied).
+ */
+function finiteSum(a: number, b: number): number {
+  const sum = a + b;
+  return Number.isFinite(sum) ? sum : a;
 }
 
 /** The record after a partial update: first-level attributes replaced or operated on. */

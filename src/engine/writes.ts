@@ -56,13 +56,14 @@ export function toAction(item: unknown, position: number): Action {
   if (!ACTIONS.includes(action)) throw badRequest(`requests[${position}]: unknown action ${shown(action)}`);
   switch (action) {
     case 'addObject':
-      return { action, body: asRecord(item.body) };
+      return { action, body: asRecord(item.body, undefined, position) };
     case 'updateObject':
       return { action, body: asRecord(item.body, objectIDOf(item, position)) };
     case 'partialUpdateObject':
     case 'partialUpdateObjectNoCreate': {
-      checkPartial(item.body);
-      return { action, objectID: objectIDOf(item, position), body: item.body };
+      const objectID = objectIDOf(item, position);
+      checkPartial(item.body, objectID);
+      return { action, objectID, body: item.body };
     }
     case 'deleteObject':
       return { action, objectID: objectIDOf(item, position) };
