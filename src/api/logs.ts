@@ -1,12 +1,14 @@
 // GET /1/logs: the engine's last calls (src/engine/call-log.ts), recorded by
 // the router after each answer. Credentials never reach a log entry: API key
-// headers and query parameters are masked, key values in key-management
-// paths too, and the answers of key management (which hold key values) are
-// left out. A restricted `logs` key reads only the entries of its indexes.
+// headers and query parameters are masked, key values in paths too (in
+// key-management paths, and any segment that is or looks like a key), and
+// the answers of key management (which hold key values) are left out. A
+// restricted `logs` key reads only the entries of its indexes.
 import { badRequest, shown } from '../engine/errors.js';
 import { CallLog, LOG_CAPACITY } from '../engine/call-log.js';
 import { isPlainObject } from '../engine/records.js';
 import { checkIndex, mayReach } from '../auth/restrictions.js';
+import { parseSecuredKey } from '../auth/secured-keys.js';
 import type { ApiResponse, Caller, OperationContext, Right } from './types.js';
 
 /** How much of a body or an answer an entry keeps. */
@@ -65,10 +67,40 @@ const SECRET_HEADER = /(^|-)api-key$|^authorization$|^proxy-authorization$|^cook
 /** Key management paths (`/1/keys…`, `/1/indexes/{i}/keys…`), and the key value in them. */
 const KEY_MANAGEMENT = /^\/1\/(indexes\/[^/]+\/)?keys(\/|$)/;
 const KEY_IN_PATH = /^(\/1\/(?:indexes\/[^/]+\/)?keys\/)([^/]+)/;
+/** The shape of the keys the engine makes (randomKey: 32 hex digits). */
+const KEY_SHAPE = /^[0-9a-f]{32}$/i;
+
+/** The key values the engine holds: a path segment equal to one is masked whatever its shape. */
+interface KeyValues { adminKey?: string; keys?: ReadonlyMap<string, unknown>; deletedKeys?: ReadonlyMap<string, unknown> }
 
 /** A key's first characters name it in a log; short keys are hidden whole. */
 export function maskKey(value: string): string {
   return `${value.length >= 32 ? value.slice(0, 4) : ''}${'*'.repeat(16)}`;
+}
+
+/** Whether a (decoded) path segment is or looks like an API key: a held key's value, the engine's key shape, a secured key. */
+function keyLike(segment: string, held: KeyValues): boolean {
+  return KEY_SHAPE.test(segment) || parseSecuredKey(segment) !== undefined
+    || segment === held.adminKey || held.keys?.has(segment) === true || held.deletedKeys?.has(segment) === true;
+}
+
+/**
+ * The path with its key values masked like headers: the key of a key
+ * management path, and any segment that is or looks like a key, wherever
+ * it is (a call to a mistyped path that names a key is logged too).
+ */
+function maskedPath(path: string, held: KeyValues): string {
+  const keyAt = KEY_IN_PATH.exec(path)?.[1].split('/').length;
+  return path.split('/').map((segment, i) => {
+    const decoded = decodeSafely(segment);
+    return i + 1 === keyAt || keyLike(decoded, held) ? maskKey(decoded) : segment;
+  }).join('/');
+}
+
+/** An answer that names the path (a 404's message) names it masked. */
+function withMaskedPath(body: unknown, path: string, masked: string): unknown {
+  if (path === masked || !isPlainObject(body) || typeof body.message !== 'string') return body;
+  return { ...body, message: body.message.split(path).join(masked) };
 }
 
 function maskedQuery(query: Record<string, string>): string {
@@ -172,8 +204,9 @@ function nbHitsOf(call: AnsweredCall, kind: Entry['kind']): string | undefined {
 }
 
 /** Records one answered call (the router calls this once per call, except for the logs call itself). */
-export function logCall(engine: object, call: AnsweredCall, now = Date.now()): void {
-  const { requestId, method, path, query, headers, sourceIp, processingTimeMs } = call;
+export function logCall(engine: KeyValues, call: AnsweredCall, now = Date.now()): void {
+  const { requestId, method, query, headers, sourceIp, processingTimeMs } = call;
+  const path = maskedPath(call.path, engine);
   const inner = innerQueries(call);
   const index = call.params?.indexName;
   const innerIndexes = inner?.map((q) => q.index_name) ?? [];
@@ -184,9 +217,9 @@ export function logCall(engine: object, call: AnsweredCall, now = Date.now()): v
     indexes: index === undefined ? innerIndexes : [index, ...innerIndexes],
     call: { requestId, method, path, query, headers, sourceIp, processingTimeMs },
     status: call.response.status,
-    index,
+    index: index !== undefined && keyLike(index, engine) ? maskKey(index) : index,
     body: asText(call.body),
-    answer: KEY_MANAGEMENT.test(path) ? '' : asText(call.response.body),
+    answer: KEY_MANAGEMENT.test(call.path) ? '' : asText(withMaskedPath(call.response.body, call.path, path)),
     inner,
     nbHits: nbHitsOf(call, kind),
   };
@@ -204,7 +237,7 @@ function fieldsOf(entry: Entry): Record<string, unknown> {
     answer_code: String(entry.status),
     query_body: entry.body,
     answer: entry.answer,
-    url: call.path.replace(KEY_IN_PATH, (_, prefix, key) => prefix + maskKey(decodeSafely(key))) + (query ? `?${query}` : ''),
+    url: call.path + (query ? `?${query}` : ''),
     ip: call.sourceIp,
     query_headers: cut(maskedHeaders(call.headers)),
     nb_api_calls: String(inner?.length || 1),

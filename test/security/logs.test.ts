@@ -3,6 +3,7 @@
 // restricted keys, and the logs call itself left out.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { logCall } from '../../src/api/logs.js';
+import { generateSecuredKey } from '../../src/auth/secured-keys.js';
 import type { Lantern } from '../../src/lantern.js';
 import { ADMIN_HEADERS, ADMIN_KEY, APP_ID, expectError, openEngine } from '../api/helpers.js';
 
@@ -208,5 +209,29 @@ describe('GET /1/logs', () => {
     for (const secret of [key, ADMIN_KEY, 'secret-token', 's3cr3t']) expect(text).not.toContain(secret);
     const urls = (await logs('?length=1000')).map((e) => e.url);
     expect(urls).toContain(`/1/keys/${key.slice(0, 4)}****************`);
+  });
+
+  it('key-shaped path segments are masked wherever they are, in the url and in an answer naming the path', async () => {
+    const { key } = (await call('POST', '/1/keys', { acl: ['search'] })).body as { key: string };
+    await call('PUT', '/1/indexes/dev_films/keys/custom-key-value-42', { acl: ['search'] });
+    const secured = await generateSecuredKey(key, { filters: 'title:x' });
+    const unknownKey = 'f'.repeat(32);
+    const paths = [
+      `/1/keys/${unknownKey}`, `//1/keys/${key}`, `/1/keyz/${key}`, `/1/indexes/dev_films/${key}`, `/1/indexes/dev_films/${encodeURIComponent(secured)}`,
+      '/1/nowhere/custom-key-value-42', `/1/nowhere/${ADMIN_KEY}/x`, `/1/indexes/${key}/settings`,
+    ];
+    for (const path of paths) expect((await call('GET', path)).status).toBe(404);
+    const entries = (await logs('?length=20')).slice(0, paths.length).reverse();
+    const text = JSON.stringify(entries);
+    for (const secret of [key, unknownKey, secured, encodeURIComponent(secured), 'custom-key-value-42', ADMIN_KEY]) expect(text).not.toContain(secret);
+    const masked = (value: string) => `${value.length >= 32 ? value.slice(0, 4) : ''}****************`;
+    expect(entries.map((e) => e.url)).toEqual([
+      `/1/keys/${masked(unknownKey)}`, `//1/keys/${masked(key)}`, `/1/keyz/${masked(key)}`, `/1/indexes/dev_films/${masked(key)}`,
+      `/1/indexes/dev_films/${masked(secured)}`, `/1/nowhere/${masked('custom-key-value-42')}`, `/1/nowhere/${masked(ADMIN_KEY)}/x`,
+      `/1/indexes/${masked(key)}/settings`,
+    ]);
+    // the 404 of an unknown path names it, masked
+    expect(entries[2].answer).toContain(`Path /1/keyz/${masked(key)} does not exist`);
+    expect(entries[7].index).toBe(masked(key));
   });
 });
