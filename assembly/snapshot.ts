@@ -9,11 +9,14 @@ import {
 } from './snapshot-stream';
 import { internToken, termCount, termUnitLength, termUnitStart, termUnits } from './dictionary';
 import { MAX_TOKEN_UNITS, loadFoldedTerm, tokens } from './text';
-import { PostingLists, compact, docLength, docPtr, ensureDocs, ensureTerms, postings, storeForward, wholeValues } from './store';
+import { PostingLists, compact, docLength, docPtr, ensureDocs, ensureTerms, isLive, postings, storeForward, wholeValues } from './store';
 import { rankSlots } from './ranking';
 
 const MAGIC: u32 = 0x49434e4c; // "LNCI"
-const VERSION: u32 = 3;
+/** Version 4 writes a record's forward list length plus one (0 = no record), so a live record without text comes back. */
+const VERSION: u32 = 4;
+/** Version 3 wrote the forward list length alone: a live record without text read as no record. */
+const VERSION_LENGTHS: u32 = 3;
 /** Version 2 stored attribute keys in postings as rank << 10 | position: its postings are rebuilt on import. */
 const VERSION_OLD_KEYS: u32 = 2;
 /** Rank slots worth saving: customRanking, asc/desc entries, distinct groups. */
@@ -39,8 +42,9 @@ export function exportIndex(): void {
   const docs = docPtr.length;
   put32(<u32>docs);
   for (let d = 0; d < docs; d++) {
+    if (!isLive(d)) { put32(0); continue; }
     const n = docLength.get(d);
-    put32(<u32>n);
+    put32(<u32>n + 1);
     if (n > 0) putBytes(<usize>docPtr.get(d), n);
   }
   put32(<u32>SAVED_SLOTS.length);
@@ -83,7 +87,7 @@ export function importIndex(length: i32): bool {
   beginRead(length);
   if (take32() != MAGIC) return false;
   const version = take32();
-  if (version != VERSION && version != VERSION_OLD_KEYS) return false;
+  if (version != VERSION && version != VERSION_LENGTHS && version != VERSION_OLD_KEYS) return false;
   const terms = takeCount(8);
   for (let t = 0; t < terms; t++) {
     const n = <i32>take32();
@@ -100,9 +104,11 @@ export function importIndex(length: i32): bool {
   if (truncated) return false;
   ensureDocs(docs);
   const forward = new ByteVec();
+  const lengthPlusOne = version == VERSION;
   for (let d = 0; d < docs && !truncated; d++) {
-    const n = takeCount(1);
-    if (n == 0) continue;
+    const stored = takeCount(1);
+    if (stored == 0) continue;
+    const n = lengthPlusOne ? stored - 1 : stored;
     forward.length = 0;
     forward.reserve(n);
     takeBytes(forward.ptr, n);

@@ -246,7 +246,7 @@ export function ensureDocs(count: i32): void {
   docCapacity = docPtr.length;
 }
 
-@inline function isLive(doc: i32): bool { return (liveBits.get(doc >> 5) & (1 << (doc & 31))) != 0; }
+@inline export function isLive(doc: i32): bool { return (liveBits.get(doc >> 5) & (1 << (doc & 31))) != 0; }
 
 function setLiveBit(doc: i32, live: bool): void {
   const w = doc >> 5;

@@ -57,6 +57,16 @@ describe('core snapshot stream', () => {
     }
   });
 
+  it('brings back live records that hold no text (an empty forward list is not a removed record)', () => {
+    const written = build(['hello world', '', '!!! ---', 'bye']);
+    written.removeDocument(3);
+    const loaded = new CoreIndex();
+    loaded.setAttributes([{ rank: 0, unordered: false }]);
+    expect(loaded.importSnapshot(written.exportSnapshot())).toBe(true);
+    expect(loaded.liveCount).toBe(3);
+    expect(loaded.search(query('', { length: 10 })).hits.map((h) => h.id).sort()).toEqual([0, 1, 2]);
+  });
+
   it('refuses a snapshot cut short or followed by more bytes, without throwing', () => {
     for (const cut of [0, 3, 11, 4096, 65535, 65536, 65537, bytes.length >> 1, bytes.length - 1]) {
       expect(fresh().importSnapshot(bytes.subarray(0, cut)), `cut at ${cut}`).toBe(false);
