@@ -13,6 +13,7 @@ import { staticFiles } from './server/static.js';
 
 const USAGE = `usage:
   lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory] [--app-id ID] [--admin-key KEY] [--clusters c1,c2] [--trust-proxy] [--demo]
+  (the admin key may come from the LANTERN_ADMIN_KEY environment variable instead of --admin-key)
   lantern import INDEX FILE.json [--settings FILE.json] [--data DIR]
   lantern search INDEX "QUERY" [--data DIR] [--hits N]
   lantern repair [--data DIR]     keep what a damaged store still holds, report what is lost`;
@@ -54,11 +55,14 @@ function readJson(path: string | URL): any {
 }
 
 const DEFAULT_DATA = 'lantern-data';
+/** From the environment, the admin key stays out of the process list (and out of shell history). */
+const ADMIN_KEY_VARIABLE = 'LANTERN_ADMIN_KEY';
+const adminKey = flags['admin-key'] ?? process.env[ADMIN_KEY_VARIABLE];
 
 async function open(dataDir: string | undefined, repair = false): Promise<Lantern> {
   const storage = dataDir ? fsStorage(dataDir) : memoryStorage();
   const clusters = flags.clusters?.split(',').filter(Boolean);
-  return Lantern.open({ appId: flags['app-id'], adminKey: flags['admin-key'], storage, clusters, repair });
+  return Lantern.open({ appId: flags['app-id'], adminKey, storage, clusters, repair });
 }
 
 function progress(done: number, total: number): void {
@@ -94,10 +98,12 @@ async function serveCommand(): Promise<void> {
   const fallback = flags.demo ? staticFiles(DEMO_APP, '/demo/') : undefined;
   const server = await serve(engine, { host, port: Number(flags.port), fallback, trustProxy: flags['trust-proxy'] });
   const url = `http://${host}:${(server.address() as AddressInfo).port}`;
-  const auth = flags['admin-key'] ? ` -H 'X-Algolia-API-Key: ${flags['admin-key']}' -H 'X-Algolia-Application-Id: ${flags['app-id'] ?? ''}'` : '';
+  // the key itself is never printed: terminals, CI logs and screen shares keep what is printed
+  const auth = adminKey ? ` -H "X-Algolia-API-Key: $${ADMIN_KEY_VARIABLE}" -H 'X-Algolia-Application-Id: ${flags['app-id'] ?? ''}'` : '';
   console.log(`listening on ${url}`);
   if (flags.demo) console.log(`web demo (InstantSearch on Lantern in a worker, offline after the first visit): ${url}/demo/`);
   console.log(`try: curl -s${auth} -X POST ${url}/1/indexes/talks/query -d '{"params":"query=gvier&hitsPerPage=3&attributesToRetrieve=name"}'`);
+  if (adminKey) console.log(`(with ${ADMIN_KEY_VARIABLE} set to the admin key)`);
   const stop = async () => { await engine.close(); process.exit(0); };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
@@ -116,7 +122,7 @@ async function searchCommand(indexName?: string, query = ''): Promise<void> {
   const engine = await open(flags.data ?? DEFAULT_DATA);
   const response = await engine.request({
     method: 'POST', path: `/1/indexes/${encodeURIComponent(indexName)}/query`,
-    headers: { 'x-algolia-api-key': flags['admin-key'], 'x-algolia-application-id': flags['app-id'] },
+    headers: { 'x-algolia-api-key': adminKey, 'x-algolia-application-id': flags['app-id'] },
     body: { query, hitsPerPage: Number(flags.hits), attributesToHighlight: [] },
   });
   await engine.close();

@@ -80,6 +80,25 @@ describe('lantern import + search', () => {
 });
 
 
+describe('lantern serve: the admin key is never printed', () => {
+  const KEY = 'cli-admin-key-0123456789abcdef';
+  it('the try: line names $LANTERN_ADMIN_KEY, not the key; the key may come from that variable', async () => {
+    for (const [args, env] of [[['--admin-key', KEY], {}], [[], { LANTERN_ADMIN_KEY: KEY }]] as const) {
+      const { url, output, stop } = await startServe(['--memory', '--app-id', 'APP', ...args], env);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 200)); // the lines after "listening on"
+        expect(output()).not.toContain(KEY);
+        expect(output()).toMatch(/try: curl -s -H "X-Algolia-API-Key: \$LANTERN_ADMIN_KEY" -H 'X-Algolia-Application-Id: APP'/);
+        const headers = { 'x-algolia-application-id': 'APP', 'x-algolia-api-key': KEY };
+        expect((await fetch(`${url}/1/indexes`, { headers })).status).toBe(200);
+        expect((await fetch(`${url}/1/indexes`, { headers: { ...headers, 'x-algolia-api-key': 'wrong' } })).status).toBe(403);
+      } finally {
+        expect(await stop()).toBe(0);
+      }
+    }
+  });
+});
+
 describe('lantern serve --trust-proxy', () => {
   it('believes X-Forwarded-For only with the flag', async () => {
     const headers = { 'x-algolia-application-id': 'APP', 'x-algolia-api-key': 'ADMIN', 'x-forwarded-for': '198.51.100.23' };

@@ -17,10 +17,10 @@ export interface Served {
   stop: () => Promise<number | null>;
 }
 
-/** Starts `lantern serve` on a free port with `args`; resolves once it listens. */
-export async function startServe(args: string[]): Promise<Served> {
+/** Starts `lantern serve` on a free port with `args` (and `env` added to this process's); resolves once it listens. */
+export async function startServe(args: string[], env: Record<string, string> = {}): Promise<Served> {
   if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build`');
-  const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { cwd: ROOT });
+  const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (d) => { stderr += d; });
