@@ -12,7 +12,7 @@ import { serve } from './server/http.js';
 import { staticFiles } from './server/static.js';
 
 const USAGE = `usage:
-  lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory] [--app-id ID] [--admin-key KEY] [--clusters c1,c2] [--trust-proxy] [--demo]
+  lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory] [--app-id ID] [--admin-key KEY] [--clusters c1,c2] [--trust-proxy] [--max-connections-per-address 256] [--demo]
   (the admin key may come from the LANTERN_ADMIN_KEY environment variable instead of --admin-key)
   lantern import INDEX FILE.json [--settings FILE.json] [--data DIR]
   lantern search INDEX "QUERY" [--data DIR] [--hits N]
@@ -36,6 +36,8 @@ const { values: flags, positionals } = parseArgs({
     demo: { type: 'boolean', default: false },
     // behind one reverse proxy: its X-Forwarded-For names the caller
     'trust-proxy': { type: 'boolean', default: false },
+    // open connections one client address may hold (0 = no limit); behind a proxy, the proxy's
+    'max-connections-per-address': { type: 'string' },
     memory: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -52,6 +54,14 @@ function readJson(path: string | URL): any {
   } catch (e) {
     return fail(`cannot read ${path}: ${(e as Error).message}`);
   }
+}
+
+/** A flag's non-negative integer, or undefined when the flag is absent. */
+function count(flag: 'max-connections-per-address'): number | undefined {
+  const text = flags[flag];
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text)) fail(`--${flag} needs a whole number, not "${text}"`);
+  return Number(text);
 }
 
 const DEFAULT_DATA = 'lantern-data';
@@ -96,7 +106,8 @@ async function serveCommand(): Promise<void> {
   }
   const host = flags.host!;
   const fallback = flags.demo ? staticFiles(DEMO_APP, '/demo/') : undefined;
-  const server = await serve(engine, { host, port: Number(flags.port), fallback, trustProxy: flags['trust-proxy'] });
+  const maxConnectionsPerAddress = count('max-connections-per-address');
+  const server = await serve(engine, { host, port: Number(flags.port), fallback, trustProxy: flags['trust-proxy'], maxConnectionsPerAddress });
   const url = `http://${host}:${(server.address() as AddressInfo).port}`;
   // the key itself is never printed: terminals, CI logs and screen shares keep what is printed
   const auth = adminKey ? ` -H "X-Algolia-API-Key: $${ADMIN_KEY_VARIABLE}" -H 'X-Algolia-Application-Id: ${flags['app-id'] ?? ''}'` : '';

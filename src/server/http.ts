@@ -1,13 +1,15 @@
 // `lantern serve`: the REST API over node:http — CORS (with preflight),
 // compressed request bodies, strict UTF-8, the caller's address for the
 // router (X-Forwarded-For only from a trusted proxy), timeouts for slow or
-// idle clients, and a request id on every answer.
+// idle clients, a limit of open connections per address, and a request id
+// on every answer.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { RequestHandler } from '../requester.js';
 import { requestIdHeaders, requestIdOf } from '../api/request-id.js';
 import { parseAddress } from '../auth/cidr.js';
 import { contentOf } from '../api/types.js';
+import { isRefused, limitConnections } from './connection-limit.js';
 
 export interface ServeOptions {
   port?: number;
@@ -27,6 +29,8 @@ export interface ServeOptions {
   trustProxy?: boolean | number;
   /** Milliseconds: whole headers, whole request, idle keep-alive socket, idle socket mid-request. */
   timeouts?: Partial<Timeouts>;
+  /** Open connections one remote address may hold (default 256; 0 = no limit); one more is answered 503 and closed. */
+  maxConnectionsPerAddress?: number;
 }
 
 interface Timeouts { headers: number; request: number; keepAlive: number; idle: number }
@@ -126,6 +130,7 @@ function headersOf(req: IncomingMessage): Record<string, string> {
 
 export function handler(engine: RequestHandler, options: ServeOptions = {}) {
   return async (req: IncomingMessage, res: ServerResponse) => {
+    if (isRefused(req.socket)) return; // answered 503 when it connected
     const headers = headersOf(req);
     // answers made here, before the router, name their call too
     const ownId = () => requestIdHeaders(requestIdOf(headers, {}));
@@ -174,6 +179,7 @@ export function serve(engine: RequestHandler, options: ServeOptions = {}): Promi
     connectionsCheckingInterval: Math.min(30_000, Math.max(10, Math.floor(timeouts.headers / 4))),
   }, handler(engine, options));
   server.timeout = timeouts.idle;
+  limitConnections(server, options.maxConnectionsPerAddress);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 7700, options.host ?? '127.0.0.1', () => resolve(server));

@@ -1,7 +1,7 @@
 // The HTTP server: body limits (413, compression bombs), body encodings
 // (gzip, deflate, br; anything else, broken compression and invalid UTF-8 →
 // 400), no internals in any answer, CORS on every answer and the preflight,
-// request ids, the trusted proxy, timeouts.
+// request ids, the trusted proxy, timeouts, connections per address.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { connect } from 'node:net';
@@ -218,4 +218,56 @@ describe('timeouts', () => {
     });
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
   }, 15_000);
+});
+
+describe('connections per address', () => {
+  /** A raw connection: what it received, and a promise of everything once it closes. */
+  function open(port: number, request?: string) {
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (d) => { received += d; });
+    const connected = new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => { if (request) socket.write(request); resolve(); });
+      socket.once('error', reject);
+    });
+    const closed = new Promise<string>((resolve) => socket.once('close', () => resolve(received)));
+    return { socket, connected, closed, received: () => received };
+  }
+  const request = (method: string, path: string, body = '') =>
+    `${method} ${path} HTTP/1.1\r\nHost: x\r\nx-algolia-application-id: ${APP_ID}\r\nx-algolia-api-key: ${ADMIN_HEADERS['x-algolia-api-key']}\r\n`
+    + `content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+
+  it('one past the limit is answered 503 with a JSON message and closed; its request is not served', async () => {
+    const engine = await openEngine();
+    const base = await start(engine, { maxConnectionsPerAddress: 3 });
+    const port = Number(new URL(base).port);
+    const held = [open(port), open(port), open(port)];
+    await Promise.all(held.map((c) => c.connected));
+    const extra = open(port, request('PUT', '/1/indexes/refused/1', '{"a":1}'));
+    const answer = await extra.closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 503/);
+    expect(answer).toMatch(/connection: close/i);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ message: expect.stringMatching(/connections/), status: 503 });
+    // the held connections work
+    held[0].socket.write(request('GET', '/1/indexes'));
+    await expect.poll(() => held[0].received()).toMatch(/^HTTP\/1\.1 200/);
+    await engine.waitForTasks();
+    expect(engine.indexes.has('refused')).toBe(false);
+    // a closed one frees its place
+    held[1].socket.destroy();
+    await held[1].closed;
+    await expect.poll(async () => (await fetch(`${base}/1/indexes`, { headers: ADMIN_HEADERS }).catch(() => undefined))?.status).toBe(200);
+    for (const c of held) c.socket.destroy();
+  });
+
+  it('the default is 256 connections per address', async () => {
+    const engine = await openEngine();
+    const port = Number(new URL(await start(engine)).port);
+    const held = Array.from({ length: 256 }, () => open(port));
+    await Promise.all(held.map((c) => c.connected));
+    held[0].socket.write(request('GET', '/1/indexes'));
+    await expect.poll(() => held[0].received()).toMatch(/^HTTP\/1\.1 200/);
+    expect(await open(port).closed).toMatch(/^HTTP\/1\.1 503/);
+    for (const c of held) c.socket.destroy();
+  });
 });
