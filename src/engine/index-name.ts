@@ -28,14 +28,21 @@ export function isBlank(text: string): boolean {
 /** Quoted for a message, cut short: the name was refused, maybe for its length. */
 const quoted = (name: string) => JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name);
 
+/** Why `name` is not a valid index name, or undefined when it is one. */
+export function indexNameProblem(name: unknown, field = 'index name'): string | undefined {
+  if (typeof name !== 'string') return `Invalid ${field}: expected a string`;
+  if (isBlank(name)) return `Invalid ${field}: it must not be empty or blank`;
+  if (name.length > MAX_INDEX_NAME) return `Invalid ${field}: longer than ${MAX_INDEX_NAME} characters`;
+  if (BLANK_END.test(name)) return `Invalid ${field} ${quoted(name)}: it must not start or end with whitespace`;
+  if (FORBIDDEN.test(name)) return `Invalid ${field} ${quoted(name)}: control characters and "*" are not allowed`;
+  return undefined;
+}
+
 /** `name` when it is a valid index name; a 400 saying why otherwise. */
 export function checkIndexName(name: unknown, field = 'index name'): string {
-  if (typeof name !== 'string') throw badRequest(`Invalid ${field}: expected a string`);
-  if (isBlank(name)) throw badRequest(`Invalid ${field}: it must not be empty or blank`);
-  if (name.length > MAX_INDEX_NAME) throw badRequest(`Invalid ${field}: longer than ${MAX_INDEX_NAME} characters`);
-  if (BLANK_END.test(name)) throw badRequest(`Invalid ${field} ${quoted(name)}: it must not start or end with whitespace`);
-  if (FORBIDDEN.test(name)) throw badRequest(`Invalid ${field} ${quoted(name)}: control characters and "*" are not allowed`);
-  return name;
+  const problem = indexNameProblem(name, field);
+  if (problem !== undefined) throw badRequest(problem);
+  return name as string;
 }
 
 /** A key's `indexes` entry: an index name with an optional `*` at its start and/or end. */

@@ -2,6 +2,7 @@
 // in order; the first broken rule refuses the whole call (422).
 import { ApiError } from '../engine/errors.js';
 import { isPlainObject } from '../engine/records.js';
+import { indexNameProblem } from '../engine/index-name.js';
 import type { EventType, InsightEvent } from '../analytics/events.js';
 
 export const MAX_EVENTS = 1000;
@@ -97,6 +98,8 @@ function checkEvent(value: unknown, position: number, now: number): InsightEvent
   if (!EVENT_TYPES.includes(e.eventType)) fail(`eventType must be one of ${EVENT_TYPES.join(', ')}`);
   if (typeof e.eventName !== 'string' || !EVENT_NAME.test(e.eventName)) fail('eventName must be 1 to 64 ASCII characters, no control characters');
   if (typeof e.index !== 'string' || e.index === '') fail('index is required');
+  const indexProblem = indexNameProblem(e.index, 'index');
+  if (indexProblem !== undefined) fail(indexProblem);
   if (typeof e.userToken !== 'string' || !USER_TOKEN.test(e.userToken)) fail('userToken must match [a-zA-Z0-9_-]{1,64}');
   if (e.timestamp !== undefined && (!Number.isInteger(e.timestamp) || e.timestamp < 0)) fail('timestamp must be milliseconds since the epoch');
   const at = e.timestamp ?? now;

@@ -1,8 +1,8 @@
 // Index names: blank names (any Unicode whitespace or invisible character)
 // and names over 512 characters are refused wherever a name is accepted
-// (writes, index keys, replicas, copy/move destinations), and a key's
-// `indexes` entries are names or `*`-prefix/suffix patterns, nothing else:
-// a blank entry matches no index.
+// (writes, index keys, replicas, copy/move destinations, insight events),
+// and a key's `indexes` entries are names or `*`-prefix/suffix patterns,
+// nothing else: a blank entry matches no index.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Lantern } from '../../src/lantern.js';
 import { APP_ID, expectError, openEngine, sender, type Send } from '../api/helpers.js';
@@ -44,7 +44,7 @@ describe('index names', () => {
     expect((await send('GET', '/1/indexes')).body.items.map((i: { name: string }) => i.name).sort()).toEqual(['dev_films', 'films', 'films2', 'prod']);
   });
 
-  it('names over 512 characters are refused everywhere, replicas and destinations too', async () => {
+  it('names over 512 characters are refused everywhere: replicas, destinations, insight events too', async () => {
     const long = 'r'.repeat(4080);
     const justOver = 'n'.repeat(513);
     for (const name of [long, justOver]) {
@@ -53,6 +53,9 @@ describe('index names', () => {
       expectError(await send('POST', `${path('films')}/operation`, { operation: 'move', destination: name }), 400, /512/);
       expectError(await send('PUT', `${path(name)}/1`, { a: 1 }), 400, /512/);
     }
+    const event = (index: string) => ({ events: [{ eventType: 'view', eventName: 'seen', index, userToken: 'u1', objectIDs: ['1'] }] });
+    expect((await send('POST', '/1/events', event('films'))).status).toBe(200);
+    for (const name of [long, justOver, ' ', '\u3000']) expectError(await send('POST', '/1/events', event(name)), 422, /index/);
     const longest = 'm'.repeat(512);
     expect((await send('PUT', `${path('films')}/settings`, { replicas: [`virtual(${longest})`] })).status).toBe(200);
     await engine.waitForTasks();
