@@ -68,13 +68,13 @@ export interface SecuredRestrictions {
   searchParams: string;
 }
 
-/** A list restriction: JSON array (v4) or comma-separated (v5). */
-function list(text: string): string[] {
+/** A list restriction: JSON array (v4) or comma-separated (v5); undefined when a JSON entry is neither text nor a number. */
+function list(text: string): string[] | undefined {
   const t = text.trim();
   if (t.startsWith('[')) {
     try {
       const v = JSON.parse(t);
-      if (Array.isArray(v)) return v.map(String);
+      if (Array.isArray(v)) return v.every((x) => typeof x === 'string' || typeof x === 'number') ? v.map(String) : undefined;
     } catch { /* fall through: a name that starts with "[" */ }
   }
   return t === '' ? [] : t.split(',').map((s) => s.trim());
@@ -98,9 +98,14 @@ export function readRestrictions(qs: string): SecuredRestrictions | undefined {
         out.validUntil = n;
         break;
       }
-      case 'restrictIndices': out.restrictIndices = list(v); break;
-      case 'restrictSources': out.restrictSources = list(v); break;
-      case 'referers': out.referers = list(v); break;
+      case 'restrictIndices':
+      case 'restrictSources':
+      case 'referers': {
+        const entries = list(v);
+        if (!entries) return undefined;
+        out[k] = entries;
+        break;
+      }
       case 'userToken': out.userToken = v; break;
       default: rest.append(k, v);
     }

@@ -84,6 +84,13 @@ describe('secured keys against the engine', () => {
     expectError(await send('POST', '/1/indexes/*/queries', { requests: [{ indexName: 'Movies' }, { indexName: 'Books' }] }, as(v5)), 403);
   });
 
+  it('list restrictions holding JSON objects make the key unusable (403), never a 500', async () => {
+    for (const name of ['restrictIndices', 'restrictSources', 'referers']) {
+      expectError(await query(v4Key(parent, { [name]: [{ toString: {} }] })), 403);
+      expectError(await query(v4Key(parent, { [name]: ['Movies', { valueOf: {} }] })), 403);
+    }
+  });
+
   it('validUntil: expired → 403', async () => {
     expect((await query(secure(parent, { validUntil: Math.floor(Date.now() / 1000) + 60 }))).status).toBe(200);
     expectError(await query(secure(parent, { validUntil: Math.floor(Date.now() / 1000) - 1 })), 403, /expired/);
