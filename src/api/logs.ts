@@ -90,10 +90,10 @@ function keyLike(segment: string, held: KeyValues): boolean {
  * it is (a call to a mistyped path that names a key is logged too).
  */
 function maskedPath(path: string, held: KeyValues): string {
-  const keyAt = KEY_IN_PATH.exec(path)?.[1].split('/').length;
+  const keyIndex = (KEY_IN_PATH.exec(path)?.[1].split('/').length ?? 0) - 1; // the segment after "keys/" (-1: none)
   return path.split('/').map((segment, i) => {
     const decoded = decodeSafely(segment);
-    return i + 1 === keyAt || keyLike(decoded, held) ? maskKey(decoded) : segment;
+    return i === keyIndex || keyLike(decoded, held) ? maskKey(decoded) : segment;
   }).join('/');
 }
 
