@@ -65,8 +65,12 @@ export function lanternLibrary(distDir) {
     const state = { snapshot: initial };
     return {
       state,
-      open: async () => ({ snapshots: state.snapshot ? [state.snapshot] : [], log: [] }),
-      writeSnapshot: async (entry) => { state.snapshot = entry; },
+      open: async () => {
+        const { taskID, bytes } = state.snapshot ?? {};
+        return { snapshots: state.snapshot ? [{ taskID, read: async () => bytes }] : [], log: [], damage: [], needsSnapshot: false };
+      },
+      // proven as every stored snapshot is (it loads back) before it counts as saved
+      writeSnapshot: async (entry, prove) => { await prove(entry.bytes); state.snapshot = entry; },
       close: async () => {},
     };
   };

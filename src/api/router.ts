@@ -252,13 +252,18 @@ export async function route(engine: Lantern, request: ApiRequest): Promise<ApiRe
   const response = await answer(engine, request.method.toUpperCase(), path, query, headers, { sourceIp, userToken: request.userToken }, seen);
   response.headers = { ...response.headers, ...requestIdHeaders(requestId) };
   if (seen.route?.op !== 'getLogs') {
+    const logging = performance.now();
     logs.logCall(engine, {
       requestId, method: request.method, path, query, headers, body: seen.body, sourceIp, response,
-      processingTimeMs: performance.now() - started, route: seen.route, params: seen.params,
+      processingTimeMs: logging - started, route: seen.route, params: seen.params,
     });
+    if (seen.route && !readsRecords(seen.route)) engine.pacer.charge(performance.now() - logging);
   }
   return response;
 }
+
+/** Routes that read records, which write pacing makes room for (see write-pacer.ts). */
+const readsRecords = (route: Route) => route.right === 'search' || route.right === 'browse';
 
 async function answer(
   engine: Lantern, method: string, path: string, query: Record<string, string>,
@@ -276,13 +281,21 @@ async function answer(
     if (!(found.route.op === 'getApiKey' && caller.key !== undefined && caller.key === found.params.key)) {
       authorize(caller, found.route.right);
     }
+    const parsing = performance.now();
     const body = parseBody(seen.body);
     seen.body = body;
+    const reads = readsRecords(found.route);
+    if (reads) engine.pacer.noteRead();
+    else engine.pacer.charge(performance.now() - parsing);
     // index restrictions (every index of a multi-index call) and the rate limit
     enforce(engine, found.route, caller, found.params, body);
     clusters.admitUser(engine, found.route, headers);
     const context = { engine, params: found.params, query, body, headers, sourceIp, caller };
-    const answered = await observeRequest(engine, { route: found.route, params: found.params, body, headers }, () => found.route.handler(context));
+    const handling = performance.now();
+    const pending = observeRequest(engine, { route: found.route, params: found.params, body, headers }, () => found.route.handler(context));
+    // a write's checks and encoding run before its first await: write work too
+    if (!reads) engine.pacer.charge(performance.now() - handling);
+    const answered = await pending;
     const result = restrictResult(found.route, caller, answered);
     if (!(result instanceof Reply)) return json(200, result);
     return result.headers ? { status: result.status, body: result.body, headers: result.headers } : json(result.status, result.body);

@@ -8,7 +8,8 @@ import { encodeParams, parseSearchParams, type SearchParams } from './params.js'
 import { planQuery } from './query-plan.js';
 import { project, projection, valuesAt } from './records.js';
 import { settingsOf } from './search.js';
-import { compareValues, sortValue, type SearchIndex, type SortValue } from './search-index.js';
+import type { SearchIndex } from './search-index.js';
+import { compareValues, sortValue, type SortValue } from './sort-values.js';
 
 const BROWSE_PAGE = 1000;
 /** A cursor older than this is stale. */

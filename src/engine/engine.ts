@@ -11,6 +11,7 @@ import { isStorageWriteError } from '../storage/errors.js';
 import { ApiError, badRequest, notFound } from './errors.js';
 import { recover, type Recovered } from './recovery.js';
 import { yieldTurn } from './tasks.js';
+import { WritePacer } from './write-pacer.js';
 import { matchingObjectIDs, newCursorKey } from './browse.js';
 export { checkIndexName } from './index-name.js';
 import { SearchIndex, writeClock, type IndexSnapshot } from './search-index.js';
@@ -33,6 +34,14 @@ export interface EngineOptions {
   encryptionKey?: string | Uint8Array;
   /** A snapshot is taken after this many writes (default 2000; 0 = only on `snapshot()`). */
   snapshotEvery?: number;
+  /**
+   * Records (of batches; 1 for any other write) the task queue may hold
+   * before a write's acknowledgement waits for room (default 20,000, a few
+   * seconds of indexing): a writer faster than indexing is slowed down instead
+   * of growing the queue and memory without bound. Its write is durable
+   * before it waits.
+   */
+  maxQueuedRecords?: number;
   /** The country (ISO code) of a search's source address, for analytics; unknown when absent or undefined. */
   resolveCountry?: (ip: string) => string | undefined;
   /** Names of the clusters users can be assigned to (default one cluster). */
@@ -62,6 +71,16 @@ interface EngineState {
   clusters?: ClusterState;
 }
 
+/** Actions of a batch applied in one event-loop turn (~1,000 records take ~25 ms to index; each slice makes the next search refresh its ranks and caches). */
+const APPLY_SLICE = 1000;
+
+/** Milliseconds `work` took. */
+function timed(work: () => void): number {
+  const started = performance.now();
+  work();
+  return performance.now() - started;
+}
+
 export class Engine {
   readonly indexes = new Map<string, SearchIndex>();
   readonly tasks = new TaskQueue();
@@ -78,6 +97,8 @@ export class Engine {
   readonly clusters: ClusterMap;
   /** What this process served: operations, latency, indexing time, incidents. */
   readonly metrics = new Metrics();
+  /** Keeps indexing from starving searches (the router notes each read). */
+  readonly pacer = new WritePacer();
   private readonly storage: Storage;
   private codec!: Codec;
   /** Signs browse cursors; a new one per process, so older cursors are stale. */
@@ -228,7 +249,10 @@ export class Engine {
     const op = { ...operation, at: Date.now() };
     const taskID = this.tasks.allocate();
     await this.logged(taskID, op);
-    this.tasks.schedule(taskID, () => this.applied(taskID, op), (e) => console.error(`lantern: task ${taskID} failed`, e), 'indexName' in op ? op.indexName : undefined);
+    const weight = op.type === 'batch' ? Math.max(1, op.actions.length) : 1;
+    this.tasks.schedule(taskID, () => this.applied(taskID, op), (e) => console.error(`lantern: task ${taskID} failed`, e), 'indexName' in op ? op.indexName : undefined, weight);
+    // backpressure: a writer faster than indexing waits (its write is durable) instead of growing the queue without bound
+    await this.tasks.roomFor(this.options.maxQueuedRecords ?? 20_000);
     return taskID;
   }
 
@@ -274,7 +298,12 @@ export class Engine {
     }
     assertStorable(op); // and what a snapshot could not hold exactly (too deep, Infinity, a lone surrogate)
     return this.serialized(async () => {
-      if (append) await append({ taskID, bytes: await encoded! }).catch(refuseUnstored);
+      if (append) {
+        const bytes = await encoded!;
+        const appending = performance.now();
+        await append({ taskID, bytes }).catch(refuseUnstored);
+        this.pacer.charge(performance.now() - appending);
+      }
       then?.();
     });
   }
@@ -301,12 +330,32 @@ export class Engine {
     await this.afterSnapshotInFlight();
     try {
       if (op.type === 'settings') await this.prepareSettings(op);
-      observeTask(this, op, () => this.apply(op));
+      await observeTask(this, op, () => this.applyInSlices(op));
     } finally {
       this.lastApplied = taskID;
       this.appliedSinceSnapshot++;
       if (this.snapshotDue()) this.autoSnapshot();
     }
+  }
+
+  /**
+   * Applies a live write; a large batch a slice of actions per event-loop
+   * turn, so searches are answered between slices instead of waiting for the
+   * whole batch. Resolves with the milliseconds spent applying.
+   */
+  private async applyInSlices(op: WriteOperation & { at?: number }): Promise<number> {
+    const actions = op.type === 'batch' ? op.actions : [];
+    let busy = 0;
+    for (let first = 0; first === 0 || first < actions.length; first += APPLY_SLICE) {
+      if (first > 0) await yieldTurn();
+      // searches waiting get as much time as writes took since the last pause (see write-pacer.ts)
+      await this.pacer.pause();
+      const slice = op.type === 'batch' && actions.length > APPLY_SLICE ? { ...op, actions: actions.slice(first, first + APPLY_SLICE) } : op;
+      const ms = timed(() => this.apply(slice));
+      this.pacer.charge(ms);
+      busy += ms;
+    }
+    return busy;
   }
 
   private snapshotDue(): boolean {

@@ -13,6 +13,9 @@ import { ObjectIdTable } from './object-id-table.js';
 import type { Record_ } from './records.js';
 import { concat } from './bytes.js';
 
+/** Changes kept for readers that fold them in (see changesSince). */
+const CHANGES_KEPT = 1 << 16;
+
 /** Record ids per deflated chunk: ~200 KB of the synthetic benchmark's records, inflated in well under a millisecond (a first page of hits may need ten). */
 const CHUNK_RECORDS = 512;
 
@@ -40,6 +43,9 @@ export class RecordStore {
   /** objectID per record id ('' once removed, and for ids a snapshot holds no record at). */
   private objectIDs: string[] = [];
   private readonly ids = new ObjectIdTable((id) => this.objectIDOf(id));
+  /** Record ids pushed or removed, oldest first, after the `changesDropped` oldest ones. */
+  private changes: number[] = [];
+  private changesDropped = 0;
 
   /** Record ids issued so far, live or not. */
   get length(): number { return this.objects.length; }
@@ -86,6 +92,7 @@ export class RecordStore {
     const id = this.objects.push(record) - 1;
     this.objectIDs[id] = record.objectID;
     this.ids.add(record.objectID, id);
+    this.changed(id);
     return id;
   }
 
@@ -95,7 +102,30 @@ export class RecordStore {
     if (id === undefined) return undefined;
     this.objects[id] = null;
     this.objectIDs[id] = '';
+    this.changed(id);
     return id;
+  }
+
+  /** Changes made so far: a mark for `changesSince`. */
+  get changeCount(): number { return this.changesDropped + this.changes.length; }
+
+  /**
+   * Record ids pushed or removed since `mark` (what derived orders fold in
+   * instead of rebuilding), or undefined when they are no longer all kept.
+   */
+  changesSince(mark: number): number[] | undefined {
+    if (mark < this.changesDropped) return undefined;
+    return this.changes.slice(mark - this.changesDropped);
+  }
+
+  private changed(id: number): void {
+    this.changes.push(id);
+    // a reader that many changes behind rebuilds at about the same cost as folding them in
+    if (this.changes.length > CHANGES_KEPT) {
+      const dropped = this.changes.length >> 1;
+      this.changes = this.changes.slice(dropped);
+      this.changesDropped += dropped;
+    }
   }
 
   *entries(): Iterable<[number, Record_]> {

@@ -11,6 +11,7 @@ import { FacetIndex, facetAttributes } from './facets.js';
 import type { Synonym } from './synonyms.js';
 import type { Rule } from './rules.js';
 import { RecordStore, type PackedRecords } from './record-store.js';
+import { RankOrder } from './rank-order.js';
 import { applyPartial, pathLeaves, textLeaves, valuesAt, type Json, type Record_ } from './records.js';
 
 /** Records handed to the core per call: their text sits in its scratch memory, which never shrinks (250 ≈ 0.2 MB). */
@@ -73,6 +74,8 @@ export class SearchIndex {
   private facetIndex = this.newFacetIndex();
   /** Rank arrays of this index's settings over its data, for the data version they were computed at. */
   private rankCache: { version: number; slots: Array<[number, Int32Array]> } | undefined;
+  /** The orders behind the rank arrays, kept across writes for the ranking plan they follow. */
+  private rankOrders: { plan: RankingPlan; orders: RankOrder[] } | undefined;
   /** A virtual replica: the index whose records, core and facets it reads (it holds none). */
   private shared: SearchIndex | undefined;
   private deadSinceCompaction = 0;
@@ -254,8 +257,8 @@ export class SearchIndex {
   }
 
   private computeRanks(): Array<[number, Int32Array]> {
-    const slots: Array<[number, Int32Array]> = [[0, this.ranksFor(this.plan.custom)]];
-    this.plan.sorts.forEach((entry, i) => slots.push([i + 1, this.ranksFor([entry])]));
+    const slots: Array<[number, Int32Array]> = [[0, this.ranksFor(this.plan.custom, 0)]];
+    this.plan.sorts.forEach((entry, i) => slots.push([i + 1, this.ranksFor([entry], i + 1)]));
     const distinctAttribute: string | undefined = this.settings.attributeForDistinct;
     if (distinctAttribute) slots.push([GROUP_SLOT, this.groupsFor(distinctAttribute.split('.'))]);
     return slots;
@@ -390,45 +393,13 @@ export class SearchIndex {
     return groups;
   }
 
-  private ranksFor(entries: SortEntry[]): Int32Array {
-    const ranks = new Int32Array(this.capacity);
-    if (entries.length === 0) return ranks;
-    const live: number[] = [];
-    const keys: Array<Array<number | string | undefined>> = [];
-    for (const [id, r] of this.liveEntries()) {
-      live.push(id);
-      keys[id] = entries.map((e) => sortValue(valuesAt(r, e.path)));
-    }
-    const compare = (a: number, b: number) => {
-      for (let i = 0; i < entries.length; i++) {
-        const c = compareValues(keys[a][i], keys[b][i], entries[i].descending);
-        if (c !== 0) return c;
-      }
-      return 0;
-    };
-    live.sort(compare);
-    let rank = 0;
-    live.forEach((id, i) => {
-      if (i > 0 && compare(live[i - 1], id) !== 0) rank = i;
-      ranks[id] = rank;
-    });
-    return ranks;
+  /** Ranks by `entries`, from an order kept across writes (see rank-order.ts). */
+  private ranksFor(entries: SortEntry[], order: number): Int32Array {
+    if (entries.length === 0) return new Int32Array(this.capacity);
+    if (this.rankOrders?.plan !== this.plan) this.rankOrders = { plan: this.plan, orders: [] };
+    const orders = this.rankOrders.orders;
+    orders[order] ??= new RankOrder(entries);
+    return orders[order].ranks(this.data.records);
   }
 }
 
-export type SortValue = number | string | undefined;
-
-/** The value a record sorts by for one asc()/desc() entry. */
-export function sortValue(values: unknown[]): SortValue {
-  const v = values[0];
-  if (typeof v === 'number' || typeof v === 'string') return v;
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  return undefined;
-}
-
-/** Missing values sort last in both directions. */
-export function compareValues(a: SortValue, b: SortValue, descending: boolean): number {
-  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? 1 : -1;
-  const c = a < b ? -1 : a > b ? 1 : 0;
-  return descending ? -c : c;
-}

@@ -1,5 +1,7 @@
 // The task queue: every write gets a taskID at once and is applied later,
-// in order. A task is `notPublished` until applied, then `published`.
+// in order. A task is `notPublished` until applied, then `published`. Each
+// task weighs what it writes (records, for a batch), so writers can be held
+// back while the queue is heavier than the engine applies in a moment.
 
 export type TaskStatus = 'published' | 'notPublished';
 
@@ -15,6 +17,9 @@ export class TaskQueue {
   /** Pending taskIDs, with the index each one writes to (when it writes to one). */
   private readonly pending = new Map<number, string | undefined>();
   private tail: Promise<void> = Promise.resolve();
+  /** What the pending tasks write, summed (records of batches; 1 for any other task). */
+  private weight = 0;
+  private readonly waitingForRoom: Array<{ limit: number; resume: () => void }> = [];
 
   /** Ids issued so far continue after `last` (used when replaying a log). */
   advancePast(last: number): void {
@@ -26,13 +31,33 @@ export class TaskQueue {
   }
 
   /** Schedules `apply` after every earlier task; the returned id is `notPublished` until it ran. */
-  schedule(taskID: number, apply: () => void | Promise<void>, onError: (e: unknown) => void, indexName?: string): void {
+  schedule(taskID: number, apply: () => void | Promise<void>, onError: (e: unknown) => void, indexName?: string, weight = 1): void {
     this.pending.set(taskID, indexName);
+    this.weight += weight;
     this.tail = this.tail
       .then(yieldTurn)
       .then(apply)
       .catch(onError)
-      .finally(() => { this.pending.delete(taskID); });
+      .finally(() => {
+        this.pending.delete(taskID);
+        this.weight -= weight;
+        this.resumeWriters();
+      });
+  }
+
+  /** Resolves once the pending tasks weigh at most `limit` (at once when they already do). */
+  roomFor(limit: number): Promise<void> {
+    if (this.weight <= limit) return Promise.resolve();
+    return new Promise((resume) => this.waitingForRoom.push({ limit, resume }));
+  }
+
+  private resumeWriters(): void {
+    for (let i = 0; i < this.waitingForRoom.length;) {
+      const waiting = this.waitingForRoom[i];
+      if (this.weight > waiting.limit) { i++; continue; }
+      this.waitingForRoom.splice(i, 1);
+      waiting.resume();
+    }
   }
 
   /** Runs `work` between two tasks: nothing is applied while it runs. */

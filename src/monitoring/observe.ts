@@ -80,17 +80,19 @@ export function observeRequest<T>(engine: Engine, call: ObservedCall, run: () =>
 }
 
 /** Applies a task, recording its indexing time and the records stored afterwards. */
-export function observeTask(engine: Engine, op: WriteOperation, run: () => void): void {
+/** Runs a task, which may apply in slices: `run` resolves with the milliseconds it was busy (searches ran between slices). */
+export async function observeTask(engine: Engine, op: WriteOperation, run: () => Promise<number>): Promise<void> {
   const started = performance.now();
   const server = serverFor(engine, op.type === 'batch' ? op.userID : undefined);
+  let busy: number | undefined;
   try {
-    run();
+    busy = await run();
   } catch (e) {
     engine.metrics.recordIncident(server, `Task on ${'indexName' in op ? op.indexName : 'the engine'} failed`, describe(e));
     throw e;
   } finally {
     const indexes = 'indexName' in op ? [op.indexName, ...(op.type === 'operation' ? [op.destination] : [])] : [];
-    engine.metrics.recordTask({ indexes, server, ms: performance.now() - started });
+    engine.metrics.recordTask({ indexes, server, ms: busy ?? performance.now() - started });
     engine.metrics.sampleRecords(new Map([...engine.indexes].map(([name, index]) => [name, index.size])));
   }
 }

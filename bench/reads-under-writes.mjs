@@ -1,0 +1,167 @@
+// Reads under writes: searches per second and their latency on `lantern
+// serve` (a child process on a temporary data directory), alone and while
+// four writers stream 1,000-record batches (replacing records already there,
+// so the index keeps its size). Targets (issue #22):
+// searches keep >= 50% of their throughput, p99 <= 50 ms.
+//
+//   node bench/reads-under-writes.mjs [--records 50000] [--seconds 10] [--searchers 8] [--writers 4] [--rounds 2]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { mulberry32, synthetic } from './corpus.mjs';
+import { buildQueries } from './queries.mjs';
+
+const { values } = parseArgs({
+  options: {
+    records: { type: 'string', default: '50000' },
+    seconds: { type: 'string', default: '10' },
+    searchers: { type: 'string', default: '8' },
+    writers: { type: 'string', default: '4' },
+    batch: { type: 'string', default: '1000' },
+    rounds: { type: 'string', default: '2' },
+  },
+});
+const RECORDS = Number(values.records);
+const SECONDS = Number(values.seconds);
+const SEARCHERS = Number(values.searchers);
+const WRITERS = Number(values.writers);
+const BATCH = Number(values.batch);
+const ROUNDS = Number(values.rounds);
+
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+function post(base, path, body) {
+  const data = Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${path}`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': data.length } }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, body: JSON.parse(Buffer.concat(chunks).toString() || '{}') }));
+    });
+    req.once('error', reject);
+    req.end(data);
+  });
+}
+
+function get(base, path) {
+  return new Promise((resolve, reject) => {
+    request(`${base}${path}`, { agent }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
+    }).once('error', reject).end();
+  });
+}
+
+async function startServer(dir) {
+  // LANTERN_SERVE_NODE_OPTIONS: node options for the server (--cpu-prof, say)
+  const nodeOptions = process.env.LANTERN_SERVE_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeOptions, 'dist/cli.js', 'serve', '--port', '0', '--data', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const base = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`lantern serve exited with ${code}`)));
+  });
+  return { child, base };
+}
+
+async function waitForTask(base, taskID) {
+  while ((await get(base, `/1/indexes/bench/task/${taskID}`)).status !== 'published') await new Promise((r) => setTimeout(r, 20));
+}
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+
+async function searchLoad(base, queries, until, latencies) {
+  const rng = mulberry32(latencies.length + 7);
+  while (performance.now() < until) {
+    const query = queries[Math.floor(rng() * queries.length)];
+    const started = performance.now();
+    const r = await post(base, '/1/indexes/bench/query', { query, hitsPerPage: 10 });
+    if (r.status !== 200) throw new Error(`search answered ${r.status}`);
+    latencies.push(performance.now() - started);
+  }
+}
+
+async function writeLoad(base, corpus, until, next, written) {
+  while (performance.now() < until) {
+    const first = next.value;
+    next.value += BATCH;
+    // replaces records already there (other texts under their objectIDs): the index keeps its size across phases
+    const requests = Array.from({ length: BATCH }, (_, i) => {
+      const record = corpus.records[(first + i * 7919) % corpus.records.length];
+      return { action: 'addObject', body: { ...record, objectID: String((first + i) % RECORDS) } };
+    });
+    const r = await post(base, '/1/indexes/bench/batch', { requests });
+    if (r.status !== 200) throw new Error(`batch answered ${r.status}: ${r.body.message}`);
+    written.count += BATCH;
+    written.lastTask = r.body.taskID;
+  }
+}
+
+async function phase(base, queries, corpus, writers) {
+  const latencies = [];
+  const written = { count: 0, lastTask: 0 };
+  const next = phase.next ??= { value: 0 };
+  const until = performance.now() + SECONDS * 1000;
+  const started = performance.now();
+  await Promise.all([
+    ...Array.from({ length: SEARCHERS }, () => searchLoad(base, queries, until, latencies)),
+    ...Array.from({ length: writers }, () => writeLoad(base, corpus, until, next, written)),
+  ]);
+  const elapsed = (performance.now() - started) / 1000;
+  // what the writers queued is applied before the next phase starts
+  if (written.lastTask) await waitForTask(base, written.lastTask);
+  latencies.sort((a, b) => a - b);
+  return {
+    searchesPerSecond: latencies.length / elapsed,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    max: latencies.at(-1),
+    recordsWrittenPerSecond: written.count / elapsed,
+  };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'lantern-rw-'));
+const { child, base } = await startServer(dir);
+try {
+  const corpus = synthetic(Math.max(RECORDS, BATCH));
+  console.log(`loading ${RECORDS} synthetic records into ${base} ...`);
+  await post(base, '/1/indexes/bench/settings', corpus.settings ?? {});
+  let last = 0;
+  for (let i = 0; i < RECORDS; i += BATCH) {
+    const requests = corpus.records.slice(i, i + BATCH).map((body) => ({ action: 'addObject', body }));
+    last = (await post(base, '/1/indexes/bench/batch', { requests })).body.taskID;
+  }
+  await waitForTask(base, last);
+  // the main bench's query classes, mixed: exact words, one and two typos, title phrases, keystrokes
+  const q = buildQueries(corpus);
+  const queries = [...q.exact, ...q.typo1, ...q.typo2, ...q.multi, ...q.asYouType];
+
+  // phases alternate (alone, loaded, alone, ...): this machine's speed drifts, so each
+  // loaded phase is compared with the mean of the alone phases on either side of it
+  const row = (name, r) => `${name.padEnd(28)} ${r.searchesPerSecond.toFixed(0).padStart(7)}/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(7)} ms  max ${r.max.toFixed(0).padStart(6)} ms  ${r.recordsWrittenPerSecond.toFixed(0).padStart(7)} records written/s`;
+  console.log(`${SEARCHERS} searchers, ${SECONDS} s a phase, ${RECORDS} records to start with`);
+  await phase(base, queries, corpus, 0); // warm-up: first sight of the queries
+  let before = await phase(base, queries, corpus, 0);
+  console.log(row('searches alone', before));
+  for (let round = 0; round < ROUNDS; round++) {
+    const loaded = await phase(base, queries, corpus, WRITERS);
+    const after = await phase(base, queries, corpus, 0);
+    const alone = (before.searchesPerSecond + after.searchesPerSecond) / 2;
+    console.log(row(`with ${WRITERS} writers x ${BATCH}`, loaded));
+    console.log(row('searches alone', after));
+    console.log(`  throughput kept: ${(100 * loaded.searchesPerSecond / alone).toFixed(0)}% (target >= 50%), p99 under writes ${loaded.p99.toFixed(1)} ms (target <= 50 ms)`);
+    before = after;
+  }
+} finally {
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,33 @@
+// Write pacing: writes take at most about half of the main thread while
+// searches are being answered. Writes cost twice: when they are accepted
+// (parsed, checked, logged) and when they are applied (a slice of a batch
+// at a time); both are charged here. Before each slice, the engine waits as
+// long as the write work charged since the last pause if reads arrived
+// meanwhile, and not at all otherwise, so an import with nobody searching
+// runs at full speed.
+
+export class WritePacer {
+  private readsSeen = 0;
+  private readsAtLastPause = 0;
+  /** Milliseconds of write work done since the last pause. */
+  private owed = 0;
+
+  /** A read (search, browse, getObject...) was answered. */
+  noteRead(): void {
+    this.readsSeen++;
+  }
+
+  /** Write work done: accepting a write (parsing, checking, logging) or applying a slice of one. */
+  charge(ms: number): void {
+    this.owed += ms;
+  }
+
+  /** Waits before the next piece of write work. */
+  async pause(): Promise<void> {
+    const owed = this.owed;
+    this.owed = 0;
+    const contended = this.readsSeen !== this.readsAtLastPause;
+    this.readsAtLastPause = this.readsSeen;
+    if (contended && owed >= 1) await new Promise((resume) => setTimeout(resume, owed));
+  }
+}

@@ -1,0 +1,111 @@
+// Reads stay alive under writes: a large batch is applied a slice at a time
+// with searches answered between slices; a writer faster than indexing waits
+// for room in the queue; the ranks of customRanking and sort replicas, kept
+// across writes, always equal a full sort of the records.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadCore } from '../../src/core/wasm.js';
+import { Lantern } from '../../src/lantern.js';
+import { RankOrder } from '../../src/engine/rank-order.js';
+import { RecordStore } from '../../src/engine/record-store.js';
+import { compareValues, sortValue } from '../../src/engine/sort-values.js';
+import { valuesAt, type Record_ } from '../../src/engine/records.js';
+import type { SortEntry } from '../../src/engine/settings.js';
+import { prng } from '../support/random.js';
+
+beforeAll(loadCore);
+
+const records = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ objectID: `r${from + i}`, text: `record number ${from + i}`, views: (from + i) % 97 }));
+
+describe('a large batch', () => {
+  it('is applied in slices: searches see it grow, and are answered before it is published', async () => {
+    const engine = await Lantern.open();
+    const batch = await engine.request({ method: 'POST', path: '/1/indexes/big/batch', body: { requests: records(5000).map((body) => ({ action: 'addObject', body })) } });
+    const { taskID } = batch.body as { taskID: number };
+    const count = async () => {
+      const r = await engine.request({ method: 'POST', path: '/1/indexes/big/query', body: { query: 'record', hitsPerPage: 1 } });
+      return r.status === 404 ? 0 : (r.body as { nbHits: number }).nbHits;
+    };
+    // searches between event-loop turns, until the first records show
+    let seen = 0;
+    while ((seen = await count()) === 0) await new Promise((resolve) => setImmediate(resolve));
+    const status = engine.tasks.status(taskID);
+    expect(seen).toBeLessThan(5000);
+    expect(status).toBe('notPublished');
+    await engine.waitForTasks();
+    expect(await count()).toBe(5000);
+    await engine.close();
+  });
+});
+
+describe('backpressure', () => {
+  it('a write past maxQueuedRecords is acknowledged once the queue has room again, and none is lost', async () => {
+    const engine = await Lantern.open({ maxQueuedRecords: 1500 });
+    const write = (i: number) => engine.request({ method: 'POST', path: '/1/indexes/q/batch', body: { requests: records(1000, i * 1000).map((body) => ({ action: 'addObject', body })) } });
+    const acknowledged: number[] = [];
+    const writes = [0, 1, 2, 3].map((i) => write(i).then(() => { acknowledged.push(i); }));
+    // the first write fits; the others wait until what is queued before them is applied
+    await new Promise((resolve) => setImmediate(resolve));
+    await Promise.resolve();
+    expect(engine.tasks.pendingCount).toBeGreaterThan(1);
+    expect(acknowledged.length).toBeLessThan(4);
+    await Promise.all(writes);
+    expect(acknowledged.sort()).toEqual([0, 1, 2, 3]);
+    await engine.waitForTasks();
+    const all = await engine.request({ method: 'POST', path: '/1/indexes/q/query', body: { query: '', hitsPerPage: 0 } });
+    expect((all.body as { nbHits: number }).nbHits).toBe(4000);
+    await engine.close();
+  });
+});
+
+describe('rank orders kept across writes', () => {
+  /** Ranks from a full sort: what the order kept across writes must always equal. */
+  function fullSort(store: RecordStore, entries: SortEntry[]): Int32Array {
+    const ranks = new Int32Array(store.length);
+    const live = [...store.entries()].map(([id, r]) => ({ id, key: entries.map((e) => sortValue(valuesAt(r, e.path))) }));
+    const compare = (a: typeof live[0], b: typeof live[0]) => {
+      for (let i = 0; i < entries.length; i++) {
+        const c = compareValues(a.key[i], b.key[i], entries[i].descending);
+        if (c !== 0) return c;
+      }
+      return 0;
+    };
+    live.sort(compare);
+    let rank = 0;
+    live.forEach((r, i) => { if (i > 0 && compare(live[i - 1], r) !== 0) rank = i; ranks[r.id] = rank; });
+    return ranks;
+  }
+
+  for (const seed of [1, 2, 3]) {
+    it(`seed ${seed}: equal to a full sort after every round of adds, replacements and removals`, () => {
+      const random = prng(seed);
+      const entries: SortEntry[] = [
+        { attribute: 'views', path: ['views'], descending: true },
+        { attribute: 'name', path: ['name'], descending: false },
+      ];
+      const store = new RecordStore();
+      const order = new RankOrder(entries);
+      const value = () => (random() < 0.1 ? undefined : Math.floor(random() * 20));
+      const make = (objectID: string): Record_ => ({ objectID, views: value(), name: random() < 0.5 ? `n${Math.floor(random() * 5)}` : undefined } as Record_);
+      for (let round = 0; round < 40; round++) {
+        const changes = 1 + Math.floor(random() * (round < 5 ? 200 : 20));
+        for (let c = 0; c < changes; c++) {
+          const objectID = `o${Math.floor(random() * 300)}`;
+          store.remove(objectID);
+          if (random() < 0.8) store.push(make(objectID));
+        }
+        expect(Array.from(order.ranks(store)), `round ${round}`).toEqual(Array.from(fullSort(store, entries)));
+      }
+    });
+  }
+
+  it('a different store (a cleared or restored index) is sorted whole', () => {
+    const entries: SortEntry[] = [{ attribute: 'views', path: ['views'], descending: false }];
+    const order = new RankOrder(entries);
+    const first = new RecordStore();
+    for (let i = 0; i < 10; i++) first.push({ objectID: `a${i}`, views: 10 - i } as Record_);
+    order.ranks(first);
+    const second = new RecordStore();
+    for (let i = 0; i < 10; i++) second.push({ objectID: `b${i}`, views: i } as Record_);
+    expect(Array.from(order.ranks(second))).toEqual(Array.from(fullSort(second, entries)));
+  });
+});
