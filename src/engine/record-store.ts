@@ -12,6 +12,7 @@ import { deflate, inflate, syncInflater } from './compression.js';
 import { ObjectIdTable } from './object-id-table.js';
 import type { Record_ } from './records.js';
 import { concat } from './bytes.js';
+import { yieldTurn } from './tasks.js';
 
 /** Changes kept for readers that fold them in (see changesSince). */
 const CHANGES_KEPT = 1 << 16;
@@ -135,6 +136,11 @@ export class RecordStore {
     }
   }
 
+  /**
+   * The records as a snapshot holds them. A chunk at a time, with a turn of
+   * the event loop between chunks: searches are answered while a large store
+   * is packed (nothing writes meanwhile: a snapshot is captured between tasks).
+   */
   async pack(): Promise<PackedRecords> {
     const chunks: Uint8Array[] = [];
     const objectIDs: string[] = [];
@@ -153,6 +159,7 @@ export class RecordStore {
         ends[id] = size;
       }
       chunks.push(await deflate(concat(parts)));
+      await yieldTurn();
     }
     return { objectIDs, ends: new Uint8Array(ends.buffer), chunks, chunkRecords: CHUNK_RECORDS };
   }

@@ -287,7 +287,7 @@ export class SearchIndex {
   /** Reads every live record, as a restart would (a snapshot's proof); `pause` runs between thousands of them. */
   async readEveryRecord(pause: () => Promise<void>): Promise<void> {
     let read = 0;
-    for (const _ of this.records.entries()) if (++read % 4096 === 0) await pause();
+    for (const _ of this.records.entries()) if (++read % 512 === 0) await pause();
   }
 
   static async restore(snapshot: IndexSnapshot): Promise<SearchIndex> {

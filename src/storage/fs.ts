@@ -127,7 +127,7 @@ export function fsStorage(dir: string): Storage {
       taskID: listed.taskID,
       async read() {
         const bytes = readIfPresent(join(dir, listed.file));
-        const problem = snapshotProblem(listed, bytes);
+        const problem = await snapshotProblem(listed, bytes);
         if (problem) throw new StorageError(`${join(dir, listed.file)} ${problem}`);
         return asBytes(bytes!);
       },
@@ -280,7 +280,7 @@ export function fsStorage(dir: string): Storage {
       }
       renameSync(unproven, join(dir, file));
       syncDirectory(dir);
-      standOn(describeSnapshot(file, snapshot.taskID, stored));
+      standOn(await describeSnapshot(file, snapshot.taskID, stored));
     },
 
     async close() {

@@ -3,7 +3,6 @@
 // and SHA-256, and which closed parts of the log it needs. It is replaced atomically once a new snapshot is proven and
 // before anything it supersedes is deleted, so a store whose snapshots were
 // deleted, swapped or damaged is told apart from one that never had them.
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -34,12 +33,14 @@ export interface Manifest {
 
 export const emptyManifest = (): Manifest => ({ format: FORMAT, snapshots: [], logParts: [] });
 
-export function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
+/** Hex SHA-256, hashed off the main thread (WebCrypto): a snapshot may be hundreds of megabytes. */
+export async function sha256(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export function describeSnapshot(file: string, taskID: number, bytes: Uint8Array): ManifestSnapshot {
-  return { file, taskID, bytes: bytes.length, sha256: sha256(bytes) };
+export async function describeSnapshot(file: string, taskID: number, bytes: Uint8Array): Promise<ManifestSnapshot> {
+  return { file, taskID, bytes: bytes.length, sha256: await sha256(bytes) };
 }
 
 export type ManifestRead = { manifest: Manifest } | { manifest: undefined; problem?: string };
@@ -58,9 +59,9 @@ export function readManifest(dir: string): ManifestRead {
 }
 
 /** Why a file the manifest lists cannot be used as it is ("is missing", ...), or undefined when it is the file written. */
-export function snapshotProblem(listed: ManifestSnapshot, bytes: Uint8Array | undefined): string | undefined {
+export async function snapshotProblem(listed: ManifestSnapshot, bytes: Uint8Array | undefined): Promise<string | undefined> {
   if (bytes === undefined) return 'is missing';
   if (bytes.length !== listed.bytes) return `has ${bytes.length} bytes where ${listed.bytes} were written`;
-  if (sha256(bytes) !== listed.sha256) return 'is not the file written (its SHA-256 differs)';
+  if (await sha256(bytes) !== listed.sha256) return 'is not the file written (its SHA-256 differs)';
   return undefined;
 }
