@@ -278,9 +278,11 @@ export function fsStorage(dir: string): Storage {
         rmSync(unproven, { force: true });
         throw e;
       }
+      const described = await describeSnapshot(file, snapshot.taskID, stored);
+      // from the rename to the deletions, nothing awaits: no snapshot too many is ever seen
       renameSync(unproven, join(dir, file));
       syncDirectory(dir);
-      standOn(await describeSnapshot(file, snapshot.taskID, stored));
+      standOn(described);
     },
 
     async close() {
