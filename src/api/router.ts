@@ -281,12 +281,14 @@ async function answer(
     if (!(found.route.op === 'getApiKey' && caller.key !== undefined && caller.key === found.params.key)) {
       authorize(caller, found.route.right);
     }
+    const reads = readsRecords(found.route);
+    if (reads) engine.pacer.noteRead();
+    // writes are accepted one at a time, paced like their application (see write-pacer.ts)
+    else await engine.pacer.admit();
     const parsing = performance.now();
     const body = parseBody(seen.body);
     seen.body = body;
-    const reads = readsRecords(found.route);
-    if (reads) engine.pacer.noteRead();
-    else engine.pacer.charge(performance.now() - parsing);
+    if (!reads) engine.pacer.charge(performance.now() - parsing);
     // index restrictions (every index of a multi-index call) and the rate limit
     enforce(engine, found.route, caller, found.params, body);
     clusters.admitUser(engine, found.route, headers);

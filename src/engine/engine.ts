@@ -72,7 +72,7 @@ interface EngineState {
 }
 
 /** Actions of a batch applied in one event-loop turn (~1,000 records take ~25 ms to index; each slice makes the next search refresh its ranks and caches). */
-const APPLY_SLICE = 1000;
+const APPLY_SLICE = 250;
 
 /** Milliseconds `work` took. */
 function timed(work: () => void): number {

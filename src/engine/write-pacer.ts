@@ -6,15 +6,35 @@
 // meanwhile, and not at all otherwise, so an import with nobody searching
 // runs at full speed.
 
+/**
+ * Milliseconds of pause per millisecond of charged write work. More than 1:
+ * part of a write's cost is never charged (receiving its body, the garbage
+ * it leaves), and searches are to keep at least half of the thread.
+ */
+const PAUSE_PER_WRITE_MS = 1.5;
+
 export class WritePacer {
   private readsSeen = 0;
   private readsAtLastPause = 0;
   /** Milliseconds of write work done since the last pause. */
   private owed = 0;
+  private admitted: Promise<void> = Promise.resolve();
 
   /** A read (search, browse, getObject...) was answered. */
   noteRead(): void {
     this.readsSeen++;
+  }
+
+  /**
+   * Resolves when the next write may be accepted (parsed, checked, logged):
+   * after the one before it, and after a pause for the write work owed. Four
+   * writers' bodies arriving together are accepted one pause apart instead of
+   * in one block that searches would wait behind.
+   */
+  admit(): Promise<void> {
+    const turn = this.admitted.then(() => this.pause());
+    this.admitted = turn;
+    return turn;
   }
 
   /** Write work done: accepting a write (parsing, checking, logging) or applying a slice of one. */
@@ -28,6 +48,6 @@ export class WritePacer {
     this.owed = 0;
     const contended = this.readsSeen !== this.readsAtLastPause;
     this.readsAtLastPause = this.readsSeen;
-    if (contended && owed >= 1) await new Promise((resume) => setTimeout(resume, owed));
+    if (contended && owed >= 1) await new Promise((resume) => setTimeout(resume, owed * PAUSE_PER_WRITE_MS));
   }
 }

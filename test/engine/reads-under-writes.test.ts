@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCore } from '../../src/core/wasm.js';
 import { Lantern } from '../../src/lantern.js';
 import { RankOrder } from '../../src/engine/rank-order.js';
+import { WritePacer } from '../../src/engine/write-pacer.js';
 import { RecordStore } from '../../src/engine/record-store.js';
 import { compareValues, sortValue } from '../../src/engine/sort-values.js';
 import { valuesAt, type Record_ } from '../../src/engine/records.js';
@@ -34,6 +35,37 @@ describe('a large batch', () => {
     await engine.waitForTasks();
     expect(await count()).toBe(5000);
     await engine.close();
+  });
+});
+
+describe('write pacing', () => {
+  const timed = async (work: () => Promise<void>) => { const t = performance.now(); await work(); return performance.now() - t; };
+
+  it('after write work, pauses longer than it took when reads came in meanwhile', async () => {
+    const pacer = new WritePacer();
+    pacer.charge(20);
+    pacer.noteRead();
+    expect(await timed(() => pacer.pause())).toBeGreaterThanOrEqual(29);
+    // paid: the next pause owes nothing
+    pacer.noteRead();
+    expect(await timed(() => pacer.pause())).toBeLessThan(5);
+  });
+
+  it('does not pause when nobody reads (an import runs at full speed)', async () => {
+    const pacer = new WritePacer();
+    pacer.charge(50);
+    expect(await timed(() => pacer.pause())).toBeLessThan(5);
+  });
+
+  it('admits writes one at a time, each after the pause the work before it owes', async () => {
+    const pacer = new WritePacer();
+    pacer.noteRead();
+    pacer.charge(15);
+    const order: number[] = [];
+    const started = performance.now();
+    await Promise.all([1, 2].map((n) => pacer.admit().then(() => { order.push(n); pacer.charge(15); pacer.noteRead(); })));
+    expect(order).toEqual([1, 2]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(44);
   });
 });
 
