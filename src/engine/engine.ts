@@ -9,7 +9,7 @@ import { memoryStorage, type Storage } from '../storage/storage.js';
 import { Codec } from './persistence.js';
 import { isStorageWriteError } from '../storage/errors.js';
 import { ApiError, badRequest, notFound } from './errors.js';
-import { recover, type Recovered } from './recovery.js';
+import { IndexLoadError, recover, type Recovered } from './recovery.js';
 import { yieldTurn } from './tasks.js';
 import { WritePacer } from './write-pacer.js';
 import { matchingObjectIDs, newCursorKey } from './browse.js';
@@ -69,6 +69,8 @@ interface EngineState {
   analytics?: AnalyticsSnapshot;
   /** Multi-cluster user assignments and record owners; absent in older snapshots. */
   clusters?: ClusterState;
+  /** Indexes that could not be loaded, as they were stored (see Engine.quarantined). */
+  quarantined?: IndexSnapshot[];
 }
 
 /** Actions of a batch applied in one event-loop turn (~1,000 records take ~25 ms to index; each slice makes the next search refresh its ranks and caches). */
@@ -110,6 +112,13 @@ export class Engine {
   /** The snapshot in flight has captured the engine and is being encoded and stored. */
   private snapshotCaptured = false;
   private readonly snapshotEvery: number;
+  /**
+   * Indexes a snapshot held that could not be loaded, by name: the others
+   * opened. Each is kept as it was stored (and in every later snapshot, so a
+   * version that reads it gets it back); reads and writes of it answer 503
+   * until it is deleted.
+   */
+  readonly quarantined = new Map<string, { reason: string; snapshot: IndexSnapshot }>();
   /** What opening found damaged and recovered from (empty for a sound store). */
   recovery: Recovered = { lastTaskID: 0, problems: [], lost: [], fellBack: false };
 
@@ -143,9 +152,9 @@ export class Engine {
     const stored = await this.storage.open();
     const repair = this.options.repair === true;
     this.recovery = await recover<EngineState>(stored, this.codec, {
-      restore: (state) => this.restore(state),
+      restore: (state, quarantine) => this.restore(state, quarantine),
       reset: () => this.reset(),
-      replay: (op) => this.apply(op as WriteOperation),
+      replay: (op, taskID) => this.replay(op as WriteOperation, taskID),
     }, repair);
     this.lastApplied = this.recovery.lastTaskID;
     this.tasks.advancePast(this.lastApplied);
@@ -162,16 +171,38 @@ export class Engine {
     this.sources = undefined;
     this.analytics = this.newAnalyticsState();
     this.clusters.clear();
+    this.quarantined.clear();
   }
 
-  private async restore(state: EngineState): Promise<void> {
-    for (const snapshot of state.indexes) this.indexes.set(snapshot.name, await SearchIndex.restore(snapshot));
+  /** Applies a logged write again; one to a quarantined index is skipped (it would rebuild the index from its tail). */
+  private replay(op: WriteOperation, taskID: number): void {
+    const name = 'indexName' in op ? op.indexName : undefined;
+    if (name !== undefined && this.quarantined.has(name) && op.type !== 'deleteIndex') {
+      console.warn(`lantern: task ${taskID} writes to the quarantined index "${name}"; it is skipped`);
+      return;
+    }
+    this.apply(op);
+  }
+
+  private async restore(state: EngineState, quarantine: boolean): Promise<string[]> {
+    const set: string[] = [];
+    for (const snapshot of [...state.indexes, ...state.quarantined ?? []]) {
+      try {
+        this.indexes.set(snapshot.name, await SearchIndex.restore(snapshot));
+      } catch (e) {
+        const reason = e instanceof Error ? e.message : String(e);
+        if (!quarantine && state.indexes.includes(snapshot)) throw new IndexLoadError(snapshot.name, reason);
+        this.quarantined.set(snapshot.name, { reason, snapshot });
+        set.push(snapshot.name);
+      }
+    }
     linkVirtualReplicas(this.indexes);
     for (const key of state.keys ?? []) this.keys.set(key.value, key);
     for (const key of state.deletedKeys ?? []) this.deletedKeys.set(key.value, key);
     this.sources = state.sources;
     if (state.analytics) this.analytics.restore(state.analytics);
     this.clusters.restore(state.clusters);
+    return set;
   }
 
   /** Writes a snapshot of everything applied so far (waits for queued writes first). */
@@ -227,6 +258,7 @@ export class Engine {
       ...(this.sources ? { sources: this.sources } : {}),
       analytics: this.analytics.snapshot(),
       clusters: this.clusters.snapshot(),
+      ...(this.quarantined.size > 0 ? { quarantined: [...this.quarantined.values()].map((q) => q.snapshot) } : {}),
       indexes: await Promise.all([...this.indexes.values()].map((i) => i.snapshot())),
     });
   }
@@ -240,12 +272,20 @@ export class Engine {
 
   index(name: string): SearchIndex {
     const index = this.indexes.get(name);
-    if (!index) throw notFound("Index does not exist");
+    if (!index) throw this.quarantineError(name) ?? notFound("Index does not exist");
     return index;
+  }
+
+  private quarantineError(name: string): ApiError | undefined {
+    const quarantined = this.quarantined.get(name);
+    if (!quarantined) return undefined;
+    return new ApiError(503, `Index "${name}" is quarantined: it could not be loaded from its snapshot (${quarantined.reason}). Delete it, or open the store with a version that reads it`);
   }
 
   /** Logs `op` durably, then queues it; resolves with its taskID. */
   async write(operation: WriteOperation): Promise<number> {
+    const quarantined = 'indexName' in operation && operation.type !== 'deleteIndex' ? this.quarantineError(operation.indexName) : undefined;
+    if (quarantined) throw quarantined;
     const op = { ...operation, at: Date.now() };
     const taskID = this.tasks.allocate();
     await this.logged(taskID, op);
@@ -459,6 +499,7 @@ export class Engine {
   private dropIndex(name: string): void {
     for (const replica of withReplicas(this.indexes, name, true).slice(1)) detach(replica);
     this.indexes.delete(name);
+    this.quarantined.delete(name);
   }
 
   private applyActions(indexName: string, actions: Action[]): void {

@@ -11,10 +11,22 @@ import { EncryptionKeyError, StorageError, StoreDamagedError } from '../storage/
 import type { Damage, StoredState } from '../storage/storage.js';
 import type { Codec } from './persistence.js';
 
+/** An index of a snapshot that could not be loaded (the rest of the snapshot may be sound). */
+export class IndexLoadError extends StorageError {
+  override name = 'IndexLoadError';
+  constructor(readonly indexName: string, reason: string) {
+    super(`index "${indexName}" cannot be loaded (${reason})`);
+  }
+}
+
 /** What recovery does to the engine. */
 export interface RecoveryTarget<State> {
-  /** Loads a decoded snapshot; throws when it cannot. */
-  restore(state: State): Promise<void>;
+  /**
+   * Loads a decoded snapshot; throws when it cannot. With `quarantine`, an
+   * index that cannot be loaded is set aside instead (kept as it is stored,
+   * refused with a clear error) and its name returned.
+   */
+  restore(state: State, quarantine: boolean): Promise<string[]>;
   /** Back to empty after a snapshot failed halfway. */
   reset(): void;
   /** Applies one logged operation again. */
@@ -44,20 +56,30 @@ export async function recover<State extends { lastTaskID: number }>(
   const keys = new KeyEvidence();
 
   let base = 0;
+  // the newest snapshot an index of which failed to load: used, with that index quarantined, when no snapshot loads whole
+  let partial: { taskID: number; state: State } | undefined;
   for (const snapshot of stored.snapshots) {
+    let state: State | undefined;
     try {
       const bytes = await snapshot.read();
-      const state = await keys.watch(() => codec.decodeSnapshot(bytes)) as State;
+      state = await keys.watch(() => codec.decodeSnapshot(bytes)) as State;
       if (state.lastTaskID !== snapshot.taskID) {
         throw new StorageError(`it holds the state after task ${state.lastTaskID} (a file of another time or store)`);
       }
-      await target.restore(state);
+      // indexes quarantined before stay quarantined, and are reported at every open
+      for (const name of await target.restore(state, false)) problems.push(quarantineNote(name, snapshot.taskID));
       base = snapshot.taskID;
       break;
     } catch (e) {
+      if (e instanceof IndexLoadError && state) partial ??= { taskID: snapshot.taskID, state };
       problems.push(`the snapshot of task ${snapshot.taskID} cannot be used: ${messageOf(e)}`);
       target.reset();
     }
+  }
+  if (base === 0 && partial) {
+    // open the other indexes rather than none
+    for (const name of await target.restore(partial.state, true)) problems.push(quarantineNote(name, partial.taskID));
+    base = partial.taskID;
   }
   if (base === 0 && stored.needsSnapshot && stored.log[0]?.taskID !== 1) {
     lost.push('no snapshot the store stood on could be loaded, and the log does not reach back to the first write');
@@ -89,6 +111,9 @@ export async function recover<State extends { lastTaskID: number }>(
   const fellBack = stored.snapshots.length > 0 && base !== stored.snapshots[0].taskID;
   return { lastTaskID, problems: reported, lost, fellBack };
 }
+
+const quarantineNote = (name: string, taskID: number) =>
+  `index "${name}" of the snapshot of task ${taskID} is quarantined: it answers 503 until it is deleted, and stays in later snapshots as it was stored`;
 
 /** Acknowledged writes a piece of damage may have held that the snapshot loaded does not. */
 function lostBy(damage: Damage, base: number): string[] {

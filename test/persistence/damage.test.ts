@@ -4,11 +4,13 @@
 // damage that costs nothing opens with a warning; one that would lose an
 // acknowledged write refuses to open and changes nothing, and a repair
 // (Lantern.open({ repair: true })) keeps every record but the lost ones.
+import { createHash } from 'node:crypto';
 import { copyFileSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadCore } from '../../src/core/wasm.js';
 import { StoreDamagedError } from '../../src/storage/errors.js';
+import { Codec } from '../../src/engine/persistence.js';
 import {
   caller, captureFailure, captureWarnings, cleanup, closeEngine, directoryContents, logPath, logRecords, openAt,
   snapshotFiles, tempDir, type Call,
@@ -152,4 +154,56 @@ describe('seeded damage, reopened twice, against a perfect recovery', () => {
       }
     });
   }
+});
+
+describe('an index that cannot be loaded', () => {
+  /** Rewrites the only snapshot with index `name`'s core bytes damaged, its digests and the manifest made to match. */
+  async function breakIndex(dir: string, name: string): Promise<void> {
+    const codec = await Codec.create();
+    const [file] = snapshotFiles(dir);
+    const state = await codec.decodeSnapshot(new Uint8Array(readFileSync(file.path)));
+    const index = state.indexes.find((i: { name: string }) => i.name === name);
+    index.core = new Uint8Array(index.core).fill(7, 0, 8); // no longer a core snapshot
+    const bytes = await codec.encodeSnapshot(state);
+    writeFileSync(file.path, bytes);
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    manifest.snapshots[0] = { ...manifest.snapshots[0], bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
+  }
+
+  it('the others open; it is quarantined (503, kept as stored in later snapshots) until deleted', async () => {
+    const dir = tempDir();
+    const engine = await openAt(dir, { snapshotEvery: 0 });
+    const call = caller(engine);
+    for (const name of ['good', 'bad']) for (let i = 0; i < 5; i++) await call('PUT', `/1/indexes/${name}/r${i}`, { text: `${name} record ${i}` });
+    await engine.snapshot();
+    await call('PUT', '/1/indexes/good/late', { text: 'good record late' });
+    await call('PUT', '/1/indexes/bad/late', { text: 'bad record late' });
+    await closeEngine(engine);
+    await breakIndex(dir, 'bad');
+
+    const { result: opened, warnings } = await captureWarnings(() => openAt(dir));
+    expect(warnings.join('\n')).toMatch(/index "bad" .*quarantined/);
+    let c = caller(opened);
+    expect((await c('POST', '/1/indexes/good/query', { query: 'record' })).body.nbHits).toBe(6);
+    const read = await c('POST', '/1/indexes/bad/query', { query: 'record' });
+    expect(read.status).toBe(503);
+    expect(read.body.message).toMatch(/quarantined.*Delete it/);
+    expect((await c('PUT', '/1/indexes/bad/new', { text: 'x' })).status).toBe(503);
+    // a later snapshot keeps it as it was stored
+    await opened.snapshot();
+    await closeEngine(opened);
+    const { result: again, warnings: still } = await captureWarnings(() => openAt(dir));
+    expect(still.join('\n')).toMatch(/index "bad" .*quarantined/);
+    c = caller(again);
+    expect((await c('POST', '/1/indexes/good/query', { query: 'record' })).body.nbHits).toBe(6);
+    expect((await c('POST', '/1/indexes/bad/query', { query: 'record' })).status).toBe(503);
+    // deleting it ends the quarantine
+    const deleted = await c('DELETE', '/1/indexes/bad');
+    expect(deleted.status).toBe(200);
+    await again.waitForTasks();
+    expect((await c('PUT', '/1/indexes/bad/new', { text: 'fresh' })).status).toBe(200);
+    await again.waitForTasks();
+    expect((await c('POST', '/1/indexes/bad/query', { query: 'fresh' })).body.nbHits).toBe(1);
+  });
 });
