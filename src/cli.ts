@@ -16,15 +16,14 @@ const USAGE = `usage:
   (the admin key may come from the LANTERN_ADMIN_KEY environment variable instead of --admin-key)
   lantern import INDEX FILE.json [--settings FILE.json] [--data DIR]
   lantern search INDEX "QUERY" [--data DIR] [--hits N]
-  lantern repair [--data DIR]     keep what a damaged store still holds, report what is lost`;
+  lantern repair [--data DIR]     keep what a damaged store still holds, report what is lost
+  lantern --version | --help`;
 
 const DEMO_DIR = new URL('../test/fixtures/', import.meta.url);
 /** The web demo, built by `npm run build` (scripts/build-demo.mjs) next to this file. */
 const DEMO_APP = fileURLToPath(new URL('./demo/', import.meta.url));
 
-const { values: flags, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
+const OPTIONS = {
     port: { type: 'string', default: '7700' },
     host: { type: 'string', default: '127.0.0.1' },
     data: { type: 'string' },
@@ -40,8 +39,20 @@ const { values: flags, positionals } = parseArgs({
     'max-connections-per-address': { type: 'string' },
     memory: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
-  },
-});
+    version: { type: 'boolean', short: 'v', default: false },
+} as const;
+
+/** The command line, or one line saying what is wrong with it. */
+function parseCommandLine() {
+  try {
+    return parseArgs({ allowPositionals: true, options: OPTIONS });
+  } catch (e) {
+    process.stderr.write(`lantern: ${(e as Error).message.split('\n')[0]} (lantern --help lists the options)\n`);
+    process.exit(2);
+  }
+}
+
+const { values: flags, positionals } = parseCommandLine();
 
 function fail(message: string): never {
   process.stderr.write(`lantern: ${message}\n${USAGE}\n`);
@@ -90,7 +101,10 @@ async function importRecords(engine: Lantern, indexName: string, records: unknow
   progress(0, records.length);
   for (let i = 0; i < records.length; i += chunk) {
     const requests = records.slice(i, i + chunk).map((body) => ({ action: 'addObject', body }));
-    const { taskID } = await client.batch({ indexName, batchWriteParams: { requests } });
+    const { taskID } = await client.batch({ indexName, batchWriteParams: { requests } }).catch((e: Error) => {
+      process.stderr.write('\n');
+      throw new Error(`records ${i + 1} to ${i + requests.length} were not imported (nothing after them was either): ${e.message}`);
+    });
     await client.waitForTask({ indexName, taskID });
     progress(Math.min(i + chunk, records.length), records.length);
   }
@@ -159,15 +173,24 @@ async function repairCommand(): Promise<void> {
   console.log(lost.length === 0 ? 'nothing acknowledged was lost' : `lost: ${lost.join('; ')}`);
 }
 
-/** A store that cannot be opened is one line for the operator, not a stack trace. */
-process.on('uncaughtException', (e) => {
-  if (!(e instanceof StorageError)) throw e;
-  process.stderr.write(`lantern: ${e.message}\n`);
+/**
+ * Whatever stops the command is one line for the operator, not a stack trace
+ * (LANTERN_DEBUG=1 prints the stack too): a store that cannot be opened, a
+ * port in use, a write the engine refused.
+ */
+process.on('uncaughtException', (e: NodeJS.ErrnoException) => {
+  const line = e.code === 'EADDRINUSE'
+    ? `port ${flags.port} on ${flags.host} is in use (by another lantern serve?): pass --port with another port`
+    : e instanceof StorageError ? e.message : `${e.message ?? String(e)}`;
+  process.stderr.write(`lantern: ${line.split('\n')[0]}\n`);
+  if (process.env.LANTERN_DEBUG) process.stderr.write(`${e.stack}\n`);
   process.exit(1);
 });
 
 const [command, ...args] = positionals;
-if (flags.help || !command) {
+if (flags.version) {
+  console.log(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version);
+} else if (flags.help || !command) {
   console.log(USAGE);
 } else if (command === 'serve') {
   await serveCommand();

@@ -193,3 +193,42 @@ describe('lantern on a damaged or busy store', () => {
     expect(readFileSync(join(dir, 'LOCK'), 'utf8')).toBe(String(process.pid));
   });
 });
+
+describe('one line, never a stack trace', () => {
+  const noStack = (r: Run) => expect(r.stderr).not.toMatch(/\n\s+at /);
+
+  it('--version prints the package version', async () => {
+    const r = await run(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+  });
+
+  it('an unknown option: one line with a hint, exit code 2', async () => {
+    const r = await run(['search', 'x', 'y', '--bogus']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^lantern: Unknown option '--bogus'.*lantern --help/);
+  });
+
+  it('a record the engine refuses: one line naming the records not imported and why', async () => {
+    const dir = mkdtempSync(join(data, 'refused-'));
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, '[{"objectID":"1","n":1},{"objectID":"2","n":1e309}]');
+    const r = await run(['import', 'x', file, '--data', join(dir, 'store')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/lantern: records 1 to 2 were not imported .*Record "2" .*"n" is Infinity/);
+    noStack(r);
+  });
+
+  it('a port in use: one line naming it', async () => {
+    const server = await startServe(['--memory', '--port', '0']);
+    try {
+      const port = new URL(server.url).port;
+      const r = await run(['serve', '--memory', '--port', port]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`lantern: port ${port} on 127.0.0.1 is in use (by another lantern serve?): pass --port with another port\n`);
+    } finally {
+      await server.stop();
+    }
+  });
+});
