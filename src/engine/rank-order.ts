@@ -48,15 +48,61 @@ export class RankOrder {
 
   private rebuild(store: RecordStore): void {
     this.keys = [];
-    const order: number[] = [];
+    const ids: number[] = [];
     for (const [id, record] of store.entries()) {
       this.keys[id] = this.keyOf(record);
-      order.push(id);
+      ids.push(id);
     }
-    order.sort(this.compare);
+    const order = this.radixSorted(ids) ?? ids.sort(this.compare);
     this.order = order;
     this.tied = new Uint8Array(order.length);
     for (let i = 1; i < order.length; i++) this.tied[i] = this.compare(order[i - 1], order[i]) === 0 ? 1 : 0;
+  }
+
+  /**
+   * `ids` sorted by one numeric entry with an LSD radix sort over the bits
+   * of each value made sortable as unsigned (stable: ties stay in id order,
+   * as the comparison sort leaves them), or undefined when the order has
+   * several entries or a value that is not a number. A million records sort
+   * in tens of milliseconds instead of seconds: this runs at the first search
+   * after a restart, and before every snapshot of an index never searched.
+   */
+  private radixSorted(ids: number[]): number[] | undefined {
+    if (this.entries.length !== 1) return undefined;
+    const descending = this.entries[0].descending;
+    const n = ids.length;
+    const value = new Float64Array(1);
+    const bits = new Uint32Array(value.buffer);
+    // per position: the high and low words of the sortable key
+    const high = new Uint32Array(n);
+    const low = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+      const v = this.keys[ids[i]]![0];
+      if (v === undefined) { high[i] = 0xffffffff; low[i] = 0xffffffff; continue; } // last, both directions
+      if (typeof v !== 'number') return undefined;
+      value[0] = v === 0 ? 0 : v; // -0 sorts with 0
+      let h = bits[1];
+      let l = bits[0];
+      if (h & 0x80000000) { h = ~h >>> 0; l = ~l >>> 0; } else h = (h | 0x80000000) >>> 0;
+      if (descending) { h = ~h >>> 0; l = ~l >>> 0; }
+      // the largest key is kept for missing values
+      if (h === 0xffffffff && l === 0xffffffff) l = 0xfffffffe;
+      high[i] = h;
+      low[i] = l;
+    }
+    let order = Uint32Array.from({ length: n }, (_, i) => i);
+    let next = new Uint32Array(n);
+    const counts = new Uint32Array(257);
+    for (let pass = 0; pass < 8; pass++) {
+      const words = pass < 4 ? low : high;
+      const shift = (pass & 3) * 8;
+      counts.fill(0);
+      for (let i = 0; i < n; i++) counts[((words[order[i]] >>> shift) & 0xff) + 1]++;
+      for (let b = 1; b < 257; b++) counts[b] += counts[b - 1];
+      for (let i = 0; i < n; i++) next[counts[(words[order[i]] >>> shift) & 0xff]++] = order[i];
+      [order, next] = [next, order];
+    }
+    return Array.from(order, (position) => ids[position]);
   }
 
   /**

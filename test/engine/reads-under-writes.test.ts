@@ -130,6 +130,38 @@ describe('rank orders kept across writes', () => {
     });
   }
 
+  for (const descending of [false, true]) {
+    it(`one numeric entry (${descending ? 'desc' : 'asc'}): the radix sort of a whole store equals a full sort, then folds`, () => {
+      const random = prng(descending ? 11 : 12);
+      const entries: SortEntry[] = [{ attribute: 'v', path: ['v'], descending }];
+      const edge = [0, -0, -1, 1, 0.5, -0.5, 1e308, -1e308, Number.MIN_VALUE, -Number.MIN_VALUE, 2 ** 53, -(2 ** 53), 3, 3, 3];
+      const make = (objectID: string): Record_ => {
+        const r = random();
+        const v = r < 0.1 ? undefined : r < 0.4 ? edge[Math.floor(random() * edge.length)] : (random() - 0.5) * 10 ** Math.floor(random() * 12);
+        return { objectID, v } as Record_;
+      };
+      const store = new RecordStore();
+      for (let i = 0; i < 3000; i++) store.push(make(`o${i}`));
+      const order = new RankOrder(entries);
+      expect(Array.from(order.ranks(store))).toEqual(Array.from(fullSort(store, entries)));
+      for (let round = 0; round < 5; round++) {
+        for (let c = 0; c < 50; c++) {
+          const objectID = `o${Math.floor(random() * 3000)}`;
+          store.remove(objectID);
+          store.push(make(objectID));
+        }
+        expect(Array.from(order.ranks(store)), `round ${round}`).toEqual(Array.from(fullSort(store, entries)));
+      }
+    });
+  }
+
+  it('one entry holding strings is sorted by comparison', () => {
+    const entries: SortEntry[] = [{ attribute: 'name', path: ['name'], descending: false }];
+    const store = new RecordStore();
+    ['pear', 'apple', 'fig', 'apple', undefined, 'banana'].forEach((name, i) => store.push({ objectID: `s${i}`, name } as Record_));
+    expect(Array.from(new RankOrder(entries).ranks(store))).toEqual(Array.from(fullSort(store, entries)));
+  });
+
   it('a different store (a cleared or restored index) is sorted whole', () => {
     const entries: SortEntry[] = [{ attribute: 'views', path: ['views'], descending: false }];
     const order = new RankOrder(entries);
