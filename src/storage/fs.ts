@@ -141,7 +141,8 @@ export function fsStorage(dir: string): Storage {
       const data = readFileSync(join(dir, file));
       const scanned = scanLog(data, log.at(-1)?.taskID ?? 0);
       for (const span of scanned.damaged) spans.push({ file, span });
-      log.push(...scanned.entries.map(({ taskID, bytes }) => ({ taskID, bytes })));
+      // a loop, not push(...): a log of a few hundred thousand records would overflow the call stack
+      for (const { taskID, bytes } of scanned.entries) log.push({ taskID, bytes });
       if (file === LOG) {
         logSize = scanned.damaged.find((s) => s.before === undefined)?.start ?? data.length;
         activeFirst = scanned.entries[0]?.taskID;
