@@ -80,8 +80,9 @@ function topValues(counts: Record<string, number> | undefined, amount: number): 
 /** The query run on the source index now: its hit count and facets; undefined below minHits. */
 function figuresOf(query: string, { source, index, scope, log }: SourceContext): SourceFigures | undefined {
   const facets = source.facets ?? [];
+  // responseFields: ['*'], or the index's own responseFields setting could leave nbHits and facets out
   const params = parseSearchParams({
-    query, hitsPerPage: 0,
+    query, hitsPerPage: 0, responseFields: ['*'],
     ...(facets.length ? { facets: facets.map((f) => f.attribute), maxValuesPerFacet: Math.max(...facets.map((f) => f.amount)) } : {}),
   });
   const response = searchIndex(index, params, { seeUnretrievable: true });

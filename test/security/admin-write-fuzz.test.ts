@@ -14,7 +14,7 @@ import { ROUTES, type Route } from '../../src/api/router.js';
 import { SETTINGS } from '../../src/engine/params.js';
 import type { Lantern } from '../../src/lantern.js';
 import { ADMIN_HEADERS, ADMIN_KEY, APP_ID } from '../api/helpers.js';
-import { cleanup, closeEngine, openAt, tempDir } from '../persistence/helpers.js';
+import { cleanup, closeEngine, normalized, openAt, tempDir } from '../persistence/helpers.js';
 import { HUGE, KNOWN_FIELDS, type Rand, enc, generator, randomBody, randomFilter, randomJson, randomSearch, randomString } from './fuzz-generators.js';
 
 const OPTIONS = { appId: APP_ID, adminKey: ADMIN_KEY, clusters: ['c1-test', 'c2-test'] };
@@ -291,6 +291,28 @@ function query(r: Rand, route: Route): string {
   return `?${enc(name)}=${enc(String(r.pick([true, false, 'true', 'maybe', 1, ''])))}`;
 }
 
+type Admin = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: unknown }>;
+
+/** What the API holds, read back (times and counting-down validities left out). */
+async function dump(admin: Admin, indexes: string[]): Promise<unknown> {
+  const read = async (method: string, path: string, body?: unknown) => {
+    const response = await admin(method, path, body);
+    return normalized({ status: response.status, body: response.body });
+  };
+  const out: Record<string, unknown> = {};
+  for (const name of indexes) {
+    const at = `/1/indexes/${enc(name)}`;
+    out[name] = {
+      records: await read('POST', `${at}/browse`, { hitsPerPage: 1000 }),
+      settings: await read('GET', `${at}/settings`),
+      synonyms: await read('POST', `${at}/synonyms/search`, { hitsPerPage: 1000 }),
+      rules: await read('POST', `${at}/rules/search`, { hitsPerPage: 1000 }),
+    };
+  }
+  for (const path of ['/1/keys', '/1/security/sources', '/2/abtests', '/1/configs', '/1/strategies/personalization', '/1/clusters/mapping']) out[path] = await read('GET', path);
+  return JSON.parse(JSON.stringify(out, (k, v) => (k === 'validity' && typeof v === 'number' ? '<validity>' : v)));
+}
+
 const show = (body: unknown) => (typeof body === 'string' ? body : JSON.stringify(body) ?? 'undefined');
 
 describe('admin write fuzz', () => {
@@ -359,11 +381,13 @@ describe('admin write fuzz', () => {
       const names = async () => (((await admin('GET', '/1/indexes')).body as { items: Array<{ name: string; entries: number }> }).items)
         .map(({ name, entries }) => ({ name, entries })).sort((a, b) => a.name.localeCompare(b.name));
       const beforeClose = await names();
+      const dumped = await dump(admin, beforeClose.map((x) => x.name));
       await closeEngine(engine);
       engine = await openAt(dir, OPTIONS);
       const listed = await admin('GET', '/1/indexes');
       expect(listed.status).toBe(200);
       expect(await names()).toEqual(beforeClose);
+      expect(await dump(admin, beforeClose.map((x) => x.name))).toEqual(dumped);
       for (const { name } of beforeClose) {
         const search = await admin('POST', `/1/indexes/${enc(name)}/query`, { query: '' });
         expect(search.status, `search on ${name}: ${JSON.stringify(search.body).slice(0, 300)}`).toBeLessThan(500);
@@ -373,4 +397,39 @@ describe('admin write fuzz', () => {
       spy.mockRestore();
     }
   }, 60_000);
+});
+
+/** Cases the fuzz found, each once a 5xx or a change across a restart. */
+describe('admin write fuzz: regressions', () => {
+  afterAll(cleanup);
+
+  it('a suggestions build counts the hits of its source even when its settings leave nbHits out of responses (responseFields)', async () => {
+    const dir = tempDir('lantern-write-fuzz-');
+    const engine = await openAt(dir, OPTIONS);
+    const admin = (method: string, path: string, body?: unknown) => engine.request({ method, path, body, headers: ADMIN_HEADERS });
+    await admin('PUT', '/1/indexes/films/settings', { attributesForFaceting: ['genre'], responseFields: ['hits'] });
+    await admin('POST', '/1/indexes/films/batch', { requests: Array.from({ length: 5 }, (_, i) => ({ action: 'addObject', body: { objectID: String(i), title: 'film alpha', genre: 'drama' } })) });
+    await engine.waitForTasks();
+    for (let i = 0; i < 3; i++) await engine.request({ method: 'POST', path: '/1/indexes/films/query', body: { query: 'alpha', userToken: `u${i}` }, headers: ADMIN_HEADERS });
+    expect((await admin('POST', '/1/configs', { indexName: 'films_qs', sourceIndices: [{ indexName: 'films', minHits: 0, minLetters: 0, facets: [{ attribute: 'genre', amount: 2 }] }] })).status).toBe(200);
+    await engine.buildQuerySuggestions('films_qs');
+    await engine.waitForTasks();
+    const hits = ((await admin('POST', '/1/indexes/films_qs/browse', {})).body as { hits: Array<{ query: string; films: { exact_nb_hits: unknown } }> }).hits;
+    expect(hits.map((h) => [h.query, h.films.exact_nb_hits])).toEqual([['alpha', 5]]);
+    await closeEngine(engine);
+  });
+
+  it('generated suggestions read the facet values of their source even when its responseFields leave facets out', async () => {
+    const engine = await openAt(tempDir('lantern-write-fuzz-'), OPTIONS);
+    const admin = (method: string, path: string, body?: unknown) => engine.request({ method, path, body, headers: ADMIN_HEADERS });
+    await admin('PUT', '/1/indexes/films/settings', { attributesForFaceting: ['genre'], responseFields: ['hits'] });
+    await admin('POST', '/1/indexes/films/batch', { requests: Array.from({ length: 5 }, (_, i) => ({ action: 'addObject', body: { objectID: String(i), title: 'film alpha', genre: 'drama' } })) });
+    await engine.waitForTasks();
+    expect((await admin('POST', '/1/configs', { indexName: 'films_qs', sourceIndices: [{ indexName: 'films', minHits: 0, minLetters: 0, generate: [['genre']] }] })).status).toBe(200);
+    await engine.buildQuerySuggestions('films_qs');
+    await engine.waitForTasks();
+    const hits = ((await admin('POST', '/1/indexes/films_qs/browse', {})).body as { hits: Array<{ query: string }> }).hits;
+    expect(hits.map((h) => h.query)).toContain('drama');
+    await closeEngine(engine);
+  });
 });
