@@ -5,6 +5,7 @@
 import type { Lantern } from '../lantern.js';
 import type { SearchParams } from '../engine/params.js';
 import { effectiveSetting } from '../engine/settings.js';
+import { wellFormed } from '../engine/storable.js';
 import type { FilterExpression } from '../engine/filters/parse.js';
 import { filterExpressions } from '../engine/query-plan.js';
 import { runningTestOn, variantOf } from '../abtest/tests.js';
@@ -50,15 +51,17 @@ export function observeSearch(call: SearchCall, indexName: string, requested: Se
   const response = personalized(call, searchedIndex, params, run) ?? run(searchedIndex, params);
   if (test) Object.assign(response, { abTestID: test.abTestID, abTestVariantID: variant });
   if (params.analytics === false) return response;
+  // the texts a search may carry as given (its query, filters, tags, userToken) with lone surrogates
+  // replaced: one would make the whole batch of searches unloggable, and lose it at the next restart
   const event: SearchEvent = {
     id: newID(),
     index: indexName,
-    query: String(requested.query ?? ''),
+    query: wellFormed(String(requested.query ?? '')),
     nbHits: response.nbHits ?? 0,
     hits: (response.hits ?? []).map((h: { objectID: string }) => h.objectID),
-    filters: usedFilters(params),
-    tags: params.analyticsTags ?? NONE,
-    user,
+    filters: usedFilters(params).map((f) => ({ ...f, attribute: wellFormed(f.attribute), value: wellFormed(f.value) })),
+    tags: (params.analyticsTags ?? NONE).map(wellFormed),
+    user: wellFormed(user),
     at: Date.now(),
     tracked: params.clickAnalytics === true,
   };

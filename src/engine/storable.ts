@@ -105,6 +105,11 @@ const isUnicode: (text: string) => boolean = typeof (String.prototype as { isWel
   ? (text) => (text as unknown as { isWellFormed(): boolean }).isWellFormed()
   : (text) => !LONE_SURROGATE.test(text);
 
+/** The text with each lone surrogate replaced by U+FFFD (String.prototype.toWellFormed, ES2024): what the log can hold. */
+export function wellFormed(text: string): string {
+  return isUnicode(text) ? text : text.replace(/\p{Cs}/gu, '\ufffd');
+}
+
 function loneSurrogate(text: string): string {
   const unit = LONE_SURROGATE.exec(text)![0].charCodeAt(0);
   return `a lone surrogate (U+${unit.toString(16).toUpperCase()}), which is not Unicode text`;

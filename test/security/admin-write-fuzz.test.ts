@@ -9,6 +9,7 @@
 // line); then a snapshot, a close and a reopen: whatever the API accepted
 // opens again, and every index answers a search.
 // FUZZ_SEED and FUZZ_N replace the seed and the number of calls (to hunt).
+import { appendFileSync } from 'node:fs';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ROUTES, type Route } from '../../src/api/router.js';
 import { SETTINGS } from '../../src/engine/params.js';
@@ -323,7 +324,7 @@ describe('admin write fuzz', () => {
     const calls = Number(process.env.FUZZ_N ?? 3000);
     const r = generator(seed);
     const dir = tempDir('lantern-write-fuzz-');
-    let engine: Lantern = await openAt(dir, OPTIONS);
+    let engine: Lantern = await openAt(dir, { ...OPTIONS, snapshotEvery: 0 });
     const admin = (method: string, path: string, body?: unknown, headers: Record<string, string> = ADMIN_HEADERS) =>
       engine.request({ method, path, body, headers, sourceIp: '192.0.2.1' });
     const internalErrors: string[] = [];
@@ -356,10 +357,11 @@ describe('admin write fuzz', () => {
           ? (r.chance(0.8) ? undefined : randomBody(r))
           : valid && r.chance(0.9) ? mutate(r, valid(r)) : randomBody(r);
         const path = fillPath(r, route, keys) + query(r, route);
-        const headers = r.chance(0.1) ? { ...ADMIN_HEADERS, 'x-algolia-user-id': r.pick(['ada', 'ada', 'ada', 'nobody', '%%']) } : ADMIN_HEADERS;
+        const headers: Record<string, string> = r.chance(0.1) ? { ...ADMIN_HEADERS, 'x-algolia-user-id': r.pick(['ada', 'ada', 'ada', 'nobody', '%%']) } : ADMIN_HEADERS;
         const before = internalErrors.length;
         const response = await admin(route.method, path, body, headers);
         counts[route.op] = (counts[route.op] ?? 0) + 1;
+        if (process.env.FUZZ_LOG) appendFileSync(process.env.FUZZ_LOG, `#${i} ${route.op} ${route.method} ${path.slice(0, 100)} ${JSON.stringify(headers['x-algolia-user-id'] ?? '')} ${show(body).slice(0, 300)} → ${response.status} ${JSON.stringify(response.body).slice(0, 200)}\n`);
         if (response.status < 300) accepted[route.op] = (accepted[route.op] ?? 0) + 1;
         if (response.status >= 500 || internalErrors.length > before) {
           first = `seed ${seed} call #${i} ${route.op}: ${route.method} ${path.slice(0, 200)} body ${show(body).slice(0, 600)} → ${response.status} ${JSON.stringify(response.body).slice(0, 300)} ${internalErrors.slice(before).join('\n').slice(0, 800)}`;
@@ -375,13 +377,18 @@ describe('admin write fuzz', () => {
       // every write route was called
       expect(WRITES.filter((route) => !counts[route.op]).map((route) => route.op)).toEqual([]);
 
-      // whatever was accepted survives a restart
+      // whatever was accepted survives a restart: replayed from the log (no snapshot was taken), then from a snapshot
       await engine.waitForTasks();
-      await engine.snapshot();
       const names = async () => (((await admin('GET', '/1/indexes')).body as { items: Array<{ name: string; entries: number }> }).items)
         .map(({ name, entries }) => ({ name, entries })).sort((a, b) => a.name.localeCompare(b.name));
       const beforeClose = await names();
       const dumped = await dump(admin, beforeClose.map((x) => x.name));
+      await closeEngine(engine);
+      engine = await openAt(dir, OPTIONS);
+      expect(await names()).toEqual(beforeClose);
+      expect(await dump(admin, beforeClose.map((x) => x.name))).toEqual(dumped);
+      await engine.waitForTasks();
+      await engine.snapshot();
       await closeEngine(engine);
       engine = await openAt(dir, OPTIONS);
       const listed = await admin('GET', '/1/indexes');
@@ -416,6 +423,22 @@ describe('admin write fuzz: regressions', () => {
     await engine.waitForTasks();
     const hits = ((await admin('POST', '/1/indexes/films_qs/browse', {})).body as { hits: Array<{ query: string; films: { exact_nb_hits: unknown } }> }).hits;
     expect(hits.map((h) => [h.query, h.films.exact_nb_hits])).toEqual([['alpha', 5]]);
+    await closeEngine(engine);
+  });
+
+  it('a search whose query holds a lone surrogate is logged with U+FFFD, not lost with the searches of its batch at the next restart', async () => {
+    const dir = tempDir('lantern-write-fuzz-');
+    let engine = await openAt(dir, { ...OPTIONS, snapshotEvery: 0 });
+    const admin = (method: string, path: string, body?: unknown) => engine.request({ method, path, body, headers: ADMIN_HEADERS, sourceIp: '192.0.2.1' });
+    await admin('PUT', '/1/indexes/films/1', { title: 'film' });
+    await engine.waitForTasks();
+    for (const query of ['film', 'a\ud800b']) expect((await admin('POST', '/1/indexes/*/queries', { requests: [{ indexName: 'films', query, analyticsTags: ['t\udc00'], filters: 'title:"x\ud800"' }] })).status).toBe(200);
+    const searches = async () => ((await admin('GET', '/2/searches?index=films')).body as { searches: Array<{ search: string; count: number }> }).searches
+      .map(({ search, count }) => [search, count]).sort();
+    expect(await searches()).toEqual([['a\ufffdb', 1], ['film', 1]]);
+    await closeEngine(engine);
+    engine = await openAt(dir, OPTIONS);
+    expect(await searches()).toEqual([['a\ufffdb', 1], ['film', 1]]);
     await closeEngine(engine);
   });
 
