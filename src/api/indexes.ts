@@ -104,6 +104,9 @@ export async function operationIndex(ctx: OperationContext) {
   const source = ctx.engine.index(ctx.params.indexName);
   if (destination === source.name) throw badRequest('Source and destination are the same index');
   if (ctx.engine.indexes.get(destination)?.primary && !(scope?.length)) throw badRequest(`Cannot ${operation} onto replica ${destination}`);
-  const taskID = await ctx.engine.write({ type: 'operation', indexName: source.name, operation, destination, scope });
+  // the keys are the ones of now: key writes apply at once, this operation once the writes before it have
+  const whole = !(operation === 'copy' && scope?.length);
+  const keys = whole ? ctx.engine.indexKeysReaching(source.name) : undefined;
+  const taskID = await ctx.engine.write({ type: 'operation', indexName: source.name, operation, destination, scope, ...(keys ? { keys } : {}) });
   return { updatedAt: new Date().toISOString(), taskID };
 }

@@ -355,7 +355,12 @@ export class Engine {
       return;
     }
     if (op.action === 'put') {
-      this.keys.set(op.key.value, op.key);
+      // the indexes a copy or move extended the key to are the ones of now (a key write applies at once,
+      // before the operations still queued; a replay applies them in log order): they are kept
+      const existing = this.keys.get(op.key.value) ?? this.deletedKeys.get(op.key.value);
+      const key = existing ? { ...op.key, copiedTo: existing.copiedTo } : op.key;
+      if (!key.copiedTo) delete key.copiedTo;
+      this.keys.set(op.key.value, key);
       this.deletedKeys.delete(op.key.value);
       return;
     }
@@ -457,7 +462,7 @@ export class Engine {
       case 'rules': return applyRuleChanges(this.indexes, op.indexName, op, op.forwardToReplicas === true);
       case 'operation': {
         const whole = !(op.operation === 'copy' && op.scope?.length);
-        if (whole && this.indexes.has(op.indexName)) this.extendIndexKeys(op.indexName, op.destination);
+        if (whole && this.indexes.has(op.indexName)) this.extendIndexKeys(op.indexName, op.destination, op.keys);
         return applyOperation(this.indexes, (n) => this.ensureIndex(n), op.indexName, op.destination, op.operation, op.scope);
       }
       case 'deleteIndex': return this.dropIndex(op.indexName);
@@ -487,9 +492,18 @@ export class Engine {
     for (const replica of replicas) this.applyActions(replica, actions.filter((a) => a.action !== 'delete'));
   }
 
-  /** A whole copy or move: the source's index-specific keys reach the destination too (its own ones stay). */
-  private extendIndexKeys(source: string, destination: string): void {
+  /** The index-specific keys (deleted ones too) that reach an index now. */
+  indexKeysReaching(indexName: string): string[] {
+    return [...this.keys.values(), ...this.deletedKeys.values()].filter((key) => indexKeyIndexes(key).includes(indexName)).map((key) => key.value);
+  }
+
+  /**
+   * A whole copy or move: the source's index-specific keys reach the destination too (its own ones stay):
+   * those of `only`, the keys reaching it when the operation was accepted, when the operation says.
+   */
+  private extendIndexKeys(source: string, destination: string, only?: string[]): void {
     for (const key of [...this.keys.values(), ...this.deletedKeys.values()]) {
+      if (only && !only.includes(key.value)) continue;
       const reached = indexKeyIndexes(key);
       if (reached.includes(source) && !reached.includes(destination)) key.copiedTo = [...(key.copiedTo ?? []), destination];
     }

@@ -23,7 +23,11 @@ export type WriteOperation =
   | { type: 'settings'; indexName: string; settings: Settings; forwardToReplicas?: boolean }
   | ({ type: 'synonyms'; indexName: string; forwardToReplicas?: boolean } & SetChanges<Synonym>)
   | ({ type: 'rules'; indexName: string; forwardToReplicas?: boolean } & SetChanges<Rule>)
-  | { type: 'operation'; indexName: string; operation: 'copy' | 'move'; destination: string; scope?: Scope[] }
+  /**
+   * `keys`: the index-specific keys that reached the source when the operation
+   * was accepted, the ones it extends to the destination (absent in older logs: every key reaching it then).
+   */
+  | { type: 'operation'; indexName: string; operation: 'copy' | 'move'; destination: string; scope?: Scope[]; keys?: string[] }
   | { type: 'deleteIndex'; indexName: string }
   | { type: 'deleteByQuery'; indexName: string; params: Record<string, unknown> }
   | KeyOperation

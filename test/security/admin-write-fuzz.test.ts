@@ -442,6 +442,28 @@ describe('admin write fuzz: regressions', () => {
     await closeEngine(engine);
   });
 
+  it('an index key updated, or created, while a copy of its index is queued reaches the same indexes after a restart from the log', async () => {
+    const dir = tempDir('lantern-write-fuzz-');
+    let engine = await openAt(dir, { ...OPTIONS, snapshotEvery: 0 });
+    const admin = (method: string, path: string, body?: unknown) => engine.request({ method, path, body, headers: ADMIN_HEADERS });
+    await admin('POST', '/1/indexes/films/batch', { requests: Array.from({ length: 200 }, (_, i) => ({ action: 'addObject', body: { objectID: String(i), title: `film ${i}` } })) });
+    const updated = ((await admin('POST', '/1/indexes/films/keys', { acl: ['search'] })).body as { key: string }).key;
+    await engine.waitForTasks();
+    // the copy waits behind a batch: the key writes after it apply first
+    await admin('POST', '/1/indexes/films/batch', { requests: Array.from({ length: 2000 }, (_, i) => ({ action: 'addObject', body: { objectID: `b${i}`, title: `film ${i}` } })) });
+    expect((await admin('POST', '/1/indexes/films/operation', { operation: 'copy', destination: 'films2' })).status).toBe(200);
+    expect((await admin('PUT', `/1/indexes/films/keys/${updated}`, { acl: ['search', 'browse'] })).status).toBe(200);
+    const created = ((await admin('POST', '/1/indexes/films/keys', { acl: ['search'] })).body as { key: string }).key;
+    await engine.waitForTasks();
+    const reach = async () => Object.fromEntries(((await admin('GET', '/1/keys')).body as { keys: Array<{ value: string; indexes: string[] }> }).keys
+      .map((k) => [k.value === updated ? 'updated' : k.value === created ? 'created' : k.value, k.indexes]));
+    expect(await reach()).toEqual({ updated: ['films', 'films2'], created: ['films'] });
+    await closeEngine(engine);
+    engine = await openAt(dir, OPTIONS);
+    expect(await reach()).toEqual({ updated: ['films', 'films2'], created: ['films'] });
+    await closeEngine(engine);
+  });
+
   it('generated suggestions read the facet values of their source even when its responseFields leave facets out', async () => {
     const engine = await openAt(tempDir('lantern-write-fuzz-'), OPTIONS);
     const admin = (method: string, path: string, body?: unknown) => engine.request({ method, path, body, headers: ADMIN_HEADERS });
