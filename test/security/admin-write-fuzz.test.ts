@@ -320,8 +320,27 @@ describe('admin write fuzz', () => {
   afterAll(cleanup);
 
   it('random plausible writes by the admin key on every write route: no 5xx; what was accepted reopens', async () => {
-    const seed = Number(process.env.FUZZ_SEED ?? 20261126);
-    const calls = Number(process.env.FUZZ_N ?? 3000);
+    await fuzz(Number(process.env.FUZZ_SEED ?? 20261126), Number(process.env.FUZZ_N ?? 3000), process.env.FUZZ_ONLY, true);
+  }, 60_000);
+
+  // Known failures, found by other seeds and not fixed yet (each replays the seed; remove .fails once fixed):
+  // - seed 11, the calls on index "constructor" to #2789: a search with aroundLatLng answers 500,
+  //   "RuntimeError: memory access out of bounds" in the WebAssembly core (CoreIndex.search, core-index.ts:218),
+  //   after copies of the index and a batch [updateObject, clear]; not reduced to a smaller case yet.
+  it.fails('known: seed 11 — a 500 (memory access out of bounds in the core) on a geo search after copies and a clear', async () => {
+    await fuzz(11, 2790, '/indexes/constructor', false);
+  }, 60_000);
+  // - seed 16: an index key reaches other indexes after a restart from the log than before it ("books" twice,
+  //   "ünï 🔥" at another place in copiedTo): another order between key writes (applied at once) and queued
+  //   copies/moves than the one fa5d9d1 fixed, still to find.
+  it.fails('known: seed 16 — an index key\'s copiedTo differs after a restart from the log', async () => {
+    await fuzz(16, 6000, undefined, false);
+  }, 60_000);
+});
+
+/** The fuzz run: `calls` seeded calls (those matching `only` sent), then the restarts. */
+async function fuzz(seed: number, calls: number, only: string | undefined, everyRoute: boolean): Promise<void> {
+  {
     const r = generator(seed);
     const dir = tempDir('lantern-write-fuzz-');
     let engine: Lantern = await openAt(dir, { ...OPTIONS, snapshotEvery: 0 });
@@ -330,7 +349,8 @@ describe('admin write fuzz', () => {
     const internalErrors: string[] = [];
     const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
       const line = args.map((a) => (a instanceof Error ? a.stack : String(a))).join(' ');
-      if (line.includes('lantern: internal error')) internalErrors.push(line);
+      // 'lantern: internal error' is a 500; the others are failures in the background (a batch of searches not logged…)
+      internalErrors.push(line);
     });
     try {
       const seed_ = async () => {
@@ -358,6 +378,7 @@ describe('admin write fuzz', () => {
           : valid && r.chance(0.9) ? mutate(r, valid(r)) : randomBody(r);
         const path = fillPath(r, route, keys) + query(r, route);
         const headers: Record<string, string> = r.chance(0.1) ? { ...ADMIN_HEADERS, 'x-algolia-user-id': r.pick(['ada', 'ada', 'ada', 'nobody', '%%']) } : ADMIN_HEADERS;
+        if (only && !new RegExp(only).test(`#${i} ${route.op} ${path}`)) continue;
         const before = internalErrors.length;
         const response = await admin(route.method, path, body, headers);
         counts[route.op] = (counts[route.op] ?? 0) + 1;
@@ -375,7 +396,7 @@ describe('admin write fuzz', () => {
       if (process.env.FUZZ_VERBOSE) console.log(WRITES.map((w) => `${w.op} ${accepted[w.op] ?? 0}/${counts[w.op] ?? 0}`).join('\n'));
       expect(first).toBeUndefined();
       // every write route was called
-      expect(WRITES.filter((route) => !counts[route.op]).map((route) => route.op)).toEqual([]);
+      if (everyRoute) expect(WRITES.filter((route) => !counts[route.op]).map((route) => route.op)).toEqual([]);
 
       // whatever was accepted survives a restart: replayed from the log (no snapshot was taken), then from a snapshot
       await engine.waitForTasks();
@@ -403,8 +424,8 @@ describe('admin write fuzz', () => {
     } finally {
       spy.mockRestore();
     }
-  }, 60_000);
-});
+  }
+}
 
 /** Cases the fuzz found, each once a 5xx or a change across a restart. */
 describe('admin write fuzz: regressions', () => {
