@@ -356,9 +356,10 @@ export class Engine {
     }
     if (op.action === 'put') {
       // the indexes a copy or move extended the key to are the ones of now (a key write applies at once,
-      // before the operations still queued; a replay applies them in log order): they are kept
+      // before the operations still queued; a replay applies them in log order): they are kept, when the
+      // key stays on its index (a key recreated over a deleted one of another index starts anew)
       const existing = this.keys.get(op.key.value) ?? this.deletedKeys.get(op.key.value);
-      const key = existing ? { ...op.key, copiedTo: existing.copiedTo } : op.key;
+      const key = existing ? { ...op.key, copiedTo: existing.index === op.key.index ? existing.copiedTo : undefined } : op.key;
       if (!key.copiedTo) delete key.copiedTo;
       this.keys.set(op.key.value, key);
       this.deletedKeys.delete(op.key.value);

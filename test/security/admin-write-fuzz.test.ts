@@ -330,10 +330,11 @@ describe('admin write fuzz', () => {
   it.fails('known: seed 11 — a 500 (memory access out of bounds in the core) on a geo search after copies and a clear', async () => {
     await fuzz(11, 2790, '/indexes/constructor', false);
   }, 60_000);
-  // - seed 16: an index key reaches other indexes after a restart from the log than before it ("books" twice,
-  //   "ünï 🔥" at another place in copiedTo): another order between key writes (applied at once) and queued
-  //   copies/moves than the one fa5d9d1 fixed, still to find.
-  it.fails('known: seed 16 — an index key\'s copiedTo differs after a restart from the log', async () => {
+  // - seed 16: an index key of "films" reaches "ünï 🔥" before a restart from the log, not after it (its
+  //   copiedTo): another order between key writes (applied at once) and queued copies/moves than the ones
+  //   fixed (a key written while a copy is queued; a key recreated over a deleted one), still to find. It
+  //   depends on what is still queued when a key write applies, so on timing: skipped, not it.fails (flaky).
+  it.skip('known: seed 16 — an index key\'s copiedTo differs after a restart from the log', async () => {
     await fuzz(16, 6000, undefined, false);
   }, 60_000);
 });
@@ -482,6 +483,21 @@ describe('admin write fuzz: regressions', () => {
     await closeEngine(engine);
     engine = await openAt(dir, OPTIONS);
     expect(await reach()).toEqual({ updated: ['films', 'films2'], created: ['films'] });
+    await closeEngine(engine);
+  });
+
+  it('a key recreated on another index over a deleted index key does not inherit the indexes copies extended the old one to', async () => {
+    const engine = await openAt(tempDir('lantern-write-fuzz-'), OPTIONS);
+    const admin = (method: string, path: string, body?: unknown) => engine.request({ method, path, body, headers: ADMIN_HEADERS });
+    await admin('PUT', '/1/indexes/films/1', { title: 'film' });
+    const value = ((await admin('POST', '/1/indexes/films/keys', { acl: ['search'] })).body as { key: string }).key;
+    await engine.waitForTasks();
+    await admin('POST', '/1/indexes/films/operation', { operation: 'copy', destination: 'books' });
+    await engine.waitForTasks();
+    expect((await admin('DELETE', `/1/indexes/films/keys/${value}`)).status).toBe(200);
+    expect((await admin('PUT', `/1/indexes/books/keys/${value}`, { acl: ['search'] })).status).toBe(200);
+    const key = ((await admin('GET', '/1/keys')).body as { keys: Array<{ value: string; indexes: string[] }> }).keys.find((k) => k.value === value);
+    expect(key?.indexes).toEqual(['books']);
     await closeEngine(engine);
   });
 
