@@ -11,10 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFixture, talksSettings } from './helpers.js';
+import { CHROMIUM, chromiumFor } from '../support/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`browser.test.ts: ${CHROMIUM} is missing (apt-get install chromium); the real-browser test is skipped`);
+const haveChromium = chromiumFor('browser.test.ts');
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PAGES = fileURLToPath(new URL('./fixtures/browser/', import.meta.url));
