@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The lantern command: serve the REST API, import a JSON file, search.
 import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -9,7 +10,7 @@ import { fsStorage } from './storage/fs.js';
 import { memoryStorage } from './storage/storage.js';
 import { StorageError } from './storage/errors.js';
 import { serve } from './server/http.js';
-import { staticFiles } from './server/static.js';
+import { rootPage, staticFiles } from './server/static.js';
 
 const USAGE = `usage:
   lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory] [--app-id ID] [--admin-key KEY] [--clusters c1,c2] [--trust-proxy] [--max-connections-per-address 256] [--demo]
@@ -76,6 +77,8 @@ function count(flag: 'max-connections-per-address'): number | undefined {
 }
 
 const DEFAULT_DATA = 'lantern-data';
+/** The package's manifest, next to dist/ where this file is built. */
+const PACKAGE: { name: string; version: string } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 /** From the environment, the admin key stays out of the process list (and out of shell history). */
 const ADMIN_KEY_VARIABLE = 'LANTERN_ADMIN_KEY';
 const adminKey = flags['admin-key'] ?? process.env[ADMIN_KEY_VARIABLE];
@@ -119,7 +122,9 @@ async function serveCommand(): Promise<void> {
     await engine.snapshot();
   }
   const host = flags.host!;
-  const fallback = flags.demo ? staticFiles(DEMO_APP, '/demo/') : undefined;
+  const demo = flags.demo ? staticFiles(DEMO_APP, '/demo/') : undefined;
+  const root = rootPage({ name: PACKAGE.name, version: PACKAGE.version, ...(demo ? { demo: '/demo/' } : {}) });
+  const fallback = (req: IncomingMessage, res: ServerResponse) => root(req, res) || (demo?.(req, res) ?? false);
   const maxConnectionsPerAddress = count('max-connections-per-address');
   const server = await serve(engine, { host, port: Number(flags.port), fallback, trustProxy: flags['trust-proxy'], maxConnectionsPerAddress });
   const url = `http://${host}:${(server.address() as AddressInfo).port}`;
@@ -189,7 +194,7 @@ process.on('uncaughtException', (e: NodeJS.ErrnoException) => {
 
 const [command, ...args] = positionals;
 if (flags.version) {
-  console.log(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version);
+  console.log(PACKAGE.version);
 } else if (flags.help || !command) {
   console.log(USAGE);
 } else if (command === 'serve') {

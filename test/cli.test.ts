@@ -232,3 +232,26 @@ describe('one line, never a stack trace', () => {
     }
   });
 });
+
+describe('lantern serve at /', () => {
+  it('answers GET / with what is running (the address serve prints first), and the demo under --demo', async () => {
+    const plain = await startServe(['--memory', '--port', '0']);
+    try {
+      const r = await fetch(`${plain.url}/`);
+      expect(r.status).toBe(200);
+      expect(await r.json()).toMatchObject({ name: 'lantern-search', version: JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version, api: '/1/' });
+      // the API is untouched
+      expect((await fetch(`${plain.url}/1/indexes`)).status).toBe(200);
+    } finally {
+      await plain.stop();
+    }
+    const demo = await startServe(['--memory', '--demo', '--port', '0']);
+    try {
+      const r = await fetch(`${demo.url}/`, { redirect: 'manual' });
+      expect(r.status).toBe(302);
+      expect(r.headers.get('location')).toBe('/demo/');
+    } finally {
+      await demo.stop();
+    }
+  }, 60_000);
+});

@@ -83,3 +83,22 @@ export function staticFiles(directory: string, prefix: string) {
     return true;
   };
 }
+
+/**
+ * A `fallback` for `serve()` that answers `GET /`, the address `lantern
+ * serve` prints first: to the web demo when there is one, else a JSON
+ * description of the server (the API itself is under /1/ and /2/).
+ */
+export function rootPage(about: { name: string; version: string; demo?: string }) {
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/' || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+    if (about.demo) {
+      sendText(res, 302, 'Found', { location: about.demo });
+      return true;
+    }
+    const body = JSON.stringify({ ...about, api: '/1/', documentation: 'https://www.npmjs.com/package/lantern-search' });
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return true;
+  };
+}
