@@ -123,5 +123,7 @@ function insertIntoTrie(t: i32): i32 {
 
 /** Term id of token `t`, or -1 when the dictionary does not hold it. */
 export function lookupToken(t: i32): i32 {
-  return slots.get(findSlot(t, hashToken(t))) - 1;
+  // findSlot first: on an empty dictionary it allocates the table, and `slots.get(findSlot(...))` read the old one
+  const slot = findSlot(t, hashToken(t));
+  return slots.get(slot) - 1;
 }

@@ -2,8 +2,8 @@
 // word length, first-letter typos costing two, typo modes, numeric tokens and
 // prefix matching.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CoreQuery } from '../../src/core/core-index.js';
-import { build, ids, ready, search } from './helpers.js';
+import { CoreIndex, type CoreQuery } from '../../src/core/core-index.js';
+import { build, ids, query, ready, search } from './helpers.js';
 import { prng } from '../support/random.js';
 
 beforeAll(ready);
@@ -280,4 +280,14 @@ describe('the trie walk agrees with a direct computation (seeded random words)',
       expect(matched).toBeGreaterThan(queries.length); // the sample exercises typo matches
     });
   }
+});
+
+describe('alternatives on an index that never held a record', () => {
+  it('find nothing, on the first search and the next (the term table is allocated at the first lookup)', () => {
+    const core = new CoreIndex();
+    core.setAttributes([{ rank: 0, unordered: false }]);
+    const alternatives = [{ word: 0, text: 'flim', exact: false, typos: 2 }];
+    expect(core.search(query('film', { alternatives })).nbHits).toBe(0);
+    expect(core.search(query('film', { alternatives })).nbHits).toBe(0);
+  });
 });
