@@ -8,7 +8,6 @@ import { parseArgs } from 'node:util';
 import { Lantern } from './lantern.js';
 import { fsStorage } from './storage/fs.js';
 import { memoryStorage } from './storage/storage.js';
-import { StorageError } from './storage/errors.js';
 import { serve } from './server/http.js';
 import { rootPage, staticFiles } from './server/static.js';
 
@@ -186,7 +185,7 @@ async function repairCommand(): Promise<void> {
 process.on('uncaughtException', (e: NodeJS.ErrnoException) => {
   const line = e.code === 'EADDRINUSE'
     ? `port ${flags.port} on ${flags.host} is in use (by another lantern serve?): pass --port with another port`
-    : e instanceof StorageError ? e.message : `${e.message ?? String(e)}`;
+    : e.message ?? String(e);
   process.stderr.write(`lantern: ${line.split('\n')[0]}\n`);
   if (process.env.LANTERN_DEBUG) process.stderr.write(`${e.stack}\n`);
   process.exit(1);

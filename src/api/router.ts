@@ -285,18 +285,16 @@ async function answer(
     if (reads) engine.pacer.noteRead();
     // writes are accepted one at a time, paced like their application (see write-pacer.ts)
     else await engine.pacer.admit();
-    const parsing = performance.now();
+    const accepting = performance.now();
     const body = parseBody(seen.body);
     seen.body = body;
-    if (!reads) engine.pacer.charge(performance.now() - parsing);
     // index restrictions (every index of a multi-index call) and the rate limit
     enforce(engine, found.route, caller, found.params, body);
     clusters.admitUser(engine, found.route, headers);
     const context = { engine, params: found.params, query, body, headers, sourceIp, caller };
-    const handling = performance.now();
     const pending = observeRequest(engine, { route: found.route, params: found.params, body, headers }, () => found.route.handler(context));
-    // a write's checks and encoding run before its first await: write work too
-    if (!reads) engine.pacer.charge(performance.now() - handling);
+    // a write's parsing, checks and encoding (the handler's part before its first await) are write work
+    if (!reads) engine.pacer.charge(performance.now() - accepting);
     const answered = await pending;
     const result = restrictResult(found.route, caller, answered);
     if (!(result instanceof Reply)) return json(200, result);

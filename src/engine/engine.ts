@@ -9,7 +9,7 @@ import { memoryStorage, type Storage } from '../storage/storage.js';
 import { Codec } from './persistence.js';
 import { isStorageWriteError } from '../storage/errors.js';
 import { ApiError, badRequest, notFound } from './errors.js';
-import { IndexLoadError, recover, type Recovered } from './recovery.js';
+import { IndexLoadError, decodeSnapshotOf, recover, type Recovered } from './recovery.js';
 import { yieldTurn } from './tasks.js';
 import { WritePacer } from './write-pacer.js';
 import { matchingObjectIDs, newCursorKey } from './browse.js';
@@ -241,8 +241,7 @@ export class Engine {
    * of its own with every record readable, as a restart would need them.
    */
   private async prove(stored: Uint8Array, taskID: number): Promise<void> {
-    const state = await this.codec.decodeSnapshot(stored) as EngineState;
-    if (state.lastTaskID !== taskID) throw new Error(`the stored snapshot holds task ${state.lastTaskID}, not ${taskID}`);
+    const state = await decodeSnapshotOf<EngineState>(this.codec, stored, taskID);
     for (const snapshot of state.indexes) {
       await (await SearchIndex.restore(snapshot)).readEveryRecord(yieldTurn);
       await yieldTurn();

@@ -62,10 +62,7 @@ export async function recover<State extends { lastTaskID: number }>(
     let state: State | undefined;
     try {
       const bytes = await snapshot.read();
-      state = await keys.watch(() => codec.decodeSnapshot(bytes)) as State;
-      if (state.lastTaskID !== snapshot.taskID) {
-        throw new StorageError(`it holds the state after task ${state.lastTaskID} (a file of another time or store)`);
-      }
+      state = await keys.watch(() => decodeSnapshotOf<State>(codec, bytes, snapshot.taskID));
       // indexes quarantined before stay quarantined, and are reported at every open
       for (const name of await target.restore(state, false)) problems.push(quarantineNote(name, snapshot.taskID));
       base = snapshot.taskID;
@@ -110,6 +107,15 @@ export async function recover<State extends { lastTaskID: number }>(
   for (const problem of reported) console.warn(`lantern: ${problem}`);
   const fellBack = stored.snapshots.length > 0 && base !== stored.snapshots[0].taskID;
   return { lastTaskID, problems: reported, lost, fellBack };
+}
+
+/** A snapshot's state, checked to be the one taken after `taskID` (not a file of another time or store). */
+export async function decodeSnapshotOf<State extends { lastTaskID: number }>(codec: Codec, bytes: Uint8Array, taskID: number): Promise<State> {
+  const state = await codec.decodeSnapshot(bytes) as State;
+  if (state.lastTaskID !== taskID) {
+    throw new StorageError(`it holds the state after task ${state.lastTaskID}, not ${taskID} (a file of another time or store)`);
+  }
+  return state;
 }
 
 const quarantineNote = (name: string, taskID: number) =>

@@ -1,6 +1,6 @@
 // IndexedDB storage (browsers, workers): one transaction per log append, a
-// SHA-256 per record; a snapshot is stored, read back and proven before one
-// transaction drops what it supersedes; a Web Lock keeps a second tab or
+// SHA-256 per record; a snapshot is proven, then stored in the one
+// transaction that drops what it supersedes; a Web Lock keeps a second tab or
 // worker from writing to the same database.
 import { openDB, type IDBPDatabase } from 'idb';
 import { SNAPSHOTS_KEPT, type Damage, type Entry, type Storage, type StoredSnapshot } from './storage.js';

@@ -1,8 +1,9 @@
 // The manifest of a data directory (manifest.json) ties its files together:
 // which snapshots the store stands on, newest first, with each file's size
-// and SHA-256, and which closed parts of the log it needs. It is replaced atomically once a new snapshot is proven and
-// before anything it supersedes is deleted, so a store whose snapshots were
-// deleted, swapped or damaged is told apart from one that never had them.
+// and SHA-256, and which closed parts of the log it needs. It is replaced
+// atomically once a new snapshot is proven and before anything it supersedes
+// is deleted, so a store whose snapshots were deleted, swapped or damaged is
+// told apart from one that never had them.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
