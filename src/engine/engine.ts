@@ -119,6 +119,13 @@ export class Engine {
    * until it is deleted.
    */
   readonly quarantined = new Map<string, { reason: string; snapshot: IndexSnapshot }>();
+  /**
+   * The task at which each key last started anew (created, or recreated on
+   * another index). Key writes apply at once, ahead of queued writes, while
+   * a replay applies everything in log order: this tells a queued copy or
+   * move which keys were not yet the ones it saw when it was accepted.
+   */
+  private readonly keyStartedAt = new Map<string, number>();
   /** What opening found damaged and recovered from (empty for a sound store). */
   recovery: Recovered = { lastTaskID: 0, problems: [], lost: [], fellBack: false };
 
@@ -167,6 +174,7 @@ export class Engine {
   private reset(): void {
     this.indexes.clear();
     this.keys.clear();
+    this.keyStartedAt.clear();
     this.deletedKeys.clear();
     this.sources = undefined;
     this.analytics = this.newAnalyticsState();
@@ -181,7 +189,7 @@ export class Engine {
       console.warn(`lantern: task ${taskID} writes to the quarantined index "${name}"; it is skipped`);
       return;
     }
-    this.apply(op);
+    this.apply(op, taskID);
   }
 
   private async restore(state: EngineState, quarantine: boolean): Promise<string[]> {
@@ -303,7 +311,7 @@ export class Engine {
    */
   async writeKey(op: KeyOperation | AnalyticsOperation): Promise<number> {
     const taskID = this.tasks.allocate();
-    await this.logged(taskID, op, () => this.apply(op));
+    await this.logged(taskID, op, () => this.apply(op, taskID));
     return taskID;
   }
 
@@ -347,7 +355,7 @@ export class Engine {
     });
   }
 
-  private applyKey(op: KeyOperation): void {
+  private applyKey(op: KeyOperation, taskID: number): void {
     if (op.action === 'assignUsers' || op.action === 'removeUser') return this.clusters.apply(op);
     if (op.action === 'sources') {
       this.sources = op.sources;
@@ -358,8 +366,10 @@ export class Engine {
       // before the operations still queued; a replay applies them in log order): they are kept, when the
       // key stays on its index (a key recreated over a deleted one of another index starts anew)
       const existing = this.keys.get(op.key.value) ?? this.deletedKeys.get(op.key.value);
-      const key = existing ? { ...op.key, copiedTo: existing.index === op.key.index ? existing.copiedTo : undefined } : op.key;
+      const continued = existing !== undefined && existing.index === op.key.index;
+      const key = continued ? { ...op.key, copiedTo: existing.copiedTo } : op.key;
       if (!key.copiedTo) delete key.copiedTo;
+      if (!continued) this.keyStartedAt.set(op.key.value, taskID);
       this.keys.set(op.key.value, key);
       this.deletedKeys.delete(op.key.value);
       return;
@@ -375,7 +385,7 @@ export class Engine {
     await this.afterSnapshotInFlight();
     try {
       if (op.type === 'settings') await this.prepareSettings(op);
-      await observeTask(this, op, () => this.applyInSlices(op));
+      await observeTask(this, op, () => this.applyInSlices(op, taskID));
     } finally {
       this.lastApplied = taskID;
       this.appliedSinceSnapshot++;
@@ -388,7 +398,7 @@ export class Engine {
    * turn, so searches are answered between slices instead of waiting for the
    * whole batch. Resolves with the milliseconds spent applying.
    */
-  private async applyInSlices(op: WriteOperation & { at?: number }): Promise<number> {
+  private async applyInSlices(op: WriteOperation & { at?: number }, taskID: number): Promise<number> {
     const actions = op.type === 'batch' ? op.actions : [];
     let busy = 0;
     for (let first = 0; first === 0 || first < actions.length; first += APPLY_SLICE) {
@@ -396,7 +406,7 @@ export class Engine {
       // searches waiting get as much time as writes took since the last pause (see write-pacer.ts)
       await this.pacer.pause();
       const slice = op.type === 'batch' && actions.length > APPLY_SLICE ? { ...op, actions: actions.slice(first, first + APPLY_SLICE) } : op;
-      const ms = timed(() => this.apply(slice));
+      const ms = timed(() => this.apply(slice, taskID));
       this.pacer.charge(ms);
       busy += ms;
     }
@@ -441,18 +451,18 @@ export class Engine {
     await this.storage.close();
   }
 
-  /** Applies a write at the time it was accepted (createdAt/updatedAt replay identically). */
-  private apply(op: WriteOperation & { at?: number }): void {
+  /** Applies the write `taskID` at the time it was accepted (createdAt/updatedAt replay identically). */
+  private apply(op: WriteOperation & { at?: number }, taskID: number): void {
     const clock = writeClock.now;
     if (op.at !== undefined) writeClock.now = () => op.at!;
     try {
-      this.applyOperation(op);
+      this.applyOperation(op, taskID);
     } finally {
       writeClock.now = clock;
     }
   }
 
-  private applyOperation(op: WriteOperation): void {
+  private applyOperation(op: WriteOperation, taskID: number): void {
     this.clusters.observe(op);
     switch (op.type) {
       case 'batch': return this.applyBatch(op.indexName, op.actions);
@@ -462,11 +472,11 @@ export class Engine {
       case 'rules': return applyRuleChanges(this.indexes, op.indexName, op, op.forwardToReplicas === true);
       case 'operation': {
         const whole = !(op.operation === 'copy' && op.scope?.length);
-        if (whole && this.indexes.has(op.indexName)) this.extendIndexKeys(op.indexName, op.destination, op.keys);
+        if (whole && this.indexes.has(op.indexName)) this.extendIndexKeys(op.indexName, op.destination, taskID, op.keys);
         return applyOperation(this.indexes, (n) => this.ensureIndex(n), op.indexName, op.destination, op.operation, op.scope);
       }
       case 'deleteIndex': return this.dropIndex(op.indexName);
-      case 'key': return this.applyKey(op);
+      case 'key': return this.applyKey(op, taskID);
       case 'analytics': return this.analytics.apply(op);
       case 'deleteByQuery': {
         for (const index of withReplicas(this.indexes, op.indexName, true)) index.delete(matchingObjectIDs(index, op.params));
@@ -501,9 +511,12 @@ export class Engine {
    * A whole copy or move: the source's index-specific keys reach the destination too (its own ones stay):
    * those of `only`, the keys reaching it when the operation was accepted, when the operation says.
    */
-  private extendIndexKeys(source: string, destination: string, only?: string[]): void {
+  private extendIndexKeys(source: string, destination: string, taskID: number, only?: string[]): void {
     for (const key of [...this.keys.values(), ...this.deletedKeys.values()]) {
       if (only && !only.includes(key.value)) continue;
+      // a key that started anew after this operation was accepted (recreated on another index, applied at
+      // once while the operation was queued) is not the key `only` named: a replay resets it after this
+      if ((this.keyStartedAt.get(key.value) ?? 0) > taskID) continue;
       const reached = indexKeyIndexes(key);
       if (reached.includes(source) && !reached.includes(destination)) key.copiedTo = [...(key.copiedTo ?? []), destination];
     }
