@@ -12,7 +12,7 @@ import { NO_MATCH, matchToken, wordCount } from './matcher';
 import { isExcluded, rankSlots } from './ranking';
 import { invalidateStaticOrder, prepareQuery as prepareQueryWords, search as runSearch } from './search';
 import { params } from './params';
-import { exportIndex, importIndex } from './snapshot';
+import { beginExport, beginImport, exportSome, importSome } from './snapshot';
 import { invalidatePrefixCache as dropPrefixCache } from './prefix-cache';
 import { invalidateWordMemo } from './word-memo';
 import { bitmapWords, candidateBitmap, isTermMatched, termWords } from './wordsets';
@@ -169,13 +169,19 @@ export function compact(): void {
   compactPostings(termCount);
 }
 
-/** Streams the index's snapshot to JS through env.snapshotWrite. */
-export function exportSnapshot(): void { exportIndex(); }
+/** Starts streaming the index's snapshot to JS (env.snapshotWrite); `exportSnapshotSome` writes it. */
+export function exportSnapshotBegin(): void { beginExport(); }
 
-/** Reads a snapshot of `length` bytes from JS (env.snapshotRead) into this (empty) index; 1 when it was valid. */
-export function importSnapshot(length: i32): i32 {
+/** Writes about `budget` more bytes of the snapshot; 1 once all of it is written. */
+export function exportSnapshotSome(budget: i32): i32 { return exportSome(budget) ? 1 : 0; }
+
+/** Starts reading a snapshot of `length` bytes from JS (env.snapshotRead) into this (empty) index; 0 when it is not one. */
+export function importSnapshotBegin(length: i32): i32 {
   invalidateIndexCaches();
-  return importIndex(length) ? 1 : 0;
+  return beginImport(length) ? 1 : 0;
 }
+
+/** Reads about `budget` more bytes: 0 while more is left, 1 once all of it is in and valid, -1 when it is not valid. */
+export function importSnapshotSome(budget: i32): i32 { return importSome(budget); }
 export function termTotal(): i32 { return termCount; }
 export function liveTotal(): i32 { return liveCount; }

@@ -24,13 +24,19 @@ function windowPtr(): usize {
 // ---------------------------------------------------------------- writing
 
 let written: i32 = 0;
+/** Bytes handed to JS since `beginWrite`. */
+let handed: i64 = 0;
 
-export function beginWrite(): void { written = 0; windowPtr(); }
+export function beginWrite(): void { written = 0; handed = 0; windowPtr(); }
 
 export function endWrite(): void {
   if (written > 0) snapshotWrite(window, written);
+  handed += written;
   written = 0;
 }
+
+/** Bytes of the snapshot written so far (handed to JS or waiting in the window). */
+export function streamed(): i64 { return handed + <i64>written; }
 
 /** `n` (≤ WINDOW) contiguous bytes to fill at the returned pointer; call `wrote(n)` after. */
 export function space(n: i32): usize {
@@ -49,6 +55,7 @@ export function putBytes(ptr: usize, n: i32): void {
   if (n >= DIRECT) {
     endWrite();
     snapshotWrite(ptr, n);
+    handed += n;
     return;
   }
   memory.copy(space(n), ptr, <usize>n);
@@ -102,6 +109,9 @@ export function need(n: i32): bool {
 }
 
 @inline export function readPtr(): usize { return cursor; }
+
+/** Bytes of the snapshot JS has handed over so far. */
+export function received(): i64 { return <i64>fetched; }
 
 export function skip(n: i32): void {
   cursor += <usize>n;

@@ -4,8 +4,8 @@
 // It streams through JS a window at a time (see snapshot-stream.ts).
 import { ByteVec, freeVec } from './buffers';
 import {
-  atEnd, beginRead, beginWrite, endWrite, need, padTo4, put32, putBytes, readPtr, skip, skipPad4, space, take32, takeBytes, takeCount,
-  truncated, wrote,
+  atEnd, beginRead, beginWrite, endWrite, need, padTo4, put32, putBytes, readPtr, received, skip, skipPad4, space, streamed, take32,
+  takeBytes, takeCount, truncated, wrote,
 } from './snapshot-stream';
 import { internToken, termCount, termUnitLength, termUnitStart, termUnits } from './dictionary';
 import { MAX_TOKEN_UNITS, loadFoldedTerm, tokens } from './text';
@@ -22,110 +22,205 @@ const VERSION_OLD_KEYS: u32 = 2;
 /** Rank slots worth saving: customRanking, asc/desc entries, distinct groups. */
 const SAVED_SLOTS: i32[] = [0, 1, 2, 3, 4, 5, 6, 7, 10];
 
-export function exportIndex(): void {
+// Export and import run a step at a time (`exportSome`, `importSome`: about
+// `budget` bytes each), so JS can answer searches between steps of a large
+// index. Between steps nothing may write to the index (JS holds writes while
+// a snapshot is captured; an import fills a core nobody searches yet).
+
+const TERMS: i32 = 0;
+const POSTINGS: i32 = 1;
+const WHOLE_VALUES: i32 = 2;
+const DOCS: i32 = 3;
+const SLOTS: i32 = 4;
+const DONE: i32 = 5;
+
+/** The export's or import's phase, the item it is at, and how many the phase has. */
+let phase = DONE;
+let at = 0;
+let count = 0;
+
+function enter(next: i32, items: i32): void {
+  phase = next;
+  at = 0;
+  count = items;
+}
+
+// ---------------------------------------------------------------- export
+
+/** Starts streaming the index's snapshot; `exportSome` writes the rest. */
+export function beginExport(): void {
   beginWrite();
   put32(MAGIC);
   put32(VERSION);
   put32(<u32>termCount);
-  for (let t = 0; t < termCount; t++) {
-    const n = termUnitLength.get(t);
-    const start = termUnitStart.get(t);
-    put32(<u32>n);
-    const padded = (n * 2 + 3) & ~3;
-    const at = space(padded);
-    for (let i = 0; i < n; i++) store<u16>(at + (<usize>i << 1), <u16>termUnits.get(start + i));
-    if ((n & 1) != 0) store<u16>(at + (<usize>n << 1), 0);
-    wrote(padded);
+  enter(TERMS, termCount);
+}
+
+/** Work an item costs beside its bytes (a term is interned, a list allocated): steps of even work. */
+const ITEM_COST: i64 = 32;
+
+/** Writes about `budget` more bytes of the snapshot; true once all of it is written. */
+export function exportSome(budget: i32): bool {
+  const stop = streamed() + <i64>budget;
+  let items: i64 = 0;
+  while (phase != DONE && streamed() + items++ * ITEM_COST < stop) {
+    if (at == count) { nextExportPhase(); continue; }
+    if (phase == TERMS) exportTerm(at);
+    else if (phase == POSTINGS) exportPostingList(postings, at);
+    else if (phase == WHOLE_VALUES) exportPostingList(wholeValues, at);
+    else if (phase == DOCS) exportDoc(at);
+    else exportSlot(at);
+    at++;
   }
-  exportPostings(postings);
-  exportPostings(wholeValues);
-  const docs = docPtr.length;
-  put32(<u32>docs);
-  for (let d = 0; d < docs; d++) {
-    if (!isLive(d)) { put32(0); continue; }
-    const n = docLength.get(d);
-    put32(<u32>n + 1);
-    if (n > 0) putBytes(<usize>docPtr.get(d), n);
-  }
-  put32(<u32>SAVED_SLOTS.length);
-  for (let i = 0; i < SAVED_SLOTS.length; i++) {
-    const ranks = rankSlots[SAVED_SLOTS[i]];
-    put32(<u32>SAVED_SLOTS[i]);
-    put32(<u32>ranks.length);
-    putBytes(ranks.ptr, ranks.length << 2);
-  }
+  if (phase != DONE) return false;
   endWrite();
+  return true;
 }
 
-function exportPostings(lists: PostingLists): void {
-  for (let t = 0; t < termCount; t++) {
-    const n = lists.length.get(t);
-    put32(<u32>lists.lastPlusOne.get(t));
-    put32(<u32>n);
-    putBytes(<usize>lists.ptr.get(t), n);
-    padTo4(n);
-  }
+function nextExportPhase(): void {
+  if (phase == TERMS) enter(POSTINGS, termCount);
+  else if (phase == POSTINGS) enter(WHOLE_VALUES, termCount);
+  else if (phase == WHOLE_VALUES) {
+    enter(DOCS, docPtr.length);
+    put32(<u32>count);
+  } else if (phase == DOCS) {
+    enter(SLOTS, SAVED_SLOTS.length);
+    put32(<u32>count);
+  } else enter(DONE, 0);
 }
 
-function importPostings(lists: PostingLists, terms: i32): void {
-  for (let t = 0; t < terms; t++) {
-    lists.lastPlusOne.set(t, <i32>take32());
-    const n = takeCount(1);
-    const capacity = n + 8;
-    const block = heap.alloc(<usize>capacity);
-    takeBytes(block, n);
-    lists.ptr.set(t, <i32>block);
-    lists.length.set(t, n);
-    lists.capacity.set(t, capacity);
-    skipPad4(n);
-    if (truncated) return;
-  }
+function exportTerm(t: i32): void {
+  const n = termUnitLength.get(t);
+  const start = termUnitStart.get(t);
+  put32(<u32>n);
+  const padded = (n * 2 + 3) & ~3;
+  const into = space(padded);
+  for (let i = 0; i < n; i++) store<u16>(into + (<usize>i << 1), <u16>termUnits.get(start + i));
+  if ((n & 1) != 0) store<u16>(into + (<usize>n << 1), 0);
+  wrote(padded);
 }
 
-/** Rebuilds an empty index from the snapshot JS streams in; returns false when it is not one. */
-export function importIndex(length: i32): bool {
+function exportPostingList(lists: PostingLists, t: i32): void {
+  const n = lists.length.get(t);
+  put32(<u32>lists.lastPlusOne.get(t));
+  put32(<u32>n);
+  putBytes(<usize>lists.ptr.get(t), n);
+  padTo4(n);
+}
+
+function exportDoc(d: i32): void {
+  if (!isLive(d)) { put32(0); return; }
+  const n = docLength.get(d);
+  put32(<u32>n + 1);
+  if (n > 0) putBytes(<usize>docPtr.get(d), n);
+}
+
+function exportSlot(i: i32): void {
+  const ranks = rankSlots[SAVED_SLOTS[i]];
+  put32(<u32>SAVED_SLOTS[i]);
+  put32(<u32>ranks.length);
+  putBytes(ranks.ptr, ranks.length << 2);
+}
+
+// ---------------------------------------------------------------- import
+
+let version: u32 = 0;
+/** A record's forward list on its way in. */
+let forward: ByteVec | null = null;
+
+/** Starts reading a snapshot of `length` bytes into this empty index; false when it is not one. */
+export function beginImport(length: i32): bool {
   beginRead(length);
+  enter(DONE, 0);
   if (take32() != MAGIC) return false;
-  const version = take32();
+  version = take32();
   if (version != VERSION && version != VERSION_LENGTHS && version != VERSION_OLD_KEYS) return false;
-  const terms = takeCount(8);
-  for (let t = 0; t < terms; t++) {
-    const n = <i32>take32();
-    const padded = (n * 2 + 3) & ~3;
-    if (n <= 0 || n > MAX_TOKEN_UNITS || !need(padded)) return false;
-    loadFoldedTerm(readPtr(), n);
-    skip(padded);
-    if (tokens.count != 1 || internToken(0) != t) return false;
+  enter(TERMS, takeCount(8));
+  return !truncated;
+}
+
+/** Reads about `budget` more bytes: 0 while more is left, 1 once the whole snapshot is in and valid, -1 when it is not valid. */
+export function importSome(budget: i32): i32 {
+  const stop = received() + <i64>budget;
+  let items: i64 = 0;
+  while (phase != DONE && received() + items++ * ITEM_COST < stop) {
+    if (at == count) { nextImportPhase(); }
+    else if (phase == TERMS) { if (!importTerm(at)) return fail(); at++; }
+    else if (phase == POSTINGS) importPostingList(postings, at++);
+    else if (phase == WHOLE_VALUES) importPostingList(wholeValues, at++);
+    else if (phase == DOCS) importDoc(at++);
+    else if (!importSlot(at++)) return fail();
+    if (truncated) return fail();
   }
-  ensureTerms(termCount);
-  importPostings(postings, terms);
-  importPostings(wholeValues, terms);
-  const docs = takeCount(4);
-  if (truncated) return false;
-  ensureDocs(docs);
-  const forward = new ByteVec();
-  const lengthPlusOne = version == VERSION;
-  for (let d = 0; d < docs && !truncated; d++) {
-    const stored = takeCount(1);
-    if (stored == 0) continue;
-    const n = lengthPlusOne ? stored - 1 : stored;
-    forward.length = 0;
-    forward.reserve(n);
-    takeBytes(forward.ptr, n);
-    forward.length = n;
-    if (!truncated) storeForward(d, forward);
-  }
-  freeVec(forward);
-  const slots = takeCount(8);
-  for (let i = 0; i < slots && !truncated; i++) {
-    const slot = <i32>take32();
-    const n = takeCount(4);
-    if (slot < 0 || slot >= rankSlots.length) return false;
-    const ranks = rankSlots[slot];
-    ranks.resetZero(n);
-    takeBytes(ranks.ptr, n << 2);
-  }
-  if (truncated) return false;
+  if (phase != DONE) return 0;
+  freeForward();
   if (version == VERSION_OLD_KEYS) compact(termCount);
-  return atEnd();
+  return atEnd() ? 1 : -1;
+}
+
+function fail(): i32 {
+  freeForward();
+  enter(DONE, 0);
+  return -1;
+}
+
+function freeForward(): void {
+  if (forward) freeVec(forward!);
+  forward = null;
+}
+
+function nextImportPhase(): void {
+  if (phase == TERMS) {
+    ensureTerms(termCount);
+    enter(POSTINGS, count);
+  } else if (phase == POSTINGS) enter(WHOLE_VALUES, count);
+  else if (phase == WHOLE_VALUES) {
+    enter(DOCS, takeCount(4));
+    if (!truncated) ensureDocs(count);
+    forward = new ByteVec();
+  } else if (phase == DOCS) enter(SLOTS, takeCount(8));
+  else enter(DONE, 0);
+}
+
+function importTerm(t: i32): bool {
+  const n = <i32>take32();
+  const padded = (n * 2 + 3) & ~3;
+  if (n <= 0 || n > MAX_TOKEN_UNITS || !need(padded)) return false;
+  loadFoldedTerm(readPtr(), n);
+  skip(padded);
+  return tokens.count == 1 && internToken(0) == t;
+}
+
+function importPostingList(lists: PostingLists, t: i32): void {
+  lists.lastPlusOne.set(t, <i32>take32());
+  const n = takeCount(1);
+  const capacity = n + 8;
+  const block = heap.alloc(<usize>capacity);
+  takeBytes(block, n);
+  lists.ptr.set(t, <i32>block);
+  lists.length.set(t, n);
+  lists.capacity.set(t, capacity);
+  skipPad4(n);
+}
+
+function importDoc(d: i32): void {
+  const stored = takeCount(1);
+  if (stored == 0) return;
+  const n = version == VERSION ? stored - 1 : stored;
+  const into = forward!;
+  into.length = 0;
+  into.reserve(n);
+  takeBytes(into.ptr, n);
+  into.length = n;
+  if (!truncated) storeForward(d, into);
+}
+
+function importSlot(i: i32): bool {
+  const slot = <i32>take32();
+  const n = takeCount(4);
+  if (slot < 0 || slot >= rankSlots.length) return false;
+  const ranks = rankSlots[slot];
+  ranks.resetZero(n);
+  takeBytes(ranks.ptr, n << 2);
+  return true;
 }

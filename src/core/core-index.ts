@@ -3,6 +3,10 @@
 // typed arrays, one call per batch.
 import { CRITERION, EXACT_SINGLE, FILTERS_SLOT, GEO_SLOT, HIT_STRIDE, P, PARAM_COUNT, QUERY_TYPE, TYPO_MODE } from './abi.js';
 import { instantiateCore, type CoreExports, type SnapshotStream } from './wasm.js';
+import { concat } from '../engine/bytes.js';
+
+/** Bytes of a snapshot exported or imported per step (a few milliseconds of work). */
+const SNAPSHOT_STEP = 1 << 21;
 
 export interface Segment { attribute: number; text: string }
 export interface CoreDocument { id: number; segments: Segment[] }
@@ -242,27 +246,51 @@ export class CoreIndex {
 
   compact(): void { this.core.compact(); }
 
-  /** The index as bytes (dictionary, forward lists, rank arrays): see assembly/snapshot.ts. */
-  exportSnapshot(): Uint8Array {
+  /**
+   * The index as bytes (dictionary, forward lists, rank arrays: see
+   * assembly/snapshot.ts), in parts of about SNAPSHOT_STEP bytes, with
+   * `pause` awaited between parts: a large index is exported between
+   * searches (`step`: bytes per part). Nothing may write to the index
+   * until it resolves.
+   */
+  async exportSnapshot(pause: () => Promise<void> = async () => {}, step = SNAPSHOT_STEP): Promise<Uint8Array[]> {
     const parts: Uint8Array[] = [];
-    let length = 0;
-    this.streaming({ write: (part) => { parts.push(part.slice()); length += part.length; }, read: () => 0 }, () => this.core.exportSnapshot());
-    const bytes = new Uint8Array(length);
-    let at = 0;
-    for (const part of parts) { bytes.set(part, at); at += part.length; }
-    return bytes;
+    let written: Uint8Array[] = [];
+    const write = (bytes: Uint8Array) => { written.push(bytes.slice()); };
+    this.streaming({ write, read: () => 0 }, () => this.core.exportSnapshotBegin());
+    for (;;) {
+      const done = this.streaming({ write, read: () => 0 }, () => this.core.exportSnapshotSome(step)) === 1;
+      if (written.length > 0) parts.push(written.length === 1 ? written[0] : concat(written));
+      written = [];
+      if (done) return parts;
+      await pause();
+    }
   }
 
-  /** Loads a snapshot into this empty index; false when the bytes are not a valid snapshot. */
-  importSnapshot(bytes: Uint8Array): boolean {
+  /**
+   * Loads a snapshot (its bytes, or the parts `exportSnapshot` gave) into
+   * this empty index, `pause` awaited between steps; false when the bytes
+   * are not a valid snapshot.
+   */
+  async importSnapshot(snapshot: Uint8Array | Uint8Array[], pause: () => Promise<void> = async () => {}, step = SNAPSHOT_STEP): Promise<boolean> {
+    const parts = Array.isArray(snapshot) ? snapshot : [snapshot];
+    let part = 0;
     let at = 0;
     const read = (into: Uint8Array) => {
-      const n = Math.min(into.length, bytes.length - at);
-      into.set(bytes.subarray(at, at + n));
+      while (part < parts.length && at === parts[part].length) { part++; at = 0; }
+      if (part === parts.length) return 0;
+      const n = Math.min(into.length, parts[part].length - at);
+      into.set(parts[part].subarray(at, at + n));
       at += n;
       return n;
     };
-    return this.streaming({ write: () => {}, read }, () => this.core.importSnapshot(bytes.length)) === 1;
+    const length = parts.reduce((sum, p) => sum + p.length, 0);
+    if (this.streaming({ write: () => {}, read }, () => this.core.importSnapshotBegin(length)) !== 1) return false;
+    for (;;) {
+      const state = this.streaming({ write: () => {}, read }, () => this.core.importSnapshotSome(step));
+      if (state !== 0) return state === 1;
+      await pause();
+    }
   }
 
   private streaming<T>(stream: SnapshotStream, run: () => T): T {

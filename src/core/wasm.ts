@@ -19,8 +19,10 @@ export interface CoreExports {
   candidateWords(): number;
   highlight(length: number): void;
   compact(): void;
-  exportSnapshot(): void;
-  importSnapshot(length: number): number;
+  exportSnapshotBegin(): void;
+  exportSnapshotSome(budget: number): number;
+  importSnapshotBegin(length: number): number;
+  importSnapshotSome(budget: number): number;
   termTotal(): number;
   liveTotal(): number;
 }
@@ -45,7 +47,7 @@ export interface SnapshotStream {
   read(into: Uint8Array): number;
 }
 
-/** A core instance and the stream its snapshot calls go to (set around exportSnapshot/importSnapshot). */
+/** A core instance and the stream its snapshot calls go to (set around each step of a snapshot's export or import). */
 export function instantiateCore(): { core: CoreExports; stream: { current: SnapshotStream | undefined } } {
   if (!ready) throw new Error('lantern core not loaded: await loadCore() first');
   const stream: { current: SnapshotStream | undefined } = { current: undefined };

@@ -221,8 +221,8 @@ export class Engine {
         const state = await this.captured();
         this.appliedSinceSnapshot = 0;
         this.snapshotCaptured = true;
-        const bytes = await this.codec.encodeSnapshot(state);
-        await this.storage.writeSnapshot({ taskID: state.lastTaskID, bytes }, (stored) => this.prove(stored, state.lastTaskID));
+        const pieces = await this.codec.encodeSnapshot(state, yieldTurn);
+        await this.storage.writeSnapshot({ taskID: state.lastTaskID, pieces }, (stored) => this.prove(stored, state.lastTaskID));
       } finally {
         this.snapshotting = undefined;
         this.snapshotCaptured = false;
@@ -249,7 +249,7 @@ export class Engine {
    * of its own with every record readable, as a restart would need them.
    */
   private async prove(stored: Uint8Array, taskID: number): Promise<void> {
-    const state = await decodeSnapshotOf<EngineState>(this.codec, stored, taskID);
+    const state = await decodeSnapshotOf<EngineState>(this.codec, stored, taskID, yieldTurn);
     for (const snapshot of state.indexes) {
       await (await SearchIndex.restore(snapshot)).readEveryRecord(yieldTurn);
       await yieldTurn();

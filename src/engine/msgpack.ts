@@ -9,12 +9,12 @@ import { decode as decodeMessagePack, DecodeError, type DecoderOptions } from '@
 import { setOwn } from './own-keys.js';
 
 /** @msgpack/msgpack's decode, with "__proto__" keys decoded as own properties. */
-export function decode(bytes: Uint8Array): unknown {
+export function decode(bytes: Uint8Array, options: Pick<DecoderOptions, 'extensionCodec'> = {}): unknown {
   try {
-    return decodeMessagePack(bytes);
+    return decodeMessagePack(bytes, options);
   } catch (e) {
     if (!(e instanceof DecodeError)) throw e;
-    const value = decodeMessagePack(bytes, { keyDecoder: protoAsPlaceholder }); // rethrows whatever else is wrong
+    const value = decodeMessagePack(bytes, { ...options, keyDecoder: protoAsPlaceholder }); // rethrows whatever else is wrong
     restoreProtoKeys(value);
     return value;
   }

@@ -64,11 +64,16 @@ export class ObjectIdTable {
     }
   }
 
-  /** Rebuilds the slots for the live ids, a quarter full at most (deleted marks dropped). */
-  private resize(): void {
+  /** Makes room for `count` ids in all, so adding that many never rebuilds the table (one rebuild, of what it holds). */
+  reserve(count: number): void {
+    if ((count + 1) * 2 > this.slots.length) this.resize(count);
+  }
+
+  /** Rebuilds the slots for the live ids, a quarter full at most (deleted marks dropped), or `room` ids. */
+  private resize(room = 0): void {
     const ids = this.slots.filter((id) => id >= 0);
     let length = MIN_SLOTS;
-    while (length < (ids.length + 1) * 4) length *= 2;
+    while (length < (Math.max(ids.length, room) + 1) * 4) length *= 2;
     this.slots = new Int32Array(length).fill(EMPTY);
     this.used = 0;
     this.live = 0;

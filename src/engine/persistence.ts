@@ -1,17 +1,32 @@
 // What goes to storage: write operations (JSON, UTF-8) and engine snapshots
-// (MessagePack: binary), each sealed in
-// a frame that says how it is stored: plain, or AES-GCM encrypted
-// (WebCrypto) with `encryptionKey`. Snapshots also carry a SHA-256 of their
-// payload so a damaged one is never loaded.
-import { encode } from '@msgpack/msgpack';
+// (MessagePack: binary), each sealed in a frame that says how it is stored:
+// plain, or AES-GCM encrypted (WebCrypto) with `encryptionKey`.
+//
+// A snapshot ("LNT2") is the magic, then sections (see snapshot-sections.ts),
+// each: u32 length of what follows the digest, the SHA-256 of that (hashed off
+// the main thread by WebCrypto), and the sealed section: its number (u32),
+// then its payload. A damaged section fails its digest; a section moved fails
+// its number; a wrong key fails to unseal sections whose digest holds. Older
+// snapshots ("LNTS": the magic, a SHA-256, the whole state sealed in one
+// piece) are still read.
 import { decode } from './msgpack.js'; // keeps "__proto__" keys as data
 import { concat } from './bytes.js';
+import { cut, join } from './snapshot-sections.js';
 
 const PLAIN = 0;
 const AES_GCM = 1;
 const IV_BYTES = 12;
 const DIGEST_BYTES = 32;
-const SNAPSHOT_MAGIC = [0x4c, 0x4e, 0x54, 0x53]; // "LNTS"
+const SNAPSHOT_MAGIC = [0x4c, 0x4e, 0x54, 0x32]; // "LNT2"
+const WHOLE_SNAPSHOT_MAGIC = [0x4c, 0x4e, 0x54, 0x53]; // "LNTS", before sections
+const SECTION_HEADER = 4 + DIGEST_BYTES;
+
+const hasMagic = (bytes: Uint8Array, magic: number[]) => bytes.length >= magic.length && magic.every((b, i) => bytes[i] === b);
+const sha256 = async (bytes: Uint8Array) => new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
+const u32 = (n: number) => new Uint8Array(Uint32Array.of(n).buffer);
+const noPause = async () => {};
 
 
 export class StorageError extends Error {}
@@ -64,18 +79,67 @@ export class Codec {
     return JSON.parse(new TextDecoder().decode(await this.unseal(bytes)));
   }
 
-  async encodeSnapshot(state: unknown): Promise<Uint8Array> {
-    const sealed = await this.seal(encode(state));
-    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', sealed as Uint8Array<ArrayBuffer>));
-    return concat([Uint8Array.from(SNAPSHOT_MAGIC), digest, sealed]);
+  /**
+   * The snapshot of `state` as pieces to store end to end (the magic, then
+   * one piece per section); `pause` is awaited between sections.
+   */
+  async encodeSnapshot(state: unknown, pause: () => Promise<void> = noPause): Promise<Uint8Array[]> {
+    const sections = cut(state);
+    const pieces: Uint8Array[] = [Uint8Array.from(SNAPSHOT_MAGIC)];
+    for (let i = 0; i < sections.count; i++) {
+      const sealed = await this.seal(concat([u32(i), sections.payload(i)]));
+      const header = new Uint8Array(SECTION_HEADER);
+      new DataView(header.buffer).setUint32(0, sealed.length, true);
+      header.set(await sha256(sealed), 4);
+      pieces.push(header, sealed);
+      await pause();
+    }
+    return pieces;
   }
 
-  async decodeSnapshot(bytes: Uint8Array): Promise<any> {
-    const header = SNAPSHOT_MAGIC.length + DIGEST_BYTES;
-    if (bytes.length < header || SNAPSHOT_MAGIC.some((b, i) => bytes[i] !== b)) throw new StorageError('not a snapshot');
+  /** The state a snapshot holds; `pause` is awaited between sections. */
+  async decodeSnapshot(bytes: Uint8Array, pause: () => Promise<void> = noPause): Promise<any> {
+    if (hasMagic(bytes, WHOLE_SNAPSHOT_MAGIC)) return this.decodeWholeSnapshot(bytes);
+    if (!hasMagic(bytes, SNAPSHOT_MAGIC)) throw new StorageError('not a snapshot');
+    const sections = sectionsOf(bytes);
+    const payload = async (i: number) => {
+      const sealed = sections[i];
+      if (!sameBytes(await sha256(sealed.bytes), sealed.digest)) throw new StorageError(`snapshot checksum mismatch (section ${i})`);
+      const numbered = await this.unseal(sealed.bytes);
+      if (numbered.length < 4 || new DataView(numbered.buffer, numbered.byteOffset, 4).getUint32(0, true) !== i) {
+        throw new StorageError(`snapshot section ${i} is out of place`);
+      }
+      return numbered.subarray(4);
+    };
+    try {
+      return await join(sections.length, payload, pause);
+    } catch (e) {
+      if (e instanceof StorageError) throw e;
+      throw new StorageError(`unreadable snapshot (${(e as Error).message})`);
+    }
+  }
+
+  private async decodeWholeSnapshot(bytes: Uint8Array): Promise<any> {
+    const header = WHOLE_SNAPSHOT_MAGIC.length + DIGEST_BYTES;
+    if (bytes.length < header) throw new StorageError('not a snapshot');
     const sealed = bytes.subarray(header);
-    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', sealed as Uint8Array<ArrayBuffer>));
-    if (digest.some((b, i) => b !== bytes[SNAPSHOT_MAGIC.length + i])) throw new StorageError('snapshot checksum mismatch');
+    if (!sameBytes(await sha256(sealed), bytes.subarray(WHOLE_SNAPSHOT_MAGIC.length, header))) throw new StorageError('snapshot checksum mismatch');
     return decode(await this.unseal(sealed));
   }
+}
+
+/** The sections of a snapshot, found by their lengths (views: nothing is copied). */
+function sectionsOf(bytes: Uint8Array): Array<{ digest: Uint8Array; bytes: Uint8Array }> {
+  const sections: Array<{ digest: Uint8Array; bytes: Uint8Array }> = [];
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = SNAPSHOT_MAGIC.length;
+  while (at < bytes.length) {
+    if (at + SECTION_HEADER > bytes.length) throw new StorageError('snapshot cut short (in a section header)');
+    const end = at + SECTION_HEADER + view.getUint32(at, true);
+    if (end > bytes.length) throw new StorageError('snapshot cut short (in a section)');
+    sections.push({ digest: bytes.subarray(at + 4, at + SECTION_HEADER), bytes: bytes.subarray(at + SECTION_HEADER, end) });
+    at = end;
+  }
+  if (sections.length === 0) throw new StorageError('snapshot cut short (no sections)');
+  return sections;
 }

@@ -6,7 +6,7 @@
 // objects. Every record's objectID is also kept in a dense list, so finding
 // a record id by objectID (a table over that list) and answering a hit by its
 // objectID alone never read the record itself.
-import { encode } from '@msgpack/msgpack';
+import { Encoder } from '@msgpack/msgpack';
 import { decode } from './msgpack.js';
 import { deflate, inflate, syncInflater } from './compression.js';
 import { ObjectIdTable } from './object-id-table.js';
@@ -19,6 +19,9 @@ const CHANGES_KEPT = 1 << 16;
 
 /** Record ids per deflated chunk: ~200 KB of the synthetic benchmark's records, inflated in well under a millisecond (a first page of hits may need ten). */
 const CHUNK_RECORDS = 512;
+
+/** Record ids unpacked between turns of the event loop. */
+const UNPACK_SLICE = 1 << 16;
 
 /** The records as a snapshot holds them: packed records, deflated in chunks. */
 export interface PackedRecords {
@@ -82,10 +85,31 @@ export class RecordStore {
       chunk.bytes = this.inflateNow!(chunk.bytes);
       chunk.inflated = true;
     }
-    const chunkStart = this.packedStart(k * this.chunkRecords);
-    const unpacked = decode(chunk.bytes.subarray(this.packedStart(id) - chunkStart, this.ends![id] - chunkStart)) as Record_;
+    const unpacked = this.decodePacked(id, chunk.bytes);
     this.objects[id] = unpacked;
     return unpacked;
+  }
+
+  /** The packed record `id`, decoded from its chunk's inflated bytes. */
+  private decodePacked(id: number, inflated: Uint8Array): Record_ {
+    const chunkStart = this.packedStart(Math.floor(id / this.chunkRecords) * this.chunkRecords);
+    return decode(inflated.subarray(this.packedStart(id) - chunkStart, this.ends![id] - chunkStart)) as Record_;
+  }
+
+  /**
+   * Decodes every packed record once, keeping none of them (a snapshot's
+   * proof: a restart must be able to read each one, and keeping them would
+   * grow the heap by the whole store); `pause` runs between chunks.
+   */
+  async readEachPacked(pause: () => Promise<void>): Promise<void> {
+    for (const [k, chunk] of this.chunks.entries()) {
+      const inflated = chunk.inflated ? chunk.bytes : this.inflateNow!(chunk.bytes);
+      const first = k * this.chunkRecords;
+      for (let id = first; id < Math.min(first + this.chunkRecords, this.objects.length); id++) {
+        if (this.objects[id] === undefined && this.isPacked(id)) this.decodePacked(id, inflated);
+      }
+      await pause();
+    }
   }
 
   /** Adds a record whose objectID is not in the store; returns its record id. */
@@ -142,6 +166,7 @@ export class RecordStore {
    * is packed (nothing writes meanwhile: a snapshot is captured between tasks).
    */
   async pack(): Promise<PackedRecords> {
+    const encoder = new Encoder(); // one for all: a new one per record cost more than encoding it
     const chunks: Uint8Array[] = [];
     const objectIDs: string[] = [];
     const ends = new Uint32Array(this.objects.length);
@@ -151,7 +176,7 @@ export class RecordStore {
       for (let id = first; id < Math.min(first + CHUNK_RECORDS, this.objects.length); id++) {
         const r = this.get(id);
         if (r) {
-          const bytes = encode(r);
+          const bytes = encoder.encode(r);
           parts.push(bytes);
           size += bytes.length;
         }
@@ -170,10 +195,19 @@ export class RecordStore {
     store.objectIDs = packed.objectIDs;
     store.ends = new Uint32Array(packed.ends.slice().buffer);
     if (store.ends.length !== packed.objectIDs.length) throw new Error('snapshot records: one end offset per record id expected');
-    packed.objectIDs.forEach((objectID, id) => { if (store.isPacked(id)) store.ids.add(objectID, id); });
+    // a turn of the event loop now and then: a million records are read between searches
+    store.ids.reserve(packed.objectIDs.length);
+    for (let id = 0; id < packed.objectIDs.length; id++) {
+      if (store.isPacked(id)) store.ids.add(packed.objectIDs[id], id);
+      if (id % UNPACK_SLICE === UNPACK_SLICE - 1) await yieldTurn();
+    }
     // an older snapshot's one blob is one chunk of every record; the chunks are
     // copied: MessagePack gives views of the snapshot, which an unread chunk kept whole
-    const deflated = (packed.chunks ?? (packed.blob ? [packed.blob] : [])).map((chunk) => chunk.slice());
+    const deflated: Uint8Array[] = [];
+    for (const chunk of packed.chunks ?? (packed.blob ? [packed.blob] : [])) {
+      deflated.push(chunk.slice());
+      if (deflated.length % (UNPACK_SLICE / CHUNK_RECORDS) === 0) await yieldTurn();
+    }
     store.chunkRecords = packed.chunks ? packed.chunkRecords ?? CHUNK_RECORDS : Math.max(1, packed.objectIDs.length);
     if (!Number.isInteger(store.chunkRecords) || store.chunkRecords < 1 || deflated.length < Math.ceil(packed.objectIDs.length / store.chunkRecords)) {
       throw new Error('snapshot records: chunks do not cover the record ids');

@@ -110,8 +110,10 @@ export async function recover<State extends { lastTaskID: number }>(
 }
 
 /** A snapshot's state, checked to be the one taken after `taskID` (not a file of another time or store). */
-export async function decodeSnapshotOf<State extends { lastTaskID: number }>(codec: Codec, bytes: Uint8Array, taskID: number): Promise<State> {
-  const state = await codec.decodeSnapshot(bytes) as State;
+export async function decodeSnapshotOf<State extends { lastTaskID: number }>(
+  codec: Codec, bytes: Uint8Array, taskID: number, pause?: () => Promise<void>,
+): Promise<State> {
+  const state = await codec.decodeSnapshot(bytes, pause) as State;
   if (state.lastTaskID !== taskID) {
     throw new StorageError(`it holds the state after task ${state.lastTaskID}, not ${taskID} (a file of another time or store)`);
   }

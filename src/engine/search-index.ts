@@ -48,7 +48,10 @@ export interface IndexSnapshot {
   settings: Settings;
   records: PackedRecords;
   dynamicAttributes: Array<[string, number]>;
-  core: Uint8Array;
+  /** The core's snapshot: its parts as exported (older snapshots: one array). */
+  core: Uint8Array | Uint8Array[];
+  /** The core's rank slots are this index's, up to date (absent in older snapshots, which always were). */
+  ranksFresh?: boolean;
   synonyms?: Synonym[];
   rules?: Rule[];
   primary?: string;
@@ -267,8 +270,10 @@ export class SearchIndex {
   // --- snapshots
 
   async snapshot(): Promise<IndexSnapshot> {
-    if (!this.shared) this.prepareRanks();
-    const core = this.core.exportSnapshot();
+    // rank slots out of date are saved as they are and computed on the first search after a restart, as
+    // after any write: computing them here would hold the main thread for the whole index
+    const ranksFresh = !this.shared && this.core.ranksOwner === this && this.core.ranksVersion === this.version;
+    const core = await this.core.exportSnapshot(yieldTurn);
     return {
       name: this.name,
       createdAt: this.createdAt.getTime(),
@@ -278,16 +283,16 @@ export class SearchIndex {
       records: await this.records.pack(),
       dynamicAttributes: [...this.dynamicAttributes],
       core,
+      ranksFresh,
       synonyms: [...this.synonyms.values()],
       rules: [...this.rules.values()],
       primary: this.primary,
     };
   }
 
-  /** Reads every live record, as a restart would (a snapshot's proof); `pause` runs between thousands of them. */
+  /** Reads every record it was restored with, as a restart would (a snapshot's proof); `pause` runs between hundreds of them. */
   async readEveryRecord(pause: () => Promise<void>): Promise<void> {
-    let read = 0;
-    for (const _ of this.records.entries()) if (++read % 512 === 0) await pause();
+    await this.records.readEachPacked(pause);
   }
 
   static async restore(snapshot: IndexSnapshot): Promise<SearchIndex> {
@@ -301,11 +306,13 @@ export class SearchIndex {
     if (!index.attributes && index.dynamicAttributes.size > 0) {
       index.core.setAttributes([...index.dynamicAttributes.keys()].map(() => ({ rank: 0, unordered: true })));
     }
-    if (!index.core.importSnapshot(snapshot.core)) throw new Error(`index ${snapshot.name}: invalid core snapshot`);
+    if (!(await index.core.importSnapshot(snapshot.core, yieldTurn))) throw new Error(`index ${snapshot.name}: invalid core snapshot`);
     index.records = await RecordStore.unpack(snapshot.records);
-    // the snapshot holds the rank slots
-    index.core.ranksOwner = index;
-    index.core.ranksVersion = index.version;
+    if (snapshot.ranksFresh !== false) {
+      // the snapshot holds the rank slots
+      index.core.ranksOwner = index;
+      index.core.ranksVersion = index.version;
+    }
     for (const synonym of snapshot.synonyms ?? []) index.synonyms.set(synonym.objectID, synonym);
     for (const rule of snapshot.rules ?? []) index.rules.set(rule.objectID, rule);
     index.primary = snapshot.primary;

@@ -13,13 +13,15 @@ import {
   closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync,
   unlinkSync, writeFileSync, writeSync,
 } from 'node:fs';
+import { open as openFile, readFile, unlink } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { StorageError, StorageWriteError, StoreLockedError } from './errors.js';
 import { frame, scanLog, type DamagedSpan } from './log-frames.js';
 import {
   MANIFEST, describeSnapshot, emptyManifest, readManifest, snapshotProblem, type Manifest, type ManifestSnapshot,
 } from './manifest.js';
-import { SNAPSHOTS_KEPT, type Damage, type Entry, type Storage, type StoredSnapshot, type StoredState } from './storage.js';
+import { SNAPSHOTS_KEPT, type Damage, type Entry, type SnapshotEntry, type Storage, type StoredSnapshot, type StoredState } from './storage.js';
 
 const LOG = 'log.bin';
 const LOCK = 'LOCK';
@@ -69,6 +71,39 @@ function writeDurably(path: string, bytes: Uint8Array): void {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Writes a snapshot's pieces to a new file and fsyncs it, one asynchronous
+ * write per piece (the main thread is never held for the whole snapshot);
+ * resolves with what the manifest says of it.
+ */
+async function writePieces(path: string, snapshot: SnapshotEntry, file: string): Promise<ManifestSnapshot> {
+  const handle = await openFile(path, 'w');
+  const hash = createHash('sha256');
+  let bytes = 0;
+  try {
+    for (const piece of snapshot.pieces) {
+      for (let done = 0; done < piece.length;) {
+        const { bytesWritten } = await handle.write(piece, done, piece.length - done);
+        if (bytesWritten <= 0) throw Object.assign(new Error('no space left on device (short write)'), { code: 'ENOSPC' });
+        done += bytesWritten;
+      }
+      hash.update(piece);
+      bytes += piece.length;
+    }
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return { file, taskID: snapshot.taskID, bytes, sha256: hash.digest('hex') };
+}
+
+/** Renames a file out of the way at once, and deletes it without holding the main thread. */
+function dropInBackground(path: string): void {
+  const dropped = `${path}.${process.pid}.tmp`;
+  renameSync(path, dropped);
+  unlink(dropped).catch(() => {}); // what is not deleted now is a leftover the next open removes
 }
 
 /** Replaces a file atomically: written whole to a temporary file, then renamed over it. */
@@ -207,7 +242,9 @@ export function fsStorage(dir: string): Storage {
     const oldestKept = snapshots.at(-1)!.taskID;
     const [dropped, kept] = [segments.filter((s) => s.last <= oldestKept), segments.filter((s) => s.last > oldestKept)];
     writeManifest({ ...manifest, snapshots, logParts: kept });
-    for (const f of snapshotFiles()) if (!snapshots.some((s) => s.file === f)) unlinkSync(join(dir, f));
+    // a superseded snapshot is renamed at once and deleted in the background: freeing hundreds of
+    // megabytes can take longer than a search may wait (a leftover .tmp is removed at the next open)
+    for (const f of snapshotFiles()) if (!snapshots.some((s) => s.file === f)) dropInBackground(join(dir, f));
     for (const segment of dropped) unlinkSync(join(dir, segment.file));
     segments.splice(0, segments.length, ...kept);
     syncDirectory(dir);
@@ -270,16 +307,14 @@ export function fsStorage(dir: string): Storage {
       // proven under a temporary name: an unproven snapshot never looks like one the store stands on
       const file = `snapshot-${padded(snapshot.taskID)}.bin`;
       const unproven = join(dir, `${file}.tmp`);
-      let stored: Uint8Array;
+      let described: ManifestSnapshot;
       try {
-        writeDurably(unproven, snapshot.bytes);
-        stored = asBytes(readFileSync(unproven));
-        await prove(stored);
+        described = await writePieces(unproven, snapshot, file);
+        await prove(asBytes(await readFile(unproven)));
       } catch (e) {
         rmSync(unproven, { force: true });
         throw e;
       }
-      const described = await describeSnapshot(file, snapshot.taskID, stored);
       // from the rename to the deletions, nothing awaits: no snapshot too many is ever seen
       renameSync(unproven, join(dir, file));
       syncDirectory(dir);

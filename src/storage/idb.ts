@@ -3,6 +3,7 @@
 // transaction that drops what it supersedes; a Web Lock keeps a second tab or
 // worker from writing to the same database.
 import { openDB, type IDBPDatabase } from 'idb';
+import { concat } from '../engine/bytes.js';
 import { SNAPSHOTS_KEPT, type Damage, type Entry, type Storage, type StoredSnapshot } from './storage.js';
 
 interface StoredEntry { taskID: number; bytes: Uint8Array; sha256: Uint8Array }
@@ -90,8 +91,10 @@ export function idbStorage(name: string): Storage {
 
     async writeSnapshot(snapshot, prove) {
       // a transaction stores whole or not at all: the bytes are proven before it, then stored with the compaction
-      await prove(snapshot.bytes);
-      const record = await sealed(snapshot);
+      // (one array: IndexedDB holds a value whole, so a large snapshot is copied once here)
+      const bytes = concat(snapshot.pieces);
+      await prove(bytes);
+      const record = await sealed({ taskID: snapshot.taskID, bytes });
       const tx = database().transaction([SNAPSHOTS, LOG], 'readwrite');
       const snapshots = tx.objectStore(SNAPSHOTS);
       await snapshots.put(record);

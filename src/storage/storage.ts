@@ -9,6 +9,12 @@ export interface Entry {
   bytes: Uint8Array;
 }
 
+/** A snapshot to store: its bytes are the pieces end to end (a large one is never one array). */
+export interface SnapshotEntry {
+  taskID: number;
+  pieces: Uint8Array[];
+}
+
 /** Something an adapter found damaged or out of place while opening. */
 export interface Damage {
   /** One line for an operator: which file, what is wrong. */
@@ -64,13 +70,14 @@ export interface Storage {
    */
   snapshotStarted?(taskID: number): void;
   /**
-   * Stores a snapshot, reads it back and hands the bytes read to `prove`
+   * Stores a snapshot (its pieces end to end, written without holding the
+   * main thread for the whole of it), reads it back and hands the bytes read to `prove`
    * (which rejects when they do not load). Only once proven does it replace
    * what it supersedes: every snapshot but this one and the previous, and the
    * log records the previous one already contains. A snapshot that fails its
    * proof is removed and the rejection passes through.
    */
-  writeSnapshot(snapshot: Entry, prove: (stored: Uint8Array) => Promise<void>): Promise<void>;
+  writeSnapshot(snapshot: SnapshotEntry, prove: (stored: Uint8Array) => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -29,9 +29,9 @@ function fresh(): CoreIndex {
 }
 
 describe('core snapshot version 2', () => {
-  it('loads and searches like the same records indexed now', () => {
+  it('loads and searches like the same records indexed now', async () => {
     const upgraded = fresh();
-    expect(upgraded.importSnapshot(readFileSync(new URL('../fixtures/core-snapshot-v2.bin', import.meta.url)))).toBe(true);
+    expect(await upgraded.importSnapshot(readFileSync(new URL('../fixtures/core-snapshot-v2.bin', import.meta.url)))).toBe(true);
     const built = fresh();
     built.addDocuments(RECORDS.map((segments, id) => ({ id, segments: segments.map(([attribute, text]) => ({ attribute, text })) })));
     built.removeDocument(REMOVED);

@@ -11,6 +11,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadCore } from '../../src/core/wasm.js';
 import { StoreDamagedError } from '../../src/storage/errors.js';
 import { Codec } from '../../src/engine/persistence.js';
+import { concat } from '../../src/engine/bytes.js';
 import {
   caller, captureFailure, captureWarnings, cleanup, closeEngine, directoryContents, logPath, logRecords, openAt,
   snapshotFiles, tempDir, type Call,
@@ -163,8 +164,8 @@ describe('an index that cannot be loaded', () => {
     const [file] = snapshotFiles(dir);
     const state = await codec.decodeSnapshot(new Uint8Array(readFileSync(file.path)));
     const index = state.indexes.find((i: { name: string }) => i.name === name);
-    index.core = new Uint8Array(index.core).fill(7, 0, 8); // no longer a core snapshot
-    const bytes = await codec.encodeSnapshot(state);
+    index.core = concat(index.core).fill(7, 0, 8); // no longer a core snapshot
+    const bytes = concat(await codec.encodeSnapshot(state));
     writeFileSync(file.path, bytes);
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
     manifest.snapshots[0] = { ...manifest.snapshots[0], bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };

@@ -1,0 +1,137 @@
+// How a snapshot's state is cut into sections of at most a few megabytes,
+// and put back together. Section 0 holds the state's skeleton: the state
+// with each large byte array (a core's parts, a chunk of packed records) and
+// each long list (the objectIDs of a million records) replaced by a
+// reference to the sections that hold it. A byte array is one section; a
+// list is sections of LIST_ITEMS items. Encoding and decoding go a section
+// at a time, so nothing here holds the main thread for longer than one
+// section's work, whatever the size of the store; sealing and checksums are
+// the codec's (persistence.ts).
+import { ExtensionCodec, encode } from '@msgpack/msgpack';
+import { decode } from './msgpack.js';
+import { setOwn } from './own-keys.js';
+
+/** Byte arrays at least this long get a section of their own (smaller ones stay in their parent's). */
+const OWN_SECTION_BYTES = 1 << 16;
+/** Lists longer than this are written in sections of this many items. */
+const LIST_ITEMS = 4096;
+
+const BYTES = 0;
+const LIST = 1;
+
+/** Where a byte array or a list was put: `count` sections from `first`, `length` bytes or items in all. */
+class SectionRef {
+  constructor(readonly kind: number, readonly first: number, readonly count: number, readonly length: number) {}
+}
+
+/** MessagePack extension 1: a SectionRef, four u32. */
+const refs = new ExtensionCodec();
+refs.register({
+  type: 1,
+  encode(value: unknown) {
+    if (!(value instanceof SectionRef)) return null;
+    const out = new Uint8Array(16);
+    const view = new DataView(out.buffer);
+    [value.kind, value.first, value.count, value.length].forEach((n, i) => view.setUint32(i * 4, n, true));
+    return out;
+  },
+  decode(data: Uint8Array) {
+    if (data.length !== 16) throw new Error('snapshot: a section reference of the wrong size');
+    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    return new SectionRef(view.getUint32(0, true), view.getUint32(4, true), view.getUint32(8, true), view.getUint32(12, true));
+  },
+});
+
+/** What a section holds before encoding: bytes as they are, or a slice of a list. */
+type Section = { bytes: Uint8Array } | { items: unknown[] };
+
+/** The state cut into sections: section 0 (the skeleton) first. */
+export interface CutState {
+  count: number;
+  /** The payload of section `i` (encoded when asked for: one section's work). */
+  payload(i: number): Uint8Array;
+}
+
+/** Cuts `state` into sections (a walk over its structure; nothing is encoded until asked for). */
+export function cut(state: unknown): CutState {
+  const sections: Section[] = [];
+  const value = replaceLarge(state, sections);
+  return {
+    count: sections.length + 1,
+    payload(i) {
+      if (i === 0) return encode({ sections: sections.length + 1, value }, { extensionCodec: refs });
+      const section = sections[i - 1];
+      return 'bytes' in section ? section.bytes : encode(section.items, { extensionCodec: refs });
+    },
+  };
+}
+
+function replaceLarge(value: unknown, sections: Section[]): unknown {
+  if (value instanceof Uint8Array) {
+    if (value.length < OWN_SECTION_BYTES) return value;
+    sections.push({ bytes: value });
+    return new SectionRef(BYTES, sections.length, 1, value.length);
+  }
+  if (Array.isArray(value)) {
+    const items = value.some(isContainer) ? value.map((item) => replaceLarge(item, sections)) : value;
+    if (items.length <= LIST_ITEMS) return items;
+    const first = sections.length + 1;
+    for (let i = 0; i < items.length; i += LIST_ITEMS) sections.push({ items: items.slice(i, i + LIST_ITEMS) });
+    return new SectionRef(LIST, first, sections.length + 1 - first, items.length);
+  }
+  if (isPlainObject(value)) {
+    const out = {};
+    for (const [key, item] of Object.entries(value)) setOwn(out, key, replaceLarge(item, sections));
+    return out;
+  }
+  return value;
+}
+
+const isContainer = (value: unknown) => typeof value === 'object' && value !== null;
+
+function isPlainObject(value: unknown): value is object {
+  if (!isContainer(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Puts a state back together from its sections: `section(i)` gives the
+ * payload of section i (checked), `pause` runs between sections.
+ */
+export async function join(count: number, section: (i: number) => Promise<Uint8Array>, pause: () => Promise<void>): Promise<unknown> {
+  const skeleton = decode(await section(0), { extensionCodec: refs }) as { sections?: unknown; value?: unknown };
+  if (skeleton?.sections !== count) throw new Error(`snapshot: ${count} sections where its first says ${String(skeleton?.sections)}`);
+  const resolve = async (value: unknown): Promise<unknown> => {
+    if (value instanceof SectionRef) return resolve(await referenced(value, count, section, pause));
+    if (Array.isArray(value)) {
+      if (!value.some(isContainer)) return value;
+      for (let i = 0; i < value.length; i++) value[i] = await resolve(value[i]);
+      return value;
+    }
+    if (isPlainObject(value)) {
+      for (const [key, item] of Object.entries(value)) setOwn(value, key, await resolve(item));
+    }
+    return value;
+  };
+  return resolve(skeleton.value);
+}
+
+async function referenced(ref: SectionRef, count: number, section: (i: number) => Promise<Uint8Array>, pause: () => Promise<void>): Promise<unknown> {
+  if (ref.first < 1 || ref.count < 1 || ref.first + ref.count > count) throw new Error('snapshot: a reference to sections it does not have');
+  if (ref.kind === BYTES) {
+    const bytes = await section(ref.first);
+    if (bytes.length !== ref.length) throw new Error('snapshot: a byte section of the wrong length');
+    return bytes;
+  }
+  if (ref.kind !== LIST) throw new Error('snapshot: a reference of an unknown kind');
+  const items: unknown[] = [];
+  for (let i = ref.first; i < ref.first + ref.count; i++) {
+    const slice = decode(await section(i), { extensionCodec: refs });
+    if (!Array.isArray(slice)) throw new Error('snapshot: a list section that is not a list');
+    for (const item of slice) items.push(item);
+    await pause();
+  }
+  if (items.length !== ref.length) throw new Error('snapshot: a list of the wrong length');
+  return items;
+}
