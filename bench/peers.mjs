@@ -70,7 +70,11 @@ export function lanternLibrary(distDir) {
         return { snapshots: state.snapshot ? [{ taskID, read: async () => bytes }] : [], log: [], damage: [], needsSnapshot: false };
       },
       // proven as every stored snapshot is (it loads back) before it counts as saved
-      writeSnapshot: async (entry, prove) => { await prove(entry.bytes); state.snapshot = entry; },
+      writeSnapshot: async ({ taskID, pieces }, prove) => {
+        const bytes = new Uint8Array(Buffer.concat(pieces));
+        await prove(bytes);
+        state.snapshot = { taskID, bytes };
+      },
       close: async () => {},
     };
   };
