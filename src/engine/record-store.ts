@@ -11,7 +11,6 @@ import { decode } from './msgpack.js';
 import { deflate, inflate, syncInflater } from './compression.js';
 import { ObjectIdTable } from './object-id-table.js';
 import type { Record_ } from './records.js';
-import { concat } from './bytes.js';
 import { yieldTurn } from './tasks.js';
 
 /** Changes kept for readers that fold them in (see changesSince). */
@@ -19,6 +18,13 @@ const CHANGES_KEPT = 1 << 16;
 
 /** Record ids per deflated chunk: ~200 KB of the synthetic benchmark's records, inflated in well under a millisecond (a first page of hits may need ten). */
 const CHUNK_RECORDS = 512;
+
+/** A larger copy of `bytes` (its first `used` bytes), with room for `needed`. */
+function grown(bytes: Uint8Array, used: number, needed: number): Uint8Array {
+  const larger = new Uint8Array(Math.max(needed, bytes.length * 2));
+  larger.set(bytes.subarray(0, used));
+  return larger;
+}
 
 /** Record ids unpacked between turns of the event loop. */
 const UNPACK_SLICE = 1 << 16;
@@ -166,24 +172,29 @@ export class RecordStore {
    * is packed (nothing writes meanwhile: a snapshot is captured between tasks).
    */
   async pack(): Promise<PackedRecords> {
-    const encoder = new Encoder(); // one for all: a new one per record cost more than encoding it
+    // one encoder, and one buffer per chunk that each record's bytes are copied into: a new encoder, or a
+    // new array, per record cost more than encoding it (a million small ArrayBuffers weigh on the collector)
+    const encoder = new Encoder();
+    let chunk: Uint8Array = new Uint8Array(1 << 18);
     const chunks: Uint8Array[] = [];
     const objectIDs: string[] = [];
     const ends = new Uint32Array(this.objects.length);
     let size = 0;
     for (let first = 0; first < this.objects.length; first += CHUNK_RECORDS) {
-      const parts: Uint8Array[] = [];
+      let used = 0;
       for (let id = first; id < Math.min(first + CHUNK_RECORDS, this.objects.length); id++) {
         const r = this.get(id);
         if (r) {
-          const bytes = encoder.encode(r);
-          parts.push(bytes);
+          const bytes = encoder.encodeSharedRef(r);
+          if (used + bytes.length > chunk.length) chunk = grown(chunk, used, used + bytes.length);
+          chunk.set(bytes, used);
+          used += bytes.length;
           size += bytes.length;
         }
         objectIDs.push(r ? r.objectID : '');
         ends[id] = size;
       }
-      chunks.push(await deflate(concat(parts)));
+      chunks.push(await deflate(chunk.subarray(0, used)));
       await yieldTurn();
     }
     return { objectIDs, ends: new Uint8Array(ends.buffer), chunks, chunkRecords: CHUNK_RECORDS };
@@ -203,9 +214,14 @@ export class RecordStore {
     }
     // an older snapshot's one blob is one chunk of every record; the chunks are
     // copied: MessagePack gives views of the snapshot, which an unread chunk kept whole
+    // (into one buffer for all of them: thousands of arrays of their own weigh on the collector)
+    const views = packed.chunks ?? (packed.blob ? [packed.blob] : []);
+    const all = new Uint8Array(views.reduce((n, chunk) => n + chunk.length, 0));
     const deflated: Uint8Array[] = [];
-    for (const chunk of packed.chunks ?? (packed.blob ? [packed.blob] : [])) {
-      deflated.push(chunk.slice());
+    for (const chunk of views) {
+      const at = deflated.length ? deflated.at(-1)!.byteOffset + deflated.at(-1)!.length : 0;
+      all.set(chunk, at);
+      deflated.push(all.subarray(at, at + chunk.length));
       if (deflated.length % (UNPACK_SLICE / CHUNK_RECORDS) === 0) await yieldTurn();
     }
     store.chunkRecords = packed.chunks ? packed.chunkRecords ?? CHUNK_RECORDS : Math.max(1, packed.objectIDs.length);
