@@ -128,8 +128,29 @@ let version: u32 = 0;
 /** A record's forward list on its way in. */
 let forward: ByteVec | null = null;
 
+/** Blocks the heap is grown by when it makes room ahead (under the allocator's largest block). */
+const RESERVE_PIECE: usize = 1 << 28;
+
+/**
+ * Makes room for about `bytes` more in the heap at once: growing memory as
+ * an import fills it (a 32nd at a time) costs more each time the memory is
+ * larger, while growing a small memory once costs little.
+ */
+function reserveHeap(bytes: usize): void {
+  const pieces = new StaticArray<usize>(16);
+  let n = 0;
+  for (let left = bytes; left > 0 && n < pieces.length; n++) {
+    const piece = left < RESERVE_PIECE ? left : RESERVE_PIECE;
+    pieces[n] = heap.alloc(piece);
+    left -= piece;
+  }
+  for (let i = 0; i < n; i++) heap.free(pieces[i]);
+}
+
 /** Starts reading a snapshot of `length` bytes into this empty index; false when it is not one. */
 export function beginImport(length: i32): bool {
+  // the index takes about what its snapshot does, and a little more
+  reserveHeap(<usize>length + (<usize>length >> 3));
   beginRead(length);
   enter(DONE, 0);
   if (take32() != MAGIC) return false;

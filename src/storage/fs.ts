@@ -99,11 +99,11 @@ async function writePieces(path: string, snapshot: SnapshotEntry, file: string):
   return { file, taskID: snapshot.taskID, bytes, sha256: hash.digest('hex') };
 }
 
-/** Renames a file out of the way at once, and deletes it without holding the main thread. */
-function dropInBackground(path: string): void {
+/** Renames a file out of the way at once, and deletes it without holding the main thread; resolves once deleted. */
+function dropInBackground(path: string): Promise<void> {
   const dropped = `${path}.${process.pid}.tmp`;
   renameSync(path, dropped);
-  unlink(dropped).catch(() => {}); // what is not deleted now is a leftover the next open removes
+  return unlink(dropped).catch(() => {}); // what is not deleted now is a leftover the next open removes
 }
 
 /** Replaces a file atomically: written whole to a temporary file, then renamed over it. */
@@ -149,6 +149,12 @@ export function fsStorage(dir: string): Storage {
   let activeLast = 0;
   const segments: Segment[] = [];
   let manifest: Manifest = emptyManifest();
+  /** Deletions still under way (close waits for them). */
+  const deleting = new Set<Promise<void>>();
+  const dropLater = (path: string) => {
+    const deleted = dropInBackground(path).then(() => { deleting.delete(deleted); });
+    deleting.add(deleted);
+  };
 
   const snapshotFiles = () => readdirSync(dir).filter((f) => SNAPSHOT.test(f)).sort().reverse();
 
@@ -242,10 +248,10 @@ export function fsStorage(dir: string): Storage {
     const oldestKept = snapshots.at(-1)!.taskID;
     const [dropped, kept] = [segments.filter((s) => s.last <= oldestKept), segments.filter((s) => s.last > oldestKept)];
     writeManifest({ ...manifest, snapshots, logParts: kept });
-    // a superseded snapshot is renamed at once and deleted in the background: freeing hundreds of
-    // megabytes can take longer than a search may wait (a leftover .tmp is removed at the next open)
-    for (const f of snapshotFiles()) if (!snapshots.some((s) => s.file === f)) dropInBackground(join(dir, f));
-    for (const segment of dropped) unlinkSync(join(dir, segment.file));
+    // superseded snapshots and log parts are renamed at once and deleted in the background: freeing
+    // hundreds of megabytes can take longer than a search may wait (a leftover .tmp is removed at the next open)
+    for (const f of snapshotFiles()) if (!snapshots.some((s) => s.file === f)) dropLater(join(dir, f));
+    for (const segment of dropped) dropLater(join(dir, segment.file));
     segments.splice(0, segments.length, ...kept);
     syncDirectory(dir);
   }
@@ -322,6 +328,7 @@ export function fsStorage(dir: string): Storage {
     },
 
     async close() {
+      await Promise.all(deleting);
       if (fd !== undefined) closeSync(fd);
       fd = undefined;
       if (existsSync(lockPath)) unlinkSync(lockPath);
