@@ -3,7 +3,7 @@
 // records), the log after a snapshot is replayed, automatic snapshots keep
 // two files and compact the log, a corrupt snapshot falls back to the
 // previous one plus the log (with a warning) or fails the open clearly.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Codec } from '../../src/engine/persistence.js';
@@ -322,6 +322,10 @@ describe('automatic snapshots', () => {
     expect(snapshotFiles(dir).map((s) => s.taskID)).toEqual([taskIDs[2], taskIDs[1]]);
     // everything up to the older kept snapshot is compacted away; what is after it stays
     expect(logRecords(dir).map((r) => r.taskID)).toEqual([taskIDs[1] + 1, taskIDs[1] + 2, taskIDs[1] + 3, taskIDs[1] + 4]);
+    // what was superseded is deleted in the background, and gone once the engine is closed
+    await closeEngine(engine);
+    expect(readdirSync(dir).filter((f) => !/^(manifest\.json|log(-\d{16})?\.bin|snapshot-\d{16}\.bin)$/.test(f))).toEqual([]);
+    expect(readdirSync(dir).filter((f) => f.startsWith('snapshot-'))).toHaveLength(2);
   });
 });
 
