@@ -12,7 +12,7 @@ import type { SortEntry } from './settings.js';
 
 export class RankOrder {
   /** Live record ids, in order. */
-  private order: number[] = [];
+  private order: Int32Array = new Int32Array(0);
   /** Per position of `order`: 1 when its record ties with the one before (so shares its rank). */
   private tied: Uint8Array = new Uint8Array(0);
   /** Per record id: its values for the entries (undefined: no live record). */
@@ -58,7 +58,7 @@ export class RankOrder {
       [this.order, this.tied] = sorted;
       return;
     }
-    const order = ids.sort(this.compare);
+    const order = Int32Array.from(ids).sort(this.compare);
     this.order = order;
     this.tied = new Uint8Array(order.length);
     for (let i = 1; i < order.length; i++) this.tied[i] = this.compare(order[i - 1], order[i]) === 0 ? 1 : 0;
@@ -73,7 +73,7 @@ export class RankOrder {
    * and before the first snapshot of an index never searched: a comparison
    * sort took seconds there at a million records.
    */
-  private radixSorted(ids: number[]): [number[], Uint8Array] | undefined {
+  private radixSorted(ids: number[]): [Int32Array, Uint8Array] | undefined {
     if (this.entries.length !== 1) return undefined;
     const descending = this.entries[0].descending;
     const n = ids.length;
@@ -116,42 +116,50 @@ export class RankOrder {
     }
     const tied = new Uint8Array(n);
     for (let i = 1; i < n; i++) tied[i] = high[i] === high[i - 1] && low[i] === low[i - 1] ? 1 : 0;
-    return [Array.from(order), tied];
+    return [new Int32Array(order.buffer), tied];
   }
 
   /**
    * Takes the removed records out of the order and puts the new ones in,
    * each where a binary search of the order places it: k log n comparisons
-   * for k changes, and ties recomputed only where the order changed.
+   * for k changes, one pass over typed arrays to merge (it runs at the first
+   * search after every write), and ties recomputed only where the order changed.
    */
   private fold(store: RecordStore, changed: number[]): void {
     const gone = new Uint8Array(store.length);
     const fresh: number[] = [];
+    let removed = 0;
     for (const id of new Set(changed)) {
       const record = store.get(id);
       // a removed record keeps its key until the merge: the binary searches read the order as it was
-      if (record) { this.keys[id] = this.keyOf(record); fresh.push(id); } else gone[id] = 1;
+      if (record) { this.keys[id] = this.keyOf(record); fresh.push(id); } else if (this.keys[id] !== undefined) { gone[id] = 1; removed++; }
     }
     fresh.sort(this.compare);
     const { order, tied } = this;
     const at = fresh.map((id) => this.after(id));
-    const merged: number[] = [];
-    const mergedTied: number[] = [];
-    const put = (id: number, tie: boolean) => { merged.push(id); mergedTied.push(tie ? 1 : 0); };
-    const tiesLast = (id: number) => merged.length > 0 && this.compare(merged[merged.length - 1], id) === 0;
+    const merged = new Int32Array(order.length - removed + fresh.length);
+    const mergedTied = new Uint8Array(merged.length);
+    let m = 0;
     let f = 0;
+    /** Whether the last record merged was the one at position i - 1 of the order (so its tie flag holds). */
     let lastKept = -2;
     for (let i = 0; i <= order.length; i++) {
-      for (; f < fresh.length && at[f] === i; f++, lastKept = -2) put(fresh[f], tiesLast(fresh[f]));
+      for (; f < fresh.length && at[f] === i; f++, lastKept = -2, m++) {
+        merged[m] = fresh[f];
+        mergedTied[m] = m > 0 && this.compare(merged[m - 1], fresh[f]) === 0 ? 1 : 0;
+      }
       if (i === order.length) break;
       const id = order[i];
       if (gone[id]) continue;
-      put(id, lastKept === i - 1 ? tied[i] === 1 : tiesLast(id));
+      merged[m] = id;
+      mergedTied[m] = lastKept === i - 1 ? tied[i] : m > 0 && this.compare(merged[m - 1], id) === 0 ? 1 : 0;
       lastKept = i;
+      m++;
     }
     for (const id of changed) if (gone[id]) this.keys[id] = undefined;
+    if (m !== merged.length) return this.rebuild(store); // never expected: an order that lost track is rebuilt, not trusted
     this.order = merged;
-    this.tied = Uint8Array.from(mergedTied);
+    this.tied = mergedTied;
   }
 
   /** Position in the order after every record that sorts before `id` or ties with it. */
