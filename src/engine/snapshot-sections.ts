@@ -73,7 +73,7 @@ function replaceLarge(value: unknown, sections: Section[]): unknown {
     return new SectionRef(BYTES, sections.length, 1, value.length);
   }
   if (Array.isArray(value)) {
-    const items = value.some(isContainer) ? value.map((item) => replaceLarge(item, sections)) : value;
+    const items = holdsContainers(value) ? value.map((item) => replaceLarge(item, sections)) : value;
     if (items.length <= LIST_ITEMS) return items;
     const first = sections.length + 1;
     for (let i = 0; i < items.length; i += LIST_ITEMS) sections.push({ items: items.slice(i, i + LIST_ITEMS) });
@@ -88,6 +88,15 @@ function replaceLarge(value: unknown, sections: Section[]): unknown {
 }
 
 const isContainer = (value: unknown) => typeof value === 'object' && value !== null;
+
+/** Whether a list holds objects or arrays (a plain loop: a million objectIDs are checked at each snapshot). */
+function holdsContainers(list: unknown[]): boolean {
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    if (typeof item === 'object' && item !== null) return true;
+  }
+  return false;
+}
 
 function isPlainObject(value: unknown): value is object {
   if (!isContainer(value)) return false;
@@ -105,7 +114,7 @@ export async function join(count: number, section: (i: number) => Promise<Uint8A
   const resolve = async (value: unknown): Promise<unknown> => {
     if (value instanceof SectionRef) return resolve(await referenced(value, count, section, pause));
     if (Array.isArray(value)) {
-      if (!value.some(isContainer)) return value;
+      if (!holdsContainers(value)) return value;
       for (let i = 0; i < value.length; i++) value[i] = await resolve(value[i]);
       return value;
     }
