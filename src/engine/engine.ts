@@ -406,7 +406,12 @@ export class Engine {
       // searches waiting get as much time as writes took since the last pause (see write-pacer.ts)
       await this.pacer.pause();
       const slice = op.type === 'batch' && actions.length > APPLY_SLICE ? { ...op, actions: actions.slice(first, first + APPLY_SLICE) } : op;
-      const ms = timed(() => this.apply(slice, taskID));
+      const ms = timed(() => {
+        this.apply(slice, taskID);
+        // while searches arrive, the write folds its changes into the rank orders (paced as write work)
+        // instead of the first search after it
+        if (this.pacer.readsArriving && 'indexName' in op) this.computeRanksOf(op.indexName);
+      });
       this.pacer.charge(ms);
       busy += ms;
     }
@@ -500,6 +505,11 @@ export class Engine {
     const replicas = withReplicas(this.indexes, indexName, true).slice(1).map((r) => r.name);
     this.applyActions(indexName, actions);
     for (const replica of replicas) this.applyActions(replica, actions.filter((a) => a.action !== 'delete'));
+  }
+
+  /** Computes the rank arrays of an index and of its replicas for their data as it is now. */
+  private computeRanksOf(indexName: string): void {
+    for (const index of withReplicas(this.indexes, indexName, true)) index.computeRanksOnce();
   }
 
   /** The index-specific keys (deleted ones too) that reach an index now. */

@@ -253,10 +253,20 @@ export class SearchIndex {
   prepareRanks(): void {
     const core = this.coreIndex;
     if (core.ranksOwner === this && core.ranksVersion === this.version) return;
-    if (this.rankCache?.version !== this.version) this.rankCache = { version: this.version, slots: this.computeRanks() };
-    for (const [slot, ranks] of this.rankCache.slots) core.setRanks(slot, ranks);
+    for (const [slot, ranks] of this.computeRanksOnce()) core.setRanks(slot, ranks);
     core.ranksOwner = this;
     core.ranksVersion = this.version;
+  }
+
+  /**
+   * Computes this index's rank arrays for its data as it is now, once per
+   * version, without putting them in the core: the engine calls it after
+   * applying a write while searches arrive, so that the write pays for
+   * folding its changes in, not the next search.
+   */
+  computeRanksOnce(): Array<[number, Int32Array]> {
+    if (this.rankCache?.version !== this.version) this.rankCache = { version: this.version, slots: this.computeRanks() };
+    return this.rankCache.slots;
   }
 
   private computeRanks(): Array<[number, Int32Array]> {

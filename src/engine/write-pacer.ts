@@ -20,9 +20,18 @@ export class WritePacer {
   private owed = 0;
   private admitted: Promise<void> = Promise.resolve();
 
+  /** When the last read was answered (performance.now()). */
+  private lastRead = -Infinity;
+
   /** A read (search, browse, getObject...) was answered. */
   noteRead(): void {
     this.readsSeen++;
+    this.lastRead = performance.now();
+  }
+
+  /** Whether searches are arriving (one answered within the last second). */
+  get readsArriving(): boolean {
+    return performance.now() - this.lastRead < 1000;
   }
 
   /**

@@ -2,7 +2,7 @@
 // with searches answered between slices; a writer faster than indexing waits
 // for room in the queue; the ranks of customRanking and sort replicas, kept
 // across writes, always equal a full sort of the records.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadCore } from '../../src/core/wasm.js';
 import { Lantern } from '../../src/lantern.js';
 import { RankOrder } from '../../src/engine/rank-order.js';
@@ -86,6 +86,30 @@ describe('backpressure', () => {
     const all = await engine.request({ method: 'POST', path: '/1/indexes/q/query', body: { query: '', hitsPerPage: 0 } });
     expect((all.body as { nbHits: number }).nbHits).toBe(4000);
     await engine.close();
+  });
+});
+
+describe('ranks after a write', () => {
+  it('are folded in by the write while searches arrive, so the next search does not; without searches, by the first search', async () => {
+    const search = (engine: Lantern) => engine.request({ method: 'POST', path: '/1/indexes/ranked/query', body: { query: 'record', hitsPerPage: 3 } });
+    const write = async (engine: Lantern, from: number) => {
+      await engine.request({ method: 'POST', path: '/1/indexes/ranked/batch', body: { requests: records(50, from).map((body) => ({ action: 'addObject', body: { ...body, views: 1000 + from } })) } });
+      await engine.waitForTasks();
+    };
+    for (const searchesArriving of [true, false]) {
+      const engine = await Lantern.open();
+      await engine.request({ method: 'PUT', path: '/1/indexes/ranked/settings', body: { customRanking: ['desc(views)'] } });
+      await write(engine, 0);
+      if (searchesArriving) await search(engine);
+      const folds = vi.spyOn(RankOrder.prototype, 'ranks');
+      await write(engine, 100);
+      expect(folds.mock.calls.length, `by the write, searches arriving: ${searchesArriving}`).toBe(searchesArriving ? 1 : 0);
+      const hits = ((await search(engine)).body as { hits: Array<{ views: number }> }).hits;
+      expect(hits.map((h) => h.views)).toEqual([1100, 1100, 1100]);
+      expect(folds.mock.calls.length, 'after the search').toBe(1);
+      folds.mockRestore();
+      await engine.close();
+    }
   });
 });
 
