@@ -2,6 +2,7 @@
 // URLs and status codes; HTTP, `engine.request` and the typed client all
 // come through here.
 import { ApiError } from '../engine/errors.js';
+import { yieldTurn } from '../engine/tasks.js';
 import { authenticate, authorize, type CallInfo } from '../auth/authenticate.js';
 import { enforce, rateLimitHeaders, restrictResult } from '../auth/enforce.js';
 import type { Lantern } from '../lantern.js';
@@ -209,6 +210,9 @@ function matchRoute(method: string, path: string): Match | 'wrong-method' | unde
   return methodMismatch ? 'wrong-method' : undefined;
 }
 
+/** Characters of a write's body past which it is parsed on a turn of its own (a batch of a few hundred records). */
+const LARGE_BODY = 64 * 1024;
+
 function parseBody(body: unknown): unknown {
   if (typeof body !== 'string') return body;
   if (body.trim() === '') return undefined;
@@ -285,9 +289,16 @@ async function answer(
     if (reads) engine.pacer.noteRead();
     // writes are accepted one at a time, paced like their application (see write-pacer.ts)
     else await engine.pacer.admit();
-    const accepting = performance.now();
+    let accepting = performance.now();
+    const large = !reads && typeof seen.body === 'string' && seen.body.length > LARGE_BODY;
     const body = parseBody(seen.body);
     seen.body = body;
+    if (large) {
+      // a large write's parsing and its checks and encoding are two turns: searches waiting run between
+      engine.pacer.charge(performance.now() - accepting);
+      await yieldTurn();
+      accepting = performance.now();
+    }
     // index restrictions (every index of a multi-index call) and the rate limit
     enforce(engine, found.route, caller, found.params, body);
     clusters.admitUser(engine, found.route, headers);

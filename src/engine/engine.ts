@@ -347,6 +347,8 @@ export class Engine {
     return this.serialized(async () => {
       if (append) {
         const bytes = await encoded!;
+        // a large write is appended on a turn of its own, after its checks and encoding: searches waiting run between
+        if (bytes.length > LARGE_ENTRY_BYTES) await yieldTurn();
         const appending = performance.now();
         await append({ taskID, bytes }).catch(refuseUnstored);
         this.pacer.charge(performance.now() - appending);
@@ -563,6 +565,9 @@ export class Engine {
     flush();
   }
 }
+
+/** Bytes of a logged write past which it is appended on a turn of its own (see logged). */
+const LARGE_ENTRY_BYTES = 64 * 1024;
 
 /** A write the storage could not make durable is refused, not acknowledged: 507 when the disk is full, else 503. */
 function refuseUnstored(e: unknown): never {

@@ -2,7 +2,11 @@
 // with searches answered between slices; a writer faster than indexing waits
 // for room in the queue; the ranks of customRanking and sort replicas, kept
 // across writes, always equal a full sort of the records.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { fsStorage } from '../../src/storage/fs.js';
 import { loadCore } from '../../src/core/wasm.js';
 import { Lantern } from '../../src/lantern.js';
 import { RankOrder } from '../../src/engine/rank-order.js';
@@ -86,6 +90,30 @@ describe('backpressure', () => {
     const all = await engine.request({ method: 'POST', path: '/1/indexes/q/query', body: { query: '', hitsPerPage: 0 } });
     expect((all.body as { nbHits: number }).nbHits).toBe(4000);
     await engine.close();
+  });
+});
+
+describe('a large write being accepted', () => {
+  it('lets a search that arrived meanwhile be answered between its parsing and its logging', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lantern-accept-'));
+    const engine = await Lantern.open({ storage: fsStorage(dir) });
+    try {
+      await engine.request({ method: 'PUT', path: '/1/indexes/big/first', body: { text: 'record first' } });
+      await engine.waitForTasks();
+      const body = JSON.stringify({ requests: records(2000).map((r) => ({ action: 'addObject', body: r })) }); // ~100 KB, as HTTP hands it over
+      const answered: string[] = [];
+      const accepted = engine.request({ method: 'POST', path: '/1/indexes/big/batch', body }).then((r) => { answered.push(`batch ${r.status}`); });
+      // a search arriving as the next event (as a request on another connection would)
+      const searched = new Promise<void>((resolve) => setImmediate(() => {
+        engine.request({ method: 'POST', path: '/1/indexes/big/query', body: { query: 'first' } }).then((r) => { answered.push(`search ${r.status}`); resolve(); });
+      }));
+      await Promise.all([accepted, searched]);
+      expect(answered).toEqual(['search 200', 'batch 200']);
+      await engine.waitForTasks();
+    } finally {
+      await engine.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
