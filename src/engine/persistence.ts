@@ -23,11 +23,9 @@ const SECTION_HEADER = 4 + DIGEST_BYTES;
 
 const hasMagic = (bytes: Uint8Array, magic: number[]) => bytes.length >= magic.length && magic.every((b, i) => bytes[i] === b);
 const sha256 = async (bytes: Uint8Array) => new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
-
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 const u32 = (n: number) => new Uint8Array(Uint32Array.of(n).buffer);
 const noPause = async () => {};
-
 
 export class StorageError extends Error {}
 /** The data cannot be read with the key given (or without one): never fall back, fail the open. */
