@@ -48,7 +48,10 @@ try {
   await prober;
   waits.sort((a, b) => a - b);
   console.log(`snapshot taken, proven and stored in ${(took / 1000).toFixed(2)} s; ${waits.length} searches meanwhile`);
-  console.log(`search wait during it: p50 ${waits[Math.floor(waits.length / 2)].toFixed(1)} ms, max ${waits.at(-1).toFixed(1)} ms (target <= 100 ms)`);
+  const at = (p) => waits[Math.min(waits.length - 1, Math.floor(waits.length * p))].toFixed(1);
+  // the longest wait is the target; p99 and the count over 100 ms show whether it is one event or many
+  const over = waits.filter((w) => w > 100).length;
+  console.log(`search wait during it: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${waits.at(-1).toFixed(1)} ms (target <= 100 ms); ${over} of ${waits.length} over 100 ms`);
   await engine.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });
