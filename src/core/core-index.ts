@@ -3,6 +3,7 @@
 // typed arrays, one call per batch.
 import { CRITERION, EXACT_SINGLE, FILTERS_SLOT, GEO_SLOT, HIT_STRIDE, P, PARAM_COUNT, QUERY_TYPE, TYPO_MODE } from './abi.js';
 import { instantiateCore, type CoreExports, type SnapshotStream } from './wasm.js';
+import { ByteWriter } from '../engine/bytes.js';
 
 /** Bytes of a snapshot exported or imported per step (a few milliseconds of work). */
 const SNAPSHOT_STEP = 1 << 21;
@@ -260,26 +261,14 @@ export class CoreIndex {
    */
   async exportSnapshot(pause: () => Promise<void> = async () => {}, step = SNAPSHOT_STEP): Promise<Uint8Array[]> {
     const parts: Uint8Array[] = [];
-    // a step's bytes are copied into one array (a step writes about `step` bytes, and what one item writes
-    // whole may be more): an array per window written would weigh on the collector
-    let part: Uint8Array = new Uint8Array(step + (1 << 16));
-    let used = 0;
-    const write = (bytes: Uint8Array) => {
-      if (used + bytes.length > part.length) {
-        const larger = new Uint8Array(Math.max(used + bytes.length, part.length * 2));
-        larger.set(part.subarray(0, used));
-        part = larger;
-      }
-      part.set(bytes, used);
-      used += bytes.length;
-    };
-    this.streaming({ write, read: () => 0 }, () => this.core.exportSnapshotBegin());
+    // a step's windows are copied into one part (a step writes about `step` bytes; one item written whole may be more)
+    const part = new ByteWriter(step + (1 << 16));
+    const stream = { write: (bytes: Uint8Array) => part.append(bytes), read: () => 0 };
+    this.streaming(stream, () => this.core.exportSnapshotBegin());
     for (;;) {
-      const done = this.streaming({ write, read: () => 0 }, () => this.core.exportSnapshotSome(step)) === 1;
-      if (used > 0) parts.push(part.subarray(0, used));
+      const done = this.streaming(stream, () => this.core.exportSnapshotSome(step)) === 1;
+      if (part.length > 0) parts.push(part.take());
       if (done) return parts;
-      part = new Uint8Array(step + (1 << 16));
-      used = 0;
       await pause();
     }
   }

@@ -5,3 +5,44 @@ export function concat(parts: Uint8Array[]): Uint8Array {
   for (const p of parts) { out.set(p, at); at += p.length; }
   return out;
 }
+
+/**
+ * Bytes appended end to end into one array that grows as needed: many small
+ * pieces (a record's MessagePack, a window of the core's snapshot) cost one
+ * array, not one each (a million small ArrayBuffers weigh on the collector).
+ */
+export class ByteWriter {
+  private buffer: Uint8Array;
+  private used = 0;
+
+  /** `capacity`: the bytes an array starts with (it doubles when full). */
+  constructor(private readonly capacity: number) {
+    this.buffer = new Uint8Array(capacity);
+  }
+
+  get length(): number { return this.used; }
+
+  append(bytes: Uint8Array): void {
+    if (this.used + bytes.length > this.buffer.length) {
+      const larger = new Uint8Array(Math.max(this.used + bytes.length, this.buffer.length * 2, this.capacity));
+      larger.set(this.buffer.subarray(0, this.used));
+      this.buffer = larger;
+    }
+    this.buffer.set(bytes, this.used);
+    this.used += bytes.length;
+  }
+
+  /** What was appended since the last clear or take, as a view the next append may overwrite. */
+  view(): Uint8Array { return this.buffer.subarray(0, this.used); }
+
+  /** Starts again in the same array. */
+  clear(): void { this.used = 0; }
+
+  /** What was appended, to keep: the writer starts again in a new array (made at the next append). */
+  take(): Uint8Array {
+    const taken = this.view();
+    this.buffer = new Uint8Array(0);
+    this.used = 0;
+    return taken;
+  }
+}

@@ -73,7 +73,7 @@ interface EngineState {
   quarantined?: IndexSnapshot[];
 }
 
-/** Actions of a batch applied in one event-loop turn (~1,000 records take ~25 ms to index; each slice makes the next search refresh its ranks and caches). */
+/** Actions of a batch applied in one event-loop turn (~1,000 records take ~25 ms to index; each slice makes the next search refresh the core's caches). */
 const APPLY_SLICE = 250;
 
 /** Milliseconds `work` took. */
@@ -514,9 +514,14 @@ export class Engine {
     for (const index of withReplicas(this.indexes, indexName, true)) index.computeRanksOnce();
   }
 
+  /** Every key, live and deleted (copies and moves extend both). */
+  private everyKey(): ApiKey[] {
+    return [...this.keys.values(), ...this.deletedKeys.values()];
+  }
+
   /** The index-specific keys (deleted ones too) that reach an index now. */
   indexKeysReaching(indexName: string): string[] {
-    return [...this.keys.values(), ...this.deletedKeys.values()].filter((key) => indexKeyIndexes(key).includes(indexName)).map((key) => key.value);
+    return this.everyKey().filter((key) => indexKeyIndexes(key).includes(indexName)).map((key) => key.value);
   }
 
   /**
@@ -524,7 +529,7 @@ export class Engine {
    * those of `only`, the keys reaching it when the operation was accepted, when the operation says.
    */
   private extendIndexKeys(source: string, destination: string, taskID: number, only?: string[]): void {
-    for (const key of [...this.keys.values(), ...this.deletedKeys.values()]) {
+    for (const key of this.everyKey()) {
       if (only && !only.includes(key.value)) continue;
       // a key that started anew after this operation was accepted (recreated on another index, applied at
       // once while the operation was queued) is not the key `only` named: a replay resets it after this

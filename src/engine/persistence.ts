@@ -50,9 +50,11 @@ export class Codec {
     return new Codec(encryptionKey === undefined ? undefined : await importKey(encryptionKey));
   }
 
-  private async seal(payload: Uint8Array): Promise<Uint8Array> {
-    if (!this.key) return concat([Uint8Array.of(PLAIN), payload]);
+  /** Seals the payload made of `parts` end to end (copied once, into the frame when plain). */
+  private async seal(...parts: Uint8Array[]): Promise<Uint8Array> {
+    if (!this.key) return concat([Uint8Array.of(PLAIN), ...parts]);
     const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+    const payload = parts.length === 1 ? parts[0] : concat(parts);
     const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, this.key, payload as Uint8Array<ArrayBuffer>));
     return concat([Uint8Array.of(AES_GCM), iv, sealed]);
   }
@@ -85,7 +87,7 @@ export class Codec {
     const sections = cut(state);
     const pieces: Uint8Array[] = [Uint8Array.from(SNAPSHOT_MAGIC)];
     for (let i = 0; i < sections.count; i++) {
-      const sealed = await this.seal(concat([u32(i), sections.payload(i)]));
+      const sealed = await this.seal(u32(i), sections.payload(i));
       const header = new Uint8Array(SECTION_HEADER);
       new DataView(header.buffer).setUint32(0, sealed.length, true);
       header.set(await sha256(sealed), 4);

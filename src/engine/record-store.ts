@@ -10,6 +10,7 @@ import { Encoder } from '@msgpack/msgpack';
 import { decode } from './msgpack.js';
 import { deflate, inflate, syncInflater } from './compression.js';
 import { ObjectIdTable } from './object-id-table.js';
+import { ByteWriter } from './bytes.js';
 import type { Record_ } from './records.js';
 import { yieldTurn } from './tasks.js';
 
@@ -18,13 +19,6 @@ const CHANGES_KEPT = 1 << 16;
 
 /** Record ids per deflated chunk: ~200 KB of the synthetic benchmark's records, inflated in well under a millisecond (a first page of hits may need ten). */
 const CHUNK_RECORDS = 512;
-
-/** A larger copy of `bytes` (its first `used` bytes), with room for `needed`. */
-function grown(bytes: Uint8Array, used: number, needed: number): Uint8Array {
-  const larger = new Uint8Array(Math.max(needed, bytes.length * 2));
-  larger.set(bytes.subarray(0, used));
-  return larger;
-}
 
 /** Record ids unpacked between turns of the event loop. */
 const UNPACK_SLICE = 1 << 16;
@@ -172,29 +166,27 @@ export class RecordStore {
    * is packed (nothing writes meanwhile: a snapshot is captured between tasks).
    */
   async pack(): Promise<PackedRecords> {
-    // one encoder, and one buffer per chunk that each record's bytes are copied into: a new encoder, or a
-    // new array, per record cost more than encoding it (a million small ArrayBuffers weigh on the collector)
+    // one encoder, and one array for a chunk's records (deflated, then reused): a new encoder, or a new
+    // array, per record cost more than encoding it
     const encoder = new Encoder();
-    let chunk: Uint8Array = new Uint8Array(1 << 18);
+    const chunk = new ByteWriter(1 << 18);
     const chunks: Uint8Array[] = [];
     const objectIDs: string[] = [];
     const ends = new Uint32Array(this.objects.length);
     let size = 0;
     for (let first = 0; first < this.objects.length; first += CHUNK_RECORDS) {
-      let used = 0;
+      chunk.clear();
       for (let id = first; id < Math.min(first + CHUNK_RECORDS, this.objects.length); id++) {
         const r = this.get(id);
         if (r) {
           const bytes = encoder.encodeSharedRef(r);
-          if (used + bytes.length > chunk.length) chunk = grown(chunk, used, used + bytes.length);
-          chunk.set(bytes, used);
-          used += bytes.length;
+          chunk.append(bytes);
           size += bytes.length;
         }
         objectIDs.push(r ? r.objectID : '');
         ends[id] = size;
       }
-      chunks.push(await deflate(chunk.subarray(0, used)));
+      chunks.push(await deflate(chunk.view()));
       await yieldTurn();
     }
     return { objectIDs, ends: new Uint8Array(ends.buffer), chunks, chunkRecords: CHUNK_RECORDS };
@@ -218,10 +210,10 @@ export class RecordStore {
     const views = packed.chunks ?? (packed.blob ? [packed.blob] : []);
     const all = new Uint8Array(views.reduce((n, chunk) => n + chunk.length, 0));
     const deflated: Uint8Array[] = [];
+    let at = 0;
     for (const chunk of views) {
-      const at = deflated.length ? deflated.at(-1)!.byteOffset + deflated.at(-1)!.length : 0;
       all.set(chunk, at);
-      deflated.push(all.subarray(at, at + chunk.length));
+      deflated.push(all.subarray(at, at += chunk.length));
       if (deflated.length % (UNPACK_SLICE / CHUNK_RECORDS) === 0) await yieldTurn();
     }
     store.chunkRecords = packed.chunks ? packed.chunkRecords ?? CHUNK_RECORDS : Math.max(1, packed.objectIDs.length);

@@ -86,7 +86,7 @@ async function writePieces(path: string, snapshot: SnapshotEntry, file: string):
     for (const piece of snapshot.pieces) {
       for (let done = 0; done < piece.length;) {
         const { bytesWritten } = await handle.write(piece, done, piece.length - done);
-        if (bytesWritten <= 0) throw Object.assign(new Error('no space left on device (short write)'), { code: 'ENOSPC' });
+        if (bytesWritten <= 0) throw shortWrite();
         done += bytesWritten;
       }
       hash.update(piece);
@@ -99,24 +99,20 @@ async function writePieces(path: string, snapshot: SnapshotEntry, file: string):
   return { file, taskID: snapshot.taskID, bytes, sha256: hash.digest('hex') };
 }
 
-/** Renames a file out of the way at once, and deletes it without holding the main thread; resolves once deleted. */
-function dropInBackground(path: string): Promise<void> {
-  const dropped = `${path}.${process.pid}.tmp`;
-  renameSync(path, dropped);
-  return unlink(dropped).catch(() => {}); // what is not deleted now is a leftover the next open removes
-}
-
 /** Replaces a file atomically: written whole to a temporary file, then renamed over it. */
 function syncedWrite(path: string, bytes: Uint8Array | string): void {
   writeDurably(`${path}.tmp`, typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
   renameSync(`${path}.tmp`, path);
 }
 
+/** A write that wrote nothing: the disk is full (answered 507 like ENOSPC). */
+const shortWrite = () => Object.assign(new Error('no space left on device (short write)'), { code: 'ENOSPC' });
+
 /** Writes every byte: a write may be short (a full disk, a signal), and what it left out must not be skipped. */
 function writeWhole(fd: number, bytes: Uint8Array): void {
   for (let done = 0; done < bytes.length;) {
     const wrote = writeSync(fd, bytes, done, bytes.length - done);
-    if (wrote <= 0) throw Object.assign(new Error('no space left on device (short write)'), { code: 'ENOSPC' });
+    if (wrote <= 0) throw shortWrite();
     done += wrote;
   }
 }
@@ -151,8 +147,12 @@ export function fsStorage(dir: string): Storage {
   let manifest: Manifest = emptyManifest();
   /** Deletions still under way (close waits for them). */
   const deleting = new Set<Promise<void>>();
+  /** Renames a file out of the way at once, and deletes it without holding the main thread. */
   const dropLater = (path: string) => {
-    const deleted = dropInBackground(path).then(() => { deleting.delete(deleted); });
+    const dropped = `${path}.${process.pid}.tmp`;
+    renameSync(path, dropped);
+    // what is not deleted now is a leftover the next open removes
+    const deleted = unlink(dropped).catch(() => {}).then(() => { deleting.delete(deleted); });
     deleting.add(deleted);
   };
 
