@@ -8,7 +8,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { RequestHandler } from '../requester.js';
 import { requestIdHeaders, requestIdOf } from '../api/request-id.js';
 import { parseAddress } from '../auth/cidr.js';
-import { contentOf } from '../api/types.js';
+import { contentOf, type ApiResponse } from '../api/types.js';
 import { isRefused, limitConnections } from './connection-limit.js';
 
 export interface ServeOptions {
@@ -118,8 +118,13 @@ export function vouchedUserToken(req: IncomingMessage, trustProxy: boolean | num
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { ...CORS, 'content-type': 'application/json; charset=UTF-8', ...headers });
-  res.end(contentOf({ status, body, headers }));
+  sendResponse(res, { status, body, headers });
+}
+
+/** Sends an answer (its text serialised once: see contentOf). */
+function sendResponse(res: ServerResponse, response: ApiResponse): void {
+  res.writeHead(response.status, { ...CORS, 'content-type': 'application/json; charset=UTF-8', ...response.headers });
+  res.end(contentOf(response));
 }
 
 function headersOf(req: IncomingMessage): Record<string, string> {
@@ -158,7 +163,7 @@ export function handler(engine: RequestHandler, options: ServeOptions = {}) {
         sourceIp: callerAddress(req, options.trustProxy),
         userToken: vouchedUserToken(req, options.trustProxy),
       });
-      send(res, response.status, response.body, response.headers);
+      sendResponse(res, response);
     } catch (e) {
       console.error('lantern: internal error', e);
       if (!res.headersSent) send(res, 500, { message: 'Internal error', status: 500 }, ownId());
