@@ -76,14 +76,19 @@ function growSlots(): void {
   for (let i = 0; i < old.length; i++) {
     const v = old.get(i);
     if (v == 0) continue;
-    let h = FNV_OFFSET;
-    const start = termUnitStart.get(v - 1);
-    for (let k = 0, n = termUnitLength.get(v - 1); k < n; k++) h = (h ^ <u32>termUnits.get(start + k)) * FNV_PRIME;
-    let j = <i32>(h & <u32>slotMask);
+    let j = <i32>(termHash(v - 1) & <u32>slotMask);
     while (slots.get(j) != 0) j = (j + 1) & slotMask;
     slots.set(j, v);
   }
   freeVec(old);
+}
+
+/** A term's hash: the one tokenize gives a token of the same folded units. */
+export function termHash(term: i32): u32 {
+  let h = FNV_OFFSET;
+  const start = termUnitStart.get(term);
+  for (let k = 0, n = termUnitLength.get(term); k < n; k++) h = (h ^ <u32>termUnits.get(start + k)) * FNV_PRIME;
+  return h;
 }
 
 /** Term id of token `t`, created when missing. */

@@ -5,13 +5,14 @@ import { ByteVec, results, scratch as scratchBuffer, scratchBase } from './buffe
 import { setIndexedSeparators, tokenize, tokens } from './text';
 import { initDictionary, internToken, lookupToken, termCount } from './dictionary';
 import {
-  attributeKey, attributeRank, attributeUnordered, compact as compactPostings, ensureTerms, liveCount, postings, removeDoc,
+  attributeKey, attributeRank, attributeUnordered, compactSome as compactPostingsFrom, postingBytes as allPostingBytes, ensureTerms, liveCount, postings, removeDoc,
   storeForward, wholeValues, SEGMENT,
 } from './store';
 import { NO_MATCH, matchToken, wordCount } from './matcher';
 import { isExcluded, rankSlots } from './ranking';
 import { invalidateStaticOrder, prepareQuery as prepareQueryWords, search as runSearch } from './search';
 import { params } from './params';
+import { mayBeMatched } from './marked-filter';
 import { beginExport, beginImport, exportSome, importSome } from './snapshot';
 import { invalidatePrefixCache as dropPrefixCache } from './prefix-cache';
 import { invalidateWordMemo } from './word-memo';
@@ -147,7 +148,7 @@ export function highlight(length: i32): void {
       if (until > highlightEnd) highlightEnd = until;
     }
     // terms the search matched another way (word alternatives) highlight whole
-    const term = lookupToken(t);
+    const term = mayBeMatched(<u32>tokens.hash.get(t)) ? lookupToken(t) : -1;
     if (term >= 0 && isTermMatched(term)) {
       const alternatives = termWords.get(term) & ~mask;
       if (alternatives != 0) { mask |= alternatives; highlightEnd = end; }
@@ -164,11 +165,13 @@ import { tokenTypos as lastTypos, tokenFull as lastFull, tokenHighlightLength as
 @inline function tokenIsFull(): bool { return lastFull; }
 @inline function tokenPrefixLength(): i32 { return lastLength; }
 
-export function compact(): void {
-  invalidatePrefixCache();
-  compactPostings(termCount);
+/** Drops removed records' postings from term `first` on, about `budget` bytes' worth; returns the next term (termTotal() when done). */
+export function compactSome(first: i32, budget: i32): i32 {
+  return compactPostingsFrom(first, budget, termCount);
 }
 
+/** Bytes of every posting list. */
+export function postingBytes(): f64 { return allPostingBytes(termCount); }
 /** Starts streaming the index's snapshot to JS (env.snapshotWrite); `exportSnapshotSome` writes it. */
 export function exportSnapshotBegin(): void { beginExport(); }
 

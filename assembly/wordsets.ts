@@ -47,6 +47,8 @@ export const termWords = new IntVec();
 /** Words the term matched with no typo, and as the whole word (not a prefix): for per-attribute rules. */
 export const termZeroTypoWords = new IntVec();
 export const termFullWords = new IntVec();
+/** The terms stamped this epoch, in the order they were first marked (highlighting filters tokens by them). */
+export const markedTerms = new IntVec();
 
 export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32): void {
   words = wordTotal;
@@ -64,7 +66,12 @@ export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32
   keyLog.length = 0;
   leadFolded = false;
   unfolded = 0;
+  nextEpoch();
+}
+
+function nextEpoch(): void {
   epoch++;
+  markedTerms.length = 0;
 }
 
 @inline export function levelBitmap(w: i32, typos: i32): usize {
@@ -84,7 +91,7 @@ export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32
 let excludedMask: i32 = 0;
 
 /** Forgets which terms the last search matched (a new query is being read). */
-export function invalidateMarks(): void { epoch++; }
+export function invalidateMarks(): void { nextEpoch(); }
 export function selectMatchWord(w: i32, excluded: i32): void { currentWord = w; excludedMask = excluded; }
 
 /** The current word's matches feed the records' best attribute key (excluded words never rank). */
@@ -297,6 +304,7 @@ function markTerm(term: i32, typos: i32, full: bool): void {
   if (excludedMask & (1 << currentWord)) return;
   if (termStamp.get(term) != epoch) {
     termStamp.set(term, epoch);
+    markedTerms.push(term);
     termWords.set(term, 0);
     termZeroTypoWords.set(term, 0);
     termFullWords.set(term, 0);

@@ -1,0 +1,27 @@
+// Which tokens of a highlighted text may be terms the last search matched:
+// a bitmap over the low bits of the matched terms' hashes. Highlighting looks
+// a token up in the dictionary (a probe into a table of every term, which
+// took a fifth of answering a search) only when its bit is set: most words of
+// a long text are not among the handful of terms a query matched.
+import { termHash } from './dictionary';
+import { epoch, markedTerms } from './wordsets';
+
+const FILTER_BITS = 16;
+const filter = new StaticArray<u32>(1 << (FILTER_BITS - 5));
+let builtFor: i32 = -1;
+
+/** Whether a token with this hash may be one of the terms the current search matched. */
+export function mayBeMatched(hash: u32): bool {
+  if (builtFor != epoch) build();
+  const bit = hash & ((1 << FILTER_BITS) - 1);
+  return (unchecked(filter[bit >> 5]) & (1 << (bit & 31))) != 0;
+}
+
+function build(): void {
+  memory.fill(changetype<usize>(filter), 0, <usize>filter.length << 2);
+  for (let i = 0; i < markedTerms.length; i++) {
+    const bit = termHash(markedTerms.get(i)) & ((1 << FILTER_BITS) - 1);
+    unchecked(filter[bit >> 5] |= 1 << (bit & 31));
+  }
+  builtFor = epoch;
+}
