@@ -9,7 +9,7 @@ import {
 } from './snapshot-stream';
 import { internToken, termCount, termUnitLength, termUnitStart, termUnits } from './dictionary';
 import { MAX_TOKEN_UNITS, loadFoldedTerm, tokens } from './text';
-import { PostingLists, compact, docLength, docPtr, ensureDocs, ensureTerms, isLive, postings, storeForward, wholeValues } from './store';
+import { PostingLists, rebuildPostings, docLength, docPtr, ensureDocs, ensureTerms, isLive, postings, storeForward, wholeValues } from './store';
 import { rankSlots } from './ranking';
 
 const MAGIC: u32 = 0x49434e4c; // "LNCI"
@@ -175,7 +175,7 @@ export function importSome(budget: i32): i32 {
   }
   if (phase != DONE) return 0;
   freeForward();
-  if (version == VERSION_OLD_KEYS) compact(termCount);
+  if (version == VERSION_OLD_KEYS) rebuildPostings(termCount);
   return atEnd() ? 1 : -1;
 }
 

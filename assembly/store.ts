@@ -1,7 +1,7 @@
 // Per-term postings (record ids, delta + varint coded, ascending) and
 // per-record forward lists (the record's tokens in attribute order), which
 // proximity and attribute ranking read. Records are dense ids given by JS;
-// a removed record is a tombstone until `compact` drops its postings.
+// a removed record is a tombstone until `compactSome` drops its postings.
 import { ByteVec, IntVec, readVarint, varintEnd } from './buffers';
 
 // --- postings
@@ -150,6 +150,57 @@ export class PostingLists {
     keys.length = <i32>((logged - keys.ptr) >> 2);
   }
 
+  /**
+   * Drops the postings of removed records from the term's list, in place: a
+   * kept posting's gap grows by the postings dropped before it, whose bytes
+   * are at least as many as it grows by, so the writer never passes the
+   * reader. A list left much larger than its postings is shrunk.
+   */
+  dropDead(term: i32): void {
+    if (term >= this.ptr.length) return;
+    const ptr = <usize>this.ptr.get(term);
+    const end = ptr + <usize>this.length.get(term);
+    let p = ptr;
+    let out = 0;
+    let next: u32 = 0;
+    let keptPlusOne: u32 = 0;
+    while (p < end) {
+      const doc = next + readVarint(p);
+      p = varintEnd;
+      const keyStart = p;
+      if (this.withKeys) {
+        const v = readVarint(p);
+        p = varintEnd;
+        if ((v & RANK_ESCAPE) == RANK_ESCAPE) { readVarint(p); p = varintEnd; }
+      }
+      next = doc + 1;
+      if (!isLive(<i32>doc)) continue;
+      out = putVarint(ptr, out, doc - keptPlusOne);
+      memory.copy(ptr + <usize>out, keyStart, p - keyStart);
+      out += <i32>(p - keyStart);
+      keptPlusOne = doc + 1;
+    }
+    this.length.set(term, out);
+    this.lastPlusOne.set(term, keptPlusOne);
+    this.shrink(term);
+  }
+
+  private shrink(term: i32): void {
+    const length = this.length.get(term);
+    const capacity = this.capacity.get(term);
+    if (capacity <= (length << 1) + 64) return;
+    const ptr = <usize>this.ptr.get(term);
+    if (length == 0) {
+      heap.free(ptr);
+      this.ptr.set(term, 0);
+      this.capacity.set(term, 0);
+      return;
+    }
+    const smaller = length + 15 + (length >> 2) + 6;
+    this.ptr.set(term, <i32>heap.realloc(ptr, <usize>smaller));
+    this.capacity.set(term, smaller);
+  }
+
   /** Number of postings of the term (decoding-free upper bound: its bytes). */
   @inline bytes(term: i32): i32 { return term < this.length.length ? this.length.get(term) : 0; }
 
@@ -277,8 +328,8 @@ export function removeDoc(doc: i32): void {
 /** Forward list markers: 0 opens a segment (attribute id, start position follow); n > 0 is term n-1. */
 export const SEGMENT = 0;
 
-/** Rebuilds every posting list from the live records' forward lists, dropping tombstones. */
-export function compact(termTotal: i32): void {
+/** Rebuilds every posting list from the live records' forward lists (a snapshot of the old key layout holds no lists of the new). */
+export function rebuildPostings(termTotal: i32): void {
   postings.reset(termTotal);
   wholeValues.reset(termTotal);
   for (let doc = 0, n = docPtr.length; doc < n; doc++) {
@@ -305,4 +356,31 @@ export function compact(termTotal: i32): void {
     }
     if (segmentTokens == 1) wholeValues.add(segmentTerm, doc, 0);
   }
+}
+
+/**
+ * Drops the removed records' postings from the lists of terms `first`
+ * onwards, until about `budget` bytes of lists are rewritten; returns the
+ * term to go on from (`termTotal` once every list is done). A step at a
+ * time, between searches: at 1M records rebuilding every list at once
+ * stopped searches for seconds. Searches between steps are right either
+ * way, as they skip removed records (liveBits).
+ */
+export function compactSome(first: i32, budget: i32, termTotal: i32): i32 {
+  let term = first;
+  let rewritten = 0;
+  while (term < termTotal && rewritten < budget) {
+    rewritten += postings.bytes(term) + wholeValues.bytes(term) + 1;
+    postings.dropDead(term);
+    wholeValues.dropDead(term);
+    term++;
+  }
+  return term;
+}
+
+/** Bytes of every posting list (what a whole compaction rewrites). */
+export function postingBytes(termTotal: i32): f64 {
+  let bytes: f64 = 0;
+  for (let term = 0; term < termTotal; term++) bytes += <f64>(postings.bytes(term) + wholeValues.bytes(term));
+  return bytes;
 }

@@ -250,7 +250,11 @@ export class CoreIndex {
     return this.results().subarray(1);
   }
 
-  compact(): void { this.core.compact(); }
+  /** Drops removed records' postings from term `first` on, about `budget` bytes' worth; returns the term to go on from (termCount when done). */
+  compactSome(first: number, budget: number): number { return this.core.compactSome(first, budget); }
+
+  /** Bytes of every posting list. */
+  postingBytes(): number { return this.core.postingBytes(); }
 
   /**
    * The index as bytes (dictionary, forward lists, rank arrays: see

@@ -18,7 +18,8 @@ export interface CoreExports {
   candidatesPtr(): number;
   candidateWords(): number;
   highlight(length: number): void;
-  compact(): void;
+  compactSome(first: number, budget: number): number;
+  postingBytes(): number;
   exportSnapshotBegin(): void;
   exportSnapshotSome(budget: number): number;
   importSnapshotBegin(length: number): number;

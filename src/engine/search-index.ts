@@ -8,6 +8,7 @@ import {
 } from './settings.js';
 import { yieldTurn } from './tasks.js';
 import { FacetIndex, facetAttributes } from './facets.js';
+import { Compaction } from './compaction.js';
 import type { Synonym } from './synonyms.js';
 import type { Rule } from './rules.js';
 import { RecordStore, type PackedRecords } from './record-store.js';
@@ -81,7 +82,7 @@ export class SearchIndex {
   private rankOrders: { plan: RankingPlan; orders: RankOrder[] } | undefined;
   /** A virtual replica: the index whose records, core and facets it reads (it holds none). */
   private shared: SearchIndex | undefined;
-  private deadSinceCompaction = 0;
+  private readonly compaction = new Compaction();
   /** A copy built in the background for settings about to be applied (see prepareSettings). */
   private rebuilt: { settings: string; index: SearchIndex } | undefined;
 
@@ -166,12 +167,12 @@ export class SearchIndex {
       if (batch.length >= CORE_BATCH) { this.core.addDocuments(batch); batch = []; }
     }
     if (batch.length) this.core.addDocuments(batch);
-    this.touched(started);
+    this.touched(started, records.length);
   }
 
   delete(objectIDs: string[]): void {
     for (const objectID of objectIDs) this.removeId(objectID);
-    this.touched(performance.now());
+    this.touched(performance.now(), objectIDs.length);
   }
 
   partialUpdate(objectID: string, body: Record<string, Json>, createIfNotExists: boolean): void {
@@ -182,7 +183,7 @@ export class SearchIndex {
 
   clear(): void {
     this.records = new RecordStore();
-    this.deadSinceCompaction = 0;
+    this.compaction.reset();
     this.core = new CoreIndex();
     this.facetIndex = this.newFacetIndex();
     this.configureCore();
@@ -237,7 +238,7 @@ export class SearchIndex {
     // its facet columns read `built.records`, which is this.records from now on
     // (every later replacement of this.records also replaces the facet index)
     this.facetIndex = built.facetIndex;
-    this.deadSinceCompaction = 0;
+    this.compaction.reset();
     this.lastBuildTimeS = built.lastBuildTimeS;
     // its ranks were computed from the same records and settings
     this.core.ranksOwner = this;
@@ -357,20 +358,17 @@ export class SearchIndex {
     const id = this.records.remove(objectID);
     if (id === undefined) return;
     this.core.removeDocument(id);
-    this.deadSinceCompaction++;
+    this.compaction.removed();
   }
 
-  private touched(started: number): void {
+  /** After a write of `written` records (see compaction.ts). */
+  private touched(started: number, written = 0): void {
     this.ownVersion++;
     this.updatedAt = writeTime();
-    if (this.deadSinceCompaction > 1000 && this.deadSinceCompaction > this.records.size) {
-      this.core.compact();
-      this.facetIndex = this.newFacetIndex();
-      this.deadSinceCompaction = 0;
-    }
+    // the facet columns keep removed records until rebuilt, on first use after a pass
+    if (this.compaction.afterWrite(this.core, written, this.records.size)) this.facetIndex = this.newFacetIndex();
     this.lastBuildTimeS = Math.round((performance.now() - started) / 1000);
   }
-
   private segmentsOf(record: Record_): Segment[] {
     const segments: Segment[] = [];
     if (this.attributes) {

@@ -78,3 +78,10 @@ export function tokensOf(core: CoreIndex, text: string): Token[] {
   }
   return out;
 }
+
+/** Runs a whole compaction, `budget` posting bytes a step (small budgets: many steps). */
+export function compactAll(core: CoreIndex, budget = 1 << 30): number {
+  let steps = 0;
+  for (let term = 0; term < core.termCount; steps++) term = core.compactSome(term, budget);
+  return steps;
+}

@@ -2,7 +2,7 @@
 // through a cache of their records and best attribute keys. Pages must be
 // those of a direct computation, before and after writes replace the cache.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { build, ready, search } from './helpers.js';
+import { build, compactAll, ready, search } from './helpers.js';
 import { prng } from '../support/random.js';
 
 beforeAll(ready);
@@ -57,7 +57,7 @@ describe('short prefixes over many records', () => {
     core.setRanks(0, ranks);
     check();
     expect(page(core, 't', 0, 10).ids).toEqual(added.map((d) => d.id));
-    core.compact();
+    compactAll(core, 16);
     check();
   });
 });

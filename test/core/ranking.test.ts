@@ -3,7 +3,7 @@
 // produce the expected order; a run without the criterion shows the tie.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sortCriterion } from '../../src/core/abi.js';
-import { CRITERION, DEFAULT_CRITERIA, build, ids, ready, search } from './helpers.js';
+import { CRITERION, DEFAULT_CRITERIA, build, compactAll, ids, ready, search } from './helpers.js';
 import { prng } from '../support/random.js';
 
 beforeAll(ready);
@@ -304,7 +304,7 @@ describe('top-k selection and nbHits', () => {
   it('nbHits stays exact after compaction', () => {
     const core = build(Array.from({ length: 40 }, (_, i) => `apple ${i}`));
     for (let id = 0; id < 40; id += 2) core.removeDocument(id);
-    core.compact();
+    compactAll(core, 16);
     const result = search(core, 'apple', { length: 100 });
     expect(result.nbHits).toBe(20);
     expect(result.hits.every((h) => h.id % 2 === 1)).toBe(true);
