@@ -61,7 +61,7 @@ export function suggestionsFrom(talks: Talk[]): Array<{ objectID: string; query:
 async function write(engine: RemoteLantern, indexName: string, records: object[], onRecords: (n: number) => void): Promise<void> {
   const client = engine.client();
   for (let i = 0; i < records.length; i += BATCH) {
-    const requests = records.slice(i, i + BATCH).map((body) => ({ action: 'addObject', body }));
+    const requests = records.slice(i, i + BATCH).map((body) => ({ action: 'addObject' as const, body: body as Record<string, unknown> }));
     const { taskID } = await client.batch({ indexName, batchWriteParams: { requests } });
     await client.waitForTask({ indexName, taskID });
     onRecords(Math.min(BATCH, records.length - i));

@@ -102,7 +102,7 @@ async function importRecords(engine: Lantern, indexName: string, records: unknow
   const chunk = 1000;
   progress(0, records.length);
   for (let i = 0; i < records.length; i += chunk) {
-    const requests = records.slice(i, i + chunk).map((body) => ({ action: 'addObject', body }));
+    const requests = records.slice(i, i + chunk).map((body) => ({ action: 'addObject' as const, body: body as Record<string, unknown> }));
     const { taskID } = await client.batch({ indexName, batchWriteParams: { requests } }).catch((e: Error) => {
       process.stderr.write('\n');
       throw new Error(`records ${i + 1} to ${i + requests.length} were not imported (nothing after them was either): ${e.message}`);

@@ -1,18 +1,80 @@
 // Typed methods with the official v5 client's names and argument shapes,
-// built from the route table so they can never diverge from HTTP.
+// built from the route table so they can never diverge from HTTP. Their
+// types are the official clients' own (`algoliasearch`, a peer dependency,
+// types only): a method of the route table that no official client has is
+// typed in LanternExtras, and one that neither types fails to compile.
+import type {
+  AbtestingClient, AddApiKeyResponse, AnalyticsClient, ApiKey, BrowseResponse, DeleteApiKeyResponse,
+  GetApiKeyResponse, InsightsClient, ListApiKeysResponse, MonitoringClient, PersonalizationClient,
+  PersonalizationStrategyParams, QuerySuggestionsClient, SearchClient, SearchResponse,
+  SetPersonalizationStrategyResponse, UpdateApiKeyResponse,
+} from 'algoliasearch';
 import { ApiError } from '../engine/errors.js';
-import { ROUTES, type Route } from './router.js';
+import { ROUTES, type Route, type RouteOp } from './router.js';
 import type { ApiRequest, ApiResponse } from './types.js';
 
 type Args = Record<string, any>;
 type Send = (request: ApiRequest) => Promise<ApiResponse>;
 
-export type LanternClient = {
-  [op: string]: (args?: Args) => Promise<any>;
-} & {
-  saveObjects(args: { indexName: string; objects: Args[]; waitForTasks?: boolean; batchSize?: number }): Promise<any[]>;
+/** The official clients whose methods Lantern answers, in the order a name is looked up. */
+type OfficialMethod<K extends string> =
+  K extends keyof SearchClient ? SearchClient[K]
+    : K extends keyof MonitoringClient ? MonitoringClient[K]
+      : K extends keyof AnalyticsClient ? AnalyticsClient[K]
+        : K extends keyof AbtestingClient ? AbtestingClient[K]
+          : K extends keyof InsightsClient ? InsightsClient[K]
+            : K extends keyof PersonalizationClient ? PersonalizationClient[K]
+              : K extends keyof QuerySuggestionsClient ? QuerySuggestionsClient[K]
+                : never;
+
+/** A report of the usage and probe routes, which no v5 client has: name to value lists. */
+type Report = Record<string, unknown>;
+
+/** Operations of the original REST documents that the v5 clients do not have (or name otherwise). */
+export interface LanternExtras {
+  /** GET /1/indexes/{indexName}: a search with its parameters in the query string. */
+  searchWithQueryString<T = Record<string, unknown>>(args: { indexName: string }): Promise<SearchResponse<T>>;
+  /** GET /1/indexes/{indexName}/browse. */
+  browseWithQueryString<T = Record<string, unknown>>(args: { indexName: string }): Promise<BrowseResponse<T>>;
+  /** Keys of one index (the original API's index-scoped keys). */
+  listAllIndexApiKeys(): Promise<ListApiKeysResponse>;
+  addIndexApiKey(args: { indexName: string; apiKey: ApiKey }): Promise<AddApiKeyResponse>;
+  listIndexApiKeys(args: { indexName: string }): Promise<ListApiKeysResponse>;
+  getIndexApiKey(args: { indexName: string; key: string }): Promise<GetApiKeyResponse>;
+  updateIndexApiKey(args: { indexName: string; key: string; apiKey: ApiKey }): Promise<UpdateApiKeyResponse>;
+  deleteIndexApiKey(args: { indexName: string; key: string }): Promise<DeleteApiKeyResponse>;
+  /** The analytics client's `getStatus` (GET /2/status); `getStatus` is the monitoring one. */
+  getAnalyticsStatus: AnalyticsClient['getStatus'];
+  /** The recommendation strategy: the personalization strategy's shape, under /1/recommendation. */
+  setRecommendationStrategy(args: PersonalizationStrategyParams): Promise<SetPersonalizationStrategyResponse>;
+  getRecommendationStrategy(): Promise<PersonalizationStrategyParams>;
+  getUsage(args: { statistic: string; period: string }): Promise<Report>;
+  getIndexUsage(args: { statistic: string; period: string; indexName: string }): Promise<Report>;
+  getProbes(): Promise<Report>;
+  getLatencyByRelevantProbes(args: { clusters: string }): Promise<Report>;
+  getLatencyByOtherProbes(args: { clusters: string }): Promise<Report>;
+}
+
+/** The official clients' helpers Lantern's client has too. */
+export interface LanternHelpers {
+  /** Saves records in batches of `batchSize` (1,000), waiting for each task with `waitForTasks`. */
+  saveObjects: SearchClient['saveObjects'];
+  /** Resolves once the task is published. */
   waitForTask(args: { indexName: string; taskID: number }): Promise<void>;
-};
+}
+
+/**
+ * `engine.client()`: every operation of the route table, typed as the
+ * official client types it (a misspelt method or argument does not compile;
+ * `searchSingleIndex<Talk>` types the hits). The official methods' second
+ * argument, request options, is accepted and ignored.
+ */
+export type LanternClient = { [K in Exclude<RouteOp, keyof LanternExtras>]: OfficialMethod<K> } & LanternExtras & LanternHelpers;
+
+/** Route operations typed by no official client nor LanternExtras: must stay `never` (a compile error names them). */
+type Untyped = { [K in RouteOp]: K extends keyof LanternExtras ? never : [OfficialMethod<K>] extends [never] ? K : never }[RouteOp];
+const everyOperationTyped: [Untyped] extends [never] ? true : { untyped: Untyped } = true;
+void everyOperationTyped;
 
 /** A route's path split around its parameters (literal text at even places, parameter names at odd ones), and those names. */
 const PATHS = new Map(ROUTES.map((route) => {
@@ -64,5 +126,5 @@ export function createClient(send: Send, apiKey: string | undefined, appId: stri
     if (waitForTasks) for (const r of responses) await client.waitForTask({ indexName, taskID: r.taskID });
     return responses;
   };
-  return client as LanternClient;
+  return client as unknown as LanternClient;
 }

@@ -36,7 +36,7 @@ export interface Route {
   /** Typed client: the argument holding the body ('.' = the whole argument). */
   body?: string;
   /** Typed client: arguments sent as query parameters. */
-  query?: string[];
+  query?: readonly string[];
 }
 
 /** Query parameters of the analytics reports: a figure over days, a top list, a searchable top list. */
@@ -45,7 +45,7 @@ const TOP_QUERY = ['index', 'startDate', 'endDate', 'limit', 'offset', 'tags'];
 const TOP_SEARCH_QUERY = ['index', 'search', 'startDate', 'endDate', 'limit', 'offset', 'tags'];
 
 /** Every operation, one row each: the ACL table is the `right` column. */
-export const ROUTES: Route[] = [
+const ROUTE_TABLE = [
   { op: 'listIndices', method: 'GET', path: '/1/indexes', right: 'listIndexes', handler: indexes.listIndices, query: ['page', 'hitsPerPage'] },
   { op: 'search', method: 'POST', path: '/1/indexes/*/queries', right: 'search', handler: search.search, body: '.' },
   { op: 'multipleBatch', method: 'POST', path: '/1/indexes/*/batch', right: 'addObject', handler: objects.multipleBatch, body: '.' },
@@ -168,7 +168,12 @@ export const ROUTES: Route[] = [
   { op: 'removeUserId', method: 'DELETE', path: '/1/clusters/mapping/{userID}', right: 'admin', handler: clusters.removeUserId },
   { op: 'listUserIds', method: 'GET', path: '/1/clusters/mapping', right: 'admin', handler: clusters.listUserIds, query: ['page', 'hitsPerPage'] },
   { op: 'listClusters', method: 'GET', path: '/1/clusters', right: 'admin', handler: clusters.listClusters },
-];
+] as const satisfies readonly Route[];
+
+export const ROUTES: readonly Route[] = ROUTE_TABLE;
+
+/** Every operation's name (the typed client's methods: see client.ts). */
+export type RouteOp = (typeof ROUTE_TABLE)[number]['op'];
 
 /** A route's path as segments: literal text, or the name of a parameter (`{name}`). */
 interface CompiledRoute { route: Route; segments: Array<{ literal: string } | { param: string }>; literals: number }

@@ -17,7 +17,7 @@ const FRUITS = [
   { objectID: 'f6', name: 'six', fruit: 'apple', size: 4, secret: 'c', color: 'green' },
   { objectID: 'f7', name: 'seven', fruit: 'date', size: 6, secret: 'd', color: 'brown' },
 ];
-const RENDERING = { facetOrdering: { facets: { order: ['fruit', 'color'] }, values: { fruit: { sortRemainingBy: 'alpha' } } } };
+const RENDERING = { facetOrdering: { facets: { order: ['fruit', 'color'] }, values: { fruit: { sortRemainingBy: 'alpha' as const } } } };
 
 beforeAll(async () => {
   const opened = await openEngine();

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, fixture, haversine, ids, openEngine, searcher, sorted, type Send } from './helpers.js';
 
-interface Airport { objectID: string; name: string; city: string; country: string; iata_code: string; links_count: number; _geoloc: { lat: number; lng: number } }
+type Airport = { objectID: string; name: string; city: string; country: string; iata_code: string; links_count: number; _geoloc: { lat: number; lng: number } };
 
 let send: Send;
 let airports: Airport[];
