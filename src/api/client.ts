@@ -10,7 +10,7 @@ import type {
   SetPersonalizationStrategyResponse, UpdateApiKeyResponse,
 } from 'algoliasearch';
 import { ApiError } from '../engine/errors.js';
-import { ROUTES, type Route, type RouteOp } from './router.js';
+import { ROUTES, type Route, type RouteOp } from './routes.js';
 import type { ApiRequest, ApiResponse } from './types.js';
 
 type Args = Record<string, any>;

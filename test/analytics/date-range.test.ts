@@ -3,7 +3,7 @@
 // start date gives a day series of 90 days at most, and a range holding none
 // of those days is a 400 with a message.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../../src/api/router.js';
+import { ROUTES } from '../../src/api/routes.js';
 import type { Lantern } from '../../src/lantern.js';
 import { expectError, openEngine, sender, type Send } from '../api/helpers.js';
 import { daysAgo, today } from './helpers.js';

@@ -11,7 +11,7 @@
 // FUZZ_SEED and FUZZ_N replace the seed and the number of calls (to hunt).
 import { appendFileSync } from 'node:fs';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { ROUTES, type Route } from '../../src/api/router.js';
+import { ROUTES, type Route } from '../../src/api/routes.js';
 import { SETTINGS } from '../../src/engine/params.js';
 import type { Lantern } from '../../src/lantern.js';
 import { ADMIN_HEADERS, ADMIN_KEY, APP_ID } from '../api/helpers.js';

@@ -1,7 +1,7 @@
 // Seeded generators of random requests, shared by the fuzz suites
 // (router-fuzz, admin-write-fuzz): random JSON, strings, filters, search
 // parameters, bodies, query strings, paths and targets aimed at ROUTES.
-import { ROUTES, type Route } from '../../src/api/router.js';
+import { ROUTES, type Route } from '../../src/api/routes.js';
 import { SEARCH_PARAMETERS, SETTINGS } from '../../src/engine/params.js';
 import { prng } from '../persistence/helpers.js';
 

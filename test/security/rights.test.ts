@@ -3,7 +3,7 @@
 // compatibility.md's "Rights", plus index restrictions inside multi-index
 // calls, maxHitsPerQuery, queryParameters, referers and seeUnretrievableAttributes.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES, type Route } from '../../src/api/router.js';
+import { ROUTES, type Route } from '../../src/api/routes.js';
 import { KEY_RIGHTS } from '../../src/auth/api-keys.js';
 import type { Lantern } from '../../src/lantern.js';
 import { APP_ID, expectError, openEngine, sender, type Send } from '../api/helpers.js';

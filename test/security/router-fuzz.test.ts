@@ -6,7 +6,7 @@
 // indexes, settings, synonyms, rules, keys and sources is the same after.
 // FUZZ_SEED and FUZZ_N replace the seed and the number of random calls (to hunt).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../../src/api/router.js';
+import { ROUTES } from '../../src/api/routes.js';
 import { SEARCH_PARAMETERS, SETTINGS } from '../../src/engine/params.js';
 import { generateSecuredKey } from '../../src/auth/secured-keys.js';
 import type { Lantern } from '../../src/lantern.js';
