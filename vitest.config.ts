@@ -14,5 +14,7 @@ const wasmBytes = {
 
 export default defineConfig({
   plugins: [wasmBytes],
+  // the tests run in Node: the engine gets Node's platform, as dist/ does (scripts/build.mjs)
+  resolve: { alias: [{ find: /^(.*\/platform)\/platform\.js$/, replacement: '$1/platform.node.ts' }] },
   test: { include: ['test/**/*.test.ts'], testTimeout: 30000, hookTimeout: 60000 },
 });

@@ -31,8 +31,6 @@ await build({
   entryPoints: { app: 'demo/app.ts', worker: 'demo/engine-worker.ts' },
   outdir: OUT,
   loader: { '.wasm': 'binary' },
-  // node built-ins are only reached behind a runtime check in the engine
-  external: ['node:*'],
 });
 
 function filesUnder(dir) {

@@ -1,7 +1,13 @@
-// Bundles the TypeScript facade with esbuild; the WebAssembly core is inlined
-// (binary loader), so every bundle is self-contained in Node and browsers.
+// Bundles the TypeScript facade with esbuild, minified; the WebAssembly core
+// is inlined (binary loader), so every bundle is self-contained. Two builds
+// of the engine: dist/ for Node and Electron (node:zlib, worker_threads:
+// src/platform/platform.node.ts) and dist/browser/ for pages and workers
+// (the web platform only: not one `node:` import). Then the declaration
+// files (dist/types) and the web demo.
 import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 rmSync('dist', { recursive: true, force: true });
 
@@ -9,32 +15,40 @@ const common = {
   bundle: true,
   format: 'esm',
   loader: { '.wasm': 'binary' },
+  minify: true,
   sourcemap: true,
+  splitting: true,
   logLevel: 'warning',
+};
+
+/** Resolves src/platform/platform.js to the Node implementation. */
+const nodePlatform = {
+  name: 'node-platform',
+  setup(b) {
+    b.onResolve({ filter: /\/platform\/platform\.js$/ }, (args) => ({ path: resolve(args.resolveDir, args.path.replace(/platform\.js$/, 'platform.node.ts')) }));
+  },
 };
 
 await build({
   ...common,
-  entryPoints: { index: 'src/index.ts', worker: 'src/worker.ts' },
+  entryPoints: { index: 'src/index.ts', worker: 'src/worker.ts', node: 'src/node.ts', cli: 'src/cli.ts' },
   outdir: 'dist',
-  platform: 'neutral',
-  target: 'es2022',
-  splitting: true,
-  mainFields: ['module', 'main'],
-  // node built-ins are only reached behind a runtime check (compression, worker_threads)
-  external: ['node:*'],
+  platform: 'node',
+  target: 'node20',
+  plugins: [nodePlatform],
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
 });
 
 await build({
   ...common,
-  entryPoints: { node: 'src/node.ts', cli: 'src/cli.ts' },
-  outdir: 'dist',
-  platform: 'node',
-  target: 'node20',
-  splitting: true,
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  entryPoints: { index: 'src/index.ts', worker: 'src/worker.ts', client: 'src/client.ts' },
+  outdir: 'dist/browser',
+  platform: 'browser',
+  target: 'es2022',
 });
 
 chmodSync('dist/cli.js', 0o755);
+
+execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 
 await import('./build-demo.mjs');

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The lantern command: serve the REST API, import a JSON file, search.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -19,9 +19,9 @@ const USAGE = `usage:
   lantern repair [--data DIR]     keep what a damaged store still holds, report what is lost
   lantern --version | --help`;
 
-const DEMO_DIR = new URL('../test/fixtures/', import.meta.url);
-/** The web demo, built by `npm run build` (scripts/build-demo.mjs) next to this file. */
+/** The web demo, built by `npm run build` (scripts/build-demo.mjs) next to this file, its dataset in data/; the npm package leaves it out. */
 const DEMO_APP = fileURLToPath(new URL('./demo/', import.meta.url));
+const DEMO_DIR = new URL('./demo/data/', import.meta.url);
 
 const OPTIONS = {
     port: { type: 'string', default: '7700' },
@@ -113,6 +113,7 @@ async function importRecords(engine: Lantern, indexName: string, records: unknow
 }
 
 async function serveCommand(): Promise<void> {
+  if (flags.demo && !existsSync(DEMO_APP)) fail('the web demo is not in the npm package: run it from a clone of the repository (npm install && npm start)');
   const engine = await open(flags.memory ? undefined : (flags.data ?? DEFAULT_DATA));
   if (flags.demo && !engine.indexes.has('talks')) {
     const settings = readJson(new URL('talks_settings.json', DEMO_DIR));

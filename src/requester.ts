@@ -2,16 +2,17 @@
 // in-process: `algoliasearch(appId, key, { requester: lanternRequester(engine) })`.
 import { contentOf, type ApiRequest, type ApiResponse } from './api/types.js';
 
+/** A request as the official client's transporter hands it over (optional fields may hold `undefined`, as its own type says). */
 export interface EndRequest {
   url: string;
   method: string;
   headers: Record<string, string>;
-  data?: string | Uint8Array;
-  connectTimeout?: number;
-  responseTimeout?: number;
+  data?: string | Uint8Array | undefined;
+  connectTimeout?: number | undefined;
+  responseTimeout?: number | undefined;
 }
 
-export interface RequesterResponse { status: number; content: string; isTimedOut: boolean; headers?: Record<string, string> }
+export interface RequesterResponse { status: number; content: string; isTimedOut: boolean; headers?: Record<string, string> | undefined }
 
 export interface RequestHandler { request(request: ApiRequest): Promise<ApiResponse> }
 

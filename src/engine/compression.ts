@@ -1,12 +1,13 @@
-// deflate-raw for snapshot sections: node:zlib where it exists (synchronous
-// and several times faster), the standard CompressionStream elsewhere.
-type Zlib = typeof import('node:zlib');
+// deflate-raw for snapshot sections: node:zlib where the platform has it
+// (synchronous and several times faster), the standard CompressionStream
+// elsewhere.
+import { platform } from '../platform/platform.js';
+import type { Zlib } from '../platform/types.js';
 
 let zlib: Promise<Zlib | undefined> | undefined;
 
 function nodeZlib(): Promise<Zlib | undefined> {
-  const isNode = typeof process !== 'undefined' && !!process.versions?.node;
-  zlib ??= isNode ? import('node:zlib').catch(() => undefined) : Promise.resolve(undefined);
+  zlib ??= platform.zlib();
   return zlib;
 }
 

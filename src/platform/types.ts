@@ -1,0 +1,21 @@
+// The platform's part: platform.ts (the web), platform.node.ts (Node, Electron).
+
+/** The part of node:zlib snapshot sections use. */
+export interface Zlib {
+  deflateRawSync(bytes: Uint8Array, options: { level: number }): Uint8Array;
+  inflateRawSync(bytes: Uint8Array): Uint8Array;
+}
+
+/** A Node worker_threads MessagePort, as Comlink's node adapter takes it. */
+export interface NodePort {
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  off(event: string, listener: (...args: any[]) => void): unknown;
+  postMessage(message: unknown): void;
+}
+
+export interface Platform {
+  /** node:zlib, where there is one. */
+  zlib(): Promise<Zlib | undefined>;
+  /** In a Node worker thread, the port to the thread that started it. */
+  parentPort(): Promise<NodePort | undefined>;
+}

@@ -1,0 +1,59 @@
+// lantern-search/worker, the page's side: `connectWorker(worker)` gives the
+// engine of a worker started with `startWorker` (worker.ts) as the same
+// `request`, typed `client()` and `lanternRequester` as an in-thread engine,
+// without bundling the engine itself.
+import * as Comlink from 'comlink';
+import nodeEndpoint from 'comlink/dist/umd/node-adapter.js';
+import { createClient, type LanternClient } from './api/client.js';
+import type { ApiRequest, ApiResponse } from './api/types.js';
+import type { NodePort } from './platform/types.js';
+
+/** A response as it crosses the thread boundary: the body as JSON bytes, transferred, not copied. */
+export interface WireResponse { status: number; headers?: Record<string, string>; json: Uint8Array }
+
+/** What a worker serves (see exposeEngine). */
+export interface WorkerApi {
+  request(request: ApiRequest): Promise<WireResponse>;
+  waitForTasks(): Promise<void>;
+  snapshot(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A Node worker_threads Worker (or its parentPort), which Comlink reaches through its node adapter. */
+export type NodeWorkerLike = Pick<NodePort, 'on' | 'postMessage'>;
+
+export function endpointOf(target: Comlink.Endpoint | NodeWorkerLike): Comlink.Endpoint {
+  return typeof (target as Comlink.Endpoint).addEventListener === 'function'
+    ? (target as Comlink.Endpoint)
+    : nodeEndpoint(target as Parameters<typeof nodeEndpoint>[0]);
+}
+
+export interface RemoteLantern {
+  request(request: ApiRequest): Promise<ApiResponse>;
+  client(apiKey?: string, appId?: string): LanternClient;
+  waitForTasks(): Promise<void>;
+  snapshot(): Promise<void>;
+  /** Releases the proxy and terminates the worker. */
+  close(): Promise<void>;
+}
+
+/** The engine of a worker started with `startWorker`: a browser Worker or a Node worker_threads Worker. */
+export function connectWorker(worker: Comlink.Endpoint | NodeWorkerLike): RemoteLantern {
+  const remote = Comlink.wrap<WorkerApi>(endpointOf(worker));
+  const decoder = new TextDecoder();
+  const request = async (r: ApiRequest): Promise<ApiResponse> => {
+    const { status, headers, json } = await remote.request(r);
+    return { status, headers, body: JSON.parse(decoder.decode(json)) };
+  };
+  return {
+    request,
+    client: (apiKey, appId) => createClient(request, apiKey, appId),
+    waitForTasks: () => remote.waitForTasks(),
+    snapshot: () => remote.snapshot(),
+    async close() {
+      await remote.close();
+      remote[Comlink.releaseProxy]();
+      await (worker as { terminate?: () => unknown }).terminate?.();
+    },
+  };
+}

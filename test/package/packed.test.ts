@@ -1,0 +1,104 @@
+// The package as a user gets it: `npm pack` (of the dist/ that `npm test`
+// builds first), unpacked into a new project's node_modules beside the
+// official client. What it holds; the README's examples compiled by a
+// strict TypeScript user under both module resolutions; mistakes that must
+// not compile; the Node example run; the browser recipe bundled for
+// browsers with no externals.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const TSC = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+/** What the project takes from the registry, linked from this repository's node_modules. */
+const DEPENDENCIES = ['algoliasearch', '@algolia', 'comlink', 'idb', '@msgpack', '@types'];
+
+let dir: string;
+let project: string;
+let packed: { filename: string; unpackedSize: number; files: Array<{ path: string }> };
+
+const STRICT = { strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: false, target: 'es2022', noEmit: true };
+
+/** Runs tsc on a config written into the project; its exit status and output. */
+function tsc(name: string, compilerOptions: Record<string, unknown>, files: string[]): { status: number | null; output: string } {
+  writeFileSync(join(project, name), JSON.stringify({ compilerOptions, files }));
+  const r = spawnSync(process.execPath, [TSC, '-p', name], { cwd: project, encoding: 'utf8' });
+  return { status: r.status, output: r.stdout + r.stderr };
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lantern-pack-'));
+  [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: root, encoding: 'utf8' }));
+  project = join(dir, 'project');
+  const installed = join(project, 'node_modules', 'lantern-search');
+  mkdirSync(installed, { recursive: true });
+  execFileSync('tar', ['-xzf', join(dir, packed.filename), '-C', installed, '--strip-components=1']);
+  for (const dep of DEPENDENCIES) symlinkSync(join(root, 'node_modules', dep), join(project, 'node_modules', dep));
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  cpSync(join(root, 'test', 'package', 'consumer'), join(project, 'src'), { recursive: true });
+}, 120_000);
+
+afterAll(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
+
+describe('the packed package', () => {
+  it('holds the built package, its types, license, changelog and README, and nothing else', () => {
+    const paths = packed.files.map((f) => f.path);
+    expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'CHANGELOG.md', 'README.md', 'package.json', 'dist/types/index.d.ts', 'dist/types/client.d.ts', 'dist/types/worker.d.ts', 'dist/types/node.d.ts']));
+    const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'lantern-search', 'package.json'), 'utf8'));
+    // every file an export condition names is in the package
+    const targets = Object.values(manifest.exports as Record<string, string | Record<string, string>>).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e)));
+    for (const target of targets) expect(paths, target).toContain(target.replace(/^\.\//, ''));
+    expect(paths.filter((p) => /^(src|assembly|build|test)\/|^dist\/demo\/|\.map$/.test(p))).toEqual([]);
+    expect(packed.unpackedSize).toBeLessThan(2 * 1024 * 1024);
+    expect(manifest.scripts?.prepare).toBeUndefined();
+    expect(manifest.license).toBe('MIT');
+    expect(readFileSync(join(root, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+    console.log(`packed.test.ts: ${packed.filename} unpacks to ${(packed.unpackedSize / 1024).toFixed(0)} KB, ${paths.length} files`);
+  });
+
+  it('a strict TypeScript user compiles the README examples under nodenext and bundler resolution', () => {
+    const node = ['src/node-search.ts'];
+    const browser = ['src/page.ts', 'src/search-worker.ts'];
+    for (const [name, options] of [
+      ['tsconfig.nodenext.json', { ...STRICT, module: 'nodenext', moduleResolution: 'nodenext' }],
+      ['tsconfig.bundler.json', { ...STRICT, module: 'esnext', moduleResolution: 'bundler' }],
+    ] as const) {
+      const withNode = tsc(`node-${name}`, { ...options, lib: ['es2022', 'dom'], types: ['node'] }, node);
+      expect(withNode.output, name).toBe('');
+      // the browser entries type-check without Node's types
+      const inBrowser = tsc(`browser-${name}`, { ...options, lib: ['es2022', 'dom'], types: [] }, browser);
+      expect(inBrowser.output, name).toBe('');
+    }
+  }, 120_000);
+
+  it('a misspelt method, a misspelt argument or a wrong argument type does not compile', () => {
+    const { status, output } = tsc('tsconfig.mistakes.json', { ...STRICT, module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'], types: ['node'] }, ['src/mistakes.ts']);
+    expect(status).not.toBe(0);
+    const lines = output.split('\n').filter((l) => l.includes('error TS')).map((l) => Number(/mistakes\.ts\((\d+),/.exec(l)?.[1] ?? 0));
+    expect([...new Set(lines)]).toEqual([5, 6, 7]);
+  }, 60_000);
+
+  it('the Node example runs against the packed package', () => {
+    const compiled = tsc('tsconfig.emit.json', { ...STRICT, noEmit: false, outDir: 'out', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'], types: ['node'] }, ['src/node-search.ts']);
+    expect(compiled.output).toBe('');
+    const out = execFileSync(process.execPath, ['out/node-search.js', join(dir, 'data')], { cwd: project, encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual({ first: 'Are you a giver or a taker?', facets: { tags: { work: 1 } }, status: 200, official: '2652' });
+  }, 60_000);
+
+  it('the browser recipe bundles for browsers with no externals, the page in under 60 KB', async () => {
+    const result = await build({
+      entryPoints: { page: join(project, 'src/page.ts'), 'search-worker': join(project, 'src/search-worker.ts') },
+      absWorkingDir: project, outdir: join(dir, 'bundle'), bundle: true, format: 'esm', platform: 'browser',
+      minify: true, metafile: true, logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.filter((i) => i.startsWith('node:'))).toEqual([]);
+    const bytes = (name: string) => Object.entries(result.metafile.outputs).find(([path]) => path.endsWith(`${name}.js`))![1].bytes;
+    expect(bytes('page')).toBeLessThan(60 * 1024);
+    console.log(`packed.test.ts: page bundle ${(bytes('page') / 1024).toFixed(1)} KB, worker bundle ${(bytes('search-worker') / 1024).toFixed(1)} KB (minified)`);
+  }, 60_000);
+});
