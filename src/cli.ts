@@ -7,17 +7,36 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Lantern } from './lantern.js';
 import { fsStorage } from './storage/fs.js';
+import { StoreLockedError } from './storage/errors.js';
 import { memoryStorage } from './storage/storage.js';
 import { serve } from './server/http.js';
 import { rootPage, staticFiles } from './server/static.js';
+import { ImportError, importFile, type ImportSummary } from './cli/import.js';
+import { COLUMN_TYPES, SourceError, type ColumnType } from './cli/record-sources.js';
 
-const USAGE = `usage:
-  lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory] [--app-id ID] [--admin-key KEY] [--clusters c1,c2] [--trust-proxy] [--max-connections-per-address 256] [--demo]
-  (the admin key may come from the LANTERN_ADMIN_KEY environment variable instead of --admin-key)
-  lantern import INDEX FILE.json [--settings FILE.json] [--data DIR]
-  lantern search INDEX "QUERY" [--data DIR] [--hits N]
-  lantern repair [--data DIR]     keep what a damaged store still holds, report what is lost
-  lantern --version | --help`;
+/** Each command's usage: `lantern help COMMAND` prints one, `lantern --help` all of them. */
+const COMMANDS: Record<string, string> = {
+  serve: `lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory] [--app-id ID] [--admin-key KEY]
+              [--clusters c1,c2] [--trust-proxy] [--max-connections-per-address 256] [--demo]
+    The REST API over HTTP. The admin key may come from the LANTERN_ADMIN_KEY environment
+    variable instead of --admin-key; without one, any credentials are accepted.`,
+  import: `lantern import INDEX FILE [--format json|ndjson|csv] [--types COL:TYPE,...] [--settings FILE.json]
+              [--with-replicas] [--skip N] [--data DIR]
+    Streams FILE into INDEX: a JSON array, NDJSON (a record a line) or CSV with a header row
+    (the format from the extension, else from the first character). CSV values are numbers,
+    true/false or text, unless --types gives a column's type: string, number, boolean, json.
+    The replicas the settings name are created only with --with-replicas. Ctrl-C stops after
+    the batch in flight and prints the --skip that goes on from there.`,
+  search: `lantern search INDEX "QUERY" [--data DIR | --url http://HOST:PORT] [--hits N]
+    Prints the hits. --url asks a running lantern serve (whose data directory it holds).`,
+  export: `lantern export INDEX [--data DIR | --url http://HOST:PORT]
+    Writes every record of INDEX to standard output as NDJSON (lantern import reads it back).`,
+  repair: `lantern repair [--data DIR]
+    Opens a damaged store with what it still holds, and reports what is lost.`,
+};
+
+const USAGE = `usage:\n${Object.values(COMMANDS).map((text) => `  ${text.split('\n')[0]}`).join('\n')}
+  lantern help COMMAND | --version | --help`;
 
 /** The web demo, built by `npm run build` (scripts/build-demo.mjs) next to this file, its dataset in data/; the npm package leaves it out. */
 const DEMO_APP = fileURLToPath(new URL('./demo/', import.meta.url));
@@ -31,7 +50,12 @@ const OPTIONS = {
     'admin-key': { type: 'string' },
     clusters: { type: 'string' },
     settings: { type: 'string' },
+    format: { type: 'string' },
+    types: { type: 'string' },
+    skip: { type: 'string' },
+    'with-replicas': { type: 'boolean', default: false },
     hits: { type: 'string', default: '10' },
+    url: { type: 'string' },
     demo: { type: 'boolean', default: false },
     // behind one reverse proxy: its X-Forwarded-For names the caller
     'trust-proxy': { type: 'boolean', default: false },
@@ -54,21 +78,28 @@ function parseCommandLine() {
 
 const { values: flags, positionals } = parseCommandLine();
 
+/** A mistake in the command line: one line with a hint, exit code 2. */
 function fail(message: string): never {
-  process.stderr.write(`lantern: ${message}\n${USAGE}\n`);
+  process.stderr.write(`lantern: ${message} (lantern --help shows the usage)\n`);
   process.exit(2);
+}
+
+/** A command that cannot go on (a file it cannot read, data the engine refuses): one line, exit code 1. */
+function stop(message: string): never {
+  process.stderr.write(`lantern: ${message}\n`);
+  process.exit(1);
 }
 
 function readJson(path: string | URL): any {
   try {
     return JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
-    return fail(`cannot read ${path}: ${(e as Error).message}`);
+    return stop(`cannot read ${path}: ${(e as Error).message.split('\n')[0]}`);
   }
 }
 
 /** A flag's non-negative integer, or undefined when the flag is absent. */
-function count(flag: 'max-connections-per-address'): number | undefined {
+function count(flag: 'max-connections-per-address' | 'skip'): number | undefined {
   const text = flags[flag];
   if (text === undefined) return undefined;
   if (!/^\d+$/.test(text)) fail(`--${flag} needs a whole number, not "${text}"`);
@@ -88,37 +119,12 @@ async function open(dataDir: string | undefined, repair = false): Promise<Lanter
   return Lantern.open({ appId: flags['app-id'], adminKey, storage, clusters, repair });
 }
 
-function progress(done: number, total: number): void {
-  const width = 30;
-  const filled = total === 0 ? width : Math.round((done / total) * width);
-  process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
-  if (done === total) process.stderr.write('\n');
-}
-
-async function importRecords(engine: Lantern, indexName: string, records: unknown[], settings?: object): Promise<void> {
-  if (!Array.isArray(records)) fail('the file must hold a JSON array of records');
-  const client = engine.client();
-  if (settings) await client.setSettings({ indexName, indexSettings: settings });
-  const chunk = 1000;
-  progress(0, records.length);
-  for (let i = 0; i < records.length; i += chunk) {
-    const requests = records.slice(i, i + chunk).map((body) => ({ action: 'addObject' as const, body: body as Record<string, unknown> }));
-    const { taskID } = await client.batch({ indexName, batchWriteParams: { requests } }).catch((e: Error) => {
-      process.stderr.write('\n');
-      throw new Error(`records ${i + 1} to ${i + requests.length} were not imported (nothing after them was either): ${e.message}`);
-    });
-    await client.waitForTask({ indexName, taskID });
-    progress(Math.min(i + chunk, records.length), records.length);
-  }
-}
-
 async function serveCommand(): Promise<void> {
-  if (flags.demo && !existsSync(DEMO_APP)) fail('the web demo is not in the npm package: run it from a clone of the repository (npm install && npm start)');
+  if (flags.demo && !existsSync(DEMO_APP)) stop('the web demo is not in the npm package: run it from a clone of the repository (npm install && npm start)');
   const engine = await open(flags.memory ? undefined : (flags.data ?? DEFAULT_DATA));
   if (flags.demo && !engine.indexes.has('talks')) {
     const settings = readJson(new URL('talks_settings.json', DEMO_DIR));
-    delete settings.slaves;
-    await importRecords(engine, 'talks', readJson(new URL('talks.json', DEMO_DIR)), settings);
+    await importFile(engine, { indexName: 'talks', path: fileURLToPath(new URL('talks.json', DEMO_DIR)), settings, progressTo: process.stderr });
     await engine.snapshot();
   }
   const host = flags.host!;
@@ -134,35 +140,116 @@ async function serveCommand(): Promise<void> {
   if (flags.demo) console.log(`web demo (InstantSearch on Lantern in a worker, offline after the first visit): ${url}/demo/`);
   console.log(`try: curl -s${auth} -X POST ${url}/1/indexes/talks/query -d '{"params":"query=gvier&hitsPerPage=3&attributesToRetrieve=name"}'`);
   if (adminKey) console.log(`(with ${ADMIN_KEY_VARIABLE} set to the admin key)`);
-  const stop = async () => { await engine.close(); process.exit(0); };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  const shutDown = async () => { await engine.close(); process.exit(0); };
+  process.on('SIGINT', shutDown);
+  process.on('SIGTERM', shutDown);
 }
 
 async function importCommand(indexName?: string, file?: string): Promise<void> {
-  if (!indexName || !file) fail('import needs INDEX and FILE.json');
+  if (!indexName || !file) fail('import needs INDEX and FILE');
+  if (!existsSync(file)) stop(`${file}: no such file`);
+  const settings = flags.settings ? readJson(flags.settings) : undefined;
   const engine = await open(flags.data ?? DEFAULT_DATA);
-  await importRecords(engine, indexName, readJson(file), flags.settings ? readJson(flags.settings) : undefined);
+  // Ctrl-C: the batch in flight is finished and kept; a second one stops at once (the log holds what was acknowledged)
+  const interrupt = new AbortController();
+  process.once('SIGINT', () => { interrupt.abort(); process.once('SIGINT', () => process.exit(130)); });
+  const summary = await importFile(engine, {
+    indexName, path: file, format: flags.format, columnTypes: columnTypes(flags.types), settings,
+    withReplicas: flags['with-replicas'], skip: count('skip') ?? 0, signal: interrupt.signal, progressTo: process.stderr,
+  }).catch(async (e: Error) => {
+    await engine.close();
+    if (e instanceof ImportError || e instanceof SourceError) stop(`${file}: ${e.message}`);
+    throw e;
+  });
   await engine.snapshot();
   await engine.close();
+  for (const line of summaryLines(indexName, file, summary)) console.log(line);
 }
+
+/** --types name:string,views:number */
+function columnTypes(text: string | undefined): Record<string, ColumnType> {
+  const types: Record<string, ColumnType> = {};
+  for (const pair of text?.split(',').filter(Boolean) ?? []) {
+    const [column, type] = pair.split(':');
+    if (!column || !(COLUMN_TYPES as readonly string[]).includes(type ?? '')) fail(`--types takes COLUMN:TYPE pairs (types: ${COLUMN_TYPES.join(', ')}), not "${pair}"`);
+    types[column] = type as ColumnType;
+  }
+  return types;
+}
+
+function summaryLines(indexName: string, file: string, s: ImportSummary): string[] {
+  const rate = s.seconds > 0 ? ` (${Math.round(s.imported / s.seconds).toLocaleString('en')}/s)` : '';
+  const lines = [`imported ${s.imported.toLocaleString('en')} records into "${indexName}" in ${s.seconds.toFixed(1)} s${rate}`];
+  if (s.skipped > 0) lines.push(`passed over the first ${s.skipped.toLocaleString('en')} records (--skip)`);
+  if (s.withoutObjectID > 0) lines.push(`warning: ${s.withoutObjectID.toLocaleString('en')} records had no objectID; each was given one, so importing the file again adds them again`);
+  if (s.replicasLeftOut.length > 0) lines.push(`the settings name ${s.replicasLeftOut.length} replicas (${s.replicasLeftOut.slice(0, 3).join(', ')}${s.replicasLeftOut.length > 3 ? ', ...' : ''}): not created; --with-replicas creates them`);
+  if (s.interrupted) lines.push(`interrupted: the first ${(s.skipped + s.imported).toLocaleString('en')} records are in; to go on: lantern import ${indexName} ${file} --skip ${s.skipped + s.imported}`);
+  return lines;
+}
+
+/** A call to the REST API: in-process on the data directory, or to a running server with --url. */
+type Call = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
+
+async function withApi<T>(use: (call: Call) => Promise<T>): Promise<T> {
+  const headers: Record<string, string> = { 'x-algolia-application-id': flags['app-id'] ?? '' };
+  if (adminKey) headers['x-algolia-api-key'] = adminKey;
+  if (flags.url) {
+    const base = flags.url.replace(/\/+$/, '');
+    return use(async (method, path, body) => {
+      const response = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+        .catch((e: Error) => stop(`no answer from ${base}: ${(e.cause as Error | undefined)?.message ?? e.message}`));
+      return { status: response.status, body: await response.json() };
+    });
+  }
+  const dir = flags.data ?? DEFAULT_DATA;
+  const engine = await open(dir).catch((e: Error) => {
+    // a store a server holds: the server answers the same calls
+    if (e instanceof StoreLockedError) stop(`${e.message}; if it is a lantern serve, ask it instead: --url http://HOST:PORT`);
+    throw e;
+  });
+  try {
+    return await use((method, path, body) => engine.request({ method, path, headers, body }));
+  } finally {
+    await engine.close();
+  }
+}
+
+const indexPath = (indexName: string, rest: string) => `/1/indexes/${encodeURIComponent(indexName)}/${rest}`;
 
 async function searchCommand(indexName?: string, query = ''): Promise<void> {
   if (!indexName) fail('search needs INDEX');
-  const engine = await open(flags.data ?? DEFAULT_DATA);
-  const response = await engine.request({
-    method: 'POST', path: `/1/indexes/${encodeURIComponent(indexName)}/query`,
-    headers: { 'x-algolia-api-key': adminKey, 'x-algolia-application-id': flags['app-id'] },
-    body: { query, hitsPerPage: Number(flags.hits), attributesToHighlight: [] },
-  });
-  await engine.close();
-  if (response.status !== 200) fail((response.body as { message: string }).message);
+  const response = await withApi((call) => call('POST', indexPath(indexName, 'query'), { query, hitsPerPage: Number(flags.hits), attributesToHighlight: [] }));
+  if (response.status !== 200) stop(response.body.message);
   const { hits, nbHits, processingTimeMS } = response.body as { hits: Record<string, unknown>[]; nbHits: number; processingTimeMS: number };
   console.log(`${nbHits} hits in ${processingTimeMS} ms`);
   for (const hit of hits) {
     const { objectID, ...rest } = hit;
     console.log(`${objectID}\t${JSON.stringify(rest).slice(0, 160)}`);
   }
+}
+
+/** Every record of the index as NDJSON on standard output, a browse page at a time. */
+async function exportCommand(indexName?: string): Promise<void> {
+  if (!indexName) fail('export needs INDEX');
+  let exported = 0;
+  await withApi(async (call) => {
+    let cursor: string | undefined;
+    do {
+      const response = await call('POST', indexPath(indexName, 'browse'), cursor ? { cursor } : { hitsPerPage: 1000, attributesToHighlight: [] });
+      if (response.status !== 200) stop(response.body.message);
+      const lines = (response.body.hits as Array<Record<string, unknown>>).map((hit) => JSON.stringify(withoutMarks(hit)));
+      if (lines.length > 0 && !process.stdout.write(`${lines.join('\n')}\n`)) await new Promise((resolve) => process.stdout.once('drain', resolve));
+      exported += lines.length;
+      cursor = response.body.cursor;
+    } while (cursor);
+  });
+  process.stderr.write(`exported ${exported.toLocaleString('en')} records of "${indexName}"\n`);
+}
+
+/** A hit as its record: without the highlighting and ranking the engine adds. */
+function withoutMarks(hit: Record<string, unknown>): Record<string, unknown> {
+  const { _highlightResult, _snippetResult, _rankingInfo, _distinctSeqID, ...record } = hit;
+  return record;
 }
 
 async function repairCommand(): Promise<void> {
@@ -197,12 +284,18 @@ if (flags.version) {
   console.log(PACKAGE.version);
 } else if (flags.help || !command) {
   console.log(USAGE);
+} else if (command === 'help') {
+  const text = args[0] === undefined ? USAGE : Object.hasOwn(COMMANDS, args[0]) ? COMMANDS[args[0]] : undefined;
+  if (text === undefined) fail(`no command "${args[0]}" (commands: ${Object.keys(COMMANDS).join(', ')})`);
+  console.log(text);
 } else if (command === 'serve') {
   await serveCommand();
 } else if (command === 'import') {
   await importCommand(args[0], args[1]);
 } else if (command === 'search') {
   await searchCommand(args[0], args[1]);
+} else if (command === 'export') {
+  await exportCommand(args[0]);
 } else if (command === 'repair') {
   await repairCommand();
 } else {

@@ -1,7 +1,7 @@
 // The `lantern` command (dist/cli.js, built by `npm run build`): import a
 // JSON file into a data directory, search it, and serve it over HTTP.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,7 +41,9 @@ describe('lantern import + search', () => {
   it('imports the talks with their settings, then finds the giver talk for "gvier"', async () => {
     const imported = await run(['import', 'talks', TALKS, '--settings', SETTINGS, '--data', data]);
     expect(imported.code, imported.stderr).toBe(0);
-    expect(imported.stderr).toContain('2356/2356');
+    expect(imported.stdout).toMatch(/^imported 2,356 records into "talks" in [\d.]+ s/);
+    // the talks' settings name 12 replicas: left out unless asked
+    expect(imported.stdout).toMatch(/the settings name 12 replicas .*not created; --with-replicas creates them/);
 
     const searched = await run(['search', 'talks', 'gvier', '--data', data]);
     expect(searched.code, searched.stderr).toBe(0);
@@ -189,7 +191,7 @@ describe('lantern on a damaged or busy store', () => {
     writeFileSync(join(dir, 'LOCK'), String(process.pid));
     const refused = await run(['search', 'x', 'a', '--data', dir]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe(`lantern: ${dir} is in use: ${join(dir, 'LOCK')} is held by process ${process.pid}, which is still running (stop it, or use another --data directory)\n`);
+    expect(refused.stderr).toBe(`lantern: ${dir} is in use: ${join(dir, 'LOCK')} is held by process ${process.pid}, which is still running (stop it, or use another --data directory); if it is a lantern serve, ask it instead: --url http://HOST:PORT\n`);
     expect(readFileSync(join(dir, 'LOCK'), 'utf8')).toBe(String(process.pid));
   });
 });
@@ -216,7 +218,8 @@ describe('one line, never a stack trace', () => {
     writeFileSync(file, '[{"objectID":"1","n":1},{"objectID":"2","n":1e309}]');
     const r = await run(['import', 'x', file, '--data', join(dir, 'store')]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/lantern: records 1 to 2 were not imported .*Record "2" .*"n" is Infinity/);
+    expect(r.stderr).toMatch(/^lantern: .*bad\.json: records 1 to 2 were not imported .*Record "2" .*"n" is Infinity/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
     noStack(r);
   });
 
@@ -255,3 +258,147 @@ describe('lantern serve at /', () => {
     }
   }, 60_000);
 });
+
+describe('lantern import of NDJSON, CSV and large files', () => {
+  const search = async (store: string, index: string, query: string) => {
+    const r = await run(['search', index, query, '--data', store, '--hits', '1000']);
+    expect(r.code, r.stderr).toBe(0);
+    return { nbHits: Number(r.stdout.split(' ')[0]), lines: r.stdout.trim().split('\n').slice(1) };
+  };
+
+  it('NDJSON: a record a line, blank lines skipped; a bad line is named', async () => {
+    const dir = mkdtempSync(join(data, 'ndjson-'));
+    const file = join(dir, 'talks.ndjson');
+    writeFileSync(file, '{"objectID":"a","title":"amber grove"}\n\n{"objectID":"b","title":"amber dune"}\n');
+    const r = await run(['import', 'nd', file, '--data', join(dir, 'store')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^imported 2 records into "nd"/);
+    expect((await search(join(dir, 'store'), 'nd', 'amber')).nbHits).toBe(2);
+    writeFileSync(file, '{"objectID":"c"}\n{"objectID": oops}\n');
+    const bad = await run(['import', 'nd', file, '--data', join(dir, 'store')]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^lantern: .*talks\.ndjson: line 2 is not JSON/);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('CSV with a header row: numbers and booleans inferred, --types overrides; a bad typed value is named', async () => {
+    const dir = mkdtempSync(join(data, 'csv-'));
+    const file = join(dir, 'products.csv');
+    writeFileSync(file, 'objectID,name,price,zip,stock,tags\np1,"Lamp, brass",12.5,01234,true,"[""home""]"\np2,Desk,120,98000,false,[]\n');
+    const r = await run(['import', 'products', file, '--types', 'zip:string,tags:json', '--data', join(dir, 'store')]);
+    expect(r.code, r.stderr).toBe(0);
+    const found = await search(join(dir, 'store'), 'products', 'lamp');
+    expect(found.lines[0]).toBe('p1\t{"name":"Lamp, brass","price":12.5,"zip":"01234","stock":true,"tags":["home"]}');
+    const bad = await run(['import', 'products', file, '--types', 'name:number', '--data', join(dir, 'store')]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/line 2, column "name": "Lamp, brass" is not a number/);
+    const badFlag = await run(['import', 'products', file, '--types', 'name:date', '--data', join(dir, 'store')]);
+    expect(badFlag.code).toBe(2);
+    expect(badFlag.stderr).toMatch(/--types takes COLUMN:TYPE pairs/);
+  });
+
+  it('a JSON object instead of an array is refused in one line', async () => {
+    const dir = mkdtempSync(join(data, 'object-'));
+    const file = join(dir, 'one.json');
+    writeFileSync(file, '  {"objectID":"a","title":"x"}');
+    // by its first character a .json object is NDJSON: one record
+    expect((await run(['import', 'o', file, '--data', join(dir, 'store')])).stdout).toMatch(/^imported 1 records/);
+    const forced = await run(['import', 'o', file, '--format', 'json', '--data', join(dir, 'store')]);
+    expect(forced.code).toBe(1);
+    expect(forced.stderr).toMatch(/holds a JSON object, not an array of records/);
+  });
+
+  it('records without objectID: imported, and one warning says a second import adds them again', async () => {
+    const dir = mkdtempSync(join(data, 'noid-'));
+    const file = join(dir, 'noid.json');
+    writeFileSync(file, JSON.stringify([{ t: 'amber one' }, { t: 'amber two' }, { objectID: 'x', t: 'amber three' }]));
+    const r = await run(['import', 'n', file, '--data', join(dir, 'store')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.match(/warning/g)).toHaveLength(1);
+    expect(r.stdout).toMatch(/warning: 2 records had no objectID/);
+    await run(['import', 'n', file, '--data', join(dir, 'store')]);
+    expect((await search(join(dir, 'store'), 'n', 'amber')).nbHits).toBe(5);
+  });
+
+  it('--with-replicas creates the replicas the settings name', async () => {
+    const dir = mkdtempSync(join(data, 'replicas-'));
+    const file = join(dir, 'r.json');
+    writeFileSync(file, JSON.stringify([{ objectID: '1', t: 'amber' }]));
+    const settings = join(dir, 'settings.json');
+    writeFileSync(settings, JSON.stringify({ replicas: ['r_asc'] }));
+    const r = await run(['import', 'main', file, '--settings', settings, '--with-replicas', '--data', join(dir, 'store')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(/replicas/);
+    expect((await search(join(dir, 'store'), 'r_asc', 'amber')).nbHits).toBe(1);
+  });
+
+  it('Ctrl-C stops after the batch in flight, keeps what was imported and says how to resume; --skip resumes', async () => {
+    const dir = mkdtempSync(join(data, 'interrupt-'));
+    const file = join(dir, 'big.ndjson');
+    const N = 300_000;
+    writeFileSync(file, Array.from({ length: N }, (_, i) => JSON.stringify({ objectID: String(i), t: `amber ${i}` })).join('\n'));
+    const store = join(dir, 'store');
+    const child = spawn(process.execPath, [CLI, 'import', 'big', file, '--data', store], { cwd: ROOT });
+    let stdout = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    // interrupted once the first batches are in the store's log
+    const log = join(store, 'log.bin');
+    while (!existsSync(log) || statSync(log).size < 200_000) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill('SIGINT');
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    expect(code).toBe(0);
+    const resume = /--skip (\d+)/.exec(stdout);
+    expect(resume, stdout).not.toBeNull();
+    const done = Number(resume![1]);
+    expect(done).toBeGreaterThan(0);
+    expect(done).toBeLessThan(N);
+    expect((await search(store, 'big', 'amber')).nbHits).toBe(done);
+    const resumed = await run(['import', 'big', file, '--skip', String(done), '--data', store], 60_000);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(new RegExp(`passed over the first ${done.toLocaleString('en')} records`));
+    expect((await search(store, 'big', 'amber')).nbHits).toBe(N);
+  }, 90_000);
+});
+
+describe('lantern search --url, export, help', () => {
+  it('search --url asks the running server that holds the store; export writes NDJSON that import reads back', async () => {
+    const dir = mkdtempSync(join(data, 'export-'));
+    const store = join(dir, 'store');
+    const imported = await run(['import', 'talks', TALKS, '--data', store]);
+    expect(imported.code, imported.stderr).toBe(0);
+    const server = await startServe(['--data', store, '--port', '0']);
+    try {
+      const locked = await run(['search', 'talks', 'gvier', '--data', store]);
+      expect(locked.code).toBe(1);
+      expect(locked.stderr).toMatch(/is in use: .*ask it instead: --url/);
+      const asked = await run(['search', 'talks', 'gvier', '--url', server.url]);
+      expect(asked.code, asked.stderr).toBe(0);
+      expect(asked.stdout.split('\n')[1]).toMatch(/^2652\t.*Are you a giver or a taker\?/);
+      const exported = await run(['export', 'talks', '--url', server.url], 60_000);
+      expect(exported.code, exported.stderr).toBe(0);
+      const lines = exported.stdout.trim().split('\n');
+      expect(lines).toHaveLength(2356);
+      const talks = JSON.parse(readFileSync(TALKS, 'utf8')) as Array<{ objectID: string }>;
+      const byId = new Map(lines.map((line) => { const r = JSON.parse(line); return [r.objectID, r]; }));
+      // every record, exactly as imported
+      for (const talk of talks) expect(byId.get(talk.objectID)).toEqual(talk);
+      const file = join(dir, 'talks.ndjson');
+      writeFileSync(file, exported.stdout);
+      const again = await run(['import', 'copy', file, '--data', join(dir, 'other')]);
+      expect(again.stdout).toMatch(/^imported 2,356 records into "copy"/);
+    } finally {
+      await server.stop();
+    }
+  }, 90_000);
+
+  it('help COMMAND prints that command\'s usage; an unknown one is one line', async () => {
+    const help = await run(['help', 'import']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^lantern import INDEX FILE/);
+    expect(help.stdout).toMatch(/--with-replicas/);
+    const unknown = await run(['help', 'toString']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe('lantern: no command "toString" (commands: serve, import, search, export, repair) (lantern --help shows the usage)\n');
+  });
+});
+

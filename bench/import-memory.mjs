@@ -1,0 +1,58 @@
+// Peak memory of `lantern import` against the size of the file it streams
+// (issue #19: independent of the file's size). For each size, a synthetic
+// NDJSON file and a JSON array of the same records are imported into a new
+// data directory, then the store is opened alone (`lantern search`): the
+// import's own cost is its peak minus that of holding the index.
+//
+//   node bench/import-memory.mjs [--sizes 100000,1000000]
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { synthetic } from './corpus.mjs';
+
+const { values } = parseArgs({ options: { sizes: { type: 'string', default: '100000,1000000' } } });
+const PRELOAD = new URL('./support/max-rss.cjs', import.meta.url).pathname;
+
+/** Runs the CLI; its peak RSS in MB and its wall time. */
+function cli(args) {
+  const started = performance.now();
+  const r = spawnSync(process.execPath, ['-r', PRELOAD, 'dist/cli.js', ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`lantern ${args.join(' ')}: ${r.stderr}`);
+  const kb = Number(/max-rss-kb (\d+)/.exec(r.stderr)[1]);
+  return { mb: kb / 1024, seconds: (performance.now() - started) / 1000, stdout: r.stdout };
+}
+
+async function writeFile(path, records, asArray) {
+  const out = createWriteStream(path);
+  if (asArray) out.write('[');
+  for (let i = 0; i < records.length; i++) {
+    const text = (asArray && i > 0 ? ',' : '') + JSON.stringify(records[i]) + (asArray ? '' : '\n');
+    if (!out.write(text)) await once(out, 'drain');
+  }
+  if (asArray) out.write(']');
+  out.end();
+  await once(out, 'finish');
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'lantern-import-mem-'));
+try {
+  console.log('records     format  file MB  import peak MB  store alone MB  import cost MB   s');
+  for (const size of values.sizes.split(',').map(Number)) {
+    const { records } = synthetic(size);
+    for (const format of ['ndjson', 'json']) {
+      const file = join(dir, `records.${format}`);
+      await writeFile(file, records, format === 'json');
+      const data = join(dir, `data-${format}-${size}`);
+      const imported = cli(['import', 'bench', file, '--data', data]);
+      const alone = cli(['search', 'bench', 'the', '--data', data, '--hits', '1']);
+      console.log(`${String(size).padStart(9)}  ${format.padStart(7)}  ${(statSync(file).size / 1e6).toFixed(0).padStart(7)}  ${imported.mb.toFixed(0).padStart(14)}  ${alone.mb.toFixed(0).padStart(14)}  ${(imported.mb - alone.mb).toFixed(0).padStart(14)}  ${imported.seconds.toFixed(0).padStart(3)}`);
+      rmSync(data, { recursive: true, force: true });
+      rmSync(file);
+    }
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
