@@ -7,7 +7,7 @@ import {
   clearRefinements, configure, currentRefinements, hits, menu, pagination, refinementList, searchBox, sortBy, stats,
 } from 'instantsearch.js/es/widgets';
 import { lanternRequester } from '../src/requester.js';
-import { connectWorker, type RemoteLantern } from '../src/worker.js';
+import { connectWorker, type RemoteLantern } from '../src/worker-client.js';
 import { importDataset, inventory, SUGGESTIONS, TALKS, TALKS_NEWEST_FIRST, TALKS_OLDEST_FIRST } from './dataset.js';
 import { querySuggestions, yearRange } from './widgets.js';
 

@@ -1,7 +1,7 @@
 // The TED talks dataset of the demo: on the first visit it is imported into
 // the engine (and so into IndexedDB) with its real settings, a replica per
 // date order and a query suggestions index; later visits find it there.
-import type { RemoteLantern } from '../src/worker.js';
+import type { RemoteLantern } from '../src/worker-client.js';
 
 export const TALKS = 'talks';
 export const TALKS_OLDEST_FIRST = 'talks_date_asc';

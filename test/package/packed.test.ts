@@ -5,21 +5,20 @@
 // not compile; the Node example run; the browser recipe bundled for
 // browsers with no externals.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT as root, installPacked, pack, type Packed } from '../support/packed.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 /** What the project takes from the registry, linked from this repository's node_modules. */
 const DEPENDENCIES = ['algoliasearch', '@algolia', 'comlink', 'idb', '@msgpack', '@types'];
 
 let dir: string;
 let project: string;
-let packed: { filename: string; unpackedSize: number; files: Array<{ path: string }> };
+let packed: Packed;
 
 const STRICT = { strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: false, target: 'es2022', noEmit: true };
 
@@ -31,13 +30,10 @@ function tsc(name: string, compilerOptions: Record<string, unknown>, files: stri
 }
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'lantern-pack-'));
-  [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: root, encoding: 'utf8' }));
+  dir = mkdtempSync(join(tmpdir(), 'lantern-consumer-'));
+  packed = pack();
   project = join(dir, 'project');
-  const installed = join(project, 'node_modules', 'lantern-search');
-  mkdirSync(installed, { recursive: true });
-  execFileSync('tar', ['-xzf', join(dir, packed.filename), '-C', installed, '--strip-components=1']);
-  for (const dep of DEPENDENCIES) symlinkSync(join(root, 'node_modules', dep), join(project, 'node_modules', dep));
+  installPacked(project, DEPENDENCIES);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   cpSync(join(root, 'test', 'package', 'consumer'), join(project, 'src'), { recursive: true });
 }, 120_000);

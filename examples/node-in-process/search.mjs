@@ -1,0 +1,23 @@
+// The engine in this process, its data in ./data: index a few talks, search
+// them with a typo, and find them again on the next run.
+import { Lantern } from 'lantern-search';
+import { fsStorage } from 'lantern-search/node';
+
+const dataDir = process.argv[2] ?? './data';
+const engine = await Lantern.open({ storage: fsStorage(dataDir) });
+const client = engine.client();
+
+const talks = [
+  { objectID: '2652', name: 'Are you a giver or a taker?', speakers: ['Adam Grant'], tags: ['work', 'business'] },
+  { objectID: '1', name: 'Do schools kill creativity?', speakers: ['Ken Robinson'], tags: ['education', 'creativity'] },
+  { objectID: '2', name: 'The power of vulnerability', speakers: ['Brené Brown'], tags: ['psychology'] },
+];
+const firstRun = !engine.indexes.has('talks');
+if (firstRun) {
+  await client.setSettings({ indexName: 'talks', indexSettings: { searchableAttributes: ['name', 'speakers'], attributesForFaceting: ['searchable(tags)'] } });
+  await client.saveObjects({ indexName: 'talks', objects: talks, waitForTasks: true });
+}
+
+const { hits, nbHits } = await client.searchSingleIndex({ indexName: 'talks', searchParams: { query: 'gvier', facets: ['tags'] } });
+console.log(JSON.stringify({ firstRun, nbHits, first: hits[0]?.name, highlighted: hits[0]?._highlightResult?.name?.value }));
+await engine.close();
