@@ -5,13 +5,20 @@ import { createClient, type LanternClient } from './api/client.js';
 import { route } from './api/router.js';
 import type { ApiRequest, ApiResponse } from './api/types.js';
 import { Engine, type EngineOptions } from './engine/engine.js';
+
+export type { EngineOptions as LanternOptions } from './engine/engine.js';
 import { notFound } from './engine/errors.js';
 import { scheduleBuild } from './suggestions/scheduler.js';
 
-export type LanternOptions = EngineOptions;
-
+/**
+ * The engine: indexes of JSON records behind the hosted service's REST API,
+ * in this thread. Open one with `Lantern.open`, then call the API with
+ * `request`, `client()` (typed methods) or the official client
+ * (`lanternRequester`).
+ */
 export class Lantern extends Engine {
-  static async open(options: LanternOptions = {}): Promise<Lantern> {
+  /** Opens an engine on `options.storage` (in memory by default), reading back what it holds. */
+  static async open(options: EngineOptions = {}): Promise<Lantern> {
     const engine = new Lantern(options);
     await engine.load();
     return engine;

@@ -26,9 +26,20 @@ import { ClusterMap, type ClusterState } from '../clusters/mapping.js';
 import { Metrics } from '../monitoring/metrics.js';
 import { observeTask } from '../monitoring/observe.js';
 
+/** How `Lantern.open` opens an engine (exported as `LanternOptions`). */
 export interface EngineOptions {
+  /** The application ID callers must send in `X-Algolia-Application-Id` (default: any). */
   appId?: string;
+  /**
+   * The admin API key. Without one the engine is open: every caller is
+   * admin, which suits an application embedding it for itself.
+   */
   adminKey?: string;
+  /**
+   * Where indexes, keys and tasks are kept: `memoryStorage()` (the default:
+   * nothing survives the process), `idbStorage(name)` in browsers and
+   * workers, `fsStorage(dir)` in Node and Electron (`lantern-search/node`).
+   */
   storage?: Storage;
   /** Encrypts the log and snapshots (AES-GCM): a passphrase or a 16/32-byte key. */
   encryptionKey?: string | Uint8Array;
@@ -91,26 +102,33 @@ function timed(work: () => void): number {
 }
 
 export class Engine {
+  /** @internal The indexes by name (the API lists them: listIndices). */
   readonly indexes = new Map<string, SearchIndex>();
+  /** @internal */
   readonly tasks = new TaskQueue();
+  /** The application ID callers must send (any, when undefined). */
   readonly appId: string | undefined;
+  /** The admin API key (undefined: the engine is open, every caller is admin). */
   readonly adminKey: string | undefined;
-  /** API keys by value, and the deleted ones that can still be restored. */
+  /** @internal API keys by value, and the deleted ones that can still be restored. */
   readonly keys = new Map<string, ApiKey>();
+  /** @internal */
   readonly deletedKeys = new Map<string, ApiKey>();
-  /** The source allow-list (firewall); undefined until first set = every source allowed. */
+  /** @internal The source allow-list (firewall); undefined until first set = every source allowed. */
   sources: AllowedSource[] | undefined;
-  /** Search and insight events, A/B tests, the personalization strategy. */
+  /** @internal Search and insight events, A/B tests, the personalization strategy. */
   analytics = this.newAnalyticsState();
+  /** @internal */
   readonly resolveCountry: ((ip: string) => string | undefined) | undefined;
+  /** @internal */
   readonly clusters: ClusterMap;
-  /** What this process served: operations, latency, indexing time, incidents. */
+  /** @internal What this process served: operations, latency, indexing time, incidents. */
   readonly metrics = new Metrics();
-  /** Keeps indexing from starving searches (the router notes each read). */
+  /** @internal Keeps indexing from starving searches (the router notes each read). */
   readonly pacer = new WritePacer();
   private readonly storage: Storage;
   private codec!: Codec;
-  /** Signs browse cursors; a new one per process, so older cursors are stale. */
+  /** @internal Signs browse cursors; a new one per process, so older cursors are stale. */
   cursorKey!: CryptoKey;
   private logTail: Promise<void> = Promise.resolve();
   private lastApplied = 0;
@@ -120,6 +138,7 @@ export class Engine {
   private snapshotCaptured = false;
   private readonly snapshotEvery: number;
   /**
+   * @internal
    * Indexes a snapshot held that could not be loaded, by name: the others
    * opened. Each is kept as it was stored (and in every later snapshot, so a
    * version that reads it gets it back); reads and writes of it answer 503
@@ -136,6 +155,7 @@ export class Engine {
   /** What opening found damaged and recovered from (empty for a sound store). */
   recovery: Recovered = { lastTaskID: 0, problems: [], lost: [], fellBack: false };
 
+  /** @internal Engines are opened with `Lantern.open`. */
   protected constructor(private readonly options: EngineOptions) {
     this.appId = options.appId;
     this.adminKey = options.adminKey;
@@ -149,6 +169,7 @@ export class Engine {
     return new AnalyticsState((op) => this.writeKey(op), (op) => this.logApplied(op));
   }
 
+  /** @internal Reads back what the storage holds (Lantern.open calls it). */
   protected async load(): Promise<void> {
     try {
       await loadCore();
@@ -284,6 +305,7 @@ export class Engine {
     return done;
   }
 
+  /** @internal */
   index(name: string): SearchIndex {
     const index = this.indexes.get(name);
     if (!index) throw this.quarantineError(name) ?? notFound("Index does not exist");
@@ -296,7 +318,7 @@ export class Engine {
     return new ApiError(503, `Index "${name}" is quarantined: it could not be loaded from its snapshot (${quarantined.reason}). Delete it, or open the store with a version that reads it`);
   }
 
-  /** Logs `op` durably, then queues it; resolves with its taskID. */
+  /** @internal Logs `op` durably, then queues it; resolves with its taskID. */
   async write(operation: WriteOperation): Promise<number> {
     const quarantined = 'indexName' in operation && operation.type !== 'deleteIndex' ? this.quarantineError(operation.indexName) : undefined;
     if (quarantined) throw quarantined;
@@ -315,6 +337,7 @@ export class Engine {
    * Key operations are idempotent: a snapshot taken before the queue reaches
    * this taskID replays it harmlessly. Analytics operations take the same
    * path (they are idempotent too). Resolves with the taskID.
+   * @internal
    */
   async writeKey(op: KeyOperation | AnalyticsOperation): Promise<number> {
     const taskID = this.tasks.allocate();
@@ -326,6 +349,7 @@ export class Engine {
    * Logs an operation the engine made itself and has already applied (the
    * search events analytics recorded on the spot): it needs neither applying
    * nor the JSON check of what callers send.
+   * @internal
    */
   async logApplied(op: AnalyticsOperation): Promise<number> {
     const taskID = this.tasks.allocate();
@@ -526,7 +550,7 @@ export class Engine {
     return [...this.keys.values(), ...this.deletedKeys.values()];
   }
 
-  /** The index-specific keys (deleted ones too) that reach an index now. */
+  /** @internal The index-specific keys (deleted ones too) that reach an index now. */
   indexKeysReaching(indexName: string): string[] {
     return this.everyKey().filter((key) => indexKeyIndexes(key).includes(indexName)).map((key) => key.value);
   }
