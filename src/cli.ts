@@ -21,12 +21,13 @@ const COMMANDS: Record<string, string> = {
     The REST API over HTTP. The admin key may come from the LANTERN_ADMIN_KEY environment
     variable instead of --admin-key; without one, any credentials are accepted.`,
   import: `lantern import INDEX FILE [--format json|ndjson|csv] [--types COL:TYPE,...] [--settings FILE.json]
-              [--with-replicas] [--skip N] [--data DIR]
+              [--with-replicas] [--skip N] [--dry-run] [--data DIR]
     Streams FILE into INDEX: a JSON array, NDJSON (a record a line) or CSV with a header row
     (the format from the extension, else from the first character). CSV values are numbers,
     true/false or text, unless --types gives a column's type: string, number, boolean, json.
     The replicas the settings name are created only with --with-replicas. Ctrl-C stops after
-    the batch in flight and prints the --skip that goes on from there.`,
+    the batch in flight and prints the --skip that goes on from there. --dry-run reads and
+    checks the file (its format, its records' places) and writes nothing.`,
   search: `lantern search INDEX "QUERY" [--data DIR | --url http://HOST:PORT] [--hits N]
     Prints the hits. --url asks a running lantern serve (whose data directory it holds).`,
   export: `lantern export INDEX [--data DIR | --url http://HOST:PORT]
@@ -54,6 +55,7 @@ const OPTIONS = {
     types: { type: 'string' },
     skip: { type: 'string' },
     'with-replicas': { type: 'boolean', default: false },
+    'dry-run': { type: 'boolean', default: false },
     hits: { type: 'string', default: '10' },
     url: { type: 'string' },
     demo: { type: 'boolean', default: false },
@@ -149,21 +151,22 @@ async function importCommand(indexName?: string, file?: string): Promise<void> {
   if (!indexName || !file) fail('import needs INDEX and FILE');
   if (!existsSync(file)) stop(`${file}: no such file`);
   const settings = flags.settings ? readJson(flags.settings) : undefined;
-  const engine = await open(flags.data ?? DEFAULT_DATA);
+  // a dry run opens nothing on disk
+  const engine = await open(flags['dry-run'] ? undefined : (flags.data ?? DEFAULT_DATA));
   // Ctrl-C: the batch in flight is finished and kept; a second one stops at once (the log holds what was acknowledged)
   const interrupt = new AbortController();
   process.once('SIGINT', () => { interrupt.abort(); process.once('SIGINT', () => process.exit(130)); });
   const summary = await importFile(engine, {
     indexName, path: file, format: flags.format, columnTypes: columnTypes(flags.types), settings,
-    withReplicas: flags['with-replicas'], skip: count('skip') ?? 0, signal: interrupt.signal, progressTo: process.stderr,
+    withReplicas: flags['with-replicas'], skip: count('skip') ?? 0, dryRun: flags['dry-run'], signal: interrupt.signal, progressTo: process.stderr,
   }).catch(async (e: Error) => {
     await engine.close();
     if (e instanceof ImportError || e instanceof SourceError) stop(`${file}: ${e.message}`);
     throw e;
   });
-  await engine.snapshot();
+  if (!flags['dry-run']) await engine.snapshot();
   await engine.close();
-  for (const line of summaryLines(indexName, file, summary)) console.log(line);
+  for (const line of summaryLines(indexName, file, summary, flags['dry-run'])) console.log(line);
 }
 
 /** --types name:string,views:number */
@@ -177,9 +180,11 @@ function columnTypes(text: string | undefined): Record<string, ColumnType> {
   return types;
 }
 
-function summaryLines(indexName: string, file: string, s: ImportSummary): string[] {
+function summaryLines(indexName: string, file: string, s: ImportSummary, dryRun = false): string[] {
   const rate = s.seconds > 0 ? ` (${Math.round(s.imported / s.seconds).toLocaleString('en')}/s)` : '';
-  const lines = [`imported ${s.imported.toLocaleString('en')} records into "${indexName}" in ${s.seconds.toFixed(1)} s${rate}`];
+  const lines = [dryRun
+    ? `read ${s.imported.toLocaleString('en')} records in ${s.seconds.toFixed(1)} s${rate}; nothing written (--dry-run)`
+    : `imported ${s.imported.toLocaleString('en')} records into "${indexName}" in ${s.seconds.toFixed(1)} s${rate}`];
   if (s.skipped > 0) lines.push(`passed over the first ${s.skipped.toLocaleString('en')} records (--skip)`);
   if (s.withoutObjectID > 0) lines.push(`warning: ${s.withoutObjectID.toLocaleString('en')} records had no objectID; each was given one, so importing the file again adds them again`);
   if (s.replicasLeftOut.length > 0) lines.push(`the settings name ${s.replicasLeftOut.length} replicas (${s.replicasLeftOut.slice(0, 3).join(', ')}${s.replicasLeftOut.length > 3 ? ', ...' : ''}): not created; --with-replicas creates them`);

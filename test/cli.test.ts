@@ -320,6 +320,19 @@ describe('lantern import of NDJSON, CSV and large files', () => {
     expect((await search(join(dir, 'store'), 'n', 'amber')).nbHits).toBe(5);
   });
 
+  it('--dry-run reads and checks the file and writes nothing', async () => {
+    const dir = mkdtempSync(join(data, 'dry-'));
+    const r = await run(['import', 'talks', TALKS, '--dry-run', '--data', join(dir, 'store')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^read 2,356 records in [\d.]+ s.*nothing written \(--dry-run\)/);
+    expect(existsSync(join(dir, 'store'))).toBe(false);
+    const bad = join(dir, 'bad.ndjson');
+    writeFileSync(bad, '{"objectID":"1"}\n[oops\n');
+    const refused = await run(['import', 'x', bad, '--dry-run']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/line 2 is not JSON/);
+  });
+
   it('--with-replicas creates the replicas the settings name', async () => {
     const dir = mkdtempSync(join(data, 'replicas-'));
     const file = join(dir, 'r.json');

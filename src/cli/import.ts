@@ -20,6 +20,8 @@ export interface ImportOptions {
   /** Records at the start of the file already imported (a resumed import). */
   skip?: number;
   batchSize?: number;
+  /** Reads and checks the file without writing anything: what an import would do. */
+  dryRun?: boolean;
   /** Stops the import after the batch in flight. */
   signal?: AbortSignal;
   /** Where the progress line goes (a terminal only). */
@@ -27,6 +29,7 @@ export interface ImportOptions {
 }
 
 export interface ImportSummary {
+  /** Records imported (with dryRun: read, and would be imported). */
   imported: number;
   /** Records read and passed over (--skip). */
   skipped: number;
@@ -48,13 +51,14 @@ export async function importFile(engine: Lantern, options: ImportOptions): Promi
   const { indexName, path, skip = 0, batchSize = BATCH, signal } = options;
   const started = performance.now();
   const client = engine.client();
-  const replicasLeftOut = options.settings ? await applySettings(engine, indexName, options.settings, options.withReplicas ?? false) : [];
+  const replicasLeftOut = options.settings && !options.dryRun ? await applySettings(engine, indexName, options.settings, options.withReplicas ?? false) : [];
   const source = openRecords(path, await detectFormat(path, options.format), options.columnTypes);
   const progress = new Progress(source, options.progressTo);
   const summary: ImportSummary = { imported: 0, skipped: 0, withoutObjectID: 0, replicasLeftOut, interrupted: false, seconds: 0 };
   let applying: Promise<void> | undefined;
   let batch: SourcedRecord[] = [];
   const send = async () => {
+    if (options.dryRun) return void (summary.imported += batch.splice(0).length);
     const requests = batch.map(({ record }) => ({ action: 'addObject' as const, body: record as Record<string, unknown> }));
     const { taskID } = await client.batch({ indexName, batchWriteParams: { requests } }).catch((e: Error) => {
       throw new ImportError(`${placeOf(batch)} were not imported (nor anything after them): ${e.message}`);
