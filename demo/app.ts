@@ -38,7 +38,8 @@ const formatDate = (timestamp: number) => new Date(timestamp * 1000).toLocaleDat
 
 function startSearch(engine: RemoteLantern, withSuggestions: boolean): void {
   const client = liteClient('lantern-demo', 'search-only', { requester: lanternRequester(engine) });
-  const search = instantsearch({ indexName: TALKS, searchClient: client, future: { preserveSharedStateOnUnmount: true } });
+  // routing: the query, refinements, page and sort live in the address (back and forward work, a link shares a search)
+  const search = instantsearch({ indexName: TALKS, searchClient: client, routing: true, future: { preserveSharedStateOnUnmount: true } });
   search.addWidgets([
     configure({ hitsPerPage: 8, distinct: false, attributesToSnippet: ['description:30'], snippetEllipsisText: '…' }),
     searchBox({ container: '#searchbox', placeholder: 'Search talks, speakers, events, tags… (typos welcome)', autofocus: true, showLoadingIndicator: false }),
@@ -58,7 +59,7 @@ function startSearch(engine: RemoteLantern, withSuggestions: boolean): void {
     clearRefinements({ container: '#clear', templates: { resetLabel: 'Clear filters' } }),
     refinementList({ container: '#tags', attribute: 'tags', searchable: true, searchablePlaceholder: 'Search tags', showMore: true, limit: 8, showMoreLimit: 30 }),
     refinementList({ container: '#speakers', attribute: 'speakers', searchable: true, searchablePlaceholder: 'Search speakers', showMore: true, limit: 6, showMoreLimit: 30 }),
-    menu({ container: '#events', attribute: 'event_name', showMore: true, limit: 6, showMoreLimit: 30 }),
+    menu({ container: '#events', attribute: 'event_name', sortBy: ['count:desc', 'name:asc'], showMore: true, limit: 6, showMoreLimit: 30 }),
     yearRange({ container: element('dates'), attribute: 'date' }),
     hits({
       container: '#hits',
@@ -81,6 +82,8 @@ function startSearch(engine: RemoteLantern, withSuggestions: boolean): void {
   ]);
   // the suggestions index is optional: without one the widget is never mounted and its box stays hidden
   if (withSuggestions) search.addWidgets([querySuggestions({ container: element('suggestions'), client, indexName: SUGGESTIONS })]);
+  // with nothing found, the facet panels and the pagination have nothing to offer: hidden (style.css)
+  search.on('render', () => { element('app').dataset.empty = String((search.helper?.lastResults?.nbHits ?? 0) === 0); });
   search.start();
 }
 

@@ -199,6 +199,52 @@ describe('the web demo in Chromium', () => {
     await waitForCount(talks.length);
   });
 
+  it.skipIf(!haveChromium)('its state is in the address: back and forward work, and the address opens the same search', async () => {
+    await typeQuery('climate');
+    await expect.poll(() => page.url()).toMatch(/query.?=climate|climate/);
+    const [tag] = [...tagCounts].sort((a, b) => b[1] - a[1])[0];
+    await page.locator('#tags .ais-RefinementList-label').filter({ hasText: new RegExp(`^${tag}\\s*[\\d,]+$`) }).click();
+    await expect.poll(() => decodeURIComponent(page.url())).toContain(tag);
+    const refined = await shownCount();
+    const shared = page.url();
+    await page.goBack();
+    await expect.poll(() => decodeURIComponent(page.url())).not.toContain(tag);
+    await expect.poll(shownCount).toBeGreaterThan(refined);
+    await page.goForward();
+    await waitForCount(refined);
+    // the address alone: a new load shows the same search
+    await page.goto(shared);
+    await whenReady();
+    await waitForCount(refined);
+    expect(await page.locator('#searchbox input').inputValue()).toBe('climate');
+    await page.goto(demoUrl);
+    await whenReady();
+    await waitForCount(talks.length);
+  });
+
+  it.skipIf(!haveChromium)('events by number of talks; with nothing found, no facet panel and no pagination', async () => {
+    const counts = await page.locator('#events .ais-Menu-count').allTextContents();
+    const numbers = counts.map((c) => Number(c.replace(/,/g, '')));
+    expect(numbers.length).toBeGreaterThan(3);
+    expect(numbers).toEqual([...numbers].sort((a, b) => b - a));
+    expect(await page.locator('.filters .facet').first().isVisible()).toBe(true);
+    await typeQuery('qqqxxzzz');
+    await waitForCount(0);
+    await expect.poll(() => page.locator('.filters .facet').first().isVisible()).toBe(false);
+    expect(await page.locator('#pagination').isVisible()).toBe(false);
+    await typeQuery('');
+    await waitForCount(talks.length);
+  });
+
+  it.skipIf(!haveChromium)('on a narrow screen the search box comes before the filters; the page has a favicon', async () => {
+    await page.setViewportSize({ width: 400, height: 800 });
+    const box = await page.locator('#searchbox').boundingBox();
+    const filters = await page.locator('.filters').boundingBox();
+    expect(box!.y).toBeLessThan(filters!.y);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^data:image\/svg\+xml/);
+  });
+
   it.skipIf(!haveChromium)('a reload opens the data from IndexedDB without importing it again', async () => {
     const fetched: string[] = [];
     const track = (request: { url(): string }) => fetched.push(request.url());
