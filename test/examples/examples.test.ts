@@ -95,6 +95,19 @@ describe('the examples, against the packed tarball', () => {
     await page.close();
   }, 90_000);
 
+  it.skipIf(!haveChromium)('vite-app: Vite builds the page and the worker; it searches and reopens from IndexedDB', async () => {
+    const project = example('vite-app', ['vite']);
+    node(project, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'error']);
+    const page = await browser!.newPage();
+    await page.goto(`${await serveFolder(join(project, 'dist'))}/index.html`);
+    await page.waitForSelector('#status[data-source="import"]', { timeout: 20_000 });
+    await page.fill('#query', 'risoto');
+    await expect.poll(() => page.locator('#hits li').first().innerHTML(), { timeout: 10_000 }).toBe('Lemon <em>risotto</em>');
+    await page.reload();
+    await page.waitForSelector('#status[data-source="indexeddb"]', { timeout: 20_000 });
+    await page.close();
+  }, 90_000);
+
   it.skipIf(!haveChromium)('script-module: a page with no bundler, through an import map', async () => {
     const project = example('script-module', []);
     const page = await browser!.newPage();
