@@ -20,8 +20,8 @@ function report(state: 'starting' | 'importing' | 'ready' | 'error', text: strin
   element('status').textContent = text;
 }
 
-function startEngine(): RemoteLantern {
-  const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+function startEngine(readOnly = false): RemoteLantern {
+  const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: readOnly ? 'read-only' : 'engine' });
   worker.addEventListener('error', (event) => report('error', event.message || 'The search worker failed to load.'));
   return connectWorker(worker);
 }
@@ -108,8 +108,17 @@ async function main(): Promise<void> {
   showConnectivity();
   report('starting', 'Starting the search engine…');
   const started = performance.now();
-  const engine = startEngine();
-  let { imported, indexes } = await inventory(engine);
+  let engine = startEngine();
+  let readOnly = false;
+  let { imported, indexes } = await inventory(engine).catch(async (e: Error) => {
+    if (!/already open/.test(e.message)) throw e;
+    // another tab writes to the database: this one searches what the database holds, read-only
+    await engine.close().catch(() => {}); // it never opened: its worker goes
+    readOnly = true;
+    engine = startEngine(true);
+    return inventory(engine);
+  });
+  if (readOnly && !imported) throw new Error('The demo is importing the talks in another tab: reload this one once it is done.');
   if (!imported) {
     report('importing', 'First visit: importing the dataset…');
     await importDataset(engine, showProgress);
@@ -119,12 +128,14 @@ async function main(): Promise<void> {
   startSearch(engine, indexes.has(SUGGESTIONS));
   element('app').hidden = false;
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  if (imported) report('ready', `Opened from IndexedDB in ${seconds} s`, 'indexeddb');
+  if (readOnly) {
+    document.body.dataset.readOnly = 'true';
+    report('ready', `Read-only: the demo is open in another tab, which writes to the database; opened in ${seconds} s`, 'indexeddb');
+  } else if (imported) report('ready', `Opened from IndexedDB in ${seconds} s`, 'indexeddb');
   else report('ready', `Imported into IndexedDB in ${seconds} s`, 'import');
 }
 
 main().catch((e) => {
   element('import').hidden = true;
-  const message = /already open/.test(String(e?.message)) ? 'The demo is already open in another tab (one tab writes to the database at a time).' : String(e?.message ?? e);
-  report('error', message);
+  report('error', String(e?.message ?? e));
 });

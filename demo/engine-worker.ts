@@ -5,6 +5,10 @@
 import { idbStorage } from '../src/storage/idb.js';
 import { startWorker } from '../src/worker.js';
 
-startWorker({ storage: idbStorage('ted-talks-demo') }).catch(() => {
+// named "read-only": a second tab's engine, reading the database another tab writes to (the name, not
+// the address: the service worker answers worker.js from its cache, whatever the query string)
+const readOnly = (self as unknown as { name: string }).name === 'read-only';
+
+startWorker({ storage: idbStorage('ted-talks-demo', { readOnly }) }).catch(() => {
   // reported to the page: its requests reject with this error
 });

@@ -51,9 +51,13 @@ export function connectWorker(worker: Comlink.Endpoint | NodeWorkerLike): Remote
     waitForTasks: () => remote.waitForTasks(),
     snapshot: () => remote.snapshot(),
     async close() {
-      await remote.close();
-      remote[Comlink.releaseProxy]();
-      await (worker as { terminate?: () => unknown }).terminate?.();
+      // the worker goes even when its engine never opened (its close rejects with the reason)
+      try {
+        await remote.close();
+      } finally {
+        remote[Comlink.releaseProxy]();
+        await (worker as { terminate?: () => unknown }).terminate?.();
+      }
     },
   };
 }

@@ -1,10 +1,12 @@
 // IndexedDB storage (browsers, workers): one transaction per log append, a
 // SHA-256 per record; a snapshot is proven, then stored in the one
 // transaction that drops what it supersedes; a Web Lock keeps a second tab or
-// worker from writing to the same database.
+// worker from writing to the same database. Read-only, it takes no lock and
+// reads the database as it is: a second tab's view (its writes are refused).
 import { openDB, type IDBPDatabase } from 'idb';
 import { concat } from '../engine/bytes.js';
 import { SNAPSHOTS_KEPT, type Damage, type Entry, type Storage, type StoredSnapshot } from './storage.js';
+import { StorageWriteError } from './errors.js';
 
 interface StoredEntry { taskID: number; bytes: Uint8Array; sha256: Uint8Array }
 
@@ -39,7 +41,18 @@ function acquireLock(name: string): Promise<() => void> {
   });
 }
 
-export function idbStorage(name: string): Storage {
+export interface IdbStorageOptions {
+  /**
+   * Opens the database without its Web Lock and never writes to it: the
+   * engine answers searches from what the database held when it opened, and
+   * refuses writes (503). For a second tab while another one writes.
+   */
+  readOnly?: boolean;
+}
+
+/** The engine's data in the IndexedDB database `lantern-search:<name>`. */
+export function idbStorage(name: string, options: IdbStorageOptions = {}): Storage {
+  const readOnly = options.readOnly ?? false;
   let db: IDBPDatabase | undefined;
   let release: (() => void) | undefined;
   const database = () => {
@@ -49,7 +62,7 @@ export function idbStorage(name: string): Storage {
 
   return {
     async open() {
-      release = await acquireLock(name);
+      if (!readOnly) release = await acquireLock(name);
       db = await openDB(`lantern-search:${name}`, 1, {
         upgrade(upgrading) {
           upgrading.createObjectStore(LOG, { keyPath: 'taskID' });
@@ -83,6 +96,7 @@ export function idbStorage(name: string): Storage {
     },
 
     async append(entry) {
+      if (readOnly) throw new StorageWriteError(`IndexedDB database "${name}" is open read-only here: another tab or worker writes to it`, false);
       const record = await sealed(entry);
       const tx = database().transaction(LOG, 'readwrite');
       await tx.store.put(record);
@@ -90,6 +104,8 @@ export function idbStorage(name: string): Storage {
     },
 
     async writeSnapshot(snapshot, prove) {
+      // read-only: nothing was written here, so there is nothing to compact
+      if (readOnly) return;
       // a transaction stores whole or not at all: the bytes are proven before it, then stored with the compaction
       // (one array: IndexedDB holds a value whole, so a large snapshot is copied once here)
       const bytes = concat(snapshot.pieces);

@@ -288,3 +288,29 @@ describe('checksum mismatch', () => {
     expect(error?.message ?? 'opened without an error (and without the data)').toMatch(/snapshot/i);
   });
 });
+
+describe('read-only', () => {
+  it('searches what the database holds, refuses writes with a 503, and changes nothing', async () => {
+    const name = dbName();
+    const writer = await openIdb(name, { snapshotEvery: 2 });
+    const write = caller(writer);
+    for (let i = 0; i < 5; i++) await write('POST', '/1/indexes/notes/batch', { requests: [{ action: 'addObject', body: { objectID: String(i), text: `amber note ${i}` } }] });
+    await writer.waitForTasks();
+    await closeIdb(writer);
+
+    const reader = await Lantern.open({ storage: idbStorage(name, { readOnly: true }) });
+    open.push(reader);
+    const read = caller(reader);
+    const found = await read('POST', '/1/indexes/notes/query', { query: 'amber' });
+    expect(found.body.nbHits).toBe(5);
+    const refused = await read('POST', '/1/indexes/notes/batch', { requests: [{ action: 'addObject', body: { objectID: 'x', text: 'amber' } }] });
+    expect(refused.status).toBe(503);
+    expect(refused.body.message).toMatch(/open read-only here: another tab or worker writes to it/);
+    await reader.snapshot();
+    await closeIdb(reader);
+
+    // the database is as the writer left it
+    const again = await openIdb(name);
+    expect((await caller(again)('POST', '/1/indexes/notes/query', { query: 'amber' })).body.nbHits).toBe(5);
+  });
+});

@@ -260,6 +260,26 @@ describe('the web demo in Chromium', () => {
     await expect.poll(() => firstTitle().textContent()).toBe('Are you a giver or a taker?');
   });
 
+  it.skipIf(!haveChromium)('a second tab gets a read-only view that searches what the database holds', async () => {
+    const second = await context!.newPage();
+    const errors: string[] = [];
+    second.on('pageerror', (e) => errors.push(e.message));
+    await second.goto(demoUrl);
+    await second.waitForSelector('body[data-state="ready"], body[data-state="error"]', { timeout: 40_000 });
+    expect(await second.locator('#status').textContent()).toMatch(/^Read-only: the demo is open in another tab/);
+    expect(await second.evaluate(() => document.body.dataset.readOnly)).toBe('true');
+    const box = second.locator('#searchbox input');
+    await box.pressSequentially('gvier', { delay: 15 });
+    await expect.poll(() => second.locator('#hits .talk h2').first().textContent()).toBe('Are you a giver or a taker?');
+    expect(errors).toEqual([]);
+    await second.close();
+    // the first tab still searches
+    await typeQuery('brain');
+    await expect.poll(shownCount).toBeGreaterThan(0);
+    await typeQuery('');
+    await waitForCount(talks.length);
+  });
+
   it.skipIf(!haveChromium)('offline: it searches, and with the server gone it still opens from the service worker\'s cache', async () => {
     expect(await page.evaluate(async () => { await navigator.serviceWorker.ready; return navigator.serviceWorker.controller !== null; })).toBe(true);
     await context!.setOffline(true);
@@ -268,7 +288,8 @@ describe('the web demo in Chromium', () => {
     await expect.poll(() => firstTitle().locator('mark').first().textContent()).toMatch(/^climate$/i);
 
     await stopServer();
-    await page.reload();
+    // the demo's address without a search in it (a reload would restore the one in the address)
+    await page.goto(demoUrl);
     const { source } = await whenReady();
     expect(source).toBe('indexeddb');
     const tag = 'design';
