@@ -2,8 +2,14 @@
 // instance (its own linear memory), so dropping an index frees its memory.
 import wasmBytes from '../../build/lantern.wasm';
 
+/**
+ * The core's exports, declared here because the package's types cannot
+ * reach build/ (not shipped); test/core/interface.test.ts checks that they
+ * are what the compiler declares (build/lantern.d.ts) and what the instance
+ * exports.
+ */
 export interface CoreExports {
-  memory: WebAssembly.Memory;
+  readonly memory: WebAssembly.Memory;
   scratch(bytes: number): number;
   paramsPtr(): number;
   resultsPtr(): number;
