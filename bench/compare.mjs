@@ -121,6 +121,7 @@ async function benchLibrary(library, corpus, queries, targets, opts, log) {
   let before = 0;
   for (let run = 0; run < opts.runs; run++) {
     if (instance) await instance.close();
+    // eslint-disable-next-line no-useless-assignment -- dropped before measuring, so the collector can free it
     instance = undefined;
     before = retainedBytes();
     const t0 = performance.now();

@@ -13,7 +13,7 @@ const pct = (x) => (Number.isFinite(x) ? `${(x * 100).toFixed(0)}%` : '-');
 const rate = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en') : '-');
 
 /** Rows of [label, value(row) or reason string, formatter, compare to Lantern?]. */
-function metricRows(r) {
+function metricRows() {
   const rows = [
     ['build (ms)', (l) => l.buildMs, ms],
     ['memory (MB)', (l) => l.memoryBytes, (x) => mb(x).replace(' MB', '')],
@@ -40,7 +40,7 @@ export function reportComparison(r) {
   const lantern = libs.find((l) => l.library === LANTERN);
   const out = [];
   out.push(`   ${r.records.toLocaleString('en')} records, JSON ${mb(r.jsonBytes)}; queries ${JSON.stringify(r.queries)}`);
-  const rows = metricRows(r).map(([label, get, fmt]) => {
+  const rows = metricRows().map(([label, get, fmt]) => {
     const base = lantern ? get(lantern) : NaN;
     return [label, ...libs.map((l) => {
       if (l.library === CORE && !(label.includes('p50') || label.includes('p99') || label.includes('max'))) return '';

@@ -110,7 +110,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   let engine = startEngine();
   let readOnly = false;
-  let { imported, indexes } = await inventory(engine).catch(async (e: Error) => {
+  const found = await inventory(engine).catch(async (e: Error) => {
     if (!/already open/.test(e.message)) throw e;
     // another tab writes to the database: this one searches what the database holds, read-only
     await engine.close().catch(() => {}); // it never opened: its worker goes
@@ -118,6 +118,8 @@ async function main(): Promise<void> {
     engine = startEngine(true);
     return inventory(engine);
   });
+  const { imported } = found;
+  let { indexes } = found;
   if (readOnly && !imported) throw new Error('The demo is importing the talks in another tab: reload this one once it is done.');
   if (!imported) {
     report('importing', 'First visit: importing the dataset…');

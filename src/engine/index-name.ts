@@ -10,6 +10,7 @@ import { badRequest } from './errors.js';
 export const MAX_INDEX_NAME = 512;
 
 /** Control characters (C0, DEL, C1), and `*`, the wildcard of index patterns. */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f*]/;
 /**
  * Characters that show nothing: Unicode whitespace (`\s` covers U+00A0,

@@ -17,6 +17,7 @@ describe('the progress line', () => {
     read = 10e6;
     progress.update(25_000);
     expect(written).toHaveLength(1);
+    // eslint-disable-next-line no-control-regex -- the line ends with the terminal's erase-to-end escape
     expect(written[0]).toMatch(/^\r25,000 records {2}[\d,]+\/s {2}25% of 40 MB {2}0:0\d left\x1b\[K$/);
     // redrawn at most five times a second
     progress.update(26_000);

@@ -7,7 +7,7 @@ const talks: Array<Record<string, any>> = readFixture('talks.json');
 
 describe('listing indexes', () => {
   it('every field, with pending tasks counted per index', async () => {
-    const { engine, client, send } = await openWithClient();
+    const { engine, client } = await openWithClient();
     const before = Date.now();
     await client.setSettings({ indexName: 'talks', indexSettings: { replicas: ['talks_by_date'] } });
     await client.saveObjects({ indexName: 'talks', objects: talks, waitForTasks: true });

@@ -31,7 +31,7 @@ describe('a large batch', () => {
       return r.status === 404 ? 0 : (r.body as { nbHits: number }).nbHits;
     };
     // searches between event-loop turns, until the first records show
-    let seen = 0;
+    let seen: number;
     while ((seen = await count()) === 0) await new Promise((resolve) => setImmediate(resolve));
     const status = engine.tasks.status(taskID);
     expect(seen).toBeLessThan(5000);

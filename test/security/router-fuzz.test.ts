@@ -12,7 +12,7 @@ import { generateSecuredKey } from '../../src/auth/secured-keys.js';
 import type { Lantern } from '../../src/lantern.js';
 import { ADMIN_HEADERS, ADMIN_KEY, APP_ID, openEngine } from '../api/helpers.js';
 import {
-  HUGE, INVALID_JSON, KEY_FIELDS, KNOWN_FIELDS, enc, fillForAdmin, generator, internals, isWrite, randomBody, randomJson, randomString, randomTarget,
+  HUGE, INVALID_JSON, KNOWN_FIELDS, enc, fillForAdmin, generator, internals, isWrite, randomBody, randomJson, randomString, randomTarget,
 } from './fuzz-generators.js';
 
 
