@@ -353,7 +353,7 @@ export class Engine {
    */
   async logApplied(op: AnalyticsOperation): Promise<number> {
     const taskID = this.tasks.allocate();
-    if (this.storage.append) await this.logged(taskID, op);
+    if (this.storage.append && this.storage.readOnly === undefined) await this.logged(taskID, op);
     return taskID;
   }
 
@@ -365,6 +365,7 @@ export class Engine {
    * alike whatever the storage).
    */
   private logged(taskID: number, op: object, then?: () => void): Promise<void> {
+    if (this.storage.readOnly !== undefined) throw new ApiError(503, this.storage.readOnly);
     const append = this.storage.append?.bind(this.storage);
     let encoded: Promise<Uint8Array> | undefined;
     try {

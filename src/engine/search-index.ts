@@ -369,6 +369,7 @@ export class SearchIndex {
     if (this.compaction.afterWrite(this.core, written, this.records.size)) this.facetIndex = this.newFacetIndex();
     this.lastBuildTimeS = Math.round((performance.now() - started) / 1000);
   }
+
   private segmentsOf(record: Record_): Segment[] {
     const segments: Segment[] = [];
     if (this.attributes) {

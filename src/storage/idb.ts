@@ -53,6 +53,7 @@ export interface IdbStorageOptions {
 /** The engine's data in the IndexedDB database `lantern-search:<name>`. */
 export function idbStorage(name: string, options: IdbStorageOptions = {}): Storage {
   const readOnly = options.readOnly ?? false;
+  const refusal = `IndexedDB database "${name}" is open read-only here: another tab or worker writes to it`;
   let db: IDBPDatabase | undefined;
   let release: (() => void) | undefined;
   const database = () => {
@@ -61,6 +62,8 @@ export function idbStorage(name: string, options: IdbStorageOptions = {}): Stora
   };
 
   return {
+    ...(readOnly ? { readOnly: refusal } : {}),
+
     async open() {
       if (!readOnly) release = await acquireLock(name);
       db = await openDB(`lantern-search:${name}`, 1, {
@@ -92,11 +95,13 @@ export function idbStorage(name: string, options: IdbStorageOptions = {}): Stora
         await tx.done;
       };
       // every transaction commits whole: a store that ever had a snapshot keeps one
-      return { snapshots, log, damage, needsSnapshot: snapshots.length > 0, repair };
+      // (read-only, the damaged records stay: the database is the writing tab's)
+      return { snapshots, log, damage, needsSnapshot: snapshots.length > 0, ...(readOnly ? {} : { repair }) };
     },
 
     async append(entry) {
-      if (readOnly) throw new StorageWriteError(`IndexedDB database "${name}" is open read-only here: another tab or worker writes to it`, false);
+      // the engine refuses writes before this (see readOnly); a caller of the storage itself is refused here
+      if (readOnly) throw new StorageWriteError(refusal, false);
       const record = await sealed(entry);
       const tx = database().transaction(LOG, 'readwrite');
       await tx.store.put(record);

@@ -64,6 +64,12 @@ export interface Storage {
    */
   append?(entry: Entry): Promise<void>;
   /**
+   * Set (to the reason) when the storage is open read-only: the engine
+   * refuses writes with a 503 before logging them, and keeps the records it
+   * makes itself (search events) in memory only.
+   */
+  readOnly?: string;
+  /**
    * A snapshot of everything up to `taskID` is being taken: records appended
    * from now on may start a new part of the log, which the snapshot will not
    * need to keep.
