@@ -71,7 +71,9 @@ export function lanternLibrary(distDir) {
       },
       // proven as every stored snapshot is (it loads back) before it counts as saved
       writeSnapshot: async ({ taskID, pieces }, prove) => {
-        const bytes = new Uint8Array(Buffer.concat(pieces));
+        const read = [];
+        for await (const piece of pieces) read.push(piece);
+        const bytes = new Uint8Array(Buffer.concat(read));
         await prove(bytes);
         state.snapshot = { taskID, bytes };
       },

@@ -33,7 +33,7 @@ function browseOrder(index: SearchIndex): BrowseOrder {
     keys[id] = entries.map((e) => sortValue(valuesAt(record, e.path)));
   }
   const descending = entries.map((e) => e.descending);
-  ids.sort((a, b) => compareKeys(keys[a], index.record(a)!.objectID, keys[b], index.record(b)!.objectID, descending));
+  ids.sort((a, b) => compareKeys(keys[a], index.objectIDOf(a)!, keys[b], index.objectIDOf(b)!, descending));
   const order = { version: index.version, ids, keys, descending };
   orders.set(index, order);
   return order;
@@ -87,7 +87,7 @@ function positionAfter(order: BrowseOrder, index: SearchIndex, cursor: Cursor | 
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     const id = order.ids[mid];
-    const c = compareKeys(order.keys[id], index.record(id)!.objectID, cursor.key, cursor.objectID, order.descending);
+    const c = compareKeys(order.keys[id], index.objectIDOf(id)!, cursor.key, cursor.objectID, order.descending);
     if (c <= 0) lo = mid + 1; else hi = mid;
   }
   return lo;
@@ -141,7 +141,7 @@ export async function browseIndex(index: SearchIndex, body: Record<string, unkno
   };
   if (more && lastId >= 0) {
     response.cursor = await encodeCursor(cursorKey, {
-      index: index.name, params: encodeParams(requested), key: order.keys[lastId], objectID: index.record(lastId)!.objectID,
+      index: index.name, params: encodeParams(requested), key: order.keys[lastId], objectID: index.objectIDOf(lastId)!,
       page: cursor ? cursor.page + 1 : 0, issuedAt: Date.now(),
     });
   }
@@ -171,7 +171,7 @@ export function deleteByQueryParams(body: unknown): SearchParams {
 /** objectIDs of every record matching `params` (no pagination). */
 export function matchingObjectIDs(index: SearchIndex, params: SearchParams): string[] {
   const { candidates } = matchingBitmap(index, params);
-  return [...idsOf(candidates)].map((id) => index.record(id)!.objectID);
+  return [...idsOf(candidates)].map((id) => index.objectIDOf(id)!);
 }
 
 /**

@@ -1,14 +1,30 @@
-// deflate-raw for snapshot sections: node:zlib where the platform has it
-// (synchronous and several times faster), the standard CompressionStream
-// elsewhere.
+// deflate-raw for snapshot sections and packed records: node:zlib where the
+// platform has it (several times faster, deflating on the thread pool,
+// inflating synchronously when a read needs it), the standard
+// CompressionStream elsewhere.
 import { platform } from '../platform/platform.js';
 import type { Zlib } from '../platform/types.js';
 
+/** zlib's level 4: most of level 6's ratio at about half its time. */
+const DEFLATE_LEVEL = 4;
+
 let zlib: Promise<Zlib | undefined> | undefined;
+/** node:zlib once loaded (undefined before, and where there is none). */
+let loaded: Zlib | undefined;
 
 function nodeZlib(): Promise<Zlib | undefined> {
-  zlib ??= platform.zlib();
+  zlib ??= platform.zlib().then((z) => (loaded = z));
   return zlib;
+}
+
+/**
+ * Synchronous deflate and inflate where the platform has them (Node) and
+ * they are loaded; loading starts on the first call. Undefined in browsers
+ * (CompressionStream is asynchronous) and until loaded.
+ */
+export function syncZlib(): Zlib | undefined {
+  void nodeZlib();
+  return loaded;
 }
 
 async function throughStream(bytes: Uint8Array, stream: GenerateTransformStream): Promise<Uint8Array> {
@@ -20,7 +36,9 @@ type GenerateTransformStream = CompressionStream | DecompressionStream;
 
 export async function deflate(bytes: Uint8Array): Promise<Uint8Array> {
   const z = await nodeZlib();
-  if (z) return new Uint8Array(z.deflateRawSync(bytes, { level: 4 }));
+  if (z) {
+    return new Promise((resolve, reject) => z.deflateRaw(bytes, { level: DEFLATE_LEVEL }, (error, out) => (error ? reject(error) : resolve(new Uint8Array(out.buffer, out.byteOffset, out.length)))));
+  }
   return throughStream(bytes, new CompressionStream('deflate-raw'));
 }
 
@@ -30,8 +48,7 @@ export async function inflate(bytes: Uint8Array): Promise<Uint8Array> {
   return throughStream(bytes, new DecompressionStream('deflate-raw'));
 }
 
-/** Synchronous inflate where the platform has one (Node), so a blob can stay deflated until first read. */
-export async function syncInflater(): Promise<((bytes: Uint8Array) => Uint8Array) | undefined> {
-  const z = await nodeZlib();
-  return z ? (bytes) => new Uint8Array(z.inflateRawSync(bytes)) : undefined;
+/** Loads node:zlib where there is one; syncZlib answers it from then on. */
+export async function loadSyncZlib(): Promise<void> {
+  await nodeZlib();
 }

@@ -246,11 +246,15 @@ export class Engine {
     if (this.snapshotting) return this.snapshotting;
     this.snapshotting = (async () => {
       try {
-        const state = await this.captured();
+        let state: EngineState | undefined = await this.captured();
+        const taskID = state.lastTaskID;
         this.appliedSinceSnapshot = 0;
         this.snapshotCaptured = true;
         const pieces = await this.codec.encodeSnapshot(state, yieldTurn);
-        await this.storage.writeSnapshot({ taskID: state.lastTaskID, pieces }, (stored) => this.prove(stored, state.lastTaskID));
+        // the pieces hold what they still have to write, and nothing else does: the capture (a copy of
+        // every core) is let go a section at a time as it is written, before the proof reads it back
+        state = undefined;
+        await this.storage.writeSnapshot({ taskID, pieces }, (stored) => this.prove(stored, taskID));
       } finally {
         this.snapshotting = undefined;
         this.snapshotCaptured = false;

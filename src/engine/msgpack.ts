@@ -5,13 +5,14 @@
 // be read back. So a value is decoded as usual and, only when that is
 // refused, decoded again with that key read as a placeholder name, which is
 // then made an own "__proto__" property, in its place among the keys.
-import { decode as decodeMessagePack, DecodeError, type DecoderOptions } from '@msgpack/msgpack';
+import { decode as decodeMessagePack, Decoder, DecodeError, type DecoderOptions } from '@msgpack/msgpack';
 import { setOwn } from './own-keys.js';
 
 /** @msgpack/msgpack's decode, with "__proto__" keys decoded as own properties. */
 export function decode(bytes: Uint8Array, options: Pick<DecoderOptions, 'extensionCodec'> = {}): unknown {
   try {
-    return decodeMessagePack(bytes, options);
+    // a decoder made per call costs more than decoding a record (its key cache is built anew)
+    return options.extensionCodec ? decodeMessagePack(bytes, options) : plainDecoder.decode(bytes);
   } catch (e) {
     if (!(e instanceof DecodeError)) throw e;
     const value = decodeMessagePack(bytes, { ...options, keyDecoder: protoAsPlaceholder }); // rethrows whatever else is wrong
@@ -19,6 +20,9 @@ export function decode(bytes: Uint8Array, options: Pick<DecoderOptions, 'extensi
     return value;
   }
 }
+
+/** The decoder of every value without extensions (a Decoder may be re-entered: it clones itself when busy). */
+const plainDecoder = new Decoder();
 
 const PROTO = new TextEncoder().encode('__proto__');
 

@@ -11,7 +11,7 @@
 // piece) are still read.
 import { decode } from './msgpack.js'; // keeps "__proto__" keys as data
 import { concat } from './bytes.js';
-import { cut, join } from './snapshot-sections.js';
+import { cut, join, type CutState } from './snapshot-sections.js';
 
 const PLAIN = 0;
 const AES_GCM = 1;
@@ -81,20 +81,25 @@ export class Codec {
 
   /**
    * The snapshot of `state` as pieces to store end to end (the magic, then
-   * one piece per section); `pause` is awaited between sections.
+   * a header and a payload per section), each encoded when asked for and let
+   * go once given: a large store's snapshot is never whole in memory. `pause`
+   * is awaited between sections.
    */
-  async encodeSnapshot(state: unknown, pause: () => Promise<void> = noPause): Promise<Uint8Array[]> {
-    const sections = cut(state);
-    const pieces: Uint8Array[] = [Uint8Array.from(SNAPSHOT_MAGIC)];
+  async encodeSnapshot(state: unknown, pause: () => Promise<void> = noPause): Promise<AsyncIterable<Uint8Array>> {
+    return this.sealedSections(cut(state), pause);
+  }
+
+  private async *sealedSections(sections: CutState, pause: () => Promise<void>): AsyncIterable<Uint8Array> {
+    yield Uint8Array.from(SNAPSHOT_MAGIC);
     for (let i = 0; i < sections.count; i++) {
-      const sealed = await this.seal(u32(i), sections.payload(i));
+      const sealed = await this.seal(u32(i), sections.take(i));
       const header = new Uint8Array(SECTION_HEADER);
       new DataView(header.buffer).setUint32(0, sealed.length, true);
       header.set(await sha256(sealed), 4);
-      pieces.push(header, sealed);
+      yield header;
+      yield sealed;
       await pause();
     }
-    return pieces;
   }
 
   /** The state a snapshot holds; `pause` is awaited between sections. */

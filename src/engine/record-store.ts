@@ -1,14 +1,17 @@
-// The records of an index by record id. Records read from a snapshot stay
-// packed (MessagePack, one record each, deflated in chunks of record ids:
-// repeated keys cost little) until first asked for, so reopening a large
-// index costs no parsing, and where inflating can be synchronous (Node) the
-// first search inflates the chunks of its hits only; new records are kept as
-// objects. Every record's objectID is also kept in a dense list, so finding
-// a record id by objectID (a table over that list) and answering a hit by its
-// objectID alone never read the record itself.
+// The records of an index by record id, kept packed: MessagePack, one record
+// each, in chunks of 512 record ids. A chunk is packed once its last id is
+// issued (or at a snapshot, for the last one), so the heap holds objects for
+// at most one chunk of new records, whatever the size of the index or of an
+// import; a snapshot takes packed chunks as they are, and a restart reads
+// them back without parsing. Where inflating is synchronous (Node) chunks
+// stay deflated, a few recently read ones inflated beside; elsewhere they
+// stay inflated (MessagePack, still a fraction of the objects). Every
+// record's objectID is also kept in a dense list, so finding a record id by
+// objectID (a table over that list) and answering a hit by its objectID
+// alone never read the record itself.
 import { Encoder } from '@msgpack/msgpack';
 import { decode } from './msgpack.js';
-import { deflate, inflate, syncInflater } from './compression.js';
+import { deflate, inflate, loadSyncZlib, syncZlib } from './compression.js';
 import { ObjectIdTable } from './object-id-table.js';
 import { ByteWriter } from './bytes.js';
 import type { Record_ } from './records.js';
@@ -17,11 +20,25 @@ import { yieldTurn } from './tasks.js';
 /** Changes kept for readers that fold them in (see changesSince). */
 const CHANGES_KEPT = 1 << 16;
 
-/** Record ids per deflated chunk: ~200 KB of the synthetic benchmark's records, inflated in well under a millisecond (a first page of hits may need ten). */
-const CHUNK_RECORDS = 512;
+/**
+ * Record ids per chunk of a new store: ~24 KB of the synthetic benchmark's
+ * records, within deflate's 32 KB window (larger chunks deflate only ~8%
+ * smaller), inflated in ~0.1 ms where 512 took ~0.8 (a page of hits may
+ * read twenty chunks). Stores read from older snapshots keep their 512.
+ */
+const CHUNK_RECORDS = 64;
+
+/** Inflated bytes kept beside deflated ones (Node), of the chunks read most recently. */
+const INFLATED_BYTES = 64 << 20;
+
+/** Records kept decoded, the most recently read (hits asked for again decode nothing). */
+const DECODED_KEPT = 4096;
 
 /** Record ids unpacked between turns of the event loop. */
 const UNPACK_SLICE = 1 << 16;
+
+/** Largest offset the snapshot format's end offsets (32 bits) can hold. */
+const MAX_PACKED_BYTES = 0xffffffff;
 
 /** The records as a snapshot holds them: packed records, deflated in chunks. */
 export interface PackedRecords {
@@ -36,20 +53,47 @@ export interface PackedRecords {
   blob?: Uint8Array;
 }
 
+/** The packed records of the ids [k * chunkRecords, (k + 1) * chunkRecords). */
+interface Chunk {
+  /** Per id of the chunk, where its record's bytes end in the inflated chunk (no bytes = no record). */
+  ends: Uint32Array;
+  /** At least one of the two is kept; `deflated` is made at the latest by the next snapshot. */
+  deflated?: Uint8Array;
+  inflated?: Uint8Array;
+  /** `deflated` is being made. */
+  deflating?: Promise<void>;
+  /** An id of the chunk was issued or removed since it was packed: the next snapshot packs it again. */
+  stale: boolean;
+}
+
+export interface RecordStoreOptions {
+  /** Inflated bytes kept beside deflated ones, of the chunks read most recently (default 64 MB). */
+  inflatedBytes?: number;
+}
+
 export class RecordStore {
-  /** Per record id: the record, null once removed, undefined while still packed. */
+  /** Per record id: a record not packed yet, null once removed, undefined when packed (or never held). */
   private objects: Array<Record_ | null | undefined> = [];
-  /** Per chunk of packed records: its bytes, inflated on first read where inflating is synchronous. */
-  private chunks: Array<{ bytes: Uint8Array; inflated: boolean }> = [];
+  private chunks: Array<Chunk | undefined> = [];
   private chunkRecords = CHUNK_RECORDS;
-  private inflateNow: ((bytes: Uint8Array) => Uint8Array) | undefined;
-  private ends: Uint32Array | undefined;
   /** objectID per record id ('' once removed, and for ids a snapshot holds no record at). */
   private objectIDs: string[] = [];
   private readonly ids = new ObjectIdTable((id) => this.objectIDOf(id));
+  /** Chunks whose inflated bytes may be dropped (they have deflated ones), least recently read first. */
+  private readonly inflatedChunks = new Set<number>();
+  /** The inflated bytes of those chunks. */
+  private inflatedBytes = 0;
+  /** Packed records decoded lately, least recently decoded first. */
+  private readonly decoded = new Map<number, Record_>();
   /** Record ids pushed or removed, oldest first, after the `changesDropped` oldest ones. */
   private changes: number[] = [];
   private changesDropped = 0;
+
+  private readonly inflatedBudget: number;
+
+  constructor(options: RecordStoreOptions = {}) {
+    this.inflatedBudget = options.inflatedBytes ?? INFLATED_BYTES;
+  }
 
   /** Record ids issued so far, live or not. */
   get length(): number { return this.objects.length; }
@@ -63,53 +107,20 @@ export class RecordStore {
   objectIDOf(id: number): string | undefined {
     const record = this.objects[id];
     if (record === null) return undefined;
-    return record !== undefined || this.isPacked(id) ? this.objectIDs[id] : undefined;
+    return record !== undefined || this.hasBytes(id) ? this.objectIDs[id] : undefined;
   }
-
-  /** Whether a record read from a snapshot has bytes at `id` (an objectID may be ''). */
-  private isPacked(id: number): boolean {
-    const ends = this.ends;
-    return ends !== undefined && id < ends.length && ends[id] !== this.packedStart(id);
-  }
-
-  /** Where the bytes of the packed record `id` start in the inflated blob (they end at ends[id]). */
-  private packedStart(id: number): number { return id === 0 ? 0 : this.ends![id - 1]; }
 
   get(id: number): Record_ | undefined {
     const record = this.objects[id];
     if (record !== undefined) return record ?? undefined;
-    if (!this.isPacked(id)) return undefined;
-    const k = Math.floor(id / this.chunkRecords);
-    const chunk = this.chunks[k];
-    if (!chunk.inflated) {
-      chunk.bytes = this.inflateNow!(chunk.bytes);
-      chunk.inflated = true;
-    }
-    const unpacked = this.decodePacked(id, chunk.bytes);
-    this.objects[id] = unpacked;
+    const known = this.decoded.get(id);
+    if (known) return known;
+    const chunk = this.chunkOf(id);
+    if (!chunk || !this.hasBytes(id)) return undefined;
+    const unpacked = decode(bytesIn(chunk.ends, id % this.chunkRecords, this.inflatedOf(Math.floor(id / this.chunkRecords), chunk))) as Record_;
+    this.decoded.set(id, unpacked);
+    if (this.decoded.size > DECODED_KEPT) this.decoded.delete(this.decoded.keys().next().value!);
     return unpacked;
-  }
-
-  /** The packed record `id`, decoded from its chunk's inflated bytes. */
-  private decodePacked(id: number, inflated: Uint8Array): Record_ {
-    const chunkStart = this.packedStart(Math.floor(id / this.chunkRecords) * this.chunkRecords);
-    return decode(inflated.subarray(this.packedStart(id) - chunkStart, this.ends![id] - chunkStart)) as Record_;
-  }
-
-  /**
-   * Decodes every packed record once, keeping none of them (a snapshot's
-   * proof: a restart must be able to read each one, and keeping them would
-   * grow the heap by the whole store); `pause` runs between chunks.
-   */
-  async readEachPacked(pause: () => Promise<void>): Promise<void> {
-    for (const [k, chunk] of this.chunks.entries()) {
-      const inflated = chunk.inflated ? chunk.bytes : this.inflateNow!(chunk.bytes);
-      const first = k * this.chunkRecords;
-      for (let id = first; id < Math.min(first + this.chunkRecords, this.objects.length); id++) {
-        if (this.objects[id] === undefined && this.isPacked(id)) this.decodePacked(id, inflated);
-      }
-      await pause();
-    }
   }
 
   /** Adds a record whose objectID is not in the store; returns its record id. */
@@ -118,6 +129,7 @@ export class RecordStore {
     this.objectIDs[id] = record.objectID;
     this.ids.add(record.objectID, id);
     this.changed(id);
+    if (id % this.chunkRecords === this.chunkRecords - 1) this.pack(Math.floor(id / this.chunkRecords));
     return id;
   }
 
@@ -127,6 +139,7 @@ export class RecordStore {
     if (id === undefined) return undefined;
     this.objects[id] = null;
     this.objectIDs[id] = '';
+    this.decoded.delete(id);
     this.changed(id);
     return id;
   }
@@ -144,6 +157,8 @@ export class RecordStore {
   }
 
   private changed(id: number): void {
+    const chunk = this.chunkOf(id);
+    if (chunk) chunk.stale = true;
     this.changes.push(id);
     // a reader that many changes behind rebuilds at about the same cost as folding them in
     if (this.changes.length > CHANGES_KEPT) {
@@ -153,76 +168,240 @@ export class RecordStore {
     }
   }
 
+  /**
+   * Every live record, a chunk at a time (scans decode without keeping: a
+   * browse or a facet built over a million records must not hold them all).
+   */
   *entries(): Iterable<[number, Record_]> {
-    for (let id = 0; id < this.objects.length; id++) {
-      const r = this.get(id);
-      if (r) yield [id, r];
+    for (let first = 0; first < this.objects.length; first += this.chunkRecords) {
+      const chunk = this.chunkOf(first);
+      const inflated = chunk && (chunk.inflated ?? inflateNow(chunk.deflated!));
+      for (let id = first; id < Math.min(first + this.chunkRecords, this.objects.length); id++) {
+        const record = this.objects[id];
+        if (record) yield [id, record];
+        else if (record === undefined && chunk && this.hasBytes(id)) {
+          yield [id, this.decoded.get(id) ?? decode(bytesIn(chunk.ends, id - first, inflated!)) as Record_];
+        }
+      }
     }
   }
 
   /**
-   * The records as a snapshot holds them. A chunk at a time, with a turn of
-   * the event loop between chunks: searches are answered while a large store
-   * is packed (nothing writes meanwhile: a snapshot is captured between tasks).
+   * Decodes every packed record once, keeping none of them (a snapshot's
+   * proof: a restart must be able to read each one); `pause` runs between chunks.
    */
-  async pack(): Promise<PackedRecords> {
-    // one encoder, and one array for a chunk's records (deflated, then reused): a new encoder, or a new
-    // array, per record cost more than encoding it
-    const encoder = new Encoder();
-    const chunk = new ByteWriter(1 << 18);
-    const chunks: Uint8Array[] = [];
-    const objectIDs: string[] = [];
-    const ends = new Uint32Array(this.objects.length);
-    let size = 0;
-    for (let first = 0; first < this.objects.length; first += CHUNK_RECORDS) {
-      chunk.clear();
-      for (let id = first; id < Math.min(first + CHUNK_RECORDS, this.objects.length); id++) {
-        const r = this.get(id);
-        if (r) {
-          const bytes = encoder.encodeSharedRef(r);
-          chunk.append(bytes);
-          size += bytes.length;
-        }
-        objectIDs.push(r ? r.objectID : '');
-        ends[id] = size;
+  async readEachPacked(pause: () => Promise<void>): Promise<void> {
+    for (let first = 0; first < this.objects.length; first += this.chunkRecords) {
+      const chunk = this.chunkOf(first);
+      if (!chunk) continue;
+      const inflated = chunk.inflated ?? inflateNow(chunk.deflated!);
+      for (let id = first; id < Math.min(first + this.chunkRecords, this.objects.length); id++) {
+        if (this.objects[id] === undefined && this.hasBytes(id)) decode(bytesIn(chunk.ends, id - first, inflated));
       }
-      chunks.push(await deflate(chunk.view()));
-      await yieldTurn();
+      await pause();
     }
-    return { objectIDs, ends: new Uint8Array(ends.buffer), chunks, chunkRecords: CHUNK_RECORDS };
   }
 
-  static async unpack(packed: PackedRecords): Promise<RecordStore> {
-    const store = new RecordStore();
-    store.objects = new Array(packed.objectIDs.length);
+  /**
+
+
+
+
+   */
+  async snapshot(): Promise<PackedRecords> {
+    const count = Math.ceil(this.objects.length / this.chunkRecords);
+    for (let k = 0; k < count; k++) {
+      const chunk = this.chunks[k];
+      if (!chunk || chunk.stale) {
+        this.pack(k);
+        await yieldTurn();
+      }
+    }
+    await Promise.all(this.chunks.map((chunk) => chunk?.deflating));
+    const ends = new Uint32Array(this.objects.length);
+    const chunks: Uint8Array[] = [];
+    let offset = 0;
+    for (let k = 0; k < count; k++) {
+      const chunk = this.chunks[k]!;
+      if (!chunk.deflated) {
+        chunk.deflated = await deflate(chunk.inflated!); // its deflate after packing failed
+        this.keptInflated(k);
+      }
+      const first = k * this.chunkRecords;
+      for (let id = first; id < Math.min(first + this.chunkRecords, this.objects.length); id++) ends[id] = offset + chunk.ends[id - first];
+      offset += chunk.ends[this.chunkRecords - 1];
+      if (offset > MAX_PACKED_BYTES) throw new Error('records: an index packs to more than 4 GiB, more than a snapshot can hold');
+      chunks.push(chunk.deflated);
+    }
+    return { objectIDs: this.objectIDs.slice(), ends: new Uint8Array(ends.buffer), chunks, chunkRecords: this.chunkRecords };
+  }
+
+  static async unpack(packed: PackedRecords, options: RecordStoreOptions = {}): Promise<RecordStore> {
+    const store = new RecordStore(options);
+    const count = packed.objectIDs.length;
+    const ends = new Uint32Array(packed.ends.slice().buffer);
+    if (ends.length !== count) throw new Error('snapshot records: one end offset per record id expected');
+    store.objects = new Array(count);
     store.objectIDs = packed.objectIDs;
-    store.ends = new Uint32Array(packed.ends.slice().buffer);
-    if (store.ends.length !== packed.objectIDs.length) throw new Error('snapshot records: one end offset per record id expected');
     // a turn of the event loop now and then: a million records are read between searches
-    store.ids.reserve(packed.objectIDs.length);
-    for (let id = 0; id < packed.objectIDs.length; id++) {
-      if (store.isPacked(id)) store.ids.add(packed.objectIDs[id], id);
+    store.ids.reserve(count);
+    for (let id = 0; id < count; id++) {
+      if (ends[id] !== (id === 0 ? 0 : ends[id - 1])) store.ids.add(packed.objectIDs[id], id);
       if (id % UNPACK_SLICE === UNPACK_SLICE - 1) await yieldTurn();
     }
-    // an older snapshot's one blob is one chunk of every record; the chunks are
-    // copied: MessagePack gives views of the snapshot, which an unread chunk kept whole
-    // (into one buffer for all of them: thousands of arrays of their own weigh on the collector)
-    const views = packed.chunks ?? (packed.blob ? [packed.blob] : []);
+    const chunkRecords = packed.chunks ? packed.chunkRecords ?? 512 : Math.max(1, count);
+    const deflated = packed.chunks ?? (packed.blob ? [packed.blob] : []);
+    if (!Number.isInteger(chunkRecords) || chunkRecords < 1 || deflated.length < Math.ceil(count / chunkRecords)) {
+      throw new Error('snapshot records: chunks do not cover the record ids');
+    }
+    // chunks are read as they are (of any size); an older snapshot's one blob is cut in chunks
+    if (packed.chunks) await store.adoptChunks(deflated, chunkRecords, ends);
+    else await store.adoptInflated(deflated, chunkRecords, ends);
+    return store;
+  }
+
+  /**
+   * Takes a snapshot's chunks as they are. They are copied (into one buffer:
+   * thousands of arrays of their own weigh on the collector): MessagePack
+   * gives views of the snapshot, which an unread chunk would keep whole.
+   */
+  private async adoptChunks(views: Uint8Array[], chunkRecords: number, ends: Uint32Array): Promise<void> {
+    this.chunkRecords = chunkRecords;
     const all = new Uint8Array(views.reduce((n, chunk) => n + chunk.length, 0));
     const deflated: Uint8Array[] = [];
     let at = 0;
     for (const chunk of views) {
       all.set(chunk, at);
       deflated.push(all.subarray(at, at += chunk.length));
-      if (deflated.length % (UNPACK_SLICE / CHUNK_RECORDS) === 0) await yieldTurn();
+      if ((deflated.length * chunkRecords) % UNPACK_SLICE < chunkRecords) await yieldTurn();
     }
-    store.chunkRecords = packed.chunks ? packed.chunkRecords ?? CHUNK_RECORDS : Math.max(1, packed.objectIDs.length);
-    if (!Number.isInteger(store.chunkRecords) || store.chunkRecords < 1 || deflated.length < Math.ceil(packed.objectIDs.length / store.chunkRecords)) {
-      throw new Error('snapshot records: chunks do not cover the record ids');
-    }
-    store.inflateNow = await syncInflater();
-    const inflated = store.inflateNow ? deflated : await Promise.all(deflated.map(inflate));
-    store.chunks = inflated.map((bytes) => ({ bytes, inflated: !store.inflateNow }));
-    return store;
+    // without a synchronous inflate, reads cannot wait for one: every chunk is inflated now
+    await loadSyncZlib();
+    const inflated = syncZlib() ? undefined : await Promise.all(deflated.map(inflate));
+    this.chunks = deflated.map((bytes, k) => ({ ends: chunkEnds(ends, k, chunkRecords), deflated: bytes, inflated: inflated?.[k], stale: false }));
   }
+
+  /** Reads chunks of another size (an older snapshot's one blob) by inflating them all and cutting them in chunks of this size. */
+  private async adoptInflated(views: Uint8Array[], chunkRecords: number, ends: Uint32Array): Promise<void> {
+    const count = ends.length;
+    const parts = await Promise.all(views.slice(0, Math.ceil(count / chunkRecords)).map(inflate));
+    const whole = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+    parts.reduce((at, part) => { whole.set(part, at); return at + part.length; }, 0);
+    for (let k = 0; k * this.chunkRecords < count; k++) {
+      const start = k === 0 ? 0 : ends[k * this.chunkRecords - 1];
+      const relative = chunkEnds(ends, k, this.chunkRecords);
+      this.chunks[k] = { ends: relative, inflated: whole.slice(start, start + relative[this.chunkRecords - 1]), stale: false };
+    }
+  }
+
+  /**
+   * Packs chunk k as it is now: the records not packed yet, and the bytes of
+   * those packed before and still live. Its objects are let go.
+   */
+  private pack(k: number): Chunk {
+    const first = k * this.chunkRecords;
+    const last = Math.min(first + this.chunkRecords, this.objects.length);
+    const previous = this.chunks[k];
+    const previousBytes = previous && this.inflatedOf(k, previous);
+    const ends = new Uint32Array(this.chunkRecords);
+    const writer = chunkWriter;
+    writer.clear();
+    for (let id = first; id < first + this.chunkRecords; id++) {
+      const record = id < last ? this.objects[id] : null;
+      if (record) writer.append(packer.encodeSharedRef(record));
+      else if (record === undefined && previous && this.hasBytes(id)) writer.append(bytesIn(previous.ends, id - first, previousBytes!));
+      ends[id - first] = writer.length;
+    }
+    const chunk: Chunk = { ends, inflated: writer.view().slice(), stale: false };
+    this.forgetInflated(k);
+    this.chunks[k] = chunk;
+    for (let id = first; id < last; id++) if (this.objects[id]) this.objects[id] = undefined;
+    this.deflateLater(k, chunk);
+    return chunk;
+  }
+
+  /**
+   * Deflates a chunk just packed off the write path (on the thread pool in
+   * Node); once deflated, its inflated bytes count against the budget. A
+   * snapshot waits for a deflate still running; one that failed is done again
+   * by the snapshot.
+   */
+  private deflateLater(k: number, chunk: Chunk): void {
+    chunk.deflating = deflate(chunk.inflated!).then(
+      (deflated) => {
+        chunk.deflated = deflated;
+        chunk.deflating = undefined;
+        if (this.chunks[k] === chunk) this.keptInflated(k);
+      },
+      () => { chunk.deflating = undefined; },
+    );
+  }
+
+  private chunkOf(id: number): Chunk | undefined { return this.chunks[Math.floor(id / this.chunkRecords)]; }
+
+  /** Whether the packed chunk of `id` holds bytes for it (removed records keep theirs until it is packed again). */
+  private hasBytes(id: number): boolean {
+    const chunk = this.chunkOf(id);
+    if (!chunk) return false;
+    const at = id % this.chunkRecords;
+    return chunk.ends[at] !== (at === 0 ? 0 : chunk.ends[at - 1]);
+  }
+
+  /** The inflated bytes of chunk k, inflated now if need be and kept among the recently read. */
+  private inflatedOf(k: number, chunk: Chunk): Uint8Array {
+    if (!chunk.inflated) chunk.inflated = inflateNow(chunk.deflated!);
+    if (chunk.deflated) this.keptInflated(k);
+    return chunk.inflated;
+  }
+
+  /** Marks chunk k's inflated bytes as read last; drops those read longest ago past the budget. */
+  private keptInflated(k: number): void {
+    if (!syncZlib()) return; // reads cannot inflate: every chunk stays inflated
+    if (this.inflatedChunks.delete(k)) this.inflatedChunks.add(k);
+    else {
+      this.inflatedChunks.add(k);
+      this.inflatedBytes += this.chunks[k]!.inflated!.length;
+    }
+    while (this.inflatedBytes > this.inflatedBudget && this.inflatedChunks.size > 1) {
+      const oldest = this.inflatedChunks.keys().next().value!;
+      this.inflatedChunks.delete(oldest);
+      const chunk = this.chunks[oldest]!;
+      this.inflatedBytes -= chunk.inflated!.length;
+      chunk.inflated = undefined;
+    }
+  }
+
+  /** Chunk k is packed anew: its inflated bytes are no longer counted. */
+  private forgetInflated(k: number): void {
+    if (this.inflatedChunks.delete(k)) this.inflatedBytes -= this.chunks[k]!.inflated!.length;
+  }
+}
+
+/** One encoder and one array for every chunk packed (a new one per record, or per chunk, costs more than encoding it). */
+const packer = new Encoder();
+const chunkWriter = new ByteWriter(1 << 18);
+
+/** The bytes of the record at position `at` of a chunk. */
+function bytesIn(ends: Uint32Array, at: number, inflated: Uint8Array): Uint8Array {
+  return inflated.subarray(at === 0 ? 0 : ends[at - 1], ends[at]);
+}
+
+/** Chunk k's end offsets, relative to its start, from a snapshot's offsets over all chunks (ids past the last repeat its end). */
+function chunkEnds(ends: Uint32Array, k: number, chunkRecords: number): Uint32Array {
+  const first = k * chunkRecords;
+  const start = first === 0 ? 0 : ends[first - 1];
+  const relative = new Uint32Array(chunkRecords);
+  let end = 0;
+  for (let at = 0; at < chunkRecords; at++) {
+    if (first + at < ends.length) end = ends[first + at] - start;
+    relative[at] = end;
+  }
+  return relative;
+}
+
+/** Inflates where a synchronous inflate is loaded (it is wherever chunks are kept deflated only). */
+function inflateNow(deflated: Uint8Array): Uint8Array {
+  const zlib = syncZlib();
+  if (!zlib) throw new Error('records: a deflated chunk was kept without a synchronous inflate');
+  return new Uint8Array(zlib.inflateRawSync(deflated));
 }

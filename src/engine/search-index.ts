@@ -291,7 +291,7 @@ export class SearchIndex {
       updatedAt: this.updatedAt.getTime(),
       lastBuildTimeS: this.lastBuildTimeS,
       settings: this.settings,
-      records: await this.records.pack(),
+      records: await this.records.snapshot(),
       dynamicAttributes: [...this.dynamicAttributes],
       core,
       ranksFresh,

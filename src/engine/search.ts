@@ -62,7 +62,7 @@ function promotionsOf(index: SearchIndex, ruled: AppliedRules, plan: QueryPlan, 
   }
   const promoted = ruled.promoted
     .map((p) => ({ id: index.idOf(p.objectID), position: p.position }))
-    .filter((p): p is { id: number; position: number } => p.id !== undefined && !ruled.hidden.includes(index.record(p.id)!.objectID))
+    .filter((p): p is { id: number; position: number } => p.id !== undefined && !ruled.hidden.includes(index.objectIDOf(p.id)!))
     .filter((p) => !ruled.filterPromotes || !plan.core.filter || hasBit(plan.core.filter, p.id));
   const excluded = [...promoted.map((p) => p.id), ...ruled.hidden.map((o) => index.idOf(o)).filter((id): id is number => id !== undefined)];
   if (excluded.length) {

@@ -13,8 +13,10 @@ import { setOwn } from './own-keys.js';
 
 /** Byte arrays at least this long get a section of their own (smaller ones stay in their parent's). */
 const OWN_SECTION_BYTES = 1 << 16;
-/** Lists longer than this are written in sections of this many items. */
+/** Lists longer than this are written in sections of at most this many items... */
 const LIST_ITEMS = 4096;
+/** ...and at most about this many bytes of the byte arrays they hold (thousands of packed record chunks). */
+const LIST_BYTES = 1 << 20;
 
 const BYTES = 0;
 const LIST = 1;
@@ -48,19 +50,22 @@ type Section = { bytes: Uint8Array } | { items: unknown[] };
 /** The state cut into sections: section 0 (the skeleton) first. */
 export interface CutState {
   count: number;
-  /** The payload of section `i` (encoded when asked for: one section's work). */
-  payload(i: number): Uint8Array;
+  /** The payload of section `i` (encoded when asked for: one section's work); the section is let go. */
+  take(i: number): Uint8Array;
 }
 
 /** Cuts `state` into sections (a walk over its structure; nothing is encoded until asked for). */
 export function cut(state: unknown): CutState {
-  const sections: Section[] = [];
-  const value = replaceLarge(state, sections);
+  const sections: Array<Section | undefined> = [];
+  const value = replaceLarge(state, sections as Section[]);
+  const count = sections.length + 1;
   return {
-    count: sections.length + 1,
-    payload(i) {
-      if (i === 0) return encode({ sections: sections.length + 1, value }, { extensionCodec: refs });
+    count,
+    take(i) {
+      if (i === 0) return encode({ sections: count, value }, { extensionCodec: refs });
       const section = sections[i - 1];
+      if (!section) throw new Error(`snapshot: section ${i} was already taken`);
+      sections[i - 1] = undefined;
       return 'bytes' in section ? section.bytes : encode(section.items, { extensionCodec: refs });
     },
   };
@@ -76,7 +81,7 @@ function replaceLarge(value: unknown, sections: Section[]): unknown {
     const items = holdsContainers(value) ? value.map((item) => replaceLarge(item, sections)) : value;
     if (items.length <= LIST_ITEMS) return items;
     const first = sections.length + 1;
-    for (let i = 0; i < items.length; i += LIST_ITEMS) sections.push({ items: items.slice(i, i + LIST_ITEMS) });
+    for (const slice of listSlices(items)) sections.push({ items: slice });
     return new SectionRef(LIST, first, sections.length + 1 - first, items.length);
   }
   if (isPlainObject(value)) {
@@ -85,6 +90,22 @@ function replaceLarge(value: unknown, sections: Section[]): unknown {
     return out;
   }
   return value;
+}
+
+/** A long list cut in slices of at most LIST_ITEMS items and about LIST_BYTES bytes of byte arrays. */
+function* listSlices(items: unknown[]): Iterable<unknown[]> {
+  let start = 0;
+  let bytes = 0;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (item instanceof Uint8Array) bytes += item.length;
+    if (i + 1 - start === LIST_ITEMS || bytes >= LIST_BYTES) {
+      yield items.slice(start, i + 1);
+      start = i + 1;
+      bytes = 0;
+    }
+  }
+  if (start < items.length) yield items.slice(start);
 }
 
 const isContainer = (value: unknown) => typeof value === 'object' && value !== null;

@@ -83,7 +83,7 @@ async function writePieces(path: string, snapshot: SnapshotEntry, file: string):
   const hash = createHash('sha256');
   let bytes = 0;
   try {
-    for (const piece of snapshot.pieces) {
+    for await (const piece of snapshot.pieces) {
       for (let done = 0; done < piece.length;) {
         const { bytesWritten } = await handle.write(piece, done, piece.length - done);
         if (bytesWritten <= 0) throw shortWrite();

@@ -113,7 +113,9 @@ export function idbStorage(name: string, options: IdbStorageOptions = {}): Stora
       if (readOnly) return;
       // a transaction stores whole or not at all: the bytes are proven before it, then stored with the compaction
       // (one array: IndexedDB holds a value whole, so a large snapshot is copied once here)
-      const bytes = concat(snapshot.pieces);
+      const pieces: Uint8Array[] = [];
+      for await (const piece of snapshot.pieces) pieces.push(piece);
+      const bytes = concat(pieces);
       await prove(bytes);
       const record = await sealed({ taskID: snapshot.taskID, bytes });
       const tx = database().transaction([SNAPSHOTS, LOG], 'readwrite');

@@ -12,7 +12,8 @@ export interface Entry {
 /** A snapshot to store: its bytes are the pieces end to end (a large one is never one array). */
 export interface SnapshotEntry {
   taskID: number;
-  pieces: Uint8Array[];
+  /** Read once, in order; a piece may be let go once written (they are encoded as they are asked for). */
+  pieces: Iterable<Uint8Array> | AsyncIterable<Uint8Array>;
 }
 
 /** Something an adapter found damaged or out of place while opening. */

@@ -54,7 +54,7 @@ describe('record store ids', () => {
     for (const record of contacts) store.push(record);
     const removed = contacts.filter((_, i) => i % 5 === 0).map((c) => c.objectID);
     for (const objectID of removed) expect(store.remove(objectID)).toBe(contacts.findIndex((c) => c.objectID === objectID));
-    const reopened = await RecordStore.unpack(await store.pack());
+    const reopened = await RecordStore.unpack(await store.snapshot());
     for (const s of [store, reopened]) {
       expect(s.size).toBe(contacts.length - removed.length);
       contacts.forEach((record, id) => {
@@ -67,7 +67,7 @@ describe('record store ids', () => {
     const again = reopened.push({ ...contacts[0] });
     // an empty objectID is a record like any other, through a snapshot too
     const blank = store.push({ objectID: '', name: 'blank' });
-    const reread = await RecordStore.unpack(await store.pack());
+    const reread = await RecordStore.unpack(await store.snapshot());
     expect(reread.idOf('')).toBe(blank);
     expect(reread.objectIDOf(blank)).toBe('');
     expect(reread.objectIDOf(blank + 1)).toBeUndefined();
@@ -95,8 +95,9 @@ describe('record store chunks', () => {
 
   it('reads every record back from a snapshot of several chunks, in any order', async () => {
     const { store, records, removed } = manyRecords();
-    const packed = await store.pack();
-    expect(packed.chunks!.length).toBe(4);
+    const packed = await store.snapshot();
+    expect(packed.chunkRecords).toBe(64);
+    expect(packed.chunks!.length).toBe(Math.ceil(records.length / 64));
     const reopened = await RecordStore.unpack(packed);
     const order = records.map((_, id) => id);
     const next = random(11);
@@ -107,15 +108,15 @@ describe('record store chunks', () => {
 
   it('reads a snapshot of the older format: every record in one deflated blob', async () => {
     const { store, records, removed } = manyRecords();
-    const { chunks, chunkRecords, ...older } = await store.pack();
+    const { chunks, chunkRecords, ...older } = await store.snapshot();
     const whole = chunks!.map((chunk) => inflateRawSync(chunk));
     const reopened = await RecordStore.unpack({ ...older, blob: deflateRawSync(Buffer.concat(whole)) });
-    expect(chunkRecords).toBe(512);
+    expect(chunkRecords).toBe(64);
     records.forEach((record, id) => expect(reopened.get(id)).toEqual(removed.has(id) ? undefined : record));
   });
 
   it('refuses chunks that do not cover the record ids, and end offsets that are not one per record id', async () => {
-    const packed = await manyRecords().store.pack();
+    const packed = await manyRecords().store.snapshot();
     await expect(RecordStore.unpack({ ...packed, chunks: packed.chunks!.slice(0, 3) })).rejects.toThrow(/chunks/);
     await expect(RecordStore.unpack({ ...packed, chunkRecords: 0 })).rejects.toThrow(/chunks/);
     const longer = new Uint8Array(packed.ends.length + 4);
@@ -125,7 +126,7 @@ describe('record store chunks', () => {
 
   it('keeps copies of its chunks, not views of the snapshot it was read from', async () => {
     const { store, records, removed } = manyRecords();
-    const packed = await store.pack();
+    const packed = await store.snapshot();
     // as MessagePack decodes them: views into one buffer holding the whole snapshot
     const file = new Uint8Array(packed.chunks!.reduce((n, c) => n + c.length, 0) + 100);
     let at = 50;
@@ -133,5 +134,91 @@ describe('record store chunks', () => {
     const reopened = await RecordStore.unpack({ ...packed, chunks: views });
     file.fill(0); // the snapshot's buffer reused or gone
     records.forEach((record, id) => expect(reopened.get(id)).toEqual(removed.has(id) ? undefined : record));
+  });
+});
+
+describe('record store packing', () => {
+  it('answers as a Map does through pushes, removes, snapshots and reopenings', async () => {
+    let store = new RecordStore();
+    const model = new Map<number, Record_>(); // record id → record, live ones
+    const next = random(23);
+    for (let step = 0; step < 6000; step++) {
+      const roll = next();
+      if (roll < 0.7 || model.size === 0) {
+        const record = { ...contacts[step % contacts.length], objectID: `r${step}`, step, tags: [step % 7, { nested: `${step}` }] };
+        const id = store.push(record);
+        model.set(id, structuredClone(record));
+      } else if (roll < 0.95) {
+        const ids = [...model.keys()];
+        const id = ids[Math.floor(next() * ids.length)];
+        expect(store.remove(model.get(id)!.objectID)).toBe(id);
+        model.delete(id);
+      } else if (roll < 0.99) {
+        store = await RecordStore.unpack(await store.snapshot());
+      } else {
+        await store.snapshot();
+      }
+      if (step % 1499 === 0 || step === 5999) {
+        expect([...store.entries()]).toEqual([...model.entries()]);
+        for (let id = 0; id < store.length; id++) {
+          expect(store.get(id), `record ${id}`).toEqual(model.get(id));
+          expect(store.objectIDOf(id)).toBe(model.get(id)?.objectID);
+        }
+        expect(store.size).toBe(model.size);
+      }
+    }
+  });
+
+  it('takes the chunks no write touched as they are into the next snapshot', async () => {
+    const store = new RecordStore();
+    for (let i = 0; i < 4 * 64 + 10; i++) store.push({ objectID: `${i}`, i });
+    const first = await store.snapshot();
+    store.remove('100'); // chunk 1
+    store.push({ objectID: 'new', i: -1 }); // the last chunk
+    const second = await store.snapshot();
+    expect(second.chunkRecords).toBe(64);
+    expect(second.chunks!.length).toBe(5);
+    expect(second.chunks!.map((chunk, k) => chunk === first.chunks![k])).toEqual([true, false, true, true, false]);
+    const reopened = await RecordStore.unpack(second);
+    expect(reopened.idOf('100')).toBeUndefined();
+    expect(reopened.get(reopened.idOf('new')!)).toEqual({ objectID: 'new', i: -1 });
+    expect(reopened.get(reopened.idOf('101')!)).toEqual({ objectID: '101', i: 101 });
+    // a reopened store's chunks go on as they were read
+    expect((await reopened.snapshot()).chunks!.every((chunk, k) => inflateRawSync(chunk).equals(inflateRawSync(second.chunks![k])))).toBe(true);
+  });
+
+  it('reads any record of more chunks than it keeps inflated, before and after a restart', async () => {
+    const budget = { inflatedBytes: 16 << 10 }; // a few chunks' worth
+    const store = new RecordStore(budget);
+    const count = 64 * 48 + 3;
+    for (let i = 0; i < count; i++) store.push({ objectID: `${i}`, i, text: `record ${i} `.repeat(8) });
+    const reopened = await RecordStore.unpack(await store.snapshot(), budget);
+    const next = random(5);
+    for (const s of [store, reopened]) {
+      for (let n = 0; n < 3000; n++) {
+        const id = Math.floor(next() * count);
+        expect(s.get(id)).toEqual({ objectID: `${id}`, i: id, text: `record ${id} `.repeat(8) });
+      }
+      expect([...s.entries()].length).toBe(count);
+    }
+  });
+
+  it('goes on with the chunk size of the snapshot it was read from', async () => {
+    const store = new RecordStore();
+    for (let i = 0; i < 1500; i++) store.push({ objectID: `${i}`, i });
+    const packed = await store.snapshot();
+    // the same records in chunks of 512, as snapshots were written before chunks of 64
+    const whole = Buffer.concat(packed.chunks!.map((chunk) => inflateRawSync(chunk)));
+    const ends = new Uint32Array(packed.ends.slice().buffer);
+    const chunks = [0, 512, 1024].map((first) => deflateRawSync(whole.subarray(first === 0 ? 0 : ends[first - 1], ends[Math.min(first + 512, 1500) - 1])));
+    const reopened = await RecordStore.unpack({ ...packed, chunks, chunkRecords: 512 });
+    reopened.remove('700');
+    reopened.push({ objectID: 'new', i: -1 });
+    const again = await reopened.snapshot();
+    expect(again.chunkRecords).toBe(512);
+    expect(again.chunks!.map((chunk, k) => Buffer.from(chunk).equals(chunks[k]))).toEqual([true, false, false]);
+    const last = await RecordStore.unpack(again);
+    for (let i = 0; i < 1500; i++) expect(last.get(i)).toEqual(i === 700 ? undefined : { objectID: `${i}`, i });
+    expect(last.get(last.idOf('new')!)).toEqual({ objectID: 'new', i: -1 });
   });
 });

@@ -12,6 +12,7 @@ import { loadCore } from '../../src/core/wasm.js';
 import { StoreDamagedError } from '../../src/storage/errors.js';
 import { Codec } from '../../src/engine/persistence.js';
 import { concat } from '../../src/engine/bytes.js';
+import { wholeSnapshot } from '../support/snapshot-bytes.js';
 import {
   caller, captureFailure, captureWarnings, cleanup, closeEngine, directoryContents, logPath, logRecords, openAt,
   snapshotFiles, tempDir, type Call,
@@ -165,7 +166,7 @@ describe('an index that cannot be loaded', () => {
     const state = await codec.decodeSnapshot(new Uint8Array(readFileSync(file.path)));
     const index = state.indexes.find((i: { name: string }) => i.name === name);
     index.core = concat(index.core).fill(7, 0, 8); // no longer a core snapshot
-    const bytes = concat(await codec.encodeSnapshot(state));
+    const bytes = await wholeSnapshot(await codec.encodeSnapshot(state));
     writeFileSync(file.path, bytes);
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
     manifest.snapshots[0] = { ...manifest.snapshots[0], bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
