@@ -2,7 +2,7 @@
 // index picks the variant (index and custom parameters), personalization
 // re-ranks the hits for a known user, and the search is recorded (unless
 // `analytics: false`) with a queryID returned when `clickAnalytics` is set.
-import type { Lantern } from '../lantern.js';
+import type { Engine } from '../engine/engine.js';
 import type { SearchParams } from '../engine/params.js';
 import { effectiveSetting } from '../engine/settings.js';
 import { wellFormed } from '../engine/storable.js';
@@ -13,7 +13,7 @@ import { personalScore, profileOf, rerank } from '../personalization/profile.js'
 import type { SearchEvent, UsedFilter } from './events.js';
 
 export interface SearchCall {
-  engine: Lantern;
+  engine: Engine;
   headers: Record<string, string>;
   sourceIp: string;
 }

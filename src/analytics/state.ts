@@ -13,6 +13,7 @@ import { EventStore, type EventsSnapshot, type InsightEvent, type SearchEvent } 
 import type { ABTest } from '../abtest/tests.js';
 import type { Strategy } from '../personalization/strategy.js';
 import { SuggestionsState, type SuggestionsOperation, type SuggestionsSnapshot } from '../suggestions/state.js';
+import type { StateSection } from '../durability/state-section.js';
 
 export type AnalyticsOperation = SuggestionsOperation | { type: 'analytics' } & (
   | { action: 'events'; searches: SearchEvent[]; events: InsightEvent[] }
@@ -40,13 +41,19 @@ export type LogApplied = Persist;
 /** Waiting searches are logged once there are this many. */
 const SEARCH_BATCH = 500;
 
-export class AnalyticsState {
-  readonly store = new EventStore();
+/** Analytics' part of a snapshot (absent in older snapshots). */
+export interface AnalyticsPart {
+  analytics?: AnalyticsSnapshot;
+}
+
+/** The analytics section of the engine's state. */
+export class AnalyticsState implements StateSection<AnalyticsPart, { type: string }> {
+  store = new EventStore();
   readonly abTests = new Map<number, ABTest>();
   strategy: Strategy | undefined;
   /** Per userToken: the personalization profile ignores events received up to this time. */
   readonly profileResets = new Map<string, number>();
-  readonly suggestions = new SuggestionsState();
+  suggestions = new SuggestionsState();
   /** The highest A/B test id ever given (ids are not reused after a delete). */
   lastABTestID = 0;
   private pendingSearches: SearchEvent[] = [];
@@ -84,7 +91,10 @@ export class AnalyticsState {
     return this.persist(op);
   }
 
-  apply(op: AnalyticsOperation): void {
+  /** Applies an analytics operation (others are ignored). */
+  apply(logged: { type: string }): void {
+    if (logged.type !== 'analytics') return;
+    const op = logged as AnalyticsOperation;
     switch (op.action) {
       case 'events': return this.store.add(op.searches, op.events);
       case 'forgetUser': return this.store.forgetUser(op.userToken, op.until);
@@ -100,24 +110,37 @@ export class AnalyticsState {
   }
 
   /** Everything, waiting searches included: once the snapshot is stored they need no log record. */
-  snapshot(): AnalyticsSnapshot {
+  snapshot(): AnalyticsPart {
     this.pendingSearches = [];
     return {
-      ...this.store.snapshot(),
-      abTests: [...this.abTests.values()],
-      lastABTestID: this.lastABTestID,
-      ...(this.strategy ? { strategy: this.strategy } : {}),
-      profileResets: [...this.profileResets],
-      suggestions: this.suggestions.snapshot(),
+      analytics: {
+        ...this.store.snapshot(),
+        abTests: [...this.abTests.values()],
+        lastABTestID: this.lastABTestID,
+        ...(this.strategy ? { strategy: this.strategy } : {}),
+        profileResets: [...this.profileResets],
+        suggestions: this.suggestions.snapshot(),
+      },
     };
   }
 
-  restore(snapshot: AnalyticsSnapshot): void {
+  restore({ analytics: snapshot }: AnalyticsPart): void {
+    if (!snapshot) return;
     this.store.restore(snapshot);
     for (const test of snapshot.abTests) this.abTests.set(test.abTestID, test);
     this.lastABTestID = snapshot.lastABTestID;
     this.strategy = snapshot.strategy;
     for (const [token, until] of snapshot.profileResets) this.profileResets.set(token, until);
     this.suggestions.restore(snapshot.suggestions);
+  }
+
+  reset(): void {
+    this.store = new EventStore();
+    this.abTests.clear();
+    this.strategy = undefined;
+    this.profileResets.clear();
+    this.suggestions = new SuggestionsState();
+    this.lastABTestID = 0;
+    this.pendingSearches = [];
   }
 }

@@ -8,13 +8,13 @@ import { clusterFigures, searchUsers, topUsers, type UserUsage } from '../cluste
 import { now, queryFlag } from './query-flags.js';
 import { integerParam, optionalString, stringParam } from './body-values.js';
 import type { OperationContext } from './types.js';
-import type { Lantern } from '../lantern.js';
+import type { Engine } from '../engine/engine.js';
 
 /** Users listed per page, and the most a page may hold (the spec's limit). */
 export const USERS_PER_PAGE = 1000;
 
 /** Refuses a call made for a user ID no cluster holds (the mapping endpoints themselves excepted). */
-export function admitUser(engine: Lantern, route: { path: string }, headers: Record<string, string>): void {
+export function admitUser(engine: Engine, route: { path: string }, headers: Record<string, string>): void {
   const userID = userIDOf(headers);
   if (userID === undefined || route.path.startsWith('/1/clusters')) return;
   if (engine.clusters.clusterOf(userID) === undefined) throw notFound(`User ID "${userID}" is not assigned to any cluster`);

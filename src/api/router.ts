@@ -5,7 +5,7 @@ import { ApiError } from '../engine/errors.js';
 import { yieldTurn } from '../engine/tasks.js';
 import { authenticate, authorize, type CallInfo } from '../auth/authenticate.js';
 import { enforce, rateLimitHeaders, restrictResult } from '../auth/enforce.js';
-import type { Lantern } from '../lantern.js';
+import type { Engine } from '../engine/engine.js';
 import * as indexes from './indexes.js';
 import * as keys from './keys.js';
 import * as sources from './sources.js';
@@ -223,7 +223,7 @@ interface Seen { route?: Route; params?: Record<string, string>; body?: unknown 
  * Answers one call; every answer names its call (`X-Request-Id`) and every
  * call but the logs call itself is logged, here and nowhere else.
  */
-export async function route(engine: Lantern, request: ApiRequest): Promise<ApiResponse> {
+export async function route(engine: Engine, request: ApiRequest): Promise<ApiResponse> {
   const started = performance.now();
   const headers = lowerCaseKeys(request.headers);
   const { path, query } = splitPath(request);
@@ -247,7 +247,7 @@ export async function route(engine: Lantern, request: ApiRequest): Promise<ApiRe
 const readsRecords = (route: Route) => route.right === 'search' || route.right === 'browse';
 
 async function answer(
-  engine: Lantern, method: string, path: string, query: Record<string, string>,
+  engine: Engine, method: string, path: string, query: Record<string, string>,
   headers: Record<string, string>, info: CallInfo, seen: Seen,
 ): Promise<ApiResponse> {
   const { sourceIp } = info;

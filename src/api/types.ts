@@ -1,4 +1,5 @@
-import type { Lantern } from '../lantern.js';
+import type { Engine } from '../engine/engine.js';
+import type { Caller } from '../auth/caller.js';
 
 export interface ApiRequest {
   method: string;
@@ -27,25 +28,10 @@ export interface ApiResponse {
   headers?: Record<string, string>;
 }
 
-/** The rights of compatibility.md's ACL table; `admin` = admin key only. */
-export type Right =
-  | 'search' | 'browse' | 'addObject' | 'deleteObject' | 'deleteIndex' | 'listIndexes' | 'settings'
-  | 'editSettings' | 'analytics' | 'recommendation' | 'personalization' | 'usage' | 'logs'
-  | 'seeUnretrievableAttributes' | 'admin';
-
-export interface Caller {
-  isAdmin: boolean;
-  rights: ReadonlySet<Right>;
-  /** The stored key used (a secured key's parent); undefined for the admin key and open mode. */
-  key?: string;
-  /** Index patterns, forced search parameters, hits cap (restricted keys only). */
-  restrictions?: import('../auth/restrictions.js').Restrictions;
-  /** Per-hour call limit and who it counts (key, address, and a user token only when vouched for). */
-  rateLimit?: { limit: number; identity: string };
-}
+export type { Caller, Right } from '../auth/caller.js';
 
 export interface OperationContext {
-  engine: Lantern;
+  engine: Engine;
   /** Path parameters, decoded. */
   params: Record<string, string>;
   query: Record<string, string>;

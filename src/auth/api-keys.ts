@@ -6,7 +6,7 @@ import { isPlainObject } from '../engine/records.js';
 import { parseSearchParams } from '../engine/params.js';
 import { parseFilters } from '../engine/filters/parse.js';
 import { checkIndexPattern, isBlank } from '../engine/index-name.js';
-import type { Right } from '../api/types.js';
+import type { Right } from './caller.js';
 
 /** A stored key (global, or index-specific when `index` is set). */
 export interface ApiKey {

@@ -8,6 +8,7 @@ import { forcedParams } from './restrictions.js';
 import { rateIdentity } from './rate-limit.js';
 import { parseSecuredKey, readRestrictions, type SecuredRestrictions } from './secured-keys.js';
 import { securedKeyParents } from './secured-parents.js';
+import { constantTimeEqual } from './constant-time.js';
 
 const APP_ID_NAMES = ['x-algolia-application-id', 'x-service-application-id'];
 const API_KEY_NAMES = ['x-algolia-api-key', 'x-service-api-key'];
@@ -117,12 +118,4 @@ async function keyCaller(engine: KeyHolder, value: string, headers: Record<strin
 
 export function authorize(caller: Caller, right: Right): void {
   if (!caller.rights.has(right)) throw new ApiError(403, `Method not allowed with this API key (needs ${right})`);
-}
-
-export function constantTimeEqual(a: string, b: string): boolean {
-  const x = new TextEncoder().encode(a);
-  const y = new TextEncoder().encode(b);
-  let diff = x.length ^ y.length;
-  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
-  return diff === 0;
 }

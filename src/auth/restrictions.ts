@@ -5,18 +5,11 @@
 import { ApiError, badRequest } from '../engine/errors.js';
 import { parseSearchParams, type SearchParams } from '../engine/params.js';
 import { parseFilters, splitCommaList } from '../engine/filters/parse.js';
-import type { Caller } from '../api/types.js';
+import type { Caller } from './caller.js';
 import { indexAdmitted } from './api-keys.js';
 import { filterParams, hasFilters } from '../engine/browse.js';
 
-export interface Restrictions {
-  /** Index patterns: an index must be admitted by every list (key `indexes`, index-specific key, `restrictIndices`). */
-  indexes: string[][];
-  /** 0 = unlimited. */
-  maxHitsPerQuery: number;
-  /** Search parameters forced on every query, parsed; later entries win over earlier ones. */
-  forced: SearchParams[];
-}
+export type { Restrictions } from './caller.js';
 
 export const forbiddenIndex = (indexName: string) =>
   new ApiError(403, `Index not allowed with this API key: ${indexName}`);

@@ -16,7 +16,7 @@
 import { RecentValues } from '../engine/recent.js';
 import { RateLimiter } from './rate-limit.js';
 import { hmacHex, type SecuredKey } from './secured-keys.js';
-import { constantTimeEqual } from './authenticate.js';
+import { constantTimeEqual } from './constant-time.js';
 
 const RECENT_KEYS = 4096;
 export const RECENT_PARENTS = 16;

@@ -2,15 +2,12 @@
 // fixed when it opens. Each user ID is assigned to one cluster; records
 // written with a user ID belong to that user, so a user's figures (records,
 // data size) are counted from what is stored now.
-import type { Action, WriteOperation } from '../engine/writes.js';
+import type { Action, ClusterOperation, WriteOperation } from '../engine/writes.js';
 import type { Record_ } from '../engine/records.js';
+import type { StateSection } from '../durability/state-section.js';
 
 export const DEFAULT_CLUSTERS = ['c1-lantern'];
 
-/** Mapping changes, logged like key changes (idempotent, applied at once). */
-export type ClusterOperation =
-  | { type: 'key'; action: 'assignUsers'; cluster: string; users: string[]; at: number }
-  | { type: 'key'; action: 'removeUser'; userID: string };
 
 /** What a snapshot holds: assignments and which user wrote which record. */
 export interface ClusterState {
@@ -25,7 +22,13 @@ export type RecordSource = (indexName: string) => { get(objectID: string): Recor
 
 const encoder = new TextEncoder();
 
-export class ClusterMap {
+/** The clusters' part of a snapshot (absent in older snapshots). */
+export interface ClustersPart {
+  clusters?: ClusterState;
+}
+
+/** The clusters section of the engine's state: user assignments and record owners. */
+export class ClusterMap implements StateSection<ClustersPart, WriteOperation> {
   readonly names: readonly string[];
   private readonly users = new Map<string, { cluster: string; createdAt: number }>();
   /** indexName → objectID → the user who wrote it last. */
@@ -41,7 +44,14 @@ export class ClusterMap {
 
   get userIDs(): string[] { return [...this.users.keys()]; }
 
-  apply(op: ClusterOperation): void {
+  /** Follows every write (who owns which record), applies assignments. */
+  apply(op: WriteOperation): void {
+    if (op.type === 'key') {
+      if (op.action === 'assignUsers' || op.action === 'removeUser') this.assign(op);
+    } else this.observe(op);
+  }
+
+  private assign(op: ClusterOperation): void {
     if (op.action === 'removeUser') {
       this.users.delete(op.userID);
       return;
@@ -53,7 +63,7 @@ export class ClusterMap {
   }
 
   /** Follows a write about to be applied: who owns which record afterwards. */
-  observe(op: WriteOperation): void {
+  private observe(op: WriteOperation): void {
     if (op.type === 'batch') this.recordWrites(op.indexName, op.actions, op.userID);
     // records that arrive by copy/move, or after a deletion, were not written by a user
     else if (op.type === 'deleteIndex') this.owners.delete(op.indexName);
@@ -114,20 +124,22 @@ export class ClusterMap {
 
   createdAt(userID: string): number | undefined { return this.users.get(userID)?.createdAt; }
 
-  snapshot(): ClusterState {
+  snapshot(): ClustersPart {
     return {
-      users: [...this.users].map(([userID, u]) => [userID, u.cluster, u.createdAt]),
-      owners: [...this.owners].map(([indexName, owned]) => [indexName, [...owned]]),
+      clusters: {
+        users: [...this.users].map(([userID, u]) => [userID, u.cluster, u.createdAt]),
+        owners: [...this.owners].map(([indexName, owned]) => [indexName, [...owned]]),
+      },
     };
   }
 
-  restore(state: ClusterState | undefined): void {
-    this.clear();
-    for (const [userID, cluster, createdAt] of state?.users ?? []) this.users.set(userID, { cluster, createdAt });
-    for (const [indexName, owned] of state?.owners ?? []) this.owners.set(indexName, new Map(owned));
+  restore({ clusters }: ClustersPart): void {
+    this.reset();
+    for (const [userID, cluster, createdAt] of clusters?.users ?? []) this.users.set(userID, { cluster, createdAt });
+    for (const [indexName, owned] of clusters?.owners ?? []) this.owners.set(indexName, new Map(owned));
   }
 
-  clear(): void {
+  reset(): void {
     this.users.clear();
     this.owners.clear();
   }

@@ -3,15 +3,22 @@
 // parameters, query edits, promoted and hidden records, userData). Rules are
 // checked on the way in; at search time the matching ones rewrite the query.
 import { badRequest } from './errors.js';
-import { facetAttributes } from './facets.js';
+import { facetAttributes, type FacetIndex } from './facets.js';
 import { parseFacetFilters, parseFilters, type FilterAtom, type FilterExpression } from './filters/parse.js';
 import { pluralForms } from './plurals.js';
-import { effectiveSetting } from './settings.js';
-import { synonymAlternatives } from './synonyms.js';
+import { effectiveSetting, type Settings } from './settings.js';
+import { synonymAlternatives, type Synonym } from './synonyms.js';
 import { fold } from './fold.js';
 import { parseSearchParams, type SearchParams } from './params.js';
 import { isPlainObject } from './records.js';
-import type { SearchIndex } from './search-index.js';
+
+/** What rules read of an index (a port: rules do not depend on the index itself). */
+export interface RulesIndex {
+  readonly settings: Settings;
+  readonly rules: ReadonlyMap<string, Rule>;
+  readonly synonyms: ReadonlyMap<string, Synonym>;
+  readonly facets: FacetIndex;
+}
 
 export interface Condition {
   pattern?: string;
@@ -182,7 +189,7 @@ function matchPattern(pattern: string[], query: string[], anchoring: string, mat
  * condition.alternatives: a pattern word also matches its plural or singular,
  * the index's one-word synonyms, and the typos a search would forgive.
  */
-function alikeWords(index: SearchIndex): (patternWord: string, queryWord: string) => boolean {
+function alikeWords(index: RulesIndex): (patternWord: string, queryWord: string) => boolean {
   const minFor1: number = effectiveSetting(index.settings, 'minWordSizefor1Typo');
   const minFor2: number = effectiveSetting(index.settings, 'minWordSizefor2Typos');
   return (p, w) => {
@@ -244,7 +251,7 @@ function editQuery(query: string, edit: unknown, consumed: Set<number>): string 
 }
 
 /** The rules matching this search, and the search rewritten by their consequences. */
-export function applyRules(index: SearchIndex, params: SearchParams, now = Date.now()): AppliedRules {
+export function applyRules(index: RulesIndex, params: SearchParams, now = Date.now()): AppliedRules {
   const out: AppliedRules = { params, promoted: [], hidden: [], filterPromotes: false, userData: [], appliedRules: [] };
   if (params.enableRules === false || index.rules.size === 0) return out;
   const query = wordsOf(params.query ?? '');

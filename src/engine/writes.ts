@@ -9,7 +9,6 @@ import type { Synonym } from './synonyms.js';
 import type { Rule } from './rules.js';
 import type { ApiKey } from '../auth/api-keys.js';
 import type { AnalyticsOperation } from '../analytics/state.js';
-import type { ClusterOperation } from '../clusters/mapping.js';
 
 export type Action =
   | { action: 'addObject' | 'updateObject'; body: Record_ }
@@ -40,6 +39,11 @@ export type KeyOperation =
   /** The whole source allow-list after a change (undefined entries: none). */
   | { type: 'key'; action: 'sources'; sources: AllowedSource[] }
   | ClusterOperation;
+
+/** Mapping changes, logged like key changes (idempotent, applied at once). */
+export type ClusterOperation =
+  | { type: 'key'; action: 'assignUsers'; cluster: string; users: string[]; at: number }
+  | { type: 'key'; action: 'removeUser'; userID: string };
 
 export interface AllowedSource { source: string; description?: string }
 

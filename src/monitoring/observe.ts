@@ -4,9 +4,17 @@
 import { ApiError } from '../engine/errors.js';
 import { indexesInRequests } from '../auth/restrictions.js';
 import { userIDOf } from '../clusters/user-id.js';
-import type { Engine } from '../engine/engine.js';
+import type { ClusterMap } from '../clusters/mapping.js';
+import type { Metrics } from './metrics.js';
 import type { WriteOperation } from '../engine/writes.js';
 import type { RequestFacts } from './metrics.js';
+
+/** What observing reads and files to (a port of the engine). */
+export interface Observed {
+  readonly clusters: ClusterMap;
+  readonly metrics: Metrics;
+  readonly indexes: ReadonlyMap<string, { readonly size: number }>;
+}
 
 const SEARCH_OPS = new Set(['search', 'searchSingleIndex', 'searchWithQueryString', 'searchForFacetValues']);
 const WRITE_RIGHTS = new Set(['addObject', 'deleteObject', 'deleteIndex', 'editSettings']);
@@ -19,7 +27,7 @@ export interface ObservedCall {
 }
 
 /** The cluster serving a user's calls (the first one for calls without a user). */
-function serverFor(engine: Engine, userID: string | undefined): string {
+function serverFor(engine: Observed, userID: string | undefined): string {
   return (userID !== undefined && engine.clusters.clusterOf(userID)) || engine.clusters.names[0];
 }
 
@@ -47,7 +55,7 @@ function describe(e: unknown): string {
  * synchronously: most are, and a promise per call is allocation enough to
  * show in a search's time.
  */
-export function observeRequest<T>(engine: Engine, call: ObservedCall, run: () => T | Promise<T>): T | Promise<T> {
+export function observeRequest<T>(engine: Observed, call: ObservedCall, run: () => T | Promise<T>): T | Promise<T> {
   const started = performance.now();
   const server = serverFor(engine, userIDOf(call.headers));
   const finish = (succeeded: boolean, error?: unknown) => {
@@ -81,7 +89,7 @@ export function observeRequest<T>(engine: Engine, call: ObservedCall, run: () =>
 
 /** Applies a task, recording its indexing time and the records stored afterwards. */
 /** Runs a task, which may apply in slices: `run` resolves with the milliseconds it was busy (searches ran between slices). */
-export async function observeTask(engine: Engine, op: WriteOperation, run: () => Promise<number>): Promise<void> {
+export async function observeTask(engine: Observed, op: WriteOperation, run: () => Promise<number>): Promise<void> {
   const started = performance.now();
   const server = serverFor(engine, op.type === 'batch' ? op.userID : undefined);
   let busy: number | undefined;

@@ -1,0 +1,30 @@
+// Who is calling: the admin, or a key with its rights and restrictions. The
+// authentication step (authenticate.ts) makes one per request; rights and
+// restrictions are checked against it (rights.ts, restrictions.ts).
+import type { SearchParams } from '../engine/params.js';
+
+/** The rights of compatibility.md's ACL table; `admin` = admin key only. */
+export type Right =
+  | 'search' | 'browse' | 'addObject' | 'deleteObject' | 'deleteIndex' | 'listIndexes' | 'settings'
+  | 'editSettings' | 'analytics' | 'recommendation' | 'personalization' | 'usage' | 'logs'
+  | 'seeUnretrievableAttributes' | 'admin';
+
+export interface Restrictions {
+  /** Index patterns: an index must be admitted by every list (key `indexes`, index-specific key, `restrictIndices`). */
+  indexes: string[][];
+  /** 0 = unlimited. */
+  maxHitsPerQuery: number;
+  /** Search parameters forced on every query, parsed; later entries win over earlier ones. */
+  forced: SearchParams[];
+}
+
+export interface Caller {
+  isAdmin: boolean;
+  rights: ReadonlySet<Right>;
+  /** The stored key used (a secured key's parent); undefined for the admin key and open mode. */
+  key?: string;
+  /** Index patterns, forced search parameters, hits cap (restricted keys only). */
+  restrictions?: Restrictions;
+  /** Per-hour call limit and who it counts (key, address, and a user token only when vouched for). */
+  rateLimit?: { limit: number; identity: string };
+}

@@ -1,0 +1,300 @@
+// Durability: what makes an accepted write survive. This module owns
+//
+// - the task queue: every write is logged durably, acknowledged with a
+//   taskID, then applied in order, one task at a time (key and analytics
+//   changes are applied at once, right after they are logged);
+// - the log: writes are appended to the storage one at a time, in the order
+//   they were accepted;
+// - snapshots: taken every `snapshotEvery` tasks and on demand, captured
+//   between tasks, encoded a section at a time as they are written, read
+//   back and proven before they replace anything;
+// - recovery and replay: at open, the newest valid snapshot, then the log
+//   after it (see recovery.ts).
+//
+// What the state is belongs to the state sections it is given (see
+// state-section.ts): it hands them every operation, merges their parts into
+// snapshots and gives each its part back. It is also the seam replication
+// uses: the log is the sequence of operations a replica applies.
+import { assertJson } from '../engine/json-check.js';
+import { assertStorable } from '../engine/storable.js';
+import { ApiError, badRequest } from '../engine/errors.js';
+import { Codec } from '../engine/persistence.js';
+import { decodeSnapshotOf, recover, type Recovered } from '../engine/recovery.js';
+import { TaskQueue, yieldTurn } from '../engine/tasks.js';
+import type { WritePacer } from '../engine/write-pacer.js';
+import { isStorageWriteError } from '../storage/errors.js';
+import type { Storage } from '../storage/storage.js';
+import type { StateSection } from './state-section.js';
+
+/** What every snapshot holds besides the sections' parts. */
+export interface SnapshotHeader {
+  version: 1;
+  /** The last task the snapshot holds (a snapshot is taken between tasks). */
+  lastTaskID: number;
+}
+
+/** An operation as the log holds it: stamped with the time it was accepted. */
+export type Logged<Operation> = Operation & { at?: number };
+
+export interface DurabilityOptions<Operation> {
+  storage: Storage;
+  /** Encrypts the log and snapshots (AES-GCM). */
+  encryptionKey?: string | Uint8Array;
+  /** A snapshot is taken after this many tasks (0: only on `snapshot()`). */
+  snapshotEvery: number;
+  /** Records the task queue may hold before an acknowledgement waits for room. */
+  maxQueuedRecords: number;
+  /** Opens a damaged store with what can be kept (see recovery.ts). */
+  repair: boolean;
+  /** The sections, in the order each operation is applied to them. */
+  sections: ReadonlyArray<StateSection<object, Logged<Operation>>>;
+  /** Charged with the time appends take (appending competes with searches as writing does). */
+  pacer: WritePacer;
+  /**
+   * Applies a queued write (default: `apply`); the composition root paces
+   * large batches and observes tasks here.
+   */
+  runTask?: (op: Logged<Operation>, taskID: number) => Promise<void>;
+  /** Whether a logged operation is replayed at recovery (default: all of them). */
+  replays?: (op: Logged<Operation>, taskID: number) => boolean;
+}
+
+export class Durability<Operation extends object> {
+  readonly tasks = new TaskQueue();
+  /** What opening found damaged and recovered from (empty for a sound store). */
+  recovery: Recovered = { lastTaskID: 0, problems: [], lost: [], fellBack: false };
+  private codec!: Codec;
+  private logTail: Promise<void> = Promise.resolve();
+  private lastApplied = 0;
+  private appliedSinceSnapshot = 0;
+  private snapshotting: Promise<void> | undefined;
+  /** The snapshot in flight has captured the state and is being encoded and stored. */
+  private snapshotCaptured = false;
+
+  constructor(private readonly options: DurabilityOptions<Operation>) {}
+
+  get storage(): Storage { return this.options.storage; }
+
+  /** Reads back what the storage holds: the newest valid snapshot, then the log after it. */
+  async open(): Promise<void> {
+    this.codec = await Codec.create(this.options.encryptionKey);
+    const stored = await this.storage.open();
+    const { repair } = this.options;
+    this.recovery = await recover<SnapshotHeader>(stored, this.codec, {
+      restore: (state, quarantine) => this.restore(state, quarantine),
+      reset: () => this.reset(),
+      replay: (op, taskID) => this.replay(op as Logged<Operation>, taskID),
+    }, repair);
+    this.lastApplied = this.recovery.lastTaskID;
+    this.tasks.advancePast(this.lastApplied);
+    await stored.repair?.();
+    // a store recovered from an older snapshot, or repaired, stands on a new one from now on
+    if (this.recovery.fellBack || (repair && this.recovery.problems.length > 0)) await this.snapshot();
+  }
+
+  /** Applies an operation to every section, at the time it was accepted. */
+  apply(op: Logged<Operation>, taskID: number): void {
+    for (const section of this.options.sections) section.apply(op, taskID);
+  }
+
+  // --- writes
+
+  /**
+   * Logs a write durably, then queues it; resolves with its taskID once it
+   * is durable and the queue has room for it. `weight`: the records it
+   * writes (1 for any other write); `group`: writes of one group (an index)
+   * are waited for together.
+   */
+  async write(operation: Operation, weight = 1, group?: string): Promise<number> {
+    const op: Logged<Operation> = { ...operation, at: Date.now() };
+    const taskID = this.tasks.allocate();
+    await this.logged(taskID, op);
+    this.tasks.schedule(taskID, () => this.applied(taskID, op), (e) => console.error(`lantern: task ${taskID} failed`, e), group, weight);
+    // backpressure: a writer faster than indexing waits (its write is durable) instead of growing the queue without bound
+    await this.tasks.roomFor(this.options.maxQueuedRecords);
+    return taskID;
+  }
+
+  /**
+   * Logs a change durably and applies it at once (no task to wait for). Such
+   * changes (keys, analytics) are idempotent: a snapshot taken before the
+   * queue reaches this taskID replays it harmlessly. Resolves with the taskID.
+   */
+  async writeNow(op: Operation): Promise<number> {
+    const taskID = this.tasks.allocate();
+    await this.logged(taskID, op, () => this.apply(op, taskID));
+    return taskID;
+  }
+
+  /**
+   * Logs an operation already applied (search events recorded on the spot):
+   * it needs neither applying nor the JSON check of what callers send. A
+   * read-only storage logs nothing.
+   */
+  async logApplied(op: Operation): Promise<number> {
+    const taskID = this.tasks.allocate();
+    if (this.storage.append && this.storage.readOnly === undefined) await this.logged(taskID, op);
+    return taskID;
+  }
+
+  /** Resolves once every accepted write is applied. */
+  waitForTasks(): Promise<void> { return this.tasks.idle(); }
+
+  /**
+   * Appends `op` to the storage's log (in call order), then runs `then`. A
+   * storage that keeps no log gets nothing: encoding a batch of records to
+   * bytes only to drop them took a third of indexing in memory. The
+   * operation is still checked to be JSON (what cannot be logged is refused
+   * alike whatever the storage).
+   */
+  private logged(taskID: number, op: object, then?: () => void): Promise<void> {
+    if (this.storage.readOnly !== undefined) throw new ApiError(503, this.storage.readOnly);
+    const append = this.storage.append?.bind(this.storage);
+    let encoded: Promise<Uint8Array> | undefined;
+    try {
+      if (append) encoded = this.codec.encodeOperation(op);
+      else assertJson(op);
+    } catch (e) {
+      // in-process callers only (HTTP bodies are JSON): a cycle, a BigInt
+      throw badRequest(`Invalid JSON: the write cannot be written as JSON (${String(e instanceof Error ? e.message : e).split('\n')[0]})`);
+    }
+    assertStorable(op); // and what a snapshot could not hold exactly (too deep, Infinity, a lone surrogate)
+    return this.serialized(async () => {
+      if (append) {
+        const bytes = await encoded!;
+        // a large write is appended on a turn of its own, after its checks and encoding: searches waiting run between
+        if (bytes.length > LARGE_ENTRY_BYTES) await yieldTurn();
+        const appending = performance.now();
+        await append({ taskID, bytes }).catch(refuseUnstored);
+        this.options.pacer.charge(performance.now() - appending);
+      }
+      then?.();
+    });
+  }
+
+  /** Runs storage calls one at a time, in the order they were asked for. */
+  private serialized(call: () => Promise<void>): Promise<void> {
+    const done = this.logTail.then(call);
+    this.logTail = done.catch(() => {});
+    return done;
+  }
+
+  private async applied(taskID: number, op: Logged<Operation>): Promise<void> {
+    await this.afterSnapshotInFlight();
+    try {
+      if (this.options.runTask) await this.options.runTask(op, taskID);
+      else this.apply(op, taskID);
+    } finally {
+      this.lastApplied = taskID;
+      this.appliedSinceSnapshot++;
+      if (this.snapshotDue()) this.autoSnapshot();
+    }
+  }
+
+  // --- recovery
+
+  private async restore(state: SnapshotHeader, quarantine: boolean): Promise<string[]> {
+    const setAside: string[] = [];
+    for (const section of this.options.sections) {
+      const names = await section.restore(state, { quarantine });
+      if (names) setAside.push(...names);
+    }
+    return setAside;
+  }
+
+  /** Back to empty (a snapshot failed to load halfway). */
+  private reset(): void {
+    for (const section of this.options.sections) section.reset();
+  }
+
+  private replay(op: Logged<Operation>, taskID: number): void {
+    if (this.options.replays && !this.options.replays(op, taskID)) return;
+    this.apply(op, taskID);
+  }
+
+  // --- snapshots
+
+  /** Writes a snapshot of everything applied so far (waits for queued writes first). */
+  async snapshot(): Promise<void> {
+    if (this.snapshotting) return this.snapshotting;
+    this.snapshotting = (async () => {
+      try {
+        let state: SnapshotHeader | undefined = await this.captured();
+        const taskID = state.lastTaskID;
+        this.appliedSinceSnapshot = 0;
+        this.snapshotCaptured = true;
+        const pieces = await this.codec.encodeSnapshot(state, yieldTurn);
+        // the pieces hold what they still have to write, and nothing else does: the capture (a copy of
+        // every core) is let go a section at a time as it is written, before the proof reads it back
+        state = undefined;
+        await this.storage.writeSnapshot({ taskID, pieces }, (stored) => this.prove(stored, taskID));
+      } finally {
+        this.snapshotting = undefined;
+        this.snapshotCaptured = false;
+      }
+    })();
+    return this.snapshotting;
+  }
+
+  /** Logs what waits to be logged, then waits for every task, snapshot and append in flight; closes the storage. */
+  async close(): Promise<void> {
+    await this.tasks.idle();
+    await this.snapshotting;
+    await this.logTail;
+    await this.storage.close();
+  }
+
+  /**
+   * The state, taken after the writes queued so far and before any newer
+   * one: it cannot change while it is captured, and a steady stream of
+   * writes cannot postpone it.
+   */
+  private captured(): Promise<SnapshotHeader> {
+    return this.tasks.exclusive(async () => {
+      this.storage.snapshotStarted?.(this.lastApplied);
+      const state: SnapshotHeader = { version: 1, lastTaskID: this.lastApplied };
+      for (const section of this.options.sections) Object.assign(state, await section.snapshot());
+      return state;
+    });
+  }
+
+  /**
+   * Proves a stored snapshot before anything it supersedes is dropped: it is
+   * decoded, says the task it was taken at, and loads into sections of its
+   * own (`prove` of the composition root: every index into a core of its
+   * own, every record read), as a restart would need it.
+   */
+  private async prove(stored: Uint8Array, taskID: number): Promise<void> {
+    const state = await decodeSnapshotOf<SnapshotHeader>(this.codec, stored, taskID, yieldTurn);
+    for (const section of this.options.sections) await section.prove?.(state);
+  }
+
+  private snapshotDue(): boolean {
+    return this.options.snapshotEvery > 0 && this.appliedSinceSnapshot >= this.options.snapshotEvery;
+  }
+
+  private autoSnapshot(): void {
+    this.snapshot().catch((e) => console.error('lantern: automatic snapshot failed', e));
+  }
+
+  /**
+   * A write stall: when the next snapshot is due while the one before it is
+   * still being encoded and stored, writes wait for it before they are
+   * applied, then start the due one. Otherwise a slow disk would let the log
+   * grow past two snapshots' worth of writes.
+   */
+  private async afterSnapshotInFlight(): Promise<void> {
+    if (!this.snapshotDue() || !this.snapshotCaptured) return;
+    await this.snapshotting?.catch(() => {});
+    this.autoSnapshot();
+  }
+}
+
+/** Bytes of a logged write past which it is appended on a turn of its own (see logged). */
+const LARGE_ENTRY_BYTES = 64 * 1024;
+
+/** A write the storage could not make durable is refused, not acknowledged: 507 when the disk is full, else 503. */
+function refuseUnstored(e: unknown): never {
+  if (isStorageWriteError(e)) throw new ApiError(e.diskFull ? 507 : 503, e.message);
+  throw e;
+}

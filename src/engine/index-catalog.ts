@@ -1,0 +1,186 @@
+// The indexes section of the engine's state: every index by name, and those
+// a snapshot held that could not be loaded (quarantined). It applies the
+// index writes (batches, settings, synonyms, rules, copy/move, deletions),
+// each at the time it was accepted, and gives the durability module its
+// part of snapshots (`indexes`, `quarantined`).
+import { ApiError, notFound } from './errors.js';
+import { IndexLoadError } from './recovery.js';
+import { matchingObjectIDs } from './browse.js';
+import { SearchIndex, writeClock, type IndexSnapshot } from './search-index.js';
+import {
+  applyOperation, applyRuleChanges, applySettings, applySynonymChanges, detach, linkVirtualReplicas, settingsTargets, withReplicas,
+} from './index-config.js';
+import { yieldTurn } from './tasks.js';
+import type { Action, WriteOperation } from './writes.js';
+import type { RestoreOptions, StateSection } from '../durability/state-section.js';
+
+/** The indexes' part of a snapshot. */
+export interface IndexesPart {
+  indexes: IndexSnapshot[];
+  /** Indexes that could not be loaded, as they were stored (see IndexCatalog.quarantined). */
+  quarantined?: IndexSnapshot[];
+}
+
+export class IndexCatalog implements StateSection<IndexesPart, WriteOperation & { at?: number }> {
+  /** The indexes by name (the API lists them: listIndices). */
+  readonly indexes = new Map<string, SearchIndex>();
+  /**
+   * Indexes a snapshot held that could not be loaded, by name: the others
+   * opened. Each is kept as it was stored (and in every later snapshot, so a
+   * version that reads it gets it back); reads and writes of it answer 503
+   * until it is deleted.
+   */
+  readonly quarantined = new Map<string, { reason: string; snapshot: IndexSnapshot }>();
+
+  /** The index of that name; a 404 (a 503 for a quarantined one) when there is none. */
+  index(name: string): SearchIndex {
+    const index = this.indexes.get(name);
+    if (!index) throw this.quarantineError(name) ?? notFound("Index does not exist");
+    return index;
+  }
+
+  /** The error a write to or read of a quarantined index answers. */
+  quarantineError(name: string): ApiError | undefined {
+    const quarantined = this.quarantined.get(name);
+    if (!quarantined) return undefined;
+    return new ApiError(503, `Index "${name}" is quarantined: it could not be loaded from its snapshot (${quarantined.reason}). Delete it, or open the store with a version that reads it`);
+  }
+
+  /** A write to replay: one to a quarantined index is skipped (it would rebuild the index from its tail). */
+  replays(op: WriteOperation, taskID: number): boolean {
+    const name = 'indexName' in op ? op.indexName : undefined;
+    if (name === undefined || !this.quarantined.has(name) || op.type === 'deleteIndex') return true;
+    console.warn(`lantern: task ${taskID} writes to the quarantined index "${name}"; it is skipped`);
+    return false;
+  }
+
+  /** Applies an index write at the time it was accepted (createdAt/updatedAt replay identically). */
+  apply(op: WriteOperation & { at?: number }): void {
+    if (!isIndexWrite(op)) return;
+    const clock = writeClock.now;
+    if (op.at !== undefined) writeClock.now = () => op.at!;
+    try {
+      this.applyWrite(op);
+    } finally {
+      writeClock.now = clock;
+    }
+  }
+
+  private applyWrite(op: IndexWrite): void {
+    switch (op.type) {
+      case 'batch': return this.applyBatch(op.indexName, op.actions);
+      case 'settings':
+        return applySettings(this.indexes, (n) => this.ensureIndex(n), op.indexName, op.settings, op.forwardToReplicas === true);
+      case 'synonyms': return applySynonymChanges(this.indexes, op.indexName, op, op.forwardToReplicas === true);
+      case 'rules': return applyRuleChanges(this.indexes, op.indexName, op, op.forwardToReplicas === true);
+      case 'operation':
+        return applyOperation(this.indexes, (n) => this.ensureIndex(n), op.indexName, op.destination, op.operation, op.scope);
+      case 'deleteIndex': return this.dropIndex(op.indexName);
+      case 'deleteByQuery':
+        for (const index of withReplicas(this.indexes, op.indexName, true)) index.delete(matchingObjectIDs(index, op.params));
+    }
+  }
+
+  /** Settings that change indexing are built in the background first (searches keep their answers). */
+  async prepareSettings(op: Extract<WriteOperation, { type: 'settings' }>): Promise<void> {
+    for (const [index, changes] of settingsTargets(this.indexes, op.indexName, op.settings, op.forwardToReplicas === true)) {
+      await index.prepareSettings(changes);
+    }
+  }
+
+  /** Computes the rank arrays of an index and of its replicas for their data as it is now. */
+  computeRanksOf(indexName: string): void {
+    for (const index of withReplicas(this.indexes, indexName, true)) index.computeRanksOnce();
+  }
+
+  private ensureIndex(name: string): SearchIndex {
+    let index = this.indexes.get(name);
+    if (!index) {
+      index = new SearchIndex(name);
+      this.indexes.set(name, index);
+    }
+    return index;
+  }
+
+  /** Object writes go to the index and to every replica that follows it. */
+  private applyBatch(indexName: string, actions: Action[]): void {
+    const replicas = withReplicas(this.indexes, indexName, true).slice(1).map((r) => r.name);
+    this.applyActions(indexName, actions);
+    for (const replica of replicas) this.applyActions(replica, actions.filter((a) => a.action !== 'delete'));
+  }
+
+  /** A deleted primary leaves its replicas standalone. */
+  private dropIndex(name: string): void {
+    for (const replica of withReplicas(this.indexes, name, true).slice(1)) detach(replica);
+    this.indexes.delete(name);
+    this.quarantined.delete(name);
+  }
+
+  /** Applies actions in order; consecutive adds go to the core as one batch. */
+  private applyActions(indexName: string, actions: Action[]): void {
+    let pendingSaves: Array<Extract<Action, { body: unknown }>['body']> = [];
+    const flush = () => {
+      if (pendingSaves.length) this.ensureIndex(indexName).save(pendingSaves as never);
+      pendingSaves = [];
+    };
+    for (const a of actions) {
+      if (a.action === 'addObject' || a.action === 'updateObject') { pendingSaves.push(a.body); continue; }
+      flush();
+      switch (a.action) {
+        case 'partialUpdateObject':
+        case 'partialUpdateObjectNoCreate': {
+          const create = a.action === 'partialUpdateObject';
+          if (create || this.indexes.has(indexName)) this.ensureIndex(indexName).partialUpdate(a.objectID, a.body, create);
+          break;
+        }
+        case 'deleteObject': this.indexes.get(indexName)?.delete([a.objectID]); break;
+        case 'clear': this.indexes.get(indexName)?.clear(); break;
+        case 'delete': this.dropIndex(indexName); break;
+      }
+    }
+    flush();
+  }
+
+  // --- its part of snapshots
+
+  async snapshot(): Promise<IndexesPart> {
+    return {
+      ...(this.quarantined.size > 0 ? { quarantined: [...this.quarantined.values()].map((q) => q.snapshot) } : {}),
+      indexes: await Promise.all([...this.indexes.values()].map((i) => i.snapshot())),
+    };
+  }
+
+  async restore(state: Partial<IndexesPart>, { quarantine }: RestoreOptions): Promise<string[]> {
+    const setAside: string[] = [];
+    const indexes = state.indexes ?? [];
+    for (const snapshot of [...indexes, ...state.quarantined ?? []]) {
+      try {
+        this.indexes.set(snapshot.name, await SearchIndex.restore(snapshot));
+      } catch (e) {
+        const reason = e instanceof Error ? e.message : String(e);
+        if (!quarantine && indexes.includes(snapshot)) throw new IndexLoadError(snapshot.name, reason);
+        this.quarantined.set(snapshot.name, { reason, snapshot });
+        setAside.push(snapshot.name);
+      }
+    }
+    linkVirtualReplicas(this.indexes);
+    return setAside;
+  }
+
+  reset(): void {
+    this.indexes.clear();
+    this.quarantined.clear();
+  }
+
+  /** Every index loads into a core of its own with every record readable (one at a time: each is dropped after). */
+  async prove(state: Partial<IndexesPart>): Promise<void> {
+    for (const snapshot of state.indexes ?? []) {
+      await (await SearchIndex.restore(snapshot)).readEveryRecord(yieldTurn);
+      await yieldTurn();
+    }
+  }
+}
+
+type IndexWrite = Exclude<WriteOperation, { type: 'key' | 'analytics' }>;
+
+const isIndexWrite = (op: WriteOperation): op is IndexWrite => op.type !== 'key' && op.type !== 'analytics';
