@@ -19,7 +19,7 @@ const METRICS: Record<string, OutcomeCount> = {
   clickThroughRate: 'clicks', conversionRate: 'conversions', addToCartRate: 'addToCarts', purchaseRate: 'purchases',
 };
 
-const invalid = (message: string) => new ApiError(422, message);
+const invalid = (message: string) => new ApiError('unprocessable', message);
 
 interface EstimateRequest { metric: OutcomeCount; size: number; excludeEmptySearches: boolean }
 

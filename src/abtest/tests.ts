@@ -25,7 +25,7 @@ export interface ABTest {
   variants: [VariantConfig, VariantConfig];
 }
 
-const invalid = (message: string) => new ApiError(422, message);
+const invalid = (message: string) => new ApiError('unprocessable', message);
 
 export function statusOf(test: ABTest, now = Date.now()): Status {
   return test.status === 'active' && Date.parse(test.endAt) < now ? 'expired' : test.status;

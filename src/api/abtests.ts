@@ -1,5 +1,5 @@
 // The A/B test endpoints: create, read, list, stop, delete.
-import { ApiError, badRequest, notFound } from '../engine/errors.js';
+import { ApiError, badRequest, notFound, type ErrorCode } from '../engine/errors.js';
 import { checkIndex, mayReach } from '../auth/restrictions.js';
 import { conflictingTest, indexesOf, newABTest, statusOf, type ABTest } from '../abtest/tests.js';
 import { describeABTest } from '../abtest/metrics.js';
@@ -8,14 +8,14 @@ import type { OperationContext } from './types.js';
 
 const DEFAULT_LIMIT = 10;
 
-function idParam(ctx: OperationContext, status: number): number {
+function idParam(ctx: OperationContext, invalid: ErrorCode): number {
   const id = Number(ctx.params.id);
-  if (!/^\d+$/.test(ctx.params.id) || !Number.isSafeInteger(id)) throw new ApiError(status, 'Invalid A/B test ID');
+  if (!/^\d+$/.test(ctx.params.id) || !Number.isSafeInteger(id)) throw new ApiError(invalid, 'Invalid A/B test ID');
   return id;
 }
 
-function existing(ctx: OperationContext, invalidIdStatus: number): ABTest {
-  const test = ctx.engine.analytics.abTests.get(idParam(ctx, invalidIdStatus));
+function existing(ctx: OperationContext, invalidId: ErrorCode): ABTest {
+  const test = ctx.engine.analytics.abTests.get(idParam(ctx, invalidId));
   if (!test) throw notFound('A/B test not found');
   checkIndex(ctx.caller, test.variants[0].index);
   return test;
@@ -32,13 +32,13 @@ export async function addABTests(ctx: OperationContext) {
   const test = newABTest(ctx.body, state.lastABTestID + 1, now, (name) => ctx.engine.indexes.has(name));
   for (const index of indexesOf(test)) checkIndex(ctx.caller, index);
   const running = conflictingTest(state.abTests.values(), indexesOf(test), now);
-  if (running) throw new ApiError(422, `A/B test ${running.abTestID} is already running on one of these indexes`);
+  if (running) throw new ApiError('unprocessable', `A/B test ${running.abTestID} is already running on one of these indexes`);
   state.lastABTestID = test.abTestID; // reserved now: a concurrent create gets the next id
   return put(ctx, test);
 }
 
 export function getABTest(ctx: OperationContext) {
-  return describeABTest(existing(ctx, 400), ctx.engine.analytics.store);
+  return describeABTest(existing(ctx, 'invalid_request'), ctx.engine.analytics.store);
 }
 
 function intParam(ctx: OperationContext, name: string, fallback: number): number {
@@ -63,14 +63,14 @@ export function listABTests(ctx: OperationContext) {
 
 /** Stops a running test (metadata and metrics kept); a test that is not running stays as it is. */
 export async function stopABTest(ctx: OperationContext) {
-  const test = existing(ctx, 422);
+  const test = existing(ctx, 'unprocessable');
   if (statusOf(test) !== 'active') return put(ctx, test);
   const at = new Date().toISOString();
   return put(ctx, { ...test, status: 'stopped', stoppedAt: at, updatedAt: at });
 }
 
 export async function deleteABTest(ctx: OperationContext) {
-  const test = existing(ctx, 422);
+  const test = existing(ctx, 'unprocessable');
   const taskID = await ctx.engine.analytics.write({ type: 'analytics', action: 'deleteABTest', id: test.abTestID });
   return { abTestID: test.abTestID, index: test.variants[0].index, taskID };
 }

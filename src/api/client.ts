@@ -87,7 +87,7 @@ function requestFor(route: Route, args: Args, headers: Record<string, string>): 
   let path = parts[0];
   for (let i = 1; i < parts.length; i += 2) {
     const value = args[parts[i]];
-    if (value === undefined) throw new ApiError(400, `Parameter "${parts[i]}" is required for ${route.op}`);
+    if (value === undefined) throw new ApiError('invalid_request', `Parameter "${parts[i]}" is required for ${route.op}`);
     path += encodeURIComponent(String(value)) + parts[i + 1];
   }
   const query: Record<string, string> = {};
@@ -106,7 +106,10 @@ export function createClient(send: Send, apiKey: string | undefined, appId: stri
   for (const route of ROUTES) {
     client[route.op] = async (args: Args = {}) => {
       const response = await send(requestFor(route, args, headers));
-      if (response.status >= 400) throw new ApiError(response.status, (response.body as { message: string }).message);
+      if (response.status >= 400) {
+        const { message } = response.body as { message: string };
+        throw response.code ? new ApiError(response.code, message, response.status) : ApiError.answered(response.status, message);
+      }
       return response.body;
     };
   }

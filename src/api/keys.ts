@@ -75,7 +75,7 @@ export async function deleteApiKey(ctx: OperationContext) {
 }
 
 export async function restoreApiKey(ctx: OperationContext) {
-  if (!ctx.engine.deletedKeys.has(ctx.params.key)) throw new ApiError(404, 'Key is not in the list of deleted keys');
+  if (!ctx.engine.deletedKeys.has(ctx.params.key)) throw new ApiError('not_found', 'Key is not in the list of deleted keys');
   await ctx.engine.writeKey({ type: 'key', action: 'restore', value: ctx.params.key });
   return { createdAt: iso() };
 }
@@ -97,8 +97,8 @@ export function addIndexApiKey(ctx: OperationContext) {
 export function updateIndexApiKey(ctx: OperationContext) {
   const indexName = checkIndexName(ctx.params.indexName);
   const previous = ctx.engine.keys.get(ctx.params.key);
-  if (previous && !indexKeyIndexes(previous).includes(indexName)) throw new ApiError(400, 'This key is not a key of this index');
-  if (ctx.params.key === ctx.engine.adminKey) throw new ApiError(400, 'The admin key cannot be changed');
+  if (previous && !indexKeyIndexes(previous).includes(indexName)) throw new ApiError('invalid_request', 'This key is not a key of this index');
+  if (ctx.params.key === ctx.engine.adminKey) throw new ApiError('invalid_request', 'The admin key cannot be changed');
   return update(ctx, previous && !isExpired(previous) ? previous : undefined, ctx.params.key, indexName);
 }
 

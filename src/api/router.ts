@@ -196,7 +196,7 @@ function parseBody(body: unknown): unknown {
   try {
     return JSON.parse(body);
   } catch {
-    throw new ApiError(400, 'Invalid JSON in request body');
+    throw new ApiError('invalid_json', 'Invalid JSON in request body');
   }
 }
 
@@ -253,11 +253,11 @@ async function answer(
   const { sourceIp } = info;
   try {
     const found = match(method, path);
-    if (found === undefined) throw new ApiError(404, `Path ${path} does not exist`);
-    if (found === 'wrong-method') throw new ApiError(404, `Method ${method} is not available on ${path}`);
+    if (found === undefined) throw new ApiError('not_found', `Path ${path} does not exist`);
+    if (found === 'wrong-method') throw new ApiError('not_found', `Method ${method} is not available on ${path}`);
     seen.route = found.route;
     seen.params = found.params;
-    if (!sources.sourceAllowed(engine.sources, sourceIp)) throw new ApiError(403, 'Source address not allowed');
+    if (!sources.sourceAllowed(engine.sources, sourceIp)) throw new ApiError('not_allowed', 'Source address not allowed');
     const caller = await authenticate(engine, headers, query, info);
     if (!(found.route.op === 'getApiKey' && caller.key !== undefined && caller.key === found.params.key)) {
       authorize(caller, found.route.right);
@@ -294,8 +294,8 @@ async function answer(
 
 function failure(e: unknown): ApiResponse {
   const extra = rateLimitHeaders(e);
-  if (extra) return { ...json(429, { message: (e as ApiError).message, status: 429 }), headers: extra };
-  if (e instanceof ApiError) return json(e.status, { message: e.message, status: e.status });
+  if (extra) return { ...json(429, { message: (e as ApiError).message, status: 429 }), headers: extra, code: 'rate_limited' };
+  if (e instanceof ApiError) return { ...json(e.status, { message: e.message, status: e.status }), code: e.code };
   if (e instanceof URIError) return json(400, { message: 'Malformed percent-encoding in path', status: 400 });
   console.error('lantern: internal error', e);
   return json(500, { message: 'Internal error', status: 500 });

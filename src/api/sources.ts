@@ -54,7 +54,7 @@ export async function deleteSource(ctx: OperationContext) {
   const current = ctx.engine.sources ?? [];
   const wanted = ctx.params.source.trim();
   const rest = current.filter((s) => s.source !== wanted);
-  if (rest.length === current.length) throw new ApiError(404, `Source ${wanted} is not in the allow-list`);
+  if (rest.length === current.length) throw new ApiError('not_found', `Source ${wanted} is not in the allow-list`);
   await save(ctx, rest);
   return { deletedAt: iso() };
 }

@@ -19,7 +19,7 @@ function existing(ctx: OperationContext): SuggestionsConfig {
 async function save(ctx: OperationContext, config: SuggestionsConfig, verb: 'created' | 'updated') {
   const state = stateOf(ctx);
   if (!state.configs.has(config.indexName) && state.configs.size >= MAX_CONFIGS) {
-    throw new ApiError(422, `At most ${MAX_CONFIGS} configurations per application`);
+    throw new ApiError('unprocessable', `At most ${MAX_CONFIGS} configurations per application`);
   }
   await ctx.engine.analytics.write({ type: 'analytics', action: 'putSuggestionsConfig', config });
   scheduleBuild(ctx.engine, config.indexName).catch((e) => console.error(`lantern: building ${config.indexName} failed`, e));
@@ -29,7 +29,7 @@ async function save(ctx: OperationContext, config: SuggestionsConfig, verb: 'cre
 /** POST /1/configs (the client's create): the body names the index; an existing configuration is a 422. */
 export function createConfig(ctx: OperationContext) {
   const config = parseConfig(ctx.body);
-  if (stateOf(ctx).configs.has(config.indexName)) throw new ApiError(422, `Configuration already exists for index: ${config.indexName}`);
+  if (stateOf(ctx).configs.has(config.indexName)) throw new ApiError('unprocessable', `Configuration already exists for index: ${config.indexName}`);
   return save(ctx, config, 'created');
 }
 

@@ -1,5 +1,6 @@
 import type { Engine } from '../engine/engine.js';
 import type { Caller } from '../auth/caller.js';
+import type { ErrorCode } from '../engine/errors.js';
 
 export interface ApiRequest {
   method: string;
@@ -26,6 +27,8 @@ export interface ApiResponse {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** An error's code (see ERROR_STATUS); in-process only: the service's wire format has none, HTTP does not send it. */
+  code?: ErrorCode;
 }
 
 export type { Caller, Right } from '../auth/caller.js';

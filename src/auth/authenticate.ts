@@ -19,7 +19,7 @@ function credential(names: string[], headers: Record<string, string>, query: Rec
   return undefined;
 }
 
-export const invalidCredentials = () => new ApiError(403, 'Invalid Application-ID or API key');
+export const invalidCredentials = () => new ApiError('invalid_credentials', 'Invalid Application-ID or API key');
 
 const ALL_RIGHTS = new Set<Right>([
   'search', 'browse', 'addObject', 'deleteObject', 'deleteIndex', 'listIndexes', 'settings', 'editSettings',
@@ -90,15 +90,15 @@ async function keyCaller(engine: KeyHolder, value: string, headers: Record<strin
     if (!parent) throw invalidCredentials();
     secured = readRestrictions(parts.qs);
     if (!secured) throw invalidCredentials();
-    if (secured.validUntil !== undefined && now / 1000 > secured.validUntil) throw new ApiError(403, 'The secured API key has expired');
+    if (secured.validUntil !== undefined && now / 1000 > secured.validUntil) throw new ApiError('not_allowed', 'The secured API key has expired');
     if (secured.restrictSources !== undefined && !inAnyNetwork(secured.restrictSources, sourceIp)) {
-      throw new ApiError(403, 'This secured API key is not allowed from this source address');
+      throw new ApiError('not_allowed', 'This secured API key is not allowed from this source address');
     }
     if (secured.referers !== undefined && !refererAdmitted(secured.referers, referer)) {
-      throw new ApiError(403, 'Referer not allowed with this API key');
+      throw new ApiError('not_allowed', 'Referer not allowed with this API key');
     }
   }
-  if (!refererAdmitted(parent.referers, referer)) throw new ApiError(403, 'Referer not allowed with this API key');
+  if (!refererAdmitted(parent.referers, referer)) throw new ApiError('not_allowed', 'Referer not allowed with this API key');
   const indexes: string[][] = [];
   if (parent.index !== undefined) indexes.push(indexKeyIndexes(parent));
   if (parent.indexes.length) indexes.push(parent.indexes);
@@ -117,5 +117,5 @@ async function keyCaller(engine: KeyHolder, value: string, headers: Record<strin
 }
 
 export function authorize(caller: Caller, right: Right): void {
-  if (!caller.rights.has(right)) throw new ApiError(403, `Method not allowed with this API key (needs ${right})`);
+  if (!caller.rights.has(right)) throw new ApiError('not_allowed', `Method not allowed with this API key (needs ${right})`);
 }

@@ -19,7 +19,7 @@ export function rateIdentity(key: string, sourceIp: string, vouchedUserToken: st
 
 export class RateLimitError extends ApiError {
   constructor(readonly retryAfter: number) {
-    super(429, 'Too many requests');
+    super('rate_limited', 'Too many requests');
   }
 }
 

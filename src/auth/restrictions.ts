@@ -12,7 +12,7 @@ import { filterParams, hasFilters } from '../engine/browse.js';
 export type { Restrictions } from './caller.js';
 
 export const forbiddenIndex = (indexName: string) =>
-  new ApiError(403, `Index not allowed with this API key: ${indexName}`);
+  new ApiError('not_allowed', `Index not allowed with this API key: ${indexName}`);
 
 export function mayReach(caller: Caller, indexName: string): boolean {
   return (caller.restrictions?.indexes ?? []).every((patterns) => indexAdmitted(patterns, indexName));
@@ -29,7 +29,7 @@ export function forcedParams(qs: string): SearchParams {
     return parseSearchParams({ params: qs });
   } catch (e) {
     // a bad stored queryParameters must not open the key up: refuse the call
-    throw new ApiError(403, `Invalid restrictions on this API key: ${(e as Error).message}`);
+    throw new ApiError('not_allowed', `Invalid restrictions on this API key: ${(e as Error).message}`);
   }
 }
 
@@ -91,7 +91,7 @@ export function forcedFilters(caller: Caller): SearchParams | undefined {
 
 /** A key that forces filters works record by record: clearing, deleting, copying or moving a whole index is refused. */
 export function checkWholeIndexAllowed(caller: Caller): void {
-  if (forcedFilters(caller)) throw new ApiError(403, 'Not allowed with this API key: its filters bound the records it may reach, not whole indexes');
+  if (forcedFilters(caller)) throw new ApiError('not_allowed', 'Not allowed with this API key: its filters bound the records it may reach, not whole indexes');
 }
 
 /** Index names a multi-index body reaches (`requests[].indexName`). */

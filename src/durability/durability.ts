@@ -148,7 +148,7 @@ export class Durability<Operation extends object> {
    * alike whatever the storage).
    */
   private logged(taskID: number, op: object, then?: () => void): Promise<void> {
-    if (this.storage.readOnly !== undefined) throw new ApiError(503, this.storage.readOnly);
+    if (this.storage.readOnly !== undefined) throw new ApiError('unavailable', this.storage.readOnly);
     const append = this.storage.append?.bind(this.storage);
     let encoded: Promise<Uint8Array> | undefined;
     try {
@@ -295,6 +295,6 @@ const LARGE_ENTRY_BYTES = 64 * 1024;
 
 /** A write the storage could not make durable is refused, not acknowledged: 507 when the disk is full, else 503. */
 function refuseUnstored(e: unknown): never {
-  if (isStorageWriteError(e)) throw new ApiError(e.diskFull ? 507 : 503, e.message);
+  if (isStorageWriteError(e)) throw new ApiError(e.diskFull ? 'disk_full' : 'unavailable', e.message);
   throw e;
 }

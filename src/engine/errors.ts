@@ -1,13 +1,56 @@
-/** An error an operation returns to the caller: an HTTP status and a message. */
+// Errors with codes. An operation throws an ApiError naming what went wrong
+// (its code) and saying it for a person (its message); the one table below
+// gives each code its HTTP status, which only the wire reads (the router,
+// the HTTP server). A new kind of error is a new row. Model:
+// meilisearch-types/src/error.rs (each code with its status, in one place).
+
+/** Every error code, with the HTTP status it is answered with. */
+export const ERROR_STATUS = {
+  /** A parameter, body or value the operation cannot take. */
+  invalid_request: 400,
+  /** The request body is not JSON. */
+  invalid_json: 400,
+  /** No key matches the application ID and API key sent. */
+  invalid_credentials: 403,
+  /** The key may not do this: a right, an index, a referer, a source address it lacks. */
+  not_allowed: 403,
+  /** No such path, index, record, key, rule, synonym, test or configuration. */
+  not_found: 404,
+  /** A request body larger than the server takes. */
+  payload_too_large: 413,
+  /** Well-formed, but refused by the state it would change (A/B tests, insight events, suggestions). */
+  unprocessable: 422,
+  /** Too many calls in the window (`Retry-After` says when to try again). */
+  rate_limited: 429,
+  /** Not now: a read-only store, a quarantined index, a storage that failed. */
+  unavailable: 503,
+  /** The disk is full: the write was not stored. */
+  disk_full: 507,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** An error an operation returns to the caller: a code (its HTTP status from ERROR_STATUS) and a message. */
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string) {
+  /** The HTTP status it is answered with. */
+  readonly status: number;
+
+  /** `status`: given only for an error a server answered (the typed client's), else the code's. */
+  constructor(readonly code: ErrorCode, message: string, status?: number) {
     super(message);
     this.name = 'ApiError';
+    this.status = status ?? ERROR_STATUS[code];
+  }
+
+  /** The error a server answered with `status` (its code: the first of that status). */
+  static answered(status: number, message: string): ApiError {
+    const code = (Object.keys(ERROR_STATUS) as ErrorCode[]).find((c) => ERROR_STATUS[c] === status) ?? 'invalid_request';
+    return new ApiError(code, message, status);
   }
 }
 
-export const badRequest = (message: string) => new ApiError(400, message);
-export const notFound = (message: string) => new ApiError(404, message);
+export const badRequest = (message: string) => new ApiError('invalid_request', message);
+export const notFound = (message: string) => new ApiError('not_found', message);
 
 /**
  * A value a caller sent, as an error message shows it: its JSON, cut short.

@@ -43,7 +43,7 @@ export class IndexCatalog implements StateSection<IndexesPart, WriteOperation & 
   quarantineError(name: string): ApiError | undefined {
     const quarantined = this.quarantined.get(name);
     if (!quarantined) return undefined;
-    return new ApiError(503, `Index "${name}" is quarantined: it could not be loaded from its snapshot (${quarantined.reason}). Delete it, or open the store with a version that reads it`);
+    return new ApiError('unavailable', `Index "${name}" is quarantined: it could not be loaded from its snapshot (${quarantined.reason}). Delete it, or open the store with a version that reads it`);
   }
 
   /** A write to replay: one to a quarantined index is skipped (it would rebuild the index from its tail). */

@@ -17,7 +17,7 @@ const CURRENCY = /^[A-Z]{3}$/;
 
 class EventError extends ApiError {
   constructor(position: number, message: string) {
-    super(422, `events[${position}]: ${message}`);
+    super('unprocessable', `events[${position}]: ${message}`);
   }
 }
 
@@ -117,8 +117,8 @@ function checkEvent(value: unknown, position: number, now: number): InsightEvent
 
 /** The events of a push, all valid, or the first error (422). */
 export function parseEvents(body: unknown, now = Date.now()): InsightEvent[] {
-  if (!isPlainObject(body) || !Array.isArray(body.events)) throw new ApiError(422, 'The body needs an "events" array');
-  if (body.events.length === 0) throw new ApiError(422, 'The "events" array is empty');
-  if (body.events.length > MAX_EVENTS) throw new ApiError(422, `At most ${MAX_EVENTS} events per call`);
+  if (!isPlainObject(body) || !Array.isArray(body.events)) throw new ApiError('unprocessable', 'The body needs an "events" array');
+  if (body.events.length === 0) throw new ApiError('unprocessable', 'The "events" array is empty');
+  if (body.events.length > MAX_EVENTS) throw new ApiError('unprocessable', `At most ${MAX_EVENTS} events per call`);
   return body.events.map((e: unknown, i: number) => checkEvent(e, i, now));
 }

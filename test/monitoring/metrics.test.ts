@@ -145,7 +145,7 @@ describe('the router hook', () => {
       expect(searches()).toBe(2);
       expect(() => observeRequest(engine, call, () => { throw new TypeError('sync boom'); })).toThrow('sync boom');
       await expect(observeRequest(engine, call, async () => { throw new TypeError('async boom'); })).rejects.toThrow('async boom');
-      expect(() => observeRequest(engine, call, () => { throw new ApiError(400, 'bad'); })).toThrow('bad');
+      expect(() => observeRequest(engine, call, () => { throw new ApiError('invalid_request', 'bad'); })).toThrow('bad');
       expect(engine.metrics.incidentsOf(server).map((i) => i.v.body)).toEqual(['sync boom', 'async boom']);
       expect(searches()).toBe(5);
     } finally {
