@@ -15,7 +15,7 @@ import {
 } from './ranking';
 import { anyTypoMatch, bestAttributeOf, ensureKeysFolded, exactBitmap, leadBitmap, levelBitmap, testBit, wholeValueBitmap } from './wordsets';
 import {
-  C_ATTRIBUTE, C_CUSTOM, C_EXACT, C_FILTERS, C_GEO, C_PROXIMITY, C_SORT_SLOT, C_TYPO, C_WORDS, P_CRITERIA, P_CRITERIA_COUNT, P_EXACT_SINGLE, P_FILTER_SCORES_ACTIVE, P_GEO_ACTIVE, P_MIN_PROXIMITY, P_OPTIONAL_WORDS, params,
+  C_ATTRIBUTE, C_CUSTOM, C_EXACT, EXACT_SINGLE_ATTRIBUTE, EXACT_SINGLE_WORD, C_FILTERS, C_GEO, C_PROXIMITY, C_SORT_SLOT, C_TYPO, C_WORDS, P_CRITERIA, P_CRITERIA_COUNT, P_EXACT_SINGLE, P_FILTER_SCORES_ACTIVE, P_GEO_ACTIVE, P_MIN_PROXIMITY, P_OPTIONAL_WORDS, params,
 } from './params';
 
 /** Per candidate position: this search's stamp once scanned, and the scan's proximity and attribute key. */
@@ -356,14 +356,14 @@ function fillKeys(from: i32, to: i32, c: i32): void {
       const position = positionAt(i);
       putKey(i, position, <u32>bestAttributeOf(docAt(position)));
     }
-  } else if (code == C_EXACT && !exactFromScan && rankedWordCount == 1 && exactSingle == 0) {
+  } else if (code == C_EXACT && !exactFromScan && rankedWordCount == 1 && exactSingle == EXACT_SINGLE_ATTRIBUTE) {
     // exactOnSingleWordQuery=attribute: whether the word is a whole attribute value
     const whole = wholeValueBitmap();
     for (let i = from; i < to; i++) {
       const position = positionAt(i);
       putKey(i, position, testBit(whole, docAt(position)) ? 0 : 1);
     }
-  } else if (code == C_EXACT && !exactFromScan && (rankedWordCount != 1 || exactSingle == 2)) {
+  } else if (code == C_EXACT && !exactFromScan && (rankedWordCount != 1 || exactSingle == EXACT_SINGLE_WORD)) {
     // the ranked words whose exact bitmap holds the record (exactWordsOf, its bitmaps looked up once)
     let bitmaps = 0;
     for (let w = 0; w < wordCount; w++) if (!isExcluded(w)) unchecked(exactBitmaps[bitmaps++] = exactBitmap(w));

@@ -1,18 +1,20 @@
-// The query parameters JS writes before a search (slots mirrored in
-// src/core/abi.ts), the ranking criterion codes and the hit layout.
+// The query parameters JS writes before a search, their values, the
+// ranking criterion codes and the hit layout. The one source of the
+// interface: scripts/gen-abi.mjs reads every `export const` here (and the
+// rank slots in ranking.ts) into src/core/abi-slots.ts.
 export const P_QUERY_LENGTH = 0;
-export const P_QUERY_TYPE = 1;       // 0 prefixLast, 1 prefixAll, 2 prefixNone
-export const P_TYPO_MODE = 2;        // 0 off, 1 on, 2 min, 3 strict
+export const P_QUERY_TYPE = 1;       // QUERY_TYPE_*
+export const P_TYPO_MODE = 2;        // TYPO_MODE_*
 export const P_MIN_1_TYPO = 3;
 export const P_MIN_2_TYPOS = 4;
 export const P_TYPOS_ON_NUMBERS = 5;
-export const P_EXACT_SINGLE = 6;     // 0 attribute, 1 none, 2 word
+export const P_EXACT_SINGLE = 6;     // EXACT_SINGLE_*
 export const P_TOP_K = 7;
 export const P_OFFSET = 8;
 export const P_MIN_PROXIMITY = 9;
 export const P_FILTER = 10;          // byte offset of a filter bitmap in scratch, or -1
 export const P_CRITERIA_COUNT = 11;
-export const P_CRITERIA = 12;        // up to 16 criterion codes
+export const P_CRITERIA = 12;        // up to MAX_CRITERIA criterion codes
 export const P_GEO_ACTIVE = 28;      // 1: rank slot GEO_SLOT holds this query's geo buckets
 export const P_FILTER_SCORES_ACTIVE = 29; // 1: rank slot FILTERS_SLOT holds this query's filter scores
 export const P_OPTIONAL_WORDS = 30;  // bit mask of optional query words
@@ -27,7 +29,13 @@ export const P_NO_PREFIX_ATTRIBUTES = 40; // 2 slots: attributes matched without
 export const P_ALTERNATIVES = 42;    // byte offset in scratch of the word alternatives block, or -1
 export const P_NO_EXACT_ATTRIBUTES = 44;  // 2 slots: attributes whose matches never count as exact
 export const P_FILTER_WORDS = 46;    // u32 words of the filter bitmap (a multiple of 4); records past it are filtered out
-export const params = new StaticArray<i32>(48);
+export const PARAM_COUNT = 48;
+export const params = new StaticArray<i32>(PARAM_COUNT);
+
+export const MAX_CRITERIA = 16;
+export const QUERY_TYPE_PREFIX_LAST = 0, QUERY_TYPE_PREFIX_ALL = 1, QUERY_TYPE_PREFIX_NONE = 2;
+export const TYPO_MODE_OFF = 0, TYPO_MODE_ON = 1, TYPO_MODE_MIN = 2, TYPO_MODE_STRICT = 3;
+export const EXACT_SINGLE_ATTRIBUTE = 0, EXACT_SINGLE_NONE = 1, EXACT_SINGLE_WORD = 2;
 
 export function mask64(slot: i32): u64 {
   return (<u64>(<u32>unchecked(params[slot + 1])) << 32) | <u64>(<u32>unchecked(params[slot]));
@@ -36,5 +44,5 @@ export function mask64(slot: i32): u64 {
 export const C_TYPO = 1, C_GEO = 2, C_WORDS = 3, C_FILTERS = 4, C_PROXIMITY = 5, C_ATTRIBUTE = 6, C_EXACT = 7, C_CUSTOM = 8;
 export const C_SORT_SLOT = 16; // 16 + slot: an asc()/desc() entry of `ranking`
 
-// Hit layout in results (mirrored in src/core/abi.ts).
+// Hit layout in results.
 export const HIT_STRIDE = 8;

@@ -4,6 +4,7 @@
 import { IntVec, readVarint, varintEnd } from './buffers';
 import { attributeKey, docPtr, docLength, SEGMENT } from './store';
 import { MAX_WORDS, wordCount } from './matcher';
+import { EXACT_SINGLE_NONE, EXACT_SINGLE_WORD } from './params';
 import {
   epoch, exactBitmap, levelBitmap, testBit, termFullWords, termStamp, termWords, termZeroTypoWords, wholeValueBitmap,
 } from './wordsets';
@@ -11,7 +12,8 @@ import {
 export const MAX_PROXIMITY = 8;
 
 
-/** Rank arrays per slot (0 = customRanking, 1-7 = asc/desc entries of `ranking`, then per-query geo and filter scores). */
+/** Rank arrays per slot (0 = customRanking, 1-MAX_SORT_SLOTS = asc/desc entries of `ranking`, then per-query geo and filter scores). */
+export const MAX_SORT_SLOTS = 7;
 export const GEO_SLOT = 8;
 export const FILTERS_SLOT = 9;
 /** Per record: its attributeForDistinct group (-1: none). */
@@ -169,8 +171,8 @@ export function scanRecord(doc: i32, minProximity: i32, complete: bool = false):
 
 /** Words matched exactly; single-word queries follow exactOnSingleWordQuery (0 attribute, 1 none, 2 word). */
 export function exactOf(doc: i32, exactSingle: i32): i32 {
-  if (rankedWordCount != 1 || exactSingle == 2) return exactWordsOf(doc);
-  if (exactSingle == 1) return 0;
+  if (rankedWordCount != 1 || exactSingle == EXACT_SINGLE_WORD) return exactWordsOf(doc);
+  if (exactSingle == EXACT_SINGLE_NONE) return 0;
   return testBit(wholeValueBitmap(), doc) ? 1 : 0;
 }
 

@@ -25,7 +25,7 @@ import {
 } from './bucket-sort';
 import { MEMO_WORDS, claimSlot, findSlot } from './word-memo';
 import {
-  C_ATTRIBUTE, C_TYPO, P_ALLOWED_ATTRIBUTES, P_ALTERNATIVES, P_CRITERIA, P_CRITERIA_COUNT, P_DISTINCT, P_EXACT_SINGLE, P_EXCLUDED_WORDS, P_FILTER, P_FILTER_SCORES_ACTIVE, P_FILTER_WORDS, P_GEO_ACTIVE, P_MIN_1_TYPO, P_MIN_2_TYPOS, P_NO_EXACT_ATTRIBUTES, P_NO_PREFIX_ATTRIBUTES, P_NO_PREFIX_WORDS, P_NO_TYPO_ATTRIBUTES, P_NO_TYPO_WORDS, P_OFFSET, P_OPTIONAL_WORDS, P_PHRASE_PAIRS, P_QUERY_LENGTH, P_QUERY_TYPE, P_TOP_K, P_TYPOS_ON_NUMBERS, P_TYPO_MODE, mask64, params,
+  C_ATTRIBUTE, C_TYPO, QUERY_TYPE_PREFIX_ALL, QUERY_TYPE_PREFIX_LAST, TYPO_MODE_MIN, TYPO_MODE_OFF, P_ALLOWED_ATTRIBUTES, P_ALTERNATIVES, P_CRITERIA, P_CRITERIA_COUNT, P_DISTINCT, P_EXACT_SINGLE, P_EXCLUDED_WORDS, P_FILTER, P_FILTER_SCORES_ACTIVE, P_FILTER_WORDS, P_GEO_ACTIVE, P_MIN_1_TYPO, P_MIN_2_TYPOS, P_NO_EXACT_ATTRIBUTES, P_NO_PREFIX_ATTRIBUTES, P_NO_PREFIX_WORDS, P_NO_TYPO_ATTRIBUTES, P_NO_TYPO_WORDS, P_OFFSET, P_OPTIONAL_WORDS, P_PHRASE_PAIRS, P_QUERY_LENGTH, P_QUERY_TYPE, P_TOP_K, P_TYPOS_ON_NUMBERS, P_TYPO_MODE, mask64, params,
 } from './params';
 
 /** [start, end) of each query word in the query text. */
@@ -51,10 +51,10 @@ function prepareWords(queryPtr: usize, queryLength: i32): void {
     const bit = 1 << w;
     const exactOnly = (unchecked(params[P_EXCLUDED_WORDS]) & bit) != 0;
     let budget = len >= unchecked(params[P_MIN_2_TYPOS]) ? 2 : len >= unchecked(params[P_MIN_1_TYPO]) ? 1 : 0;
-    if (typoMode == 0 || exactOnly || (unchecked(params[P_NO_TYPO_WORDS]) & bit) != 0) budget = 0;
+    if (typoMode == TYPO_MODE_OFF || exactOnly || (unchecked(params[P_NO_TYPO_WORDS]) & bit) != 0) budget = 0;
     if (tokens.numeric.get(w) != 0 && unchecked(params[P_TYPOS_ON_NUMBERS]) == 0) budget = 0;
     wordMaxTypos.set(w, budget);
-    const prefix = queryType == 1 || (queryType == 0 && w == n - 1);
+    const prefix = queryType == QUERY_TYPE_PREFIX_ALL || (queryType == QUERY_TYPE_PREFIX_LAST && w == n - 1);
     wordPrefix.set(w, prefix && !exactOnly && (unchecked(params[P_NO_PREFIX_WORDS]) & bit) == 0 ? 1 : 0);
   }
   setWordRoles(unchecked(params[P_OPTIONAL_WORDS]), unchecked(params[P_EXCLUDED_WORDS]));
@@ -168,13 +168,13 @@ function searchStatic(): void {
 /** Keeps the candidates allowed by typoTolerance min (lowest typo count) or strict (two lowest). */
 function applyTypoMode(): void {
   const mode = unchecked(params[P_TYPO_MODE]);
-  if (mode < 2 || candidates.length == 0) return;
+  if (mode < TYPO_MODE_MIN || candidates.length == 0) return;
   let lowest = 0x7fffffff, second = 0x7fffffff;
   for (let i = 0; i < candidates.length; i++) {
     const t = typosOf(candidates.get(i));
     if (t < lowest) { second = lowest; lowest = t; } else if (t > lowest && t < second) second = t;
   }
-  const limit = mode == 2 ? lowest : second;
+  const limit = mode == TYPO_MODE_MIN ? lowest : second;
   let kept = 0;
   const bitmap = candidateBitmap();
   for (let i = 0; i < candidates.length; i++) {

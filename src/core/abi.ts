@@ -1,53 +1,24 @@
-// Layout of the WebAssembly core's parameters and results
-// (mirrors assembly/params.ts and assembly/index.ts).
+// The WebAssembly core's parameters and results, named for TypeScript. Every
+// number comes from the core itself: src/core/abi-slots.ts is generated from
+// assembly/params.ts and assembly/ranking.ts (scripts/gen-abi.mjs, run by
+// `npm run build:wasm`); this module only groups them.
+import * as core from './abi-slots.js';
 
-export const P = {
-  QUERY_LENGTH: 0,
-  QUERY_TYPE: 1,
-  TYPO_MODE: 2,
-  MIN_1_TYPO: 3,
-  MIN_2_TYPOS: 4,
-  TYPOS_ON_NUMBERS: 5,
-  EXACT_SINGLE: 6,
-  TOP_K: 7,
-  OFFSET: 8,
-  MIN_PROXIMITY: 9,
-  FILTER: 10,
-  CRITERIA_COUNT: 11,
-  CRITERIA: 12,
-  GEO_ACTIVE: 28,
-  FILTER_SCORES_ACTIVE: 29,
-  OPTIONAL_WORDS: 30,
-  NO_TYPO_WORDS: 31,
-  EXCLUDED_WORDS: 32,
-  NO_PREFIX_WORDS: 33,
-  DISTINCT: 34,
-  PHRASE_PAIRS: 35,
-  ALLOWED_ATTRIBUTES: 36,
-  NO_TYPO_ATTRIBUTES: 38,
-  NO_PREFIX_ATTRIBUTES: 40,
-  ALTERNATIVES: 42,
-  NO_EXACT_ATTRIBUTES: 44,
-  FILTER_WORDS: 46,
+export { P, PARAM_COUNT, GEO_SLOT, FILTERS_SLOT, GROUP_SLOT, MAX_CRITERIA, MAX_SORT_SLOTS, HIT_STRIDE } from './abi-slots.js';
+
+export const QUERY_TYPE = {
+  prefixLast: core.QUERY_TYPE_PREFIX_LAST, prefixAll: core.QUERY_TYPE_PREFIX_ALL, prefixNone: core.QUERY_TYPE_PREFIX_NONE,
 } as const;
-
-export const PARAM_COUNT = 48;
-/** Rank slots: 0 customRanking, 1-7 asc()/desc() entries of `ranking`, then per-query ones. */
-export const GEO_SLOT = 8;
-export const FILTERS_SLOT = 9;
-export const GROUP_SLOT = 10;
-
-export const MAX_CRITERIA = 16;
-export const MAX_SORT_SLOTS = 7;
-
-export const QUERY_TYPE = { prefixLast: 0, prefixAll: 1, prefixNone: 2 } as const;
-export const TYPO_MODE = { off: 0, on: 1, min: 2, strict: 3 } as const;
-export const EXACT_SINGLE = { attribute: 0, none: 1, word: 2 } as const;
+export const TYPO_MODE = {
+  off: core.TYPO_MODE_OFF, on: core.TYPO_MODE_ON, min: core.TYPO_MODE_MIN, strict: core.TYPO_MODE_STRICT,
+} as const;
+export const EXACT_SINGLE = {
+  attribute: core.EXACT_SINGLE_ATTRIBUTE, none: core.EXACT_SINGLE_NONE, word: core.EXACT_SINGLE_WORD,
+} as const;
 
 export const CRITERION = {
-  typo: 1, geo: 2, words: 3, filters: 4, proximity: 5, attribute: 6, exact: 7, custom: 8,
+  typo: core.C_TYPO, geo: core.C_GEO, words: core.C_WORDS, filters: core.C_FILTERS,
+  proximity: core.C_PROXIMITY, attribute: core.C_ATTRIBUTE, exact: core.C_EXACT, custom: core.C_CUSTOM,
 } as const;
-/** Code of the sort criterion held in rank slot `slot` (1..7). */
-export const sortCriterion = (slot: number) => 16 + slot;
-
-export const HIT_STRIDE = 8;
+/** Code of the sort criterion held in rank slot `slot` (1..MAX_SORT_SLOTS). */
+export const sortCriterion = (slot: number) => core.C_SORT_SLOT + slot;

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { compileCore, loadCore, type CoreExports } from '../../src/core/wasm.js';
 import type { instantiate } from '../../build/lantern.js';
+import { P, PARAM_COUNT } from '../../src/core/abi.js';
 
 type Emitted = Awaited<ReturnType<typeof instantiate>>;
 
@@ -19,5 +20,18 @@ describe('the core\'s interface', () => {
     const exported = WebAssembly.Module.exports(await compileCore()).map((e) => e.name).sort();
     expect(exported).toEqual(declared);
     expect(declared.length).toBeGreaterThan(20);
+  });
+
+  it('the TypeScript side\'s numbers are the core\'s own: abi-slots.ts is what scripts/gen-abi.mjs makes of assembly/ now', async () => {
+    // @ts-expect-error a plain .mjs script, no declarations
+    const { generate } = await import('../../scripts/gen-abi.mjs');
+    expect(readFileSync(new URL('../../src/core/abi-slots.ts', import.meta.url), 'utf8')).toBe(generate());
+    const source = readFileSync(new URL('../../assembly/params.ts', import.meta.url), 'utf8');
+    const slotOf = (name: string) => Number(new RegExp(`export const P_${name} = (\\d+);`).exec(source)![1]);
+    for (const [name, slot] of Object.entries(P)) {
+      expect(slot, name).toBe(slotOf(name));
+      expect(slot).toBeLessThan(PARAM_COUNT);
+    }
+    expect(Object.keys(P)).toHaveLength([...source.matchAll(/^export const P_/gm)].length);
   });
 });
