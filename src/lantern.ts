@@ -3,6 +3,7 @@
 // official client.
 import { createClient, type LanternClient } from './api/client.js';
 import { route } from './api/router.js';
+import { createApiServices } from './api/services.js';
 import type { ApiRequest, ApiResponse } from './api/types.js';
 import { Engine, type EngineOptions } from './engine/engine.js';
 
@@ -17,6 +18,9 @@ import { scheduleBuild } from './suggestions/scheduler.js';
  * (`lanternRequester`).
  */
 export class Lantern extends Engine {
+  /** @internal The API's services for this engine: the call log, rate limiters, secured keys' parents. */
+  readonly services = createApiServices();
+
   /** Opens an engine on `options.storage` (in memory by default), reading back what it holds. */
   static async open(options: EngineOptions = {}): Promise<Lantern> {
     const engine = new Lantern(options);
@@ -26,7 +30,7 @@ export class Lantern extends Engine {
 
   /** Any endpoint of the REST API: `{method, path, headers, body}` → `{status, body}`. */
   request(request: ApiRequest): Promise<ApiResponse> {
-    return route(this, request);
+    return route(this, this.services, request);
   }
 
   /**

@@ -1,19 +1,15 @@
 // The analytics endpoints (/2/...): read-only reports over the searches and
 // events of one index, at most 100 calls per minute per application.
-import { RateLimiter } from '../auth/rate-limit.js';
 import { checkIndex } from '../auth/restrictions.js';
 import { indexParam, parseReportParams, type ReportParams } from '../analytics/params.js';
 import * as reports from '../analytics/reports.js';
 import type { Handler, OperationContext } from './types.js';
 
 const CALLS_PER_MINUTE = 100;
-const limiters = new WeakMap<object, RateLimiter>();
 
 /** Counts one analytics call of the application (429 past the limit). */
 function countCall(ctx: OperationContext): void {
-  let limiter = limiters.get(ctx.engine);
-  if (!limiter) limiters.set(ctx.engine, (limiter = new RateLimiter(Date.now, 60_000)));
-  limiter.hit('analytics', CALLS_PER_MINUTE);
+  ctx.services.analyticsCalls.hit('analytics', CALLS_PER_MINUTE);
 }
 
 type Report = (scope: reports.Scope, params: ReportParams, ctx: OperationContext) => unknown;

@@ -5,61 +5,20 @@
 // the answers of key management (which hold key values) are left out. A
 // restricted `logs` key reads only the entries of its indexes.
 import { badRequest, shown } from '../engine/errors.js';
-import { CallLog, LOG_CAPACITY } from '../engine/call-log.js';
+import { LOG_CAPACITY } from '../engine/call-log.js';
 import { isPlainObject } from '../engine/records.js';
 import { checkIndex, mayReach } from '../auth/restrictions.js';
 import { parseSecuredKey } from '../auth/secured-keys.js';
-import { contentOf, sentAsJson, type ApiResponse, type Caller, type OperationContext, type Right } from './types.js';
+import {
+  contentOf, sentAsJson, type AnsweredCall, type ApiResponse, type Caller, type InnerQuery, type LogEntry as Entry, type OperationContext, type Right,
+} from './types.js';
+import type { CallLog } from '../engine/call-log.js';
 
 /** How much of a body or an answer an entry keeps. */
 const CUT = 1000;
 const LOG_TYPES = ['all', 'query', 'build', 'error'] as const;
 type LogType = (typeof LOG_TYPES)[number];
 
-interface InnerQuery { index_name: string; user_token?: string; query_id?: string }
-
-/**
- * What the log keeps of a call: the texts of its body and answer (cut when
- * recorded: the caller may change or drop the objects) and the facts its
- * wire fields are rendered from when the log is read (most entries never are).
- */
-interface Entry {
-  time: number;
-  kind: 'query' | 'build' | 'other';
-  /** Every index the call reached (its own and its inner queries'). */
-  indexes: string[];
-  call: Pick<AnsweredCall, 'requestId' | 'method' | 'path' | 'query' | 'headers' | 'sourceIp' | 'processingTimeMs'>;
-  status: number;
-  index?: string;
-  body: string;
-  answer: string;
-  inner?: InnerQuery[];
-  nbHits?: string;
-}
-
-/** What the router knows of one answered call. */
-export interface AnsweredCall {
-  requestId: string;
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  headers: Record<string, string>;
-  body: unknown;
-  sourceIp: string;
-  response: ApiResponse;
-  processingTimeMs: number;
-  /** The matched operation, when the path matched one. */
-  route?: { op: string; method: string; right: Right };
-  params?: Record<string, string>;
-}
-
-const logs = new WeakMap<object, CallLog<Entry>>();
-
-function callLog(engine: object): CallLog<Entry> {
-  let log = logs.get(engine);
-  if (!log) logs.set(engine, (log = new CallLog<Entry>()));
-  return log;
-}
 
 // --- masking
 
@@ -220,7 +179,7 @@ function nbHitsOf(call: AnsweredCall, kind: Entry['kind']): string | undefined {
 }
 
 /** Records one answered call (the router calls this once per call, except for the logs call itself). */
-export function logCall(engine: KeyValues, call: AnsweredCall, now = Date.now()): void {
+export function logCall(engine: KeyValues, log: CallLog<Entry>, call: AnsweredCall, now = Date.now()): void {
   const { requestId, method, query, headers, sourceIp, processingTimeMs } = call;
   const path = maskedPath(call.path, engine);
   const inner = innerQueries(call);
@@ -239,7 +198,7 @@ export function logCall(engine: KeyValues, call: AnsweredCall, now = Date.now())
     inner,
     nbHits: nbHitsOf(call, kind),
   };
-  callLog(engine).record(entry);
+  log.record(entry);
 }
 
 /** An entry's wire fields (credentials masked). */
@@ -310,7 +269,7 @@ export async function getLogs(ctx: OperationContext) {
   const type = logType(ctx.query.type);
   const indexName = ctx.query.indexName || undefined;
   if (indexName !== undefined && ctx.caller.restrictions) checkIndex(ctx.caller, indexName);
-  const entries = callLog(ctx.engine).newestFirst()
+  const entries = ctx.services.callLog.newestFirst()
     .filter((e) => wanted(e, type, indexName, ctx.caller))
     .slice(offset, offset + length);
   return {

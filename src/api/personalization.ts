@@ -5,11 +5,8 @@ import { clientForm, parseStrategy, specForm, type Strategy } from '../personali
 import { profileOf } from '../personalization/profile.js';
 import type { OperationContext } from './types.js';
 
-/** Task ids of strategy changes, per engine (the spec's read form reports the last one; 0 after a reopen). */
-const strategyTasks = new WeakMap<object, number>();
-
 async function save(ctx: OperationContext, strategy: Strategy): Promise<void> {
-  strategyTasks.set(ctx.engine, await ctx.engine.analytics.write({ type: 'analytics', action: 'strategy', strategy }));
+  ctx.services.strategyTaskID = await ctx.engine.analytics.write({ type: 'analytics', action: 'strategy', strategy });
 }
 
 function current(ctx: OperationContext): Strategy {
@@ -35,7 +32,7 @@ export async function setRecommendationStrategy(ctx: OperationContext) {
 }
 
 export function getRecommendationStrategy(ctx: OperationContext) {
-  return { ...specForm(current(ctx)), taskID: strategyTasks.get(ctx.engine) ?? 0 };
+  return { ...specForm(current(ctx)), taskID: ctx.services.strategyTaskID };
 }
 
 function userToken(ctx: OperationContext): string {

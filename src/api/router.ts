@@ -23,7 +23,7 @@ import * as clusters from './clusters.js';
 import { observeRequest } from '../monitoring/observe.js';
 import * as logs from './logs.js';
 import { requestIdHeaders, requestIdOf } from './request-id.js';
-import { Reply, type ApiRequest, type ApiResponse, type Handler } from './types.js';
+import { Reply, type ApiRequest, type ApiResponse, type ApiServices, type Handler } from './types.js';
 import { ROUTES, type Route, type RouteOp } from './routes.js';
 import { RecentValues } from '../engine/recent.js';
 
@@ -223,18 +223,19 @@ interface Seen { route?: Route; params?: Record<string, string>; body?: unknown 
  * Answers one call; every answer names its call (`X-Request-Id`) and every
  * call but the logs call itself is logged, here and nowhere else.
  */
-export async function route(engine: Engine, request: ApiRequest): Promise<ApiResponse> {
+/** Answers one call of `engine`, with the API's services for it (`services`: one per engine, see services.ts). */
+export async function route(engine: Engine, services: ApiServices, request: ApiRequest): Promise<ApiResponse> {
   const started = performance.now();
   const headers = lowerCaseKeys(request.headers);
   const { path, query } = splitPath(request);
   const sourceIp = request.sourceIp ?? '127.0.0.1';
   const requestId = requestIdOf(headers, query);
   const seen: Seen = { body: request.body };
-  const response = await answer(engine, request.method.toUpperCase(), path, query, headers, { sourceIp, userToken: request.userToken }, seen);
+  const response = await answer(engine, services, request.method.toUpperCase(), path, query, headers, { sourceIp, userToken: request.userToken }, seen);
   response.headers = { ...response.headers, ...requestIdHeaders(requestId) };
   if (seen.route?.op !== 'getLogs') {
     const logging = performance.now();
-    logs.logCall(engine, {
+    logs.logCall(engine, services.callLog, {
       requestId, method: request.method, path, query, headers, body: seen.body, sourceIp, response,
       processingTimeMs: logging - started, route: seen.route, params: seen.params,
     });
@@ -247,7 +248,7 @@ export async function route(engine: Engine, request: ApiRequest): Promise<ApiRes
 const readsRecords = (route: Route) => route.right === 'search' || route.right === 'browse';
 
 async function answer(
-  engine: Engine, method: string, path: string, query: Record<string, string>,
+  engine: Engine, services: ApiServices, method: string, path: string, query: Record<string, string>,
   headers: Record<string, string>, info: CallInfo, seen: Seen,
 ): Promise<ApiResponse> {
   const { sourceIp } = info;
@@ -258,7 +259,7 @@ async function answer(
     seen.route = found.route;
     seen.params = found.params;
     if (!sources.sourceAllowed(engine.sources, sourceIp)) throw new ApiError('not_allowed', 'Source address not allowed');
-    const caller = await authenticate(engine, headers, query, info);
+    const caller = await authenticate(engine, services.securedKeyParents, headers, query, info);
     if (!(found.route.op === 'getApiKey' && caller.key !== undefined && caller.key === found.params.key)) {
       authorize(caller, found.route.right);
     }
@@ -277,9 +278,9 @@ async function answer(
       accepting = performance.now();
     }
     // index restrictions (every index of a multi-index call) and the rate limit
-    enforce(engine, found.route, caller, found.params, body);
+    enforce(services.keyCalls, found.route, caller, found.params, body);
     clusters.admitUser(engine, found.route, headers);
-    const context = { engine, params: found.params, query, body, headers, sourceIp, caller };
+    const context = { engine, services, params: found.params, query, body, headers, sourceIp, caller };
     const pending = observeRequest(engine, { route: found.route, params: found.params, body, headers }, () => HANDLERS[found.route.op as RouteOp](context));
     // a write's parsing, checks and encoding (the handler's part before its first await) are write work
     if (!reads) engine.pacer.charge(performance.now() - accepting);

@@ -1,6 +1,9 @@
 import type { Engine } from '../engine/engine.js';
-import type { Caller } from '../auth/caller.js';
+import type { Caller, Right } from '../auth/caller.js';
 import type { ErrorCode } from '../engine/errors.js';
+import type { CallLog } from '../engine/call-log.js';
+import type { RateLimiter } from '../auth/rate-limit.js';
+import type { SecuredKeyParents } from '../auth/secured-parents.js';
 
 export interface ApiRequest {
   method: string;
@@ -33,8 +36,65 @@ export interface ApiResponse {
 
 export type { Caller, Right } from '../auth/caller.js';
 
+/**
+ * What the API keeps for an engine besides the engine's state (none of it
+ * durable: a restart starts each afresh). Lantern makes one per engine
+ * (api/services.ts); the router hands it to the checks and the handlers.
+ */
+export interface ApiServices {
+  /** The last calls, for /1/logs. */
+  readonly callLog: CallLog<LogEntry>;
+  /** Calls per key, address or vouched user token per hour (maxQueriesPerIPPerHour). */
+  readonly keyCalls: RateLimiter;
+  /** Analytics calls per minute, for the whole application. */
+  readonly analyticsCalls: RateLimiter;
+  /** Finds the parent key of a secured key (and remembers recent ones). */
+  readonly securedKeyParents: SecuredKeyParents;
+  /** The task of the last personalization strategy change (the spec's read form reports it; 0 after a restart). */
+  strategyTaskID: number;
+}
+
+export interface InnerQuery { index_name: string; user_token?: string; query_id?: string }
+
+/**
+ * What the log keeps of a call: the texts of its body and answer (cut when
+ * recorded: the caller may change or drop the objects) and the facts its
+ * wire fields are rendered from when the log is read (most entries never are).
+ */
+export interface LogEntry {
+  time: number;
+  kind: 'query' | 'build' | 'other';
+  /** Every index the call reached (its own and its inner queries'). */
+  indexes: string[];
+  call: Pick<AnsweredCall, 'requestId' | 'method' | 'path' | 'query' | 'headers' | 'sourceIp' | 'processingTimeMs'>;
+  status: number;
+  index?: string;
+  body: string;
+  answer: string;
+  inner?: InnerQuery[];
+  nbHits?: string;
+}
+
+/** What the router knows of one answered call. */
+export interface AnsweredCall {
+  requestId: string;
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  body: unknown;
+  sourceIp: string;
+  response: ApiResponse;
+  processingTimeMs: number;
+  /** The matched operation, when the path matched one. */
+  route?: { op: string; method: string; right: Right };
+  params?: Record<string, string>;
+}
+
+
 export interface OperationContext {
   engine: Engine;
+  services: ApiServices;
   /** Path parameters, decoded. */
   params: Record<string, string>;
   query: Record<string, string>;

@@ -7,7 +7,7 @@ import { inAnyNetwork } from './cidr.js';
 import { forcedParams } from './restrictions.js';
 import { rateIdentity } from './rate-limit.js';
 import { parseSecuredKey, readRestrictions, type SecuredRestrictions } from './secured-keys.js';
-import { securedKeyParents } from './secured-parents.js';
+import type { SecuredKeyParents } from './secured-parents.js';
 import { constantTimeEqual } from './constant-time.js';
 
 const APP_ID_NAMES = ['x-algolia-application-id', 'x-service-application-id'];
@@ -48,6 +48,7 @@ const ADMIN: Caller = { isAdmin: true, rights: ALL_RIGHTS };
  */
 export async function authenticate(
   engine: KeyHolder,
+  parents: SecuredKeyParents,
   headers: Record<string, string>,
   query: Record<string, string>,
   info: CallInfo = { sourceIp: '127.0.0.1' },
@@ -63,9 +64,9 @@ export async function authenticate(
     if (forwarded === undefined) return ADMIN;
     // the admin key's holder is trusted: its user token counts like a trusted proxy's
     const ip = headers['x-forwarded-for']?.split(',')[0]?.trim() || info.sourceIp;
-    return keyCaller(engine, forwarded, headers, { sourceIp: ip, userToken: headers['x-algolia-usertoken'] ?? info.userToken });
+    return keyCaller(engine, parents, forwarded, headers, { sourceIp: ip, userToken: headers['x-algolia-usertoken'] ?? info.userToken });
   }
-  return keyCaller(engine, key, headers, info);
+  return keyCaller(engine, parents, key, headers, info);
 }
 
 /** The live key equal to `value` (every key compared, in constant time each). */
@@ -75,7 +76,7 @@ function findKey(keys: Iterable<ApiKey>, value: string, now: number): ApiKey | u
   return found;
 }
 
-async function keyCaller(engine: KeyHolder, value: string, headers: Record<string, string>, info: CallInfo): Promise<Caller> {
+async function keyCaller(engine: KeyHolder, parents: SecuredKeyParents, value: string, headers: Record<string, string>, info: CallInfo): Promise<Caller> {
   const { sourceIp } = info;
   const now = Date.now();
   const keys = [...(engine.keys?.values() ?? [])];
@@ -86,7 +87,7 @@ async function keyCaller(engine: KeyHolder, value: string, headers: Record<strin
     const parts = parseSecuredKey(value);
     if (!parts) throw invalidCredentials();
     // candidates: every live stored key (never the admin key, never a secured key)
-    parent = await securedKeyParents(engine).find(value, parts, keys.filter((k) => !isExpired(k, now)), sourceIp);
+    parent = await parents.find(value, parts, keys.filter((k) => !isExpired(k, now)), sourceIp);
     if (!parent) throw invalidCredentials();
     secured = readRestrictions(parts.qs);
     if (!secured) throw invalidCredentials();

@@ -2,21 +2,14 @@
 // operation: the indexes a call reaches (every one of a multi-index call:
 // one forbidden index refuses the whole call) and the per-hour rate limit.
 import type { Caller } from '../api/types.js';
-import { RateLimiter, RateLimitError } from './rate-limit.js';
+import { RateLimitError, type RateLimiter } from './rate-limit.js';
 import { checkIndex, indexesInRequests, mayReach } from './restrictions.js';
 
 /** Operations whose body names the indexes (`requests[].indexName`). */
 const MULTI_INDEX = new Set(['search', 'getObjects', 'multipleBatch']);
 
-const limiters = new WeakMap<object, RateLimiter>();
-
-export function rateLimiter(engine: object): RateLimiter {
-  let limiter = limiters.get(engine);
-  if (!limiter) limiters.set(engine, (limiter = new RateLimiter()));
-  return limiter;
-}
-
-export function enforce(engine: object, route: { op: string }, caller: Caller, params: Record<string, string>, body: unknown): void {
+/** `keyCalls`: the engine's per-hour counter of calls by key, address or vouched user token. */
+export function enforce(keyCalls: RateLimiter, route: { op: string }, caller: Caller, params: Record<string, string>, body: unknown): void {
   if (caller.restrictions) {
     if (params.indexName !== undefined) checkIndex(caller, params.indexName);
     if (MULTI_INDEX.has(route.op)) for (const name of indexesInRequests(body)) checkIndex(caller, name);
@@ -24,7 +17,7 @@ export function enforce(engine: object, route: { op: string }, caller: Caller, p
     const destination = (body as { destination?: unknown } | undefined)?.destination;
     if (route.op === 'operationIndex' && typeof destination === 'string') checkIndex(caller, destination);
   }
-  if (caller.rateLimit) rateLimiter(engine).hit(caller.rateLimit.identity, caller.rateLimit.limit);
+  if (caller.rateLimit) keyCalls.hit(caller.rateLimit.identity, caller.rateLimit.limit);
 }
 
 /** The headers of a 429 answer, or undefined for any other error. */

@@ -70,12 +70,3 @@ export class SecuredKeyParents {
     return hmacHex(secret, qs);
   }
 }
-
-const finders = new WeakMap<object, SecuredKeyParents>();
-
-/** The engine's finder (its memory lives as long as the engine). */
-export function securedKeyParents(engine: object): SecuredKeyParents {
-  let finder = finders.get(engine);
-  if (!finder) finders.set(engine, (finder = new SecuredKeyParents()));
-  return finder;
-}

@@ -132,8 +132,8 @@ describe('GET /1/logs', () => {
   it('drops entries older than 7 days', async () => {
     const old = Date.now() - 7 * 24 * 3600 * 1000 - 60_000;
     const base = { method: 'GET', query: {}, headers: {}, body: undefined, sourceIp: '10.0.0.1', processingTimeMs: 1 };
-    logCall(engine, { ...base, requestId: 'old', path: '/1/indexes/old', response: { status: 200, body: {} } }, old);
-    logCall(engine, { ...base, requestId: 'recent', path: '/1/indexes/recent', response: { status: 200, body: {} } }, Date.now() - 60_000);
+    logCall(engine, engine.services.callLog, { ...base, requestId: 'old', path: '/1/indexes/old', response: { status: 200, body: {} } }, old);
+    logCall(engine, engine.services.callLog, { ...base, requestId: 'recent', path: '/1/indexes/recent', response: { status: 200, body: {} } }, Date.now() - 60_000);
     const cids = (await logs('?length=1000')).map((e) => e.cid);
     expect(cids).toContain('recent');
     expect(cids).not.toContain('old');
