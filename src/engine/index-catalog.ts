@@ -6,7 +6,7 @@
 import { ApiError, notFound } from './errors.js';
 import { IndexLoadError } from './recovery.js';
 import { matchingObjectIDs } from './browse.js';
-import { SearchIndex, writeClock, type IndexSnapshot } from './search-index.js';
+import { SearchIndex, WriteClock, type IndexSnapshot } from './search-index.js';
 import {
   applyOperation, applyRuleChanges, applySettings, applySynonymChanges, detach, linkVirtualReplicas, settingsTargets, withReplicas,
 } from './index-config.js';
@@ -31,6 +31,8 @@ export class IndexCatalog implements StateSection<IndexesPart, WriteOperation & 
    * until it is deleted.
    */
   readonly quarantined = new Map<string, { reason: string; snapshot: IndexSnapshot }>();
+  /** The time of the write being applied, for its indexes' createdAt and updatedAt. */
+  private readonly clock = new WriteClock();
 
   /** The index of that name; a 404 (a 503 for a quarantined one) when there is none. */
   index(name: string): SearchIndex {
@@ -57,12 +59,11 @@ export class IndexCatalog implements StateSection<IndexesPart, WriteOperation & 
   /** Applies an index write at the time it was accepted (createdAt/updatedAt replay identically). */
   apply(op: WriteOperation & { at?: number }): void {
     if (!isIndexWrite(op)) return;
-    const clock = writeClock.now;
-    if (op.at !== undefined) writeClock.now = () => op.at!;
+    this.clock.at = op.at;
     try {
       this.applyWrite(op);
     } finally {
-      writeClock.now = clock;
+      this.clock.at = undefined;
     }
   }
 
@@ -74,7 +75,7 @@ export class IndexCatalog implements StateSection<IndexesPart, WriteOperation & 
       case 'synonyms': return applySynonymChanges(this.indexes, op.indexName, op, op.forwardToReplicas === true);
       case 'rules': return applyRuleChanges(this.indexes, op.indexName, op, op.forwardToReplicas === true);
       case 'operation':
-        return applyOperation(this.indexes, (n) => this.ensureIndex(n), op.indexName, op.destination, op.operation, op.scope);
+        return applyOperation(this.indexes, (n) => this.ensureIndex(n), (n) => this.newIndex(n), op.indexName, op.destination, op.operation, op.scope);
       case 'deleteIndex': return this.dropIndex(op.indexName);
       case 'deleteByQuery':
         for (const index of withReplicas(this.indexes, op.indexName, true)) index.delete(matchingObjectIDs(index, op.params));
@@ -96,10 +97,15 @@ export class IndexCatalog implements StateSection<IndexesPart, WriteOperation & 
   private ensureIndex(name: string): SearchIndex {
     let index = this.indexes.get(name);
     if (!index) {
-      index = new SearchIndex(name);
+      index = this.newIndex(name);
       this.indexes.set(name, index);
     }
     return index;
+  }
+
+  /** A new empty index on this catalog's clock (not listed yet). */
+  private newIndex(name: string): SearchIndex {
+    return new SearchIndex(name, undefined, this.clock);
   }
 
   /** Object writes go to the index and to every replica that follows it. */
@@ -155,7 +161,7 @@ export class IndexCatalog implements StateSection<IndexesPart, WriteOperation & 
     const indexes = state.indexes ?? [];
     for (const snapshot of [...indexes, ...state.quarantined ?? []]) {
       try {
-        this.indexes.set(snapshot.name, await SearchIndex.restore(snapshot));
+        this.indexes.set(snapshot.name, await SearchIndex.restore(snapshot, this.clock));
       } catch (e) {
         const reason = e instanceof Error ? e.message : String(e);
         if (!quarantine && indexes.includes(snapshot)) throw new IndexLoadError(snapshot.name, reason);

@@ -112,7 +112,8 @@ export function applyRuleChanges(indexes: Indexes, name: string, changes: SetCha
 export type Scope = 'settings' | 'synonyms' | 'rules';
 
 /** copy (whole, or the scopes given) or move an index; the destination keeps its own replicas. */
-export function applyOperation(indexes: Indexes, ensure: (name: string) => SearchIndex, source: string, destination: string, operation: 'copy' | 'move', scope?: Scope[]): void {
+export function applyOperation(
+  indexes: Indexes, ensure: (name: string) => SearchIndex, create: (name: string) => SearchIndex, source: string, destination: string, operation: 'copy' | 'move', scope?: Scope[]): void {
   const from = indexes.get(source);
   if (!from || source === destination) return;
   const existing = indexes.get(destination);
@@ -121,7 +122,7 @@ export function applyOperation(indexes: Indexes, ensure: (name: string) => Searc
   if (operation === 'copy' && scope?.length) {
     to = ensure(destination);
   } else {
-    to = new SearchIndex(destination);
+    to = create(destination);
     to.primary = existing?.primary;
     indexes.set(destination, to);
   }

@@ -37,8 +37,19 @@ function mergeSettings(current: Settings, changes: Settings): Settings {
  * The time of the write being applied: the engine sets it to the time the
  * write was accepted, so replaying a log gives the same createdAt/updatedAt.
  */
-export const writeClock = { now: () => Date.now() };
-const writeTime = () => new Date(writeClock.now());
+/**
+ * When writes to an index happen: while a logged write is applied, the time
+ * it was accepted (so a replay gives the same createdAt and updatedAt);
+ * otherwise now. The index catalog keeps one for its indexes.
+ */
+export class WriteClock {
+  /** Set by the catalog around each write it applies. */
+  at: number | undefined;
+  now(): Date { return new Date(this.at ?? Date.now()); }
+}
+
+/** The clock of indexes outside a catalog (never set: the time now). */
+const UNSET = new WriteClock();
 
 /** An index as its snapshot holds it. */
 export interface IndexSnapshot {
@@ -59,7 +70,8 @@ export interface IndexSnapshot {
 }
 
 export class SearchIndex {
-  updatedAt = writeTime();
+  readonly createdAt: Date;
+  updatedAt: Date;
   readonly synonyms = new Map<string, Synonym>();
   readonly rules = new Map<string, Rule>();
   /** Set on a replica: the index it follows. */
@@ -86,7 +98,9 @@ export class SearchIndex {
   /** A copy built in the background for settings about to be applied (see prepareSettings). */
   private rebuilt: { settings: string; index: SearchIndex } | undefined;
 
-  constructor(readonly name: string, readonly createdAt = writeTime()) {
+  constructor(readonly name: string, createdAt?: Date, private readonly clock: WriteClock = UNSET) {
+    this.createdAt = createdAt ?? clock.now();
+    this.updatedAt = clock.now();
     this.configureCore();
   }
 
@@ -200,7 +214,7 @@ export class SearchIndex {
     this.ownVersion++;
     if (rebuilt) this.adopt(rebuilt);
     else if (reindex) this.reindex();
-    this.updatedAt = writeTime();
+    this.updatedAt = this.clock.now();
   }
 
   /**
@@ -214,7 +228,7 @@ export class SearchIndex {
     const next = mergeSettings(this.settings, changes);
     if (!changed(next, this.settings, [...INDEXING_SETTINGS, 'attributesForFaceting'])) return;
     const started = performance.now();
-    const index = new SearchIndex(this.name, this.createdAt);
+    const index = new SearchIndex(this.name, this.createdAt, this.clock);
     index.settings = next;
     index.plan = rankingPlan(next);
     index.configureCore();
@@ -306,8 +320,8 @@ export class SearchIndex {
     await this.records.readEachPacked(pause);
   }
 
-  static async restore(snapshot: IndexSnapshot): Promise<SearchIndex> {
-    const index = new SearchIndex(snapshot.name, new Date(snapshot.createdAt));
+  static async restore(snapshot: IndexSnapshot, clock?: WriteClock): Promise<SearchIndex> {
+    const index = new SearchIndex(snapshot.name, new Date(snapshot.createdAt), clock);
     index.settings = snapshot.settings;
     index.plan = rankingPlan(index.settings);
     index.updatedAt = new Date(snapshot.updatedAt);
@@ -364,7 +378,7 @@ export class SearchIndex {
   /** After a write of `written` records (see compaction.ts). */
   private touched(started: number, written = 0): void {
     this.ownVersion++;
-    this.updatedAt = writeTime();
+    this.updatedAt = this.clock.now();
     // the facet columns keep removed records until rebuilt, on first use after a pass
     if (this.compaction.afterWrite(this.core, written, this.records.size)) this.facetIndex = this.newFacetIndex();
     this.lastBuildTimeS = Math.round((performance.now() - started) / 1000);
