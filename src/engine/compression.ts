@@ -48,6 +48,12 @@ export async function inflate(bytes: Uint8Array): Promise<Uint8Array> {
   return throughStream(bytes, new DecompressionStream('deflate-raw'));
 }
 
+/** Deflates on this thread where node:zlib is loaded (undefined elsewhere): for a few chunks a snapshot needs now. */
+export function deflateNow(bytes: Uint8Array): Uint8Array | undefined {
+  const z = syncZlib();
+  return z && new Uint8Array(z.deflateRawSync(bytes, { level: DEFLATE_LEVEL }));
+}
+
 /** Loads node:zlib where there is one; syncZlib answers it from then on. */
 export async function loadSyncZlib(): Promise<void> {
   await nodeZlib();

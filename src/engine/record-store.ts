@@ -11,7 +11,7 @@
 // alone never read the record itself.
 import { Encoder } from '@msgpack/msgpack';
 import { decode } from './msgpack.js';
-import { deflate, inflate, loadSyncZlib, syncZlib } from './compression.js';
+import { deflate, deflateNow, inflate, loadSyncZlib, syncZlib } from './compression.js';
 import { ObjectIdTable } from './object-id-table.js';
 import { ByteWriter } from './bytes.js';
 import type { Record_ } from './records.js';
@@ -33,6 +33,9 @@ const INFLATED_BYTES = 64 << 20;
 
 /** Records kept decoded, the most recently read (hits asked for again decode nothing). */
 const DECODED_KEPT = 4096;
+
+/** Chunks a snapshot packs or deflates between turns of the event loop (~0.2 ms each). */
+const SNAPSHOT_SLICE = 32;
 
 /** Record ids unpacked between turns of the event loop. */
 const UNPACK_SLICE = 1 << 16;
@@ -210,14 +213,21 @@ export class RecordStore {
    */
   async snapshot(): Promise<PackedRecords> {
     const count = Math.ceil(this.objects.length / this.chunkRecords);
+    let worked = 0;
     for (let k = 0; k < count; k++) {
-      const chunk = this.chunks[k];
-      if (!chunk || chunk.stale) {
-        this.pack(k);
-        await yieldTurn();
+      let chunk = this.chunks[k];
+      if (!chunk || chunk.stale) chunk = this.pack(k, false);
+      else if (chunk.deflated) continue;
+      // deflated here rather than waited for: the thread pool may be queued behind the log's fsyncs
+      const deflated = deflateNow(chunk.inflated!);
+      if (deflated) {
+        chunk.deflated = deflated;
+        this.keptInflated(k);
       }
+      if (++worked % SNAPSHOT_SLICE === 0) await yieldTurn();
     }
-    await Promise.all(this.chunks.map((chunk) => chunk?.deflating));
+    // without a synchronous deflate (browsers), the deflates under way are waited for
+    await Promise.all(this.chunks.filter((chunk) => chunk && !chunk.deflated).map((chunk) => chunk!.deflating));
     const ends = new Uint32Array(this.objects.length);
     const chunks: Uint8Array[] = [];
     let offset = 0;
@@ -298,7 +308,7 @@ export class RecordStore {
    * Packs chunk k as it is now: the records not packed yet, and the bytes of
    * those packed before and still live. Its objects are let go.
    */
-  private pack(k: number): Chunk {
+  private pack(k: number, deflateLater = true): Chunk {
     const first = k * this.chunkRecords;
     const last = Math.min(first + this.chunkRecords, this.objects.length);
     const previous = this.chunks[k];
@@ -316,7 +326,7 @@ export class RecordStore {
     this.forgetInflated(k);
     this.chunks[k] = chunk;
     for (let id = first; id < last; id++) if (this.objects[id]) this.objects[id] = undefined;
-    this.deflateLater(k, chunk);
+    if (deflateLater) this.deflateLater(k, chunk);
     return chunk;
   }
 
