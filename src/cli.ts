@@ -12,6 +12,8 @@ import { memoryStorage } from './storage/storage.js';
 import { serve } from './server/http.js';
 import { rootPage, staticFiles } from './server/static.js';
 import { ImportError, importFile, type ImportSummary } from './cli/import.js';
+import { NoAnswerError, httpSender } from './cli/http.js';
+import { createClient } from './api/client.js';
 import { COLUMN_TYPES, SourceError, type ColumnType } from './cli/record-sources.js';
 
 /** Each command's usage: `lantern help COMMAND` prints one, `lantern --help` all of them. */
@@ -21,13 +23,14 @@ const COMMANDS: Record<string, string> = {
     The REST API over HTTP. The admin key may come from the LANTERN_ADMIN_KEY environment
     variable instead of --admin-key; without one, any credentials are accepted.`,
   import: `lantern import INDEX FILE [--format json|ndjson|csv] [--types COL:TYPE,...] [--settings FILE.json]
-              [--with-replicas] [--skip N] [--dry-run] [--data DIR]
+              [--with-replicas] [--skip N] [--dry-run] [--data DIR | --url http://HOST:PORT]
     Streams FILE into INDEX: a JSON array, NDJSON (a record a line) or CSV with a header row
     (the format from the extension, else from the first character). CSV values are numbers,
     true/false or text, unless --types gives a column's type: string, number, boolean, json.
     The replicas the settings name are created only with --with-replicas. Ctrl-C stops after
     the batch in flight and prints the --skip that goes on from there. --dry-run reads and
-    checks the file (its format, its records' places) and writes nothing.`,
+    checks the file (its format, its records' places) and writes nothing. --url sends the
+    records to a running lantern serve, which indexes them.`,
   search: `lantern search INDEX "QUERY" [--data DIR | --url http://HOST:PORT] [--hits N]
     Prints the hits. --url asks a running lantern serve (whose data directory it holds).`,
   export: `lantern export INDEX [--data DIR | --url http://HOST:PORT]
@@ -126,7 +129,7 @@ async function serveCommand(): Promise<void> {
   const engine = await open(flags.memory ? undefined : (flags.data ?? DEFAULT_DATA));
   if (flags.demo && !engine.indexes.has('talks')) {
     const settings = readJson(new URL('talks_settings.json', DEMO_DIR));
-    await importFile(engine, { indexName: 'talks', path: fileURLToPath(new URL('talks.json', DEMO_DIR)), settings, progressTo: process.stderr });
+    await importFile(engine.client(), { indexName: 'talks', path: fileURLToPath(new URL('talks.json', DEMO_DIR)), settings, progressTo: process.stderr });
     await engine.snapshot();
   }
   const host = flags.host!;
@@ -151,21 +154,24 @@ async function importCommand(indexName?: string, file?: string): Promise<void> {
   if (!indexName || !file) fail('import needs INDEX and FILE');
   if (!existsSync(file)) stop(`${file}: no such file`);
   const settings = flags.settings ? readJson(flags.settings) : undefined;
-  // a dry run opens nothing on disk
-  const engine = await open(flags['dry-run'] ? undefined : (flags.data ?? DEFAULT_DATA));
+  if (flags.url && flags.data) fail('import takes --data DIR or --url http://HOST:PORT, not both');
+  // a dry run opens nothing on disk; with --url, the server indexes (this process only reads the file)
+  const engine = flags.url ? undefined : await open(flags['dry-run'] ? undefined : (flags.data ?? DEFAULT_DATA));
+  const client = engine ? engine.client() : createClient(httpSender(flags.url!), adminKey, flags['app-id']);
   // Ctrl-C: the batch in flight is finished and kept; a second one stops at once (the log holds what was acknowledged)
   const interrupt = new AbortController();
   process.once('SIGINT', () => { interrupt.abort(); process.once('SIGINT', () => process.exit(130)); });
-  const summary = await importFile(engine, {
+  const summary = await importFile(client, {
     indexName, path: file, format: flags.format, columnTypes: columnTypes(flags.types), settings,
     withReplicas: flags['with-replicas'], skip: count('skip') ?? 0, dryRun: flags['dry-run'], signal: interrupt.signal, progressTo: process.stderr,
   }).catch(async (e: Error) => {
-    await engine.close();
+    await engine?.close();
+    if (e instanceof NoAnswerError) noAnswer(e);
     if (e instanceof ImportError || e instanceof SourceError) stop(`${file}: ${e.message}`);
     throw e;
   });
-  if (!flags['dry-run']) await engine.snapshot();
-  await engine.close();
+  if (engine && !flags['dry-run']) await engine.snapshot();
+  await engine?.close();
   for (const line of summaryLines(indexName, file, summary, flags['dry-run'])) console.log(line);
 }
 
@@ -199,12 +205,8 @@ async function withApi<T>(use: (call: Call) => Promise<T>): Promise<T> {
   const headers: Record<string, string> = { 'x-algolia-application-id': flags['app-id'] ?? '' };
   if (adminKey) headers['x-algolia-api-key'] = adminKey;
   if (flags.url) {
-    const base = flags.url.replace(/\/+$/, '');
-    return use(async (method, path, body) => {
-      const response = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
-        .catch((e: Error) => stop(`no answer from ${base}: ${(e.cause as Error | undefined)?.message ?? e.message}`));
-      return { status: response.status, body: await response.json() };
-    });
+    const send = httpSender(flags.url);
+    return use((method, path, body) => send({ method, path, headers, body }).catch(noAnswer));
   }
   const dir = flags.data ?? DEFAULT_DATA;
   const engine = await open(dir).catch((e: Error) => {
@@ -218,6 +220,9 @@ async function withApi<T>(use: (call: Call) => Promise<T>): Promise<T> {
     await engine.close();
   }
 }
+
+/** A server that did not answer: one line. */
+const noAnswer = (e: Error): never => stop(e.message);
 
 const indexPath = (indexName: string, rest: string) => `/1/indexes/${encodeURIComponent(indexName)}/${rest}`;
 

@@ -404,6 +404,30 @@ describe('lantern search --url, export, help', () => {
     }
   }, 90_000);
 
+  it('import --url sends the records to the running server, which indexes them; a server that is not there is one line', async () => {
+    const dir = mkdtempSync(join(data, 'import-url-'));
+    const server = await startServe(['--data', join(dir, 'store'), '--port', '0', '--admin-key', 'k'], {});
+    try {
+      const imported = await run(['import', 'talks', TALKS, '--settings', SETTINGS, '--url', server.url, '--admin-key', 'k']);
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(imported.stdout).toMatch(/^imported 2,356 records into "talks"/);
+      const asked = await run(['search', 'talks', 'gvier', '--url', server.url, '--admin-key', 'k']);
+      expect(asked.stdout.split('\n')[1]).toMatch(/^2652\t.*Are you a giver or a taker\?/);
+      // the server's own store holds them: nothing was written next to the file or in a default directory
+      expect(existsSync(join(dir, 'store'))).toBe(true);
+      const refused = await run(['import', 'talks', TALKS, '--url', server.url, '--admin-key', 'wrong']);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/^lantern: .*Invalid Application-ID or API key\n$/);
+    } finally {
+      await server.stop();
+    }
+    const nobody = await run(['import', 'talks', TALKS, '--url', 'http://127.0.0.1:9']);
+    expect(nobody.code).toBe(1);
+    expect(nobody.stderr).toMatch(/^lantern: no answer from http:\/\/127\.0\.0\.1:9: .*\n$/);
+    const both = await run(['import', 'talks', TALKS, '--url', 'http://127.0.0.1:9', '--data', dir]);
+    expect(both.code).toBe(2);
+  }, 90_000);
+
   it('help COMMAND prints that command\'s usage; an unknown one is one line', async () => {
     const help = await run(['help', 'import']);
     expect(help.code).toBe(0);

@@ -2,7 +2,8 @@
 // in constant memory (the file is streamed, one batch is applied while the
 // next is read). Interrupted (Ctrl-C), it stops after the batch in flight:
 // what was imported is durable, and the summary says how to resume.
-import type { Lantern } from '../lantern.js';
+import type { LanternClient } from '../api/client.js';
+import { ApiError } from '../engine/errors.js';
 import { openRecords, detectFormat, type ColumnType, type SourcedRecord } from './record-sources.js';
 import { Progress } from './progress.js';
 
@@ -47,11 +48,11 @@ export class ImportError extends Error {}
 
 const BATCH = 1000;
 
-export async function importFile(engine: Lantern, options: ImportOptions): Promise<ImportSummary> {
+/** Streams a file into an index through `client` (an engine's, in-process, or a server's over HTTP). */
+export async function importFile(client: LanternClient, options: ImportOptions): Promise<ImportSummary> {
   const { indexName, path, skip = 0, batchSize = BATCH, signal } = options;
   const started = performance.now();
-  const client = engine.client();
-  const replicasLeftOut = options.settings && !options.dryRun ? await applySettings(engine, indexName, options.settings, options.withReplicas ?? false) : [];
+  const replicasLeftOut = options.settings && !options.dryRun ? await applySettings(client, indexName, options.settings, options.withReplicas ?? false) : [];
   const source = openRecords(path, await detectFormat(path, options.format), options.columnTypes);
   const progress = new Progress(source, options.progressTo);
   const summary: ImportSummary = { imported: 0, skipped: 0, withoutObjectID: 0, replicasLeftOut, interrupted: false, seconds: 0 };
@@ -61,6 +62,8 @@ export async function importFile(engine: Lantern, options: ImportOptions): Promi
     if (options.dryRun) return void (summary.imported += batch.splice(0).length);
     const requests = batch.map(({ record }) => ({ action: 'addObject' as const, body: record as Record<string, unknown> }));
     const { taskID } = await client.batch({ indexName, batchWriteParams: { requests } }).catch((e: Error) => {
+      // a refusal names the records; anything else (a server that does not answer) passes as it is
+      if (!(e instanceof ApiError)) throw e;
       throw new ImportError(`${placeOf(batch)} were not imported (nor anything after them): ${e.message}`);
     });
     // the batch before this one is applied while this one was read and sent
@@ -96,12 +99,12 @@ function placeOf(batch: SourcedRecord[]): string {
 }
 
 /** Applies the settings, without their replicas unless asked; returns the replicas left out. */
-async function applySettings(engine: Lantern, indexName: string, settings: Record<string, unknown>, withReplicas: boolean): Promise<string[]> {
+async function applySettings(client: LanternClient, indexName: string, settings: Record<string, unknown>, withReplicas: boolean): Promise<string[]> {
   const named = [...asNames(settings.replicas), ...asNames(settings.slaves)];
   const applied = { ...settings };
   if (!withReplicas) { delete applied.replicas; delete applied.slaves; }
-  const client = engine.client();
   const { taskID } = await client.setSettings({ indexName, indexSettings: applied }).catch((e: Error) => {
+    if (!(e instanceof ApiError)) throw e;
     throw new ImportError(`the settings were refused: ${e.message}`);
   });
   await client.waitForTask({ indexName, taskID });

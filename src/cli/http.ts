@@ -1,0 +1,20 @@
+// The REST API of a running `lantern serve`, as the router's requests: what
+// `--url` sends through (search, export, import), with node's fetch.
+import type { ApiRequest, ApiResponse } from '../api/types.js';
+
+/** A server that does not answer (refused, unknown host): `message` says which and why. */
+export class NoAnswerError extends Error {}
+
+/** Sends requests to the server at `base` (http://HOST:PORT). */
+export function httpSender(base: string): (request: ApiRequest) => Promise<ApiResponse> {
+  const root = base.replace(/\/+$/, '');
+  return async ({ method, path, query, headers, body }) => {
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) search.set(name, String(value));
+    const url = `${root}${path}${search.size > 0 ? `?${search}` : ''}`;
+    const sent = Object.fromEntries(Object.entries(headers ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const response = await fetch(url, { method, headers: sent, body: body === undefined ? undefined : JSON.stringify(body) })
+      .catch((e: Error) => { throw new NoAnswerError(`no answer from ${root}: ${(e.cause as Error | undefined)?.message ?? e.message}`); });
+    return { status: response.status, body: await response.json() };
+  };
+}
