@@ -18,8 +18,8 @@
 import { assertJson } from '../engine/json-check.js';
 import { assertStorable } from '../engine/storable.js';
 import { ApiError, badRequest } from '../engine/errors.js';
-import { Codec } from '../engine/persistence.js';
-import { decodeSnapshotOf, recover, type Recovered } from '../engine/recovery.js';
+import { Codec } from './persistence.js';
+import { decodeSnapshotOf, recover, type Recovered } from './recovery.js';
 import { TaskQueue, yieldTurn } from '../engine/tasks.js';
 import type { WritePacer } from '../engine/write-pacer.js';
 import { isStorageWriteError } from '../storage/errors.js';

@@ -7,7 +7,7 @@
 import { loadCore } from '../core/wasm.js';
 import { memoryStorage, type Storage } from '../storage/storage.js';
 import type { ApiError } from './errors.js';
-import type { Recovered } from './recovery.js';
+import type { Recovered } from '../durability/recovery.js';
 import { yieldTurn } from './tasks.js';
 import { WritePacer } from './write-pacer.js';
 import { newCursorKey } from './browse.js';

@@ -4,7 +4,7 @@
 // each at the time it was accepted, and gives the durability module its
 // part of snapshots (`indexes`, `quarantined`).
 import { ApiError, notFound } from './errors.js';
-import { IndexLoadError } from './recovery.js';
+import { IndexLoadError } from '../durability/recovery.js';
 import { matchingObjectIDs } from './browse.js';
 import { SearchIndex, WriteClock, type IndexSnapshot } from './search-index.js';
 import {

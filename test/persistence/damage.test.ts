@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadCore } from '../../src/core/wasm.js';
 import { StoreDamagedError } from '../../src/storage/errors.js';
-import { Codec } from '../../src/engine/persistence.js';
+import { Codec } from '../../src/durability/persistence.js';
 import { concat } from '../../src/engine/bytes.js';
 import { wholeSnapshot } from '../support/snapshot-bytes.js';
 import {

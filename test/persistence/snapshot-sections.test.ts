@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { concat } from '../../src/engine/bytes.js';
 import { wholeSnapshot } from '../support/snapshot-bytes.js';
-import { Codec, EncryptionKeyError, StorageError } from '../../src/engine/persistence.js';
+import { Codec, EncryptionKeyError, StorageError } from '../../src/durability/persistence.js';
 
 /** A state shaped like the engine's: big byte arrays, a long list of strings, a list of byte arrays, keys that are data. */
 function bigState() {

@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Codec } from '../../src/engine/persistence.js';
+import { Codec } from '../../src/durability/persistence.js';
 import { loadCore } from '../../src/core/wasm.js';
 import {
   caller, captureFailure, captureWarnings, cleanup, closeEngine, directoryContents, Lantern, logRecords, logSize, openAt, readFixture,
