@@ -1,11 +1,11 @@
 // Shared helpers for the API suites: an engine with credentials and a
 // request function that sends the admin headers.
-import { expect } from 'vitest';
 import { algoliasearch } from 'algoliasearch';
 import { Lantern, type LanternOptions } from '../../src/lantern.js';
 import { lanternRequester } from '../../src/requester.js';
-import type { ApiResponse } from '../../src/api/types.js';
+import { sender as senderWith, type Send } from '../support/api.js';
 export { readFixture, talksSettings } from '../support/fixtures.js';
+export { expectError, type Response, type Send } from '../support/api.js';
 
 export const APP_ID = 'TESTAPP';
 export const ADMIN_KEY = 'test-admin-key';
@@ -15,25 +15,9 @@ export async function openEngine(): Promise<Lantern> {
   return Lantern.open({ appId: APP_ID, adminKey: ADMIN_KEY });
 }
 
-export interface Response<T = any> { status: number; body: T }
-
-export type Send = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<Response>;
-
 /** Requests as the admin; `headers` replace the admin headers when given. */
 export function sender(engine: Lantern): Send {
-  return async (method, path, body, headers = ADMIN_HEADERS) => {
-    const response: ApiResponse = await engine.request({ method, path, headers, body });
-    return { status: response.status, body: response.body as any };
-  };
-}
-
-/** The error body every failure carries: JSON with `message` and `status`. */
-export function expectError(response: Response, status: number, message?: RegExp): void {
-  expect(response.status).toBe(status);
-  expect(response.body).toEqual({ message: expect.any(String), status });
-  expect(response.body.message.length).toBeGreaterThan(0);
-  expect(JSON.parse(JSON.stringify(response.body))).toEqual(response.body);
-  if (message) expect(response.body.message).toMatch(message);
+  return senderWith(engine, ADMIN_HEADERS);
 }
 
 export const GIVER_TALK = { objectID: '2652', name: 'Are you a giver or a taker?' };

@@ -1,6 +1,28 @@
 // Ranking criteria of the core on hand-built records. In every test the
 // record expected first has the higher id, so the id tie-break alone can't
 // produce the expected order; a run without the criterion shows the tie.
+//
+// Properties:
+// 1.  typo: fewer typos first, summed over the query words;
+// 2.  words: every hit matches every query word;
+// 3.  proximity: closer query words first, the distance capped at 8, words in
+//     other attributes or array elements 8 apart, query order before reversed,
+//     minProximity making closer distances equal;
+// 4.  attribute: the best-ranked matching attribute first, then the earlier
+//     first match (array elements counted), unordered attributes ignoring the
+//     position, attributes sharing a rank equal;
+// 5.  exact: a whole word before a prefix or a typo; exactOnSingleWordQuery's
+//     three modes for single words, none of them for several;
+// 6.  custom (rank slot 0): lower rank first, after the textual criteria by
+//     default, new ranks replacing old ones;
+// 7.  asc()/desc() slots: sorted by the slot, independent of slot 0;
+// 8.  criteria order: the first listed criterion breaks ties first;
+// 9.  top-k and nbHits: pages stitched give one big page's order, offsets
+//     past the end and length 0 give the full count, nbHits exact through
+//     removals and compaction;
+// 10. on seeded random records, the default criteria give the order a direct
+//     computation gives;
+// 11. pages of large candidate sets listed in part.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sortCriterion } from '../../src/core/abi.js';
 import { CRITERION, DEFAULT_CRITERIA, build, compactAll, ids, ready, search } from './helpers.js';

@@ -1,6 +1,23 @@
 // Typo tolerance of the core: Damerau-Levenshtein distance with a budget by
 // word length, first-letter typos costing two, typo modes, numeric tokens and
 // prefix matching.
+//
+// Properties:
+// 1. a transposition, substitution, insertion or deletion is one typo; an
+//    exact match none;
+// 2. the budget follows the query word's folded length: none under 4
+//    letters, one under 8, two from 8 (the thresholds are parameters);
+// 3. a typo on the first letter costs two: refused where one is allowed;
+// 4. typo modes: on (within the budget), off (exact only), min (the fewest
+//    typos found), strict (the two lowest counts);
+// 5. allowTyposOnNumericTokens: false keeps numbers exact, not words holding
+//    digits, and still allows prefixes of numbers;
+// 6. query types: prefixLast, prefixAll, prefixNone; a prefix match counts no
+//    typo and is not exact, a prefix may carry a typo, a term reachable both
+//    ways counts the fewest typos;
+// 7. on seeded random words, the trie walk finds what a direct computation
+//    finds, for every mode;
+// 8. an index that never held a record finds nothing, first and next time.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CoreIndex, type CoreQuery } from '../../src/core/core-index.js';
 import { build, ids, query, ready, search } from './helpers.js';

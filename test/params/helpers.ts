@@ -4,23 +4,17 @@
 import { expect } from 'vitest';
 import { Lantern } from '../../src/index.js';
 import { readFixture as fixture, talksSettings } from '../support/fixtures.js';
+import { expectError, sender, type Response, type Send } from '../support/api.js';
 
-export { fixture, talksSettings };
+export { expectError, fixture, talksSettings, type Response, type Send };
 
 export const APP_ID = 'PARAMSAPP';
 export const ADMIN_KEY = 'params-admin-key';
 export const HEADERS = { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': ADMIN_KEY };
 
-export interface Response<T = any> { status: number; body: T }
-export type Send = (method: string, path: string, body?: unknown) => Promise<Response>;
-
 export async function openEngine(): Promise<{ engine: Lantern; send: Send }> {
   const engine = await Lantern.open({ appId: APP_ID, adminKey: ADMIN_KEY });
-  const send: Send = async (method, path, body) => {
-    const response = await engine.request({ method, path, headers: HEADERS, body });
-    return { status: response.status, body: response.body as any };
-  };
-  return { engine, send };
+  return { engine, send: sender(engine, HEADERS) };
 }
 
 export interface Talk {
@@ -45,14 +39,6 @@ export async function indexTalks(engine: Lantern, indexName = 'talks', extra: Re
   await client.saveObjects({ indexName, objects: talks as any });
   await engine.waitForTasks();
   return talks;
-}
-
-/** The error body every failure carries: JSON `{message, status}`. */
-export function expectError(response: Response, status: number, message?: RegExp): void {
-  expect(response.status, JSON.stringify(response.body)).toBe(status);
-  expect(response.body).toEqual({ message: expect.any(String), status });
-  expect(response.body.message.length).toBeGreaterThan(0);
-  if (message) expect(response.body.message).toMatch(message);
 }
 
 export const ids = (response: { hits: Array<{ objectID: string }> }): string[] => response.hits.map((h) => h.objectID);
