@@ -333,14 +333,16 @@ export class RecordStore {
   /**
    * Deflates a chunk just packed off the write path (on the thread pool in
    * Node); once deflated, its inflated bytes count against the budget. A
-   * snapshot waits for a deflate still running; one that failed is done again
-   * by the snapshot.
+   * snapshot does not wait for it where it can deflate on the spot (Node),
+   * and does again one that failed.
    */
   private deflateLater(k: number, chunk: Chunk): void {
     chunk.deflating = deflate(chunk.inflated!).then(
       (deflated) => {
-        chunk.deflated = deflated;
         chunk.deflating = undefined;
+        // a snapshot may have deflated it meanwhile (and its inflated bytes may be gone since)
+        if (chunk.deflated) return;
+        chunk.deflated = deflated;
         if (this.chunks[k] === chunk) this.keptInflated(k);
       },
       () => { chunk.deflating = undefined; },
@@ -367,6 +369,7 @@ export class RecordStore {
   /** Marks chunk k's inflated bytes as read last; drops those read longest ago past the budget. */
   private keptInflated(k: number): void {
     if (!syncZlib()) return; // reads cannot inflate: every chunk stays inflated
+    if (!this.chunks[k]?.inflated) return;
     if (this.inflatedChunks.delete(k)) this.inflatedChunks.add(k);
     else {
       this.inflatedChunks.add(k);
