@@ -2,7 +2,7 @@
 // handler. It is the only place that chooses status codes; HTTP,
 // `engine.request` and the typed client all come through here.
 import { ApiError } from '../engine/errors.js';
-import { yieldTurn } from '../engine/tasks.js';
+import { yieldTurn } from '../engine/turns.js';
 import { authenticate, authorize, type CallInfo } from '../auth/authenticate.js';
 import { enforce, rateLimitHeaders, restrictResult } from '../auth/enforce.js';
 import type { Engine } from '../engine/engine.js';

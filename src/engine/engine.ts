@@ -8,7 +8,7 @@ import { loadCore } from '../core/wasm.js';
 import { memoryStorage, type Storage } from '../storage/storage.js';
 import type { ApiError } from './errors.js';
 import type { Recovered } from '../durability/recovery.js';
-import { yieldTurn } from './tasks.js';
+import { yieldTurn } from './turns.js';
 import { WritePacer } from './write-pacer.js';
 import { newCursorKey } from './browse.js';
 export { checkIndexName } from './index-name.js';
@@ -23,7 +23,7 @@ import { ClusterMap } from '../clusters/mapping.js';
 import { Metrics } from '../monitoring/metrics.js';
 import { observeTask } from '../monitoring/observe.js';
 import { Durability, type Logged } from '../durability/durability.js';
-import type { TaskQueue } from './tasks.js';
+import type { TaskQueue } from '../durability/task-queue.js';
 
 /** How `Lantern.open` opens an engine (exported as `LanternOptions`). */
 export interface EngineOptions {

@@ -10,7 +10,7 @@ import { SearchIndex, WriteClock, type IndexSnapshot } from './search-index.js';
 import {
   applyOperation, applyRuleChanges, applySettings, applySynonymChanges, detach, linkVirtualReplicas, settingsTargets, withReplicas,
 } from './index-config.js';
-import { yieldTurn } from './tasks.js';
+import { yieldTurn } from './turns.js';
 import type { Action, WriteOperation } from './writes.js';
 import type { RestoreOptions, StateSection } from '../durability/state-section.js';
 

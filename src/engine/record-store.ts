@@ -15,7 +15,7 @@ import { deflate, deflateNow, inflate, loadSyncZlib, syncZlib } from './compress
 import { ObjectIdTable } from './object-id-table.js';
 import { ByteWriter } from './bytes.js';
 import type { Record_ } from './records.js';
-import { yieldTurn } from './tasks.js';
+import { yieldTurn } from './turns.js';
 
 /** Changes kept for readers that fold them in (see changesSince). */
 const CHANGES_KEPT = 1 << 16;

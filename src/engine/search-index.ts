@@ -6,7 +6,7 @@ import {
   effectiveSetting, rankingPlan, searchableAttributes, type RankingPlan, type SearchableAttribute,
   type Settings, type SortEntry,
 } from './settings.js';
-import { yieldTurn } from './tasks.js';
+import { yieldTurn } from './turns.js';
 import { FacetIndex, facetAttributes } from './facets.js';
 import { Compaction } from './compaction.js';
 import type { Synonym } from './synonyms.js';

@@ -15,7 +15,7 @@ import type { Record_ } from '../engine/records.js';
 import { searchIndex } from '../engine/search.js';
 import type { SearchIndex } from '../engine/search-index.js';
 import { effectiveSetting } from '../engine/settings.js';
-import { yieldTurn } from '../engine/tasks.js';
+import { yieldTurn } from '../engine/turns.js';
 import { generatedQueries, popularQueries, popularScope, POPULARITY_DAYS } from './candidates.js';
 import type { SourceIndexConfig, SuggestionsConfig } from './config.js';
 import { BuildLog } from './log.js';

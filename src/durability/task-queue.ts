@@ -5,12 +5,7 @@
 
 export type TaskStatus = 'published' | 'notPublished';
 
-/** A task is applied on a later turn of the event loop (setImmediate where it exists: setTimeout waits ≥ 1 ms). */
-export const nextTurn: (f: () => void) => void = (globalThis as { setImmediate?: (f: () => void) => void }).setImmediate
-  ?? ((f) => setTimeout(f, 0));
-
-/** Resolves on a later turn of the event loop (I/O and other callbacks run first). */
-export const yieldTurn = (): Promise<void> => new Promise((resolve) => nextTurn(resolve));
+import { yieldTurn } from '../engine/turns.js';
 
 export class TaskQueue {
   private next = 1;
