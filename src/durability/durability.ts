@@ -237,7 +237,7 @@ export class Durability<Operation extends object> {
     return this.snapshotting;
   }
 
-  /** Logs what waits to be logged, then waits for every task, snapshot and append in flight; closes the storage. */
+  /** Waits for every task, snapshot and append in flight, then closes the storage. */
   async close(): Promise<void> {
     await this.tasks.idle();
     await this.snapshotting;

@@ -54,6 +54,13 @@ export function deflateNow(bytes: Uint8Array): Uint8Array | undefined {
   return z && new Uint8Array(z.deflateRawSync(bytes, { level: DEFLATE_LEVEL }));
 }
 
+/** Inflates on this thread; only where node:zlib is loaded (wherever bytes are kept deflated only). */
+export function inflateNow(bytes: Uint8Array): Uint8Array {
+  const z = syncZlib();
+  if (!z) throw new Error('inflating on this thread without node:zlib loaded');
+  return new Uint8Array(z.inflateRawSync(bytes));
+}
+
 /** Loads node:zlib where there is one; syncZlib answers it from then on. */
 export async function loadSyncZlib(): Promise<void> {
   await nodeZlib();

@@ -11,7 +11,7 @@
 // alone never read the record itself.
 import { Encoder } from '@msgpack/msgpack';
 import { decode } from './msgpack.js';
-import { deflate, deflateNow, inflate, loadSyncZlib, syncZlib } from './compression.js';
+import { deflate, deflateNow, inflate, inflateNow, loadSyncZlib, syncZlib } from './compression.js';
 import { ObjectIdTable } from './object-id-table.js';
 import { ByteWriter } from './bytes.js';
 import type { Record_ } from './records.js';
@@ -410,11 +410,4 @@ function chunkEnds(ends: Uint32Array, k: number, chunkRecords: number): Uint32Ar
     relative[at] = end;
   }
   return relative;
-}
-
-/** Inflates where a synchronous inflate is loaded (it is wherever chunks are kept deflated only). */
-function inflateNow(deflated: Uint8Array): Uint8Array {
-  const zlib = syncZlib();
-  if (!zlib) throw new Error('records: a deflated chunk was kept without a synchronous inflate');
-  return new Uint8Array(zlib.inflateRawSync(deflated));
 }

@@ -290,13 +290,19 @@ describe('checksum mismatch', () => {
 });
 
 describe('read-only', () => {
-  it('searches what the database holds, refuses writes with a 503, and changes nothing', async () => {
+  /** A new database a writing tab left: five notes in five writes, snapshots every two. */
+  async function writtenNotes(): Promise<string> {
     const name = dbName();
     const writer = await openIdb(name, { snapshotEvery: 2 });
     const write = caller(writer);
     for (let i = 0; i < 5; i++) await write('POST', '/1/indexes/notes/batch', { requests: [{ action: 'addObject', body: { objectID: String(i), text: `amber note ${i}` } }] });
     await writer.waitForTasks();
     await closeIdb(writer);
+    return name;
+  }
+
+  it('searches what the database holds, refuses writes with a 503, and changes nothing', async () => {
+    const name = await writtenNotes();
 
     const reader = await Lantern.open({ storage: idbStorage(name, { readOnly: true }) });
     open.push(reader);
@@ -316,12 +322,7 @@ describe('read-only', () => {
   });
 
   it('leaves a damaged record where it is: only the writing tab repairs the database', async () => {
-    const name = dbName();
-    const writer = await openIdb(name, { snapshotEvery: 2 });
-    const write = caller(writer);
-    for (let i = 0; i < 5; i++) await write('POST', '/1/indexes/notes/batch', { requests: [{ action: 'addObject', body: { objectID: String(i), text: `amber note ${i}` } }] });
-    await writer.waitForTasks();
-    await closeIdb(writer);
+    const name = await writtenNotes();
     // a log record a newer snapshot already holds: damaged, nothing is lost
     const covered = Math.min(...(await rawEntries(name, 'log')).map((e) => e.taskID));
     expect(Math.max(...(await rawEntries(name, 'snapshots')).map((s) => s.taskID))).toBeGreaterThanOrEqual(covered);
