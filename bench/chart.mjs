@@ -8,7 +8,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 const COLORS = ['#d9480f', '#868e96', '#1971c2', '#2f9e44', '#ae3ec9', '#f08c00', '#0c8599'];
 const W = 760, H = 440, M = { left: 70, right: 170, top: 40, bottom: 55 };
 
+/** @param {string[]} argv */
 function parseArgs(argv) {
+  /** @type {{ workload: string, out: string, files: string[] }} */
   const o = { workload: 'asYouType', out: new URL('latency.svg', import.meta.url).pathname, files: [] };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--workload') o.workload = argv[++i];
@@ -19,8 +21,16 @@ function parseArgs(argv) {
   return o;
 }
 
-/** { library → [[records, p50 ms], ...] } over every synthetic corpus of every file. */
+/** @typedef {Map<string, [records: number, p50: number][]>} Series */
+
+/**
+ * { library → [[records, p50 ms], ...] } over every synthetic corpus of every file.
+ * @param {string[]} files
+ * @param {string} workload
+ * @returns {Series}
+ */
 function seriesOf(files, workload) {
+  /** @type {Map<string, Map<number, number>>} */
   const series = new Map();
   for (const file of files) {
     const doc = JSON.parse(readFileSync(file, 'utf8'));
@@ -30,27 +40,36 @@ function seriesOf(files, workload) {
         const p50 = l.workloads?.[workload]?.p50;
         if (!Number.isFinite(p50)) continue;
         if (!series.has(l.library)) series.set(l.library, new Map());
-        series.get(l.library).set(r.records, p50);
+        series.get(l.library)?.set(r.records, p50);
       }
     }
   }
   return new Map([...series].map(([name, points]) => [name, [...points].sort((a, b) => a[0] - b[0])]));
 }
 
+/** @type {(lo: number, hi: number) => number[]} */
 const decades = (lo, hi) => {
   const out = [];
   for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) out.push(10 ** e);
   return out;
 };
+/** @type {(v: number) => string} */
 const label = (v) => (v >= 1e6 ? `${v / 1e6}M` : v >= 1e3 ? `${v / 1e3}k` : String(v));
+/** @type {(s: string) => string} */
 const escape = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
+/**
+ * @param {Series} series
+ * @param {string} title
+ */
 export function chart(series, title) {
   const points = [...series.values()].flat();
   const xs = decades(Math.min(...points.map((p) => p[0])), Math.max(...points.map((p) => p[0])));
   const ys = decades(Math.min(...points.map((p) => p[1])), Math.max(...points.map((p) => p[1])));
-  const [x0, x1, y0, y1] = [Math.log10(xs[0]), Math.log10(xs.at(-1)), Math.log10(ys[0]), Math.log10(ys.at(-1))];
+  const [x0, x1, y0, y1] = [Math.log10(xs[0]), Math.log10(xs[xs.length - 1]), Math.log10(ys[0]), Math.log10(ys[ys.length - 1])];
+  /** @type {(v: number) => number} */
   const px = (v) => M.left + ((Math.log10(v) - x0) / (x1 - x0 || 1)) * (W - M.left - M.right);
+  /** @type {(v: number) => number} */
   const py = (v) => H - M.bottom - ((Math.log10(v) - y0) / (y1 - y0 || 1)) * (H - M.top - M.bottom);
   const out = [`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`];
   out.push(`<rect width="${W}" height="${H}" fill="white"/>`);

@@ -9,6 +9,65 @@ import { flatDocument, TOP } from './peers.mjs';
 import { buildQueries } from './queries.mjs';
 import { median, percentile, settleHeap } from './measure.mjs';
 
+/**
+ * @typedef {import('./corpus.mjs').Corpus} Corpus
+ * @typedef {import('./corpus.mjs').CorpusDescriptor} CorpusDescriptor
+ * @typedef {import('./peers.mjs').Library & { key: string }} Library
+ * @typedef {import('./peers.mjs').Instance} Instance
+ * @typedef {import('./peers.mjs').LanternInstance} LanternInstance
+ * @typedef {import('./peers.mjs').PeerCorpus} PeerCorpus
+ * @typedef {import('./peers.mjs').Filter} Filter
+ * @typedef {import('./peers.mjs').Hits} Hits
+ * @typedef {import('./peers.mjs').Can} Can
+ * @typedef {import('./peers.mjs').Feature} Feature
+ * @typedef {import('./queries.mjs').QueryCounts} QueryCounts
+ * @typedef {import('./queries.mjs').Workload | 'filtered' | 'faceted'} WorkloadKey
+ * @typedef {import('./queries.mjs').QuerySets & { filtered: [string, Filter][], faceted: [string, Filter][] }} Queries
+ * @typedef {Map<string, Set<string>>} Targets the records holding each untouched word of the typo'd queries
+ */
+/**
+ * @typedef {object} CompareOptions
+ * @property {QueryCounts} counts queries per workload
+ * @property {number} repeat timed passes per workload
+ * @property {string} dist the bundle under test (for the throughput workers)
+ * @property {number} runs builds per library (the median counts)
+ * @property {number} budgetMs time per workload and library before it stops early
+ * @property {number} warmUpMs time after which a workload's warm-up may stop short
+ * @property {number} minSamples samples a workload takes however long they take
+ * @property {number} qpsMs throughput run per library (0: none)
+ */
+/**
+ * @template T
+ * @typedef {import('./peers.mjs').MaybePromise<T>} MaybePromise
+ */
+/**
+ * A workload's latency in ms: p50, p99 and max of each pass, each the median over the passes.
+ * @typedef {{ samples: number, p50: number, p99: number, max: number }} Latency
+ * @typedef {Latency & { meanCount?: number, unsupported?: undefined }} Timing meanCount: matches per query
+ * @typedef {{ unsupported: string, meanCount?: undefined } & { [K in keyof Latency]?: undefined }} Unsupported why a library cannot run a workload
+ */
+/**
+ * A library's row of the comparison (and "Lantern core", its core alone: latency only).
+ * @typedef {object} LibraryRow
+ * @property {string} library
+ * @property {string} version
+ * @property {Partial<Can>} can
+ * @property {number} [buildMs]
+ * @property {number} [memoryBytes]
+ * @property {number} [memoryQueriedBytes]
+ * @property {number} [snapshotBytes]
+ * @property {number} [saveMs]
+ * @property {number} [loadMs]
+ * @property {boolean} [snapshotSame]
+ * @property {Partial<Record<WorkloadKey, Timing | Unsupported>>} workloads
+ * @property {{ typo1: number, typo2: number }} [recall]
+ * @property {number} [qps]
+ * @property {LibraryRow} [core] Lantern's core row, until it is listed after Lantern's
+ */
+
+/** @typedef {Awaited<ReturnType<typeof compareDataset>>} Comparison One corpus: its figures, a row per library. */
+
+/** @type {{ key: WorkloadKey, label: string, needs?: Feature }[]} */
 export const WORKLOADS = [
   { key: 'exact', label: 'exact word' },
   { key: 'asYouType', label: 'as-you-type', needs: 'prefix' },
@@ -28,7 +87,11 @@ function retainedBytes() {
   return m.heapUsed + m.external;
 }
 
-/** p50, p99 and max of each pass, then the median of each over the passes. */
+/**
+ * p50, p99 and max of each pass, then the median of each over the passes.
+ * @param {number[][]} passes
+ * @returns {Latency}
+ */
 function latencyOf(passes) {
   const per = passes.filter((p) => p.length).map((p) => {
     const s = Float64Array.from(p).sort();
@@ -42,31 +105,50 @@ function latencyOf(passes) {
   };
 }
 
+/** @type {(x: any) => PromiseLike<unknown> | null} */
 const settle = (x) => (x && typeof x.then === 'function' ? x : null);
 
-/** Calls fn(arg) and awaits only when it returned a promise (sync libraries stay sync). */
+/**
+ * Calls fn(arg) and awaits only when it returned a promise (sync libraries stay sync).
+ * @template {unknown[]} A
+ * @template R
+ * @param {(...args: A) => R} fn
+ * @param {A} args
+ * @returns {Promise<Awaited<R>>}
+ */
 async function call(fn, ...args) {
   const r = fn(...args);
-  return settle(r) ? await r : r;
+  return settle(r) ? await r : /** @type {Awaited<R>} */ (r); // not a promise: R itself
 }
 
-/** Records containing each word (as a whole token of a searchable attribute). */
+/**
+ * Records containing each word (as a whole token of a searchable attribute).
+ * @param {Corpus} corpus
+ * @param {string[]} words
+ * @returns {Targets}
+ */
 function recordsWithWords(corpus, words) {
   const wanted = new Set(words);
-  const out = new Map([...wanted].map((w) => [w, new Set()]));
+  const out = new Map([...wanted].map((w) => [w, /** @type {Set<string>} */ (new Set())]));
   for (const r of corpus.records) {
     for (const text of corpus.searchableText(r)) {
       if (typeof text !== 'string') continue;
-      for (const t of tokens(text)) if (wanted.has(t)) out.get(t).add(String(r.objectID));
+      for (const t of tokens(text)) if (wanted.has(t)) out.get(t)?.add(String(r.objectID));
     }
   }
   return out;
 }
 
-/** Filters from the corpus's own values: the 4 most common tags × numeric cuts at the 25th/50th/75th percentile. */
+/**
+ * Filters from the corpus's own values: the 4 most common tags × numeric cuts at the 25th/50th/75th percentile.
+ * @param {Corpus} corpus
+ * @returns {Filter[]}
+ */
 function filtersOf(corpus) {
   const { tag, numeric } = corpus.peer;
+  /** @type {Map<string, number>} */
   const counts = new Map();
+  /** @type {number[]} */
   const values = [];
   for (const r of corpus.records) {
     const t = r[tag];
@@ -82,17 +164,25 @@ function filtersOf(corpus) {
 /**
  * Benchmarks `libraries` on the corpus `makeCorpus()` makes. `descriptor` lets
  * a worker thread make the same corpus (see qps-worker.mjs).
+ * @param {Library[]} libraries
+ * @param {() => Corpus} makeCorpus
+ * @param {CorpusDescriptor} descriptor
+ * @param {CompareOptions} opts
+ * @param {(line: string) => void} [log]
  */
 export async function compareDataset(libraries, makeCorpus, descriptor, opts, log = () => {}) {
-  const corpus = makeCorpus();
-  const queries = buildQueries(corpus, opts.counts);
-  const typoQueries = [...queries.typo1, ...queries.typo2];
-  const targets = recordsWithWords(corpus, typoQueries.map((q) => queries.typoSource[q]));
-  const filters = filtersOf(corpus);
-  const words = queries.exact.slice(0, Math.max(4, Math.ceil(queries.exact.length / 5)));
-  queries.filtered = words.map((q, i) => [q, filters[i % filters.length]]);
-  queries.faceted = queries.filtered;
-  corpus.documents = corpus.records.map((r) => flatDocument(r, corpus.peer));
+  const made = makeCorpus();
+  const sets = buildQueries(made, opts.counts);
+  const typoQueries = [...sets.typo1, ...sets.typo2];
+  const targets = recordsWithWords(made, typoQueries.map((q) => sets.typoSource[q]));
+  const filters = filtersOf(made);
+  const words = sets.exact.slice(0, Math.max(4, Math.ceil(sets.exact.length / 5)));
+  /** @type {[string, Filter][]} */
+  const filtered = words.map((q, i) => [q, filters[i % filters.length]]);
+  /** @type {Queries} */
+  const queries = { ...sets, filtered, faceted: filtered };
+  /** @type {PeerCorpus} */
+  const corpus = Object.assign(made, { documents: made.records.map((r) => flatDocument(r, made.peer)) });
   const info = {
     dataset: corpus.name,
     records: corpus.records.length,
@@ -100,23 +190,37 @@ export async function compareDataset(libraries, makeCorpus, descriptor, opts, lo
     queries: Object.fromEntries(WORKLOADS.map((w) => [w.key, queries[w.key].length])),
   };
 
+  /** @type {LibraryRow[]} */
   const results = [];
   for (const library of libraries) {
     log(`   ${library.name}: building`);
-    results.push(await benchLibrary(library, corpus, queries, targets, opts, log));
+    const row = await benchLibrary(library, corpus, queries, targets, opts, log);
+    results.push(row);
     if (opts.qpsMs > 0) {
       log(`   ${library.name}: throughput on 2 workers`);
-      results.at(-1).qps = await throughput(library.key, descriptor, queries.asYouType, opts);
+      row.qps = await throughput(library.key, descriptor, queries.asYouType, opts);
     }
-    if (library.key === 'lantern') results.push(results.at(-1).core);
-    delete results.find((r) => r.library === library.name).core;
+    if (library.key === 'lantern' && row.core) results.push(row.core);
+    delete row.core;
   }
   return { ...info, libraries: results };
 }
 
+/**
+ * @param {Library} library
+ * @param {PeerCorpus} corpus
+ * @param {Queries} queries
+ * @param {Targets} targets
+ * @param {CompareOptions} opts
+ * @param {(line: string) => void} log
+ * @returns {Promise<LibraryRow>}
+ */
 async function benchLibrary(library, corpus, queries, targets, opts, log) {
+  /** @type {number[]} */
   const builds = [];
+  /** @type {number[]} */
   const memory = [];
+  /** @type {Instance | undefined} */
   let instance;
   let before = 0;
   for (let run = 0; run < opts.runs; run++) {
@@ -129,13 +233,16 @@ async function benchLibrary(library, corpus, queries, targets, opts, log) {
     builds.push(performance.now() - t0);
     memory.push(retainedBytes() - before);
   }
-  const row = { library: library.name, version: library.version, can: library.can, buildMs: median(builds), memoryBytes: median(memory) };
+  if (!instance) throw new Error('runs: at least one build');
+  // the row's other fields are added below, in the order its JSON keeps them
+  const row = /** @type {LibraryRow} */ ({ library: library.name, version: library.version, can: library.can, buildMs: median(builds), memoryBytes: median(memory) });
 
   if (library.can.snapshot === true) Object.assign(row, await snapshotOf(instance, queries.exact[0]));
 
   row.workloads = {};
   for (const w of WORKLOADS) {
-    const reason = w.needs && library.can[w.needs] !== true ? library.can[w.needs] : null;
+    const can = w.needs ? library.can[w.needs] : true;
+    const reason = can === true ? null : can;
     if (reason) { row.workloads[w.key] = { unsupported: reason }; continue; }
     log(`   ${library.name}: ${w.label}`);
     row.workloads[w.key] = await timeWorkload(instance, w.key, queries[w.key], opts);
@@ -145,18 +252,32 @@ async function benchLibrary(library, corpus, queries, targets, opts, log) {
   // never shrinks); the baseline is the last build's
   row.memoryQueriedBytes = retainedBytes() - before;
 
-  if (library.key === 'lantern') row.core = coreRow(instance, queries, opts);
+  if (library.key === 'lantern') row.core = coreRow(/** @type {LanternInstance} */ (instance), queries, opts);
   await instance.close();
   return row;
 }
 
-/** Runs one query of a workload; filtered ones carry their filter. */
+/**
+ * Runs one query of a workload; filtered ones carry their filter.
+ * @param {Instance} instance
+ * @param {WorkloadKey} key
+ * @returns {(query: any) => MaybePromise<Hits>} a query string, or [query, filter] for the filtered workloads
+ */
 function runner(instance, key) {
-  if (key === 'filtered') return ([q, f]) => instance.filtered(q, f, false);
-  if (key === 'faceted') return ([q, f]) => instance.filtered(q, f, true);
+  // a library runs these only when it can (can.filter, can.facets): then it has filtered()
+  const filtering = /** @type {Required<Instance>} */ (instance);
+  if (key === 'filtered') return ([q, f]) => filtering.filtered(q, f, false);
+  if (key === 'faceted') return ([q, f]) => filtering.filtered(q, f, true);
   return (q) => instance.search(q);
 }
 
+/**
+ * @param {Instance} instance
+ * @param {WorkloadKey} key
+ * @param {(string | [string, Filter])[]} list
+ * @param {CompareOptions} opts
+ * @returns {Promise<Timing>}
+ */
 async function timeWorkload(instance, key, list, opts) {
   const run = runner(instance, key);
   // warm-up (and the match counts): passes over every query until one is no more than a tenth
@@ -164,6 +285,7 @@ async function timeWorkload(instance, key, list, opts) {
   // over more than one pass (Lantern's prefix cache admits entries by their use; at 1M records its
   // cold pass takes ~5 s and the second is still 1.8× the third): timing a pass still warming
   // would measure the warm-up, and charge it to whichever row runs first.
+  /** @type {number[]} */
   const counts = [];
   const warm = performance.now() + opts.warmUpMs;
   let previousMs = Infinity;
@@ -179,9 +301,11 @@ async function timeWorkload(instance, key, list, opts) {
     if (!complete || tookMs > previousMs * 0.9) break;
     previousMs = tookMs;
   }
+  /** @type {number[][]} */
   const passes = [];
   const deadline = performance.now() + opts.budgetMs;
   for (let pass = 0; pass < opts.repeat && (pass === 0 || performance.now() < deadline); pass++) {
+    /** @type {number[]} */
     const samples = [];
     for (const q of list) {
       const a = performance.now();
@@ -199,16 +323,22 @@ async function timeWorkload(instance, key, list, opts) {
  * recall@10 of typo'd queries: of the records that contain the untouched
  * word (at most 10 of them counted), the share found in the top 10; over
  * every query, or as many as the time budget allows (slow scanners).
+ * @param {Instance} instance
+ * @param {Queries} queries
+ * @param {Targets} targets
+ * @param {CompareOptions} opts
  */
 async function recallOf(instance, queries, targets, opts) {
+  /** @type {(list: string[]) => Promise<number>} */
   const of = async (list) => {
+    /** @type {number[]} */
     const shares = [];
     const deadline = performance.now() + opts.budgetMs;
     for (const q of list) {
       if (performance.now() > deadline && shares.length >= opts.minSamples) break;
       const target = targets.get(queries.typoSource[q]);
       if (!target || target.size === 0) continue;
-      const { ids } = await call((x) => instance.search(x), q);
+      const { ids } = await call((/** @type {string} */ x) => instance.search(x), q);
       const found = ids.slice(0, TOP).filter((id) => target.has(String(id))).length;
       shares.push(found / Math.min(TOP, target.size));
     }
@@ -217,6 +347,10 @@ async function recallOf(instance, queries, targets, opts) {
   return { typo1: await of(queries.typo1), typo2: await of(queries.typo2) };
 }
 
+/**
+ * @param {Instance} instance
+ * @param {string} probe
+ */
 async function snapshotOf(instance, probe) {
   const s0 = performance.now();
   const saved = await call(() => instance.save());
@@ -224,20 +358,27 @@ async function snapshotOf(instance, probe) {
   const snapshotBytes = typeof saved === 'string' ? Buffer.byteLength(saved) : saved.byteLength;
   const l0 = performance.now();
   const copy = await call(() => instance.load(saved));
-  const first = await call((q) => copy.search(q), probe);
+  const first = await call((/** @type {string} */ q) => copy.search(q), probe);
   const loadMs = performance.now() - l0;
-  const original = await call((q) => instance.search(q), probe);
+  const original = await call((/** @type {string} */ q) => instance.search(q), probe);
   await copy.close();
   return { snapshotBytes, saveMs, loadMs, snapshotSame: JSON.stringify(first.ids) === JSON.stringify(original.ids) };
 }
 
-/** Lantern's core alone (no API layer): query latency only. */
+/**
+ * Lantern's core alone (no API layer): query latency only.
+ * @param {LanternInstance} instance
+ * @param {Queries} queries
+ * @param {CompareOptions} opts
+ */
 function coreRow(instance, queries, opts) {
+  /** @type {LibraryRow} */
   const row = { library: 'Lantern core', version: '', can: {}, workloads: {} };
   for (const w of WORKLOADS) {
     if (w.key === 'filtered' || w.key === 'faceted') { row.workloads[w.key] = { unsupported: 'API only' }; continue; }
-    const list = queries[w.key];
+    const list = /** @type {string[]} */ (queries[w.key]);
     for (const q of list) instance.coreSearch(q);
+    /** @type {number[][]} */
     const passes = [];
     for (let pass = 0; pass < opts.repeat; pass++) {
       passes.push(list.map((q) => {
@@ -251,11 +392,18 @@ function coreRow(instance, queries, opts) {
   return row;
 }
 
-/** Queries per second over two worker threads, each with its own index, running the as-you-type keystrokes. */
+/**
+ * Queries per second over two worker threads, each with its own index, running the as-you-type keystrokes.
+ * @param {string} libraryKey
+ * @param {CorpusDescriptor} descriptor
+ * @param {string[]} list
+ * @param {CompareOptions} opts
+ */
 async function throughput(libraryKey, descriptor, list, opts) {
   const workers = [0, 1].map(() => new Worker(new URL('./qps-worker.mjs', import.meta.url), {
     workerData: { libraryKey, descriptor, queries: list, ms: opts.qpsMs, dist: opts.dist },
   }));
+  /** @type {(w: Worker, type: string) => Promise<{ type: string, count: number, ms: number }>} */
   const message = (w, type) => new Promise((resolve, reject) => {
     w.on('error', reject);
     w.on('message', (m) => { if (m.type === type) resolve(m); });

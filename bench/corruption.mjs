@@ -13,15 +13,17 @@ import { mulberry32 } from './corpus.mjs';
 
 const { values } = parseArgs({ options: { trials: { type: 'string', default: '20' } } });
 const TRIALS = Number(values.trials);
-const { Lantern } = await import('../dist/index.js');
-const { fsStorage } = await import('../dist/node.js');
+const { Lantern } = await import('lantern-search');
+const { fsStorage } = await import('lantern-search/node');
 
+/** @type {<T>(work: () => Promise<T>) => Promise<T>} */
 const quietly = async (work) => {
   const warn = console.warn;
   console.warn = () => {};
   try { return await work(); } finally { console.warn = warn; }
 };
 
+/** @param {string} dir */
 async function build(dir) {
   const engine = await Lantern.open({ storage: fsStorage(dir), snapshotEvery: 0 });
   for (let w = 0; w < 300; w++) {
@@ -33,31 +35,44 @@ async function build(dir) {
   await engine.close();
 }
 
+/**
+ * @param {string} dir
+ * @returns {Promise<{ records: number, refused: boolean, error?: string }>}
+ */
 async function count(dir) {
   for (const repair of [false, true]) {
     try {
       const engine = await quietly(() => Lantern.open({ storage: fsStorage(dir), repair }));
       const r = await engine.request({ method: 'POST', path: '/1/indexes/c/query', body: { query: '', hitsPerPage: 0, analytics: false } });
       await engine.close();
-      return { records: r.status === 200 ? r.body.nbHits : 0, refused: repair };
+      return { records: r.status === 200 ? /** @type {{ nbHits: number }} */ (r.body).nbHits : 0, refused: repair };
     } catch (e) {
-      if (e.name !== 'StoreDamagedError' || repair) return { records: 0, refused: true, error: e.message };
+      const { name, message } = /** @type {Error} */ (e);
+      if (name !== 'StoreDamagedError' || repair) return { records: 0, refused: true, error: message };
     }
   }
+  throw new Error('not reached: the open with repair returns');
 }
 
+/** @type {(dir: string, pattern: RegExp) => string[]} */
 const files = (dir, pattern) => readdirSync(dir).filter((f) => pattern.test(f)).sort().map((f) => join(dir, f));
+/** @type {(dir: string) => string[]} */
 const logFiles = (dir) => files(dir, /^log(-\d+)?\.bin$/);
+/** @type {(dir: string) => string[]} */
 const snapshots = (dir) => files(dir, /^snapshot-\d+\.bin$/).reverse();
+/** @type {(random: () => number, paths: string[]) => [path: string, at: number]} */
 const pickOffset = (random, paths) => {
   const sizes = paths.map((p) => statSync(p).size);
   let at = Math.floor(random() * sizes.reduce((a, b) => a + b, 0));
   for (let i = 0; i < paths.length; i++) { if (at < sizes[i]) return [paths[i], at]; at -= sizes[i]; }
-  return [paths.at(-1), 0];
+  return [paths[paths.length - 1], 0];
 };
+/** @type {(path: string, at: number) => void} */
 const flip = (path, at) => { const b = readFileSync(path); b[at] ^= 0x5a; writeFileSync(path, b); };
+/** @type {(path: string, at: number, n: number) => void} */
 const zero = (path, at, n) => { const b = readFileSync(path); b.fill(0, at, Math.min(b.length, at + n)); writeFileSync(path, b); };
 
+/** @type {Record<string, (dir: string, random: () => number) => void>} */
 const CLASSES = {
   'a byte flipped in the log': (dir, random) => flip(...pickOffset(random, logFiles(dir))),
   'a 512-byte page of the log zeroed': (dir, random) => { const [p, at] = pickOffset(random, logFiles(dir)); zero(p, at, 512); },

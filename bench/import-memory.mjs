@@ -18,19 +18,28 @@ import { synthetic } from './corpus.mjs';
 const { values } = parseArgs({ options: { sizes: { type: 'string', default: '100000,1000000' } } });
 const PRELOAD = new URL('./support/max-rss.cjs', import.meta.url).pathname;
 
-/** Runs the CLI; its peak RSS in MB and its wall time. */
+/**
+ * Runs the CLI; its peak RSS in MB and its wall time.
+ * @param {string[]} args
+ */
 function cli(args) {
   const started = performance.now();
   const r = spawnSync(process.execPath, ['-r', PRELOAD, 'dist/cli.js', ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
   if (r.status !== 0) throw new Error(`lantern ${args.join(' ')}: ${r.stderr}`);
-  const kb = Number(/max-rss-kb (\d+)/.exec(r.stderr)[1]);
+  const rss = /max-rss-kb (\d+)/.exec(r.stderr);
+  if (!rss) throw new Error(`lantern ${args.join(' ')}: no max-rss-kb line from ${PRELOAD}`);
+  const kb = Number(rss[1]);
   return { mb: kb / 1024, seconds: (performance.now() - started) / 1000, stdout: r.stdout };
 }
 
-/** Starts `lantern serve` on a new data directory; its URL and a stop function. */
+/**
+ * Starts `lantern serve` on a new data directory; its URL and a stop function.
+ * @param {string} data
+ */
 async function serve(data) {
   const child = spawn(process.execPath, ['dist/cli.js', 'serve', '--port', '0', '--data', data], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
+  /** @type {string} */
   const url = await new Promise((resolve, reject) => {
     child.stdout.on('data', (d) => {
       out += d;
@@ -42,6 +51,11 @@ async function serve(data) {
   return { url, stop: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) };
 }
 
+/**
+ * @param {string} path
+ * @param {import('./corpus.mjs').BenchRecord[]} records
+ * @param {boolean} asArray
+ */
 async function writeFile(path, records, asArray) {
   const out = createWriteStream(path);
   if (asArray) out.write('[');

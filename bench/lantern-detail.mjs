@@ -10,9 +10,26 @@ import { mb, ms, table } from './format.mjs';
 import { settleHeap, stats } from './measure.mjs';
 
 /**
+ * @typedef {typeof import('lantern-search').Lantern} LanternClass
+ * @typedef {typeof import('lantern-search/node').fsStorage} FsStorage
+ * @typedef {import('lantern-search').LanternClient} LanternClient
+ * @typedef {import('./corpus.mjs').Corpus} Corpus
+ * @typedef {import('./corpus.mjs').BenchRecord} BenchRecord
+ * @typedef {import('./queries.mjs').QueryCounts} QueryCounts
+ * @typedef {import('./queries.mjs').Workload} Workload
+ * @typedef {ReturnType<typeof stats>} Stats
+ * @typedef {{ label: string, queries: number, meanNbHits: number, zeroHits: number, core: Stats, e2e: Stats }} WorkloadDetail
+ * @typedef {Awaited<ReturnType<typeof benchDataset>>} DatasetDetail
+ * @typedef {Awaited<ReturnType<typeof benchPersistence>>} Persistence
+ */
+
+/**
  * Persistence on the file system: indexing through the durable log, the
  * binary snapshot (size against the records' JSON, time to write), and
  * reopening from it (time, and the first query, which reads records lazily).
+ * @param {LanternClass} Lantern
+ * @param {FsStorage} fsStorage
+ * @param {() => Corpus} makeCorpus
  */
 export async function benchPersistence(Lantern, fsStorage, makeCorpus) {
   const corpus = makeCorpus();
@@ -49,6 +66,7 @@ export async function benchPersistence(Lantern, fsStorage, makeCorpus) {
   }
 }
 
+/** @param {Persistence} p */
 export function reportPersistence(p) {
   return `   persistence (fsStorage): indexing ${ms(p.indexMs)} ms through the log; snapshot ${mb(p.snapshotBytes)} ` +
     `(${(p.snapshotBytes / p.jsonBytes).toFixed(2)}× the JSON) in ${ms(p.snapshotMs)} ms; reopen ${ms(p.openMs)} ms ` +
@@ -58,6 +76,7 @@ export function reportPersistence(p) {
 
 // ---------------------------------------------------------------- one dataset
 
+/** @type {[Workload, string][]} */
 const WORKLOADS = [
   ['exact', 'exact word'],
   ['multi', 'multi-word'],
@@ -66,6 +85,11 @@ const WORKLOADS = [
   ['typo2', '2 typos'],
 ];
 
+/**
+ * @param {LanternClass} Lantern
+ * @param {() => Corpus} makeCorpus
+ * @param {{ counts: QueryCounts, repeat: number }} opts
+ */
 export async function benchDataset(Lantern, makeCorpus, opts) {
   // Heap baseline before the corpus exists; after indexing the harness drops
   // its records, so the delta is what the engine retains (records + index).
@@ -75,11 +99,12 @@ export async function benchDataset(Lantern, makeCorpus, opts) {
 
   const corpus = makeCorpus();
   const { settings } = corpus;
+  /** @type {BenchRecord[] | null} */
   let records = corpus.records;
   const indexName = corpus.name;
   const jsonBytes = Buffer.byteLength(JSON.stringify(records));
   const queries = buildQueries(corpus, opts.counts);
-  corpus.records = null;
+  corpus.records = [];
 
   // Indexing: wall clock from the first batch to the task queue idle.
   await client.setSettings({ indexName, indexSettings: settings });
@@ -106,11 +131,15 @@ export async function benchDataset(Lantern, makeCorpus, opts) {
   const core = index.coreIndex;
   const info = { records: index.size, terms: core.termCount, jsonBytes, indexMs, ranksMs, memory };
 
+  /** @type {(q: string) => ReturnType<typeof core.search>} */
   const coreSearch = (q) => core.search(coreQueryFor(index, q));
+  /** @type {(q: string) => ReturnType<LanternClient['searchSingleIndex']>} */
   const e2eSearch = (q) => client.searchSingleIndex({ indexName, searchParams: { query: q, hitsPerPage: 20, attributesToHighlight: [] } });
 
   // Warm-up: every query once at each level; also the correctness checks.
+  /** @type {string[]} */
   const problems = [];
+  /** @type {Record<string, number[]>} */
   const nbHits = {};
   for (const [key] of WORKLOADS) {
     nbHits[key] = [];
@@ -123,12 +152,17 @@ export async function benchDataset(Lantern, makeCorpus, opts) {
     }
   }
 
+  /** @type {Record<string, WorkloadDetail>} */
   const workloads = {};
+  /** @type {{ workload: string, query: string, ms: number }[]} */
   const slowest = [];
+  /** @type {Map<string, number[]>} */
   const byPrefixLength = new Map();
   for (const [key, label] of WORKLOADS) {
     const list = queries[key];
+    /** @type {number[]} */
     const coreSamples = [];
+    /** @type {number[]} */
     const e2eSamples = [];
     for (let pass = 0; pass < opts.repeat; pass++) {
       for (const q of list) {
@@ -140,7 +174,7 @@ export async function benchDataset(Lantern, makeCorpus, opts) {
         if (key === 'asYouType') {
           const bucket = q.length <= 3 ? String(q.length) : q.includes(' ') ? 'second word' : '4+ (first word)';
           if (!byPrefixLength.has(bucket)) byPrefixLength.set(bucket, []);
-          byPrefixLength.get(bucket).push(took);
+          byPrefixLength.get(bucket)?.push(took);
         }
       }
       for (const q of list) {
@@ -161,10 +195,11 @@ export async function benchDataset(Lantern, makeCorpus, opts) {
   }
   workloads.filtered = await filteredWorkload(client, indexName, settings, opts.repeat);
   slowest.sort((a, b) => b.ms - a.ms);
+  /** @type {Set<string>} */
   const seen = new Set();
   const topSlow = slowest.filter((s) => !seen.has(s.query) && seen.add(s.query)).slice(0, 8);
   const prefixes = Object.fromEntries(
-    ['1', '2', '3', '4+ (first word)', 'second word'].filter((b) => byPrefixLength.has(b)).map((b) => [b, stats(byPrefixLength.get(b))]),
+    ['1', '2', '3', '4+ (first word)', 'second word'].filter((b) => byPrefixLength.has(b)).map((b) => [b, stats(byPrefixLength.get(b) ?? [])]),
   );
 
   await engine.close();
@@ -175,28 +210,39 @@ export async function benchDataset(Lantern, makeCorpus, opts) {
  * Filtered + faceted empty queries (the InstantSearch page load and refinement
  * clicks): facet counts on the first two declared facets, with facet filters,
  * numeric ranges and both, built from the index's own top values.
+ * @param {LanternClient} client
+ * @param {string} indexName
+ * @param {Record<string, any>} settings
+ * @param {number} repeat
+ * @returns {Promise<WorkloadDetail>}
  */
 async function filteredWorkload(client, indexName, settings, repeat) {
-  const declared = (settings.attributesForFaceting ?? []).map((a) => a.replace(/^\w+\((.+)\)$/, '$1'));
+  /** @type {string[]} */
+  const declared = (settings.attributesForFaceting ?? []).map((/** @type {string} */ a) => a.replace(/^\w+\((.+)\)$/, '$1'));
   const facets = declared.slice(0, 2);
   const probe = await client.searchSingleIndex({ indexName, searchParams: { hitsPerPage: 0, facets: declared, maxValuesPerFacet: 5 } });
   const stringFacet = declared.find((a) => !probe.facets_stats?.[a] && probe.facets?.[a]);
   const numericFacet = declared.find((a) => probe.facets_stats?.[a]);
   const filters = [''];
+  /** @type {(v: string) => string} */
   const quote = (v) => JSON.stringify(v);
-  for (const value of Object.keys(probe.facets?.[stringFacet] ?? {}).slice(0, 5)) filters.push(`${stringFacet}:${quote(value)}`);
-  if (numericFacet) {
-    const { min, max } = probe.facets_stats[numericFacet];
+  for (const value of Object.keys((stringFacet && probe.facets?.[stringFacet]) ?? {}).slice(0, 5)) filters.push(`${stringFacet}:${quote(value)}`);
+  const range = numericFacet ? probe.facets_stats?.[numericFacet] : undefined;
+  if (numericFacet && range) {
+    const { min = NaN, max = NaN } = range; // both there: a numeric facet's stats
     for (const f of [0.25, 0.5, 0.75]) {
       const cut = Math.round(min + (max - min) * f);
       filters.push(`${numericFacet} >= ${cut}`);
       if (stringFacet) filters.push(`${numericFacet} >= ${cut} AND ${filters[1]}`);
     }
   }
+  /** @type {number[]} */
   const samples = [];
+  /** @type {number[]} */
   const hits = [];
+  /** @type {(f: string) => ReturnType<LanternClient['searchSingleIndex']>} */
   const run = (f) => client.searchSingleIndex({ indexName, searchParams: { query: '', filters: f, facets, hitsPerPage: 20, attributesToHighlight: [] } });
-  for (const f of filters) hits.push((await run(f)).nbHits);
+  for (const f of filters) hits.push((await run(f)).nbHits ?? NaN);
   for (let pass = 0; pass < repeat; pass++) {
     for (const f of filters) {
       const a = performance.now();
@@ -217,7 +263,9 @@ async function filteredWorkload(client, indexName, settings, repeat) {
 
 // ---------------------------------------------------------------- report
 
+/** @param {DatasetDetail} r */
 export function report(r) {
+  /** @type {string[]} */
   const out = [];
   out.push(`\n== ${r.dataset}: ${r.records.toLocaleString('en')} records, ${r.terms.toLocaleString('en')} terms, JSON ${mb(r.jsonBytes)}`);
   out.push(`   indexing ${ms(r.indexMs)} ms (${Math.round(r.records / (r.indexMs / 1000)).toLocaleString('en')} records/s), ` +

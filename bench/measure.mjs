@@ -11,17 +11,29 @@ export function settleHeap() {
   return process.memoryUsage();
 }
 
+/**
+ * @param {ArrayLike<number>} sorted ascending
+ * @param {number} p in [0, 1]
+ * @returns {number}
+ */
 export function percentile(sorted, p) {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
 }
 
+/**
+ * @param {Iterable<number>} values
+ * @returns {number}
+ */
 export function median(values) {
   const s = [...values].sort((a, b) => a - b);
   if (s.length === 0) return NaN;
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
+/**
+ * @param {Iterable<number>} samples
+ */
 export function stats(samples) {
   const sorted = Float64Array.from(samples).sort();
   const sum = sorted.reduce((a, b) => a + b, 0);

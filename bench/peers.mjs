@@ -15,13 +15,59 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { tokens } from './corpus.mjs';
 
+/**
+ * @typedef {import('./corpus.mjs').Corpus} Corpus
+ * @typedef {import('./corpus.mjs').PeerSpec} PeerSpec
+ * @typedef {import('./corpus.mjs').BenchRecord} BenchRecord
+ * @typedef {import('lantern-search').Lantern} Lantern
+ * @typedef {ReturnType<Lantern['index']>} LanternIndex
+ * @typedef {Parameters<LanternIndex['coreIndex']['search']>[0]} CoreQuery
+ * @typedef {Record<string, any>} FlatDoc A flat document (flatDocument): id, fields as strings, tags, the number.
+ * @typedef {Corpus & { documents: FlatDoc[] }} PeerCorpus A corpus and its flat documents, made before any build.
+ * @typedef {{ tag: string, min: number, tagAttribute: string, numeric: string }} Filter
+ * @typedef {{ ids: string[], count: number, facets?: unknown }} Hits
+ * @typedef {'typo' | 'prefix' | 'filter' | 'facets' | 'snapshot'} Feature
+ * @typedef {Record<Feature, true | string>} Can
+ */
+/**
+ * @template T
+ * @typedef {T | Promise<T>} MaybePromise
+ */
+/**
+ * An index a library built (methods, so that a library's own snapshot type narrows `Saved`).
+ * @template {string | Uint8Array} [Saved=string | Uint8Array]
+ * @typedef {{
+ *   search(query: string): MaybePromise<Hits>,
+ *   filtered?(query: string, filter: Filter, facets: boolean): MaybePromise<Hits>,
+ *   save(): MaybePromise<Saved>,
+ *   load(saved: Saved): MaybePromise<Instance<Saved>>,
+ *   close(): unknown,
+ * }} Instance
+ */
+/**
+ * Lantern's instance: the engine and the index, and the core alone.
+ * @typedef {Instance<Uint8Array> & { engine: Lantern, index: LanternIndex, coreSearch(query: string): unknown }} LanternInstance
+ */
+/**
+ * @typedef {object} Library
+ * @property {string} name
+ * @property {string} version
+ * @property {Can} can
+ * @property {(corpus: PeerCorpus) => MaybePromise<Instance>} build
+ * @property {() => Promise<unknown>} [prepare]
+ */
+
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** An installed package's version (read from its folder: not every package exports package.json). */
+/** @type {(pkg: string) => string} */
 const versionOf = (pkg) => JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')).version;
 
 export const TOP = 10;
 
-/** Query words, and whether the last one is still being typed (a prefix). */
+/**
+ * Query words, and whether the last one is still being typed (a prefix).
+ * @param {string} query
+ */
 export function queryWords(query) {
   return { words: tokens(query), lastIsPrefix: !/\s$/.test(query) };
 }
@@ -29,8 +75,12 @@ export function queryWords(query) {
 /**
  * The flat document every peer indexes: id, each searchable field as one
  * string, the tag field as an array and the numeric field (see corpus.peer).
+ * @param {BenchRecord} record
+ * @param {PeerSpec} peer
+ * @returns {FlatDoc}
  */
 export function flatDocument(record, peer) {
+  /** @type {FlatDoc} */
   const doc = { id: String(record.objectID) };
   for (const f of peer.fields) {
     const v = record[f];
@@ -42,15 +92,21 @@ export function flatDocument(record, peer) {
   return doc;
 }
 
-/** A filter: { tag, min } (tag value required, numeric ≥ min). */
+/** A filter: { tag, min } (tag value required, numeric ≥ min). @type {(doc: FlatDoc, peer: PeerSpec, filter: Filter) => boolean} */
 const passes = (doc, peer, filter) => doc[peer.numeric] >= filter.min && doc[peer.tagField].includes(filter.tag);
 
+/** @type {<T>(ids: T[]) => T[]} */
 const top = (ids) => ids.slice(0, TOP);
 
 // ---------------------------------------------------------------- Lantern
 
-/** Lantern through its API (the official client's methods, in process). */
+/**
+ * Lantern through its API (the official client's methods, in process).
+ * @param {string} distDir
+ * @returns {Library}
+ */
 export function lanternLibrary(distDir) {
+  /** @type {(typeof import('lantern-search') & { version: string }) | undefined} */
   let modules;
   const load = async () => (modules ??= {
     ...(await import(pathToFileURL(join(distDir, 'index.js')).href)),
@@ -60,17 +116,20 @@ export function lanternLibrary(distDir) {
   /**
    * Storage that keeps only the latest snapshot, in memory: the snapshot's size and reload, without disk
    * noise. No log (no append), like the peers and Lantern in memory: writes are not encoded for one.
+   * @param {import('lantern-search').Entry} [initial]
+   * @returns {import('lantern-search').Storage & { state: { snapshot: import('lantern-search').Entry | undefined } }}
    */
   const snapshotStorage = (initial) => {
     const state = { snapshot: initial };
     return {
       state,
       open: async () => {
-        const { taskID, bytes } = state.snapshot ?? {};
-        return { snapshots: state.snapshot ? [{ taskID, read: async () => bytes }] : [], log: [], damage: [], needsSnapshot: false };
+        const stored = state.snapshot;
+        return { snapshots: stored ? [{ taskID: stored.taskID, read: async () => stored.bytes }] : [], log: [], damage: [], needsSnapshot: false };
       },
       // proven as every stored snapshot is (it loads back) before it counts as saved
       writeSnapshot: async ({ taskID, pieces }, prove) => {
+        /** @type {Uint8Array[]} */
         const read = [];
         for await (const piece of pieces) read.push(piece);
         const bytes = new Uint8Array(Buffer.concat(read));
@@ -81,11 +140,13 @@ export function lanternLibrary(distDir) {
     };
   };
 
+  /** @type {(engine: Lantern, storage: ReturnType<typeof snapshotStorage>, indexName: string) => LanternInstance} */
   const instance = (engine, storage, indexName) => {
     const client = engine.client();
     let savedTaskID = 0;
     const index = engine.index(indexName);
-    const hitsOf = (r) => ({ ids: r.hits.map((h) => h.objectID), count: r.nbHits, facets: r.facets });
+    /** @type {(r: { hits: { objectID: string }[], nbHits?: number, facets?: unknown }) => Hits} */
+    const hitsOf = (r) => ({ ids: r.hits.map((h) => h.objectID), count: r.nbHits ?? NaN, facets: r.facets });
     const base = { hitsPerPage: TOP, attributesToRetrieve: ['objectID'], attributesToHighlight: [], attributesToSnippet: [] };
     return {
       engine,
@@ -105,7 +166,9 @@ export function lanternLibrary(distDir) {
       async save() {
         await engine.snapshot();
         // handed over like a peer's serialised index, not kept by the storage (it would count as the index's memory)
-        const { taskID, bytes } = storage.state.snapshot;
+        const stored = storage.state.snapshot;
+        if (!stored) throw new Error('the snapshot was not stored');
+        const { taskID, bytes } = stored;
         storage.state.snapshot = undefined;
         savedTaskID = taskID;
         return bytes;
@@ -139,9 +202,16 @@ export function lanternLibrary(distDir) {
   };
 }
 
-/** The core query the engine would build for `query` on `index` (same settings, `length` hits). */
+/**
+ * The core query the engine would build for `query` on `index` (same settings, `length` hits).
+ * @param {LanternIndex} index
+ * @param {string} query
+ * @returns {CoreQuery}
+ */
 export function coreQueryFor(index, query, length = 20) {
+  /** @type {Record<string, any>} the settings as stored (a value may be a string where a boolean is meant) */
   const s = index.settings;
+  /** @type {(name: string, fallback: unknown) => any} */
   const get = (name, fallback) => (s[name] === undefined || s[name] === null ? fallback : s[name]);
   const typo = get('typoTolerance', true);
   return {
@@ -163,9 +233,12 @@ export function coreQueryFor(index, query, length = 20) {
 
 // ---------------------------------------------------------------- MiniSearch
 
+/** @returns {Promise<Library>} */
 async function miniSearch() {
   const { default: MiniSearch } = await import('minisearch');
+  /** @type {(peer: PeerSpec) => import('minisearch').Options<FlatDoc>} */
   const make = (peer) => ({ idField: 'id', fields: peer.fields, storeFields: [peer.tagField, peer.numeric] });
+  /** @type {(query: string, peer: PeerSpec) => import('minisearch').SearchOptions} */
   const searchOptions = (query, peer) => {
     const { lastIsPrefix } = queryWords(query);
     return {
@@ -174,7 +247,9 @@ async function miniSearch() {
       fuzzy: (term) => peer.typos(term) || false,
     };
   };
+  /** @type {(ms: import('minisearch').default<FlatDoc>, peer: PeerSpec) => Instance<string>} */
   const instance = (ms, peer) => {
+    /** @type {(query: string, options: import('minisearch').SearchOptions) => Hits} */
     const run = (query, options) => {
       const results = ms.search(query, options);
       return { ids: top(results.map((r) => r.id)), count: results.length };
@@ -201,16 +276,20 @@ async function miniSearch() {
 
 // ---------------------------------------------------------------- FlexSearch
 
+/** @returns {Promise<Library>} */
 async function flexSearch() {
   const { Document, Charset } = await import('flexsearch');
+  /** @type {(peer: PeerSpec) => import('flexsearch').DocumentOptions} */
   const make = (peer) => ({
     document: {
       id: 'id',
-      index: peer.fields.map((field) => ({ field, tokenize: 'forward', encoder: Charset.LatinBalance })),
+      index: peer.fields.map((field) => ({ field, tokenize: /** @type {const} */ ('forward'), encoder: Charset.LatinBalance })),
       tag: [peer.tagField],
     },
   });
+  /** @type {(index: import('flexsearch').Document, peer: PeerSpec, limit: number) => Instance<string>} */
   const instance = (index, peer, limit) => {
+    /** @type {(query: string, options: object) => Hits} */
     const run = (query, options) => {
       // every match, to count them (the others count every match too)
       const results = index.search(query, { limit, merge: true, suggest: false, ...options });
@@ -219,6 +298,7 @@ async function flexSearch() {
     return {
       search: (query) => run(query, {}),
       save() {
+        /** @type {Record<string, unknown>} */
         const parts = {};
         index.export((key, data) => { parts[key] = data; });
         return JSON.stringify(parts);
@@ -245,15 +325,19 @@ async function flexSearch() {
 
 // ---------------------------------------------------------------- Orama
 
+/** @returns {Promise<Library>} */
 async function orama() {
   const { create, insertMultiple, search, save, load } = await import('@orama/orama');
+  /** @type {(peer: PeerSpec) => import('@orama/orama').AnySchema} */
   const schemaOf = (peer) => ({
     id: 'string',
-    ...Object.fromEntries(peer.fields.map((f) => [f, 'string'])),
+    ...Object.fromEntries(peer.fields.map((f) => [f, /** @type {const} */ ('string')])),
     [peer.tagField]: 'enum[]',
     [peer.numeric]: 'number',
   });
+  /** @type {(db: import('@orama/orama').AnyOrama, peer: PeerSpec) => Instance<string>} */
   const instance = (db, peer) => {
+    /** @type {(query: string, extra: object) => Promise<Hits>} */
     const run = async (query, extra) => {
       const { words } = queryWords(query);
       // one tolerance for the whole query: the smallest any of its words allows
@@ -290,8 +374,10 @@ async function orama() {
 
 // ---------------------------------------------------------------- Lunr
 
+/** @returns {Promise<Library>} */
 async function lunrLibrary() {
   const { default: lunr } = await import('lunr');
+  /** @type {(idx: import('lunr').Index, peer: PeerSpec) => Instance<string>} */
   const instance = (idx, peer) => ({
     search(query) {
       const { words, lastIsPrefix } = queryWords(query);
@@ -330,12 +416,15 @@ async function lunrLibrary() {
 
 // ---------------------------------------------------------------- Fuse.js
 
+/** @returns {Promise<Library>} */
 async function fuseLibrary() {
   const { default: Fuse } = await import('fuse.js');
   // Fuse scores approximate substring matches of the whole query (Bitap); 0.3
   // is about one typo in a short word. It keeps no inverted index: every
   // query scans every document.
+  /** @type {(peer: PeerSpec) => import('fuse.js').IFuseOptions<FlatDoc> & { keys: string[] }} */
   const optionsOf = (peer) => ({ keys: peer.fields, threshold: 0.3, ignoreLocation: true });
+  /** @type {(fuse: import('fuse.js').default<FlatDoc>, docs: FlatDoc[], peer: PeerSpec) => Instance<string>} */
   const instance = (fuse, docs, peer) => ({
     search(query) {
       const results = fuse.search(query.trim());
@@ -358,11 +447,17 @@ async function fuseLibrary() {
   };
 }
 
+/** @type {Record<string, () => Promise<Library>>} */
 const PEERS = { minisearch: miniSearch, flexsearch: flexSearch, orama, lunr: lunrLibrary, fuse: fuseLibrary };
 export const LIBRARY_KEYS = ['lantern', ...Object.keys(PEERS)];
 
-/** The libraries named in `keys` (LIBRARY_KEYS order), Lantern from the bundle in `distDir`. */
+/**
+ * The libraries named in `keys` (LIBRARY_KEYS order), Lantern from the bundle in `distDir`.
+ * @param {string[]} keys
+ * @param {string} distDir
+ */
 export async function loadLibraries(keys, distDir) {
+  /** @type {(Library & { key: string })[]} */
   const out = [];
   for (const key of LIBRARY_KEYS.filter((k) => keys.includes(k))) {
     const library = key === 'lantern' ? lanternLibrary(distDir) : await PEERS[key]();

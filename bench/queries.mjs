@@ -6,13 +6,26 @@
 //   typo2       an 8+ letter word with two such edits
 import { mulberry32, tokens } from './corpus.mjs';
 
+/**
+ * @typedef {import('./corpus.mjs').Corpus} Corpus
+ * @typedef {import('./corpus.mjs').Rng} Rng
+ * @typedef {typeof DEFAULT_COUNTS} QueryCounts
+ * @typedef {ReturnType<typeof buildQueries>} QuerySets
+ * @typedef {'exact' | 'multi' | 'asYouType' | 'typo1' | 'typo2'} Workload
+ */
+
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+/** @type {(w: string) => boolean} */
 const isWord = (w) => /^\p{L}+$/u.test(w);
 
 export const DEFAULT_COUNTS = { exact: 100, multi: 100, asYouType: 15, typo1: 100, typo2: 100 };
 
-/** Term frequencies over the searchable text of every record, most frequent first. */
+/**
+ * Term frequencies over the searchable text of every record, most frequent first.
+ * @param {Corpus} corpus
+ */
 export function termRanking(corpus) {
+  /** @type {Map<string, number>} */
   const counts = new Map();
   for (const r of corpus.records) {
     for (const text of corpus.searchableText(r)) {
@@ -24,9 +37,17 @@ export function termRanking(corpus) {
   return { ranked, counts };
 }
 
-/** `count` items of `list` picked without repetition by `rng` (all of them if fewer). */
+/**
+ * `count` items of `list` picked without repetition by `rng` (all of them if fewer).
+ * @template T
+ * @param {T[]} list
+ * @param {number} count
+ * @param {Rng} rng
+ * @returns {T[]}
+ */
 function pick(list, count, rng) {
   const pool = list.slice();
+  /** @type {T[]} */
   const out = [];
   while (out.length < count && pool.length > 0) {
     const i = Math.floor(rng() * pool.length);
@@ -37,17 +58,31 @@ function pick(list, count, rng) {
   return out;
 }
 
+/**
+ * @param {string} word
+ * @param {number} i
+ * @param {Rng} rng
+ */
 function substitute(word, i, rng) {
   let c;
   do c = LETTERS[Math.floor(rng() * LETTERS.length)]; while (c === word[i]);
   return word.slice(0, i) + c + word.slice(i + 1);
 }
 
+/**
+ * @param {string} word
+ * @param {number} i
+ */
 function transpose(word, i) {
   return word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
 }
 
-/** One edit at an inner position (neither the first nor the last letter), avoiding positions in `used`. */
+/**
+ * One edit at an inner position (neither the first nor the last letter), avoiding positions in `used`.
+ * @param {string} word
+ * @param {Rng} rng
+ * @param {Set<number>} used
+ */
 function innerEdit(word, rng, used) {
   for (let attempt = 0; attempt < 20; attempt++) {
     const i = 1 + Math.floor(rng() * (word.length - 2));
@@ -62,10 +97,20 @@ function innerEdit(word, rng, used) {
   return word;
 }
 
-/** `count` typo'd words made from `words` with `edits` edits each, recording in `sources` the word each came from. */
+/**
+ * `count` typo'd words made from `words` with `edits` edits each, recording in `sources` the word each came from.
+ * @param {string[]} words
+ * @param {number} edits
+ * @param {number} count
+ * @param {Set<string>} known
+ * @param {Rng} rng
+ * @param {Record<string, string>} sources
+ */
 function typos(words, edits, count, known, rng, sources) {
+  /** @type {string[]} */
   const out = [];
   for (const w of pick(words, count * 3, rng)) {
+    /** @type {Set<number>} */
     const used = new Set();
     let q = w;
     for (let e = 0; e < edits; e++) q = innerEdit(q, rng, used);
@@ -82,6 +127,8 @@ function typos(words, edits, count, known, rng, sources) {
  * Query sets for `corpus`: {exact, multi, asYouType, typo1, typo2}, each an
  * array of query strings, identical for identical (corpus, counts, seed);
  * and typoSource, the untouched word each typo'd query was made from.
+ * @param {Corpus} corpus
+ * @param {QueryCounts} [counts]
  */
 export function buildQueries(corpus, counts = DEFAULT_COUNTS, seed = 7) {
   const rng = mulberry32(seed);
@@ -95,13 +142,16 @@ export function buildQueries(corpus, counts = DEFAULT_COUNTS, seed = 7) {
   // Typo sources: the most frequent fifth of the vocabulary, so the intended word exists.
   const common = words.slice(0, Math.floor(words.length * 0.2));
   const known = new Set(frequency.keys());
+  /** @type {Record<string, string>} */
   const typoSource = {};
   const typo1 = typos(common.filter((w) => w.length >= 5 && w.length <= 7), 1, counts.typo1, known, rng, typoSource);
   const typo2 = typos(common.filter((w) => w.length >= 8), 2, counts.typo2, known, rng, typoSource);
 
   // Phrases from titles, in a deterministic record order.
   const records = corpus.records;
+  /** @type {(r: import('./corpus.mjs').BenchRecord) => string[]} */
   const titleWords = (r) => tokens(corpus.title(r) ?? '').filter(isWord);
+  /** @type {string[]} */
   const multi = [];
   for (let guard = 0; multi.length < counts.multi && guard < counts.multi * 20; guard++) {
     const t = titleWords(records[Math.floor(rng() * records.length)]);
@@ -112,15 +162,18 @@ export function buildQueries(corpus, counts = DEFAULT_COUNTS, seed = 7) {
     if (!multi.includes(q)) multi.push(q);
   }
 
+  /** @type {string[]} */
   const phrases = [];
   for (let guard = 0; phrases.length < counts.asYouType && guard < counts.asYouType * 50; guard++) {
     const t = titleWords(records[Math.floor(rng() * records.length)]);
+    /** @type {string[]} */
     const pairs = [];
     for (let i = 0; i + 1 < t.length; i++) if (t[i].length >= 3 && t[i + 1].length >= 3) pairs.push(`${t[i]} ${t[i + 1]}`);
     if (pairs.length === 0) continue;
     const q = pairs[Math.floor(rng() * pairs.length)];
     if (!phrases.includes(q)) phrases.push(q);
   }
+  /** @type {string[]} */
   const asYouType = [];
   for (const p of phrases) for (let i = 1; i <= p.length; i++) asYouType.push(p.slice(0, i));
 

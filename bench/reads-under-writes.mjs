@@ -33,11 +33,18 @@ const ROUNDS = Number(values.rounds);
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
-/** POSTs `body` (a value, or JSON already serialised to a Buffer). */
+/**
+ * POSTs `body` (a value, or JSON already serialised to a Buffer).
+ * @param {string} base
+ * @param {string} path
+ * @param {unknown} body
+ * @returns {Promise<{ status: number | undefined, body: any }>} the status and the JSON answered
+ */
 function post(base, path, body) {
   const data = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
     const req = request(`${base}${path}`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': data.length } }, (res) => {
+      /** @type {Buffer[]} */
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode, body: JSON.parse(Buffer.concat(chunks).toString() || '{}') }));
@@ -47,9 +54,15 @@ function post(base, path, body) {
   });
 }
 
+/**
+ * @param {string} base
+ * @param {string} path
+ * @returns {Promise<any>} the JSON answered
+ */
 function get(base, path) {
   return new Promise((resolve, reject) => {
     request(`${base}${path}`, { agent }, (res) => {
+      /** @type {Buffer[]} */
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
@@ -57,10 +70,12 @@ function get(base, path) {
   });
 }
 
+/** @param {string} dir */
 async function startServer(dir) {
   // LANTERN_SERVE_NODE_OPTIONS: node options for the server (--cpu-prof, say)
   const nodeOptions = process.env.LANTERN_SERVE_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...nodeOptions, 'dist/cli.js', 'serve', '--port', '0', '--data', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  /** @type {string} */
   const base = await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {
@@ -73,12 +88,23 @@ async function startServer(dir) {
   return { child, base };
 }
 
+/**
+ * @param {string} base
+ * @param {number} taskID
+ */
 async function waitForTask(base, taskID) {
   while ((await get(base, `/1/indexes/bench/task/${taskID}`)).status !== 'published') await new Promise((r) => setTimeout(r, 20));
 }
 
+/** @type {(sorted: number[], p: number) => number} */
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
+/**
+ * @param {string} base
+ * @param {string[]} queries
+ * @param {number} until
+ * @param {number[]} latencies
+ */
 async function searchLoad(base, queries, until, latencies) {
   const rng = mulberry32(latencies.length + 7);
   while (performance.now() < until) {
@@ -92,6 +118,7 @@ async function searchLoad(base, queries, until, latencies) {
 
 /** Batch bodies, serialised once: the bench process shares the machine, and building a 1,000-record body per write delayed its searchers' answers. */
 const BATCH_BODIES = 64;
+/** @param {import('./corpus.mjs').Corpus} corpus */
 function batchBodies(corpus) {
   return Array.from({ length: BATCH_BODIES }, (_, b) => {
     const first = b * BATCH;
@@ -104,6 +131,13 @@ function batchBodies(corpus) {
   });
 }
 
+/**
+ * @param {string} base
+ * @param {Buffer[]} bodies
+ * @param {number} until
+ * @param {{ value: number }} next the next body to send
+ * @param {{ count: number, lastTask: number }} written
+ */
 async function writeLoad(base, bodies, until, next, written) {
   while (performance.now() < until) {
     const body = bodies[next.value++ % bodies.length];
@@ -114,17 +148,28 @@ async function writeLoad(base, bodies, until, next, written) {
   }
 }
 
+/** The batch bodies (made for the first loaded phase), and the next one to send: shared by the phases. */
+/** @type {Buffer[]} */
+let bodies = [];
+const next = { value: 0 };
+
+/**
+ * @param {string} base
+ * @param {string[]} queries
+ * @param {import('./corpus.mjs').Corpus} corpus
+ * @param {number} writers
+ */
 async function phase(base, queries, corpus, writers) {
   // built before the clock starts: serialising 64 bodies stopped this process's searchers for half a second
-  if (writers > 0) phase.bodies ??= batchBodies(corpus);
+  if (writers > 0 && bodies.length === 0) bodies = batchBodies(corpus);
+  /** @type {number[]} */
   const latencies = [];
   const written = { count: 0, lastTask: 0 };
-  const next = phase.next ??= { value: 0 };
   const until = performance.now() + SECONDS * 1000;
   const started = performance.now();
   await Promise.all([
     ...Array.from({ length: SEARCHERS }, () => searchLoad(base, queries, until, latencies)),
-    ...Array.from({ length: writers }, () => writeLoad(base, phase.bodies, until, next, written)),
+    ...Array.from({ length: writers }, () => writeLoad(base, bodies, until, next, written)),
   ]);
   const elapsed = (performance.now() - started) / 1000;
   // what the writers queued is applied before the next phase starts
@@ -134,7 +179,7 @@ async function phase(base, queries, corpus, writers) {
     searchesPerSecond: latencies.length / elapsed,
     p50: percentile(latencies, 0.5),
     p99: percentile(latencies, 0.99),
-    max: latencies.at(-1),
+    max: latencies[latencies.length - 1],
     recordsWrittenPerSecond: written.count / elapsed,
   };
 }
@@ -157,6 +202,7 @@ try {
 
   // phases alternate (alone, loaded, alone, ...): this machine's speed drifts, so each
   // loaded phase is compared with the mean of the alone phases on either side of it
+  /** @type {(name: string, r: Awaited<ReturnType<typeof phase>>) => string} */
   const row = (name, r) => `${name.padEnd(28)} ${r.searchesPerSecond.toFixed(0).padStart(7)}/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(7)} ms  max ${r.max.toFixed(0).padStart(6)} ms  ${r.recordsWrittenPerSecond.toFixed(0).padStart(7)} records written/s`;
   console.log(`${SEARCHERS} searchers, ${SECONDS} s a phase, ${RECORDS} records to start with`);
   await phase(base, queries, corpus, 0); // warm-up: first sight of the queries

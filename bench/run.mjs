@@ -33,13 +33,44 @@ const LARGE = 500000;
 /** Fuse.js scans every record per query: on larger corpora it runs only when named (--libraries ...,fuse). */
 const SCANNER_LIMIT = 20000;
 
+/**
+ * @typedef {import('./corpus.mjs').CorpusDescriptor} CorpusDescriptor
+ * @typedef {import('./queries.mjs').QueryCounts} QueryCounts
+ * @typedef {import('./compare.mjs').Comparison} Comparison
+ * @typedef {import('./compare.mjs').CompareOptions} CompareOptions
+ * @typedef {typeof import('lantern-search').Lantern} LanternClass
+ * @typedef {typeof import('lantern-search/node').fsStorage} FsStorage
+ * @typedef {{ counts: QueryCounts, repeat: number }} RunSettings
+ */
+/**
+ * The command line's options (null: not given, a default applies).
+ * @typedef {object} Options
+ * @property {number[] | null} sizes
+ * @property {('ted' | 'cities' | 'synthetic')[] | null} corpora
+ * @property {string[] | null} libraries
+ * @property {boolean} smoke
+ * @property {boolean} detail
+ * @property {string | null} json
+ * @property {number | null} repeat
+ * @property {number | null} runs
+ * @property {number | null} budgetMs
+ * @property {number | null} warmUpMs
+ * @property {number | null} qpsMs
+ * @property {number} seed
+ * @property {number | null} queries
+ * @property {string} dist
+ */
+
 // ---------------------------------------------------------------- options
 
+/** @param {string[]} argv */
 function parseArgs(argv) {
+  /** @type {Options} */
   const o = {
     sizes: null, corpora: null, libraries: null, smoke: false, detail: false, json: null,
     repeat: null, runs: null, budgetMs: null, warmUpMs: null, qpsMs: null, seed: 1, queries: null, dist: join(ROOT, 'dist'),
   };
+  /** @type {(v: string) => string[]} */
   const list = (v) => v.split(',').map((x) => x.trim()).filter(Boolean);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -49,7 +80,7 @@ function parseArgs(argv) {
       return v;
     };
     if (a === '--sizes') o.sizes = list(value()).map(parseSize);
-    else if (a === '--corpora') o.corpora = list(value());
+    else if (a === '--corpora') o.corpora = /** @type {Options['corpora']} */ (list(value())); // checked below
     else if (a === '--libraries') o.libraries = list(value());
     else if (a === '--no-ted') o.corpora = ['cities', 'synthetic'];
     else if (a === '--smoke') o.smoke = true;
@@ -71,10 +102,11 @@ function parseArgs(argv) {
   return o;
 }
 
+/** @param {string} x */
 function parseSize(x) {
   const m = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(x);
   if (!m) throw new Error(`--sizes: "${x}" is not a number (1000, 10k, 1m)`);
-  return Math.round(Number(m[1]) * ({ '': 1, k: 1e3, m: 1e6 }[m[2].toLowerCase()]));
+  return Math.round(Number(m[1]) * /** @type {Record<string, number>} */ ({ '': 1, k: 1e3, m: 1e6 })[m[2].toLowerCase()]);
 }
 
 function readUsage() {
@@ -82,20 +114,32 @@ function readUsage() {
     '] [--smoke] [--detail] [--json [file]] [--repeat N] [--runs N] [--budget MS] [--warm-up MS] [--qps MS] [--seed N] [--queries N] [--dist DIR]';
 }
 
-/** The corpora to run, as descriptors (corpus.mjs makeCorpus). */
+/**
+ * The corpora to run, as descriptors (corpus.mjs makeCorpus).
+ * @param {Options} opts
+ * @returns {CorpusDescriptor[]}
+ */
 function corporaOf(opts) {
   if (opts.smoke) return [{ kind: 'synthetic', n: opts.sizes?.[0] ?? 2000, seed: opts.seed }];
   const kinds = opts.corpora ?? ['ted', 'cities', 'synthetic'];
+  /** @type {CorpusDescriptor[]} */
   const out = kinds.filter((k) => k !== 'synthetic').map((kind) => ({ kind }));
   if (kinds.includes('synthetic')) for (const n of opts.sizes ?? [100000]) out.push({ kind: 'synthetic', n, seed: opts.seed });
   return out;
 }
 
-/** Records of a corpus before it is made (the TED talks and the cities have a known size). */
+/**
+ * Records of a corpus before it is made (the TED talks and the cities have a known size).
+ * @param {CorpusDescriptor} descriptor
+ */
 function recordsOf(descriptor) {
   return descriptor.n ?? (descriptor.kind === 'ted' ? 2356 : 135233);
 }
 
+/**
+ * @param {Options} opts
+ * @returns {QueryCounts}
+ */
 function countsOf(opts) {
   const n = opts.queries ?? (opts.smoke ? 10 : null);
   return n ? { exact: n, multi: n, asYouType: Math.max(1, Math.round(n / 7)), typo1: n, typo2: n } : DEFAULT_COUNTS;
@@ -103,10 +147,15 @@ function countsOf(opts) {
 
 // ---------------------------------------------------------------- build under test
 
-/** sha256 (12 hex) of a bundle and the chunks it imports, relatively, recursively. */
+/**
+ * sha256 (12 hex) of a bundle and the chunks it imports, relatively, recursively.
+ * @param {string} entry
+ */
 function bundleHash(entry) {
   const hash = createHash('sha256');
+  /** @type {Set<string>} */
   const seen = new Set();
+  /** @type {(file: string) => void} */
   const visit = (file) => {
     if (seen.has(file)) return;
     seen.add(file);
@@ -129,6 +178,7 @@ function gitState() {
   }
 }
 
+/** @param {string} distDir */
 async function loadLantern(distDir) {
   const entry = join(distDir, 'index.js');
   if (!existsSync(entry)) {
@@ -137,7 +187,9 @@ async function loadLantern(distDir) {
     execSync('npm run build', { cwd: ROOT, stdio: 'inherit' });
   }
   const build = { dist: resolve(distDir), ...bundleHash(entry), git: gitState() };
+  /** @type {typeof import('lantern-search')} */
   const { Lantern } = await import(pathToFileURL(entry).href);
+  /** @type {typeof import('lantern-search/node')} */
   const { fsStorage } = await import(pathToFileURL(join(distDir, 'node.js')).href);
   return { Lantern, fsStorage, build };
 }
@@ -178,7 +230,9 @@ async function main() {
     writeFileSync(opts.json, JSON.stringify(doc, null, 2) + '\n');
     console.log(`wrote ${opts.json}`);
   }
-  const problems = opts.detail ? results.flatMap((r) => r.problems) : smokeProblems(results);
+  const problems = opts.detail
+    ? /** @type {import('./lantern-detail.mjs').DatasetDetail[]} */ (results).flatMap((r) => r.problems)
+    : smokeProblems(/** @type {Comparison[]} */ (results));
   for (const p of problems) console.error(`! ${p}`);
   if (opts.smoke && problems.length) {
     console.error(`smoke: ${problems.length} problem(s)`);
@@ -190,8 +244,10 @@ async function main() {
  * Several corpora: each in a child process of its own, so no corpus is
  * measured in a heap full of the previous ones' indexes (the libraries of
  * one corpus still share a process: their ratios are taken pair by pair).
+ * @param {Options} opts
  */
 async function runEachCorpusApart(opts) {
+  /** @type {Comparison[]} */
   const results = [];
   const own = process.argv.slice(2);
   const shared = [];
@@ -220,8 +276,13 @@ async function runEachCorpusApart(opts) {
   return results;
 }
 
-/** Every library on every corpus; a table per corpus. */
+/**
+ * Every library on every corpus; a table per corpus.
+ * @param {Options} opts
+ * @param {RunSettings} settings
+ */
 async function runComparison(opts, { counts, repeat }) {
+  /** @type {(Comparison & { pid: number })[]} */
   const results = [];
   for (const descriptor of corporaOf(opts)) {
     const large = (descriptor.n ?? 0) >= LARGE;
@@ -229,6 +290,7 @@ async function runComparison(opts, { counts, repeat }) {
     const keys = opts.libraries ?? (large ? ['lantern'] : LIBRARY_KEYS.filter((k) => k !== 'fuse' || recordsOf(descriptor) <= SCANNER_LIMIT));
     if (!opts.libraries && !keys.includes('fuse') && !large) console.log(`\n(Fuse.js left out above ${SCANNER_LIMIT.toLocaleString('en')} records: it scans every record per query; --libraries lantern,fuse runs it)`);
     const libraries = await loadLibraries(keys, opts.dist);
+    /** @type {CompareOptions} */
     const settings = {
       counts,
       repeat,
@@ -248,14 +310,20 @@ async function runComparison(opts, { counts, repeat }) {
   return results;
 }
 
-/** Lantern alone, in depth (the report before the peers were added). */
+/**
+ * Lantern alone, in depth (the report before the peers were added).
+ * @param {LanternClass} Lantern
+ * @param {FsStorage} fsStorage
+ * @param {Options} opts
+ * @param {RunSettings} settings
+ */
 async function runDetail(Lantern, fsStorage, opts, { counts, repeat }) {
   console.log(`repeat ${repeat}; queries per workload ${JSON.stringify(counts)} (as-you-type = phrases, every prefix queried)`);
   const results = [];
   for (const descriptor of corporaOf({ ...opts, corpora: opts.corpora ?? ['ted', 'synthetic'] })) {
     const make = () => makeCorpus(descriptor);
-    const r = await benchDataset(Lantern, make, { counts, repeat });
-    r.persistence = await benchPersistence(Lantern, fsStorage, make);
+    const detail = await benchDataset(Lantern, make, { counts, repeat });
+    const r = Object.assign(detail, { persistence: await benchPersistence(Lantern, fsStorage, make) });
     results.push(r);
     console.log(report(r));
     console.log(reportPersistence(r.persistence));

@@ -16,6 +16,7 @@ for (const file of ['talks.json', 'talks_settings.json', 'talks_date_asc_setting
 const talks = JSON.parse(readFileSync(join(FIXTURES, 'talks.json'), 'utf8'));
 writeFileSync(join(OUT, 'data', 'manifest.json'), JSON.stringify({ talks: talks.length }));
 
+/** @type {import('esbuild').BuildOptions} */
 const browser = {
   bundle: true,
   format: 'esm',
@@ -33,6 +34,10 @@ await build({
   loader: { '.wasm': 'binary' },
 });
 
+/**
+ * @param {string} dir
+ * @returns {string[]}
+ */
 function filesUnder(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]);

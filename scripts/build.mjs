@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 
 rmSync('dist', { recursive: true, force: true });
 
+/** @type {import('esbuild').BuildOptions} */
 const common = {
   bundle: true,
   format: 'esm',
@@ -21,7 +22,7 @@ const common = {
   logLevel: 'warning',
 };
 
-/** Resolves src/platform/platform.js to the Node implementation. */
+/** Resolves src/platform/platform.js to the Node implementation. @type {import('esbuild').Plugin} */
 const nodePlatform = {
   name: 'node-platform',
   setup(b) {

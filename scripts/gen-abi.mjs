@@ -11,8 +11,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 const SOURCES = ['assembly/params.ts', 'assembly/ranking.ts'];
 const root = new URL('..', import.meta.url);
 
-/** `export const A = 1, B = 2;` declarations with integer values, in order. */
+/**
+ * `export const A = 1, B = 2;` declarations with integer values, in order.
+ * @param {string} source
+ * @returns {[name: string, value: number][]}
+ */
 function constantsOf(source) {
+  /** @type {[name: string, value: number][]} */
   const found = [];
   for (const [, list] of source.matchAll(/^export const ([^;]+);/gm)) {
     for (const part of list.split(',')) {

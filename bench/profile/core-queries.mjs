@@ -10,6 +10,7 @@ import { buildQueries } from '../queries.mjs';
 import { coreQueryFor } from '../peers.mjs';
 
 const [workload = 'asYouType', records = '100000', passes = '1', dist = 'dist'] = process.argv.slice(2);
+/** @type {typeof import('lantern-search')} */
 const { Lantern } = await import(pathToFileURL(join(resolve(dist), 'index.js')).href);
 const corpus = synthetic(Number(records));
 const queries = buildQueries(corpus);
@@ -23,7 +24,8 @@ console.error(`indexed ${records} in ${(performance.now() - t0).toFixed(0)} ms`)
 if (workload !== 'index') {
   const index = engine.index(corpus.name);
   index.prepareRanks();
-  const list = queries[workload];
+  const list = queries[/** @type {import('../queries.mjs').Workload} */ (workload)];
+  if (!Array.isArray(list)) throw new Error(`workload: exact, multi, asYouType, typo1, typo2 or index, not "${workload}"`);
   const q0 = performance.now();
   let hits = 0;
   for (let p = 0; p < Number(passes); p++) for (const q of list) hits += index.coreIndex.search(coreQueryFor(index, q, 10)).nbHits;
