@@ -105,7 +105,4 @@ export default tseslint.config(
       '@stylistic/type-named-tuple-spacing': 'error',
     },
   },
-  // Lines these files had when the format check came in; remove an entry once its file is fixed.
-  { files: ['src/engine/index-catalog.ts', 'test/api/search.test.ts'], rules: { '@stylistic/quotes': 'off' } }, // a "double-quoted" string
-  { files: ['src/engine/record-store.ts'], rules: { '@stylistic/no-multiple-empty-lines': 'off' } }, // an empty doc comment of blank lines
 );

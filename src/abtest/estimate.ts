@@ -6,6 +6,7 @@
 // power 0.8) for groups split by trafficPercentage.
 import { ApiError } from '../engine/errors.js';
 import { isPlainObject } from '../engine/records.js';
+import { own } from '../engine/own-keys.js';
 import type { EventStore } from '../analytics/events.js';
 import { rateOf, Scope, type OutcomeCount } from '../analytics/reports.js';
 import { parseVariants } from './tests.js';
@@ -23,15 +24,15 @@ const invalid = (message: string) => new ApiError('unprocessable', message);
 
 interface EstimateRequest { metric: OutcomeCount; size: number; excludeEmptySearches: boolean }
 
-function parseRequest(body: Record<string, any>): EstimateRequest {
+function parseRequest(body: Record<string, unknown>): EstimateRequest {
   const configuration = body.configuration;
   if (!isPlainObject(configuration)) throw invalid('configuration is required');
   const effect = configuration.minimumDetectableEffect;
   if (!isPlainObject(effect)) throw invalid('configuration.minimumDetectableEffect is required');
-  const metric = METRICS[effect.metric];
+  const metric = typeof effect.metric === 'string' ? own(METRICS, effect.metric) as OutcomeCount | undefined : undefined;
   if (!metric) throw invalid(`minimumDetectableEffect.metric must be one of ${Object.keys(METRICS).join(', ')}`);
   if (typeof effect.size !== 'number' || !(effect.size > 0)) throw invalid('minimumDetectableEffect.size must be a number above 0');
-  return { metric, size: effect.size, excludeEmptySearches: configuration.emptySearch?.exclude === true };
+  return { metric, size: effect.size, excludeEmptySearches: isPlainObject(configuration.emptySearch) && configuration.emptySearch.exclude === true };
 }
 
 /** Group sizes (control, variant) of a two-proportion test with group B = k × group A. */

@@ -40,7 +40,7 @@ function parseVariant(value: unknown, i: number): VariantConfig {
   if (!isPlainObject(value)) throw invalid(`variants[${i}] must be an object`);
   const { index, trafficPercentage, description, customSearchParameters } = value;
   if (typeof index !== 'string' || index === '') throw invalid(`variants[${i}].index is required`);
-  if (!Number.isInteger(trafficPercentage) || trafficPercentage < 1 || trafficPercentage > 99) {
+  if (typeof trafficPercentage !== 'number' || !Number.isInteger(trafficPercentage) || trafficPercentage < 1 || trafficPercentage > 99) {
     throw invalid(`variants[${i}].trafficPercentage must be an integer between 1 and 99`);
   }
   if (description !== undefined && typeof description !== 'string') throw invalid(`variants[${i}].description must be a string`);

@@ -4,6 +4,7 @@
 // `analytics: false`) with a queryID returned when `clickAnalytics` is set.
 import type { Engine } from '../engine/engine.js';
 import type { SearchParams } from '../engine/params.js';
+import type { SearchResponse } from '../engine/search.js';
 import { effectiveSetting } from '../engine/settings.js';
 import { wellFormed } from '../engine/storable.js';
 import type { FilterExpression } from '../engine/filters/parse.js';
@@ -18,7 +19,7 @@ export interface SearchCall {
   sourceIp: string;
 }
 
-type Response = Record<string, any>;
+type Response = SearchResponse;
 export type RunSearch = (indexName: string, params: SearchParams) => Response;
 
 /** The tags and filters of the many searches that have none: one empty list they share (every event is kept). */
@@ -88,11 +89,12 @@ function personalized(call: SearchCall, indexName: string, params: SearchParams,
   const response = run(indexName, params);
   const limit = Math.min(PERSONALIZATION_WINDOW, effectiveSetting(index.settings, 'paginationLimitedTo') ?? PERSONALIZATION_WINDOW);
   const { page: _page, hitsPerPage: _size, offset: _offset, length: _length, ...rest } = params;
-  const window = run(indexName, { ...rest, offset: 0, length: limit }).hits as Response[];
+  const window = run(indexName, { ...rest, offset: 0, length: limit }).hits ?? [];
   const impact = params.personalizationImpact ?? engine.analytics.strategy.personalizationImpact;
   const ranked = rerank(window, (hit) => personalScore(profile.scores, index.get(hit.objectID) ?? { objectID: hit.objectID }), impact);
-  const start = response.offset ?? response.page * response.hitsPerPage;
-  const size = response.length ?? response.hitsPerPage;
+  // responseFields may have left out the paging fields: no page of hits then
+  const start = response.offset ?? (response.page ?? 0) * (response.hitsPerPage ?? 0);
+  const size = response.length ?? response.hitsPerPage ?? 0;
   response.hits = ranked.slice(start, start + size).map(({ item, filtersScore, rankingScore, score }) => (
     item._rankingInfo ? { ...item, _rankingInfo: { ...item._rankingInfo, personalization: { filtersScore, rankingScore, score } } } : item
   ));

@@ -5,16 +5,17 @@ import { conflictingTest, indexesOf, newABTest, statusOf, type ABTest } from '..
 import { describeABTest } from '../abtest/metrics.js';
 import { estimateABTest as estimate } from '../abtest/estimate.js';
 import type { OperationContext } from './types.js';
+import { fieldsOf } from './body-values.js';
 
 const DEFAULT_LIMIT = 10;
 
-function idParam(ctx: OperationContext, invalid: ErrorCode): number {
+function idParam(ctx: OperationContext<'id'>, invalid: ErrorCode): number {
   const id = Number(ctx.params.id);
   if (!/^\d+$/.test(ctx.params.id) || !Number.isSafeInteger(id)) throw new ApiError(invalid, 'Invalid A/B test ID');
   return id;
 }
 
-function existing(ctx: OperationContext, invalidId: ErrorCode): ABTest {
+function existing(ctx: OperationContext<'id'>, invalidId: ErrorCode): ABTest {
   const test = ctx.engine.analytics.abTests.get(idParam(ctx, invalidId));
   if (!test) throw notFound('A/B test not found');
   checkIndex(ctx.caller, test.variants[0].index);
@@ -37,7 +38,7 @@ export async function addABTests(ctx: OperationContext) {
   return put(ctx, test);
 }
 
-export function getABTest(ctx: OperationContext) {
+export function getABTest(ctx: OperationContext<'id'>) {
   return describeABTest(existing(ctx, 'invalid_request'), ctx.engine.analytics.store);
 }
 
@@ -62,14 +63,14 @@ export function listABTests(ctx: OperationContext) {
 }
 
 /** Stops a running test (metadata and metrics kept); a test that is not running stays as it is. */
-export async function stopABTest(ctx: OperationContext) {
+export async function stopABTest(ctx: OperationContext<'id'>) {
   const test = existing(ctx, 'unprocessable');
   if (statusOf(test) !== 'active') return put(ctx, test);
   const at = new Date().toISOString();
   return put(ctx, { ...test, status: 'stopped', stoppedAt: at, updatedAt: at });
 }
 
-export async function deleteABTest(ctx: OperationContext) {
+export async function deleteABTest(ctx: OperationContext<'id'>) {
   const test = existing(ctx, 'unprocessable');
   const taskID = await ctx.engine.analytics.write({ type: 'analytics', action: 'deleteABTest', id: test.abTestID });
   return { abTestID: test.abTestID, index: test.variants[0].index, taskID };
@@ -77,7 +78,7 @@ export async function deleteABTest(ctx: OperationContext) {
 
 /** POST /2/abtests/estimate (today's client): sample sizes and duration from the control index's recent traffic. */
 export function estimateABTest(ctx: OperationContext) {
-  const variants: unknown[] = Array.isArray(ctx.body?.variants) ? ctx.body.variants : [];
-  for (const v of variants) if (typeof (v as { index?: unknown })?.index === 'string') checkIndex(ctx.caller, (v as { index: string }).index);
+  const { variants } = fieldsOf(ctx.body);
+  for (const v of Array.isArray(variants) ? variants : []) if (typeof (v as { index?: unknown })?.index === 'string') checkIndex(ctx.caller, (v as { index: string }).index);
   return estimate(ctx.body, ctx.engine.analytics.store, (name) => ctx.engine.indexes.has(name));
 }

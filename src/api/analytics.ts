@@ -12,9 +12,9 @@ function countCall(ctx: OperationContext): void {
   ctx.services.analyticsCalls.hit('analytics', CALLS_PER_MINUTE);
 }
 
-type Report = (scope: reports.Scope, params: ReportParams, ctx: OperationContext) => unknown;
+type Report<Params extends string> = (scope: reports.Scope, params: ReportParams, ctx: OperationContext<Params>) => unknown;
 
-function report(build: Report): Handler {
+function report<Params extends string = never>(build: Report<Params>): Handler<Params> {
   return (ctx) => {
     countCall(ctx);
     const params = parseReportParams(ctx.query);
@@ -38,7 +38,7 @@ export const getTopHits = report(reports.topHits);
 export const getUsersCount = report(reports.usersCount);
 export const getTopFilterAttributes = report(reports.topFilterAttributes);
 export const getTopFiltersNoResults = report(reports.topFiltersNoResults);
-export const getTopFilterForAttribute = report((scope, params, ctx) => reports.topFilterValues(scope, params, ctx.params.attribute));
+export const getTopFilterForAttribute = report<'attribute'>((scope, params, ctx) => reports.topFilterValues(scope, params, ctx.params.attribute));
 export const getTopCountries = report(reports.topCountries);
 export const getAverageClickPosition = report(reports.averageClickPosition);
 export const getClickThroughRate = report(reports.clickThroughRate);

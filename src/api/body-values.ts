@@ -4,8 +4,21 @@
 // type can throw (a 500, once): a value is converted only once its type is
 // known, and error messages show values with `shown` (errors.ts).
 import { badRequest, shown } from '../engine/errors.js';
+import { isPlainObject } from '../engine/records.js';
 
 type Body = Record<string, unknown>;
+
+/** The fields of a JSON object body; any other body (none, an array, text) has none. */
+export function fieldsOf(body: unknown): Body {
+  return isPlainObject(body) ? body : {};
+}
+
+/** A body that must be a JSON object when there is one (no body: no fields). */
+export function objectBody(body: unknown, what: string): Body {
+  if (body === undefined || body === null) return {};
+  if (!isPlainObject(body)) throw badRequest(`Invalid JSON: ${what} must be a JSON object`);
+  return body;
+}
 
 /** `body[name]`: an integer in `range` (a JSON number, or its digits as a string); `fallback` when absent. */
 export function integerParam(body: Body, name: string, fallback: number, range: { min?: number; max?: number } = {}): number {

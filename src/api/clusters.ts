@@ -6,7 +6,7 @@ import { isPlainObject } from '../engine/records.js';
 import { checkUserID, userIDOf } from '../clusters/user-id.js';
 import { clusterFigures, searchUsers, topUsers, type UserUsage } from '../clusters/usage.js';
 import { now, queryFlag } from './query-flags.js';
-import { integerParam, optionalString, stringParam } from './body-values.js';
+import { fieldsOf, integerParam, optionalString, stringParam } from './body-values.js';
 import type { OperationContext } from './types.js';
 import type { Engine } from '../engine/engine.js';
 
@@ -40,15 +40,15 @@ function assignedUser(ctx: OperationContext, userID: string): UserUsage {
 export async function assignUserId(ctx: OperationContext) {
   const userID = userIDOf(ctx.headers);
   if (userID === undefined) throw badRequest('The X-Algolia-User-ID (or X-Service-User-ID) header is required');
-  const cluster = checkCluster(ctx, ctx.body?.cluster);
+  const cluster = checkCluster(ctx, fieldsOf(ctx.body).cluster);
   await ctx.engine.writeKey({ type: 'key', action: 'assignUsers', cluster, users: [checkUserID(userID)], at: Date.now() });
   return { createdAt: now() };
 }
 
 /** Assigns several users; a user already on another cluster is not moved (the call is refused). */
 export async function batchAssignUserIds(ctx: OperationContext) {
-  const cluster = checkCluster(ctx, ctx.body?.cluster);
-  const users = ctx.body?.users;
+  const { cluster: clusterName, users } = fieldsOf(ctx.body);
+  const cluster = checkCluster(ctx, clusterName);
   if (!Array.isArray(users) || users.length === 0) throw badRequest('"users" must be a non-empty array of user IDs');
   const checked = [...new Set(users.map((u: unknown, i: number) => checkUserID(u, `users[${i}]`)))];
   const moving = checked.filter((u) => (ctx.engine.clusters.clusterOf(u) ?? cluster) !== cluster);
@@ -57,7 +57,7 @@ export async function batchAssignUserIds(ctx: OperationContext) {
   return { createdAt: now() };
 }
 
-export function getUserId(ctx: OperationContext) {
+export function getUserId(ctx: OperationContext<'userID'>) {
   return assignedUser(ctx, ctx.params.userID);
 }
 
@@ -87,7 +87,7 @@ export function searchUserIds(ctx: OperationContext) {
 }
 
 /** Removes the user and the records stored under its ID (one deletion task per index). */
-export async function removeUserId(ctx: OperationContext) {
+export async function removeUserId(ctx: OperationContext<'userID'>) {
   const { userID } = assignedUser(ctx, ctx.params.userID);
   const owned = ctx.engine.clusters.ownedBy(userID, (name) => ctx.engine.indexes.get(name));
   for (const [indexName, objectIDs] of owned) {

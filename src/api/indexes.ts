@@ -2,7 +2,7 @@
 import { badRequest, notFound } from '../engine/errors.js';
 import { checkIndexName } from '../engine/index-name.js';
 import { parseSettings } from '../engine/params.js';
-import { isPlainObject } from '../engine/records.js';
+import { isOneOf, isPlainObject } from '../engine/records.js';
 import { DEFAULT_SETTINGS, rankingPlan } from '../engine/settings.js';
 import type { SearchIndex } from '../engine/search-index.js';
 import { replicaName } from '../engine/index-config.js';
@@ -13,7 +13,7 @@ import type { OperationContext } from './types.js';
 const PAGE_SIZE = 100;
 
 function describe(index: SearchIndex, pendingTasks: number) {
-  const replicas = index.settings.replicas as string[] | undefined;
+  const replicas = index.settings.replicas;
   return {
     ...(index.primary ? { primary: index.primary } : {}),
     ...(replicas?.length ? { replicas } : {}),
@@ -39,14 +39,14 @@ export function listIndices(ctx: OperationContext) {
   return { items: items.slice(page * size, (page + 1) * size), nbPages: Math.ceil(items.length / size) };
 }
 
-export async function deleteIndex(ctx: OperationContext) {
+export async function deleteIndex(ctx: OperationContext<'indexName'>) {
   checkWholeIndexAllowed(ctx.caller);
   const indexName = checkIndexName(ctx.params.indexName);
   const taskID = await ctx.engine.write({ type: 'deleteIndex', indexName });
   return { deletedAt: new Date().toISOString(), taskID };
 }
 
-export function getSettings(ctx: OperationContext) {
+export function getSettings(ctx: OperationContext<'indexName'>) {
   const index = ctx.engine.index(ctx.params.indexName);
   const settings: Record<string, unknown> = { ...DEFAULT_SETTINGS, ...index.settings };
   if (index.primary) settings.primary = index.primary;
@@ -55,7 +55,7 @@ export function getSettings(ctx: OperationContext) {
   return settings;
 }
 
-export async function setSettings(ctx: OperationContext) {
+export async function setSettings(ctx: OperationContext<'indexName'>) {
   if (!isPlainObject(ctx.body)) throw badRequest('Invalid JSON: settings must be a JSON object');
   const settings = parseSettings(ctx.body);
   rankingPlan(settings); // rejects a bad ranking or customRanking before anything is logged
@@ -63,7 +63,7 @@ export async function setSettings(ctx: OperationContext) {
   if (ctx.engine.indexes.get(indexName)?.primary && settings.replicas !== undefined) {
     throw badRequest('A replica cannot have replicas');
   }
-  for (const replica of (settings.replicas as string[] | null | undefined) ?? []) {
+  for (const replica of settings.replicas ?? []) {
     const name = checkIndexName(replicaName(replica), 'replica name');
     if (name === indexName) throw badRequest('An index cannot be its own replica');
     const other = ctx.engine.indexes.get(name);
@@ -73,7 +73,7 @@ export async function setSettings(ctx: OperationContext) {
   return { updatedAt: new Date().toISOString(), taskID };
 }
 
-function taskStatus(ctx: OperationContext) {
+function taskStatus(ctx: OperationContext<'taskID'>) {
   const taskID = Number(ctx.params.taskID);
   if (!Number.isInteger(taskID) || taskID <= 0) throw badRequest(`Invalid taskID: ${ctx.params.taskID}`);
   const status = ctx.engine.tasks.status(taskID);
@@ -81,32 +81,32 @@ function taskStatus(ctx: OperationContext) {
   return { status, pendingTask: status === 'notPublished' };
 }
 
-export function getTask(ctx: OperationContext) {
+export function getTask(ctx: OperationContext<'indexName' | 'taskID'>) {
   checkIndexName(ctx.params.indexName);
   return taskStatus(ctx);
 }
 
 export const getAppTask = taskStatus;
 
-const SCOPES = ['settings', 'synonyms', 'rules'];
+const SCOPES = ['settings', 'synonyms', 'rules'] as const;
 
 /** copy / move: `operation`, `destination`, optional `scope`. */
-export async function operationIndex(ctx: OperationContext) {
+export async function operationIndex(ctx: OperationContext<'indexName'>) {
   const body = ctx.body;
   if (!isPlainObject(body)) throw badRequest('Invalid JSON: expected {operation, destination}');
   const { operation, destination, scope } = body;
   if (operation !== 'copy' && operation !== 'move') throw badRequest('Invalid value for "operation": expected copy or move');
-  checkIndexName(destination, 'destination');
-  if (scope !== undefined && (!Array.isArray(scope) || scope.some((s) => !SCOPES.includes(s)))) {
+  const destinationName = checkIndexName(destination, 'destination');
+  if (scope !== undefined && (!Array.isArray(scope) || scope.some((s) => !isOneOf(SCOPES, s)))) {
     throw badRequest(`Invalid value for "scope": expected a list of ${SCOPES.join(', ')}`);
   }
   if (!(operation === 'copy' && scope?.length)) checkWholeIndexAllowed(ctx.caller); // the records go too
   const source = ctx.engine.index(ctx.params.indexName);
-  if (destination === source.name) throw badRequest('Source and destination are the same index');
-  if (ctx.engine.indexes.get(destination)?.primary && !(scope?.length)) throw badRequest(`Cannot ${operation} onto replica ${destination}`);
+  if (destinationName === source.name) throw badRequest('Source and destination are the same index');
+  if (ctx.engine.indexes.get(destinationName)?.primary && !(scope?.length)) throw badRequest(`Cannot ${operation} onto replica ${destinationName}`);
   // the keys are the ones of now: key writes apply at once, this operation once the writes before it have
   const whole = !(operation === 'copy' && scope?.length);
   const keys = whole ? ctx.engine.indexKeysReaching(source.name) : undefined;
-  const taskID = await ctx.engine.write({ type: 'operation', indexName: source.name, operation, destination, scope, ...(keys ? { keys } : {}) });
+  const taskID = await ctx.engine.write({ type: 'operation', indexName: source.name, operation, destination: destinationName, scope, ...(keys ? { keys } : {}) });
   return { updatedAt: new Date().toISOString(), taskID };
 }

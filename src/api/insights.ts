@@ -12,7 +12,7 @@ export async function pushEvents(ctx: OperationContext) {
   return { status: 200, message: 'OK' };
 }
 
-export async function deleteUserToken(ctx: OperationContext) {
+export async function deleteUserToken(ctx: OperationContext<'userToken'>) {
   const { userToken } = ctx.params;
   if (!/^[a-zA-Z0-9_-]{1,64}$/.test(userToken)) throw badRequest('userToken must match [a-zA-Z0-9_-]{1,64}');
   await ctx.engine.analytics.write({ type: 'analytics', action: 'forgetUser', userToken, until: Date.now() });

@@ -56,11 +56,11 @@ function live(ctx: OperationContext): ApiKey[] {
 
 export const addApiKey = (ctx: OperationContext) => create(ctx);
 
-export function updateApiKey(ctx: OperationContext) {
+export function updateApiKey(ctx: OperationContext<'key'>) {
   return update(ctx, liveKey(ctx, ctx.params.key), ctx.params.key);
 }
 
-export function getApiKey(ctx: OperationContext) {
+export function getApiKey(ctx: OperationContext<'key'>) {
   return describeKey(liveKey(ctx, ctx.params.key));
 }
 
@@ -68,13 +68,13 @@ export function listApiKeys(ctx: OperationContext) {
   return { keys: live(ctx).sort((a, b) => b.createdAt - a.createdAt).map((k) => describeKey(k)) };
 }
 
-export async function deleteApiKey(ctx: OperationContext) {
+export async function deleteApiKey(ctx: OperationContext<'key'>) {
   liveKey(ctx, ctx.params.key);
   await ctx.engine.writeKey({ type: 'key', action: 'delete', value: ctx.params.key });
   return { deletedAt: iso() };
 }
 
-export async function restoreApiKey(ctx: OperationContext) {
+export async function restoreApiKey(ctx: OperationContext<'key'>) {
   if (!ctx.engine.deletedKeys.has(ctx.params.key)) throw new ApiError('not_found', 'Key is not in the list of deleted keys');
   await ctx.engine.writeKey({ type: 'key', action: 'restore', value: ctx.params.key });
   return { createdAt: iso() };
@@ -89,12 +89,12 @@ function indexKeyShape(k: ApiKey, withIndex: boolean) {
   return out;
 }
 
-export function addIndexApiKey(ctx: OperationContext) {
+export function addIndexApiKey(ctx: OperationContext<'indexName'>) {
   return create(ctx, checkIndexName(ctx.params.indexName));
 }
 
 /** Always succeeds: creates the key when it does not exist. */
-export function updateIndexApiKey(ctx: OperationContext) {
+export function updateIndexApiKey(ctx: OperationContext<'indexName' | 'key'>) {
   const indexName = checkIndexName(ctx.params.indexName);
   const previous = ctx.engine.keys.get(ctx.params.key);
   if (previous && !indexKeyIndexes(previous).includes(indexName)) throw new ApiError('invalid_request', 'This key is not a key of this index');
@@ -102,7 +102,7 @@ export function updateIndexApiKey(ctx: OperationContext) {
   return update(ctx, previous && !isExpired(previous) ? previous : undefined, ctx.params.key, indexName);
 }
 
-export function listIndexApiKeys(ctx: OperationContext) {
+export function listIndexApiKeys(ctx: OperationContext<'indexName'>) {
   const indexName = ctx.params.indexName;
   ctx.engine.index(indexName); // 404 when the index does not exist
   return { keys: live(ctx).filter((k) => indexKeyIndexes(k).includes(indexName)).map((k) => indexKeyShape(k, false)) };
@@ -112,11 +112,11 @@ export function listAllIndexApiKeys(ctx: OperationContext) {
   return { keys: live(ctx).filter((k) => k.index !== undefined).map((k) => indexKeyShape(k, true)) };
 }
 
-export function getIndexApiKey(ctx: OperationContext) {
+export function getIndexApiKey(ctx: OperationContext<'indexName' | 'key'>) {
   return indexKeyShape(liveKey(ctx, ctx.params.key, ctx.params.indexName), false);
 }
 
-export async function deleteIndexApiKey(ctx: OperationContext) {
+export async function deleteIndexApiKey(ctx: OperationContext<'indexName' | 'key'>) {
   liveKey(ctx, ctx.params.key, ctx.params.indexName);
   await ctx.engine.writeKey({ type: 'key', action: 'delete', value: ctx.params.key });
   return { deletedAt: iso() };

@@ -6,20 +6,20 @@ import { badRequest } from '../engine/errors.js';
 import type { OperationContext } from './types.js';
 
 /** The servers a call names (`{clusters}`, comma-separated), or all of them. */
-function servers(ctx: OperationContext): string[] {
+function servers(ctx: OperationContext<never, 'clusters'>): string[] {
   const all = ctx.engine.clusters.names;
   return ctx.params.clusters === undefined ? [...all] : namesIn(ctx.params.clusters, all, 'server');
 }
 
-export function getStatus(ctx: OperationContext) {
+export function getStatus(ctx: OperationContext<never, 'clusters'>) {
   return { status: perServer(servers(ctx), (s) => ctx.engine.metrics.statusOf(s)) };
 }
 
-export function getIncidents(ctx: OperationContext) {
+export function getIncidents(ctx: OperationContext<never, 'clusters'>) {
   return { incidents: perServer(servers(ctx), (s) => ctx.engine.metrics.incidentsOf(s)) };
 }
 
-export function getUsage(ctx: OperationContext) {
+export function getUsage(ctx: OperationContext<'period' | 'statistic', 'indexName'>) {
   const { indexName } = ctx.params;
   if (indexName !== undefined && !ctx.engine.indexes.has(indexName)) throw badRequest(`Unknown index "${indexName}"`);
   const period = checkPeriod(ctx.params.period);
@@ -39,29 +39,29 @@ export function getProbes() {
   return { probes: [{ name: PROBE, city: null, country: null, latitude: null, longitude: null, regions: [REGION] }] };
 }
 
-export function getLatency(ctx: OperationContext) {
+export function getLatency(ctx: OperationContext<'clusters'>) {
   return { metrics: { latency: latency(ctx.engine.metrics, servers(ctx)) } };
 }
 
-export function getLatencyByRelevantProbes(ctx: OperationContext) {
+export function getLatencyByRelevantProbes(ctx: OperationContext<'clusters'>) {
   const byServer = latency(ctx.engine.metrics, servers(ctx));
   return { metrics: { latency_by_probes: perServer(servers(ctx), (s) => ({ [PROBE]: byServer[s] })) } };
 }
 
-export function getLatencyByOtherProbes(ctx: OperationContext) {
+export function getLatencyByOtherProbes(ctx: OperationContext<'clusters'>) {
   return { metrics: { latency_by_probes: perServer(servers(ctx), () => ({})) } };
 }
 
-export function getIndexingTime(ctx: OperationContext) {
+export function getIndexingTime(ctx: OperationContext<'clusters'>) {
   return { metrics: { indexing: indexingTime(ctx.engine.metrics, servers(ctx)) } };
 }
 
 /** The process answering is the probe: every server it holds is reachable. */
-export function getReachability(ctx: OperationContext) {
+export function getReachability(ctx: OperationContext<'clusters'>) {
   return perServer(servers(ctx), () => ({ [PROBE]: true }));
 }
 
-export function getMetrics(ctx: OperationContext) {
+export function getMetrics(ctx: OperationContext<'metric' | 'period'>) {
   const period = checkPeriod(ctx.params.period);
   const names = ctx.params.metric === '*' ? INFRASTRUCTURE_METRICS : namesIn(ctx.params.metric, INFRASTRUCTURE_METRICS, 'metric');
   return infrastructure(ctx.engine.metrics, names, period, ctx.engine.clusters.names);

@@ -52,29 +52,29 @@ function checkWritable(ctx: OperationContext, indexName: string): void {
   if (primary) throw badRequest(`Index ${indexName} is a replica of ${primary}: write to the primary`);
 }
 
-export async function saveObject(ctx: OperationContext) {
+export async function saveObject(ctx: OperationContext<'indexName'>) {
   const body = asRecord(ctx.body);
   const taskID = await writeActions(ctx, ctx.params.indexName, [{ action: 'addObject', body }]);
   return new Reply(201, { createdAt: now(), taskID, objectID: body.objectID });
 }
 
-export async function addOrUpdateObject(ctx: OperationContext) {
+export async function addOrUpdateObject(ctx: OperationContext<'indexName' | 'objectID'>) {
   const body = asRecord(ctx.body, ctx.params.objectID);
   const taskID = await writeActions(ctx, ctx.params.indexName, [{ action: 'updateObject', body }]);
   return { updatedAt: now(), taskID, objectID: body.objectID };
 }
 
-export async function deleteObject(ctx: OperationContext) {
+export async function deleteObject(ctx: OperationContext<'indexName' | 'objectID'>) {
   const taskID = await writeActions(ctx, ctx.params.indexName, [{ action: 'deleteObject', objectID: ctx.params.objectID }]);
   return { deletedAt: now(), taskID };
 }
 
-export async function clearObjects(ctx: OperationContext) {
+export async function clearObjects(ctx: OperationContext<'indexName'>) {
   const taskID = await writeActions(ctx, ctx.params.indexName, [{ action: 'clear' }]);
   return { updatedAt: now(), taskID };
 }
 
-export async function partialUpdateObject(ctx: OperationContext) {
+export async function partialUpdateObject(ctx: OperationContext<'indexName' | 'objectID'>) {
   checkPartial(ctx.body);
   const { createIfNotExists: inBody, ...attributes } = ctx.body as Record<string, unknown>;
   const flag: unknown = ctx.query.createIfNotExists ?? inBody;
@@ -89,7 +89,7 @@ function requestsOf(body: unknown): unknown[] {
   return body.requests;
 }
 
-export async function deleteBy(ctx: OperationContext) {
+export async function deleteBy(ctx: OperationContext<'indexName'>) {
   const index = ctx.engine.index(ctx.params.indexName);
   checkWritable(ctx, index.name);
   // the key's forced filters AND the call's: only records both reach are deleted
@@ -99,7 +99,7 @@ export async function deleteBy(ctx: OperationContext) {
   return { deletedAt: now(), taskID };
 }
 
-export async function batch(ctx: OperationContext) {
+export async function batch(ctx: OperationContext<'indexName'>) {
   const actions = requestsOf(ctx.body).map(toAction);
   const taskID = await writeActions(ctx, ctx.params.indexName, actions);
   return { taskID, objectIDs: reportedIDs(actions) };
@@ -132,7 +132,7 @@ function readable(ctx: OperationContext, index: SearchIndex, objectID: string, a
   return project(record, projection(toRetrieve, hidden));
 }
 
-export function getObject(ctx: OperationContext) {
+export function getObject(ctx: OperationContext<'indexName' | 'objectID'>) {
   const attributes = ctx.query.attributesToRetrieve ?? ctx.query.attributes;
   const record = readable(ctx, ctx.engine.index(ctx.params.indexName), ctx.params.objectID, attributes, reachTest(ctx));
   if (!record) throw notFound('ObjectID does not exist');

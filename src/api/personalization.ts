@@ -35,20 +35,20 @@ export function getRecommendationStrategy(ctx: OperationContext) {
   return { ...specForm(current(ctx)), taskID: ctx.services.strategyTaskID };
 }
 
-function userToken(ctx: OperationContext): string {
+function userToken(ctx: OperationContext<'userToken'>): string {
   const { userToken } = ctx.params;
   if (!/^[a-zA-Z0-9_-]{1,64}$/.test(userToken)) throw badRequest('userToken must match [a-zA-Z0-9_-]{1,64}');
   return userToken;
 }
 
-export function getUserTokenProfile(ctx: OperationContext) {
+export function getUserTokenProfile(ctx: OperationContext<'userToken'>) {
   const engine = ctx.engine;
   const profile = profileOf(engine.analytics, userToken(ctx), (index, objectID) => engine.indexes.get(index)?.get(objectID));
   if (!profile) throw notFound('No profile for this userToken');
   return profile;
 }
 
-export async function deleteUserProfile(ctx: OperationContext) {
+export async function deleteUserProfile(ctx: OperationContext<'userToken'>) {
   const token = userToken(ctx);
   const until = Date.now();
   await ctx.engine.analytics.write({ type: 'analytics', action: 'resetProfile', userToken: token, until });

@@ -24,11 +24,11 @@ import { observeRequest } from '../monitoring/observe.js';
 import * as logs from './logs.js';
 import { requestIdHeaders, requestIdOf } from './request-id.js';
 import { Reply, type ApiRequest, type ApiResponse, type ApiServices, type Handler } from './types.js';
-import { ROUTES, type Route, type RouteOp } from './routes.js';
+import { ROUTES, type PathParamsOf, type Route, type RouteOp } from './routes.js';
 import { RecentValues } from '../engine/recent.js';
 
 /** Each operation's handler: every row of the route table has one (a missing one does not compile). */
-const HANDLERS: { readonly [K in RouteOp]: Handler } = {
+const HANDLERS: { readonly [K in RouteOp]: Handler<PathParamsOf<K>> } = {
   listIndices: indexes.listIndices,
   search: search.search,
   multipleBatch: objects.multipleBatch,
@@ -146,6 +146,11 @@ const HANDLERS: { readonly [K in RouteOp]: Handler } = {
   listUserIds: clusters.listUserIds,
   listClusters: clusters.listClusters,
 };
+
+/** The handler of a matched route (its path gave the parameters the handler reads). */
+function handlerOf(route: Route): Handler<string> {
+  return HANDLERS[route.op as RouteOp];
+}
 
 /** A route's path as segments: literal text, or the name of a parameter (`{name}`). */
 interface CompiledRoute { route: Route; segments: Array<{ literal: string } | { param: string }>; literals: number }
@@ -281,7 +286,7 @@ async function answer(
     enforce(services.keyCalls, found.route, caller, found.params, body);
     clusters.admitUser(engine, found.route, headers);
     const context = { engine, services, params: found.params, query, body, headers, sourceIp, caller };
-    const pending = observeRequest(engine, { route: found.route, params: found.params, body, headers }, () => HANDLERS[found.route.op as RouteOp](context));
+    const pending = observeRequest(engine, { route: found.route, params: found.params, body, headers }, () => handlerOf(found.route)(context));
     // a write's parsing, checks and encoding (the handler's part before its first await) are write work
     if (!reads) engine.pacer.charge(performance.now() - accepting);
     const answered = await pending;

@@ -153,3 +153,9 @@ export const ROUTES: readonly Route[] = ROUTE_TABLE;
 
 /** Every operation's name (the typed client's methods: see client.ts). */
 export type RouteOp = (typeof ROUTE_TABLE)[number]['op'];
+
+/** The names of a path's parameters: `/1/indexes/{indexName}/task/{taskID}` → 'indexName' | 'taskID'. */
+type ParamNames<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}` ? Name | ParamNames<Rest> : never;
+
+/** The path parameters of an operation, read off its row. */
+export type PathParamsOf<Op extends RouteOp> = ParamNames<Extract<(typeof ROUTE_TABLE)[number], { op: Op }>['path']>;

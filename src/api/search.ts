@@ -6,6 +6,7 @@ import { browseIndex } from '../engine/browse.js';
 import { searchFacetValues } from '../engine/facet-search.js';
 import { isPlainObject } from '../engine/records.js';
 import type { OperationContext } from './types.js';
+import { objectBody } from './body-values.js';
 import { restrictParams } from '../auth/restrictions.js';
 import { effectiveSetting } from '../engine/settings.js';
 import type { SearchIndex } from '../engine/search-index.js';
@@ -23,8 +24,8 @@ function run(ctx: OperationContext, indexName: string, params: SearchParams) {
   });
 }
 
-export function searchSingleIndex(ctx: OperationContext) {
-  return withParsedQuery(run(ctx, ctx.params.indexName, parseSearchParams(ctx.body ?? {})));
+export function searchSingleIndex(ctx: OperationContext<'indexName'>) {
+  return withParsedQuery(run(ctx, ctx.params.indexName, parseSearchParams(objectBody(ctx.body, 'search parameters'))));
 }
 
 /** A single-index answer also names its query `parsed_query` (the response is the search's own, not shared). */
@@ -39,7 +40,7 @@ function queryStringParams(ctx: OperationContext): { params: string } {
 }
 
 /** GET /1/indexes/{indexName}: parameters in the query string. */
-export function searchWithQueryString(ctx: OperationContext) {
+export function searchWithQueryString(ctx: OperationContext<'indexName'>) {
   return withParsedQuery(run(ctx, ctx.params.indexName, parseSearchParams(queryStringParams(ctx))));
 }
 
@@ -49,20 +50,25 @@ function seesUnretrievable(ctx: OperationContext): boolean {
   return ctx.caller.isAdmin || ctx.caller.rights.has('seeUnretrievableAttributes');
 }
 
-export function searchForFacetValues(ctx: OperationContext) {
+export function searchForFacetValues(ctx: OperationContext<'facetName' | 'indexName'>) {
   const index = ctx.engine.index(ctx.params.indexName);
-  return searchFacetValues(index, ctx.params.facetName, restricted(ctx, index, parseSearchParams(ctx.body ?? {})));
+  return searchFacetValues(index, ctx.params.facetName, restricted(ctx, index, parseSearchParams(objectBody(ctx.body, 'search parameters'))));
 }
 
-export function browse(ctx: OperationContext) {
+export function browse(ctx: OperationContext<'indexName'>) {
   const index = ctx.engine.index(ctx.params.indexName);
-  const body = ctx.body ?? { ...queryStringParams(ctx), cursor: ctx.query.cursor };
+  const body = ctx.body === undefined || ctx.body === null
+    ? { ...queryStringParams(ctx), cursor: ctx.query.cursor }
+    : objectBody(ctx.body, 'browse parameters');
   return browseIndex(index, body, {
     cursorKey: ctx.engine.cursorKey,
     seeUnretrievable: seesUnretrievable(ctx),
     restrict: (params) => restricted(ctx, index, params, 1000),
   });
 }
+
+/** One query of a multi-index call: a search, or a facet search when `facet` is set. */
+interface InnerQuery { indexName: string; facet?: string; params: SearchParams }
 
 /** Multi-index queries; `stopIfEnoughMatches` stops once one has hitsPerPage hits. */
 export function search(ctx: OperationContext) {
@@ -72,13 +78,15 @@ export function search(ctx: OperationContext) {
   if (strategy !== 'none' && strategy !== 'stopIfEnoughMatches') {
     throw badRequest(`Invalid value for "strategy": expected none or stopIfEnoughMatches`);
   }
-  const parsed = body.requests.map((item: unknown, i: number) => {
+  const parsed = body.requests.map((item: unknown, i: number): InnerQuery => {
     if (!isPlainObject(item) || typeof item.indexName !== 'string') throw badRequest(`requests[${i}] needs an indexName`);
-    if (item.type === 'facet' && typeof item.facet !== 'string') throw badRequest(`requests[${i}]: a facet query needs "facet"`);
-    return { indexName: item.indexName, facet: item.type === 'facet' ? item.facet : undefined, params: parseSearchParams(item, REQUEST_FIELDS) };
+    const { indexName, type, facet } = item;
+    if (type !== 'facet') return { indexName, params: parseSearchParams(item, REQUEST_FIELDS) };
+    if (typeof facet !== 'string') throw badRequest(`requests[${i}]: a facet query needs "facet"`);
+    return { indexName, facet, params: parseSearchParams(item, REQUEST_FIELDS) };
   });
   let enough = false;
-  const results = parsed.map(({ indexName, facet, params }: { indexName: string; facet?: string; params: SearchParams }) => {
+  const results = parsed.map(({ indexName, facet, params }) => {
     if (facet !== undefined) {
       const index = ctx.engine.index(indexName);
       return searchFacetValues(index, facet, restricted(ctx, index, params));

@@ -50,7 +50,7 @@ export async function appendSource(ctx: OperationContext) {
   return { createdAt: iso() };
 }
 
-export async function deleteSource(ctx: OperationContext) {
+export async function deleteSource(ctx: OperationContext<'source'>) {
   const current = ctx.engine.sources ?? [];
   const wanted = ctx.params.source.trim();
   const rest = current.filter((s) => s.source !== wanted);

@@ -10,7 +10,7 @@ import { Reply, type OperationContext } from './types.js';
 
 const stateOf = (ctx: OperationContext) => ctx.engine.analytics.suggestions;
 
-function existing(ctx: OperationContext): SuggestionsConfig {
+function existing(ctx: OperationContext<'indexName'>): SuggestionsConfig {
   const config = stateOf(ctx).configs.get(ctx.params.indexName);
   if (!config) throw notFound(`Configuration not found for index: ${ctx.params.indexName}`);
   return config;
@@ -34,7 +34,7 @@ export function createConfig(ctx: OperationContext) {
 }
 
 /** PUT /1/configs/{indexName}: creates or updates (the spec's form). */
-export function updateConfig(ctx: OperationContext) {
+export function updateConfig(ctx: OperationContext<'indexName'>) {
   const config = parseConfig(ctx.body, ctx.params.indexName);
   return save(ctx, config, stateOf(ctx).configs.has(config.indexName) ? 'updated' : 'created');
 }
@@ -43,17 +43,17 @@ export function getAllConfigs(ctx: OperationContext) {
   return [...stateOf(ctx).configs.values()].map((c) => describeConfig(c, ctx.engine.appId));
 }
 
-export function getConfig(ctx: OperationContext) {
+export function getConfig(ctx: OperationContext<'indexName'>) {
   return describeConfig(existing(ctx), ctx.engine.appId);
 }
 
-export async function deleteConfig(ctx: OperationContext) {
+export async function deleteConfig(ctx: OperationContext<'indexName'>) {
   const { indexName } = existing(ctx);
   await ctx.engine.analytics.write({ type: 'analytics', action: 'deleteSuggestionsConfig', indexName });
   return { status: 200, message: 'Configuration was deleted with success.' };
 }
 
-export function getConfigStatus(ctx: OperationContext) {
+export function getConfigStatus(ctx: OperationContext<'indexName'>) {
   return stateOf(ctx).status(existing(ctx).indexName);
 }
 
@@ -62,7 +62,7 @@ export function getConfigStatus(ctx: OperationContext) {
  * JSON (the official client, which parses every answer) gets the same lines
  * as a JSON array.
  */
-export function getLogFile(ctx: OperationContext) {
+export function getLogFile(ctx: OperationContext<'indexName'>) {
   const build = stateOf(ctx).builds.get(ctx.params.indexName);
   if (!build) throw notFound(`No build log for index: ${ctx.params.indexName}`);
   if (/^application\/json\b/.test(ctx.headers.accept ?? '')) return build.log;

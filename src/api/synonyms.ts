@@ -7,14 +7,14 @@ import type { OperationContext } from './types.js';
 import { integerParam, stringParam } from './body-values.js';
 
 
-export async function saveSynonym(ctx: OperationContext) {
+export async function saveSynonym(ctx: OperationContext<'indexName' | 'objectID'>) {
   ctx.engine.index(ctx.params.indexName);
   const synonym = toSynonym(ctx.body, ctx.params.objectID);
   const taskID = await ctx.engine.write({ type: 'synonyms', indexName: ctx.params.indexName, save: [synonym], forwardToReplicas: forwardToReplicas(ctx) });
   return { taskID, updatedAt: now(), id: synonym.objectID };
 }
 
-export async function saveSynonyms(ctx: OperationContext) {
+export async function saveSynonyms(ctx: OperationContext<'indexName'>) {
   ctx.engine.index(ctx.params.indexName);
   if (!Array.isArray(ctx.body)) throw badRequest('Invalid JSON: expected an array of synonyms');
   const save = ctx.body.map((s) => toSynonym(s));
@@ -24,26 +24,26 @@ export async function saveSynonyms(ctx: OperationContext) {
   return { taskID, updatedAt: now() };
 }
 
-export function getSynonym(ctx: OperationContext) {
+export function getSynonym(ctx: OperationContext<'indexName' | 'objectID'>) {
   const synonym = ctx.engine.index(ctx.params.indexName).synonyms.get(ctx.params.objectID);
   if (!synonym) throw notFound('Synonym set does not exist');
   return synonym;
 }
 
-export async function deleteSynonym(ctx: OperationContext) {
+export async function deleteSynonym(ctx: OperationContext<'indexName' | 'objectID'>) {
   const index = ctx.engine.index(ctx.params.indexName);
   if (!index.synonyms.has(ctx.params.objectID)) throw notFound('Synonym set does not exist');
   const taskID = await ctx.engine.write({ type: 'synonyms', indexName: index.name, remove: [ctx.params.objectID], forwardToReplicas: forwardToReplicas(ctx) });
   return { taskID, deletedAt: now() };
 }
 
-export async function clearSynonyms(ctx: OperationContext) {
+export async function clearSynonyms(ctx: OperationContext<'indexName'>) {
   ctx.engine.index(ctx.params.indexName);
   const taskID = await ctx.engine.write({ type: 'synonyms', indexName: ctx.params.indexName, clear: true, forwardToReplicas: forwardToReplicas(ctx) });
   return { taskID, updatedAt: now() };
 }
 
-export function searchSynonymsOperation(ctx: OperationContext) {
+export function searchSynonymsOperation(ctx: OperationContext<'indexName'>) {
   const index = ctx.engine.index(ctx.params.indexName);
   const body = isPlainObject(ctx.body) ? ctx.body : {};
   const type = stringParam(body, 'type');

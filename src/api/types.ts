@@ -92,13 +92,19 @@ export interface AnsweredCall {
 }
 
 
-export interface OperationContext {
+/**
+ * What a handler receives. `Params` names the path parameters it reads
+ * (`OperationContext<'indexName'>`): the router's table only accepts a
+ * handler for routes whose paths have them. A handler shared by routes with
+ * and without a parameter names it in `Optional`.
+ */
+export interface OperationContext<Params extends string = never, Optional extends string = never> {
   engine: Engine;
   services: ApiServices;
   /** Path parameters, decoded. */
-  params: Record<string, string>;
+  params: Readonly<Record<Params, string>> & Readonly<Partial<Record<Optional, string>>>;
   query: Record<string, string>;
-  body: any;
+  body: unknown;
   headers: Record<string, string>;
   sourceIp: string;
   caller: Caller;
@@ -128,4 +134,4 @@ export function contentOf(response: ApiResponse): string {
   return content;
 }
 
-export type Handler = (ctx: OperationContext) => unknown | Promise<unknown>;
+export type Handler<Params extends string = never> = (ctx: OperationContext<Params>) => unknown | Promise<unknown>;

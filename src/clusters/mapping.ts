@@ -3,7 +3,7 @@
 // written with a user ID belong to that user, so a user's figures (records,
 // data size) are counted from what is stored now.
 import type { Action, ClusterOperation, WriteOperation } from '../engine/writes.js';
-import type { Record_ } from '../engine/records.js';
+import type { SearchRecord } from '../engine/records.js';
 import type { StateSection } from '../durability/state-section.js';
 
 export const DEFAULT_CLUSTERS = ['c1-lantern'];
@@ -18,7 +18,7 @@ export interface ClusterState {
 export interface UserUsage { userID: string; clusterName: string; nbRecords: number; dataSize: number }
 
 /** Reads records by index name (the engine's indexes). */
-export type RecordSource = (indexName: string) => { get(objectID: string): Record_ | undefined } | undefined;
+export type RecordSource = (indexName: string) => { get(objectID: string): SearchRecord | undefined } | undefined;
 
 const encoder = new TextEncoder();
 

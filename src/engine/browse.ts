@@ -148,11 +148,12 @@ export async function browseIndex(index: SearchIndex, body: Record<string, unkno
   return response;
 }
 
-const FILTER_PARAMETERS = ['filters', 'facetFilters', 'numericFilters', 'tagFilters', 'aroundLatLng', 'insideBoundingBox', 'insidePolygon'];
+const FILTER_PARAMETERS = ['filters', 'facetFilters', 'numericFilters', 'tagFilters', 'aroundLatLng', 'insideBoundingBox', 'insidePolygon'] as const satisfies ReadonlyArray<keyof SearchParams>;
 
 /** The parameters of `params` that choose records (filters of every form, geo): no query, no paging. */
 export function filterParams(params: SearchParams): SearchParams {
-  return Object.fromEntries(Object.entries(params).filter(([k]) => FILTER_PARAMETERS.includes(k) || k === 'aroundRadius'));
+  const kept: ReadonlyArray<string> = [...FILTER_PARAMETERS, 'aroundRadius'];
+  return Object.fromEntries(Object.entries(params).filter(([k]) => kept.includes(k)));
 }
 
 export function hasFilters(params: SearchParams): boolean {

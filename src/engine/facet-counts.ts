@@ -5,7 +5,7 @@ import { badRequest } from './errors.js';
 import { setOwn } from './own-keys.js';
 import { facetAttributes, type FacetAttribute } from './facets.js';
 import type { SearchIndex } from './search-index.js';
-import type { Setting } from './query-plan.js';
+import type { Setting } from './settings.js';
 
 export interface FacetCount { value: string; count: number }
 

@@ -2,7 +2,7 @@
 // from the live records and kept up to date on every save: per facet value
 // the ids of its records, per numeric attribute parallel (id, value) arrays.
 import { GeoColumn } from './geo.js';
-import { isPlainObject, valuesAt, type Record_ } from './records.js';
+import { isPlainObject, valuesAt, type SearchRecord } from './records.js';
 import type { Bitmap } from './bitmap.js';
 import { RecentValues } from './recent.js';
 
@@ -70,7 +70,7 @@ export class FacetColumn {
 
   constructor(readonly path: string[]) {}
 
-  add(id: number, record: Record_): void {
+  add(id: number, record: SearchRecord): void {
     for (const leaf of facetLeaves(valuesAt(record, this.path))) {
       let list = this.values.get(leaf);
       if (!list) {
@@ -119,7 +119,7 @@ export class NumericColumn {
     return this.sorted;
   }
 
-  add(id: number, record: Record_): void {
+  add(id: number, record: SearchRecord): void {
     for (const v of valuesAt(record, this.path).flat(Infinity as 1)) {
       const n = typeof v === 'number' ? v : typeof v === 'boolean' ? Number(v) : NaN;
       if (!Number.isFinite(n)) continue;
@@ -161,7 +161,7 @@ function facetLeaves(values: unknown[]): string[] {
   return out;
 }
 
-interface Column { add(id: number, record: Record_): void }
+interface Column { add(id: number, record: SearchRecord): void }
 
 /** Filter atom bitmaps kept between searches (capacity / 8 bytes each: 2 MB for 16 at 1M records). */
 const ATOM_BITMAPS = 16;
@@ -175,7 +175,7 @@ export class FacetIndex {
   /** Bitmaps of recent filter atoms; any added record drops them all. */
   private readonly atomBitmaps = new RecentValues<string, Bitmap>(ATOM_BITMAPS);
 
-  constructor(private readonly liveRecords: () => Iterable<[number, Record_]>) {}
+  constructor(private readonly liveRecords: () => Iterable<[number, SearchRecord]>) {}
 
   /**
    * The bitmap of the filter atom `key`, built by `build` unless a recent
@@ -201,7 +201,7 @@ export class FacetIndex {
     return this.column(this.geoColumns, '_geoloc', () => new GeoColumn());
   }
 
-  add(id: number, record: Record_): void {
+  add(id: number, record: SearchRecord): void {
     this.atomBitmaps.clear();
     for (const c of this.facetColumns.values()) c.add(id, record);
     for (const c of this.numericColumns.values()) c.add(id, record);

@@ -3,7 +3,7 @@
 // buckets of the `geo` ranking criterion.
 import { badRequest } from './errors.js';
 import { emptyBitmap, setBit, type Bitmap } from './bitmap.js';
-import { isPlainObject, type Record_ } from './records.js';
+import { isPlainObject, type SearchRecord } from './records.js';
 import type { SearchParams } from './params.js';
 
 const EARTH_RADIUS_M = 6371008.8;
@@ -19,7 +19,7 @@ export class GeoColumn {
   lng = new Float64Array(16);
   length = 0;
 
-  add(id: number, record: Record_): void {
+  add(id: number, record: SearchRecord): void {
     const geoloc = record._geoloc;
     for (const p of (Array.isArray(geoloc) ? geoloc : [geoloc]) as unknown[]) {
       if (!isPlainObject(p)) continue;
@@ -97,7 +97,7 @@ function precisionOf(params: SearchParams): number | PrecisionRange[] {
   const p = params.aroundPrecision;
   if (p === undefined) return 10;
   if (typeof p === 'number' || (typeof p === 'string' && /^\d+$/.test(p))) return Math.max(1, Number(p));
-  if (Array.isArray(p) && p.every((r) => isPlainObject(r) && Number.isFinite(r.from) && Number.isFinite(r.value) && r.value > 0)) {
+  if (Array.isArray(p) && p.every((r) => isPlainObject(r) && Number.isFinite(r.from) && typeof r.value === 'number' && Number.isFinite(r.value) && r.value > 0)) {
     return [...(p as PrecisionRange[])].sort((a, b) => a.from - b.from);
   }
   throw badRequest('Invalid value for "aroundPrecision": expected metres or [{from, value}]');

@@ -37,7 +37,7 @@ export class IndexCatalog implements StateSection<IndexesPart, WriteOperation & 
   /** The index of that name; a 404 (a 503 for a quarantined one) when there is none. */
   index(name: string): SearchIndex {
     const index = this.indexes.get(name);
-    if (!index) throw this.quarantineError(name) ?? notFound("Index does not exist");
+    if (!index) throw this.quarantineError(name) ?? notFound('Index does not exist');
     return index;
   }
 

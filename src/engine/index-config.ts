@@ -2,7 +2,7 @@
 // kept in sync with every write to their primary), settings/synonyms/rules
 // forwarded to replicas, and copy/move.
 import { SearchIndex } from './search-index.js';
-import type { Settings } from './settings.js';
+import type { SettingsChanges } from './params.js';
 import type { Synonym } from './synonyms.js';
 import type { Rule } from './rules.js';
 
@@ -17,11 +17,11 @@ export function replicaName(entry: string): string {
 
 /** Replica names of an index's `replicas` setting. */
 export function replicaNames(index: SearchIndex): string[] {
-  return ((index.settings.replicas ?? []) as string[]).map(replicaName);
+  return (index.settings.replicas ?? []).map(replicaName);
 }
 
 export function isVirtualReplica(primary: SearchIndex, name: string): boolean {
-  return ((primary.settings.replicas ?? []) as string[]).includes(`virtual(${name})`);
+  return (primary.settings.replicas ?? []).includes(`virtual(${name})`);
 }
 
 /** The index and, when forwarding, its replicas. */
@@ -32,8 +32,9 @@ export function withReplicas(indexes: Indexes, name: string, forward: boolean): 
   return [index, ...replicaNames(index).map((r) => indexes.get(r)).filter((r): r is SearchIndex => r?.primary === name)];
 }
 
-function without<T extends object>(o: T, key: string): T {
-  const { [key]: _, ...rest } = o as Record<string, unknown>;
+/** Settings (or changes) without their `replicas`: what a replica takes from its primary. */
+function withoutReplicas<T extends SettingsChanges>(settings: T): T {
+  const { replicas: _, ...rest } = settings;
   return rest as T;
 }
 
@@ -66,13 +67,13 @@ export function linkVirtualReplicas(indexes: Indexes): void {
 }
 
 /** The indexes a settings change reaches, each with the changes it gets. */
-export function settingsTargets(indexes: Indexes, name: string, settings: Settings, forward: boolean): Array<[SearchIndex, Settings]> {
+export function settingsTargets(indexes: Indexes, name: string, settings: SettingsChanges, forward: boolean): Array<[SearchIndex, SettingsChanges]> {
   const [index, ...replicas] = withReplicas(indexes, name, forward);
   if (!index) return [];
-  return [[index, settings], ...replicas.map((r): [SearchIndex, Settings] => [r, without(settings, 'replicas')])];
+  return [[index, settings], ...replicas.map((r): [SearchIndex, SettingsChanges] => [r, withoutReplicas(settings)])];
 }
 
-export function applySettings(indexes: Indexes, ensure: (name: string) => SearchIndex, name: string, settings: Settings, forward: boolean): void {
+export function applySettings(indexes: Indexes, ensure: (name: string) => SearchIndex, name: string, settings: SettingsChanges, forward: boolean): void {
   const index = ensure(name);
   const before = new Set(replicaNames(index));
   index.setSettings(settings);
@@ -86,7 +87,7 @@ export function applySettings(indexes: Indexes, ensure: (name: string) => Search
       // a new replica starts with the primary's settings; an existing one keeps its own
       const existed = indexes.has(added);
       const replica = ensure(added);
-      if (!existed) replica.setSettings(without(index.settings, 'replicas'));
+      if (!existed) replica.setSettings(withoutReplicas(index.settings));
       if (replica.primary !== name || replica.sharesData !== isVirtualReplica(index, added)) attach(replica, index);
     }
   }
@@ -129,7 +130,7 @@ export function applyOperation(
   const parts: Scope[] = operation === 'copy' && scope?.length ? scope : ['settings', 'synonyms', 'rules'];
   if (parts.includes('settings')) {
     const reset = Object.fromEntries(Object.keys(to.settings).map((k) => [k, null]));
-    to.setSettings({ ...reset, ...without(from.settings, 'replicas'), ...(keepReplicas ? { replicas: keepReplicas } : {}) });
+    to.setSettings({ ...reset, ...withoutReplicas(from.settings), ...(keepReplicas ? { replicas: keepReplicas } : {}) });
   }
   if (parts.includes('synonyms')) applyChanges(to.synonyms, { clear: true, save: [...from.synonyms.values()] });
   if (parts.includes('rules')) applyChanges(to.rules, { clear: true, save: [...from.rules.values()] });

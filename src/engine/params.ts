@@ -11,24 +11,48 @@ type Kind =
   | 'string' | 'int' | 'number' | 'bool' | 'stringList' | 'json' | 'object'
   | 'typoTolerance' | 'boolOrStringList' | 'distinct' | 'radius' | 'filterList' | 'facets';
 
+/**
+ * What a parameter of each kind holds once parsed: the types of
+ * `SearchParams` and `Settings` are read off the tables below through it,
+ * so adding a parameter stays one row.
+ */
+interface KindValues {
+  string: string;
+  int: number;
+  number: number;
+  bool: boolean;
+  stringList: string[];
+  /** Any JSON value (its reader checks its shape). */
+  json: unknown;
+  object: Record<string, unknown>;
+  typoTolerance: boolean | 'min' | 'strict';
+  boolOrStringList: boolean | string[];
+  /** How many hits per distinct value (true = 1, false = 0). */
+  distinct: number;
+  radius: number | 'all';
+  /** A string (a comma-separated list in a URL) or an array of strings and OR-arrays, as sent. */
+  filterList: string | unknown[];
+  facets: string[];
+}
+
 type Enum = readonly string[];
 /** What each entry of a list must be. */
 interface EntryRule { expected: string; test: (entry: string) => boolean }
 interface Spec { kind: Kind; values?: Enum; min?: number; max?: number; entries?: EntryRule }
 
-const s = (kind: Kind, extra: Omit<Spec, 'kind'> = {}): Spec => ({ kind, ...extra });
-const oneOf = (...values: string[]): Spec => ({ kind: 'string', values });
-const listOf = (expected: string, pattern: RegExp, kind: Kind = 'stringList'): Spec =>
-  ({ kind, entries: { expected, test: (e) => pattern.test(e) } });
-const someOf = (...values: string[]): Spec =>
-  ({ kind: 'stringList', entries: { expected: `one of ${values.join(', ')}`, test: (e) => values.includes(e) } });
+const s = <K extends Kind>(kind: K, extra: Omit<Spec, 'kind'> = {}) => ({ kind, ...extra });
+const oneOf = <V extends string>(...values: V[]) => ({ kind: 'string' as const, values });
+const listOf = (expected: string, pattern: RegExp) =>
+  ({ kind: 'stringList' as const, entries: { expected, test: (e: string) => pattern.test(e) } });
+const someOf = (...values: string[]) =>
+  ({ kind: 'stringList' as const, entries: { expected: `one of ${values.join(', ')}`, test: (e: string) => values.includes(e) } });
 
 const ATTRIBUTE = '[^()]+';
 const SORT = `(asc|desc)\\(${ATTRIBUTE}\\)`;
-const LANGUAGES = listOf('language codes such as "en"', /^[a-z]{2,3}(-[a-z]{2,4})?$/i, 'boolOrStringList');
+const LANGUAGES = { ...listOf('language codes such as "en"', /^[a-z]{2,3}(-[a-z]{2,4})?$/i), kind: 'boolOrStringList' as const };
 
 /** Parameters valid both as search parameters and as settings. */
-const SHARED: Record<string, Spec> = {
+const SHARED = {
   hitsPerPage: s('int', { min: 0, max: 1000 }),
   attributesToRetrieve: s('stringList'),
   attributesToHighlight: s('stringList'),
@@ -92,9 +116,9 @@ const SHARED: Record<string, Spec> = {
   replicas: listOf('index names or virtual(name)', new RegExp(`^(virtual\\(${ATTRIBUTE}\\)|${ATTRIBUTE})$`)),
   attributeCriteriaComputedBy: s('string'),
   maxFacetHitsPerQuery: s('int'),
-};
+} satisfies Record<string, Spec>;
 
-const SEARCH_ONLY: Record<string, Spec> = {
+const SEARCH_ONLY = {
   query: s('string'),
   similarQuery: s('string'),
   filters: s('string'),
@@ -129,9 +153,9 @@ const SEARCH_ONLY: Record<string, Spec> = {
   facetQuery: s('string'),
   cursor: s('string'),
   attributes: s('stringList'),
-};
+} satisfies Record<string, Spec>;
 
-const SETTINGS_ONLY: Record<string, Spec> = {
+const SETTINGS_ONLY = {
   attributesToIndex: s('stringList'),
   slaves: s('stringList'),
   numericAttributesToIndex: s('stringList'),
@@ -139,10 +163,10 @@ const SETTINGS_ONLY: Record<string, Spec> = {
   minWordSizeForApprox2: s('int', { min: 0 }),
   customNormalization: s('object'),
   attributesToTransliterate: s('stringList'),
-};
+} satisfies Record<string, Spec>;
 
 /** Old names and the names they stand for. */
-export const ALIASES: Record<string, string> = {
+export const ALIASES = {
   attributesToIndex: 'searchableAttributes',
   slaves: 'replicas',
   attributes: 'attributesToRetrieve',
@@ -150,10 +174,28 @@ export const ALIASES: Record<string, string> = {
   minWordSizeForApprox2: 'minWordSizefor2Typos',
   numericAttributesToIndex: 'numericAttributesForFiltering',
   forwardToSlaves: 'forwardToReplicas',
-};
+} as const satisfies Record<string, string>;
 
 export const SEARCH_PARAMETERS: Record<string, Spec> = { ...SHARED, ...SEARCH_ONLY };
 export const SETTINGS: Record<string, Spec> = { ...SHARED, ...SETTINGS_ONLY };
+
+/** A row's parsed value: one of its `values`, or what its kind holds. */
+type ValueOf<Row> = Row extends { values: readonly (infer V)[] } ? V
+  : Row extends { kind: infer K extends Kind } ? KindValues[K] : never;
+/** A table's parameters by their current names (old names are parsed into these). */
+type Parsed<Table> = { [Name in Exclude<keyof Table, keyof typeof ALIASES>]?: ValueOf<Table[Name]> };
+
+/** Search parameters as parsed: every row of the search tables, typed by its kind. */
+export type SearchParams = Parsed<typeof SHARED & typeof SEARCH_ONLY> & {
+  /** The `filters` of the rules a query triggered (rules.ts), ANDed with its own; never sent. */
+  _ruleFilters?: string[];
+};
+
+/** An index's settings as parsed and stored: every row of the settings tables, typed by its kind. */
+export type Settings = Parsed<typeof SHARED & typeof SETTINGS_ONLY>;
+
+/** A settings change: a value sets a setting, null resets it to its default. */
+export type SettingsChanges = { [Name in keyof Settings]?: Settings[Name] | null };
 
 function invalid(name: string, expected: string): never {
   throw badRequest(`Invalid value for "${name}": expected ${expected}`);
@@ -261,8 +303,6 @@ function parseWith(
   return out;
 }
 
-export type SearchParams = Record<string, any>;
-
 /**
  * Search parameters from a request: an object, a `params` string, or both
  * (explicit fields win over the string, as the service does).
@@ -283,23 +323,22 @@ export function parseSearchParams(body: Record<string, unknown> | undefined, ign
   for (const name of ignore) delete raw[name];
   // null asks for the default, as leaving the parameter out does (in settings it resets one)
   for (const name of Object.keys(raw)) if (raw[name] === null) delete raw[name];
-  return parseWith(SEARCH_PARAMETERS, raw, 'parameter', fromUrl);
+  return parseWith(SEARCH_PARAMETERS, raw, 'parameter', fromUrl) as SearchParams;
 }
 
 /** What a GET of the settings answers that a PUT may send back unchanged: ignored. */
 const READ_ONLY_SETTINGS = new Set(['primary', 'master', 'synonyms', 'version']);
 
 /** Settings from a PUT body: old names mapped, null = reset to default, unknown names refused. */
-export function parseSettings(body: Record<string, unknown>): Record<string, unknown> {
+export function parseSettings(body: Record<string, unknown>): SettingsChanges {
   const writable = Object.fromEntries(Object.entries(body).filter(([k]) => !READ_ONLY_SETTINGS.has(k)));
-  return parseWith(SETTINGS, writable, 'setting');
+  return parseWith(SETTINGS, writable, 'setting') as SettingsChanges;
 }
 
 /** Encodes parameters back to the `params` echo of a search response. */
 export function encodeParams(params: SearchParams): string {
   const q = new URLSearchParams();
-  for (const k of Object.keys(params)) {
-    const v = params[k];
+  for (const [k, v] of Object.entries(params)) {
     if (v === undefined) continue;
     q.set(k, typeof v === 'string' ? v : JSON.stringify(v));
   }

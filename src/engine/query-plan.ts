@@ -11,13 +11,13 @@ import {
 } from './filters/parse.js';
 import { planGeo, type GeoPlan } from './geo.js';
 import type { SearchParams } from './params.js';
+import type { Setting } from './settings.js';
 import type { SearchIndex } from './search-index.js';
 import { ENGLISH_STOP_WORDS } from './stop-words.js';
 import { fold } from './fold.js';
 import { pluralForms, pluralsEnabled } from './plurals.js';
 import { synonymAlternatives } from './synonyms.js';
 
-export type Setting = (name: string) => any;
 
 export interface QueryPlan {
   core: CoreQuery;
@@ -135,7 +135,7 @@ export function planFilters(index: SearchIndex, params: SearchParams, setting: S
 
 function distinctOf(setting: Setting): number {
   if (!setting('attributeForDistinct')) return 0;
-  const d = setting('distinct');
+  const d: unknown = setting('distinct'); // stores written before distinct was parsed to a number may hold true
   return d === true ? 1 : typeof d === 'number' ? d : 0;
 }
 
@@ -165,9 +165,12 @@ export function planQuery(index: SearchIndex, params: SearchParams, setting: Set
   core.optionalWords = listedWordsMask(words, query, setting('optionalWords'), (w) => fold(w).split(/\s+/));
   core.noTypoWords = (core.noTypoWords ?? 0) | listedWordsMask(words, query, setting('disableTypoToleranceOnWords'), (w) => [fold(w)]);
   if (params.restrictSearchableAttributes) core.allowedAttributes = index.attributeIds(params.restrictSearchableAttributes);
-  if (setting('disableTypoToleranceOnAttributes')) core.noTypoAttributes = index.attributeIds(setting('disableTypoToleranceOnAttributes'));
-  if (setting('disablePrefixOnAttributes')) core.noPrefixAttributes = index.attributeIds(setting('disablePrefixOnAttributes'));
-  if (setting('disableExactOnAttributes')) core.noExactAttributes = index.attributeIds(setting('disableExactOnAttributes'));
+  const noTypo = setting('disableTypoToleranceOnAttributes');
+  const noPrefix = setting('disablePrefixOnAttributes');
+  const noExact = setting('disableExactOnAttributes');
+  if (noTypo) core.noTypoAttributes = index.attributeIds(noTypo);
+  if (noPrefix) core.noPrefixAttributes = index.attributeIds(noPrefix);
+  if (noExact) core.noExactAttributes = index.attributeIds(noExact);
   const synonyms = synonymsOf(index, query, words, setting);
   core.alternatives = [...wordAlternatives(query, words, setting), ...synonyms];
   const { filter, geo, scores } = planFilters(index, params, setting);

@@ -5,7 +5,7 @@
 // instead of sorting every record again: the first search after a write paid
 // for that sort (~25 ms at 20,000 records), again after every write.
 import type { RecordStore } from './record-store.js';
-import type { Record_ } from './records.js';
+import type { SearchRecord } from './records.js';
 import { valuesAt } from './records.js';
 import { compareValues, sortValue, type SortValue } from './sort-values.js';
 import type { SortEntry } from './settings.js';
@@ -42,7 +42,7 @@ export class RankOrder {
     return 0;
   };
 
-  private keyOf(record: Record_): SortValue[] {
+  private keyOf(record: SearchRecord): SortValue[] {
     return this.entries.map((e) => sortValue(valuesAt(record, e.path)));
   }
 

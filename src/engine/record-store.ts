@@ -14,7 +14,7 @@ import { decode } from './msgpack.js';
 import { deflate, deflateNow, inflate, inflateNow, loadSyncZlib, syncZlib } from './compression.js';
 import { ObjectIdTable } from './object-id-table.js';
 import { ByteWriter } from './bytes.js';
-import type { Record_ } from './records.js';
+import type { SearchRecord } from './records.js';
 import { yieldTurn } from './turns.js';
 
 /** Changes kept for readers that fold them in (see changesSince). */
@@ -76,7 +76,7 @@ export interface RecordStoreOptions {
 
 export class RecordStore {
   /** Per record id: a record not packed yet, null once removed, undefined when packed (or never held). */
-  private objects: Array<Record_ | null | undefined> = [];
+  private objects: Array<SearchRecord | null | undefined> = [];
   private chunks: Array<Chunk | undefined> = [];
   private chunkRecords = CHUNK_RECORDS;
   /** objectID per record id ('' once removed, and for ids a snapshot holds no record at). */
@@ -87,7 +87,7 @@ export class RecordStore {
   /** The inflated bytes of those chunks. */
   private inflatedBytes = 0;
   /** Packed records decoded lately, least recently decoded first. */
-  private readonly decoded = new Map<number, Record_>();
+  private readonly decoded = new Map<number, SearchRecord>();
   /** Record ids pushed or removed, oldest first, after the `changesDropped` oldest ones. */
   private changes: number[] = [];
   private changesDropped = 0;
@@ -113,21 +113,21 @@ export class RecordStore {
     return record !== undefined || this.hasBytes(id) ? this.objectIDs[id] : undefined;
   }
 
-  get(id: number): Record_ | undefined {
+  get(id: number): SearchRecord | undefined {
     const record = this.objects[id];
     if (record !== undefined) return record ?? undefined;
     const known = this.decoded.get(id);
     if (known) return known;
     const chunk = this.chunkOf(id);
     if (!chunk || !this.hasBytes(id)) return undefined;
-    const unpacked = decode(bytesIn(chunk.ends, id % this.chunkRecords, this.inflatedOf(Math.floor(id / this.chunkRecords), chunk))) as Record_;
+    const unpacked = decode(bytesIn(chunk.ends, id % this.chunkRecords, this.inflatedOf(Math.floor(id / this.chunkRecords), chunk))) as SearchRecord;
     this.decoded.set(id, unpacked);
     if (this.decoded.size > DECODED_KEPT) this.decoded.delete(this.decoded.keys().next().value!);
     return unpacked;
   }
 
   /** Adds a record whose objectID is not in the store; returns its record id. */
-  push(record: Record_): number {
+  push(record: SearchRecord): number {
     const id = this.objects.push(record) - 1;
     this.objectIDs[id] = record.objectID;
     this.ids.add(record.objectID, id);
@@ -175,7 +175,7 @@ export class RecordStore {
    * Every live record, a chunk at a time (scans decode without keeping: a
    * browse or a facet built over a million records must not hold them all).
    */
-  *entries(): Iterable<[number, Record_]> {
+  *entries(): Iterable<[number, SearchRecord]> {
     for (let first = 0; first < this.objects.length; first += this.chunkRecords) {
       const chunk = this.chunkOf(first);
       const inflated = chunk && (chunk.inflated ?? inflateNow(chunk.deflated!));
@@ -183,7 +183,7 @@ export class RecordStore {
         const record = this.objects[id];
         if (record) yield [id, record];
         else if (record === undefined && chunk && this.hasBytes(id)) {
-          yield [id, this.decoded.get(id) ?? decode(bytesIn(chunk.ends, id - first, inflated!)) as Record_];
+          yield [id, this.decoded.get(id) ?? decode(bytesIn(chunk.ends, id - first, inflated!)) as SearchRecord];
         }
       }
     }
@@ -206,10 +206,9 @@ export class RecordStore {
   }
 
   /**
-
-
-
-
+   * The records as a snapshot holds them: the chunks no write touched since
+   * they were deflated are reused as they are; the others are packed and
+   * deflated now.
    */
   async snapshot(): Promise<PackedRecords> {
     const count = Math.ceil(this.objects.length / this.chunkRecords);

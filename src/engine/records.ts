@@ -6,10 +6,16 @@ import { RecentValues } from './recent.js';
 import { unstorable } from './storable.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type Record_ = { objectID: string; [key: string]: Json };
+/** A record of an index: a JSON object with its objectID. */
+export type SearchRecord = { objectID: string; [key: string]: Json };
 
-export function isPlainObject(v: unknown): v is Record<string, any> {
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Whether `v` is one of `values` (a body's enumerated field, narrowed to the names it may hold). */
+export function isOneOf<T extends string>(values: readonly T[], v: unknown): v is T {
+  return (values as readonly unknown[]).includes(v);
 }
 
 /** Every value at `path`, flattening arrays met on the way (a.b over [{b:1},{b:2}] gives 1, 2). */
@@ -53,12 +59,12 @@ export function newObjectID(): string {
  * Checks a record body and returns it with its objectID set; `position`: its
  * place in a batch, which names it in errors when it has no objectID.
  */
-export function asRecord(body: unknown, objectID?: string, position?: number): Record_ {
+export function asRecord(body: unknown, objectID?: string, position?: number): SearchRecord {
   if (!isPlainObject(body)) throw badRequest('Invalid JSON: a record must be a JSON object');
   const given = objectID ?? body.objectID ?? undefined; // null: none given
   if (given !== undefined && typeof given !== 'string' && typeof given !== 'number') throw badRequest('objectID must be a string');
   checkStorable(body, given, position);
-  return { ...body, objectID: String(given ?? newObjectID()) } as Record_;
+  return { ...body, objectID: String(given ?? newObjectID()) } as SearchRecord;
 }
 
 /** Refuses a record (or a partial update of one) a snapshot could not hold exactly, naming it by objectID, else by position. */
@@ -76,7 +82,7 @@ function isOperation(v: unknown): v is { _operation: string; value: Json } {
 }
 
 /** Validates a partial update body before it is queued (bad input never reaches the data). */
-export function checkPartial(body: unknown, objectID?: string): void {
+export function checkPartial(body: unknown, objectID?: string): asserts body is Record<string, Json> {
   if (!isPlainObject(body)) throw badRequest('Invalid JSON: a partial update must be a JSON object');
   checkStorable(body, objectID, undefined);
   for (const [attr, v] of Object.entries(body)) {
@@ -114,8 +120,8 @@ function finiteSum(a: number, b: number): number {
 }
 
 /** The record after a partial update: first-level attributes replaced or operated on. */
-export function applyPartial(base: Record_, body: Record<string, Json>): Record_ {
-  const next: Record_ = { ...base };
+export function applyPartial(base: SearchRecord, body: Record<string, Json>): SearchRecord {
+  const next: SearchRecord = { ...base };
   for (const [attr, v] of Object.entries(body)) {
     if (attr === 'objectID') continue;
     setOwn(next, attr, isOperation(v) ? applyOperation(own(base, attr) as Json | undefined, v._operation, v.value) : v);
@@ -163,22 +169,22 @@ function projectionOf(toRetrieve: string[] | null | undefined, hidden: string[])
 }
 
 /** The attributes of a record a reader gets (see projection); objectID always. */
-export function project(record: Record_, p: Projection): Record<string, Json> {
+export function project(record: SearchRecord, p: Projection): SearchRecord {
   let out: Record<string, Json> = {};
   if (p.all) out = { ...record };
   else if (p.names) return pick(record, p.names);
   else for (const path of p.included) copyPath(record, out, path, 0);
   for (const path of p.removed) removePath(out, path, 0);
   out.objectID = record.objectID;
-  return out;
+  return out as SearchRecord;
 }
 
 /** The named top-level attributes, objectID last (as `project` gives them). */
-function pick(record: Record_, names: readonly string[]): Record<string, Json> {
+function pick(record: SearchRecord, names: readonly string[]): SearchRecord {
   const out: Record<string, Json> = {};
   for (const name of names) if (Object.hasOwn(record, name)) setOwn(out, name, record[name]);
   out.objectID = record.objectID;
-  return out;
+  return out as SearchRecord;
 }
 
 function copyPath(from: Record<string, Json>, to: Record<string, Json>, path: string[], at: number): void {

@@ -10,7 +10,7 @@ import { effectiveSetting, type Settings } from './settings.js';
 import { synonymAlternatives, type Synonym } from './synonyms.js';
 import { fold } from './fold.js';
 import { parseSearchParams, type SearchParams } from './params.js';
-import { isPlainObject } from './records.js';
+import { isOneOf, isPlainObject } from './records.js';
 
 /** What rules read of an index (a port: rules do not depend on the index itself). */
 export interface RulesIndex {
@@ -31,7 +31,8 @@ export interface Condition {
 export interface Promotion { objectID?: string; objectIDs?: string[]; position: number }
 
 export interface Consequence {
-  params?: Record<string, any>;
+  /** Search parameters as sent (checked when the rule is saved, parsed when it applies). */
+  params?: Record<string, unknown>;
   promote?: Promotion[];
   hide?: Array<{ objectID: string }>;
   filterPromotes?: boolean;
@@ -48,19 +49,20 @@ export interface Rule {
   validity?: Array<{ from: number; until: number }>;
 }
 
-const ANCHORINGS = ['is', 'startsWith', 'endsWith', 'contains'];
+const ANCHORINGS = ['is', 'startsWith', 'endsWith', 'contains'] as const;
 
 function checkCondition(c: unknown, where: string): void {
   if (!isPlainObject(c)) throw badRequest(`${where}: a condition must be an object`);
-  if (c.anchoring !== undefined && !ANCHORINGS.includes(c.anchoring)) {
+  if (c.anchoring !== undefined && !isOneOf(ANCHORINGS, c.anchoring)) {
     throw badRequest(`${where}: anchoring must be one of ${ANCHORINGS.join(', ')}`);
   }
-  for (const name of ['pattern', 'context', 'filters'] as const) {
-    if (c[name] !== undefined && typeof c[name] !== 'string') throw badRequest(`${where}: ${name} must be a string`);
+  const { pattern, context, filters } = c;
+  for (const [name, value] of Object.entries({ pattern, context, filters })) {
+    if (value !== undefined && typeof value !== 'string') throw badRequest(`${where}: ${name} must be a string`);
   }
   if (c.alternatives !== undefined && typeof c.alternatives !== 'boolean') throw badRequest(`${where}: alternatives must be a boolean`);
-  if (c.context !== undefined && !/^[\w-]+$/.test(c.context)) throw badRequest(`${where}: context must be letters, digits, "_" or "-"`);
-  if (c.filters !== undefined) parseFilters(c.filters);
+  if (typeof context === 'string' && !/^[\w-]+$/.test(context)) throw badRequest(`${where}: context must be letters, digits, "_" or "-"`);
+  if (typeof filters === 'string') parseFilters(filters);
   if ((c.pattern === undefined) !== (c.anchoring === undefined) && c.context === undefined && c.filters === undefined) {
     throw badRequest(`${where}: pattern and anchoring go together`);
   }
@@ -80,10 +82,10 @@ export function toRule(body: unknown, objectID?: string): Rule {
   const consequence = body.consequence;
   if (!isPlainObject(consequence)) throw badRequest(`${where}: a consequence is required`);
   if (consequence.promote !== undefined && (!Array.isArray(consequence.promote)
-    || consequence.promote.some((p: any) => !isPlainObject(p) || !Number.isInteger(p.position) || (typeof p.objectID !== 'string' && !Array.isArray(p.objectIDs))))) {
+    || consequence.promote.some((p: unknown) => !isPlainObject(p) || !Number.isInteger(p.position) || (typeof p.objectID !== 'string' && !Array.isArray(p.objectIDs))))) {
     throw badRequest(`${where}: promote must be [{objectID or objectIDs, position}]`);
   }
-  if (consequence.hide !== undefined && (!Array.isArray(consequence.hide) || consequence.hide.some((h: any) => typeof h?.objectID !== 'string'))) {
+  if (consequence.hide !== undefined && (!Array.isArray(consequence.hide) || consequence.hide.some((h: unknown) => !isPlainObject(h) || typeof h.objectID !== 'string'))) {
     throw badRequest(`${where}: hide must be [{objectID}]`);
   }
   if (consequence.params !== undefined) consequenceParams(consequence.params, where);

@@ -6,6 +6,7 @@ import {
   effectiveSetting, rankingPlan, searchableAttributes, type RankingPlan, type SearchableAttribute,
   type Settings, type SortEntry,
 } from './settings.js';
+import type { SettingsChanges } from './params.js';
 import { yieldTurn } from './turns.js';
 import { FacetIndex, facetAttributes } from './facets.js';
 import { Compaction } from './compaction.js';
@@ -13,24 +14,25 @@ import type { Synonym } from './synonyms.js';
 import type { Rule } from './rules.js';
 import { RecordStore, type PackedRecords } from './record-store.js';
 import { RankOrder } from './rank-order.js';
-import { applyPartial, pathLeaves, textLeaves, valuesAt, type Json, type Record_ } from './records.js';
+import { applyPartial, pathLeaves, textLeaves, valuesAt, type Json, type SearchRecord } from './records.js';
 
 /** Records handed to the core per call: their text sits in its scratch memory, which never shrinks (250 ≈ 0.2 MB). */
 const CORE_BATCH = 250;
 /** Records indexed per event-loop turn by a background rebuild. */
 const REBUILD_SLICE = 2000;
 /** Settings whose change means indexing every record again. */
-const INDEXING_SETTINGS = ['searchableAttributes', 'separatorsToIndex'];
+const INDEXING_SETTINGS: ReadonlyArray<keyof Settings> = ['searchableAttributes', 'separatorsToIndex'];
 
+const changed = (a: Settings, b: Settings, names: ReadonlyArray<keyof Settings>) =>
+  names.some((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
 
-const changed = (a: Settings, b: Settings, names: string[]) => names.some((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
-
-function mergeSettings(current: Settings, changes: Settings): Settings {
-  const next = { ...current };
-  for (const [k, v] of Object.entries(changes)) {
-    if (v === null) delete next[k]; else next[k] = v;
+/** The settings after a change: a value replaces the setting, null resets it (removes it). */
+function mergeSettings(current: Settings, changes: SettingsChanges): Settings {
+  const next: Partial<Record<keyof Settings, unknown>> = { ...current };
+  for (const [name, value] of Object.entries(changes) as Array<[keyof Settings, unknown]>) {
+    if (value === null) delete next[name]; else next[name] = value;
   }
-  return next;
+  return next as Settings;
 }
 
 /**
@@ -118,12 +120,12 @@ export class SearchIndex {
   /** Record ids issued so far (live or not): the length of bitmaps over this index. */
   get capacity(): number { return this.data.records.length; }
 
-  get(objectID: string): Record_ | undefined {
+  get(objectID: string): SearchRecord | undefined {
     const id = this.idOf(objectID);
     return id === undefined ? undefined : this.record(id);
   }
 
-  record(id: number): Record_ | undefined { return this.data.records.get(id); }
+  record(id: number): SearchRecord | undefined { return this.data.records.get(id); }
 
   /** objectID of the live record `id` (without reading the record). */
   objectIDOf(id: number): string | undefined { return this.data.records.objectIDOf(id); }
@@ -139,11 +141,11 @@ export class SearchIndex {
     return [...dynamicAttributes].flatMap(([path, id]) => (wanted(path) ? [id] : []));
   }
 
-  *allRecords(): Iterable<Record_> {
+  *allRecords(): Iterable<SearchRecord> {
     for (const [, r] of this.data.records.entries()) yield r;
   }
 
-  *liveEntries(): Iterable<[number, Record_]> {
+  *liveEntries(): Iterable<[number, SearchRecord]> {
     yield* this.data.records.entries();
   }
 
@@ -164,7 +166,7 @@ export class SearchIndex {
   // --- writes (applied by the task queue, never half-done: inputs are checked before queueing)
 
   /** Adds or replaces records. */
-  save(records: Record_[]): void {
+  save(records: SearchRecord[]): void {
     if (this.shared) return;
     const started = performance.now();
     let batch: CoreDocument[] = [];
@@ -204,7 +206,7 @@ export class SearchIndex {
     this.touched(performance.now());
   }
 
-  setSettings(changes: Settings): void {
+  setSettings(changes: SettingsChanges): void {
     const next = mergeSettings(this.settings, changes);
     const reindex = !this.shared && changed(next, this.settings, INDEXING_SETTINGS);
     const rebuilt = this.rebuilt?.settings === JSON.stringify(next) ? this.rebuilt.index : undefined;
@@ -223,7 +225,7 @@ export class SearchIndex {
    * keep being answered by the current one until setSettings swaps it in.
    * Writes wait meanwhile (the task queue applies one task at a time).
    */
-  async prepareSettings(changes: Settings): Promise<void> {
+  async prepareSettings(changes: SettingsChanges): Promise<void> {
     if (this.shared) return;
     const next = mergeSettings(this.settings, changes);
     if (!changed(next, this.settings, [...INDEXING_SETTINGS, 'attributesForFaceting'])) return;
@@ -384,7 +386,7 @@ export class SearchIndex {
     this.lastBuildTimeS = Math.round((performance.now() - started) / 1000);
   }
 
-  private segmentsOf(record: Record_): Segment[] {
+  private segmentsOf(record: SearchRecord): Segment[] {
     const segments: Segment[] = [];
     if (this.attributes) {
       this.attributes.forEach((attr, attribute) => {

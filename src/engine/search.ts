@@ -3,12 +3,12 @@
 // hits with retrieved attributes, highlighting, snippets, ranking info.
 import type { CoreHit, CoreResult } from '../core/core-index.js';
 import { encodeParams, type SearchParams } from './params.js';
-import { effectiveSetting, searchableAttributes } from './settings.js';
+import { searchableAttributes, settingsFor, type Setting } from './settings.js';
 import { facetsOf, requestedFacets } from './facet-counts.js';
 import { synonymWords } from './synonyms.js';
 import { highlightText, mapLeaves, snippetText, type HighlightOptions } from './highlight.js';
-import { fallbackMasks, planQuery, type QueryPlan, type Setting } from './query-plan.js';
-import { project, projection, type Json, type Projection, type Record_ } from './records.js';
+import { fallbackMasks, planQuery, type QueryPlan } from './query-plan.js';
+import { project, projection, type Json, type Projection, type SearchRecord } from './records.js';
 import { own } from './own-keys.js';
 import { applyRules, type AppliedRules } from './rules.js';
 import { fullBitmap, hasBit, wordsFor } from './bitmap.js';
@@ -22,15 +22,15 @@ export interface SearchContext {
 export interface Page { offset: number; length: number; page: number; hitsPerPage: number; usesOffset: boolean }
 
 export function settingsOf(index: SearchIndex, params: SearchParams): Setting {
-  return (name: string) => params[name] ?? effectiveSetting(index.settings, name);
+  return settingsFor(index.settings, params);
 }
 
 /** Page window from page/hitsPerPage or offset/length, capped by paginationLimitedTo. */
 export function pageOf(params: SearchParams, setting: Setting): Page {
-  const hitsPerPage: number = setting('hitsPerPage');
-  const limit: number = setting('paginationLimitedTo');
+  const hitsPerPage = setting('hitsPerPage');
+  const limit = setting('paginationLimitedTo');
   const usesOffset = params.offset !== undefined;
-  const offset = usesOffset ? params.offset : (params.page ?? 0) * hitsPerPage;
+  const offset = params.offset ?? (params.page ?? 0) * hitsPerPage;
   const wanted = usesOffset ? (params.length ?? hitsPerPage) : hitsPerPage;
   const length = Math.max(0, Math.min(wanted, limit - offset));
   return { offset: Math.min(offset, limit), length, page: params.page ?? 0, hitsPerPage, usesOffset };
@@ -88,7 +88,26 @@ function placePromotions(hits: CoreHit[], promoted: Array<{ id: number; position
   return out;
 }
 
-export function searchIndex(index: SearchIndex, requested: SearchParams, context: SearchContext): Record<string, unknown> {
+/** A hit as answered: the record's retrieved attributes, and what the search adds (`_highlightResult`, `_rankingInfo`...). */
+export interface Hit { objectID: string; _rankingInfo?: Record<string, unknown>; [attribute: string]: unknown }
+
+/**
+ * A search's answer in the wire format. Any field may be missing
+ * (`responseFields` keeps only those asked for); the ones the engine reads
+ * back (analytics, personalization, multi-index strategy) are typed.
+ */
+export interface SearchResponse {
+  hits?: Hit[];
+  nbHits?: number;
+  page?: number;
+  hitsPerPage?: number;
+  offset?: number;
+  length?: number;
+  query?: string;
+  [field: string]: unknown;
+}
+
+export function searchIndex(index: SearchIndex, requested: SearchParams, context: SearchContext): SearchResponse {
   const started = performance.now();
   const ruled = applyRules(index, requested);
   const params = ruled.params;
@@ -106,7 +125,7 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
   const shape = hitShape(words, setting, plan, context);
   const hits = result.hits.map((hit) => buildHit(index, hit, shape, params, plan));
   const limit: number = setting('paginationLimitedTo');
-  const response: Record<string, unknown> = {
+  const response: SearchResponse = {
     hits,
     nbHits: result.nbHits,
     page: page.page,
@@ -135,7 +154,7 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
 }
 
 /** responseFields: only the listed top-level fields (`*` = all). */
-function selectFields(response: Record<string, unknown>, fields: string[] | undefined): Record<string, unknown> {
+function selectFields(response: SearchResponse, fields: string[] | undefined): SearchResponse {
   if (!fields || fields.includes('*')) return response;
   return Object.fromEntries(Object.entries(response).filter(([k]) => fields.includes(k)));
 }
@@ -185,16 +204,16 @@ function highlightOptions(words: string[], setting: Setting, plan: QueryPlan): H
   return options;
 }
 
-function buildHit(index: SearchIndex, hit: CoreHit, shape: HitShape, params: SearchParams, plan: QueryPlan): Record<string, unknown> {
-  const out: Record<string, unknown> = shape.idOnly ? { objectID: index.objectIDOf(hit.id) } : markedHit(index, hit, shape);
+function buildHit(index: SearchIndex, hit: CoreHit, shape: HitShape, params: SearchParams, plan: QueryPlan): Hit {
+  const out: Hit = shape.idOnly ? { objectID: index.objectIDOf(hit.id)! } : markedHit(index, hit, shape);
   if (params.getRankingInfo) out._rankingInfo = rankingInfo(hit, index, plan);
   return out;
 }
 
 /** A hit's retrieved attributes, with its highlights and snippets. */
-function markedHit(index: SearchIndex, hit: CoreHit, shape: HitShape): Record<string, unknown> {
-  const record = index.record(hit.id) as Record_;
-  const out: Record<string, unknown> = project(record, shape.retrieved);
+function markedHit(index: SearchIndex, hit: CoreHit, shape: HitShape): Hit {
+  const record = index.record(hit.id) as SearchRecord;
+  const out: Hit = project(record, shape.retrieved);
   if (!shape.marked) return out;
   const visible = shape.visible ? project(record, shape.visible) : record;
   const highlighted = highlightAttributes(index, visible, shape.toHighlight);

@@ -2,13 +2,14 @@
 // indexing and ranking use (searchable attributes with ranks, criteria).
 import { CRITERION, MAX_CRITERIA, MAX_SORT_SLOTS, sortCriterion } from '../core/abi.js';
 import { badRequest } from './errors.js';
+import type { SearchParams, Settings, SettingsChanges } from './params.js';
 
-export type Settings = Record<string, any>;
+export type { Settings } from './params.js';
 
 export const DEFAULT_RANKING = ['typo', 'geo', 'words', 'filters', 'proximity', 'attribute', 'exact', 'custom'];
 
 /** Defaults of the settings a GET returns, as the service documents them. */
-export const DEFAULT_SETTINGS: Settings = {
+export const DEFAULT_SETTINGS = {
   minWordSizefor1Typo: 4,
   minWordSizefor2Typos: 8,
   hitsPerPage: 20,
@@ -39,10 +40,37 @@ export const DEFAULT_SETTINGS: Settings = {
   replicas: [],
   distinct: 0,
   relevancyStrictness: 100,
-};
+} satisfies { [Name in keyof Settings]: Settings[Name] | null };
 
-export function effectiveSetting(settings: Settings, name: string): any {
-  return settings[name] ?? DEFAULT_SETTINGS[name];
+type Defaults = typeof DEFAULT_SETTINGS;
+/** Settings whose default is a value, and those whose default is null (a GET shows them as null). */
+type Defaulted = { [Name in keyof Defaults]: Defaults[Name] extends null ? never : Name }[keyof Defaults];
+type NullByDefault = Exclude<keyof Defaults, Defaulted>;
+
+/** What a query reads: its own parameters, over its index's settings. */
+type QueryValues = SearchParams & Settings;
+
+/** A setting's value in effect: a defaulted one always has a value, one null by default is null when unset. */
+export type Effective<Name extends keyof QueryValues> =
+  Name extends Defaulted ? NonNullable<QueryValues[Name]>
+    : Name extends NullByDefault ? NonNullable<QueryValues[Name]> | null
+      : QueryValues[Name];
+
+/** Reads what is in effect for one query: its parameter when given, else its index's setting, else the default. */
+export type Setting = <Name extends keyof QueryValues>(name: Name) => Effective<Name>;
+
+const DEFAULTS: Partial<Record<keyof Settings, unknown>> = DEFAULT_SETTINGS;
+
+/** The setting in effect: the index's own value, or the default. */
+export function effectiveSetting<Name extends keyof Settings>(settings: SettingsChanges, name: Name): Effective<Name> {
+  return (settings[name] ?? DEFAULTS[name]) as Effective<Name>;
+}
+
+/** What one query reads: `params` over the index's `settings` (see Setting). */
+export function settingsFor(settings: Settings, params: SearchParams): Setting {
+  const given: Partial<Record<keyof QueryValues, unknown>> = params;
+  return <Name extends keyof QueryValues>(name: Name) =>
+    (given[name] ?? effectiveSetting(settings, name as keyof Settings)) as Effective<Name>;
 }
 
 /** One searchable attribute: its path, rank (priority) and whether position counts. */
@@ -60,7 +88,7 @@ const UNORDERED = /^unordered\((.+)\)$/;
  * `unordered(attr)` ignores the position. Null or empty = every attribute.
  */
 export function searchableAttributes(settings: Settings): SearchableAttribute[] | null {
-  const list: string[] | null = settings.searchableAttributes;
+  const list = settings.searchableAttributes;
   if (!list || list.length === 0) return null;
   const out: SearchableAttribute[] = [];
   list.forEach((entry, rank) => {
@@ -93,7 +121,7 @@ export interface RankingPlan {
   custom: SortEntry[];
 }
 
-export function rankingPlan(settings: Settings): RankingPlan {
+export function rankingPlan(settings: SettingsChanges): RankingPlan {
   const ranking: string[] = effectiveSetting(settings, 'ranking');
   const criteria: number[] = [];
   const sorts: SortEntry[] = [];

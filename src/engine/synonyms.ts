@@ -14,7 +14,7 @@ export type Synonym =
 
 export const SYNONYM_TYPES = ['synonym', 'onewaysynonym', 'altcorrection1', 'altcorrection2', 'placeholder'] as const;
 
-const strings = (v: unknown) => Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === 'string' && s.trim() !== '');
+const strings = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === 'string' && s.trim() !== '');
 
 /** A synonym object as sent, checked (objectID from the path when given). */
 export function toSynonym(body: unknown, objectID?: string): Synonym {
@@ -22,24 +22,25 @@ export function toSynonym(body: unknown, objectID?: string): Synonym {
   const id = objectID ?? body.objectID;
   if (typeof id !== 'string' || id === '') throw badRequest('A synonym needs an objectID');
   const type = body.type;
-  const fail = (what: string) => { throw badRequest(`Synonym ${id}: ${what}`); };
+  const fail: (what: string) => never = (what) => { throw badRequest(`Synonym ${id}: ${what}`); };
+  const { synonyms, input, word, corrections, placeholder, replacements } = body;
   switch (type) {
     case 'synonym':
-      if (!strings(body.synonyms) || body.synonyms.length < 2) fail('"synonyms" must list at least two words or phrases');
-      return { objectID: id, type, synonyms: body.synonyms };
+      if (!strings(synonyms) || synonyms.length < 2) fail('"synonyms" must list at least two words or phrases');
+      return { objectID: id, type, synonyms };
     case 'onewaysynonym':
-      if (typeof body.input !== 'string' || body.input.trim() === '') fail('"input" must be a non-empty string');
-      if (!strings(body.synonyms)) fail('"synonyms" must be a non-empty array of strings');
-      return { objectID: id, type, input: body.input, synonyms: body.synonyms };
+      if (typeof input !== 'string' || input.trim() === '') fail('"input" must be a non-empty string');
+      if (!strings(synonyms)) fail('"synonyms" must be a non-empty array of strings');
+      return { objectID: id, type, input, synonyms };
     case 'altcorrection1':
     case 'altcorrection2':
-      if (typeof body.word !== 'string' || /\s/.test(body.word.trim()) || body.word.trim() === '') fail('"word" must be a single word');
-      if (!strings(body.corrections) || body.corrections.some((c: string) => /\s/.test(c.trim()))) fail('"corrections" must be single words');
-      return { objectID: id, type, word: body.word, corrections: body.corrections };
+      if (typeof word !== 'string' || /\s/.test(word.trim()) || word.trim() === '') fail('"word" must be a single word');
+      if (!strings(corrections) || corrections.some((c: string) => /\s/.test(c.trim()))) fail('"corrections" must be single words');
+      return { objectID: id, type, word, corrections };
     case 'placeholder':
-      if (typeof body.placeholder !== 'string' || !/^<[^<>]+>$/.test(body.placeholder)) fail('"placeholder" must look like <name>');
-      if (!strings(body.replacements)) fail('"replacements" must be a non-empty array of strings');
-      return { objectID: id, type, placeholder: body.placeholder, replacements: body.replacements };
+      if (typeof placeholder !== 'string' || !/^<[^<>]+>$/.test(placeholder)) fail('"placeholder" must look like <name>');
+      if (!strings(replacements)) fail('"replacements" must be a non-empty array of strings');
+      return { objectID: id, type, placeholder, replacements };
     default:
       return fail(`unknown type ${shown(type)} (expected one of ${SYNONYM_TYPES.join(', ')})`);
   }

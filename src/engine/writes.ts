@@ -2,8 +2,8 @@
 // Every object write is a batch of actions on one index, so single-object
 // endpoints, batches and multi-index batches share one path.
 import { badRequest, shown } from './errors.js';
-import { asRecord, checkPartial, isPlainObject, type Json, type Record_ } from './records.js';
-import type { Settings } from './settings.js';
+import { asRecord, checkPartial, isOneOf, isPlainObject, type Json, type SearchRecord } from './records.js';
+import type { SettingsChanges } from './params.js';
 import type { Scope, SetChanges } from './index-config.js';
 import type { Synonym } from './synonyms.js';
 import type { Rule } from './rules.js';
@@ -11,7 +11,7 @@ import type { ApiKey } from '../auth/api-keys.js';
 import type { AnalyticsOperation } from '../analytics/state.js';
 
 export type Action =
-  | { action: 'addObject' | 'updateObject'; body: Record_ }
+  | { action: 'addObject' | 'updateObject'; body: SearchRecord }
   | { action: 'partialUpdateObject' | 'partialUpdateObjectNoCreate'; objectID: string; body: Record<string, Json> }
   | { action: 'deleteObject'; objectID: string }
   | { action: 'delete' | 'clear' };
@@ -19,7 +19,7 @@ export type Action =
 export type WriteOperation =
   /** `userID`: the multi-cluster user the records are written for. */
   | { type: 'batch'; indexName: string; actions: Action[]; userID?: string }
-  | { type: 'settings'; indexName: string; settings: Settings; forwardToReplicas?: boolean }
+  | { type: 'settings'; indexName: string; settings: SettingsChanges; forwardToReplicas?: boolean }
   | ({ type: 'synonyms'; indexName: string; forwardToReplicas?: boolean } & SetChanges<Synonym>)
   | ({ type: 'rules'; indexName: string; forwardToReplicas?: boolean } & SetChanges<Rule>)
   /**
@@ -47,10 +47,10 @@ export type ClusterOperation =
 
 export interface AllowedSource { source: string; description?: string }
 
-const ACTIONS = ['addObject', 'updateObject', 'partialUpdateObject', 'partialUpdateObjectNoCreate', 'deleteObject', 'delete', 'clear'];
+const ACTIONS = ['addObject', 'updateObject', 'partialUpdateObject', 'partialUpdateObjectNoCreate', 'deleteObject', 'delete', 'clear'] as const;
 
-function objectIDOf(item: Record<string, any>, position: number): string {
-  const id = item.objectID ?? item.body?.objectID;
+function objectIDOf(item: Record<string, unknown>, position: number): string {
+  const id = item.objectID ?? (isPlainObject(item.body) ? item.body.objectID : undefined);
   if (typeof id !== 'string' && typeof id !== 'number') {
     throw badRequest(`requests[${position}]: action ${item.action} needs an objectID`);
   }
@@ -61,7 +61,7 @@ function objectIDOf(item: Record<string, any>, position: number): string {
 export function toAction(item: unknown, position: number): Action {
   if (!isPlainObject(item)) throw badRequest(`requests[${position}] must be an object`);
   const { action } = item;
-  if (!ACTIONS.includes(action)) throw badRequest(`requests[${position}]: unknown action ${shown(action)}`);
+  if (!isOneOf(ACTIONS, action)) throw badRequest(`requests[${position}]: unknown action ${shown(action)}`);
   switch (action) {
     case 'addObject':
       return { action, body: asRecord(item.body, undefined, position) };

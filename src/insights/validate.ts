@@ -1,7 +1,7 @@
 // Insight events as pushed to POST /1/events: every rule of the spec, checked
 // in order; the first broken rule refuses the whole call (422).
 import { ApiError } from '../engine/errors.js';
-import { isPlainObject } from '../engine/records.js';
+import { isOneOf, isPlainObject } from '../engine/records.js';
 import { indexNameProblem } from '../engine/index-name.js';
 import type { EventType, InsightEvent } from '../analytics/events.js';
 
@@ -21,66 +21,78 @@ class EventError extends ApiError {
   }
 }
 
+/** Throws the event's error: a check's `fail`. */
+type Fail = (message: string) => never;
+
 function stringList(value: unknown): value is string[] {
   return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string' && v !== '');
 }
 
-function checkItems(e: Record<string, any>, fail: (m: string) => never): void {
-  const hasObjects = e.objectIDs !== undefined;
-  const hasFilters = e.filters !== undefined;
-  if (hasObjects && hasFilters) fail('objectIDs and filters cannot be combined');
-  if (!hasObjects && !hasFilters) fail('an event needs objectIDs or filters');
-  if (hasObjects && !stringList(e.objectIDs)) fail('objectIDs must be a non-empty array of strings');
-  if (hasFilters) {
-    if (!stringList(e.filters)) fail('filters must be a non-empty array of strings');
-    if (e.filters.length > MAX_FILTERS) fail(`at most ${MAX_FILTERS} filters per event`);
-    const bad = (e.filters as string[]).find((f) => !FILTER.test(f));
-    if (bad !== undefined) fail(`filter "${bad}" must have the form attribute:value`);
+/** What an event is about: records (objectIDs) or facet values (filters), never both. */
+function itemsOf(e: Record<string, unknown>, fail: Fail): Pick<InsightEvent, 'objectIDs' | 'filters'> {
+  const { objectIDs, filters } = e;
+  if (objectIDs !== undefined && filters !== undefined) fail('objectIDs and filters cannot be combined');
+  if (objectIDs === undefined && filters === undefined) fail('an event needs objectIDs or filters');
+  if (objectIDs !== undefined) {
+    if (!stringList(objectIDs)) fail('objectIDs must be a non-empty array of strings');
+    return { objectIDs };
   }
+  if (!stringList(filters)) fail('filters must be a non-empty array of strings');
+  if (filters.length > MAX_FILTERS) fail(`at most ${MAX_FILTERS} filters per event`);
+  const bad = filters.find((f) => !FILTER.test(f));
+  if (bad !== undefined) fail(`filter "${bad}" must have the form attribute:value`);
+  return { filters };
 }
 
-function checkSearchLink(e: Record<string, any>, fail: (m: string) => never): void {
-  if (e.queryID !== undefined && (typeof e.queryID !== 'string' || !QUERY_ID.test(e.queryID))) {
+/** The search an event follows (queryID) and where its records were in the hits (positions). */
+function searchLinkOf(e: Record<string, unknown>, objectIDs: string[] | undefined, fail: Fail): Pick<InsightEvent, 'queryID' | 'positions'> {
+  const { queryID, positions } = e;
+  if (queryID !== undefined && (typeof queryID !== 'string' || !QUERY_ID.test(queryID))) {
     fail('queryID must be the 32-character hexadecimal queryID of a search response');
   }
-  if (e.positions !== undefined) {
-    if (e.queryID === undefined) fail('positions are only accepted with a queryID');
-    if (!Array.isArray(e.positions) || !e.positions.every((p: unknown) => Number.isInteger(p) && (p as number) >= 1)) {
+  if (positions !== undefined) {
+    if (queryID === undefined) fail('positions are only accepted with a queryID');
+    if (!Array.isArray(positions) || !positions.every((p: unknown) => typeof p === 'number' && Number.isInteger(p) && p >= 1)) {
       fail('positions must be an array of positive integers');
     }
   }
-  if (e.eventType === 'click' && e.queryID !== undefined) {
-    if (e.objectIDs === undefined) fail('a click after a search must carry objectIDs');
-    if (e.positions === undefined) fail('a click after a search must carry positions');
-    if (e.positions.length !== e.objectIDs.length) fail('positions must have one entry per objectID');
+  if (e.eventType === 'click' && queryID !== undefined) {
+    if (objectIDs === undefined) fail('a click after a search must carry objectIDs');
+    if (positions === undefined) fail('a click after a search must carry positions');
+    if (positions.length !== objectIDs.length) fail('positions must have one entry per objectID');
   }
+  return { queryID, positions } as Pick<InsightEvent, 'queryID' | 'positions'>;
 }
 
 /** A price, discount or value: a number or a decimal string (the client accepts both). */
-function amount(value: unknown, what: string, fail: (m: string) => never): number | undefined {
+function amount(value: unknown, what: string, fail: Fail): number | undefined {
   if (value === undefined) return undefined;
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) fail(`${what} must be a non-negative number`);
-  return n as number;
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) return fail(`${what} must be a non-negative number`);
+  return n;
 }
 
 /** Revenue fields of a conversion: currency, value, objectData (price, quantity, discount). */
-function revenueOf(e: Record<string, any>, fail: (m: string) => never): Pick<InsightEvent, 'currency' | 'value' | 'objectData'> {
+function revenueOf(e: Record<string, unknown>, objectIDs: string[] | undefined, fail: Fail): Pick<InsightEvent, 'currency' | 'value' | 'objectData'> {
   const out: Pick<InsightEvent, 'currency' | 'value' | 'objectData'> = {};
-  if (e.currency !== undefined) {
-    if (typeof e.currency !== 'string' || !CURRENCY.test(e.currency)) fail('currency must be a three-letter ISO 4217 code');
-    out.currency = e.currency;
+  const { currency, objectData } = e;
+  if (currency !== undefined) {
+    if (typeof currency !== 'string' || !CURRENCY.test(currency)) fail('currency must be a three-letter ISO 4217 code');
+    out.currency = currency;
   }
   const value = amount(e.value, 'value', fail);
   if (value !== undefined) out.value = value;
-  if (e.objectData !== undefined) {
-    if (!Array.isArray(e.objectData) || !e.objectData.every(isPlainObject)) fail('objectData must be an array of objects');
-    if (e.objectIDs !== undefined && e.objectData.length !== e.objectIDs.length) fail('objectData must have one entry per objectID');
-    out.objectData = e.objectData.map((d: Record<string, unknown>, i: number) => {
-      if (d.quantity !== undefined && (!Number.isInteger(d.quantity) || (d.quantity as number) < 0)) fail(`objectData[${i}].quantity must be a non-negative integer`);
+  if (objectData !== undefined) {
+    if (!Array.isArray(objectData) || !objectData.every(isPlainObject)) fail('objectData must be an array of objects');
+    if (objectIDs !== undefined && objectData.length !== objectIDs.length) fail('objectData must have one entry per objectID');
+    out.objectData = objectData.map((d: Record<string, unknown>, i: number) => {
+      const { quantity } = d;
+      if (quantity !== undefined && (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 0)) {
+        fail(`objectData[${i}].quantity must be a non-negative integer`);
+      }
       return {
         price: amount(d.price, `objectData[${i}].price`, fail),
-        quantity: d.quantity as number | undefined,
+        quantity,
         discount: amount(d.discount, `objectData[${i}].discount`, fail),
       };
     });
@@ -92,26 +104,31 @@ function revenueOf(e: Record<string, any>, fail: (m: string) => never): Pick<Ins
 }
 
 function checkEvent(value: unknown, position: number, now: number): InsightEvent {
-  const fail = (message: string): never => { throw new EventError(position, message); };
-  if (!isPlainObject(value)) fail('an event must be an object');
-  const e = value as Record<string, any>;
-  if (!EVENT_TYPES.includes(e.eventType)) fail(`eventType must be one of ${EVENT_TYPES.join(', ')}`);
-  if (typeof e.eventName !== 'string' || !EVENT_NAME.test(e.eventName)) fail('eventName must be 1 to 64 ASCII characters, no control characters');
-  if (typeof e.index !== 'string' || e.index === '') fail('index is required');
-  const indexProblem = indexNameProblem(e.index, 'index');
+  const fail: Fail = (message) => { throw new EventError(position, message); };
+  if (!isPlainObject(value)) return fail('an event must be an object');
+  const { eventType, eventName, index, userToken, timestamp, eventSubtype } = value;
+  if (!isOneOf(EVENT_TYPES, eventType)) fail(`eventType must be one of ${EVENT_TYPES.join(', ')}`);
+  if (typeof eventName !== 'string' || !EVENT_NAME.test(eventName)) fail('eventName must be 1 to 64 ASCII characters, no control characters');
+  if (typeof index !== 'string' || index === '') fail('index is required');
+  const indexProblem = indexNameProblem(index, 'index');
   if (indexProblem !== undefined) fail(indexProblem);
-  if (typeof e.userToken !== 'string' || !USER_TOKEN.test(e.userToken)) fail('userToken must match [a-zA-Z0-9_-]{1,64}');
-  if (e.timestamp !== undefined && (!Number.isInteger(e.timestamp) || e.timestamp < 0)) fail('timestamp must be milliseconds since the epoch');
-  const at = e.timestamp ?? now;
+  if (typeof userToken !== 'string' || !USER_TOKEN.test(userToken)) fail('userToken must match [a-zA-Z0-9_-]{1,64}');
+  if (timestamp !== undefined && (typeof timestamp !== 'number' || !Number.isInteger(timestamp) || timestamp < 0)) {
+    fail('timestamp must be milliseconds since the epoch');
+  }
+  const at = timestamp ?? now;
   if (now - at > MAX_AGE_MS) fail('the event is more than 4 days old');
-  checkItems(e, fail);
-  checkSearchLink(e, fail);
+  const items = itemsOf(value, fail);
+  const link = searchLinkOf(value, items.objectIDs, fail);
   const event: InsightEvent = {
-    id: crypto.randomUUID(), eventType: e.eventType, eventName: e.eventName, index: e.index, userToken: e.userToken, at, receivedAt: now,
-    ...revenueOf(e, fail),
+    id: crypto.randomUUID(), eventType, eventName, index, userToken, at, receivedAt: now,
+    ...revenueOf(value, items.objectIDs, fail),
   };
-  if (typeof e.eventSubtype === 'string') event.eventSubtype = e.eventSubtype;
-  for (const field of ['queryID', 'objectIDs', 'filters', 'positions'] as const) if (e[field] !== undefined) event[field] = e[field];
+  if (typeof eventSubtype === 'string') event.eventSubtype = eventSubtype;
+  if (link.queryID !== undefined) event.queryID = link.queryID;
+  if (items.objectIDs !== undefined) event.objectIDs = items.objectIDs;
+  if (items.filters !== undefined) event.filters = items.filters;
+  if (link.positions !== undefined) event.positions = link.positions;
   return event;
 }
 

@@ -5,7 +5,7 @@
 // scores. A hit's personal score is the sum of its (facet, value) affinities.
 import type { InsightEvent } from '../analytics/events.js';
 import type { AnalyticsState } from '../analytics/state.js';
-import type { Json, Record_ } from '../engine/records.js';
+import type { Json, SearchRecord } from '../engine/records.js';
 import { own } from '../engine/own-keys.js';
 import type { Strategy } from './strategy.js';
 
@@ -14,9 +14,9 @@ export type Affinities = Record<string, Record<string, number>>;
 
 export interface Profile { userToken: string; lastEventAt: string; scores: Affinities }
 
-type RecordOf = (index: string, objectID: string) => Record_ | undefined;
+type RecordOf = (index: string, objectID: string) => SearchRecord | undefined;
 
-function valuesAt(record: Record_, path: string): string[] {
+function valuesAt(record: SearchRecord, path: string): string[] {
   let value: Json | undefined = record;
   for (const part of path.split('.')) value = value && typeof value === 'object' && !Array.isArray(value) ? own(value, part) as Json | undefined : undefined;
   const list = Array.isArray(value) ? value : [value];
@@ -60,7 +60,7 @@ export function profileOf(state: AnalyticsState, userToken: string, recordOf: Re
 }
 
 /** A record's personal score: the sum of the user's affinities for its facet values. */
-export function personalScore(scores: Affinities, record: Record_): number {
+export function personalScore(scores: Affinities, record: SearchRecord): number {
   let total = 0;
   for (const [facet, values] of Object.entries(scores)) {
     for (const value of valuesAt(record, facet)) total += values[value] ?? 0;

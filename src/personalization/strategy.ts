@@ -69,7 +69,7 @@ export function parseStrategy(body: unknown, clientForm: boolean, now = Date.now
   let impact = DEFAULT_IMPACT;
   if (clientForm || body.personalizationImpact !== undefined) {
     const v = body.personalizationImpact;
-    if (!Number.isInteger(v) || v < 0 || v > 100) throw badRequest('personalizationImpact must be an integer between 0 and 100');
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 100) throw badRequest('personalizationImpact must be an integer between 0 and 100');
     impact = v;
   }
   return {

@@ -11,7 +11,7 @@ import type { Engine } from '../engine/engine.js';
 import { facetAttributes } from '../engine/facets.js';
 import { parseSearchParams } from '../engine/params.js';
 import { pluralForms, pluralsEnabled } from '../engine/plurals.js';
-import type { Record_ } from '../engine/records.js';
+import type { SearchRecord } from '../engine/records.js';
 import { searchIndex } from '../engine/search.js';
 import type { SearchIndex } from '../engine/search-index.js';
 import { effectiveSetting } from '../engine/settings.js';
@@ -36,7 +36,7 @@ export interface SourceFigures {
 interface Suggestion { query: string; popularity: number; sources: Record<string, SourceFigures> }
 
 export interface Built {
-  records: Record_[];
+  records: SearchRecord[];
   /** Settings of the suggestions index: the query searched as-you-type, most popular first. */
   settings: Record<string, unknown>;
   log: BuildLog;
@@ -171,8 +171,8 @@ function dedupePlurals(suggestions: Map<string, Suggestion>, log: BuildLog): voi
   }
 }
 
-function recordOf(s: Suggestion): Record_ {
-  return { objectID: s.query, query: s.query, nb_words: s.query.split(/\s+/).length, popularity: s.popularity, ...s.sources } as Record_;
+function recordOf(s: Suggestion): SearchRecord {
+  return { objectID: s.query, query: s.query, nb_words: s.query.split(/\s+/).length, popularity: s.popularity, ...s.sources } as SearchRecord;
 }
 
 function settingsFor(config: SuggestionsConfig): Record<string, unknown> {

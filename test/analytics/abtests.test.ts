@@ -241,6 +241,10 @@ describe('estimate (today\'s client)', () => {
   it('invalid requests are 422; no data to estimate from is 422; a missing index 404', async () => {
     expect(await statusOf(f.abtesting.estimateABTest(request(50, 0)))).toBe(422);
     expect(await statusOf(f.abtesting.estimateABTest(request(50, 0.2, 'bounceRate')))).toBe(422);
+    // a name every object has (Object.prototype's) is not a metric either
+    for (const name of ['toString', 'constructor', '__proto__']) {
+      await expect(f.abtesting.estimateABTest(request(50, 0.2, name))).rejects.toThrow(/metric must be one of/);
+    }
     expect(await statusOf(f.abtesting.estimateABTest(request(50, 0.2, 'conversionRate')))).toBe(422); // no conversions yet
     expect(await statusOf(f.abtesting.estimateABTest({ configuration: {}, variants: variants() } as never))).toBe(422);
     const missing = { configuration: { minimumDetectableEffect: { size: 0.2, metric: 'clickThroughRate' } }, variants: variants(INDEX, 'nowhere') };

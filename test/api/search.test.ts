@@ -79,7 +79,7 @@ describe('parameter forms', () => {
   });
 
   it('the params echo is the form encoding of the parameters (spaces as %20), and decodes back to them', async () => {
-    const strings = ["ken robinson", "!'()~*-._ a+b=c&d %20", 'é ü 中文 😀', 'x\ud800y', Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)).join('')];
+    const strings = ['ken robinson', "!'()~*-._ a+b=c&d %20", 'é ü 中文 😀', 'x\ud800y', Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)).join('')];
     for (const text of strings) {
       const sent = { query: text, hitsPerPage: 3, facets: ['tags', text], analyticsTags: [text] };
       const response = await query(sent);

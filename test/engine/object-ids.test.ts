@@ -6,10 +6,10 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { ObjectIdTable } from '../../src/engine/object-id-table.js';
 import { RecordStore } from '../../src/engine/record-store.js';
-import type { Record_ } from '../../src/engine/records.js';
+import type { SearchRecord } from '../../src/engine/records.js';
 
 // objectIDs as an application might make them: e-mail addresses (unique in this file)
-const contacts: Record_[] = JSON.parse(readFileSync(new URL('../fixtures/contacts.json', import.meta.url), 'utf8'))
+const contacts: SearchRecord[] = JSON.parse(readFileSync(new URL('../fixtures/contacts.json', import.meta.url), 'utf8'))
   .map((c: Record<string, string>) => ({ ...c, objectID: c.email }));
 
 /** A deterministic generator (mulberry32). */
@@ -84,7 +84,7 @@ describe('record store ids', () => {
 
 describe('record store chunks', () => {
   /** Enough records for several chunks, some removed on both sides of chunk boundaries. */
-  function manyRecords(): { store: RecordStore; records: Record_[]; removed: Set<number> } {
+  function manyRecords(): { store: RecordStore; records: SearchRecord[]; removed: Set<number> } {
     const store = new RecordStore();
     const records = Array.from({ length: 3 * 512 + 77 }, (_, i) => ({ ...contacts[i % contacts.length], objectID: `${i}`, n: i }));
     for (const record of records) store.push(record);
@@ -140,7 +140,7 @@ describe('record store chunks', () => {
 describe('record store packing', () => {
   it('answers as a Map does through pushes, removes, snapshots and reopenings', async () => {
     let store = new RecordStore();
-    const model = new Map<number, Record_>(); // record id → record, live ones
+    const model = new Map<number, SearchRecord>(); // record id → record, live ones
     const next = random(23);
     for (let step = 0; step < 6000; step++) {
       const roll = next();

@@ -13,7 +13,7 @@ import { RankOrder } from '../../src/engine/rank-order.js';
 import { WritePacer } from '../../src/engine/write-pacer.js';
 import { RecordStore } from '../../src/engine/record-store.js';
 import { compareValues, sortValue } from '../../src/engine/sort-values.js';
-import { valuesAt, type Record_ } from '../../src/engine/records.js';
+import { valuesAt, type SearchRecord } from '../../src/engine/records.js';
 import type { SortEntry } from '../../src/engine/settings.js';
 import { prng } from '../support/random.js';
 
@@ -169,7 +169,7 @@ describe('rank orders kept across writes', () => {
       const store = new RecordStore();
       const order = new RankOrder(entries);
       const value = () => (random() < 0.1 ? undefined : Math.floor(random() * 20));
-      const make = (objectID: string): Record_ => ({ objectID, views: value(), name: random() < 0.5 ? `n${Math.floor(random() * 5)}` : undefined } as Record_);
+      const make = (objectID: string): SearchRecord => ({ objectID, views: value(), name: random() < 0.5 ? `n${Math.floor(random() * 5)}` : undefined } as SearchRecord);
       for (let round = 0; round < 40; round++) {
         const changes = 1 + Math.floor(random() * (round < 5 ? 200 : 20));
         for (let c = 0; c < changes; c++) {
@@ -187,10 +187,10 @@ describe('rank orders kept across writes', () => {
       const random = prng(descending ? 11 : 12);
       const entries: SortEntry[] = [{ attribute: 'v', path: ['v'], descending }];
       const edge = [0, -0, -1, 1, 0.5, -0.5, 1e308, -1e308, Number.MIN_VALUE, -Number.MIN_VALUE, 2 ** 53, -(2 ** 53), 3, 3, 3];
-      const make = (objectID: string): Record_ => {
+      const make = (objectID: string): SearchRecord => {
         const r = random();
         const v = r < 0.1 ? undefined : r < 0.4 ? edge[Math.floor(random() * edge.length)] : (random() - 0.5) * 10 ** Math.floor(random() * 12);
-        return { objectID, v } as Record_;
+        return { objectID, v } as SearchRecord;
       };
       const store = new RecordStore();
       for (let i = 0; i < 3000; i++) store.push(make(`o${i}`));
@@ -210,7 +210,7 @@ describe('rank orders kept across writes', () => {
   it('one entry holding strings is sorted by comparison', () => {
     const entries: SortEntry[] = [{ attribute: 'name', path: ['name'], descending: false }];
     const store = new RecordStore();
-    ['pear', 'apple', 'fig', 'apple', undefined, 'banana'].forEach((name, i) => store.push({ objectID: `s${i}`, name } as Record_));
+    ['pear', 'apple', 'fig', 'apple', undefined, 'banana'].forEach((name, i) => store.push({ objectID: `s${i}`, name } as SearchRecord));
     expect(Array.from(new RankOrder(entries).ranks(store))).toEqual(Array.from(fullSort(store, entries)));
   });
 
@@ -218,10 +218,10 @@ describe('rank orders kept across writes', () => {
     const entries: SortEntry[] = [{ attribute: 'views', path: ['views'], descending: false }];
     const order = new RankOrder(entries);
     const first = new RecordStore();
-    for (let i = 0; i < 10; i++) first.push({ objectID: `a${i}`, views: 10 - i } as Record_);
+    for (let i = 0; i < 10; i++) first.push({ objectID: `a${i}`, views: 10 - i } as SearchRecord);
     order.ranks(first);
     const second = new RecordStore();
-    for (let i = 0; i < 10; i++) second.push({ objectID: `b${i}`, views: i } as Record_);
+    for (let i = 0; i < 10; i++) second.push({ objectID: `b${i}`, views: i } as SearchRecord);
     expect(Array.from(order.ranks(second))).toEqual(Array.from(fullSort(second, entries)));
   });
 });
