@@ -14,7 +14,8 @@ import { personalScore, profileOf, rerank } from '../personalization/profile.js'
 import type { SearchEvent, UsedFilter } from './events.js';
 
 export interface SearchCall {
-  engine: Engine;
+  /** What observing a search uses of the engine: the indexes, the analytics state, the country of an address. */
+  engine: Pick<Engine, 'analytics' | 'indexes' | 'resolveCountry'>;
   headers: Record<string, string>;
   sourceIp: string;
 }

@@ -6,28 +6,32 @@ import { describeABTest } from '../abtest/metrics.js';
 import { estimateABTest as estimate } from '../abtest/estimate.js';
 import type { OperationContext } from './types.js';
 import { fieldsOf } from './body-values.js';
+import type { Engine } from '../engine/engine.js';
+
+/** What these handlers use of the engine: A/B tests: the analytics state, and which indexes exist. */
+type Uses = Pick<Engine, 'analytics' | 'indexes'>;
 
 const DEFAULT_LIMIT = 10;
 
-function idParam(ctx: OperationContext<'id'>, invalid: ErrorCode): number {
+function idParam(ctx: OperationContext<'id', Uses>, invalid: ErrorCode): number {
   const id = Number(ctx.params.id);
   if (!/^\d+$/.test(ctx.params.id) || !Number.isSafeInteger(id)) throw new ApiError(invalid, 'Invalid A/B test ID');
   return id;
 }
 
-function existing(ctx: OperationContext<'id'>, invalidId: ErrorCode): ABTest {
+function existing(ctx: OperationContext<'id', Uses>, invalidId: ErrorCode): ABTest {
   const test = ctx.engine.analytics.abTests.get(idParam(ctx, invalidId));
   if (!test) throw notFound('A/B test not found');
   checkIndex(ctx.caller, test.variants[0].index);
   return test;
 }
 
-async function put(ctx: OperationContext, test: ABTest) {
+async function put(ctx: OperationContext<never, Uses>, test: ABTest) {
   const taskID = await ctx.engine.analytics.write({ type: 'analytics', action: 'putABTest', test });
   return { abTestID: test.abTestID, index: test.variants[0].index, taskID };
 }
 
-export async function addABTests(ctx: OperationContext) {
+export async function addABTests(ctx: OperationContext<never, Uses>) {
   const state = ctx.engine.analytics;
   const now = Date.now();
   const test = newABTest(ctx.body, state.lastABTestID + 1, now, (name) => ctx.engine.indexes.has(name));
@@ -38,11 +42,11 @@ export async function addABTests(ctx: OperationContext) {
   return put(ctx, test);
 }
 
-export function getABTest(ctx: OperationContext<'id'>) {
+export function getABTest(ctx: OperationContext<'id', Uses>) {
   return describeABTest(existing(ctx, 'invalid_request'), ctx.engine.analytics.store);
 }
 
-function intParam(ctx: OperationContext, name: string, fallback: number): number {
+function intParam(ctx: OperationContext<never, Uses>, name: string, fallback: number): number {
   const text = ctx.query[name];
   if (text === undefined) return fallback;
   const n = Number(text);
@@ -50,7 +54,7 @@ function intParam(ctx: OperationContext, name: string, fallback: number): number
   return n;
 }
 
-export function listABTests(ctx: OperationContext) {
+export function listABTests(ctx: OperationContext<never, Uses>) {
   const offset = intParam(ctx, 'offset', 0);
   const limit = intParam(ctx, 'limit', DEFAULT_LIMIT);
   const { indexPrefix = '', indexSuffix = '' } = ctx.query;
@@ -63,21 +67,21 @@ export function listABTests(ctx: OperationContext) {
 }
 
 /** Stops a running test (metadata and metrics kept); a test that is not running stays as it is. */
-export async function stopABTest(ctx: OperationContext<'id'>) {
+export async function stopABTest(ctx: OperationContext<'id', Uses>) {
   const test = existing(ctx, 'unprocessable');
   if (statusOf(test) !== 'active') return put(ctx, test);
   const at = new Date().toISOString();
   return put(ctx, { ...test, status: 'stopped', stoppedAt: at, updatedAt: at });
 }
 
-export async function deleteABTest(ctx: OperationContext<'id'>) {
+export async function deleteABTest(ctx: OperationContext<'id', Uses>) {
   const test = existing(ctx, 'unprocessable');
   const taskID = await ctx.engine.analytics.write({ type: 'analytics', action: 'deleteABTest', id: test.abTestID });
   return { abTestID: test.abTestID, index: test.variants[0].index, taskID };
 }
 
 /** POST /2/abtests/estimate (today's client): sample sizes and duration from the control index's recent traffic. */
-export function estimateABTest(ctx: OperationContext) {
+export function estimateABTest(ctx: OperationContext<never, Uses>) {
   const { variants } = fieldsOf(ctx.body);
   for (const v of Array.isArray(variants) ? variants : []) if (typeof (v as { index?: unknown })?.index === 'string') checkIndex(ctx.caller, (v as { index: string }).index);
   return estimate(ctx.body, ctx.engine.analytics.store, (name) => ctx.engine.indexes.has(name));

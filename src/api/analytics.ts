@@ -4,17 +4,21 @@ import { checkIndex } from '../auth/restrictions.js';
 import { indexParam, parseReportParams, type ReportParams } from '../analytics/params.js';
 import * as reports from '../analytics/reports.js';
 import type { Handler, OperationContext } from './types.js';
+import type { Engine } from '../engine/engine.js';
+
+/** What these handlers use of the engine: the reports: the analytics state. */
+type Uses = Pick<Engine, 'analytics'>;
 
 const CALLS_PER_MINUTE = 100;
 
 /** Counts one analytics call of the application (429 past the limit). */
-function countCall(ctx: OperationContext): void {
+function countCall(ctx: OperationContext<never, Uses>): void {
   ctx.services.analyticsCalls.hit('analytics', CALLS_PER_MINUTE);
 }
 
-type Report<Params extends string> = (scope: reports.Scope, params: ReportParams, ctx: OperationContext<Params>) => unknown;
+type Report<Params extends string> = (scope: reports.Scope, params: ReportParams, ctx: OperationContext<Params, Uses>) => unknown;
 
-function report<Params extends string = never>(build: Report<Params>): Handler<Params> {
+function report<Params extends string = never>(build: Report<Params>): Handler<Params, Uses> {
   return (ctx) => {
     countCall(ctx);
     const params = parseReportParams(ctx.query);
@@ -23,7 +27,7 @@ function report<Params extends string = never>(build: Report<Params>): Handler<P
   };
 }
 
-export const getStatus: Handler = (ctx) => {
+export const getStatus: Handler<never, Uses> = (ctx) => {
   countCall(ctx);
   const index = indexParam(ctx.query);
   checkIndex(ctx.caller, index);

@@ -10,34 +10,37 @@ import { fieldsOf, integerParam, optionalString, stringParam } from './body-valu
 import type { OperationContext } from './types.js';
 import type { Engine } from '../engine/engine.js';
 
+/** What these handlers use of the engine: the cluster map, the indexes (for usage), and both write paths. */
+type Uses = Pick<Engine, 'clusters' | 'indexes' | 'write' | 'writeKey'>;
+
 /** Users listed per page, and the most a page may hold (the spec's limit). */
 export const USERS_PER_PAGE = 1000;
 
 /** Refuses a call made for a user ID no cluster holds (the mapping endpoints themselves excepted). */
-export function admitUser(engine: Engine, route: { path: string }, headers: Record<string, string>): void {
+export function admitUser(engine: Uses, route: { path: string }, headers: Record<string, string>): void {
   const userID = userIDOf(headers);
   if (userID === undefined || route.path.startsWith('/1/clusters')) return;
   if (engine.clusters.clusterOf(userID) === undefined) throw notFound(`User ID "${userID}" is not assigned to any cluster`);
 }
 
-function usage(ctx: OperationContext): UserUsage[] {
+function usage(ctx: OperationContext<never, Uses>): UserUsage[] {
   return ctx.engine.clusters.usage((name) => ctx.engine.indexes.get(name));
 }
 
-function checkCluster(ctx: OperationContext, cluster: unknown): string {
+function checkCluster(ctx: OperationContext<never, Uses>, cluster: unknown): string {
   if (typeof cluster !== 'string') throw badRequest('"cluster" (string) is required');
   if (!ctx.engine.clusters.has(cluster)) throw badRequest(`Cluster "${cluster}" does not exist`);
   return cluster;
 }
 
-function assignedUser(ctx: OperationContext, userID: string): UserUsage {
+function assignedUser(ctx: OperationContext<never, Uses>, userID: string): UserUsage {
   const entry = usage(ctx).find((u) => u.userID === userID);
   if (!entry) throw notFound(`User ID "${userID}" is not assigned to any cluster`);
   return entry;
 }
 
 /** Assigns or moves the user named by the header; usable at once. */
-export async function assignUserId(ctx: OperationContext) {
+export async function assignUserId(ctx: OperationContext<never, Uses>) {
   const userID = userIDOf(ctx.headers);
   if (userID === undefined) throw badRequest('The X-Algolia-User-ID (or X-Service-User-ID) header is required');
   const cluster = checkCluster(ctx, fieldsOf(ctx.body).cluster);
@@ -46,7 +49,7 @@ export async function assignUserId(ctx: OperationContext) {
 }
 
 /** Assigns several users; a user already on another cluster is not moved (the call is refused). */
-export async function batchAssignUserIds(ctx: OperationContext) {
+export async function batchAssignUserIds(ctx: OperationContext<never, Uses>) {
   const { cluster: clusterName, users } = fieldsOf(ctx.body);
   const cluster = checkCluster(ctx, clusterName);
   if (!Array.isArray(users) || users.length === 0) throw badRequest('"users" must be a non-empty array of user IDs');
@@ -57,26 +60,26 @@ export async function batchAssignUserIds(ctx: OperationContext) {
   return { createdAt: now() };
 }
 
-export function getUserId(ctx: OperationContext<'userID'>) {
+export function getUserId(ctx: OperationContext<'userID', Uses>) {
   return assignedUser(ctx, ctx.params.userID);
 }
 
-export function listClusters(ctx: OperationContext) {
+export function listClusters(ctx: OperationContext<never, Uses>) {
   return { clusters: clusterFigures(ctx.engine.clusters.names, usage(ctx)) };
 }
 
-export function getTopUserIds(ctx: OperationContext) {
+export function getTopUserIds(ctx: OperationContext<never, Uses>) {
   return { topUsers: topUsers(ctx.engine.clusters.names, usage(ctx)) };
 }
 
-export function listUserIds(ctx: OperationContext) {
+export function listUserIds(ctx: OperationContext<never, Uses>) {
   const page = integerParam(ctx.query, 'page', 0);
   const hitsPerPage = integerParam(ctx.query, 'hitsPerPage', USERS_PER_PAGE, { max: USERS_PER_PAGE }) || USERS_PER_PAGE;
   const sorted = usage(ctx).sort((a, b) => (a.userID < b.userID ? -1 : a.userID > b.userID ? 1 : 0));
   return { userIDs: sorted.slice(page * hitsPerPage, (page + 1) * hitsPerPage) };
 }
 
-export function searchUserIds(ctx: OperationContext) {
+export function searchUserIds(ctx: OperationContext<never, Uses>) {
   const body = isPlainObject(ctx.body) ? ctx.body : {};
   return searchUsers(usage(ctx), {
     query: stringParam(body, 'query'),
@@ -87,7 +90,7 @@ export function searchUserIds(ctx: OperationContext) {
 }
 
 /** Removes the user and the records stored under its ID (one deletion task per index). */
-export async function removeUserId(ctx: OperationContext<'userID'>) {
+export async function removeUserId(ctx: OperationContext<'userID', Uses>) {
   const { userID } = assignedUser(ctx, ctx.params.userID);
   const owned = ctx.engine.clusters.ownedBy(userID, (name) => ctx.engine.indexes.get(name));
   for (const [indexName, objectIDs] of owned) {
@@ -98,6 +101,6 @@ export async function removeUserId(ctx: OperationContext<'userID'>) {
 }
 
 /** Moves are immediate here (partitions share one process), so nothing is ever pending. */
-export function hasPendingMappings(ctx: OperationContext) {
+export function hasPendingMappings(ctx: OperationContext<never, Uses>) {
   return queryFlag(ctx, 'getClusters') ? { pending: false, clusters: {} } : { pending: false };
 }

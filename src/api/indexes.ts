@@ -9,6 +9,10 @@ import { replicaName } from '../engine/index-config.js';
 import { forwardToReplicas } from './query-flags.js';
 import { checkWholeIndexAllowed } from '../auth/restrictions.js';
 import type { OperationContext } from './types.js';
+import type { Engine } from '../engine/engine.js';
+
+/** What these handlers use of the engine: the index catalog, its write path and its tasks. */
+type Uses = Pick<Engine, 'index' | 'indexKeysReaching' | 'indexes' | 'tasks' | 'write'>;
 
 const PAGE_SIZE = 100;
 
@@ -29,7 +33,7 @@ function describe(index: SearchIndex, pendingTasks: number) {
   };
 }
 
-export function listIndices(ctx: OperationContext) {
+export function listIndices(ctx: OperationContext<never, Uses>) {
   const all = [...ctx.engine.indexes.values()].sort((a, b) => a.name.localeCompare(b.name));
   const items = all.map((i) => describe(i, ctx.engine.tasks.pendingFor(i.name)));
   if (ctx.query.page === undefined) return { items, nbPages: 1 };
@@ -39,14 +43,14 @@ export function listIndices(ctx: OperationContext) {
   return { items: items.slice(page * size, (page + 1) * size), nbPages: Math.ceil(items.length / size) };
 }
 
-export async function deleteIndex(ctx: OperationContext<'indexName'>) {
+export async function deleteIndex(ctx: OperationContext<'indexName', Uses>) {
   checkWholeIndexAllowed(ctx.caller);
   const indexName = checkIndexName(ctx.params.indexName);
   const taskID = await ctx.engine.write({ type: 'deleteIndex', indexName });
   return { deletedAt: new Date().toISOString(), taskID };
 }
 
-export function getSettings(ctx: OperationContext<'indexName'>) {
+export function getSettings(ctx: OperationContext<'indexName', Uses>) {
   const index = ctx.engine.index(ctx.params.indexName);
   const settings: Record<string, unknown> = { ...DEFAULT_SETTINGS, ...index.settings };
   if (index.primary) settings.primary = index.primary;
@@ -55,7 +59,7 @@ export function getSettings(ctx: OperationContext<'indexName'>) {
   return settings;
 }
 
-export async function setSettings(ctx: OperationContext<'indexName'>) {
+export async function setSettings(ctx: OperationContext<'indexName', Uses>) {
   if (!isPlainObject(ctx.body)) throw badRequest('Invalid JSON: settings must be a JSON object');
   const settings = parseSettings(ctx.body);
   rankingPlan(settings); // rejects a bad ranking or customRanking before anything is logged
@@ -73,7 +77,7 @@ export async function setSettings(ctx: OperationContext<'indexName'>) {
   return { updatedAt: new Date().toISOString(), taskID };
 }
 
-function taskStatus(ctx: OperationContext<'taskID'>) {
+function taskStatus(ctx: OperationContext<'taskID', Uses>) {
   const taskID = Number(ctx.params.taskID);
   if (!Number.isInteger(taskID) || taskID <= 0) throw badRequest(`Invalid taskID: ${ctx.params.taskID}`);
   const status = ctx.engine.tasks.status(taskID);
@@ -81,7 +85,7 @@ function taskStatus(ctx: OperationContext<'taskID'>) {
   return { status, pendingTask: status === 'notPublished' };
 }
 
-export function getTask(ctx: OperationContext<'indexName' | 'taskID'>) {
+export function getTask(ctx: OperationContext<'indexName' | 'taskID', Uses>) {
   checkIndexName(ctx.params.indexName);
   return taskStatus(ctx);
 }
@@ -91,7 +95,7 @@ export const getAppTask = taskStatus;
 const SCOPES = ['settings', 'synonyms', 'rules'] as const;
 
 /** copy / move: `operation`, `destination`, optional `scope`. */
-export async function operationIndex(ctx: OperationContext<'indexName'>) {
+export async function operationIndex(ctx: OperationContext<'indexName', Uses>) {
   const body = ctx.body;
   if (!isPlainObject(body)) throw badRequest('Invalid JSON: expected {operation, destination}');
   const { operation, destination, scope } = body;

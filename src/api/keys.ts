@@ -5,11 +5,15 @@ import { ApiError, notFound } from '../engine/errors.js';
 import { checkIndexName } from '../engine/index-name.js';
 import { describeKey, indexKeyIndexes, isExpired, keyFields, randomKey, type ApiKey } from '../auth/api-keys.js';
 import type { OperationContext } from './types.js';
+import type { Engine } from '../engine/engine.js';
+
+/** What these handlers use of the engine: the keys, and the indexes an index key names. */
+type Uses = Pick<Engine, 'adminKey' | 'deletedKeys' | 'index' | 'keys' | 'writeKey'>;
 
 const iso = () => new Date().toISOString();
 const keyNotFound = () => notFound('Key does not exist');
 
-function liveKey(ctx: OperationContext, value: string, indexName?: string): ApiKey {
+function liveKey(ctx: OperationContext<never, Uses>, value: string, indexName?: string): ApiKey {
   const key = ctx.engine.keys.get(value);
   if (!key || isExpired(key)) throw keyNotFound();
   if (indexName !== undefined && !indexKeyIndexes(key).includes(indexName)) throw keyNotFound();
@@ -20,7 +24,7 @@ function expiry(validity: number, now: number): number {
   return validity > 0 ? now + validity * 1000 : 0;
 }
 
-async function create(ctx: OperationContext, indexName?: string) {
+async function create(ctx: OperationContext<never, Uses>, indexName?: string) {
   const fields = keyFields(ctx.body, { indexSpecific: indexName !== undefined });
   const now = Date.now();
   let value = randomKey();
@@ -31,7 +35,7 @@ async function create(ctx: OperationContext, indexName?: string) {
   return { key: value, createdAt: iso() };
 }
 
-async function update(ctx: OperationContext, previous: ApiKey | undefined, value: string, indexName?: string) {
+async function update(ctx: OperationContext<never, Uses>, previous: ApiKey | undefined, value: string, indexName?: string) {
   const fields = keyFields(ctx.body, { indexSpecific: indexName !== undefined || previous?.index !== undefined, previous });
   const now = Date.now();
   const key: ApiKey = {
@@ -47,34 +51,34 @@ async function update(ctx: OperationContext, previous: ApiKey | undefined, value
   return { key: value, updatedAt: iso() };
 }
 
-function live(ctx: OperationContext): ApiKey[] {
+function live(ctx: OperationContext<never, Uses>): ApiKey[] {
   const now = Date.now();
   return [...ctx.engine.keys.values()].filter((k) => !isExpired(k, now));
 }
 
 // ---- global keys ----------------------------------------------------------
 
-export const addApiKey = (ctx: OperationContext) => create(ctx);
+export const addApiKey = (ctx: OperationContext<never, Uses>) => create(ctx);
 
-export function updateApiKey(ctx: OperationContext<'key'>) {
+export function updateApiKey(ctx: OperationContext<'key', Uses>) {
   return update(ctx, liveKey(ctx, ctx.params.key), ctx.params.key);
 }
 
-export function getApiKey(ctx: OperationContext<'key'>) {
+export function getApiKey(ctx: OperationContext<'key', Uses>) {
   return describeKey(liveKey(ctx, ctx.params.key));
 }
 
-export function listApiKeys(ctx: OperationContext) {
+export function listApiKeys(ctx: OperationContext<never, Uses>) {
   return { keys: live(ctx).sort((a, b) => b.createdAt - a.createdAt).map((k) => describeKey(k)) };
 }
 
-export async function deleteApiKey(ctx: OperationContext<'key'>) {
+export async function deleteApiKey(ctx: OperationContext<'key', Uses>) {
   liveKey(ctx, ctx.params.key);
   await ctx.engine.writeKey({ type: 'key', action: 'delete', value: ctx.params.key });
   return { deletedAt: iso() };
 }
 
-export async function restoreApiKey(ctx: OperationContext<'key'>) {
+export async function restoreApiKey(ctx: OperationContext<'key', Uses>) {
   if (!ctx.engine.deletedKeys.has(ctx.params.key)) throw new ApiError('not_found', 'Key is not in the list of deleted keys');
   await ctx.engine.writeKey({ type: 'key', action: 'restore', value: ctx.params.key });
   return { createdAt: iso() };
@@ -89,12 +93,12 @@ function indexKeyShape(k: ApiKey, withIndex: boolean) {
   return out;
 }
 
-export function addIndexApiKey(ctx: OperationContext<'indexName'>) {
+export function addIndexApiKey(ctx: OperationContext<'indexName', Uses>) {
   return create(ctx, checkIndexName(ctx.params.indexName));
 }
 
 /** Always succeeds: creates the key when it does not exist. */
-export function updateIndexApiKey(ctx: OperationContext<'indexName' | 'key'>) {
+export function updateIndexApiKey(ctx: OperationContext<'indexName' | 'key', Uses>) {
   const indexName = checkIndexName(ctx.params.indexName);
   const previous = ctx.engine.keys.get(ctx.params.key);
   if (previous && !indexKeyIndexes(previous).includes(indexName)) throw new ApiError('invalid_request', 'This key is not a key of this index');
@@ -102,21 +106,21 @@ export function updateIndexApiKey(ctx: OperationContext<'indexName' | 'key'>) {
   return update(ctx, previous && !isExpired(previous) ? previous : undefined, ctx.params.key, indexName);
 }
 
-export function listIndexApiKeys(ctx: OperationContext<'indexName'>) {
+export function listIndexApiKeys(ctx: OperationContext<'indexName', Uses>) {
   const indexName = ctx.params.indexName;
   ctx.engine.index(indexName); // 404 when the index does not exist
   return { keys: live(ctx).filter((k) => indexKeyIndexes(k).includes(indexName)).map((k) => indexKeyShape(k, false)) };
 }
 
-export function listAllIndexApiKeys(ctx: OperationContext) {
+export function listAllIndexApiKeys(ctx: OperationContext<never, Uses>) {
   return { keys: live(ctx).filter((k) => k.index !== undefined).map((k) => indexKeyShape(k, true)) };
 }
 
-export function getIndexApiKey(ctx: OperationContext<'indexName' | 'key'>) {
+export function getIndexApiKey(ctx: OperationContext<'indexName' | 'key', Uses>) {
   return indexKeyShape(liveKey(ctx, ctx.params.key, ctx.params.indexName), false);
 }
 
-export async function deleteIndexApiKey(ctx: OperationContext<'indexName' | 'key'>) {
+export async function deleteIndexApiKey(ctx: OperationContext<'indexName' | 'key', Uses>) {
   liveKey(ctx, ctx.params.key, ctx.params.indexName);
   await ctx.engine.writeKey({ type: 'key', action: 'delete', value: ctx.params.key });
   return { deletedAt: iso() };

@@ -14,9 +14,13 @@ import { settingsOf } from '../engine/search.js';
 import { now } from './query-flags.js';
 import { writtenFor } from '../clusters/user-id.js';
 import { Reply, type OperationContext } from './types.js';
+import type { Engine } from '../engine/engine.js';
+
+/** What these handlers use of the engine: the indexes and their write path. */
+type Uses = Pick<Engine, 'index' | 'indexes' | 'write'>;
 
 
-async function writeActions(ctx: OperationContext, indexName: string, actions: Action[]): Promise<number> {
+async function writeActions(ctx: OperationContext<never, Uses>, indexName: string, actions: Action[]): Promise<number> {
   checkWritable(ctx, indexName);
   const reached = reachableDeletes(ctx, indexName, actions);
   return ctx.engine.write({ type: 'batch', indexName: checkIndexName(indexName), actions: reached, ...writtenFor(ctx.headers) });
@@ -27,7 +31,7 @@ async function writeActions(ctx: OperationContext, indexName: string, actions: A
  * key forces on searches (search's own restriction path); a record outside
  * them is treated as absent. Each index's test is built once a call.
  */
-function reachTest(ctx: OperationContext): (index: SearchIndex, objectID: string) => boolean {
+function reachTest(ctx: OperationContext<never, Uses>): (index: SearchIndex, objectID: string) => boolean {
   const filters = forcedFilters(ctx.caller);
   const tests = new Map<SearchIndex, ((objectID: string) => boolean) | undefined>();
   return (index, objectID) => {
@@ -38,7 +42,7 @@ function reachTest(ctx: OperationContext): (index: SearchIndex, objectID: string
 }
 
 /** A caller's deletes of records outside its key's filters are dropped (as if those were absent). */
-function reachableDeletes(ctx: OperationContext, indexName: string, actions: Action[]): Action[] {
+function reachableDeletes(ctx: OperationContext<never, Uses>, indexName: string, actions: Action[]): Action[] {
   if (actions.some((a) => a.action === 'clear' || a.action === 'delete')) checkWholeIndexAllowed(ctx.caller);
   const index = ctx.engine.indexes.get(indexName);
   if (!index || !actions.some((a) => a.action === 'deleteObject')) return actions;
@@ -47,34 +51,34 @@ function reachableDeletes(ctx: OperationContext, indexName: string, actions: Act
 }
 
 /** Replicas follow their primary: writes go to the primary. */
-function checkWritable(ctx: OperationContext, indexName: string): void {
+function checkWritable(ctx: OperationContext<never, Uses>, indexName: string): void {
   const primary = ctx.engine.indexes.get(indexName)?.primary;
   if (primary) throw badRequest(`Index ${indexName} is a replica of ${primary}: write to the primary`);
 }
 
-export async function saveObject(ctx: OperationContext<'indexName'>) {
+export async function saveObject(ctx: OperationContext<'indexName', Uses>) {
   const body = asRecord(ctx.body);
   const taskID = await writeActions(ctx, ctx.params.indexName, [{ action: 'addObject', body }]);
   return new Reply(201, { createdAt: now(), taskID, objectID: body.objectID });
 }
 
-export async function addOrUpdateObject(ctx: OperationContext<'indexName' | 'objectID'>) {
+export async function addOrUpdateObject(ctx: OperationContext<'indexName' | 'objectID', Uses>) {
   const body = asRecord(ctx.body, ctx.params.objectID);
   const taskID = await writeActions(ctx, ctx.params.indexName, [{ action: 'updateObject', body }]);
   return { updatedAt: now(), taskID, objectID: body.objectID };
 }
 
-export async function deleteObject(ctx: OperationContext<'indexName' | 'objectID'>) {
+export async function deleteObject(ctx: OperationContext<'indexName' | 'objectID', Uses>) {
   const taskID = await writeActions(ctx, ctx.params.indexName, [{ action: 'deleteObject', objectID: ctx.params.objectID }]);
   return { deletedAt: now(), taskID };
 }
 
-export async function clearObjects(ctx: OperationContext<'indexName'>) {
+export async function clearObjects(ctx: OperationContext<'indexName', Uses>) {
   const taskID = await writeActions(ctx, ctx.params.indexName, [{ action: 'clear' }]);
   return { updatedAt: now(), taskID };
 }
 
-export async function partialUpdateObject(ctx: OperationContext<'indexName' | 'objectID'>) {
+export async function partialUpdateObject(ctx: OperationContext<'indexName' | 'objectID', Uses>) {
   checkPartial(ctx.body);
   const { createIfNotExists: inBody, ...attributes } = ctx.body as Record<string, unknown>;
   const flag: unknown = ctx.query.createIfNotExists ?? inBody;
@@ -89,7 +93,7 @@ function requestsOf(body: unknown): unknown[] {
   return body.requests;
 }
 
-export async function deleteBy(ctx: OperationContext<'indexName'>) {
+export async function deleteBy(ctx: OperationContext<'indexName', Uses>) {
   const index = ctx.engine.index(ctx.params.indexName);
   checkWritable(ctx, index.name);
   // the key's forced filters AND the call's: only records both reach are deleted
@@ -99,14 +103,14 @@ export async function deleteBy(ctx: OperationContext<'indexName'>) {
   return { deletedAt: now(), taskID };
 }
 
-export async function batch(ctx: OperationContext<'indexName'>) {
+export async function batch(ctx: OperationContext<'indexName', Uses>) {
   const actions = requestsOf(ctx.body).map(toAction);
   const taskID = await writeActions(ctx, ctx.params.indexName, actions);
   return { taskID, objectIDs: reportedIDs(actions) };
 }
 
 /** One task per index; every item is checked before anything is logged. */
-export async function multipleBatch(ctx: OperationContext) {
+export async function multipleBatch(ctx: OperationContext<never, Uses>) {
   const items = requestsOf(ctx.body);
   const byIndex = new Map<string, Action[]>();
   const objectIDs: string[] = [];
@@ -122,7 +126,7 @@ export async function multipleBatch(ctx: OperationContext) {
   return { taskID, objectIDs };
 }
 
-function readable(ctx: OperationContext, index: SearchIndex, objectID: string, attributes: unknown, reaches: ReturnType<typeof reachTest>) {
+function readable(ctx: OperationContext<never, Uses>, index: SearchIndex, objectID: string, attributes: unknown, reaches: ReturnType<typeof reachTest>) {
   const record = index.get(objectID);
   if (!record || !reaches(index, objectID)) return undefined;
   const hidden = ctx.caller.isAdmin || ctx.caller.rights.has('seeUnretrievableAttributes')
@@ -132,14 +136,14 @@ function readable(ctx: OperationContext, index: SearchIndex, objectID: string, a
   return project(record, projection(toRetrieve, hidden));
 }
 
-export function getObject(ctx: OperationContext<'indexName' | 'objectID'>) {
+export function getObject(ctx: OperationContext<'indexName' | 'objectID', Uses>) {
   const attributes = ctx.query.attributesToRetrieve ?? ctx.query.attributes;
   const record = readable(ctx, ctx.engine.index(ctx.params.indexName), ctx.params.objectID, attributes, reachTest(ctx));
   if (!record) throw notFound('ObjectID does not exist');
   return record;
 }
 
-export function getObjects(ctx: OperationContext) {
+export function getObjects(ctx: OperationContext<never, Uses>) {
   const reaches = reachTest(ctx);
   const results = requestsOf(ctx.body).map((item, i) => {
     if (!isPlainObject(item)) throw badRequest(`requests[${i}] must be an object`);

@@ -28,7 +28,7 @@ import { ROUTES, type PathParamsOf, type Route, type RouteOp } from './routes.js
 import { RecentValues } from '../engine/recent.js';
 
 /** Each operation's handler: every row of the route table has one (a missing one does not compile). */
-const HANDLERS: { readonly [K in RouteOp]: Handler<PathParamsOf<K>> } = {
+const HANDLERS: { readonly [K in RouteOp]: Handler<PathParamsOf<K>, Engine> } = {
   listIndices: indexes.listIndices,
   search: search.search,
   multipleBatch: objects.multipleBatch,
@@ -148,7 +148,7 @@ const HANDLERS: { readonly [K in RouteOp]: Handler<PathParamsOf<K>> } = {
 };
 
 /** The handler of a matched route (its path gave the parameters the handler reads). */
-function handlerOf(route: Route): Handler<string> {
+function handlerOf(route: Route): Handler<string, Engine> {
   return HANDLERS[route.op as RouteOp];
 }
 

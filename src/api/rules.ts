@@ -5,16 +5,20 @@ import { searchRules, toRule } from '../engine/rules.js';
 import { forwardToReplicas, now, queryFlag } from './query-flags.js';
 import type { OperationContext } from './types.js';
 import { integerParam, optionalBoolean, optionalString, stringParam } from './body-values.js';
+import type { Engine } from '../engine/engine.js';
+
+/** What these handlers use of the engine: one index, and the write path. */
+type Uses = Pick<Engine, 'index' | 'write'>;
 
 
-export async function saveRule(ctx: OperationContext<'indexName' | 'objectID'>) {
+export async function saveRule(ctx: OperationContext<'indexName' | 'objectID', Uses>) {
   ctx.engine.index(ctx.params.indexName);
   const rule = toRule(ctx.body, ctx.params.objectID);
   const taskID = await ctx.engine.write({ type: 'rules', indexName: ctx.params.indexName, save: [rule], forwardToReplicas: forwardToReplicas(ctx) });
   return { taskID, updatedAt: now(), objectID: rule.objectID };
 }
 
-export async function saveRules(ctx: OperationContext<'indexName'>) {
+export async function saveRules(ctx: OperationContext<'indexName', Uses>) {
   ctx.engine.index(ctx.params.indexName);
   if (!Array.isArray(ctx.body)) throw badRequest('Invalid JSON: expected an array of rules');
   const save = ctx.body.map((r) => toRule(r));
@@ -24,26 +28,26 @@ export async function saveRules(ctx: OperationContext<'indexName'>) {
   return { taskID, updatedAt: now() };
 }
 
-export function getRule(ctx: OperationContext<'indexName' | 'objectID'>) {
+export function getRule(ctx: OperationContext<'indexName' | 'objectID', Uses>) {
   const rule = ctx.engine.index(ctx.params.indexName).rules.get(ctx.params.objectID);
   if (!rule) throw notFound('ObjectID does not exist');
   return rule;
 }
 
-export async function deleteRule(ctx: OperationContext<'indexName' | 'objectID'>) {
+export async function deleteRule(ctx: OperationContext<'indexName' | 'objectID', Uses>) {
   const index = ctx.engine.index(ctx.params.indexName);
   if (!index.rules.has(ctx.params.objectID)) throw notFound('ObjectID does not exist');
   const taskID = await ctx.engine.write({ type: 'rules', indexName: index.name, remove: [ctx.params.objectID], forwardToReplicas: forwardToReplicas(ctx) });
   return { taskID, updatedAt: now() };
 }
 
-export async function clearRules(ctx: OperationContext<'indexName'>) {
+export async function clearRules(ctx: OperationContext<'indexName', Uses>) {
   ctx.engine.index(ctx.params.indexName);
   const taskID = await ctx.engine.write({ type: 'rules', indexName: ctx.params.indexName, clear: true, forwardToReplicas: forwardToReplicas(ctx) });
   return { taskID, updatedAt: now() };
 }
 
-export function searchRulesOperation(ctx: OperationContext<'indexName'>) {
+export function searchRulesOperation(ctx: OperationContext<'indexName', Uses>) {
   const index = ctx.engine.index(ctx.params.indexName);
   const body = isPlainObject(ctx.body) ? ctx.body : {};
   return searchRules([...index.rules.values()], {

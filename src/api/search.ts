@@ -11,20 +11,24 @@ import { restrictParams } from '../auth/restrictions.js';
 import { effectiveSetting } from '../engine/settings.js';
 import type { SearchIndex } from '../engine/search-index.js';
 import { observeSearch } from '../analytics/observe.js';
+import type { Engine } from '../engine/engine.js';
+
+/** What these handlers use of the engine: the indexes, the cursor key, and what observing a search records. */
+type Uses = Pick<Engine, 'analytics' | 'cursorKey' | 'index' | 'indexes' | 'resolveCountry'>;
 
 /** The parameters a restricted key runs: forced ones win, filters ANDed, hits capped. */
-function restricted(ctx: OperationContext, index: SearchIndex, params: SearchParams, pageSize?: number): SearchParams {
+function restricted(ctx: OperationContext<never, Uses>, index: SearchIndex, params: SearchParams, pageSize?: number): SearchParams {
   return restrictParams(ctx.caller, params, pageSize ?? effectiveSetting(index.settings, 'hitsPerPage') ?? 20);
 }
 
-function run(ctx: OperationContext, indexName: string, params: SearchParams) {
+function run(ctx: OperationContext<never, Uses>, indexName: string, params: SearchParams) {
   return observeSearch(ctx, indexName, params, (name, variantParams) => {
     const index = ctx.engine.index(name);
     return searchIndex(index, restricted(ctx, index, variantParams), { seeUnretrievable: seesUnretrievable(ctx) });
   });
 }
 
-export function searchSingleIndex(ctx: OperationContext<'indexName'>) {
+export function searchSingleIndex(ctx: OperationContext<'indexName', Uses>) {
   return withParsedQuery(run(ctx, ctx.params.indexName, parseSearchParams(objectBody(ctx.body, 'search parameters'))));
 }
 
@@ -34,28 +38,28 @@ function withParsedQuery(response: ReturnType<typeof run>) {
 }
 
 /** The query string's search parameters, as a `params` string (credentials, agent and `cursor` left out). */
-function queryStringParams(ctx: OperationContext): { params: string } {
+function queryStringParams(ctx: OperationContext<never, Uses>): { params: string } {
   const kept = Object.entries(ctx.query).filter(([k]) => !/^x-(algolia|service)-/i.test(k) && k !== 'cursor');
   return { params: new URLSearchParams(kept).toString() };
 }
 
 /** GET /1/indexes/{indexName}: parameters in the query string. */
-export function searchWithQueryString(ctx: OperationContext<'indexName'>) {
+export function searchWithQueryString(ctx: OperationContext<'indexName', Uses>) {
   return withParsedQuery(run(ctx, ctx.params.indexName, parseSearchParams(queryStringParams(ctx))));
 }
 
 const REQUEST_FIELDS = ['indexName', 'type', 'facet'] as const;
 
-function seesUnretrievable(ctx: OperationContext): boolean {
+function seesUnretrievable(ctx: OperationContext<never, Uses>): boolean {
   return ctx.caller.isAdmin || ctx.caller.rights.has('seeUnretrievableAttributes');
 }
 
-export function searchForFacetValues(ctx: OperationContext<'facetName' | 'indexName'>) {
+export function searchForFacetValues(ctx: OperationContext<'facetName' | 'indexName', Uses>) {
   const index = ctx.engine.index(ctx.params.indexName);
   return searchFacetValues(index, ctx.params.facetName, restricted(ctx, index, parseSearchParams(objectBody(ctx.body, 'search parameters'))));
 }
 
-export function browse(ctx: OperationContext<'indexName'>) {
+export function browse(ctx: OperationContext<'indexName', Uses>) {
   const index = ctx.engine.index(ctx.params.indexName);
   const body = ctx.body === undefined || ctx.body === null
     ? { ...queryStringParams(ctx), cursor: ctx.query.cursor }
@@ -71,7 +75,7 @@ export function browse(ctx: OperationContext<'indexName'>) {
 interface InnerQuery { indexName: string; facet?: string; params: SearchParams }
 
 /** Multi-index queries; `stopIfEnoughMatches` stops once one has hitsPerPage hits. */
-export function search(ctx: OperationContext) {
+export function search(ctx: OperationContext<never, Uses>) {
   const body = ctx.body;
   if (!isPlainObject(body) || !Array.isArray(body.requests)) throw badRequest('Missing "requests" array');
   const strategy = body.strategy ?? 'none';

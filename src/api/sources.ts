@@ -6,6 +6,10 @@ import { isPlainObject } from '../engine/records.js';
 import type { AllowedSource } from '../engine/writes.js';
 import { inAnyNetwork, parseNetwork } from '../auth/cidr.js';
 import type { OperationContext } from './types.js';
+import type { Engine } from '../engine/engine.js';
+
+/** What these handlers use of the engine: the source allow-list and its write path. */
+type Uses = Pick<Engine, 'sources' | 'writeKey'>;
 
 export const MAX_SOURCES = 1000;
 const SUPPORT = 'SERVICE_SUPPORT';
@@ -25,7 +29,7 @@ export function sourceAllowed(list: readonly AllowedSource[] | undefined, ip: st
   return inAnyNetwork(list.map((s) => s.source).filter((s) => s !== SUPPORT), ip);
 }
 
-async function save(ctx: OperationContext, sources: AllowedSource[]): Promise<void> {
+async function save(ctx: OperationContext<never, Uses>, sources: AllowedSource[]): Promise<void> {
   if (sources.length > MAX_SOURCES) throw badRequest(`The allow-list holds at most ${MAX_SOURCES} sources`);
   if (!sourceAllowed(sources, ctx.sourceIp)) {
     throw badRequest(`This change would lock out the caller's own address (${ctx.sourceIp})`);
@@ -33,24 +37,24 @@ async function save(ctx: OperationContext, sources: AllowedSource[]): Promise<vo
   await ctx.engine.writeKey({ type: 'key', action: 'sources', sources });
 }
 
-export function getSources(ctx: OperationContext) {
+export function getSources(ctx: OperationContext<never, Uses>) {
   return ctx.engine.sources ?? [];
 }
 
-export async function replaceSources(ctx: OperationContext) {
+export async function replaceSources(ctx: OperationContext<never, Uses>) {
   if (!Array.isArray(ctx.body)) throw badRequest('Invalid JSON: expected an array of {source, description?}');
   await save(ctx, ctx.body.map((item: unknown, i: number) => checkSource(item, `[${i}]`)));
   return { updatedAt: iso() };
 }
 
-export async function appendSource(ctx: OperationContext) {
+export async function appendSource(ctx: OperationContext<never, Uses>) {
   const added = checkSource(ctx.body, 'body');
   const current = ctx.engine.sources ?? [];
   await save(ctx, [...current.filter((s) => s.source !== added.source), added]);
   return { createdAt: iso() };
 }
 
-export async function deleteSource(ctx: OperationContext<'source'>) {
+export async function deleteSource(ctx: OperationContext<'source', Uses>) {
   const current = ctx.engine.sources ?? [];
   const wanted = ctx.params.source.trim();
   const rest = current.filter((s) => s.source !== wanted);

@@ -5,16 +5,20 @@ import { searchSynonyms, toSynonym, SYNONYM_TYPES } from '../engine/synonyms.js'
 import { forwardToReplicas, now, queryFlag } from './query-flags.js';
 import type { OperationContext } from './types.js';
 import { integerParam, stringParam } from './body-values.js';
+import type { Engine } from '../engine/engine.js';
+
+/** What these handlers use of the engine: one index, and the write path. */
+type Uses = Pick<Engine, 'index' | 'write'>;
 
 
-export async function saveSynonym(ctx: OperationContext<'indexName' | 'objectID'>) {
+export async function saveSynonym(ctx: OperationContext<'indexName' | 'objectID', Uses>) {
   ctx.engine.index(ctx.params.indexName);
   const synonym = toSynonym(ctx.body, ctx.params.objectID);
   const taskID = await ctx.engine.write({ type: 'synonyms', indexName: ctx.params.indexName, save: [synonym], forwardToReplicas: forwardToReplicas(ctx) });
   return { taskID, updatedAt: now(), id: synonym.objectID };
 }
 
-export async function saveSynonyms(ctx: OperationContext<'indexName'>) {
+export async function saveSynonyms(ctx: OperationContext<'indexName', Uses>) {
   ctx.engine.index(ctx.params.indexName);
   if (!Array.isArray(ctx.body)) throw badRequest('Invalid JSON: expected an array of synonyms');
   const save = ctx.body.map((s) => toSynonym(s));
@@ -24,26 +28,26 @@ export async function saveSynonyms(ctx: OperationContext<'indexName'>) {
   return { taskID, updatedAt: now() };
 }
 
-export function getSynonym(ctx: OperationContext<'indexName' | 'objectID'>) {
+export function getSynonym(ctx: OperationContext<'indexName' | 'objectID', Uses>) {
   const synonym = ctx.engine.index(ctx.params.indexName).synonyms.get(ctx.params.objectID);
   if (!synonym) throw notFound('Synonym set does not exist');
   return synonym;
 }
 
-export async function deleteSynonym(ctx: OperationContext<'indexName' | 'objectID'>) {
+export async function deleteSynonym(ctx: OperationContext<'indexName' | 'objectID', Uses>) {
   const index = ctx.engine.index(ctx.params.indexName);
   if (!index.synonyms.has(ctx.params.objectID)) throw notFound('Synonym set does not exist');
   const taskID = await ctx.engine.write({ type: 'synonyms', indexName: index.name, remove: [ctx.params.objectID], forwardToReplicas: forwardToReplicas(ctx) });
   return { taskID, deletedAt: now() };
 }
 
-export async function clearSynonyms(ctx: OperationContext<'indexName'>) {
+export async function clearSynonyms(ctx: OperationContext<'indexName', Uses>) {
   ctx.engine.index(ctx.params.indexName);
   const taskID = await ctx.engine.write({ type: 'synonyms', indexName: ctx.params.indexName, clear: true, forwardToReplicas: forwardToReplicas(ctx) });
   return { taskID, updatedAt: now() };
 }
 
-export function searchSynonymsOperation(ctx: OperationContext<'indexName'>) {
+export function searchSynonymsOperation(ctx: OperationContext<'indexName', Uses>) {
   const index = ctx.engine.index(ctx.params.indexName);
   const body = isPlainObject(ctx.body) ? ctx.body : {};
   const type = stringParam(body, 'type');

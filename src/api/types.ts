@@ -1,4 +1,3 @@
-import type { Engine } from '../engine/engine.js';
 import type { Caller, Right } from '../auth/caller.js';
 import type { ErrorCode } from '../engine/errors.js';
 import type { CallLog } from '../engine/call-log.js';
@@ -92,17 +91,24 @@ export interface AnsweredCall {
 }
 
 
+/** Path parameters by name; `name?` for one that only some of a handler's routes have. */
+type PathParams<Names extends string> =
+  { readonly [Name in Names as Name extends `${string}?` ? never : Name]: string }
+  & { readonly [Name in Names as Name extends `${infer Bare}?` ? Bare : never]?: string };
+
 /**
  * What a handler receives. `Params` names the path parameters it reads
  * (`OperationContext<'indexName'>`): the router's table only accepts a
- * handler for routes whose paths have them. A handler shared by routes with
- * and without a parameter names it in `Optional`.
+ * handler for routes whose paths have them. `Uses` is the part of the
+ * engine it may use: each handler module declares its own (its port,
+ * `Pick<Engine, ...>`), so what a module reaches is written at its top and
+ * checked; a handler that declares none reaches nothing of the engine.
  */
-export interface OperationContext<Params extends string = never, Optional extends string = never> {
-  engine: Engine;
+export interface OperationContext<Params extends string = never, Uses = unknown> {
+  engine: Uses;
   services: ApiServices;
   /** Path parameters, decoded. */
-  params: Readonly<Record<Params, string>> & Readonly<Partial<Record<Optional, string>>>;
+  params: PathParams<Params>;
   query: Record<string, string>;
   body: unknown;
   headers: Record<string, string>;
@@ -134,4 +140,4 @@ export function contentOf(response: ApiResponse): string {
   return content;
 }
 
-export type Handler<Params extends string = never> = (ctx: OperationContext<Params>) => unknown | Promise<unknown>;
+export type Handler<Params extends string = never, Uses = unknown> = (ctx: OperationContext<Params, Uses>) => unknown | Promise<unknown>;

@@ -180,7 +180,7 @@ function settingsFor(config: SuggestionsConfig): Record<string, unknown> {
   return { searchableAttributes: ['query'], customRanking: ['desc(popularity)'], attributesForFaceting: facetPaths };
 }
 
-export async function buildSuggestions(engine: Engine, config: SuggestionsConfig, store: EventStore, now = Date.now()): Promise<Built> {
+export async function buildSuggestions(engine: Pick<Engine, 'indexes'>, config: SuggestionsConfig, store: EventStore, now = Date.now()): Promise<Built> {
   const log = new BuildLog();
   const sources = config.sourceIndices.length;
   log.add('INFO', 0, `building "${config.indexName}" from ${sources} source ${sources === 1 ? 'index' : 'indices'}`);

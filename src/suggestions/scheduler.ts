@@ -13,8 +13,11 @@ import type { SuggestionsConfig } from './config.js';
 import { BuildLog } from './log.js';
 import type { BuildOutcome } from './state.js';
 
+/** What building suggestions uses of the engine: its analytics, its indexes, their write path and tasks. */
+export type SuggestionsEngine = Pick<Engine, 'analytics' | 'indexes' | 'tasks' | 'write'>;
+
 /** Starts a build of `indexName` unless one is running; resolves when the build under way ends. */
-export function scheduleBuild(engine: Engine, indexName: string): Promise<void> {
+export function scheduleBuild(engine: SuggestionsEngine, indexName: string): Promise<void> {
   const running = engine.analytics.suggestions.running;
   const current = running.get(indexName);
   if (current) return current;
@@ -23,7 +26,7 @@ export function scheduleBuild(engine: Engine, indexName: string): Promise<void> 
   return build;
 }
 
-async function buildUntilCurrent(engine: Engine, indexName: string): Promise<void> {
+async function buildUntilCurrent(engine: SuggestionsEngine, indexName: string): Promise<void> {
   const configs = engine.analytics.suggestions.configs;
   let built: SuggestionsConfig | undefined;
   for (let config = configs.get(indexName); config !== undefined && config !== built; config = configs.get(indexName)) {
@@ -36,7 +39,7 @@ async function buildUntilCurrent(engine: Engine, indexName: string): Promise<voi
   }
 }
 
-async function buildOrLog(engine: Engine, config: SuggestionsConfig, started: number): Promise<Built> {
+async function buildOrLog(engine: SuggestionsEngine, config: SuggestionsConfig, started: number): Promise<Built> {
   try {
     return await buildSuggestions(engine, config, engine.analytics.store, started);
   } catch (e) {
@@ -51,7 +54,7 @@ function sameSettings(current: Record<string, unknown>, wanted: Record<string, u
 }
 
 /** Writes the settings (when they differ) and the records through the engine's write path; resolves once applied. */
-async function replaceRecords(engine: Engine, indexName: string, built: Built): Promise<void> {
+async function replaceRecords(engine: SuggestionsEngine, indexName: string, built: Built): Promise<void> {
   const settings = parseSettings(built.settings);
   const index = engine.indexes.get(indexName);
   if (!index || !sameSettings(index.settings, settings)) await engine.write({ type: 'settings', indexName, settings });
@@ -60,7 +63,7 @@ async function replaceRecords(engine: Engine, indexName: string, built: Built): 
   await engine.tasks.exclusive(async () => {});
 }
 
-function outcomeOf(engine: Engine, indexName: string, log: BuildLog, started: number): BuildOutcome {
+function outcomeOf(engine: SuggestionsEngine, indexName: string, log: BuildLog, started: number): BuildOutcome {
   const finished = new Date().toISOString();
   const previous = engine.analytics.suggestions.builds.get(indexName);
   const success = log.failed
