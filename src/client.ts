@@ -4,6 +4,6 @@
 // WebAssembly: a page bundle of a few kilobytes.
 export { lanternRequester } from './requester.js';
 export { connectWorker, type RemoteLantern } from './worker-client.js';
-export { ApiError } from './engine/errors.js';
+export { ApiError } from './util/errors.js';
 export type { ApiRequest, ApiResponse } from './api/types.js';
 export type { LanternClient, LanternExtras, LanternHelpers } from './api/client.js';

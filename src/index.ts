@@ -4,6 +4,6 @@ export { Lantern, type LanternOptions } from './lantern.js';
 export { lanternRequester } from './requester.js';
 export { memoryStorage, type Storage, type Entry, type StoredState } from './storage/storage.js';
 export { idbStorage, type IdbStorageOptions } from './storage/idb.js';
-export { ApiError, ERROR_STATUS, type ErrorCode } from './engine/errors.js';
+export { ApiError, ERROR_STATUS, type ErrorCode } from './util/errors.js';
 export type { ApiRequest, ApiResponse } from './api/types.js';
 export type { LanternClient } from './api/client.js';

@@ -8,7 +8,7 @@ import type { ApiRequest, ApiResponse } from './api/types.js';
 import { Engine, type EngineOptions } from './engine/engine.js';
 
 export type { EngineOptions as LanternOptions } from './engine/engine.js';
-import { notFound } from './engine/errors.js';
+import { notFound } from './util/errors.js';
 import { scheduleBuild } from './suggestions/scheduler.js';
 
 /**

@@ -4,9 +4,9 @@
 // traffic come from the tracked searches of the last 7 days on the control
 // index; sample sizes are the two-proportion test's (two-sided, α = 0.05,
 // power 0.8) for groups split by trafficPercentage.
-import { ApiError } from '../engine/errors.js';
-import { isPlainObject } from '../engine/records.js';
-import { own } from '../engine/own-keys.js';
+import { ApiError } from '../util/errors.js';
+import { isPlainObject } from '../index/records.js';
+import { own } from '../util/own-keys.js';
 import type { EventStore } from '../analytics/events.js';
 import { rateOf, Scope, type OutcomeCount } from '../analytics/reports.js';
 import { parseVariants } from './tests.js';

@@ -1,8 +1,8 @@
 // A/B tests: what is stored, the state machine (active → stopped | expired;
 // failed at creation), the creation rules, and the deterministic traffic split.
-import { ApiError, notFound } from '../engine/errors.js';
-import { isPlainObject } from '../engine/records.js';
-import { parseSearchParams, type SearchParams } from '../engine/params.js';
+import { ApiError, notFound } from '../util/errors.js';
+import { isPlainObject } from '../index/records.js';
+import { parseSearchParams, type SearchParams } from '../index/params.js';
 
 export interface VariantConfig {
   index: string;

@@ -1,6 +1,6 @@
 // What analytics are computed from: one record per search and one per
 // insight event (click, conversion, view). Both are kept in arrival order.
-import type { NumericOperator } from '../engine/filters/parse.js';
+import type { NumericOperator } from '../index/filters/parse.js';
 
 /** A filter a search used, as analytics report it. */
 export interface UsedFilter { attribute: string; operator: ':' | NumericOperator; value: string }

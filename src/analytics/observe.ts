@@ -3,12 +3,12 @@
 // re-ranks the hits for a known user, and the search is recorded (unless
 // `analytics: false`) with a queryID returned when `clickAnalytics` is set.
 import type { Engine } from '../engine/engine.js';
-import type { SearchParams } from '../engine/params.js';
-import type { SearchResponse } from '../engine/search.js';
-import { effectiveSetting } from '../engine/settings.js';
-import { wellFormed } from '../engine/storable.js';
-import type { FilterExpression } from '../engine/filters/parse.js';
-import { filterExpressions } from '../engine/query-plan.js';
+import type { SearchParams } from '../index/params.js';
+import type { SearchResponse } from '../query/search.js';
+import { effectiveSetting } from '../index/settings.js';
+import { wellFormed } from '../index/storable.js';
+import type { FilterExpression } from '../index/filters/parse.js';
+import { filterExpressions } from '../query/query-plan.js';
 import { runningTestOn, variantOf } from '../abtest/tests.js';
 import { personalScore, profileOf, rerank } from '../personalization/profile.js';
 import type { SearchEvent, UsedFilter } from './events.js';

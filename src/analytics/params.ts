@@ -1,6 +1,6 @@
 // The query parameters of the analytics endpoints: index, the UTC day range
 // (inclusive), paging, the analyticsTags filter, ordering. Wrong values → 400.
-import { badRequest } from '../engine/errors.js';
+import { badRequest } from '../util/errors.js';
 
 const DAY_MS = 86_400_000;
 /** Top lists stop at the top 1000. */

@@ -1,6 +1,6 @@
 // The analytics reports: each endpoint's figures from the searches of one
 // index in a day range (final queries only) and their outcomes.
-import { fold } from '../engine/fold.js';
+import { fold } from '../text/fold.js';
 import type { EventStore, SearchEvent, UsedFilter } from './events.js';
 import { emptyOutcome, finalSearches, outcomesOf, type Outcome } from './outcomes.js';
 import { dayOf, matchesTags, pageOf, requiredSearch, type ReportParams } from './params.js';

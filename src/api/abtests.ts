@@ -1,5 +1,5 @@
 // The A/B test endpoints: create, read, list, stop, delete.
-import { ApiError, badRequest, notFound, type ErrorCode } from '../engine/errors.js';
+import { ApiError, badRequest, notFound, type ErrorCode } from '../util/errors.js';
 import { checkIndex, mayReach } from '../auth/restrictions.js';
 import { conflictingTest, indexesOf, newABTest, statusOf, type ABTest } from '../abtest/tests.js';
 import { describeABTest } from '../abtest/metrics.js';

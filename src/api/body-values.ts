@@ -3,8 +3,8 @@
 // {}}`), so String(v), Number(v) or a template literal on a value of unknown
 // type can throw (a 500, once): a value is converted only once its type is
 // known, and error messages show values with `shown` (errors.ts).
-import { badRequest, shown } from '../engine/errors.js';
-import { isPlainObject } from '../engine/records.js';
+import { badRequest, shown } from '../util/errors.js';
+import { isPlainObject } from '../index/records.js';
 
 type Body = Record<string, unknown>;
 

@@ -9,7 +9,7 @@ import type {
   PersonalizationStrategyParams, QuerySuggestionsClient, SearchClient, SearchResponse,
   SetPersonalizationStrategyResponse, UpdateApiKeyResponse,
 } from 'algoliasearch';
-import { ApiError } from '../engine/errors.js';
+import { ApiError } from '../util/errors.js';
 import { ROUTES, type Route, type RouteOp } from './routes.js';
 import type { ApiRequest, ApiResponse } from './types.js';
 

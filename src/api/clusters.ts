@@ -1,8 +1,8 @@
 // Multi-cluster user mapping (/1/clusters, admin key): assign, move, batch
 // assign, read, list, top users, search, remove, pending mappings. A call
 // carrying a user ID that is not assigned is rejected.
-import { badRequest, notFound } from '../engine/errors.js';
-import { isPlainObject } from '../engine/records.js';
+import { badRequest, notFound } from '../util/errors.js';
+import { isPlainObject } from '../index/records.js';
 import { checkUserID, userIDOf } from '../clusters/user-id.js';
 import { clusterFigures, searchUsers, topUsers, type UserUsage } from '../clusters/usage.js';
 import { now, queryFlag } from './query-flags.js';

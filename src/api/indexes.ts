@@ -1,11 +1,11 @@
 // Index management, settings and task status.
-import { badRequest, notFound } from '../engine/errors.js';
-import { checkIndexName } from '../engine/index-name.js';
-import { parseSettings } from '../engine/params.js';
-import { isOneOf, isPlainObject } from '../engine/records.js';
-import { DEFAULT_SETTINGS, rankingPlan } from '../engine/settings.js';
-import type { SearchIndex } from '../engine/search-index.js';
-import { replicaName } from '../engine/index-config.js';
+import { badRequest, notFound } from '../util/errors.js';
+import { checkIndexName } from '../index/index-name.js';
+import { parseSettings } from '../index/params.js';
+import { isOneOf, isPlainObject } from '../index/records.js';
+import { DEFAULT_SETTINGS, rankingPlan } from '../index/settings.js';
+import type { SearchIndex } from '../index/search-index.js';
+import { replicaName } from '../index/index-config.js';
 import { forwardToReplicas } from './query-flags.js';
 import { checkWholeIndexAllowed } from '../auth/restrictions.js';
 import type { OperationContext } from './types.js';

@@ -1,6 +1,6 @@
 // The insights endpoints: pushing events (all valid or none stored) and
 // forgetting a user's events.
-import { badRequest } from '../engine/errors.js';
+import { badRequest } from '../util/errors.js';
 import { checkIndex } from '../auth/restrictions.js';
 import { parseEvents } from '../insights/validate.js';
 import type { OperationContext } from './types.js';

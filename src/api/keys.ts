@@ -1,8 +1,8 @@
 // API keys: global (/1/keys) and index-specific (/1/indexes/{i}/keys). Every
 // change is logged durably (engine.writeKey) before the answer; keys need
 // no task: they are usable as soon as the call returns.
-import { ApiError, notFound } from '../engine/errors.js';
-import { checkIndexName } from '../engine/index-name.js';
+import { ApiError, notFound } from '../util/errors.js';
+import { checkIndexName } from '../index/index-name.js';
 import { describeKey, indexKeyIndexes, isExpired, keyFields, randomKey, type ApiKey } from '../auth/api-keys.js';
 import type { OperationContext } from './types.js';
 import type { Engine } from '../engine/engine.js';

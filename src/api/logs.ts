@@ -1,18 +1,18 @@
-// GET /1/logs: the engine's last calls (src/engine/call-log.ts), recorded by
+// GET /1/logs: the engine's last calls (src/api/call-log.ts), recorded by
 // the router after each answer. Credentials never reach a log entry: API key
 // headers and query parameters are masked, key values in paths too (in
 // key-management paths, and any segment that is or looks like a key), and
 // the answers of key management (which hold key values) are left out. A
 // restricted `logs` key reads only the entries of its indexes.
-import { badRequest, shown } from '../engine/errors.js';
-import { LOG_CAPACITY } from '../engine/call-log.js';
-import { isPlainObject } from '../engine/records.js';
+import { badRequest, shown } from '../util/errors.js';
+import { LOG_CAPACITY } from './call-log.js';
+import { isPlainObject } from '../index/records.js';
 import { checkIndex, mayReach } from '../auth/restrictions.js';
 import { parseSecuredKey } from '../auth/secured-keys.js';
 import {
   contentOf, sentAsJson, type AnsweredCall, type ApiResponse, type Caller, type InnerQuery, type LogEntry as Entry, type OperationContext, type Right,
 } from './types.js';
-import type { CallLog } from '../engine/call-log.js';
+import type { CallLog } from './call-log.js';
 
 /** How much of a body or an answer an entry keeps. */
 const CUT = 1000;

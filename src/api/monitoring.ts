@@ -2,7 +2,7 @@
 // usage, inventory, latency, indexing time, reachability, infrastructure —
 // this process's own figures, per cluster.
 import { checkPeriod, INFRASTRUCTURE_METRICS, indexingTime, infrastructure, latency, namesIn, PROBE, perServer, REGION, usage } from '../monitoring/report.js';
-import { badRequest } from '../engine/errors.js';
+import { badRequest } from '../util/errors.js';
 import type { OperationContext } from './types.js';
 import type { Engine } from '../engine/engine.js';
 

@@ -1,16 +1,16 @@
 // Objects: add, replace, get, delete, partial update, batch, multi-index
 // batch, multi-get. Every write becomes a batch of actions (writes.ts).
-import { badRequest, notFound } from '../engine/errors.js';
-import { checkIndexName } from '../engine/index-name.js';
-import { asRecord, checkPartial, isPlainObject, project, projection } from '../engine/records.js';
-import { effectiveSetting } from '../engine/settings.js';
+import { badRequest, notFound } from '../util/errors.js';
+import { checkIndexName } from '../index/index-name.js';
+import { asRecord, checkPartial, isPlainObject, project, projection } from '../index/records.js';
+import { effectiveSetting } from '../index/settings.js';
 import { reportedIDs, toAction, type Action } from '../engine/writes.js';
-import { deleteByQueryParams, filterParams, recordFilter } from '../engine/browse.js';
+import { deleteByQueryParams, filterParams, recordFilter } from '../query/browse.js';
 import { checkWholeIndexAllowed, forcedFilters, restrictParams } from '../auth/restrictions.js';
-import type { SearchIndex } from '../engine/search-index.js';
-import { planQuery } from '../engine/query-plan.js';
-import { parseSearchParams } from '../engine/params.js';
-import { settingsOf } from '../engine/search.js';
+import type { SearchIndex } from '../index/search-index.js';
+import { planQuery } from '../query/query-plan.js';
+import { parseSearchParams } from '../index/params.js';
+import { settingsOf } from '../query/search.js';
 import { now } from './query-flags.js';
 import { writtenFor } from '../clusters/user-id.js';
 import { Reply, type OperationContext } from './types.js';

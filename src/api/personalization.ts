@@ -1,6 +1,6 @@
 // Personalization: the strategy (the spec's form and today's client's form,
 // one stored strategy) and users' computed profiles.
-import { badRequest, notFound } from '../engine/errors.js';
+import { badRequest, notFound } from '../util/errors.js';
 import { clientForm, parseStrategy, specForm, type Strategy } from '../personalization/strategy.js';
 import { profileOf } from '../personalization/profile.js';
 import type { OperationContext } from './types.js';

@@ -1,8 +1,8 @@
 // The one router: METHOD + path → a row of the route table (routes.ts) → its
 // handler. It is the only place that chooses status codes; HTTP,
 // `engine.request` and the typed client all come through here.
-import { ApiError } from '../engine/errors.js';
-import { yieldTurn } from '../engine/turns.js';
+import { ApiError } from '../util/errors.js';
+import { yieldTurn } from '../util/turns.js';
 import { authenticate, authorize, type CallInfo } from '../auth/authenticate.js';
 import { enforce, rateLimitHeaders, restrictResult } from '../auth/enforce.js';
 import type { Engine } from '../engine/engine.js';
@@ -25,7 +25,7 @@ import * as logs from './logs.js';
 import { requestIdHeaders, requestIdOf } from './request-id.js';
 import { Reply, type ApiRequest, type ApiResponse, type ApiServices, type Handler } from './types.js';
 import { ROUTES, type PathParamsOf, type Route, type RouteOp } from './routes.js';
-import { RecentValues } from '../engine/recent.js';
+import { RecentValues } from '../util/recent.js';
 
 /** Each operation's handler: every row of the route table has one (a missing one does not compile). */
 const HANDLERS: { readonly [K in RouteOp]: Handler<PathParamsOf<K>, Engine> } = {

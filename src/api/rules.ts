@@ -1,7 +1,7 @@
 // Query rules: save, batch, get, delete, clear, search.
-import { badRequest, notFound } from '../engine/errors.js';
-import { isPlainObject } from '../engine/records.js';
-import { searchRules, toRule } from '../engine/rules.js';
+import { badRequest, notFound } from '../util/errors.js';
+import { isPlainObject } from '../index/records.js';
+import { searchRules, toRule } from '../index/rules.js';
 import { forwardToReplicas, now, queryFlag } from './query-flags.js';
 import type { OperationContext } from './types.js';
 import { integerParam, optionalBoolean, optionalString, stringParam } from './body-values.js';

@@ -1,15 +1,15 @@
 // Search endpoints: one index (POST or GET) and multi-index queries.
-import { badRequest } from '../engine/errors.js';
-import { parseSearchParams, type SearchParams } from '../engine/params.js';
-import { searchIndex } from '../engine/search.js';
-import { browseIndex } from '../engine/browse.js';
-import { searchFacetValues } from '../engine/facet-search.js';
-import { isPlainObject } from '../engine/records.js';
+import { badRequest } from '../util/errors.js';
+import { parseSearchParams, type SearchParams } from '../index/params.js';
+import { searchIndex } from '../query/search.js';
+import { browseIndex } from '../query/browse.js';
+import { searchFacetValues } from '../query/facet-search.js';
+import { isPlainObject } from '../index/records.js';
 import type { OperationContext } from './types.js';
 import { objectBody } from './body-values.js';
 import { restrictParams } from '../auth/restrictions.js';
-import { effectiveSetting } from '../engine/settings.js';
-import type { SearchIndex } from '../engine/search-index.js';
+import { effectiveSetting } from '../index/settings.js';
+import type { SearchIndex } from '../index/search-index.js';
 import { observeSearch } from '../analytics/observe.js';
 import type { Engine } from '../engine/engine.js';
 

@@ -1,6 +1,6 @@
 // The API's per-engine services (see ApiServices in types.ts), made once
 // for each engine by Lantern, the root that routes its calls.
-import { CallLog } from '../engine/call-log.js';
+import { CallLog } from './call-log.js';
 import { RateLimiter } from '../auth/rate-limit.js';
 import { SecuredKeyParents } from '../auth/secured-parents.js';
 import type { ApiServices, LogEntry } from './types.js';

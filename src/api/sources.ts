@@ -1,8 +1,8 @@
 // The source allow-list (firewall): /1/security/sources. Disabled until
 // first set; then every request from outside it is refused (403). A change
 // that would exclude the caller's own address is refused (400).
-import { ApiError, badRequest } from '../engine/errors.js';
-import { isPlainObject } from '../engine/records.js';
+import { ApiError, badRequest } from '../util/errors.js';
+import { isPlainObject } from '../index/records.js';
 import type { AllowedSource } from '../engine/writes.js';
 import { inAnyNetwork, parseNetwork } from '../auth/cidr.js';
 import type { OperationContext } from './types.js';

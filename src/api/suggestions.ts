@@ -2,7 +2,7 @@
 // and the last build's log. Creating or changing a configuration schedules a
 // build of its index (see suggestions/scheduler.ts); deleting one stops the
 // updates and leaves the index as it is.
-import { ApiError, notFound } from '../engine/errors.js';
+import { ApiError, notFound } from '../util/errors.js';
 import { describeConfig, MAX_CONFIGS, parseConfig, type SuggestionsConfig } from '../suggestions/config.js';
 import { toJsonLines } from '../suggestions/log.js';
 import { scheduleBuild, type SuggestionsEngine } from '../suggestions/scheduler.js';

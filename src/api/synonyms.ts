@@ -1,7 +1,7 @@
 // Synonyms: save, batch, get, delete, clear, search.
-import { badRequest, notFound } from '../engine/errors.js';
-import { isPlainObject } from '../engine/records.js';
-import { searchSynonyms, toSynonym, SYNONYM_TYPES } from '../engine/synonyms.js';
+import { badRequest, notFound } from '../util/errors.js';
+import { isPlainObject } from '../index/records.js';
+import { searchSynonyms, toSynonym, SYNONYM_TYPES } from '../index/synonyms.js';
 import { forwardToReplicas, now, queryFlag } from './query-flags.js';
 import type { OperationContext } from './types.js';
 import { integerParam, stringParam } from './body-values.js';

@@ -1,6 +1,6 @@
 import type { Caller, Right } from '../auth/caller.js';
-import type { ErrorCode } from '../engine/errors.js';
-import type { CallLog } from '../engine/call-log.js';
+import type { ErrorCode } from '../util/errors.js';
+import type { CallLog } from './call-log.js';
 import type { RateLimiter } from '../auth/rate-limit.js';
 import type { SecuredKeyParents } from '../auth/secured-parents.js';
 

@@ -1,11 +1,11 @@
 // API keys as data: the stored record, validation of the key fields sent to
 // the key endpoints, random key values, and the wildcard patterns of
 // `indexes` and `referers`.
-import { badRequest } from '../engine/errors.js';
-import { isPlainObject } from '../engine/records.js';
-import { parseSearchParams } from '../engine/params.js';
-import { parseFilters } from '../engine/filters/parse.js';
-import { checkIndexPattern, isBlank } from '../engine/index-name.js';
+import { badRequest } from '../util/errors.js';
+import { isPlainObject } from '../index/records.js';
+import { parseSearchParams } from '../index/params.js';
+import { parseFilters } from '../index/filters/parse.js';
+import { checkIndexPattern, isBlank } from '../index/index-name.js';
 import type { Right } from './caller.js';
 
 /** A stored key (global, or index-specific when `index` is set). */

@@ -1,6 +1,6 @@
 // Who is calling: the application id and API key from headers (either
 // spelling, any case) or the query string, checked against the engine.
-import { ApiError } from '../engine/errors.js';
+import { ApiError } from '../util/errors.js';
 import type { Caller, Right } from '../api/types.js';
 import { indexKeyIndexes, isExpired, refererAdmitted, type ApiKey } from './api-keys.js';
 import { inAnyNetwork } from './cidr.js';

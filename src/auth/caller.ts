@@ -1,7 +1,7 @@
 // Who is calling: the admin, or a key with its rights and restrictions. The
 // authentication step (authenticate.ts) makes one per request; rights and
 // restrictions are checked against it (rights.ts, restrictions.ts).
-import type { SearchParams } from '../engine/params.js';
+import type { SearchParams } from '../index/params.js';
 
 /** The rights of compatibility.md's ACL table; `admin` = admin key only. */
 export type Right =

@@ -2,7 +2,7 @@
 // address, and a user token when one is vouched for), opened by its first
 // call. Other limits (the analytics API's per-minute one) use the same
 // counter with their own window.
-import { ApiError } from '../engine/errors.js';
+import { ApiError } from '../util/errors.js';
 
 const HOUR = 3_600_000;
 

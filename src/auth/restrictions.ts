@@ -2,12 +2,12 @@
 // search parameters forced on it (a key's `queryParameters`, a secured key's
 // embedded parameters) — merged over the request's, filters ANDed, never
 // overridable — and `maxHitsPerQuery`.
-import { ApiError, badRequest } from '../engine/errors.js';
-import { parseSearchParams, type SearchParams } from '../engine/params.js';
-import { parseFilters, splitCommaList } from '../engine/filters/parse.js';
+import { ApiError, badRequest } from '../util/errors.js';
+import { parseSearchParams, type SearchParams } from '../index/params.js';
+import { parseFilters, splitCommaList } from '../index/filters/parse.js';
 import type { Caller } from './caller.js';
 import { indexAdmitted } from './api-keys.js';
-import { filterParams, hasFilters } from '../engine/browse.js';
+import { filterParams, hasFilters } from '../query/browse.js';
 
 export type { Restrictions } from './caller.js';
 

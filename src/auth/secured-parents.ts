@@ -13,7 +13,7 @@
 //   scan): past it, a key no recent parent signed is refused unscanned.
 // So a caller costs at most RECENT_PARENTS HMACs a call, plus the budget a
 // minute; a new parent is found by its first key's scan, then kept.
-import { RecentValues } from '../engine/recent.js';
+import { RecentValues } from '../util/recent.js';
 import { RateLimiter } from './rate-limit.js';
 import { hmacHex, type SecuredKey } from './secured-keys.js';
 import { constantTimeEqual } from './constant-time.js';

@@ -3,7 +3,7 @@
 // next is read). Interrupted (Ctrl-C), it stops after the batch in flight:
 // what was imported is durable, and the summary says how to resume.
 import type { LanternClient } from '../api/client.js';
-import { ApiError } from '../engine/errors.js';
+import { ApiError } from '../util/errors.js';
 import { openRecords, detectFormat, type ColumnType, type SourcedRecord } from './record-sources.js';
 import { Progress } from './progress.js';
 

@@ -3,7 +3,7 @@
 // written with a user ID belong to that user, so a user's figures (records,
 // data size) are counted from what is stored now.
 import type { Action, ClusterOperation, WriteOperation } from '../engine/writes.js';
-import type { SearchRecord } from '../engine/records.js';
+import type { SearchRecord } from '../index/records.js';
 import type { StateSection } from '../durability/state-section.js';
 
 export const DEFAULT_CLUSTERS = ['c1-lantern'];

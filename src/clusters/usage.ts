@@ -1,9 +1,9 @@
 // Figures and lookups over the users' usage: per cluster totals, the top
 // users of each cluster, and search over user IDs (a throwaway index of
 // the users, searched by the same pipeline as any index).
-import { SearchIndex } from '../engine/search-index.js';
-import { searchIndex } from '../engine/search.js';
-import { parseSearchParams } from '../engine/params.js';
+import { SearchIndex } from '../index/search-index.js';
+import { searchIndex } from '../query/search.js';
+import { parseSearchParams } from '../index/params.js';
 import type { UserUsage } from './mapping.js';
 
 export type { UserUsage } from './mapping.js';

@@ -1,6 +1,6 @@
 // The user a call acts for: the spec's `X-Service-User-ID` header, or the
 // official client's `X-Algolia-User-ID` (headers arrive lower-cased).
-import { badRequest } from '../engine/errors.js';
+import { badRequest } from '../util/errors.js';
 
 const USER_ID = /^[a-zA-Z0-9 \-*.]+$/;
 

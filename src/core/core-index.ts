@@ -3,7 +3,7 @@
 // typed arrays, one call per batch.
 import { CRITERION, EXACT_SINGLE, FILTERS_SLOT, GEO_SLOT, HIT_STRIDE, P, PARAM_COUNT, QUERY_TYPE, TYPO_MODE } from './abi.js';
 import { instantiateCore, type CoreExports, type SnapshotStream } from './wasm.js';
-import { ByteWriter } from '../engine/bytes.js';
+import { ByteWriter } from '../util/bytes.js';
 
 /** Bytes of a snapshot exported or imported per step (a few milliseconds of work). */
 const SNAPSHOT_STEP = 1 << 21;

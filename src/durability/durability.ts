@@ -15,13 +15,13 @@
 // state-section.ts): it hands them every operation, merges their parts into
 // snapshots and gives each its part back. It is also the seam replication
 // uses: the log is the sequence of operations a replica applies.
-import { assertJson } from '../engine/json-check.js';
-import { assertStorable } from '../engine/storable.js';
-import { ApiError, badRequest } from '../engine/errors.js';
+import { assertJson } from '../index/json-check.js';
+import { assertStorable } from '../index/storable.js';
+import { ApiError, badRequest } from '../util/errors.js';
 import { Codec } from './persistence.js';
 import { decodeSnapshotOf, recover, type Recovered } from './recovery.js';
 import { TaskQueue } from './task-queue.js';
-import { yieldTurn } from '../engine/turns.js';
+import { yieldTurn } from '../util/turns.js';
 import type { WritePacer } from '../engine/write-pacer.js';
 import { isStorageWriteError } from '../storage/errors.js';
 import type { Storage } from '../storage/storage.js';

@@ -9,8 +9,8 @@
 // its number; a wrong key fails to unseal sections whose digest holds. Older
 // snapshots ("LNTS": the magic, a SHA-256, the whole state sealed in one
 // piece) are still read.
-import { decode } from '../engine/msgpack.js'; // keeps "__proto__" keys as data
-import { concat } from '../engine/bytes.js';
+import { decode } from '../util/msgpack.js'; // keeps "__proto__" keys as data
+import { concat } from '../util/bytes.js';
 import { cut, join, type CutState } from './snapshot-sections.js';
 
 const PLAIN = 0;

@@ -8,8 +8,8 @@
 // section's work, whatever the size of the store; sealing and checksums are
 // the codec's (persistence.ts).
 import { ExtensionCodec, encode } from '@msgpack/msgpack';
-import { decode } from '../engine/msgpack.js';
-import { setOwn } from '../engine/own-keys.js';
+import { decode } from '../util/msgpack.js';
+import { setOwn } from '../util/own-keys.js';
 
 /** Byte arrays at least this long get a section of their own (smaller ones stay in their parent's). */
 const OWN_SECTION_BYTES = 1 << 16;

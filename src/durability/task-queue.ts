@@ -5,7 +5,7 @@
 
 export type TaskStatus = 'published' | 'notPublished';
 
-import { yieldTurn } from '../engine/turns.js';
+import { yieldTurn } from '../util/turns.js';
 
 export class TaskQueue {
   private next = 1;

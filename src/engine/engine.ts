@@ -6,13 +6,13 @@
 // reopening loads the newest valid snapshot and replays the log after it.
 import { loadCore } from '../core/wasm.js';
 import { memoryStorage, type Storage } from '../storage/storage.js';
-import type { ApiError } from './errors.js';
+import type { ApiError } from '../util/errors.js';
 import type { Recovered } from '../durability/recovery.js';
-import { yieldTurn } from './turns.js';
+import { yieldTurn } from '../util/turns.js';
 import { WritePacer } from './write-pacer.js';
-import { newCursorKey } from './browse.js';
-export { checkIndexName } from './index-name.js';
-import type { SearchIndex } from './search-index.js';
+import { newCursorKey } from '../query/browse.js';
+export { checkIndexName } from '../index/index-name.js';
+import type { SearchIndex } from '../index/search-index.js';
 import { IndexCatalog } from './index-catalog.js';
 import type { AllowedSource, KeyOperation, WriteOperation } from './writes.js';
 import type { ApiKey } from '../auth/api-keys.js';

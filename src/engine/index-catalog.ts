@@ -3,14 +3,14 @@
 // index writes (batches, settings, synonyms, rules, copy/move, deletions),
 // each at the time it was accepted, and gives the durability module its
 // part of snapshots (`indexes`, `quarantined`).
-import { ApiError, notFound } from './errors.js';
+import { ApiError, notFound } from '../util/errors.js';
 import { IndexLoadError } from '../durability/recovery.js';
-import { matchingObjectIDs } from './browse.js';
-import { SearchIndex, WriteClock, type IndexSnapshot } from './search-index.js';
+import { matchingObjectIDs } from '../query/browse.js';
+import { SearchIndex, WriteClock, type IndexSnapshot } from '../index/search-index.js';
 import {
   applyOperation, applyRuleChanges, applySettings, applySynonymChanges, detach, linkVirtualReplicas, settingsTargets, withReplicas,
-} from './index-config.js';
-import { yieldTurn } from './turns.js';
+} from '../index/index-config.js';
+import { yieldTurn } from '../util/turns.js';
 import type { Action, WriteOperation } from './writes.js';
 import type { RestoreOptions, StateSection } from '../durability/state-section.js';
 

@@ -1,12 +1,12 @@
 // Write operations as data: what the log stores and what `apply` replays.
 // Every object write is a batch of actions on one index, so single-object
 // endpoints, batches and multi-index batches share one path.
-import { badRequest, shown } from './errors.js';
-import { asRecord, checkPartial, isOneOf, isPlainObject, type Json, type SearchRecord } from './records.js';
-import type { SettingsChanges } from './params.js';
-import type { Scope, SetChanges } from './index-config.js';
-import type { Synonym } from './synonyms.js';
-import type { Rule } from './rules.js';
+import { badRequest, shown } from '../util/errors.js';
+import { asRecord, checkPartial, isOneOf, isPlainObject, type Json, type SearchRecord } from '../index/records.js';
+import type { SettingsChanges } from '../index/params.js';
+import type { Scope, SetChanges } from '../index/index-config.js';
+import type { Synonym } from '../index/synonyms.js';
+import type { Rule } from '../index/rules.js';
 import type { ApiKey } from '../auth/api-keys.js';
 import type { AnalyticsOperation } from '../analytics/state.js';
 

@@ -1,8 +1,8 @@
 // Insight events as pushed to POST /1/events: every rule of the spec, checked
 // in order; the first broken rule refuses the whole call (422).
-import { ApiError } from '../engine/errors.js';
-import { isOneOf, isPlainObject } from '../engine/records.js';
-import { indexNameProblem } from '../engine/index-name.js';
+import { ApiError } from '../util/errors.js';
+import { isOneOf, isPlainObject } from '../index/records.js';
+import { indexNameProblem } from '../index/index-name.js';
 import type { EventType, InsightEvent } from '../analytics/events.js';
 
 export const MAX_EVENTS = 1000;

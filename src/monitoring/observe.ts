@@ -1,7 +1,7 @@
 // The two places figures come from: a request the router finishes and a
 // task the engine applies. Each hook times the work, files its facts with
 // the recorder, and turns an internal error into an incident.
-import { ApiError } from '../engine/errors.js';
+import { ApiError } from '../util/errors.js';
 import { indexesInRequests } from '../auth/restrictions.js';
 import { userIDOf } from '../clusters/user-id.js';
 import type { ClusterMap } from '../clusters/mapping.js';

@@ -1,7 +1,7 @@
 // Monitoring answers in the spec's shapes, built from the recorder. The
 // servers are the engine's clusters (partitions of this one process, in one
 // region); the only probe is the process itself, which measures every call.
-import { badRequest } from '../engine/errors.js';
+import { badRequest } from '../util/errors.js';
 import { APP_SCOPE, indexScope, serverScope, type Bucket, type Metrics } from './metrics.js';
 import { PERIOD_NAMES, RECENT } from './periods.js';
 import {

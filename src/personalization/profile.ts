@@ -5,8 +5,8 @@
 // scores. A hit's personal score is the sum of its (facet, value) affinities.
 import type { InsightEvent } from '../analytics/events.js';
 import type { AnalyticsState } from '../analytics/state.js';
-import type { Json, SearchRecord } from '../engine/records.js';
-import { own } from '../engine/own-keys.js';
+import type { Json, SearchRecord } from '../index/records.js';
+import { own } from '../util/own-keys.js';
 import type { Strategy } from './strategy.js';
 
 /** facet → value → affinity */

@@ -2,8 +2,8 @@
 // spec's maps (`{name: {score, type}}`, `{facet: {score}}`) or today's
 // client's arrays (`[{eventName, eventType, score}]`, `[{facetName, score}]`,
 // with `personalizationImpact`).
-import { badRequest } from '../engine/errors.js';
-import { isPlainObject } from '../engine/records.js';
+import { badRequest } from '../util/errors.js';
+import { isPlainObject } from '../index/records.js';
 import type { EventType } from '../analytics/events.js';
 
 export interface Strategy {

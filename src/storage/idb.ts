@@ -4,7 +4,7 @@
 // worker from writing to the same database. Read-only, it takes no lock and
 // reads the database as it is: a second tab's view (its writes are refused).
 import { openDB, type IDBPDatabase } from 'idb';
-import { concat } from '../engine/bytes.js';
+import { concat } from '../util/bytes.js';
 import { SNAPSHOTS_KEPT, type Damage, type Entry, type Storage, type StoredSnapshot } from './storage.js';
 import { StorageWriteError } from './errors.js';
 

@@ -5,11 +5,11 @@
 import type { EventStore, SearchEvent } from '../analytics/events.js';
 import { matchesTags, parseTags } from '../analytics/params.js';
 import { Scope, searchesByQuery } from '../analytics/reports.js';
-import { fold } from '../engine/fold.js';
-import { withReplicas } from '../engine/index-config.js';
-import { parseSearchParams } from '../engine/params.js';
-import { searchIndex } from '../engine/search.js';
-import type { SearchIndex } from '../engine/search-index.js';
+import { fold } from '../text/fold.js';
+import { withReplicas } from '../index/index-config.js';
+import { parseSearchParams } from '../index/params.js';
+import { searchIndex } from '../query/search.js';
+import type { SearchIndex } from '../index/search-index.js';
 import type { SourceIndexConfig } from './config.js';
 import type { BuildLog } from './log.js';
 

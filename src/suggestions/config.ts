@@ -2,9 +2,9 @@
 // suggestions, and the rules a suggestion must pass. Field names, defaults
 // and limits are the service's (minHits 5, minLetters 4); a wrong field is
 // a 400 with a message, an unknown one too (the service's schema allows none).
-import { badRequest } from '../engine/errors.js';
-import { checkIndexName } from '../engine/index-name.js';
-import { isPlainObject } from '../engine/records.js';
+import { badRequest } from '../util/errors.js';
+import { checkIndexName } from '../index/index-name.js';
+import { isPlainObject } from '../index/records.js';
 
 export interface FacetConfig { attribute: string; amount: number }
 

@@ -6,7 +6,7 @@
 // A configuration changed during a build makes it start over; a deleted one
 // makes it stop without writing.
 import type { Engine } from '../engine/engine.js';
-import { parseSettings } from '../engine/params.js';
+import { parseSettings } from '../index/params.js';
 import type { Action } from '../engine/writes.js';
 import { buildSuggestions, type Built } from './build.js';
 import type { SuggestionsConfig } from './config.js';

@@ -2,7 +2,7 @@
 // status it is answered with, in-process callers get the code back (the typed
 // client too), and the wire still sends the service's `{message, status}`.
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { ApiError, ERROR_STATUS, type ErrorCode } from '../../src/engine/errors.js';
+import { ApiError, ERROR_STATUS, type ErrorCode } from '../../src/util/errors.js';
 import type { Lantern } from '../../src/lantern.js';
 import { ADMIN_HEADERS, openEngine } from './helpers.js';
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CoreIndex } from '../../src/core/core-index.js';
-import { concat } from '../../src/engine/bytes.js';
+import { concat } from '../../src/util/bytes.js';
 import { build, query, ready } from './helpers.js';
 
 beforeAll(ready);

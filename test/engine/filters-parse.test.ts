@@ -1,7 +1,7 @@
 // The parsers of `filters`, `facetFilters`, `numericFilters`, `tagFilters` and
 // `optionalFilters`: exact ASTs for accepted forms, 400s for rejected ones.
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/engine/errors.js';
+import { ApiError } from '../../src/util/errors.js';
 import {
   type FilterAtom,
   type NumericOperator,
@@ -10,7 +10,7 @@ import {
   parseNumericFilters,
   parseOptionalFilters,
   parseTagFilters,
-} from '../../src/engine/filters/parse.js';
+} from '../../src/index/filters/parse.js';
 
 interface Opts { negated?: boolean; score?: number }
 

@@ -4,7 +4,7 @@
 // values as the library decodes them.
 import { decode as libraryDecode, encode } from '@msgpack/msgpack';
 import { describe, expect, it } from 'vitest';
-import { decode } from '../../src/engine/msgpack.js';
+import { decode } from '../../src/util/msgpack.js';
 
 const json = (text: string) => JSON.parse(text);
 

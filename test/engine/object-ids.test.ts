@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { ObjectIdTable } from '../../src/engine/object-id-table.js';
-import { RecordStore } from '../../src/engine/record-store.js';
-import type { SearchRecord } from '../../src/engine/records.js';
+import { ObjectIdTable } from '../../src/index/object-id-table.js';
+import { RecordStore } from '../../src/index/record-store.js';
+import type { SearchRecord } from '../../src/index/records.js';
 
 // objectIDs as an application might make them: e-mail addresses (unique in this file)
 const contacts: SearchRecord[] = JSON.parse(readFileSync(new URL('../fixtures/contacts.json', import.meta.url), 'utf8'))

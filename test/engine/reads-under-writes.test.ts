@@ -9,12 +9,12 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { fsStorage } from '../../src/storage/fs.js';
 import { loadCore } from '../../src/core/wasm.js';
 import { Lantern } from '../../src/lantern.js';
-import { RankOrder } from '../../src/engine/rank-order.js';
+import { RankOrder } from '../../src/index/rank-order.js';
 import { WritePacer } from '../../src/engine/write-pacer.js';
-import { RecordStore } from '../../src/engine/record-store.js';
-import { compareValues, sortValue } from '../../src/engine/sort-values.js';
-import { valuesAt, type SearchRecord } from '../../src/engine/records.js';
-import type { SortEntry } from '../../src/engine/settings.js';
+import { RecordStore } from '../../src/index/record-store.js';
+import { compareValues, sortValue } from '../../src/index/sort-values.js';
+import { valuesAt, type SearchRecord } from '../../src/index/records.js';
+import type { SortEntry } from '../../src/index/settings.js';
 import { prng } from '../support/random.js';
 
 beforeAll(loadCore);

@@ -3,7 +3,7 @@
 // sentence says what and where; what is not JSON at all is the JSON check's.
 import { encode } from '@msgpack/msgpack';
 import { describe, expect, it } from 'vitest';
-import { assertStorable, MAX_NESTING, unstorable } from '../../src/engine/storable.js';
+import { assertStorable, MAX_NESTING, unstorable } from '../../src/index/storable.js';
 
 /** `levels` levels of objects and arrays, alternating, around a string. */
 function nested(levels: number): unknown {

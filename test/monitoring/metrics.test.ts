@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { APP_SCOPE, indexScope, MAX_INCIDENTS, Metrics, serverScope } from '../../src/monitoring/metrics.js';
 import { usage } from '../../src/monitoring/report.js';
-import { ApiError } from '../../src/engine/errors.js';
+import { ApiError } from '../../src/util/errors.js';
 
 const START = Date.UTC(2025, 0, 15, 12, 0, 0);
 

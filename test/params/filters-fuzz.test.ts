@@ -9,11 +9,11 @@
 // 400 when it refuses them, never 500. Everything is seeded (deterministic).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { prng } from '../support/random.js';
-import { ApiError } from '../../src/engine/errors.js';
+import { ApiError } from '../../src/util/errors.js';
 import {
   parseFacetFilters, parseFilters, parseNumericFilters, parseOptionalFilters, parseTagFilters,
   type FilterAtom, type FilterExpression,
-} from '../../src/engine/filters/parse.js';
+} from '../../src/index/filters/parse.js';
 import { Lantern } from '../../src/index.js';
 
 // ---------------------------------------------------------------------------

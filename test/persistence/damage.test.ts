@@ -11,7 +11,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadCore } from '../../src/core/wasm.js';
 import { StoreDamagedError } from '../../src/storage/errors.js';
 import { Codec } from '../../src/durability/persistence.js';
-import { concat } from '../../src/engine/bytes.js';
+import { concat } from '../../src/util/bytes.js';
 import { wholeSnapshot } from '../support/snapshot-bytes.js';
 import {
   caller, captureFailure, captureWarnings, cleanup, closeEngine, directoryContents, logPath, logRecords, openAt,

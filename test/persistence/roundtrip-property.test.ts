@@ -14,7 +14,7 @@
 // which a JSON body can spell, are refused: unstorable-writes.test.ts.)
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadCore } from '../../src/core/wasm.js';
-import { MAX_NESTING } from '../../src/engine/storable.js';
+import { MAX_NESTING } from '../../src/index/storable.js';
 import { caller, cleanup, closeEngine, openAt, prng, tempDir, type Call } from './helpers.js';
 
 beforeAll(loadCore);

@@ -6,7 +6,7 @@
 import { encode } from '@msgpack/msgpack';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { concat } from '../../src/engine/bytes.js';
+import { concat } from '../../src/util/bytes.js';
 import { wholeSnapshot } from '../support/snapshot-bytes.js';
 import { Codec, EncryptionKeyError, StorageError } from '../../src/durability/persistence.js';
 

@@ -6,7 +6,7 @@
 // accepted and survives a snapshot and a restart.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadCore } from '../../src/core/wasm.js';
-import { MAX_NESTING } from '../../src/engine/storable.js';
+import { MAX_NESTING } from '../../src/index/storable.js';
 import { caller, cleanup, closeEngine, Lantern, logRecords, openAt, tempDir, type Call } from './helpers.js';
 
 beforeAll(loadCore);

@@ -12,7 +12,7 @@
 import { appendFileSync } from 'node:fs';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ROUTES, type Route } from '../../src/api/routes.js';
-import { SETTINGS } from '../../src/engine/params.js';
+import { SETTINGS } from '../../src/index/params.js';
 import type { Lantern } from '../../src/lantern.js';
 import { ADMIN_HEADERS, ADMIN_KEY, APP_ID } from '../api/helpers.js';
 import { cleanup, closeEngine, normalized, openAt, tempDir } from '../persistence/helpers.js';

@@ -2,7 +2,7 @@
 // (router-fuzz, admin-write-fuzz): random JSON, strings, filters, search
 // parameters, bodies, query strings, paths and targets aimed at ROUTES.
 import { ROUTES, type Route } from '../../src/api/routes.js';
-import { SEARCH_PARAMETERS, SETTINGS } from '../../src/engine/params.js';
+import { SEARCH_PARAMETERS, SETTINGS } from '../../src/index/params.js';
 import { prng } from '../persistence/helpers.js';
 
 /** Seeded draws (the shared mulberry32), so a failure replays. */

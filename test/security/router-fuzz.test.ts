@@ -7,7 +7,7 @@
 // FUZZ_SEED and FUZZ_N replace the seed and the number of random calls (to hunt).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/api/routes.js';
-import { SEARCH_PARAMETERS, SETTINGS } from '../../src/engine/params.js';
+import { SEARCH_PARAMETERS, SETTINGS } from '../../src/index/params.js';
 import { generateSecuredKey } from '../../src/auth/secured-keys.js';
 import type { Lantern } from '../../src/lantern.js';
 import { ADMIN_HEADERS, ADMIN_KEY, APP_ID, openEngine } from '../api/helpers.js';

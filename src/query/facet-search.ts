@@ -3,10 +3,10 @@
 // counts among the records the other parameters select.
 import { countValues, searchableFacet } from './facet-counts.js';
 import { highlightText } from './highlight.js';
-import type { SearchParams } from './params.js';
+import type { SearchParams } from '../index/params.js';
 import { planQuery } from './query-plan.js';
 import { runPlan, settingsOf } from './search.js';
-import type { SearchIndex } from './search-index.js';
+import type { SearchIndex } from '../index/search-index.js';
 
 export function searchFacetValues(index: SearchIndex, facetName: string, params: SearchParams) {
   const started = performance.now();

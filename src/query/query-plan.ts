@@ -2,21 +2,21 @@
 // optional words, stop words), per-attribute rules, the filter bitmap (filters,
 // facet/numeric/tag filters, geo), filter scores and distinct.
 import type { Alternative, CoreQuery } from '../core/core-index.js';
-import { andInto, wordsFor, type Bitmap } from './bitmap.js';
-import { badRequest } from './errors.js';
-import { facetAttributes } from './facets.js';
-import { evaluateFilters, filterScores, hasScores, type FilterContext } from './filters/evaluate.js';
+import { andInto, wordsFor, type Bitmap } from '../index/bitmap.js';
+import { badRequest } from '../util/errors.js';
+import { facetAttributes } from '../index/facets.js';
+import { evaluateFilters, filterScores, hasScores, type FilterContext } from '../index/filters/evaluate.js';
 import {
   parseFacetFilters, parseFilters, parseNumericFilters, parseOptionalFilters, parseTagFilters, type FilterExpression,
-} from './filters/parse.js';
-import { planGeo, type GeoPlan } from './geo.js';
-import type { SearchParams } from './params.js';
-import type { Setting } from './settings.js';
-import type { SearchIndex } from './search-index.js';
-import { ENGLISH_STOP_WORDS } from './stop-words.js';
-import { fold } from './fold.js';
-import { pluralForms, pluralsEnabled } from './plurals.js';
-import { synonymAlternatives } from './synonyms.js';
+} from '../index/filters/parse.js';
+import { planGeo, type GeoPlan } from '../index/geo.js';
+import type { SearchParams } from '../index/params.js';
+import type { Setting } from '../index/settings.js';
+import type { SearchIndex } from '../index/search-index.js';
+import { ENGLISH_STOP_WORDS } from '../text/stop-words.js';
+import { fold } from '../text/fold.js';
+import { pluralForms, pluralsEnabled } from '../text/plurals.js';
+import { synonymAlternatives } from '../index/synonyms.js';
 
 
 export interface QueryPlan {

@@ -2,13 +2,13 @@
 // placeholders, context, validity, enabled) and consequences (search
 // parameters, query edits, promoted and hidden records, userData). Rules are
 // checked on the way in; at search time the matching ones rewrite the query.
-import { badRequest } from './errors.js';
+import { badRequest } from '../util/errors.js';
 import { facetAttributes, type FacetIndex } from './facets.js';
 import { parseFacetFilters, parseFilters, type FilterAtom, type FilterExpression } from './filters/parse.js';
-import { pluralForms } from './plurals.js';
+import { pluralForms } from '../text/plurals.js';
 import { effectiveSetting, type Settings } from './settings.js';
 import { synonymAlternatives, type Synonym } from './synonyms.js';
-import { fold } from './fold.js';
+import { fold } from '../text/fold.js';
 import { parseSearchParams, type SearchParams } from './params.js';
 import { isOneOf, isPlainObject } from './records.js';
 

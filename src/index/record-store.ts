@@ -10,12 +10,12 @@
 // objectID (a table over that list) and answering a hit by its objectID
 // alone never read the record itself.
 import { Encoder } from '@msgpack/msgpack';
-import { decode } from './msgpack.js';
-import { deflate, deflateNow, inflate, inflateNow, loadSyncZlib, syncZlib } from './compression.js';
+import { decode } from '../util/msgpack.js';
+import { deflate, deflateNow, inflate, inflateNow, loadSyncZlib, syncZlib } from '../util/compression.js';
 import { ObjectIdTable } from './object-id-table.js';
-import { ByteWriter } from './bytes.js';
+import { ByteWriter } from '../util/bytes.js';
 import type { SearchRecord } from './records.js';
-import { yieldTurn } from './turns.js';
+import { yieldTurn } from '../util/turns.js';
 
 /** Changes kept for readers that fold them in (see changesSince). */
 const CHANGES_KEPT = 1 << 16;

@@ -1,7 +1,7 @@
 // Parsers of the search filters: the SQL-like `filters` string and the array
 // forms `facetFilters`, `numericFilters`, `tagFilters` and `optionalFilters`.
 // Every form parses to the same shape: an AND of OR-groups of atoms.
-import { badRequest } from '../errors.js';
+import { badRequest } from '../../util/errors.js';
 
 export type NumericOperator = '<' | '<=' | '=' | '!=' | '>' | '>=';
 export type FilterAtom =

@@ -1,11 +1,11 @@
 // Facet counts, numeric facet stats and facet value search, over the
 // candidate bitmap a search leaves in the core.
-import { countIn, type Bitmap } from './bitmap.js';
-import { badRequest } from './errors.js';
-import { setOwn } from './own-keys.js';
-import { facetAttributes, type FacetAttribute } from './facets.js';
-import type { SearchIndex } from './search-index.js';
-import type { Setting } from './settings.js';
+import { countIn, type Bitmap } from '../index/bitmap.js';
+import { badRequest } from '../util/errors.js';
+import { setOwn } from '../util/own-keys.js';
+import { facetAttributes, type FacetAttribute } from '../index/facets.js';
+import type { SearchIndex } from '../index/search-index.js';
+import type { Setting } from '../index/settings.js';
 
 export interface FacetCount { value: string; count: number }
 

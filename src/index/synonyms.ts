@@ -2,9 +2,9 @@
 // alternatives they give a query (synonyms match as the word itself, phrases
 // included; altcorrections count as one or two typos).
 import type { Alternative } from '../core/core-index.js';
-import { badRequest, shown } from './errors.js';
+import { badRequest, shown } from '../util/errors.js';
 import { isPlainObject } from './records.js';
-import { fold } from './fold.js';
+import { fold } from '../text/fold.js';
 
 export type Synonym =
   | { objectID: string; type: 'synonym'; synonyms: string[] }

@@ -4,7 +4,7 @@
 import { GeoColumn } from './geo.js';
 import { isPlainObject, valuesAt, type SearchRecord } from './records.js';
 import type { Bitmap } from './bitmap.js';
-import { RecentValues } from './recent.js';
+import { RecentValues } from '../util/recent.js';
 
 export interface FacetAttribute {
   name: string;

@@ -7,7 +7,7 @@ import {
   type Settings, type SortEntry,
 } from './settings.js';
 import type { SettingsChanges } from './params.js';
-import { yieldTurn } from './turns.js';
+import { yieldTurn } from '../util/turns.js';
 import { FacetIndex, facetAttributes } from './facets.js';
 import { Compaction } from './compaction.js';
 import type { Synonym } from './synonyms.js';

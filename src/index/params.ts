@@ -1,11 +1,11 @@
 // The one parser of search parameters and index settings. Values arrive as
 // JSON (typed) or as strings from a URL-encoded `params` string or a query
 // string; each known name has a kind that coerces and validates both forms.
-import { badRequest } from './errors.js';
+import { badRequest } from '../util/errors.js';
 import { splitCommaList } from './filters/parse.js';
 import { CRITERION } from '../core/abi.js';
 import { isPlainObject } from './records.js';
-import { assignOwn, own } from './own-keys.js';
+import { assignOwn, own } from '../util/own-keys.js';
 
 type Kind =
   | 'string' | 'int' | 'number' | 'bool' | 'stringList' | 'json' | 'object'

@@ -5,7 +5,7 @@
 // key"). A name that looks empty would make a key's list look empty, and an
 // empty list admits every index: such names are refused here, and a blank
 // pattern matches nothing (auth/api-keys.ts, indexAdmitted).
-import { badRequest } from './errors.js';
+import { badRequest } from '../util/errors.js';
 
 export const MAX_INDEX_NAME = 512;
 

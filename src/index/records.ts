@@ -1,8 +1,8 @@
 // Records as JSON objects: reading attribute paths, the partial-update
 // operations, and the projection a reader is allowed to see.
-import { badRequest } from './errors.js';
-import { own, setOwn } from './own-keys.js';
-import { RecentValues } from './recent.js';
+import { badRequest } from '../util/errors.js';
+import { own, setOwn } from '../util/own-keys.js';
+import { RecentValues } from '../util/recent.js';
 import { unstorable } from './storable.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

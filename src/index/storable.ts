@@ -5,7 +5,7 @@
 // levels and writes strings as UTF-8; a write is JSON, where 1e309 parses as
 // Infinity (written back as null) and "\ud800" as a lone surrogate (not
 // UTF-8: a snapshot would read it back as U+FFFD). Such writes get a 400.
-import { badRequest } from './errors.js';
+import { badRequest } from '../util/errors.js';
 import { assertJson } from './json-check.js';
 
 /**

@@ -1,9 +1,9 @@
 // _highlightResult and _snippetResult: the core says which tokens of a text
 // match which query words (same rules as the search); this module marks them.
 import { TOKEN_STRIDE, type CoreIndex } from '../core/core-index.js';
-import { isPlainObject, type Json } from './records.js';
-import { fold } from './fold.js';
-import { setOwn } from './own-keys.js';
+import { isPlainObject, type Json } from '../index/records.js';
+import { fold } from '../text/fold.js';
+import { setOwn } from '../util/own-keys.js';
 
 export interface HighlightOptions {
   preTag: string;

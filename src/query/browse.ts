@@ -2,14 +2,14 @@
 // (objectID breaks ties). The cursor carries the last record's sort key, so
 // a record present throughout is returned exactly once even while writes
 // happen; cursors are signed (HMAC-SHA256), a forged or stale one is a 400.
-import { hasBit, idsOf } from './bitmap.js';
-import { badRequest } from './errors.js';
-import { encodeParams, parseSearchParams, type SearchParams } from './params.js';
+import { hasBit, idsOf } from '../index/bitmap.js';
+import { badRequest } from '../util/errors.js';
+import { encodeParams, parseSearchParams, type SearchParams } from '../index/params.js';
 import { planQuery } from './query-plan.js';
-import { project, projection, valuesAt } from './records.js';
+import { project, projection, valuesAt } from '../index/records.js';
 import { settingsOf } from './search.js';
-import type { SearchIndex } from './search-index.js';
-import { compareValues, sortValue, type SortValue } from './sort-values.js';
+import type { SearchIndex } from '../index/search-index.js';
+import { compareValues, sortValue, type SortValue } from '../index/sort-values.js';
 
 const BROWSE_PAGE = 1000;
 /** A cursor older than this is stale. */

@@ -1,7 +1,7 @@
 // Index settings: defaults, and the structures derived from them that
 // indexing and ranking use (searchable attributes with ranks, criteria).
 import { CRITERION, MAX_CRITERIA, MAX_SORT_SLOTS, sortCriterion } from '../core/abi.js';
-import { badRequest } from './errors.js';
+import { badRequest } from '../util/errors.js';
 import type { SearchParams, Settings, SettingsChanges } from './params.js';
 
 export type { Settings } from './params.js';

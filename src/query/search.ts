@@ -2,17 +2,17 @@
 // removeWordsIfNoResults fallbacks) → facets over the candidates → page of
 // hits with retrieved attributes, highlighting, snippets, ranking info.
 import type { CoreHit, CoreResult } from '../core/core-index.js';
-import { encodeParams, type SearchParams } from './params.js';
-import { searchableAttributes, settingsFor, type Setting } from './settings.js';
+import { encodeParams, type SearchParams } from '../index/params.js';
+import { searchableAttributes, settingsFor, type Setting } from '../index/settings.js';
 import { facetsOf, requestedFacets } from './facet-counts.js';
-import { synonymWords } from './synonyms.js';
+import { synonymWords } from '../index/synonyms.js';
 import { highlightText, mapLeaves, snippetText, type HighlightOptions } from './highlight.js';
 import { fallbackMasks, planQuery, type QueryPlan } from './query-plan.js';
-import { project, projection, type Json, type Projection, type SearchRecord } from './records.js';
-import { own } from './own-keys.js';
-import { applyRules, type AppliedRules } from './rules.js';
-import { fullBitmap, hasBit, wordsFor } from './bitmap.js';
-import type { SearchIndex } from './search-index.js';
+import { project, projection, type Json, type Projection, type SearchRecord } from '../index/records.js';
+import { own } from '../util/own-keys.js';
+import { applyRules, type AppliedRules } from '../index/rules.js';
+import { fullBitmap, hasBit, wordsFor } from '../index/bitmap.js';
+import type { SearchIndex } from '../index/search-index.js';
 
 export interface SearchContext {
   /** The key may see unretrievableAttributes (admin key or seeUnretrievableAttributes). */

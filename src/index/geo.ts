@@ -1,7 +1,7 @@
 // Geo search: `_geoloc` points per record, filters (around a point with a
 // radius, inside boxes, inside polygons) as bitmaps, and the distance
 // buckets of the `geo` ranking criterion.
-import { badRequest } from './errors.js';
+import { badRequest } from '../util/errors.js';
 import { emptyBitmap, setBit, type Bitmap } from './bitmap.js';
 import { isPlainObject, type SearchRecord } from './records.js';
 import type { SearchParams } from './params.js';
