@@ -15,6 +15,7 @@ import { ImportError, importFile, type ImportSummary } from './cli/import.js';
 import { NoAnswerError, httpSender } from './cli/http.js';
 import { createClient } from './api/client.js';
 import { COLUMN_TYPES, SourceError, type ColumnType } from './cli/record-sources.js';
+import { isPlainObject } from './index/records.js';
 
 /** Each command's usage: `lantern help COMMAND` prints one, `lantern --help` all of them. */
 const COMMANDS: Record<string, string> = {
@@ -95,12 +96,16 @@ function stop(message: string): never {
   process.exit(1);
 }
 
-function readJson(path: string | URL): any {
+/** A settings file: a JSON object (stops with a one-line error otherwise). */
+function readSettings(path: string | URL): Record<string, unknown> {
+  let settings: unknown;
   try {
-    return JSON.parse(readFileSync(path, 'utf8'));
+    settings = JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
     return stop(`cannot read ${path}: ${(e as Error).message.split('\n')[0]}`);
   }
+  if (!isPlainObject(settings)) stop(`${path} must hold a JSON object of settings`);
+  return settings;
 }
 
 /** A flag's non-negative integer, or undefined when the flag is absent. */
@@ -128,7 +133,7 @@ async function serveCommand(): Promise<void> {
   if (flags.demo && !existsSync(DEMO_APP)) stop('the web demo is not in the npm package: run it from a clone of the repository (npm install && npm start)');
   const engine = await open(flags.memory ? undefined : (flags.data ?? DEFAULT_DATA));
   if (flags.demo && !engine.indexes.has('talks')) {
-    const settings = readJson(new URL('talks_settings.json', DEMO_DIR));
+    const settings = readSettings(new URL('talks_settings.json', DEMO_DIR));
     await importFile(engine.client(), { indexName: 'talks', path: fileURLToPath(new URL('talks.json', DEMO_DIR)), settings, progressTo: process.stderr });
     await engine.snapshot();
   }
@@ -153,7 +158,7 @@ async function serveCommand(): Promise<void> {
 async function importCommand(indexName?: string, file?: string): Promise<void> {
   if (!indexName || !file) fail('import needs INDEX and FILE');
   if (!existsSync(file)) stop(`${file}: no such file`);
-  const settings = flags.settings ? readJson(flags.settings) : undefined;
+  const settings = flags.settings ? readSettings(flags.settings) : undefined;
   if (flags.url && flags.data) fail('import takes --data DIR or --url http://HOST:PORT, not both');
   // a dry run opens nothing on disk; with --url, the server indexes (this process only reads the file)
   const engine = flags.url ? undefined : await open(flags['dry-run'] ? undefined : (flags.data ?? DEFAULT_DATA));
@@ -199,7 +204,13 @@ function summaryLines(indexName: string, file: string, s: ImportSummary, dryRun 
 }
 
 /** A call to the REST API: in-process on the data directory, or to a running server with --url. */
-type Call = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
+type Call = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: unknown }>;
+
+/** A call's answer when it succeeded; otherwise stops with the error's message. */
+function answered<T>(response: { status: number; body: unknown }): T {
+  if (response.status !== 200) stop((response.body as { message?: string }).message ?? `the server answered ${response.status}`);
+  return response.body as T;
+}
 
 async function withApi<T>(use: (call: Call) => Promise<T>): Promise<T> {
   const headers: Record<string, string> = { 'x-algolia-application-id': flags['app-id'] ?? '' };
@@ -229,8 +240,7 @@ const indexPath = (indexName: string, rest: string) => `/1/indexes/${encodeURICo
 async function searchCommand(indexName?: string, query = ''): Promise<void> {
   if (!indexName) fail('search needs INDEX');
   const response = await withApi((call) => call('POST', indexPath(indexName, 'query'), { query, hitsPerPage: Number(flags.hits), attributesToHighlight: [] }));
-  if (response.status !== 200) stop(response.body.message);
-  const { hits, nbHits, processingTimeMS } = response.body as { hits: Record<string, unknown>[]; nbHits: number; processingTimeMS: number };
+  const { hits, nbHits, processingTimeMS } = answered<{ hits: Record<string, unknown>[]; nbHits: number; processingTimeMS: number }>(response);
   console.log(`${nbHits} hits in ${processingTimeMS} ms`);
   for (const hit of hits) {
     const { objectID, ...rest } = hit;
@@ -246,11 +256,11 @@ async function exportCommand(indexName?: string): Promise<void> {
     let cursor: string | undefined;
     do {
       const response = await call('POST', indexPath(indexName, 'browse'), cursor ? { cursor } : { hitsPerPage: 1000, attributesToHighlight: [] });
-      if (response.status !== 200) stop(response.body.message);
-      const lines = (response.body.hits as Array<Record<string, unknown>>).map((hit) => JSON.stringify(withoutMarks(hit)));
+      const page = answered<{ hits: Array<Record<string, unknown>>; cursor?: string }>(response);
+      const lines = page.hits.map((hit) => JSON.stringify(withoutMarks(hit)));
       if (lines.length > 0 && !process.stdout.write(`${lines.join('\n')}\n`)) await new Promise((resolve) => process.stdout.once('drain', resolve));
       exported += lines.length;
-      cursor = response.body.cursor;
+      cursor = page.cursor;
     } while (cursor);
   });
   process.stderr.write(`exported ${exported.toLocaleString('en')} records of "${indexName}"\n`);

@@ -223,6 +223,25 @@ describe('one line, never a stack trace', () => {
     noStack(r);
   });
 
+  it('a settings file that is not a JSON object: one line, nothing imported', async () => {
+    const dir = mkdtempSync(join(data, 'settings-'));
+    const file = join(dir, 'r.json');
+    writeFileSync(file, '[{"objectID":"1"}]');
+    const cases = [
+      { name: 'list.json', text: '["searchableAttributes"]', says: /list\.json must hold a JSON object of settings/ },
+      { name: 'broken.json', text: '{"ranking": [', says: /cannot read .*broken\.json/ },
+    ];
+    for (const { name, text, says } of cases) {
+      writeFileSync(join(dir, name), text);
+      const r = await run(['import', 'x', file, '--settings', join(dir, name), '--data', join(dir, 'store')]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(says);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      noStack(r);
+    }
+    expect(existsSync(join(dir, 'store'))).toBe(false);
+  });
+
   it('a port in use: one line naming it', async () => {
     const server = await startServe(['--memory', '--port', '0']);
     try {

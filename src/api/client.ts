@@ -13,7 +13,7 @@ import { ApiError } from '../util/errors.js';
 import { ROUTES, type Route, type RouteOp } from './routes.js';
 import type { ApiRequest, ApiResponse } from './types.js';
 
-type Args = Record<string, any>;
+type Args = Record<string, unknown>;
 type Send = (request: ApiRequest) => Promise<ApiResponse>;
 
 /** The official clients whose methods Lantern answers, in the order a name is looked up. */
@@ -102,7 +102,7 @@ export function createClient(send: Send, apiKey: string | undefined, appId: stri
   const headers: Record<string, string> = {};
   if (apiKey !== undefined) headers['x-algolia-api-key'] = apiKey;
   if (appId !== undefined) headers['x-algolia-application-id'] = appId;
-  const client: Record<string, (args?: Args) => Promise<any>> = {};
+  const client: Record<string, (args?: Args) => Promise<unknown>> = {};
   for (const route of ROUTES) {
     client[route.op] = async (args: Args = {}) => {
       const response = await send(requestFor(route, args, headers));
@@ -113,21 +113,24 @@ export function createClient(send: Send, apiKey: string | undefined, appId: stri
       return response.body;
     };
   }
-  client.waitForTask = async ({ indexName, taskID }: Args = {}) => {
-    for (let delay = 1; ; delay = Math.min(delay * 2, 100)) {
-      const { status } = await client.getTask({ indexName, taskID });
-      if (status === 'published') return;
-      await new Promise((r) => setTimeout(r, delay));
-    }
+  const typed = client as unknown as LanternClient;
+  const helpers: LanternHelpers = {
+    async waitForTask({ indexName, taskID }) {
+      for (let delay = 1; ; delay = Math.min(delay * 2, 100)) {
+        const { status } = await typed.getTask({ indexName, taskID });
+        if (status === 'published') return;
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    },
+    async saveObjects({ indexName, objects, waitForTasks = false, batchSize = 1000 }) {
+      const responses = [];
+      for (let i = 0; i < objects.length; i += batchSize) {
+        const requests = objects.slice(i, i + batchSize).map((body) => ({ action: 'addObject' as const, body }));
+        responses.push(await typed.batch({ indexName, batchWriteParams: { requests } }));
+      }
+      if (waitForTasks) for (const r of responses) await helpers.waitForTask({ indexName, taskID: r.taskID });
+      return responses;
+    },
   };
-  client.saveObjects = async ({ indexName, objects, waitForTasks = false, batchSize = 1000 }: Args = {}) => {
-    const responses = [];
-    for (let i = 0; i < objects.length; i += batchSize) {
-      const requests = objects.slice(i, i + batchSize).map((body: Args) => ({ action: 'addObject', body }));
-      responses.push(await client.batch({ indexName, batchWriteParams: { requests } }));
-    }
-    if (waitForTasks) for (const r of responses) await client.waitForTask({ indexName, taskID: r.taskID });
-    return responses;
-  };
-  return client as unknown as LanternClient;
+  return Object.assign(typed, helpers);
 }

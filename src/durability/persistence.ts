@@ -75,7 +75,7 @@ export class Codec {
     return this.seal(new TextEncoder().encode(JSON.stringify(op)));
   }
 
-  async decodeOperation(bytes: Uint8Array): Promise<any> {
+  async decodeOperation(bytes: Uint8Array): Promise<unknown> {
     return JSON.parse(new TextDecoder().decode(await this.unseal(bytes)));
   }
 
@@ -103,7 +103,7 @@ export class Codec {
   }
 
   /** The state a snapshot holds; `pause` is awaited between sections. */
-  async decodeSnapshot(bytes: Uint8Array, pause: () => Promise<void> = noPause): Promise<any> {
+  async decodeSnapshot(bytes: Uint8Array, pause: () => Promise<void> = noPause): Promise<unknown> {
     if (hasMagic(bytes, WHOLE_SNAPSHOT_MAGIC)) return this.decodeWholeSnapshot(bytes);
     if (!hasMagic(bytes, SNAPSHOT_MAGIC)) throw new StorageError('not a snapshot');
     const sections = sectionsOf(bytes);
@@ -124,7 +124,7 @@ export class Codec {
     }
   }
 
-  private async decodeWholeSnapshot(bytes: Uint8Array): Promise<any> {
+  private async decodeWholeSnapshot(bytes: Uint8Array): Promise<unknown> {
     const header = WHOLE_SNAPSHOT_MAGIC.length + DIGEST_BYTES;
     if (bytes.length < header) throw new StorageError('not a snapshot');
     const sealed = bytes.subarray(header);

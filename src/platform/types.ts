@@ -10,7 +10,10 @@ export interface Zlib {
 
 /** A Node worker_threads MessagePort, as Comlink's node adapter takes it. */
 export interface NodePort {
+  // Node's own listener type (EventEmitter's): a narrower one would not accept MessagePort
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   on(event: string, listener: (...args: any[]) => void): unknown;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   off(event: string, listener: (...args: any[]) => void): unknown;
   postMessage(message: unknown): void;
 }

@@ -163,9 +163,9 @@ describe('an index that cannot be loaded', () => {
   async function breakIndex(dir: string, name: string): Promise<void> {
     const codec = await Codec.create();
     const [file] = snapshotFiles(dir);
-    const state = await codec.decodeSnapshot(new Uint8Array(readFileSync(file.path)));
-    const index = state.indexes.find((i: { name: string }) => i.name === name);
-    index.core = concat(index.core).fill(7, 0, 8); // no longer a core snapshot
+    const state = await codec.decodeSnapshot(new Uint8Array(readFileSync(file.path))) as { indexes: Array<{ name: string; core: Uint8Array[] | Uint8Array }> };
+    const index = state.indexes.find((i) => i.name === name)!;
+    index.core = concat(index.core as Uint8Array[]).fill(7, 0, 8); // no longer a core snapshot
     const bytes = await wholeSnapshot(await codec.encodeSnapshot(state));
     writeFileSync(file.path, bytes);
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));

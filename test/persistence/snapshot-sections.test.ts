@@ -70,7 +70,7 @@ describe('snapshot sections', () => {
     expect(spans.filter(([a, b]) => b - a < 200_000).length).toBeGreaterThan(spans.length / 2);
 
     pauses = 0;
-    const back = await codec.decodeSnapshot(bytes, async () => { pauses++; });
+    const back = await codec.decodeSnapshot(bytes, async () => { pauses++; }) as ReturnType<typeof bigState>;
     expect(pauses).toBeGreaterThan(3);
     expect(digested(back)).toEqual(digested(state));
     expect(Object.hasOwn(back.indexes[0].rules[0].consequence.userData, '__proto__')).toBe(true);
@@ -81,7 +81,7 @@ describe('snapshot sections', () => {
   it('encrypted: comes back with the key; no key, or a wrong one, is an EncryptionKeyError', async () => {
     const codec = await Codec.create('a passphrase');
     const bytes = await wholeSnapshot(await codec.encodeSnapshot(bigState()));
-    expect((await codec.decodeSnapshot(bytes)).indexes[0].records.objectIDs[19_999]).toBe('id-19999');
+    expect((await codec.decodeSnapshot(bytes) as ReturnType<typeof bigState>).indexes[0].records.objectIDs[19_999]).toBe('id-19999');
     await expect((await Codec.create('another')).decodeSnapshot(bytes)).rejects.toBeInstanceOf(EncryptionKeyError);
     await expect((await Codec.create()).decodeSnapshot(bytes)).rejects.toBeInstanceOf(EncryptionKeyError);
   });
