@@ -16,20 +16,21 @@ const DAY_MS = 86_400_000;
 const Z_ALPHA = 1.959964; // two-sided 5 %
 const Z_BETA = 0.841621; // power 80 %
 
-const METRICS: Record<string, OutcomeCount> = {
-  clickThroughRate: 'clicks', conversionRate: 'conversions', addToCartRate: 'addToCarts', purchaseRate: 'purchases',
+/** What each metric counts: an outcome of tracked searches, or (noResultsRate, the v3 client's) searches without results. */
+const METRICS: Record<string, OutcomeCount | 'noResults'> = {
+  clickThroughRate: 'clicks', conversionRate: 'conversions', addToCartRate: 'addToCarts', purchaseRate: 'purchases', noResultsRate: 'noResults',
 };
 
 const invalid = (message: string) => new ApiError('unprocessable', message);
 
-interface EstimateRequest { metric: OutcomeCount; size: number; excludeEmptySearches: boolean }
+interface EstimateRequest { metric: OutcomeCount | 'noResults'; size: number; excludeEmptySearches: boolean }
 
 function parseRequest(body: Record<string, unknown>): EstimateRequest {
   const configuration = body.configuration;
   if (!isPlainObject(configuration)) throw invalid('configuration is required');
   const effect = configuration.minimumDetectableEffect;
   if (!isPlainObject(effect)) throw invalid('configuration.minimumDetectableEffect is required');
-  const metric = typeof effect.metric === 'string' ? own(METRICS, effect.metric) as OutcomeCount | undefined : undefined;
+  const metric = typeof effect.metric === 'string' ? own(METRICS, effect.metric) as EstimateRequest['metric'] | undefined : undefined;
   if (!metric) throw invalid(`minimumDetectableEffect.metric must be one of ${Object.keys(METRICS).join(', ')}`);
   if (typeof effect.size !== 'number' || !(effect.size > 0)) throw invalid('minimumDetectableEffect.size must be a number above 0');
   return { metric, size: effect.size, excludeEmptySearches: isPlainObject(configuration.emptySearch) && configuration.emptySearch.exclude === true };
@@ -49,7 +50,10 @@ export function estimateABTest(body: unknown, store: EventStore, indexExists: (n
   const [control, variant] = parseVariants(body.variants, indexExists);
   const scope = new Scope(store, (s) => s.index === control.index && s.tracked && s.at > now - TRAFFIC_DAYS * DAY_MS
     && !(request.excludeEmptySearches && s.query.trim() === ''));
-  const baseline = rateOf(scope, scope.searches, request.metric);
+  const noResults = scope.searches.filter((s) => s.nbHits === 0).length;
+  const baseline = request.metric === 'noResults'
+    ? (scope.searches.length ? noResults / scope.searches.length : null)
+    : rateOf(scope, scope.searches, request.metric);
   if (!baseline) throw invalid(`No tracked searches with this metric on ${control.index} in the last ${TRAFFIC_DAYS} days to estimate from`);
   const expected = baseline * (1 + request.size);
   if (expected >= 1) throw invalid('minimumDetectableEffect.size is too large for the current rate');

@@ -23,7 +23,14 @@ export interface ABTest {
   /** Stored status; `active` turns `expired` once endAt has passed (see statusOf). */
   status: Exclude<Status, 'expired'>;
   variants: [VariantConfig, VariantConfig];
+  /** v3 only (v3.ts): the metrics the test reports, as created; absent (every metric) for a test created through v2. */
+  metrics?: MetricChoice[];
+  /** v3 only: the configuration given at creation. */
+  configuration?: Record<string, unknown>;
 }
+
+/** A metric a v3 test reports: its name (`click_through_rate`), and a currency for revenue. */
+export interface MetricChoice { name: string; dimension?: string }
 
 const invalid = (message: string) => new ApiError('unprocessable', message);
 

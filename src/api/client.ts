@@ -4,7 +4,7 @@
 // types only): a method of the route table that no official client has is
 // typed in LanternExtras, and one that neither types fails to compile.
 import type {
-  AbtestingClient, AddApiKeyResponse, AnalyticsClient, ApiKey, BrowseResponse, DeleteApiKeyResponse,
+  AbtestingClient, AbtestingV3Client, AddApiKeyResponse, AnalyticsClient, ApiKey, BrowseResponse, DeleteApiKeyResponse,
   GetApiKeyResponse, InsightsClient, ListApiKeysResponse, MonitoringClient, PersonalizationClient,
   PersonalizationStrategyParams, QuerySuggestionsClient, SearchClient, SearchResponse,
   SetPersonalizationStrategyResponse, UpdateApiKeyResponse,
@@ -25,7 +25,10 @@ type OfficialMethod<K extends string> =
           : K extends keyof InsightsClient ? InsightsClient[K]
             : K extends keyof PersonalizationClient ? PersonalizationClient[K]
               : K extends keyof QuerySuggestionsClient ? QuerySuggestionsClient[K]
-                : never;
+                : V3Method<K>;
+
+/** A/B testing v3's methods, which the route table names `<method>V3` (v2 has the plain names: routes.ts). */
+type V3Method<K extends string> = K extends `${infer Name}V3` ? Name extends keyof AbtestingV3Client ? AbtestingV3Client[Name] : never : never;
 
 /** A report of the usage and probe routes, which no v5 client has: name to value lists. */
 type Report = Record<string, unknown>;

@@ -16,6 +16,7 @@ import * as rules from './rules.js';
 import * as analytics from './analytics.js';
 import * as insights from './insights.js';
 import * as abtests from './abtests.js';
+import * as abtestsV3 from './abtests-v3.js';
 import * as personalization from './personalization.js';
 import * as monitoring from './monitoring.js';
 import * as suggestions from './suggestions.js';
@@ -109,6 +110,13 @@ const HANDLERS: { readonly [K in RouteOp]: Handler<PathParamsOf<K>, Engine> } = 
   getABTest: abtests.getABTest,
   stopABTest: abtests.stopABTest,
   deleteABTest: abtests.deleteABTest,
+  addABTestsV3: abtestsV3.addABTestsV3,
+  listABTestsV3: abtestsV3.listABTestsV3,
+  estimateABTestV3: abtests.estimateABTest,
+  getABTestV3: abtestsV3.getABTestV3,
+  deleteABTestV3: abtests.deleteABTest,
+  stopABTestV3: abtests.stopABTest,
+  getTimeseriesV3: abtestsV3.getTimeseriesV3,
   setPersonalizationStrategy: personalization.setPersonalizationStrategy,
   getPersonalizationStrategy: personalization.getPersonalizationStrategy,
   setRecommendationStrategy: personalization.setRecommendationStrategy,

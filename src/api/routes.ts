@@ -109,6 +109,18 @@ const ROUTE_TABLE = [
   { op: 'getABTest', method: 'GET', path: '/2/abtests/{id}', right: 'analytics' },
   { op: 'stopABTest', method: 'POST', path: '/2/abtests/{id}/stop', right: 'editSettings' },
   { op: 'deleteABTest', method: 'DELETE', path: '/2/abtests/{id}', right: 'editSettings' },
+  // A/B testing v3 (/3/abtests). Naming scheme: an op is the v5 client's
+  // method name and unique in this table, and v3's methods reuse v2's names
+  // (addABTests, getABTest...), so every v3 row is its AbtestingV3Client
+  // method's name with `V3` appended (client.ts types `<name>V3` as
+  // AbtestingV3Client['<name>']). Rights: the spec's x-acl.
+  { op: 'addABTestsV3', method: 'POST', path: '/3/abtests', right: 'editSettings', body: '.' },
+  { op: 'listABTestsV3', method: 'GET', path: '/3/abtests', right: 'analytics', query: ['offset', 'limit', 'indexPrefix', 'indexSuffix', 'direction'] },
+  { op: 'estimateABTestV3', method: 'POST', path: '/3/abtests/estimate', right: 'analytics', body: '.' },
+  { op: 'getABTestV3', method: 'GET', path: '/3/abtests/{id}', right: 'analytics' },
+  { op: 'deleteABTestV3', method: 'DELETE', path: '/3/abtests/{id}', right: 'editSettings' },
+  { op: 'stopABTestV3', method: 'POST', path: '/3/abtests/{id}/stop', right: 'editSettings' },
+  { op: 'getTimeseriesV3', method: 'GET', path: '/3/abtests/{id}/timeseries', right: 'analytics', query: ['startDate', 'endDate', 'metric'] },
   { op: 'setPersonalizationStrategy', method: 'POST', path: '/1/strategies/personalization', right: 'personalization', body: '.' },
   { op: 'getPersonalizationStrategy', method: 'GET', path: '/1/strategies/personalization', right: 'personalization' },
   { op: 'setRecommendationStrategy', method: 'POST', path: '/1/recommendation/personalization/strategy', right: 'editSettings', body: '.' },

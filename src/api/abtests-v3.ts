@@ -1,0 +1,66 @@
+// The A/B testing v3 endpoints (/3/abtests) that differ from v2's: create,
+// read, list and the timeseries. Stop, delete and estimate answer as v2's
+// handlers do (abtests.ts: the same shapes). Both versions share the tests
+// of the analytics state: a test created through one answers through the
+// other, in each version's shape (src/abtest/v3.ts).
+import { ApiError, badRequest, notFound } from '../util/errors.js';
+import { checkIndex, mayReach } from '../auth/restrictions.js';
+import { conflictingTest, indexesOf, type ABTest } from '../abtest/tests.js';
+import { describeABTestV3, listOrderV3, newABTestV3, timeseriesV3 } from '../abtest/v3.js';
+import type { OperationContext } from './types.js';
+import type { Engine } from '../engine/engine.js';
+
+/** What these handlers use of the engine: the analytics state (its A/B tests and events), and which indexes exist. */
+type Uses = Pick<Engine, 'analytics' | 'indexes'>;
+
+const DEFAULT_LIMIT = 10;
+
+function existing(ctx: OperationContext<'id', Uses>): ABTest {
+  const id = Number(ctx.params.id);
+  if (!/^\d+$/.test(ctx.params.id) || !Number.isSafeInteger(id)) throw badRequest(`Invalid A/B test ID "${ctx.params.id}": expected an integer`);
+  const test = ctx.engine.analytics.abTests.get(id);
+  if (!test) throw notFound(`A/B test ${id} not found`);
+  checkIndex(ctx.caller, test.variants[0].index);
+  return test;
+}
+
+function intParam(ctx: OperationContext<never, Uses>, name: string, fallback: number): number {
+  const text = ctx.query[name];
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n)) throw badRequest(`Invalid value for "${name}": expected a non-negative integer`);
+  return n;
+}
+
+export async function addABTestsV3(ctx: OperationContext<never, Uses>) {
+  const state = ctx.engine.analytics;
+  const now = Date.now();
+  const test = newABTestV3(ctx.body, state.lastABTestID + 1, now, (name) => ctx.engine.indexes.has(name));
+  for (const index of indexesOf(test)) checkIndex(ctx.caller, index);
+  const running = conflictingTest(state.abTests.values(), indexesOf(test), now);
+  if (running) throw new ApiError('unprocessable', `A/B test ${running.abTestID} is already running on one of these indexes`);
+  state.lastABTestID = test.abTestID; // reserved now: a concurrent create gets the next id
+  const taskID = await state.write({ type: 'analytics', action: 'putABTest', test });
+  return { abTestID: test.abTestID, index: test.variants[0].index, taskID };
+}
+
+export function getABTestV3(ctx: OperationContext<'id', Uses>) {
+  return describeABTestV3(existing(ctx), ctx.engine.analytics.store);
+}
+
+export function listABTestsV3(ctx: OperationContext<never, Uses>) {
+  const offset = intParam(ctx, 'offset', 0);
+  const limit = intParam(ctx, 'limit', DEFAULT_LIMIT);
+  const order = listOrderV3(ctx.query.direction);
+  const { indexPrefix = '', indexSuffix = '' } = ctx.query;
+  const visible = [...ctx.engine.analytics.abTests.values()]
+    .filter((t) => mayReach(ctx.caller, t.variants[0].index))
+    .filter((t) => t.variants[0].index.startsWith(indexPrefix) && t.variants[0].index.endsWith(indexSuffix))
+    .sort(order);
+  const abtests = visible.slice(offset, offset + limit).map((t) => describeABTestV3(t, ctx.engine.analytics.store));
+  return { abtests, count: abtests.length, total: visible.length };
+}
+
+export function getTimeseriesV3(ctx: OperationContext<'id', Uses>) {
+  return timeseriesV3(existing(ctx), ctx.engine.analytics.store, ctx.query);
+}
