@@ -27,12 +27,6 @@ import { formatErrors, loadOpenApi, matchesOperation, type Operation } from './o
  * Remove an entry when its operation conforms (the suite says so).
  */
 const KNOWN_GAPS: Record<string, string> = {
-  // not routed yet: 404 "Path ... does not exist"
-  'analytics:getPatternsFields': 'not routed yet (GET /3/patterns/fields)',
-  'analytics:queryPatternsTimeseries': 'not routed yet (POST /3/patterns/timeseries)',
-  'analytics:queryPatternsScalar': 'not routed yet (POST /3/patterns/scalar)',
-  'analytics:queryPatternsTable': 'not routed yet (POST /3/patterns/table)',
-  'analytics:queryPatternsDistribution': 'not routed yet (POST /3/patterns/distribution)',
   // refused: a 4xx for a request the document accepts
   'analytics:getTopFiltersNoResults': '400 "Missing parameter: search": the document makes `search` optional',
   // answered, but the body does not validate
