@@ -65,7 +65,9 @@ export function getUserId(ctx: OperationContext<'userID', Uses>) {
 }
 
 export function listClusters(ctx: OperationContext<never, Uses>) {
-  return { clusters: clusterFigures(ctx.engine.clusters.names, usage(ctx)) };
+  // the older documents' `clusters` beside the spec's `topUsers` (the names of the clusters)
+  const clusters = clusterFigures(ctx.engine.clusters.names, usage(ctx));
+  return { topUsers: clusters.map((c) => c.clusterName), clusters };
 }
 
 export function getTopUserIds(ctx: OperationContext<never, Uses>) {

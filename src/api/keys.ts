@@ -25,7 +25,7 @@ function expiry(validity: number, now: number): number {
 }
 
 async function create(ctx: OperationContext<never, Uses>, indexName?: string) {
-  const fields = keyFields(ctx.body, { indexSpecific: indexName !== undefined });
+  const fields = keyFields(ctx.body, { indexSpecific: indexName !== undefined, creating: true });
   const now = Date.now();
   let value = randomKey();
   while (ctx.engine.keys.has(value) || ctx.engine.deletedKeys.has(value) || value === ctx.engine.adminKey) value = randomKey();
@@ -81,7 +81,7 @@ export async function deleteApiKey(ctx: OperationContext<'key', Uses>) {
 export async function restoreApiKey(ctx: OperationContext<'key', Uses>) {
   if (!ctx.engine.deletedKeys.has(ctx.params.key)) throw new ApiError('not_found', 'Key is not in the list of deleted keys');
   await ctx.engine.writeKey({ type: 'key', action: 'restore', value: ctx.params.key });
-  return { createdAt: iso() };
+  return { key: ctx.params.key, createdAt: iso() };
 }
 
 // ---- index-specific keys --------------------------------------------------

@@ -100,7 +100,8 @@ export async function deleteBy(ctx: OperationContext<'indexName', Uses>) {
   const params = filterParams(restrictParams(ctx.caller, deleteByQueryParams(ctx.body ?? {})));
   planQuery(index, params, settingsOf(index, params), 0, 0); // rejects invalid filters before anything is logged
   const taskID = await ctx.engine.write({ type: 'deleteByQuery', indexName: index.name, params });
-  return { deletedAt: now(), taskID };
+  // the older documents answered `deletedAt`; the official spec requires `updatedAt` and allows nothing else
+  return { taskID, updatedAt: now() };
 }
 
 export async function batch(ctx: OperationContext<'indexName', Uses>) {

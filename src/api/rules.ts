@@ -15,7 +15,7 @@ export async function saveRule(ctx: OperationContext<'indexName' | 'objectID', U
   ctx.engine.index(ctx.params.indexName);
   const rule = toRule(ctx.body, ctx.params.objectID);
   const taskID = await ctx.engine.write({ type: 'rules', indexName: ctx.params.indexName, save: [rule], forwardToReplicas: forwardToReplicas(ctx) });
-  return { taskID, updatedAt: now(), objectID: rule.objectID };
+  return { taskID, updatedAt: now() };
 }
 
 export async function saveRules(ctx: OperationContext<'indexName', Uses>) {

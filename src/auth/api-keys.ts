@@ -2,11 +2,11 @@
 // the key endpoints, random key values, and the wildcard patterns of
 // `indexes` and `referers`.
 import { badRequest } from '../util/errors.js';
-import { isPlainObject } from '../index/records.js';
+import { isOneOf, isPlainObject } from '../index/records.js';
 import { parseSearchParams } from '../index/params.js';
 import { parseFilters } from '../index/filters/parse.js';
 import { checkIndexPattern, isBlank } from '../index/index-name.js';
-import type { Right } from './caller.js';
+import { KEY_RIGHTS } from './caller.js';
 
 /** A stored key (global, or index-specific when `index` is set). */
 export interface ApiKey {
@@ -34,12 +34,6 @@ export interface ApiKey {
 export function indexKeyIndexes(key: ApiKey): string[] {
   return key.index === undefined ? [] : [key.index, ...(key.copiedTo ?? [])];
 }
-
-/** The rights a key may hold (compatibility.md, "Rights"). */
-export const KEY_RIGHTS: readonly Right[] = [
-  'search', 'browse', 'addObject', 'deleteObject', 'deleteIndex', 'listIndexes', 'settings', 'editSettings',
-  'analytics', 'recommendation', 'personalization', 'usage', 'logs', 'seeUnretrievableAttributes',
-];
 
 const FIELDS = ['acl', 'description', 'indexes', 'maxHitsPerQuery', 'maxQueriesPerIPPerHour', 'queryParameters', 'referers', 'validity'];
 
@@ -75,12 +69,14 @@ function checkQueryParameters(qs: string): void {
  * The key fields of a request body checked and completed with defaults;
  * `previous` (an update) supplies the fields the body leaves out.
  */
-export function keyFields(body: unknown, options: { indexSpecific?: boolean; previous?: ApiKey } = {}): Omit<ApiKey, 'value' | 'createdAt' | 'expiresAt'> {
+export function keyFields(body: unknown, options: { indexSpecific?: boolean; previous?: ApiKey; creating?: boolean } = {}): Omit<ApiKey, 'value' | 'createdAt' | 'expiresAt'> {
   if (body === undefined) body = {};
   if (!isPlainObject(body)) throw badRequest('Invalid JSON: the key must be a JSON object');
+  // the spec's apiKey requires acl: a new key says what it may do (an update keeps the rights it had)
+  if (options.creating && body.acl === undefined) throw badRequest('Missing "acl": the rights of the key, e.g. ["search"]');
   const given = (name: string) => (name in body ? body[name] : (options.previous as Record<string, unknown> | undefined)?.[name]);
   const acl = stringList('acl', given('acl'));
-  const unknown = acl.filter((r) => !KEY_RIGHTS.includes(r as Right));
+  const unknown = acl.filter((r) => !isOneOf(KEY_RIGHTS, r));
   if (unknown.length) throw badRequest(`Invalid value for "acl": unknown right ${unknown.map((r) => JSON.stringify(r)).join(', ')}`);
   const description = given('description') ?? '';
   if (typeof description !== 'string') throw badRequest('Invalid value for "description": expected a string');

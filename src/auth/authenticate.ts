@@ -1,7 +1,7 @@
 // Who is calling: the application id and API key from headers (either
 // spelling, any case) or the query string, checked against the engine.
 import { ApiError } from '../util/errors.js';
-import type { Caller, Right } from '../api/types.js';
+import { KEY_RIGHTS, type Caller, type Right } from './caller.js';
 import { indexKeyIndexes, isExpired, refererAdmitted, type ApiKey } from './api-keys.js';
 import { inAnyNetwork } from './cidr.js';
 import { forcedParams } from './restrictions.js';
@@ -21,10 +21,7 @@ function credential(names: string[], headers: Record<string, string>, query: Rec
 
 export const invalidCredentials = () => new ApiError('invalid_credentials', 'Invalid Application-ID or API key');
 
-const ALL_RIGHTS = new Set<Right>([
-  'search', 'browse', 'addObject', 'deleteObject', 'deleteIndex', 'listIndexes', 'settings', 'editSettings',
-  'analytics', 'recommendation', 'personalization', 'usage', 'logs', 'seeUnretrievableAttributes', 'admin',
-]);
+const ALL_RIGHTS = new Set<Right>([...KEY_RIGHTS, 'admin']);
 
 /** What authentication reads from the engine. */
 export interface KeyHolder {

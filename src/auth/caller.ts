@@ -4,10 +4,20 @@
 import type { SearchParams } from '../index/params.js';
 
 /** The rights of compatibility.md's ACL table; `admin` = admin key only. */
-export type Right =
-  | 'search' | 'browse' | 'addObject' | 'deleteObject' | 'deleteIndex' | 'listIndexes' | 'settings'
-  | 'editSettings' | 'analytics' | 'recommendation' | 'personalization' | 'usage' | 'logs'
-  | 'seeUnretrievableAttributes' | 'admin';
+/**
+ * The rights a key may hold: the official spec's `acl` enum (compatibility.md,
+ * "Rights"). `inference` and the `nlu*` rights guard products Lantern does
+ * not have: a key may hold them, no operation asks for them.
+ */
+export const KEY_RIGHTS = [
+  'search', 'browse', 'addObject', 'deleteObject', 'deleteIndex', 'listIndexes', 'settings', 'editSettings',
+  'analytics', 'recommendation', 'personalization', 'usage', 'logs', 'seeUnretrievableAttributes', 'inference',
+  'nluWriteProject', 'nluReadProject', 'nluWriteEntity', 'nluReadEntity', 'nluWriteIntent', 'nluReadIntent',
+  'nluPrediction', 'nluReadAnswers',
+] as const;
+
+/** What an operation needs: a key's right, or the admin key (`admin`, which no key holds). */
+export type Right = (typeof KEY_RIGHTS)[number] | 'admin';
 
 export interface Restrictions {
   /** Index patterns: an index must be admitted by every list (key `indexes`, index-specific key, `restrictIndices`). */

@@ -48,6 +48,6 @@ export function searchUsers(users: UserUsage[], request: UserSearch) {
     nbHits: result.nbHits,
     page: result.page,
     hitsPerPage: result.hitsPerPage,
-    updatedAt: Math.floor(Date.now() / 1000),
+    updatedAt: new Date().toISOString(), // the spec's RFC 3339 string (the older documents: unix seconds)
   };
 }

@@ -49,6 +49,8 @@ const someOf = (...values: string[]) =>
 
 const ATTRIBUTE = '[^()]+';
 const SORT = `(asc|desc)\\(${ATTRIBUTE}\\)`;
+/** A facet of attributesForFaceting, within afterDistinct() or not. */
+const FACET = `((filterOnly|searchable)\\(${ATTRIBUTE}\\)|${ATTRIBUTE})`;
 const LANGUAGES = { ...listOf('language codes such as "en"', /^[a-z]{2,3}(-[a-z]{2,4})?$/i), kind: 'boolOrStringList' as const };
 
 /** Parameters valid both as search parameters and as settings. */
@@ -107,7 +109,10 @@ const SHARED = {
   separatorsToIndex: s('string'),
   disablePrefixOnAttributes: s('stringList'),
   disableTypoToleranceOnWords: s('stringList'),
-  attributesForFaceting: listOf('attribute, filterOnly(attribute), searchable(attribute) or afterDistinct(attribute)', new RegExp(`^((filterOnly|searchable|afterDistinct)\\(${ATTRIBUTE}\\)|${ATTRIBUTE})$`)),
+  attributesForFaceting: listOf(
+    'attribute, filterOnly(attribute), searchable(attribute) or afterDistinct() of one of these',
+    new RegExp(`^(afterDistinct\\(${FACET}\\)|${FACET})$`),
+  ),
   unretrievableAttributes: s('stringList'),
   numericAttributesForFiltering: s('stringList'),
   allowCompressionOfIntegerArray: s('bool'),
@@ -153,6 +158,8 @@ const SEARCH_ONLY = {
   facetQuery: s('string'),
   cursor: s('string'),
   attributes: s('stringList'),
+  /** AI features (query categorization) of a multi-query item: accepted, Lantern has none of them. */
+  extensions: s('object'),
 } satisfies Record<string, Spec>;
 
 const SETTINGS_ONLY = {

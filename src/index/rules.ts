@@ -46,7 +46,8 @@ export interface Rule {
   consequence: Consequence;
   description?: string;
   enabled?: boolean;
-  validity?: Array<{ from: number; until: number }>;
+  /** Time ranges (unix seconds) the rule applies in; a range without `from` or `until` is open on that side. */
+  validity?: Array<{ from?: number; until?: number }>;
 }
 
 const ANCHORINGS = ['is', 'startsWith', 'endsWith', 'contains'] as const;
@@ -95,8 +96,9 @@ export function toRule(body: unknown, objectID?: string): Rule {
   if (body.enabled !== undefined && typeof body.enabled !== 'boolean') throw badRequest(`${where}: enabled must be a boolean`);
   if (body.description !== undefined && typeof body.description !== 'string') throw badRequest(`${where}: description must be a string`);
   if (body.validity !== undefined && !(Array.isArray(body.validity)
-    && body.validity.every((v: unknown) => isPlainObject(v) && typeof v.from === 'number' && typeof v.until === 'number'))) {
-    throw badRequest(`${where}: validity must be [{from, until}] (unix seconds)`);
+    && body.validity.every((v: unknown) => isPlainObject(v) && (v.from !== undefined || v.until !== undefined)
+      && (v.from === undefined || typeof v.from === 'number') && (v.until === undefined || typeof v.until === 'number')))) {
+    throw badRequest(`${where}: validity must be [{from, until}] (unix seconds; one of the two may be left out)`);
   }
   return { ...body, objectID: id } as Rule;
 }
@@ -136,7 +138,7 @@ function isActive(rule: Rule, now: number): boolean {
   if (rule.enabled === false) return false;
   if (!rule.validity || rule.validity.length === 0) return true;
   const seconds = now / 1000;
-  return rule.validity.some((v) => seconds >= v.from && seconds <= v.until);
+  return rule.validity.some((v) => seconds >= (v.from ?? -Infinity) && seconds <= (v.until ?? Infinity));
 }
 
 interface PatternMatch { facetFilters: string[]; consumed: Set<number> }

@@ -21,7 +21,8 @@ export function toSynonym(body: unknown, objectID?: string): Synonym {
   if (!isPlainObject(body)) throw badRequest('Invalid JSON: a synonym must be an object');
   const id = objectID ?? body.objectID;
   if (typeof id !== 'string' || id === '') throw badRequest('A synonym needs an objectID');
-  const type = body.type;
+  // the spec's enum spells some types in camel case too (the v4 client sends `oneWaySynonym`): stored in lower case
+  const type = typeof body.type === 'string' ? body.type.toLowerCase() : body.type;
   const fail: (what: string) => never = (what) => { throw badRequest(`Synonym ${id}: ${what}`); };
   const { synonyms, input, word, corrections, placeholder, replacements } = body;
   switch (type) {

@@ -39,9 +39,23 @@ function itemsOf(e: Record<string, unknown>, fail: Fail): Pick<InsightEvent, 'ob
   }
   if (!stringList(filters)) fail('filters must be a non-empty array of strings');
   if (filters.length > MAX_FILTERS) fail(`at most ${MAX_FILTERS} filters per event`);
-  const bad = filters.find((f) => !FILTER.test(f));
+  const decoded = filters.map(decodedFilter);
+  const bad = decoded.find((f) => !FILTER.test(f));
   if (bad !== undefined) fail(`filter "${bad}" must have the form attribute:value`);
-  return { filters };
+  return { filters: decoded };
+}
+
+/**
+ * A filter as meant: search-insights (and so InstantSearch's `insights: true`)
+ * sends them URL-encoded (`brand%3AApple`), the service decodes them.
+ */
+function decodedFilter(filter: string): string {
+  if (!filter.includes('%')) return filter;
+  try {
+    return decodeURIComponent(filter);
+  } catch {
+    return filter; // a lone "%": meant as it is
+  }
 }
 
 /** The search an event follows (queryID) and where its records were in the hits (positions). */
@@ -64,12 +78,19 @@ function searchLinkOf(e: Record<string, unknown>, objectIDs: string[] | undefine
   return { queryID, positions } as Pick<InsightEvent, 'queryID' | 'positions'>;
 }
 
-/** A price, discount or value: a number or a decimal string (the client accepts both). */
+/**
+ * A price, discount or value: a number, or a string (the spec takes both:
+ * "8$" is 8). A string with no number at its start is accepted and counts
+ * for nothing.
+ */
 function amount(value: unknown, what: string, fail: Fail): number | undefined {
   if (value === undefined) return undefined;
-  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) return fail(`${what} must be a non-negative number`);
-  return n;
+  if (typeof value === 'string') {
+    const n = Number.parseFloat(value.trim());
+    return Number.isFinite(n) && n >= 0 ? n : undefined;
+  }
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return fail(`${what} must be a non-negative number or a string`);
+  return value;
 }
 
 /** Revenue fields of a conversion: currency, value, objectData (price, quantity, discount). */
@@ -132,10 +153,17 @@ function checkEvent(value: unknown, position: number, now: number): InsightEvent
   return event;
 }
 
-/** The events of a push, all valid, or the first error (422). */
+/**
+ * InstantSearch's own telemetry (`{"eventType": "instantsearch", "eventName":
+ * "__start__"}` on every page load with `insights: true`): accepted, nothing
+ * to record.
+ */
+const isInstantSearchTelemetry = (e: unknown) => isPlainObject(e) && e.eventType === 'instantsearch';
+
+/** The events of a push to record, all valid, or the first error (422). */
 export function parseEvents(body: unknown, now = Date.now()): InsightEvent[] {
   if (!isPlainObject(body) || !Array.isArray(body.events)) throw new ApiError('unprocessable', 'The body needs an "events" array');
   if (body.events.length === 0) throw new ApiError('unprocessable', 'The "events" array is empty');
   if (body.events.length > MAX_EVENTS) throw new ApiError('unprocessable', `At most ${MAX_EVENTS} events per call`);
-  return body.events.map((e: unknown, i: number) => checkEvent(e, i, now));
+  return body.events.flatMap((e: unknown, i: number) => (isInstantSearchTelemetry(e) ? [] : [checkEvent(e, i, now)]));
 }

@@ -50,7 +50,8 @@ describe('multi-cluster mapping, in-process', () => {
   it('a user\'s figures are the records stored under its ID and their JSON size', async () => {
     expect(await client.getUserId({ userID: 'ada' })).toEqual({ userID: 'ada', clusterName: 'c1-test', nbRecords: forAda.length, dataSize: bytes(forAda) });
     expect(await client.getUserId({ userID: 'bob' })).toEqual({ userID: 'bob', clusterName: 'c2-test', nbRecords: forBob.length, dataSize: bytes(forBob) });
-    const { clusters } = await client.listClusters() as any;
+    const { topUsers, clusters } = await client.listClusters() as any;
+    expect(topUsers).toEqual(['c1-test', 'c2-test']);
     expect(clusters).toEqual([
       { clusterName: 'c1-test', nbRecords: forAda.length, nbUserIDs: 1, dataSize: bytes(forAda) },
       { clusterName: 'c2-test', nbRecords: forBob.length, nbUserIDs: 1, dataSize: bytes(forBob) },
@@ -133,7 +134,7 @@ describe('multi-cluster mapping, in-process', () => {
     expect(found.nbHits).toBe(1);
     expect(found.hits[0]).toMatchObject({ objectID: 'ada', userID: 'ada', clusterName: 'c1-test', nbRecords: forAda.length });
     expect(found.hits[0]._highlightResult.userID).toMatchObject({ value: '<em>ada</em>', matchLevel: 'full' });
-    expect(Number.isInteger(found.updatedAt)).toBe(true);
+    expect(Number.isNaN(Date.parse(found.updatedAt as unknown as string))).toBe(false); // RFC 3339, as the spec says
     const batch = await client.searchUserIds({ query: 'batch', hitsPerPage: 100, page: 2 });
     expect(batch).toMatchObject({ nbHits: 2500, page: 2, hitsPerPage: 100 });
     expect(batch.hits.length).toBe(100);

@@ -39,10 +39,12 @@ describe('key management', () => {
     for (const v of values) expect(v.length * 4).toBeGreaterThanOrEqual(128);
   });
 
-  it('defaults: no rights, all indexes, no limits', async () => {
+  it('defaults: all indexes, no limits; acl is required (an empty list is no rights)', async () => {
     const engine = await openEngine();
     const send = sender(engine);
-    const { key } = (await send('POST', '/1/keys', {})).body;
+    expectError(await send('POST', '/1/keys', {}), 400, /Missing "acl"/);
+    expectError(await send('POST', '/1/indexes/i/keys', { description: 'no rights said' }), 400, /Missing "acl"/);
+    const { key } = (await send('POST', '/1/keys', { acl: [] })).body;
     expect((await send('GET', `/1/keys/${key}`)).body).toMatchObject({
       acl: [], description: '', indexes: [], maxHitsPerQuery: 0, maxQueriesPerIPPerHour: 0, queryParameters: '', referers: [], validity: 0,
     });
@@ -59,6 +61,11 @@ describe('key management', () => {
     expectError(await send('POST', '/1/keys', { acl: ['search'], indexes: ['a*b'] }), 400);
     expectError(await send('POST', '/1/keys', '{not json'), 400);
     expect((await send('GET', '/1/keys')).body.keys).toEqual([]);
+    // every right of the spec's acl enum is accepted, those of products Lantern lacks too
+    for (const acl of [['inference'], ['nluReadProject', 'nluWriteIntent', 'nluPrediction', 'nluReadAnswers']]) {
+      expect((await send('POST', '/1/keys', { acl })).status).toBe(200);
+    }
+    expect((await send('GET', '/1/keys')).body.keys).toHaveLength(2);
   });
 
   it('updates keep what the body leaves out; unknown keys are 404', async () => {
@@ -84,7 +91,7 @@ describe('key management', () => {
     expect((await send('DELETE', `/1/keys/${key}`)).body).toEqual({ deletedAt: expect.any(String) });
     expectError(await send('GET', `/1/keys/${key}`), 404);
     expectError(await send('GET', '/1/indexes/i/1', undefined, as(key)), 403);
-    expect((await send('POST', `/1/keys/${key}/restore`)).status).toBe(200);
+    expect((await send('POST', `/1/keys/${key}/restore`)).body).toEqual({ key, createdAt: expect.any(String) });
     expect((await send('GET', '/1/indexes/i/1', undefined, as(key))).status).toBe(200);
     expectError(await send('POST', `/1/keys/${key}/restore`), 404);
     expectError(await send('POST', '/1/keys/never/restore'), 404);

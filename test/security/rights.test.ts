@@ -4,7 +4,7 @@
 // calls, maxHitsPerQuery, queryParameters, referers and seeUnretrievableAttributes.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, type Route } from '../../src/api/routes.js';
-import { KEY_RIGHTS } from '../../src/auth/api-keys.js';
+import { KEY_RIGHTS } from '../../src/auth/caller.js';
 import type { Lantern } from '../../src/lantern.js';
 import { APP_ID, expectError, openEngine, sender, type Send } from '../api/helpers.js';
 
@@ -18,10 +18,13 @@ function expectedRight(method: string, path: string): string {
   if (/^\/1\/(configs(\/|$)|logs\/)/.test(path)) return 'admin';
   // analytics-api.md's Authentication, and the personalization strategy of search-api.md
   if (path === '/1/events') return 'search';
-  if (path.startsWith('/1/usertokens/')) return 'admin';
   if (path === '/2/abtests/estimate') return 'analytics'; // a read: the client's estimateABTest needs analytics
   if (path.startsWith('/2/abtests')) return method === 'GET' ? 'analytics' : 'editSettings';
-  if (path.startsWith('/2/')) return 'analytics';
+  if (path === '/3/abtests/estimate') return 'analytics'; // abtesting-v3.yml's x-acl, as v2
+  if (path.startsWith('/3/abtests')) return method === 'GET' ? 'analytics' : 'editSettings';
+  // "settings/editSettings = read/write settings, synonyms, rules (dictionaries too)"
+  if (path.startsWith('/1/dictionaries/')) return method === 'GET' || path.endsWith('/search') ? 'settings' : 'editSettings';
+  if (path.startsWith('/2/') || path.startsWith('/3/patterns/')) return 'analytics';
   if (path === '/1/recommendation/personalization/strategy') return method === 'GET' ? 'settings' : 'editSettings';
   if (/^\/1\/(strategies|profiles)\//.test(path)) return 'personalization';
   if (/^\/1\/(status|incidents|usage|inventory|latency|indexing|reachability|infrastructure)(\/|$)/.test(path)) return 'usage'; // monitoring
@@ -29,6 +32,8 @@ function expectedRight(method: string, path: string): string {
   if (/\/(settings|synonyms|rules)(\/|$)/.test(path)) {
     return method === 'GET' || /\/(synonyms|rules)\/search$/.test(path) ? 'settings' : 'editSettings';
   }
+  if (path.startsWith('/1/usertokens/')) return 'deleteObject'; // insights.yml's x-acl
+  if (path === '/1/task/{taskID}') return 'editSettings'; // "/1/task/{id} needs editSettings"
   if (/\/task\//.test(path)) return 'addObject';
   if (/\/browse$/.test(path)) return 'browse';
   if (path === '/1/indexes/*/queries' || path === '/1/indexes/*/objects' || /\/query$/.test(path)) return 'search';

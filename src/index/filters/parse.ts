@@ -409,8 +409,19 @@ function typeName(v: unknown): string {
 /**
  * The common shape: a string (one atom, or a comma-separated AND list when
  * `commaList`), or an array whose strings AND together and whose inner arrays
- * of strings are OR-groups.
+ * of strings are OR-groups. The spec lets arrays nest deeper (its schema is
+ * recursive) and the service accepts them: a deeper array's strings join the
+ * OR-group it is in.
  */
+/** The strings of an OR-group, with where each was, however deep its arrays nest. */
+function orGroup(items: unknown[], where: string): Array<[string, string]> {
+  return items.flatMap((inner, j): Array<[string, string]> => {
+    if (typeof inner === 'string') return [[inner, `${where}[${j}]`]];
+    if (Array.isArray(inner)) return orGroup(inner, `${where}[${j}]`);
+    throw badRequest(`${where}[${j}]: expected a string, got ${typeName(inner)}`);
+  });
+}
+
 function parseList(name: string, value: unknown, parseOne: AtomParser, commaList: boolean): FilterExpression {
   if (value === undefined || value === null) return [];
   if (typeof value === 'string') {
@@ -425,12 +436,7 @@ function parseList(name: string, value: unknown, parseOne: AtomParser, commaList
     if (typeof el === 'string') {
       out.push([parseOne(el, `${name}[${i}]`)]);
     } else if (Array.isArray(el)) {
-      const group = el.map((inner, j) => {
-        if (typeof inner !== 'string') {
-          throw badRequest(`${name}[${i}][${j}]: expected a string, got ${typeName(inner)}`);
-        }
-        return parseOne(inner, `${name}[${i}][${j}]`);
-      });
+      const group = orGroup(el, `${name}[${i}]`).map(([text, where]) => parseOne(text, where));
       if (group.length > 0) out.push(group);
     } else {
       throw badRequest(`${name}[${i}]: expected a string or an array of strings, got ${typeName(el)}`);
