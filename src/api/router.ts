@@ -21,6 +21,7 @@ import * as personalization from './personalization.js';
 import * as monitoring from './monitoring.js';
 import * as suggestions from './suggestions.js';
 import * as clusters from './clusters.js';
+import * as dictionaries from './dictionaries.js';
 import { observeRequest } from '../monitoring/observe.js';
 import * as logs from './logs.js';
 import { requestIdHeaders, requestIdOf } from './request-id.js';
@@ -153,6 +154,11 @@ const HANDLERS: { readonly [K in RouteOp]: Handler<PathParamsOf<K>, Engine> } = 
   removeUserId: clusters.removeUserId,
   listUserIds: clusters.listUserIds,
   listClusters: clusters.listClusters,
+  batchDictionaryEntries: dictionaries.batchDictionaryEntries,
+  searchDictionaryEntries: dictionaries.searchDictionaryEntries,
+  getDictionarySettings: dictionaries.getDictionarySettings,
+  setDictionarySettings: dictionaries.setDictionarySettings,
+  getDictionaryLanguages: dictionaries.getDictionaryLanguages,
 };
 
 /** The handler of a matched route (its path gave the parameters the handler reads). */

@@ -13,8 +13,8 @@ import type { SearchIndex } from '../index/search-index.js';
 import { observeSearch } from '../analytics/observe.js';
 import type { Engine } from '../engine/engine.js';
 
-/** What these handlers use of the engine: the indexes, the cursor key, and what observing a search records. */
-type Uses = Pick<Engine, 'analytics' | 'cursorKey' | 'index' | 'indexes' | 'resolveCountry'>;
+/** What these handlers use of the engine: the indexes, the cursor key, the dictionaries, and what observing a search records. */
+type Uses = Pick<Engine, 'analytics' | 'cursorKey' | 'dictionaries' | 'index' | 'indexes' | 'resolveCountry'>;
 
 /** The parameters a restricted key runs: forced ones win, filters ANDed, hits capped. */
 function restricted(ctx: OperationContext<never, Uses>, index: SearchIndex, params: SearchParams, pageSize?: number): SearchParams {
@@ -24,7 +24,9 @@ function restricted(ctx: OperationContext<never, Uses>, index: SearchIndex, para
 function run(ctx: OperationContext<never, Uses>, indexName: string, params: SearchParams) {
   return observeSearch(ctx, indexName, params, (name, variantParams) => {
     const index = ctx.engine.index(name);
-    return searchIndex(index, restricted(ctx, index, variantParams), { seeUnretrievable: seesUnretrievable(ctx) });
+    return searchIndex(index, restricted(ctx, index, variantParams), {
+      seeUnretrievable: seesUnretrievable(ctx), dictionaries: ctx.engine.dictionaries.query,
+    });
   });
 }
 
@@ -56,7 +58,8 @@ function seesUnretrievable(ctx: OperationContext<never, Uses>): boolean {
 
 export function searchForFacetValues(ctx: OperationContext<'facetName' | 'indexName', Uses>) {
   const index = ctx.engine.index(ctx.params.indexName);
-  return searchFacetValues(index, ctx.params.facetName, restricted(ctx, index, parseSearchParams(objectBody(ctx.body, 'search parameters'))));
+  const params = restricted(ctx, index, parseSearchParams(objectBody(ctx.body, 'search parameters')));
+  return searchFacetValues(index, ctx.params.facetName, params, ctx.engine.dictionaries.query);
 }
 
 export function browse(ctx: OperationContext<'indexName', Uses>) {
@@ -68,6 +71,7 @@ export function browse(ctx: OperationContext<'indexName', Uses>) {
     cursorKey: ctx.engine.cursorKey,
     seeUnretrievable: seesUnretrievable(ctx),
     restrict: (params) => restricted(ctx, index, params, 1000),
+    dictionaries: ctx.engine.dictionaries.query,
   });
 }
 
@@ -93,7 +97,7 @@ export function search(ctx: OperationContext<never, Uses>) {
   const results = parsed.map(({ indexName, facet, params }) => {
     if (facet !== undefined) {
       const index = ctx.engine.index(indexName);
-      return searchFacetValues(index, facet, restricted(ctx, index, params));
+      return searchFacetValues(index, facet, restricted(ctx, index, params), ctx.engine.dictionaries.query);
     }
     if (enough) return { index: indexName, hits: [], nbHits: 0, processed: false };
     const response: Record<string, unknown> = { ...run(ctx, indexName, params), index: indexName };

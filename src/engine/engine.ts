@@ -1,5 +1,5 @@
 // The engine: the composition root. It wires the state sections (indexes,
-// security, analytics, clusters) to the durability module (the task queue,
+// security, analytics, clusters, dictionaries) to the durability module (the task queue,
 // the log, snapshots, recovery: src/durability/), and the services the API
 // reads (metrics, the write pacer, cursor signing). Every write is logged,
 // acknowledged with a taskID, then applied in order to every section;
@@ -19,6 +19,8 @@ import type { ApiKey } from '../auth/api-keys.js';
 import { SecurityState } from '../auth/security-state.js';
 import { AnalyticsState, type AnalyticsOperation } from '../analytics/state.js';
 import { ClusterMap } from '../clusters/mapping.js';
+import { DictionariesState } from '../dictionaries/state.js';
+import type { DictionaryOperation } from '../dictionaries/entries.js';
 import { Metrics } from '../monitoring/metrics.js';
 import { observeTask } from '../monitoring/observe.js';
 import { Durability, type Logged } from '../durability/durability.js';
@@ -104,6 +106,8 @@ export class Engine {
   readonly analytics = new AnalyticsState((op) => this.writeKey(op), (op) => this.logApplied(op));
   /** @internal Multi-cluster user assignments and record owners. */
   readonly clusters: ClusterMap;
+  /** @internal The stop words, plurals and compounds dictionaries (every index's searches read them). */
+  readonly dictionaries = new DictionariesState();
 
   private readonly durability: Durability<WriteOperation>;
 
@@ -119,7 +123,7 @@ export class Engine {
       snapshotEvery: options.snapshotEvery ?? 2000,
       maxQueuedRecords: options.maxQueuedRecords ?? 20_000,
       repair: options.repair === true,
-      sections: [this.security, this.analytics, this.clusters, this.catalog],
+      sections: [this.security, this.analytics, this.clusters, this.dictionaries, this.catalog],
       pacer: this.pacer,
       runTask: (op, taskID) => this.runTask(op, taskID),
       replays: (op, taskID) => this.catalog.replays(op, taskID),
@@ -173,11 +177,11 @@ export class Engine {
 
   /**
    * Logs a key change durably and applies it at once (no task to wait for).
-   * Analytics operations take the same path (they are idempotent too).
+   * Analytics and dictionary operations take the same path (they are idempotent too).
    * Resolves with the taskID.
    * @internal
    */
-  writeKey(op: KeyOperation | AnalyticsOperation): Promise<number> { return this.durability.writeNow(op); }
+  writeKey(op: KeyOperation | AnalyticsOperation | DictionaryOperation): Promise<number> { return this.durability.writeNow(op); }
 
   /**
    * Logs an operation the engine made itself and has already applied (the

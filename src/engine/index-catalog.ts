@@ -187,6 +187,6 @@ export class IndexCatalog implements StateSection<IndexesPart, WriteOperation & 
   }
 }
 
-type IndexWrite = Exclude<WriteOperation, { type: 'key' | 'analytics' }>;
+type IndexWrite = Exclude<WriteOperation, { type: 'key' | 'analytics' | 'dictionaries' }>;
 
-const isIndexWrite = (op: WriteOperation): op is IndexWrite => op.type !== 'key' && op.type !== 'analytics';
+const isIndexWrite = (op: WriteOperation): op is IndexWrite => op.type !== 'key' && op.type !== 'analytics' && op.type !== 'dictionaries';

@@ -9,6 +9,7 @@ import type { Synonym } from '../index/synonyms.js';
 import type { Rule } from '../index/rules.js';
 import type { ApiKey } from '../auth/api-keys.js';
 import type { AnalyticsOperation } from '../analytics/state.js';
+import type { DictionaryOperation } from '../dictionaries/entries.js';
 
 export type Action =
   | { action: 'addObject' | 'updateObject'; body: SearchRecord }
@@ -30,7 +31,8 @@ export type WriteOperation =
   | { type: 'deleteIndex'; indexName: string }
   | { type: 'deleteByQuery'; indexName: string; params: Record<string, unknown> }
   | KeyOperation
-  | AnalyticsOperation;
+  | AnalyticsOperation
+  | DictionaryOperation;
 
 /** API key changes: idempotent, so replaying one a snapshot already holds is harmless. */
 export type KeyOperation =

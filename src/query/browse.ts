@@ -9,6 +9,7 @@ import { planQuery } from './query-plan.js';
 import { project, projection, valuesAt } from '../index/records.js';
 import { settingsOf } from './search.js';
 import type { SearchIndex } from '../index/search-index.js';
+import type { QueryDictionaries } from '../text/dictionaries.js';
 import { compareValues, sortValue, type SortValue } from '../index/sort-values.js';
 
 const BROWSE_PAGE = 1000;
@@ -93,9 +94,9 @@ function positionAfter(order: BrowseOrder, index: SearchIndex, cursor: Cursor | 
   return lo;
 }
 
-function matchingBitmap(index: SearchIndex, params: SearchParams) {
+function matchingBitmap(index: SearchIndex, params: SearchParams, dictionaries?: QueryDictionaries) {
   const setting = settingsOf(index, params);
-  const plan = planQuery(index, params, setting, 0, 0);
+  const plan = planQuery(index, params, setting, 0, 0, dictionaries);
   plan.core.distinct = 0;
   index.prepareRanks();
   const result = index.coreIndex.search(plan.core);
@@ -107,6 +108,8 @@ export interface BrowseOptions {
   seeUnretrievable: boolean;
   /** The caller's restrictions, applied to every page: a cursor carries the parameters as requested, never as restricted. */
   restrict?: (params: SearchParams) => SearchParams;
+  /** The application's stop words, plurals and compounds (the built-in ones when absent). */
+  dictionaries?: QueryDictionaries;
 }
 
 export async function browseIndex(index: SearchIndex, body: Record<string, unknown>, options: BrowseOptions) {
@@ -116,7 +119,7 @@ export async function browseIndex(index: SearchIndex, body: Record<string, unkno
   const requested: SearchParams = cursor ? parseSearchParams({ params: cursor.params }) : parseSearchParams(body);
   const params = restrict(requested);
   const hitsPerPage = Math.min(params.hitsPerPage ?? BROWSE_PAGE, BROWSE_PAGE);
-  const { candidates, nbHits, setting } = matchingBitmap(index, params);
+  const { candidates, nbHits, setting } = matchingBitmap(index, params, options.dictionaries);
   const order = browseOrder(index);
   const retrieved = projection(setting('attributesToRetrieve'), seeUnretrievable ? [] : (setting('unretrievableAttributes') ?? []));
   const hits = [];

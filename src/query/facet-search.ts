@@ -7,13 +7,15 @@ import type { SearchParams } from '../index/params.js';
 import { planQuery } from './query-plan.js';
 import { runPlan, settingsOf } from './search.js';
 import type { SearchIndex } from '../index/search-index.js';
+import type { QueryDictionaries } from '../text/dictionaries.js';
 
-export function searchFacetValues(index: SearchIndex, facetName: string, params: SearchParams) {
+/** `dictionaries`: the application's stop words, plurals and compounds (the built-in ones when absent). */
+export function searchFacetValues(index: SearchIndex, facetName: string, params: SearchParams, dictionaries?: QueryDictionaries) {
   const started = performance.now();
   const setting = settingsOf(index, params);
   searchableFacet(facetName, setting);
   const { facetQuery = '', maxFacetHits = setting('maxFacetHits') ?? 10 } = params;
-  const plan = planQuery(index, params, setting, 0, 0);
+  const plan = planQuery(index, params, setting, 0, 0, dictionaries);
   runPlan(index, plan, setting);
   const counts = countValues(index, facetName, index.coreIndex.candidates());
   const words = index.coreIndex.prepareQuery({ ...plan.core, query: facetQuery, queryType: 'prefixLast', excludedWords: 0, optionalWords: 0, phrasePairs: 0 });

@@ -13,9 +13,8 @@ import { planGeo, type GeoPlan } from '../index/geo.js';
 import type { SearchParams } from '../index/params.js';
 import type { Setting } from '../index/settings.js';
 import type { SearchIndex } from '../index/search-index.js';
-import { ENGLISH_STOP_WORDS } from '../text/stop-words.js';
 import { fold } from '../text/fold.js';
-import { pluralForms, pluralsEnabled } from '../text/plurals.js';
+import { STANDARD_DICTIONARIES, type Languages, type QueryDictionaries } from '../text/dictionaries.js';
 import { synonymAlternatives } from '../index/synonyms.js';
 
 
@@ -73,13 +72,25 @@ function advancedSyntax(query: string, words: Array<[number, number]>, setting: 
   return { excluded, phraseWords, phrasePairs };
 }
 
+/**
+ * The languages a language option (removeStopWords, ignorePlurals: true or
+ * a list) applies in: the list, or with true the queryLanguages (every
+ * language when there are none); null when it is off.
+ */
+function optionLanguages(option: unknown, setting: Setting): Languages | null {
+  if (Array.isArray(option)) return option.length > 0 ? option as string[] : null;
+  if (option !== true) return null;
+  const queryLanguages: string[] | undefined = setting('queryLanguages');
+  return queryLanguages?.length ? queryLanguages : undefined;
+}
+
 /** Blanks stop words out of the query (same length, so word offsets hold), keeping at least one word. */
-function removeStopWords(query: string, setting: Setting, prefixLast: boolean): string {
-  const option = setting('removeStopWords');
-  if (!(option === true || (Array.isArray(option) && option.includes('en')))) return query;
+function removeStopWords(query: string, setting: Setting, prefixLast: boolean, dictionaries: QueryDictionaries): string {
+  const languages = optionLanguages(setting('removeStopWords'), setting);
+  if (languages === null) return query;
   const words = [...query.matchAll(/[\p{L}\p{N}]+/gu)];
   const last = words.length - 1;
-  const removable = words.filter((m, i) => ENGLISH_STOP_WORDS.has(fold(m[0])) && !(prefixLast && i === last));
+  const removable = words.filter((m, i) => dictionaries.isStopWord(fold(m[0]), languages) && !(prefixLast && i === last));
   if (removable.length === words.length) return query;
   let out = query;
   for (const m of removable) out = out.slice(0, m.index!) + ' '.repeat(m[0].length) + out.slice(m.index! + m[0].length);
@@ -87,10 +98,20 @@ function removeStopWords(query: string, setting: Setting, prefixLast: boolean): 
 }
 
 /** Alternatives of each query word: its plural or singular forms with ignorePlurals. */
-function wordAlternatives(query: string, words: Array<[number, number]>, setting: Setting): Alternative[] {
-  if (!pluralsEnabled(setting('ignorePlurals'))) return [];
+function wordAlternatives(query: string, words: Array<[number, number]>, setting: Setting, dictionaries: QueryDictionaries): Alternative[] {
+  const languages = optionLanguages(setting('ignorePlurals'), setting);
+  if (languages === null) return [];
   const exact = (setting('alternativesAsExact') ?? []).includes('ignorePlurals');
-  return words.flatMap(([s, e], word) => pluralForms(fold(query.slice(s, e))).map((text) => ({ word, text, exact })));
+  return words.flatMap(([s, e], word) => dictionaries.pluralForms(fold(query.slice(s, e)), languages).map((text) => ({ word, text, exact })));
+}
+
+/** Alternatives of each compound query word: its parts, as a phrase (decompoundQuery, on unless false). */
+function compoundAlternatives(query: string, words: Array<[number, number]>, setting: Setting, dictionaries: QueryDictionaries): Alternative[] {
+  if (setting('decompoundQuery') === false) return [];
+  const queryLanguages: string[] | undefined = setting('queryLanguages');
+  const languages = queryLanguages?.length ? queryLanguages : undefined;
+  return words.flatMap(([s, e], word) => dictionaries.decompositions(fold(query.slice(s, e)), languages)
+    .map((parts) => ({ word, text: parts.join(' '), exact: true })));
 }
 
 /** Alternatives from the index's synonyms (the `synonyms` parameter turns them off). */
@@ -139,11 +160,15 @@ function distinctOf(setting: Setting): number {
   return d === true ? 1 : typeof d === 'number' ? d : 0;
 }
 
-export function planQuery(index: SearchIndex, params: SearchParams, setting: Setting, offset: number, length: number): QueryPlan {
+/** `dictionaries`: the application's stop words, plurals and compounds (the built-in ones when not given). */
+export function planQuery(
+  index: SearchIndex, params: SearchParams, setting: Setting, offset: number, length: number,
+  dictionaries: QueryDictionaries = STANDARD_DICTIONARIES,
+): QueryPlan {
   const typed: string = params.query ?? '';
   if (typeof typed !== 'string') throw badRequest('Invalid value for "query": expected a string');
   const queryType = setting('queryType');
-  const query = removeStopWords(typed, setting, queryType === 'prefixLast');
+  const query = removeStopWords(typed, setting, queryType === 'prefixLast', dictionaries);
   const core: CoreQuery = {
     query,
     queryType,
@@ -172,7 +197,9 @@ export function planQuery(index: SearchIndex, params: SearchParams, setting: Set
   if (noPrefix) core.noPrefixAttributes = index.attributeIds(noPrefix);
   if (noExact) core.noExactAttributes = index.attributeIds(noExact);
   const synonyms = synonymsOf(index, query, words, setting);
-  core.alternatives = [...wordAlternatives(query, words, setting), ...synonyms];
+  core.alternatives = [
+    ...wordAlternatives(query, words, setting, dictionaries), ...compoundAlternatives(query, words, setting, dictionaries), ...synonyms,
+  ];
   const { filter, geo, scores } = planFilters(index, params, setting);
   core.filter = filter;
   if (geo?.ranks) core.geoRanks = geo.ranks;

@@ -13,10 +13,13 @@ import { own } from '../util/own-keys.js';
 import { applyRules, type AppliedRules } from '../index/rules.js';
 import { fullBitmap, hasBit, wordsFor } from '../index/bitmap.js';
 import type { SearchIndex } from '../index/search-index.js';
+import type { QueryDictionaries } from '../text/dictionaries.js';
 
 export interface SearchContext {
   /** The key may see unretrievableAttributes (admin key or seeUnretrievableAttributes). */
   seeUnretrievable: boolean;
+  /** The application's stop words, plurals and compounds (the built-in ones when absent). */
+  dictionaries?: QueryDictionaries;
 }
 
 export interface Page { offset: number; length: number; page: number; hitsPerPage: number; usesOffset: boolean }
@@ -113,7 +116,7 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
   const params = ruled.params;
   const setting = settingsOf(index, params);
   const page = pageOf(params, setting);
-  const plan = planQuery(index, params, setting, page.offset, page.length);
+  const plan = planQuery(index, params, setting, page.offset, page.length, context.dictionaries);
   const promoted = promotionsOf(index, ruled, plan, page);
   const result = runPlan(index, plan, setting);
   result.hits = placePromotions(result.hits, promoted, page);

@@ -7,6 +7,8 @@ const IRREGULAR: Record<string, string> = {
   half: 'halves', wolf: 'wolves', shelf: 'shelves', thief: 'thieves', criterion: 'criteria', datum: 'data',
   analysis: 'analyses', crisis: 'crises', thesis: 'theses', phenomenon: 'phenomena',
 };
+/** The irregular English plurals, singular → plural (the standard plurals dictionary lists them). */
+export const IRREGULAR_PLURALS: Readonly<Record<string, string>> = IRREGULAR;
 const SINGULAR_OF = Object.fromEntries(Object.entries(IRREGULAR).map(([s, p]) => [p, s]));
 const VOWELS = /[aeiou]/;
 
