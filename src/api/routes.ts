@@ -159,6 +159,12 @@ const ROUTE_TABLE = [
   { op: 'removeUserId', method: 'DELETE', path: '/1/clusters/mapping/{userID}', right: 'admin' },
   { op: 'listUserIds', method: 'GET', path: '/1/clusters/mapping', right: 'admin', query: ['page', 'hitsPerPage'] },
   { op: 'listClusters', method: 'GET', path: '/1/clusters', right: 'admin' },
+  // dictionaries (application-wide: every index's searches read them); rights: the spec's x-acl
+  { op: 'batchDictionaryEntries', method: 'POST', path: '/1/dictionaries/{dictionaryName}/batch', right: 'editSettings', body: 'batchDictionaryEntriesParams' },
+  { op: 'searchDictionaryEntries', method: 'POST', path: '/1/dictionaries/{dictionaryName}/search', right: 'settings', body: 'searchDictionaryEntriesParams' },
+  { op: 'getDictionarySettings', method: 'GET', path: '/1/dictionaries/*/settings', right: 'settings' },
+  { op: 'setDictionarySettings', method: 'PUT', path: '/1/dictionaries/*/settings', right: 'editSettings', body: '.' },
+  { op: 'getDictionaryLanguages', method: 'GET', path: '/1/dictionaries/*/languages', right: 'settings' },
 ] as const satisfies readonly Route[];
 
 export const ROUTES: readonly Route[] = ROUTE_TABLE;
