@@ -17,6 +17,7 @@ import * as analytics from './analytics.js';
 import * as insights from './insights.js';
 import * as abtests from './abtests.js';
 import * as abtestsV3 from './abtests-v3.js';
+import * as patterns from './patterns.js';
 import * as personalization from './personalization.js';
 import * as monitoring from './monitoring.js';
 import * as suggestions from './suggestions.js';
@@ -103,6 +104,11 @@ const HANDLERS: { readonly [K in RouteOp]: Handler<PathParamsOf<K>, Engine> } = 
   getAddToCartRate: analytics.getAddToCartRate,
   getPurchaseRate: analytics.getPurchaseRate,
   getRevenue: analytics.getRevenue,
+  getPatternsFields: patterns.getPatternsFields,
+  queryPatternsTimeseries: patterns.queryPatternsTimeseries,
+  queryPatternsScalar: patterns.queryPatternsScalar,
+  queryPatternsTable: patterns.queryPatternsTable,
+  queryPatternsDistribution: patterns.queryPatternsDistribution,
   pushEvents: insights.pushEvents,
   deleteUserToken: insights.deleteUserToken,
   addABTests: abtests.addABTests,

@@ -101,6 +101,13 @@ const ROUTE_TABLE = [
   { op: 'getAddToCartRate', method: 'GET', path: '/2/conversions/addToCartRate', right: 'analytics', query: REPORT_QUERY },
   { op: 'getPurchaseRate', method: 'GET', path: '/2/conversions/purchaseRate', right: 'analytics', query: REPORT_QUERY },
   { op: 'getRevenue', method: 'GET', path: '/2/conversions/revenue', right: 'analytics', query: REPORT_QUERY },
+  // analytics patterns (/3/patterns/*: analytics.yml). The catalog asks for the analytics right (the spec's x-acl is
+  // empty: no key needed); the queries take their payload whole and the `index` query parameter (patterns.ts).
+  { op: 'getPatternsFields', method: 'GET', path: '/3/patterns/fields', right: 'analytics' },
+  { op: 'queryPatternsTimeseries', method: 'POST', path: '/3/patterns/timeseries', right: 'analytics', body: 'timeseriesPayload', query: ['index'] },
+  { op: 'queryPatternsScalar', method: 'POST', path: '/3/patterns/scalar', right: 'analytics', body: 'scalarPayload', query: ['index'] },
+  { op: 'queryPatternsTable', method: 'POST', path: '/3/patterns/table', right: 'analytics', body: 'tablePayload', query: ['index'] },
+  { op: 'queryPatternsDistribution', method: 'POST', path: '/3/patterns/distribution', right: 'analytics', body: 'distributionPayload', query: ['index'] },
   { op: 'pushEvents', method: 'POST', path: '/1/events', right: 'search', body: '.' },
   { op: 'deleteUserToken', method: 'DELETE', path: '/1/usertokens/{userToken}', right: 'deleteObject' },
   { op: 'addABTests', method: 'POST', path: '/2/abtests', right: 'editSettings', body: '.' },
