@@ -166,6 +166,22 @@ describe('settings and languages', () => {
   });
 });
 
+describe('the typed client (engine.client())', () => {
+  it('has the dictionaries operations, typed by the official client', async () => {
+    const typed = engine.client();
+    const { taskID } = await typed.batchDictionaryEntries({
+      dictionaryName: 'compounds',
+      batchDictionaryEntriesParams: { requests: [{ action: 'addEntry', body: { objectID: 'c', language: 'nl', word: 'fietspad', decomposition: ['fiets', 'pad'] } }] },
+    });
+    expect((await typed.getAppTask({ taskID })).status).toBe('published');
+    const found = await typed.searchDictionaryEntries({ dictionaryName: 'compounds', searchDictionaryEntriesParams: { query: 'fiets', language: 'nl' } });
+    expect(found.hits.map((h) => h.objectID)).toEqual(['c']);
+    await typed.setDictionarySettings({ disableStandardEntries: { compounds: { nl: true } } });
+    expect((await typed.getDictionarySettings()).disableStandardEntries.compounds).toEqual({ nl: true });
+    expect((await typed.getDictionaryLanguages()).nl.compounds).toEqual({ nbCustomEntries: 1 });
+  });
+});
+
 describe('rights', () => {
   it('reads need settings, writes editSettings (the spec\'s x-acl)', async () => {
     const { body: reader } = await send('POST', '/1/keys', { acl: ['settings'] });
