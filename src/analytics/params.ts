@@ -32,6 +32,8 @@ export interface ReportParams {
   tags?: string[][];
   search?: string;
   clickAnalytics: boolean;
+  /** Top searches: add-to-cart and purchase figures, and revenue per currency. */
+  revenueAnalytics: boolean;
   orderBy: OrderBy;
   direction: 'asc' | 'desc';
 }
@@ -109,6 +111,7 @@ export function parseReportParams(query: Record<string, string>, now = Date.now(
     tags: parseTags(query.tags ?? query.tag),
     search: query.search,
     clickAnalytics,
+    revenueAnalytics: parseBool('revenueAnalytics', query.revenueAnalytics),
     orderBy,
     direction,
   };
@@ -119,8 +122,3 @@ export function pageOf<T>(items: T[], params: Pick<ReportParams, 'limit' | 'offs
   return items.slice(0, TOP_LIMIT).slice(params.offset, params.offset + params.limit);
 }
 
-/** `search` is required on this endpoint. */
-export function requiredSearch(params: ReportParams): string {
-  if (params.search === undefined) throw badRequest('Missing parameter: search');
-  return params.search;
-}

@@ -3,7 +3,7 @@
 import { fold } from '../text/fold.js';
 import type { EventStore, SearchEvent, UsedFilter } from './events.js';
 import { emptyOutcome, finalSearches, outcomesOf, type Outcome } from './outcomes.js';
-import { dayOf, matchesTags, pageOf, requiredSearch, type ReportParams } from './params.js';
+import { dayOf, matchesTags, pageOf, type ReportParams } from './params.js';
 
 /** The searches a report counts, with what followed each. */
 export class Scope {
@@ -91,7 +91,9 @@ export function searchesByQuery(scope: Scope): Map<string, SearchEvent[]> {
 export function topSearches(scope: Scope, params: ReportParams) {
   const rows = [...searchesByQuery(scope)].map(([search, list]) => {
     const row = { search, count: list.length, nbHits: list[list.length - 1].nbHits };
-    return params.clickAnalytics ? { ...row, ...engagementOf(scope, list) } : row;
+    if (!params.clickAnalytics && !params.revenueAnalytics) return row;
+    const withClicks = { ...row, ...engagementOf(scope, list), clickPositions: positionBuckets(scope, list) };
+    return params.revenueAnalytics ? { ...withClicks, ...revenueFigures(scope, list) } : withClicks;
   });
   const sortKey = params.orderBy === 'searchCount' ? 'count' : params.orderBy;
   const sign = params.direction === 'asc' ? 1 : -1;
@@ -118,9 +120,11 @@ export function searchesNoResults(scope: Scope, params: ReportParams) {
   return { searches: pageOf(rows, params) };
 }
 
+// The no-result and no-click rates are numbers in the official spec, where the
+// older documents made a rate null without data: 0 on a day without searches.
 function noResultFigures(list: SearchEvent[]) {
   const noResultCount = list.filter((s) => s.nbHits === 0).length;
-  return { rate: ratio(noResultCount, list.length), count: list.length, noResultCount };
+  return { rate: ratio(noResultCount, list.length) ?? 0, count: list.length, noResultCount };
 }
 
 export function noResultRate(scope: Scope, params: ReportParams) {
@@ -157,7 +161,7 @@ const filterOf = (key: string): UsedFilter => {
 };
 
 export function topFiltersNoResults(scope: Scope, params: ReportParams) {
-  const empty = searchesFor(scope, requiredSearch(params)).filter((s) => s.nbHits === 0 && s.filters.length > 0);
+  const empty = searchesFor(scope, params.search).filter((s) => s.nbHits === 0 && s.filters.length > 0);
   const sets = ranked(empty.map((s) => JSON.stringify(s.filters.map(filterKey).sort())));
   return { values: pageOf(sets.map(([set, count]) => ({ count, values: (JSON.parse(set) as string[]).map(filterOf) })), params) };
 }
@@ -202,7 +206,7 @@ export function conversionRate(scope: Scope, params: ReportParams) {
 function noClickFigures(scope: Scope, list: SearchEvent[]) {
   const withResults = list.filter((s) => s.tracked && s.nbHits > 0);
   const noClickCount = withResults.filter((s) => scope.outcome(s).clicks === 0).length;
-  return { rate: ratio(noClickCount, withResults.length), count: withResults.length, noClickCount };
+  return { rate: ratio(noClickCount, withResults.length) ?? 0, count: withResults.length, noClickCount };
 }
 
 /** `/2/searches/noClicks`: queries with results whose tracked searches got no click at all. */
@@ -223,10 +227,15 @@ export function noClickRate(scope: Scope, params: ReportParams) {
 /** Click position buckets: each of the first ten positions, then 11–20 and 21 onwards (-1: the end). */
 const POSITION_BUCKETS: Array<[number, number]> = [...Array.from({ length: 10 }, (_, i): [number, number] => [i + 1, i + 1]), [11, 20], [21, -1]];
 
-export function clickPositions(scope: Scope) {
-  const positions = scope.searches.filter((s) => s.tracked).flatMap((s) => scope.outcome(s).positions);
+/** Clicks of the tracked searches per position bucket (the twelve of POSITION_BUCKETS). */
+function positionBuckets(scope: Scope, searches: SearchEvent[]) {
+  const positions = searches.filter((s) => s.tracked).flatMap((s) => scope.outcome(s).positions);
   const inBucket = (p: number, [low, high]: [number, number]) => p >= low && (high === -1 || p <= high);
-  return { positions: POSITION_BUCKETS.map((position) => ({ position, clickCount: positions.filter((p) => inBucket(p, position)).length })) };
+  return POSITION_BUCKETS.map((position) => ({ position, clickCount: positions.filter((p) => inBucket(p, position)).length }));
+}
+
+export function clickPositions(scope: Scope) {
+  return { positions: positionBuckets(scope, scope.searches) };
 }
 
 /** Tracked searches followed by at least one conversion of a subtype, over tracked searches. */
@@ -245,18 +254,33 @@ function subtypeRate(scope: Scope, params: ReportParams, kind: 'addToCarts' | 'p
 export const addToCartRate = (scope: Scope, params: ReportParams) => subtypeRate(scope, params, 'addToCarts', 'addToCartCount');
 export const purchaseRate = (scope: Scope, params: ReportParams) => subtypeRate(scope, params, 'purchases', 'purchaseCount');
 
+/** Purchase revenue of the tracked searches among `searches`, per currency. */
+function currenciesOf(scope: Scope, searches: SearchEvent[]) {
+  const currencies: Record<string, { currency: string; revenue: number }> = {};
+  for (const s of searches) {
+    if (!s.tracked) continue;
+    for (const [currency, amount] of Object.entries(scope.outcome(s).revenue)) {
+      currencies[currency] = { currency, revenue: (currencies[currency]?.revenue ?? 0) + amount };
+    }
+  }
+  return currencies;
+}
+
+/** A top search's revenue figures (`revenueAnalytics`): add-to-carts, purchases, revenue per currency. */
+function revenueFigures(scope: Scope, searches: SearchEvent[]) {
+  const outcomes = searches.filter((s) => s.tracked).map((s) => scope.outcome(s));
+  return {
+    currencies: currenciesOf(scope, searches),
+    addToCartRate: rateOf(scope, searches, 'addToCarts'),
+    addToCartCount: outcomes.reduce((n, o) => n + o.addToCarts, 0),
+    purchaseRate: rateOf(scope, searches, 'purchases'),
+    purchaseCount: outcomes.reduce((n, o) => n + o.purchases, 0),
+  };
+}
+
 /** Purchase revenue of the tracked searches, per currency. */
 export function revenue(scope: Scope, params: ReportParams) {
-  const figures = (list: SearchEvent[]) => {
-    const currencies: Record<string, { currency: string; revenue: number }> = {};
-    for (const s of list) {
-      if (!s.tracked) continue;
-      for (const [currency, amount] of Object.entries(scope.outcome(s).revenue)) {
-        currencies[currency] = { currency, revenue: (currencies[currency]?.revenue ?? 0) + amount };
-      }
-    }
-    return { currencies };
-  };
+  const figures = (list: SearchEvent[]) => ({ currencies: currenciesOf(scope, list) });
   return { ...figures(scope.searches), dates: byDay(scope, params, figures) };
 }
 

@@ -52,7 +52,10 @@ export async function deleteIndex(ctx: OperationContext<'indexName', Uses>) {
 
 export function getSettings(ctx: OperationContext<'indexName', Uses>) {
   const index = ctx.engine.index(ctx.params.indexName);
-  const settings: Record<string, unknown> = { ...DEFAULT_SETTINGS, ...index.settings };
+  // a setting unset and without a default is left out (the spec types them as arrays, never null)
+  const settings: Record<string, unknown> = Object.fromEntries(
+    Object.entries({ ...DEFAULT_SETTINGS, ...index.settings }).filter(([, value]) => value !== null),
+  );
   if (index.primary) settings.primary = index.primary;
   // synonyms were part of settings once; getVersion=2 leaves them out
   if (ctx.query.getVersion !== '2') settings.synonyms = [...index.synonyms.values()];
@@ -82,7 +85,7 @@ function taskStatus(ctx: OperationContext<'taskID', Uses>) {
   if (!Number.isInteger(taskID) || taskID <= 0) throw badRequest(`Invalid taskID: ${ctx.params.taskID}`);
   const status = ctx.engine.tasks.status(taskID);
   if (!status) throw notFound(`Task ${taskID} does not exist`);
-  return { status, pendingTask: status === 'notPublished' };
+  return { status }; // the older documents' pendingTask was "deprecated, must not be used"; the spec allows status alone
 }
 
 export function getTask(ctx: OperationContext<'indexName' | 'taskID', Uses>) {

@@ -8,7 +8,11 @@ import {
   INTEGER_STATISTICS, MAP_STATISTICS, STATISTIC_NAMES, integerSeries, mapSeries, recordSeries, type TimePoint,
 } from './statistics.js';
 
-export const REGION = 'local';
+/**
+ * The spec's region enum has no name for "this machine", and a server must
+ * name one of its regions: Lantern's servers answer the first US one.
+ */
+export const REGION = 'use';
 export const PROBE = 'in-process';
 
 /** Infrastructure metrics the client names; those not measured here answer with no data points. */
@@ -67,16 +71,19 @@ function peakQps(metrics: Metrics, name: string, request: UsageRequest): TimePoi
   return mapSeries(scopes, (b) => b.peakQps);
 }
 
-/** `{period, metrics: {<metric>: {<server>: {region, data, cluster, is_replica}}}}`, times in seconds. */
+/**
+ * `{metrics: {<metric>: {<server>: [{t, v}]}}}`, times in seconds: the
+ * official spec's shape (the older documents wrapped each server's points
+ * with its region and cluster, and named the period; the spec allows
+ * neither). Values are integers, as the spec types them: build times are
+ * whole seconds.
+ */
 export function infrastructure(metrics: Metrics, names: string[], period: string, servers: readonly string[]) {
   const data = (metric: string, server: string) => (metric !== 'avg_build_time' ? [] : integerSeries(
     metrics.buckets(serverScope(server), period).points,
     (b) => (b.tasks ? b.taskMs / b.tasks / 1000 : undefined),
-  ).map(({ t, v }) => ({ t: Math.floor(t / 1000), v })));
+  ).map(({ t, v }) => ({ t: Math.floor(t / 1000), v: Math.round(v) })));
   return {
-    period,
-    metrics: Object.fromEntries(names.map((metric) => [metric, perServer([...servers], (server) => ({
-      region: REGION, data: data(metric, server), cluster: server, is_replica: false,
-    }))])),
+    metrics: Object.fromEntries(names.map((metric) => [metric, perServer([...servers], (server) => data(metric, server))])),
   };
 }

@@ -137,11 +137,12 @@ describe('over HTTP (lantern serve)', () => {
       const querySuggestions = client.initQuerySuggestions({ region: 'us', options: { hosts } });
       await querySuggestions.createConfig({ indexName: 'http_suggestions', sourceIndices: [{ indexName: INDEX, minHits: 1 }] });
       await engine.buildQuerySuggestions('http_suggestions');
-      const lines = (await querySuggestions.getLogFile({ indexName: 'http_suggestions' })) as unknown as object[];
-      expect(lines.length).toBeGreaterThan(2);
+      const last = await querySuggestions.getLogFile({ indexName: 'http_suggestions' });
       const response = await fetch(`http://127.0.0.1:${port}/1/logs/http_suggestions`, { headers: { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': ADMIN_KEY } });
       expect(response.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
-      expect((await response.text()).trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(lines);
+      const lines = (await response.text()).trimEnd().split('\n').map((l) => JSON.parse(l));
+      expect(lines.length).toBeGreaterThan(2);
+      expect(last).toEqual(lines.at(-1));
       const { hits } = await client.searchSingleIndex<{ query: string }>({ indexName: 'http_suggestions', searchParams: { query: 'lov' } });
       expect(hits[0].query).toBe('love');
     } finally {

@@ -65,7 +65,11 @@ async function browseAll(indexName: string) {
   return hits.sort((a, b) => (a.objectID < b.objectID ? -1 : 1));
 }
 
-const logOf = async (indexName: string) => (await c.querySuggestions.getLogFile({ indexName })) as unknown as Array<Record<string, any>>;
+/** The whole build log: JSON Lines, as a caller that does not ask for JSON gets it (the official client gets its last line). */
+async function logOf(indexName: string): Promise<Array<Record<string, any>>> {
+  const response = await engine.request({ method: 'GET', path: `/1/logs/${indexName}`, headers: ADMIN_HEADERS });
+  return (response.body as string).trimEnd().split('\n').map((line) => JSON.parse(line));
+}
 const skipped = (log: Array<Record<string, any>>) => log.filter((l) => l.level === 'SKIP').map((l) => l.message as string);
 
 beforeAll(async () => {
@@ -164,7 +168,10 @@ describe('status and log', () => {
     expect(response.headers?.['content-type']).toMatch(/^application\/x-ndjson/);
     const text = response.body as string;
     expect(text.endsWith('\n')).toBe(true);
-    expect(text.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(await logOf(SUGGESTIONS));
+    const lines = text.trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(lines.length).toBeGreaterThan(2);
+    // the official client asks for JSON: the spec's one log entry, the last, which says how the build ended
+    expect(await c.querySuggestions.getLogFile({ indexName: SUGGESTIONS })).toEqual(lines.at(-1));
   });
 
   it('a missing source index is an ERROR line; the index keeps its records', async () => {

@@ -113,6 +113,12 @@ describe('searches', () => {
     expect(ocean).toMatchObject({ trackedSearchCount: 1, clickCount: 0, clickThroughRate: 0, conversionRate: 0, averageClickPosition: null });
     const climate = searches.find((r: any) => r.search === 'climate') as any;
     expect(climate).toMatchObject({ trackedSearchCount: 0, clickThroughRate: null, conversionRate: null, averageClickPosition: null });
+    // the spec's twelve position buckets, per search: giver's clicks were at 1, 3 and 2
+    expect(giver.clickPositions).toHaveLength(12);
+    expect(giver.clickPositions.slice(0, 4)).toEqual([
+      { position: [1, 1], clickCount: 1 }, { position: [2, 2], clickCount: 1 }, { position: [3, 3], clickCount: 1 }, { position: [4, 4], clickCount: 0 },
+    ]);
+    expect(climate.clickPositions.every((b: any) => b.clickCount === 0)).toBe(true);
   });
 
   it('orderBy, direction, limit and offset', async () => {
@@ -202,11 +208,11 @@ describe('filters', () => {
     expect(both.values).toEqual([{ attribute: 'viewed_count', operator: '>', value: '1000', count: 1 }]);
   });
 
-  it('filters of searches without results (search required)', async () => {
+  it('filters of searches without results, of one search or of all (the spec makes `search` optional)', async () => {
     const response = await analytics.getTopFiltersNoResults({ ...range, search: 'zzqxvw' });
     expect(response.values).toEqual([{ count: 1, values: [{ attribute: 'tags', operator: ':', value: 'science' }] }]);
-    const send = sender(engine);
-    expect((await send('GET', `/2/filters/noResults?index=${INDEX}`)).status).toBe(400);
+    // zzqxvw is the only search without results that had filters
+    expect((await analytics.getTopFiltersNoResults(range)).values).toEqual(response.values);
   });
 });
 
@@ -293,6 +299,16 @@ describe('add-to-cart, purchase and revenue', () => {
     expect(await shopAnalytics.getPurchaseRate(shopRange)).toEqual(day({ rate: 2 / 4, trackedSearchCount: 4, purchaseCount: 2 }));
     // an object added to the cart and then bought is one conversion
     expect(await shopAnalytics.getConversionRate(shopRange)).toMatchObject({ rate: 3 / 4, conversionCount: 4 });
+  });
+
+  it('top searches with revenueAnalytics: add-to-cart and purchase figures and revenue, per search', async () => {
+    const { searches } = await shopAnalytics.getTopSearches({ ...shopRange, revenueAnalytics: true }) as { searches: any[] };
+    expect(searches).toHaveLength(1);
+    expect(searches[0]).toMatchObject({
+      search: 'ocean', count: 5, trackedSearchCount: 4, addToCartCount: 3, addToCartRate: 2 / 4, purchaseCount: 2, purchaseRate: 2 / 4,
+      currencies: { USD: { currency: 'USD', revenue: 12.5 * 2 - 1 }, EUR: { currency: 'EUR', revenue: 30 } },
+    });
+    expect(searches[0].clickPositions).toHaveLength(12);
   });
 
   it('revenue per currency: price × quantity − discount, or the value', async () => {

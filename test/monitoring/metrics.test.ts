@@ -3,7 +3,7 @@
 // incidents kept 30 days, status degraded while an incident is fresh.
 import { describe, expect, it } from 'vitest';
 import { APP_SCOPE, indexScope, MAX_INCIDENTS, Metrics, serverScope } from '../../src/monitoring/metrics.js';
-import { usage } from '../../src/monitoring/report.js';
+import { REGION, usage } from '../../src/monitoring/report.js';
 import { ApiError } from '../../src/util/errors.js';
 
 const START = Date.UTC(2025, 0, 15, 12, 0, 0);
@@ -72,7 +72,7 @@ describe('the metrics recorder', () => {
     const figures = usage(metrics, { statistics: ['search_operations,max_qps,region_max_qps'], period: 'hour', servers: ['c1', 'c2'] });
     expect(figures.search_operations).toEqual([{ t: START, v: 6 }]);
     expect(figures.max_qps).toEqual([{ t: START, v: { c1: 4, c2: 1 } }]);
-    expect(figures.region_max_qps).toEqual([{ t: START, v: { local: 5 } }]);
+    expect(figures.region_max_qps).toEqual([{ t: START, v: { [REGION]: 5 } }]);
     expect(usage(metrics, { statistics: ['search_operations'], period: 'hour', indexName: 'b', servers: [] }).search_operations)
       .toEqual([{ t: START, v: 2 }]);
   });

@@ -90,11 +90,10 @@ describe('monitoring, in-process through the official client', () => {
     expect(indexing.metrics!.indexing!['c1-test'].length).toBeGreaterThan(0);
     expect(indexing.metrics!.indexing!['c2-test']).toEqual([]);
     const infra: any = await monitoring.getMetrics({ metric: 'avg_build_time', period: 'hour' });
-    expect(infra.period).toBe('hour');
+    expect(Object.keys(infra)).toEqual(['metrics']); // the spec's shape: no period beside the metrics
     const c1 = infra.metrics.avg_build_time['c1-test'];
-    expect(c1).toMatchObject({ region: 'local', cluster: 'c1-test', is_replica: false });
-    expect(c1.data.length).toBeGreaterThan(0);
-    expect(c1.data.every((p: { t: number }) => p.t < Date.now() / 1000 + 1 && p.t > Date.now() / 1000 - 3600)).toBe(true);
+    expect(c1.length).toBeGreaterThan(0);
+    expect(c1.every((p: { t: number }) => p.t < Date.now() / 1000 + 1 && p.t > Date.now() / 1000 - 3600)).toBe(true);
     const all: any = await monitoring.getMetrics({ metric: '*', period: 'minute' });
     expect(Object.keys(all.metrics).sort()).toEqual(['avg_build_time', 'cpu_usage', 'ram_indexing_usage', 'ram_search_usage', 'ssd_usage']);
   });
