@@ -78,10 +78,14 @@ export function browse(ctx: OperationContext<'indexName', Uses>) {
 /** One query of a multi-index call: a search, or a facet search when `facet` is set. */
 interface InnerQuery { indexName: string; facet?: string; params: SearchParams }
 
+/** The most queries one multi-index call may hold (compatibility.md, multi-query). */
+const MAX_QUERIES = 50;
+
 /** Multi-index queries; `stopIfEnoughMatches` stops once one has hitsPerPage hits. */
 export function search(ctx: OperationContext<never, Uses>) {
   const body = ctx.body;
   if (!isPlainObject(body) || !Array.isArray(body.requests)) throw badRequest('Missing "requests" array');
+  if (body.requests.length > MAX_QUERIES) throw badRequest('Too many queries in multi query request');
   const strategy = body.strategy ?? 'none';
   if (strategy !== 'none' && strategy !== 'stopIfEnoughMatches') {
     throw badRequest(`Invalid value for "strategy": expected none or stopIfEnoughMatches`);

@@ -197,6 +197,14 @@ describe('multi-query POST /1/indexes/*/queries', () => {
     expectError(await send('POST', '/1/indexes/*/queries', { requests: [], strategy: 'sometimes' }), 400);
     expectError(await send('POST', '/1/indexes/*/queries', { strategy: 'none' }), 400);
   });
+
+  it('at most 50 queries: 51 is 400 "Too many queries in multi query request"', async () => {
+    const requests = (n: number) => Array.from({ length: n }, () => ({ indexName: 'talks_small', params: 'hitsPerPage=1' }));
+    const fifty = await send('POST', '/1/indexes/*/queries', { requests: requests(50) });
+    expect(fifty.status).toBe(200);
+    expect(fifty.body.results).toHaveLength(50);
+    expectError(await send('POST', '/1/indexes/*/queries', { requests: requests(51) }), 400, /^Too many queries in multi query request$/);
+  });
 });
 
 describe('response fields', () => {
