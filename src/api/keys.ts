@@ -64,8 +64,10 @@ export function updateApiKey(ctx: OperationContext<'key', Uses>) {
   return update(ctx, liveKey(ctx, ctx.params.key), ctx.params.key);
 }
 
+/** Any key may read itself (see the router), with its description replaced by `<redacted>`. */
 export function getApiKey(ctx: OperationContext<'key', Uses>) {
-  return describeKey(liveKey(ctx, ctx.params.key));
+  const described = describeKey(liveKey(ctx, ctx.params.key));
+  return ctx.caller.isAdmin ? described : { ...described, description: '<redacted>' };
 }
 
 export function listApiKeys(ctx: OperationContext<never, Uses>) {

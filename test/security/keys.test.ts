@@ -128,6 +128,16 @@ describe('key management', () => {
     expect((await send('GET', `/1/keys/${key}`, undefined, as(key))).status).toBe(200);
     expectError(await send('GET', '/1/keys', undefined, as('wrong')), 403);
   });
+
+  it('a key reading itself gets its description as "<redacted>"; the admin key gets it', async () => {
+    const engine = await openEngine();
+    const send = sender(engine);
+    const { key } = (await send('POST', '/1/keys', { acl: ['search'], description: 'front end' })).body;
+    const own = await send('GET', `/1/keys/${key}`, undefined, as(key));
+    expect(own.status).toBe(200);
+    expect(own.body).toMatchObject({ value: key, acl: ['search'], description: '<redacted>' });
+    expect((await send('GET', `/1/keys/${key}`)).body.description).toBe('front end');
+  });
 });
 
 describe('index-specific keys', () => {
