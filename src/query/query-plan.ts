@@ -208,16 +208,20 @@ export function planQuery(
   return { core, words, geo, scores: scores?.scores, synonyms };
 }
 
+/** lastWords / firstWords remove at most this many words (compatibility.md, query strategy). */
+const MAX_REMOVED_WORDS = 5;
+
 /**
  * removeWordsIfNoResults: the optional-word masks to try in turn after a
- * query with no hits (lastWords / firstWords: one more word each time).
+ * query with no hits (lastWords / firstWords: one more word each time, at
+ * most MAX_REMOVED_WORDS).
  */
 export function fallbackMasks(strategy: string, wordCount: number): number[] {
   if (wordCount < 2) return [];
   const all = (1 << Math.min(wordCount, 31)) - 1;
   if (strategy === 'allOptional') return [all];
   const masks: number[] = [];
-  for (let k = 1; k < wordCount; k++) {
+  for (let k = 1; k < wordCount && k <= MAX_REMOVED_WORDS; k++) {
     let mask = 0;
     for (let i = 0; i < k; i++) mask |= bit(strategy === 'lastWords' ? wordCount - 1 - i : i);
     if (strategy === 'lastWords' || strategy === 'firstWords') masks.push(mask);

@@ -68,6 +68,14 @@ describe('removeWordsIfNoResults', () => {
     expect(three.hits[0].objectID).toBe(GIVER);
   });
 
+  it('lastWords / firstWords remove at most 5 words', async () => {
+    const junk = (n: number) => Array.from({ length: n }, (_, i) => `zzq${'abcdefgh'[i]}x`);
+    expect((await search({ query: ['giver', ...junk(5)].join(' '), removeWordsIfNoResults: 'lastWords' })).hits[0].objectID).toBe(GIVER);
+    expect((await search({ query: ['giver', ...junk(6)].join(' '), removeWordsIfNoResults: 'lastWords' })).nbHits).toBe(0);
+    expect((await search({ query: [...junk(5), 'giver'].join(' '), removeWordsIfNoResults: 'firstWords' })).hits[0].objectID).toBe(GIVER);
+    expect((await search({ query: [...junk(6), 'giver'].join(' '), removeWordsIfNoResults: 'firstWords' })).nbHits).toBe(0);
+  });
+
   it('lastWords does not drop the first word', async () => {
     expect((await search({ query: 'zzqqxx giver', removeWordsIfNoResults: 'lastWords' })).nbHits).toBe(0);
   });
