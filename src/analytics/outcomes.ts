@@ -18,9 +18,27 @@ export interface Outcome {
   purchases: number;
   /** Revenue of the purchases, per currency. */
   revenue: Record<string, number>;
+  /** The same figures per record (objectID) the events named: what top hits count. */
+  byItem: Map<string, ItemOutcome>;
 }
 
-export const emptyOutcome = (): Outcome => ({ clicks: 0, positions: [], conversions: 0, addToCarts: 0, purchases: 0, revenue: {} });
+/** What happened to one record after one search. */
+export interface ItemOutcome { clicks: number; conversions: number; addToCarts: number; purchases: number; revenue: Record<string, number> }
+
+export const emptyOutcome = (): Outcome => ({ clicks: 0, positions: [], conversions: 0, addToCarts: 0, purchases: 0, revenue: {}, byItem: new Map() });
+
+function itemOutcome(outcome: Outcome, item: string): ItemOutcome {
+  let figures = outcome.byItem.get(item);
+  if (!figures) outcome.byItem.set(item, (figures = { clicks: 0, conversions: 0, addToCarts: 0, purchases: 0, revenue: {} }));
+  return figures;
+}
+
+/** What a purchase paid for its `i`th object: its price × quantity − discount, or the value when it names one object. */
+function paidFor(event: InsightEvent, i: number, objects: number): number {
+  const data = event.objectData?.[i];
+  if (data?.price !== undefined) return data.price * (data.quantity ?? 1) - (data.discount ?? 0);
+  return objects === 1 && !event.objectData?.some((d) => d.price !== undefined) ? event.value ?? 0 : 0;
+}
 
 /** What a purchase paid: the objects' price × quantity − discount, else its value. */
 function paid(event: InsightEvent): number {
@@ -78,15 +96,20 @@ export function outcomesOf(store: EventStore, final: Map<string, SearchEvent>): 
     };
     items.forEach((item, i) => {
       const position = event.positions?.[i];
+      const forItem = itemOutcome(outcome!, item);
       if (event.eventType === 'click') {
         if (!first('click', `${item}\u0000${position}`)) return;
         outcome!.clicks++;
+        forItem.clicks++;
         if (position !== undefined) outcome!.positions.push(position);
         return;
       }
-      if (first('conversion', item)) outcome!.conversions++;
-      if (event.eventSubtype === 'addToCart' && first('addToCart', item)) outcome!.addToCarts++;
-      if (event.eventSubtype === 'purchase' && first('purchase', item)) outcome!.purchases++;
+      if (first('conversion', item)) { outcome!.conversions++; forItem.conversions++; }
+      if (event.eventSubtype === 'addToCart' && first('addToCart', item)) { outcome!.addToCarts++; forItem.addToCarts++; }
+      if (event.eventSubtype === 'purchase' && first('purchase', item)) { outcome!.purchases++; forItem.purchases++; }
+      if (event.eventSubtype === 'purchase' && event.currency !== undefined) {
+        forItem.revenue[event.currency] = (forItem.revenue[event.currency] ?? 0) + paidFor(event, i, items.length);
+      }
     });
     if (event.eventSubtype === 'purchase' && event.currency !== undefined) {
       outcome.revenue[event.currency] = (outcome.revenue[event.currency] ?? 0) + paid(event);

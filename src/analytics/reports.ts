@@ -132,8 +132,57 @@ export function noResultRate(scope: Scope, params: ReportParams) {
 }
 
 export function topHits(scope: Scope, params: ReportParams) {
-  const searches = params.search === undefined ? scope.searches : scope.searches.filter((s) => queryKey(s) === fold(params.search!.trim()));
-  return { hits: pageOf(ranked(searches.flatMap((s) => s.hits)).map(([hit, count]) => ({ hit, count })), params) };
+  const searches = searchesFor(scope, params.search);
+  const rows = ranked(searches.flatMap((s) => s.hits)).map(([hit, count]) => ({ hit, count }));
+  if (!params.clickAnalytics && !params.revenueAnalytics) return { hits: pageOf(rows, params) };
+  const page = pageOf(rows, params);
+  const tracked = searches.filter((s) => s.tracked);
+  return {
+    hits: page.map((row) => {
+      const figures = hitFigures(scope, tracked, row.hit);
+      const { clickCount, conversionCount, trackedHitCount, clickedIn, convertedIn } = figures;
+      const withClicks = {
+        ...row, clickThroughRate: ratio(clickedIn, trackedHitCount), conversionRate: ratio(convertedIn, trackedHitCount),
+        trackedHitCount, clickCount, conversionCount,
+      };
+      if (!params.revenueAnalytics) return withClicks;
+      return {
+        ...withClicks, addToCartRate: ratio(figures.addedIn, trackedHitCount), addToCartCount: figures.addToCartCount,
+        purchaseRate: ratio(figures.purchasedIn, trackedHitCount), purchaseCount: figures.purchaseCount, currencies: figures.currencies,
+      };
+    }),
+  };
+}
+
+/**
+ * One record's figures over the tracked searches that answered it: how many
+ * there were, how many of them led to a click (a conversion, ...) on it,
+ * and the events' counts and revenue.
+ */
+function hitFigures(scope: Scope, tracked: SearchEvent[], hit: string) {
+  const out = {
+    trackedHitCount: 0, clickCount: 0, conversionCount: 0, addToCartCount: 0, purchaseCount: 0,
+    clickedIn: 0, convertedIn: 0, addedIn: 0, purchasedIn: 0,
+    currencies: {} as Record<string, { currency: string; revenue: number }>,
+  };
+  for (const s of tracked) {
+    if (!s.hits.includes(hit)) continue;
+    out.trackedHitCount++;
+    const item = scope.outcome(s).byItem.get(hit);
+    if (!item) continue;
+    out.clickCount += item.clicks;
+    out.conversionCount += item.conversions;
+    out.addToCartCount += item.addToCarts;
+    out.purchaseCount += item.purchases;
+    if (item.clicks > 0) out.clickedIn++;
+    if (item.conversions > 0) out.convertedIn++;
+    if (item.addToCarts > 0) out.addedIn++;
+    if (item.purchases > 0) out.purchasedIn++;
+    for (const [currency, amount] of Object.entries(item.revenue)) {
+      out.currencies[currency] = { currency, revenue: (out.currencies[currency]?.revenue ?? 0) + amount };
+    }
+  }
+  return out;
 }
 
 function distinctUsers(list: SearchEvent[]) {

@@ -81,11 +81,11 @@ const ROUTE_TABLE = [
   { op: 'deleteSource', method: 'DELETE', path: '/1/security/sources/{source}', right: 'admin' },
   // analytics, insights, A/B tests, personalization
   { op: 'getAnalyticsStatus', method: 'GET', path: '/2/status', right: 'analytics', query: ['index'] },
-  { op: 'getTopSearches', method: 'GET', path: '/2/searches', right: 'analytics', query: ['index', 'clickAnalytics', 'startDate', 'endDate', 'orderBy', 'direction', 'limit', 'offset', 'tags'] },
+  { op: 'getTopSearches', method: 'GET', path: '/2/searches', right: 'analytics', query: ['index', 'clickAnalytics', 'revenueAnalytics', 'startDate', 'endDate', 'orderBy', 'direction', 'limit', 'offset', 'tags'] },
   { op: 'getSearchesCount', method: 'GET', path: '/2/searches/count', right: 'analytics', query: REPORT_QUERY },
   { op: 'getSearchesNoResults', method: 'GET', path: '/2/searches/noResults', right: 'analytics', query: TOP_QUERY },
   { op: 'getNoResultsRate', method: 'GET', path: '/2/searches/noResultRate', right: 'analytics', query: REPORT_QUERY },
-  { op: 'getTopHits', method: 'GET', path: '/2/hits', right: 'analytics', query: TOP_SEARCH_QUERY },
+  { op: 'getTopHits', method: 'GET', path: '/2/hits', right: 'analytics', query: [...TOP_SEARCH_QUERY, 'clickAnalytics', 'revenueAnalytics'] },
   { op: 'getUsersCount', method: 'GET', path: '/2/users/count', right: 'analytics', query: REPORT_QUERY },
   { op: 'getTopFilterAttributes', method: 'GET', path: '/2/filters', right: 'analytics', query: TOP_SEARCH_QUERY },
   { op: 'getTopFiltersNoResults', method: 'GET', path: '/2/filters/noResults', right: 'analytics', query: TOP_SEARCH_QUERY },

@@ -311,6 +311,20 @@ describe('add-to-cart, purchase and revenue', () => {
     expect(searches[0].clickPositions).toHaveLength(12);
   });
 
+  it('top hits with click and revenue analytics: per record, over the tracked searches that answered it', async () => {
+    const { hits } = await shopAnalytics.getTopHits({ ...shopRange, revenueAnalytics: true }) as { hits: any[] };
+    const [h0, h1] = (await clientsFor(shop).client.searchSingleIndex({ indexName: INDEX, searchParams: { query: 'ocean', analytics: false } })).hits.map((h) => h.objectID);
+    // b1 put h0 in the cart and bought it (one conversion), b2 put h0 and h1 in the cart, b3 bought h0 for 30 EUR
+    expect(hits.find((h) => h.hit === h0)).toEqual({
+      hit: h0, count: 5, trackedHitCount: 4, clickCount: 0, clickThroughRate: 0, conversionCount: 3, conversionRate: 3 / 4,
+      addToCartCount: 2, addToCartRate: 2 / 4, purchaseCount: 2, purchaseRate: 2 / 4,
+      currencies: { USD: { currency: 'USD', revenue: 12.5 * 2 - 1 }, EUR: { currency: 'EUR', revenue: 30 } },
+    });
+    expect(hits.find((h) => h.hit === h1)).toMatchObject({ conversionCount: 1, addToCartCount: 1, purchaseCount: 0, currencies: {} });
+    const plain = await shopAnalytics.getTopHits(shopRange);
+    expect(Object.keys(plain.hits[0])).toEqual(['hit', 'count']);
+  });
+
   it('revenue per currency: price × quantity − discount, or the value', async () => {
     const currencies = { USD: { currency: 'USD', revenue: 12.5 * 2 - 1 }, EUR: { currency: 'EUR', revenue: 30 } };
     expect(await shopAnalytics.getRevenue(shopRange)).toEqual({ currencies, dates: [{ date: today(), currencies }] });
