@@ -410,14 +410,18 @@ export class SearchIndex {
     return id;
   }
 
-  /** Per record id: a dense id of its distinct value (-1 when it has none). */
+  /**
+   * Per record id: a dense id of its distinct value (-1 when it has none).
+   * Numbers are rounded to the nearest integer and compared as strings
+   * (1.4, 1 and "1" are one group); booleans and null make no group.
+   */
   private groupsFor(path: string[]): Int32Array {
     const groups = new Int32Array(this.capacity).fill(-1);
     const ids = new Map<string, number>();
     for (const [id, r] of this.liveEntries()) {
       const value = valuesAt(r, path).flat(Infinity as 1)[0];
-      if (value === undefined || value === null) continue;
-      const key = JSON.stringify(value);
+      if (value === undefined || value === null || typeof value === 'boolean') continue;
+      const key = typeof value === 'number' ? String(Math.round(value)) : typeof value === 'string' ? value : JSON.stringify(value);
       let group = ids.get(key);
       if (group === undefined) { group = ids.size; ids.set(key, group); }
       groups[id] = group;

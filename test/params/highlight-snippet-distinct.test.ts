@@ -6,6 +6,7 @@ import { expectError, ids, indexTalks, openEngine, searcher, sorted, type Send, 
 
 let send: Send;
 let talks: Talk[];
+let waitForTasks: () => Promise<unknown>;
 
 const GIVER = '2652'; // "Are you a giver or a taker?" by Adam Grant
 const BOOKS = [
@@ -25,6 +26,7 @@ const BOOKS = [
 beforeAll(async () => {
   const opened = await openEngine();
   send = opened.send;
+  waitForTasks = () => opened.engine.waitForTasks();
   talks = await indexTalks(opened.engine);
   const client = opened.engine.client();
   await client.setSettings({
@@ -313,5 +315,24 @@ describe('distinct (attributeForDistinct: speakers)', () => {
 
   it('a value above 4 is 400', async () => {
     expectError(await send('POST', '/1/indexes/talks/query', { query: 'design', distinct: 5 }), 400);
+  });
+
+  it('numeric values group rounded and compared as strings; booleans and null make no group', async () => {
+    const values: Array<[string, unknown]> = [
+      ['a', 1], ['b', 1.4], ['c', '1'], ['d', 2.6], ['e', '3'], ['f', true], ['g', true], ['h', null], ['i', null],
+    ];
+    const indexName = 'distinct_values';
+    expect((await send('PUT', `/1/indexes/${indexName}/settings`, { attributeForDistinct: 'group', distinct: true })).status).toBe(200);
+    await send('POST', `/1/indexes/${indexName}/batch`, {
+      requests: values.map(([objectID, group], rank) => ({ action: 'addObject', body: { objectID, group, rank } })),
+    });
+    await waitForTasks();
+    const response = await search({ hitsPerPage: 100 }, indexName);
+    const kept = sorted(ids(response));
+    // one of a/b/c (1), one of d/e (3), and f, g, h, i on their own
+    expect(kept.filter((id) => 'abc'.includes(id))).toHaveLength(1);
+    expect(kept.filter((id) => 'de'.includes(id))).toHaveLength(1);
+    expect(kept.filter((id) => 'fghi'.includes(id))).toEqual(['f', 'g', 'h', 'i']);
+    expect(response.nbHits).toBe(6);
   });
 });
