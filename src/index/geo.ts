@@ -7,7 +7,11 @@ import { isPlainObject, type SearchRecord } from './records.js';
 import type { SearchParams } from './params.js';
 
 const EARTH_RADIUS_M = 6371008.8;
-/** Without aroundRadius, the radius reaches the AUTOMATIC_RADIUS_HITS-th closest record (the service sizes it by density). */
+/**
+ * Without aroundRadius, the radius reaches the AUTOMATIC_RADIUS_HITS-th
+ * closest record (the service sizes it by density), or the farthest one when
+ * fewer have a point; at least minimumAroundRadius.
+ */
 const AUTOMATIC_RADIUS_HITS = 1000;
 
 export interface Point { lat: number; lng: number }
@@ -93,12 +97,15 @@ function insidePolygon(polygon: number[], lat: number, lng: number): boolean {
 
 interface PrecisionRange { from: number; value: number }
 
+/** aroundPrecision below 10 metres counts as 10 (compatibility.md, geo). */
+const MIN_PRECISION = 10;
+
 function precisionOf(params: SearchParams): number | PrecisionRange[] {
   const p = params.aroundPrecision;
   if (p === undefined) return 10;
-  if (typeof p === 'number' || (typeof p === 'string' && /^\d+$/.test(p))) return Math.max(1, Number(p));
+  if (typeof p === 'number' || (typeof p === 'string' && /^\d+$/.test(p))) return Math.max(MIN_PRECISION, Number(p));
   if (Array.isArray(p) && p.every((r) => isPlainObject(r) && Number.isFinite(r.from) && typeof r.value === 'number' && Number.isFinite(r.value) && r.value > 0)) {
-    return [...(p as PrecisionRange[])].sort((a, b) => a.from - b.from);
+    return (p as PrecisionRange[]).map((r) => ({ from: r.from, value: Math.max(MIN_PRECISION, r.value) })).sort((a, b) => a.from - b.from);
   }
   throw badRequest('Invalid value for "aroundPrecision": expected metres or [{from, value}]');
 }
@@ -116,6 +123,8 @@ export interface GeoPlan {
   ranks?: Int32Array;
   around?: Point;
   info?: Map<number, { distance: number; precision: number; point: Point }>;
+  /** The radius computed without aroundRadius, in metres (the answer's `automaticRadius`). */
+  automaticRadius?: number;
 }
 
 /**
@@ -164,7 +173,7 @@ function planAround(params: SearchParams, around: Point, column: GeoColumn, capa
     const p = nearestPoint[id];
     info.set(id, { distance: Math.round(d), precision: b.precision, point: { lat: column.lat[p], lng: column.lng[p] } });
   }
-  return { filter, ranks, around, info };
+  return { filter, ranks, around, info, ...(params.aroundRadius === undefined ? { automaticRadius: radius } : {}) };
 }
 
 function radiusOf(params: SearchParams, nearest: Float64Array): number {
@@ -172,6 +181,6 @@ function radiusOf(params: SearchParams, nearest: Float64Array): number {
   const minimum = params.minimumAroundRadius ?? 0;
   if (params.aroundRadius !== undefined) return Number(params.aroundRadius);
   const finite = Array.from(nearest).filter(Number.isFinite).sort((a, b) => a - b);
-  const automatic = finite.length > AUTOMATIC_RADIUS_HITS ? finite[AUTOMATIC_RADIUS_HITS - 1] : Infinity;
+  const automatic = finite.length > AUTOMATIC_RADIUS_HITS ? finite[AUTOMATIC_RADIUS_HITS - 1] : (finite.at(-1) ?? 0);
   return Math.max(minimum, automatic);
 }

@@ -141,6 +141,7 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
   if (faceted) Object.assign(response, { facets: faceted.facets, exhaustiveFacetsCount: true });
   if (faceted && Object.keys(faceted.stats).length) response.facets_stats = faceted.stats;
   if (plan.geo?.around) response.aroundLatLng = `${plan.geo.around.lat},${plan.geo.around.lng}`;
+  if (plan.geo?.automaticRadius !== undefined) response.automaticRadius = String(Math.ceil(plan.geo.automaticRadius));
   if (page.usesOffset) Object.assign(response, { offset: page.offset, length: page.length });
   const renderingContent = setting('renderingContent');
   if (renderingContent) response.renderingContent = renderingContent;

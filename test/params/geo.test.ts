@@ -154,6 +154,24 @@ describe('automatic radius and minimumAroundRadius', () => {
     expect(response.nbHits).toBeGreaterThanOrEqual(aroundSets(radius).inside.length);
   });
 
+  it('the answer carries automaticRadius (metres, a string): the radius used; none with aroundRadius', async () => {
+    const response = await search({ aroundLatLng: AROUND, hitsPerPage: 1000, attributesToRetrieve: ['_geoloc'] });
+    expect(typeof response.automaticRadius).toBe('string');
+    const radius = Number(response.automaticRadius);
+    const nearest = airports.map((a) => distanceTo(a)).sort((a, b) => a - b);
+    expect(radius).toBeGreaterThanOrEqual(nearest[999] - 100);
+    expect(radius).toBeLessThanOrEqual(nearest[999] + 100);
+    for (const hit of response.hits) expect(distanceTo(hit)).toBeLessThanOrEqual(radius + 100);
+    const widened = await search({ aroundLatLng: AROUND, minimumAroundRadius: 20100000, hitsPerPage: 0 });
+    expect(widened.automaticRadius).toBe('20100000');
+    expect((await search({ aroundLatLng: AROUND, aroundRadius: 100000, hitsPerPage: 0 })).automaticRadius).toBeUndefined();
+    expect((await search({ aroundLatLng: AROUND, aroundRadius: 'all', hitsPerPage: 0 })).automaticRadius).toBeUndefined();
+    // fewer records than the density needs: the radius reaches the farthest one
+    const few = await search({ aroundLatLng: AROUND, hitsPerPage: 0 }, 'places');
+    expect(few.nbHits).toBe(3);
+    expect(Number(few.automaticRadius)).toBeGreaterThan(5000000);
+  });
+
   it('minimumAroundRadius is ignored when aroundRadius is set', async () => {
     const response = await search({ aroundLatLng: AROUND, aroundRadius: 100000, minimumAroundRadius: 10000000, hitsPerPage: 1000 });
     expect(sorted(ids(response))).toEqual(sorted(aroundSets(100000).inside));
@@ -176,6 +194,16 @@ describe('aroundPrecision', () => {
     expect(hits[0].iata_code).toBe('CDG');
     expect(hits[1].iata_code).toBe('ORY');
     for (const hit of response.hits) expect(hit._rankingInfo.geoPrecision).toBe(precision);
+  });
+
+  it('a precision below 10 metres counts as 10, in ranges too', async () => {
+    const info = async (aroundPrecision: unknown) =>
+      (await search({ aroundLatLng: AROUND, aroundRadius: 100000, aroundPrecision, hitsPerPage: 3, getRankingInfo: true })).hits
+        .map((h: any) => h._rankingInfo.geoPrecision);
+    expect(await info(1)).toEqual([10, 10, 10]);
+    expect(await info(0)).toEqual([10, 10, 10]);
+    expect(await info([{ from: 0, value: 2 }])).toEqual([10, 10, 10]);
+    expect(await info(25)).toEqual([25, 25, 25]);
   });
 
   it('with precision 1 the nearest comes first', async () => {
