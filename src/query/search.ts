@@ -143,7 +143,7 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
   if (plan.geo?.around) response.aroundLatLng = `${plan.geo.around.lat},${plan.geo.around.lng}`;
   if (plan.geo?.automaticRadius !== undefined) response.automaticRadius = String(Math.ceil(plan.geo.automaticRadius));
   if (page.usesOffset) Object.assign(response, { offset: page.offset, length: page.length });
-  const renderingContent = setting('renderingContent');
+  const renderingContent = renderingContentOf(index, params);
   if (renderingContent) response.renderingContent = renderingContent;
   const userData = [...(requested.userData !== undefined ? [requested.userData] : []), ...ruled.userData];
   if (userData.length) response.userData = userData;
@@ -155,6 +155,17 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
     processingTimeMS: Math.round(performance.now() - started),
   });
   return selectFields(response, setting('responseFields'));
+}
+
+/**
+ * What the page renders: the index's renderingContent with the query's (a
+ * parameter, or a rule's consequence) laid over it part by part, so a rule's
+ * `redirect` keeps the index's `facetOrdering`.
+ */
+function renderingContentOf(index: SearchIndex, params: SearchParams): Record<string, unknown> | undefined {
+  const own = index.settings.renderingContent;
+  const given = params.renderingContent;
+  return own && given ? { ...own, ...given } : given ?? own;
 }
 
 /** responseFields: only the listed top-level fields (`*` = all). */

@@ -77,6 +77,22 @@ describe('settings and parameters of the spec', () => {
   });
 });
 
+describe('what dynamic widgets read', () => {
+  it("renderingContent: the index's, with a rule's redirect laid over it (facetOrdering kept)", async () => {
+    const facetOrdering = { facets: { order: ['genre'] }, values: { genre: { order: ['horror'], sortRemainingBy: 'count' } } };
+    await send('PUT', '/1/indexes/shop/settings', { attributesForFaceting: ['genre'], renderingContent: { facetOrdering } });
+    await send('PUT', '/1/indexes/shop/1', { title: 'boots', genre: 'horror' });
+    await engine.waitForTasks();
+    await send('PUT', '/1/indexes/shop/rules/to-help', {
+      conditions: [{ pattern: 'help', anchoring: 'is' }], consequence: { params: { renderingContent: { redirect: { url: 'https://example.com/help' } } } },
+    });
+    await engine.waitForTasks();
+    expect((await send('POST', '/1/indexes/shop/query', { query: 'boots' })).body.renderingContent).toEqual({ facetOrdering });
+    const redirected = await client.searchSingleIndex({ indexName: 'shop', searchParams: { query: 'help' } });
+    expect(redirected.renderingContent).toEqual({ facetOrdering, redirect: { url: 'https://example.com/help' } });
+  });
+});
+
 describe('insight events as libraries send them', () => {
   const event = (extra: object) => ({ eventType: 'click', eventName: 'Clicked', index: 'films', userToken: 'user-1', ...extra });
 
