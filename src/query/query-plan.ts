@@ -136,7 +136,20 @@ export function filterExpressions(params: SearchParams): FilterExpression[] {
 export function filterContext(index: SearchIndex, setting: Setting): FilterContext {
   const facetable = new Set(facetAttributes(setting('attributesForFaceting')).map((a) => a.name));
   facetable.add('_tags');
-  return { facets: index.facets, words: wordsFor(index.capacity), facetable };
+  return { facets: index.facets, words: wordsFor(index.capacity), facetable, numeric: numericFilterable(setting('numericAttributesForFiltering')) };
+}
+
+/** numericAttributesForFiltering's entries (`attr`, `equalOnly(attr)`); undefined when it lists none (every attribute). */
+function numericFilterable(listed: string[] | null | undefined): FilterContext['numeric'] {
+  if (!listed?.length) return undefined;
+  const all = new Set<string>(), equalOnly = new Set<string>();
+  for (const entry of listed) {
+    const m = /^equalOnly\((.+)\)$/.exec(entry.trim());
+    const name = m ? m[1].trim() : entry.trim();
+    all.add(name);
+    if (m) equalOnly.add(name);
+  }
+  return { all, equalOnly };
 }
 
 /** The filter bitmap, geo plan and filter scores of a query. */

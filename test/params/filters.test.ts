@@ -199,6 +199,28 @@ describe('filters: nested attributes, booleans, tags', () => {
   });
 });
 
+describe('numericAttributesForFiltering', () => {
+  it('numbers filter without it; with it only the listed attributes, equalOnly() with = and != only', async () => {
+    const indexName = 'numeric_listed';
+    const client = engine.client();
+    await client.saveObjects({ indexName, objects: PRODUCTS.map(({ objectID, price, specs }) => ({ objectID, price, weight: specs.weight ?? 0 })) });
+    await engine.waitForTasks();
+    expect(await matching({ filters: 'price > 5' }, indexName)).toEqual(['p1', 'p2', 'p3']);
+    expect(await matching({ filters: 'weight >= 1.5' }, indexName)).toEqual(['p1', 'p2']);
+    await client.setSettings({ indexName, indexSettings: { numericAttributesForFiltering: ['equalOnly(price)'] } });
+    await engine.waitForTasks();
+    expect(await matching({ filters: 'price = 20' }, indexName)).toEqual(['p2']);
+    expect(await matching({ numericFilters: ['price != 20'] }, indexName)).toEqual(['p1', 'p3', 'p4', 'p5']);
+    expect(await matching({ filters: 'price > 5' }, indexName)).toEqual([]);
+    expect(await matching({ filters: 'price:5 TO 30' }, indexName)).toEqual([]);
+    // not listed: not filterable
+    expect(await matching({ filters: 'weight >= 1.5' }, indexName)).toEqual([]);
+    await client.setSettings({ indexName, indexSettings: { numericAttributesForFiltering: ['price', 'weight'] } });
+    await engine.waitForTasks();
+    expect(await matching({ filters: 'price > 5 AND weight >= 1.5' }, indexName)).toEqual(['p1', 'p2']);
+  });
+});
+
 describe('facetFilters', () => {
   it('a string, an array (AND) and nested arrays (OR)', async () => {
     expect(await count({ facetFilters: 'tags:business' })).toBe(333);

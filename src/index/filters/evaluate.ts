@@ -11,6 +11,19 @@ export interface FilterContext {
   words: number;
   /** Attributes that facet atoms may use (attributesForFaceting, plus _tags). */
   facetable: ReadonlySet<string>;
+  /**
+   * numericAttributesForFiltering when it lists some: the attributes numeric
+   * atoms may use, and those of them (`equalOnly(attr)`) allowing only = and
+   * !=; undefined: every numeric attribute, with every operator.
+   */
+  numeric?: { all: ReadonlySet<string>; equalOnly: ReadonlySet<string> };
+}
+
+/** Whether numericAttributesForFiltering lets a numeric atom filter (a facet atom: always). */
+function numericAllowed(atom: FilterAtom, ctx: FilterContext): boolean {
+  if (atom.kind === 'facet' || ctx.numeric === undefined) return true;
+  if (!ctx.numeric.all.has(atom.attribute)) return false;
+  return !ctx.numeric.equalOnly.has(atom.attribute) || (atom.kind === 'numeric' && (atom.operator === '=' || atom.operator === '!='));
 }
 
 /** The value ranges of a numeric atom: [low, high, lowIncluded, highIncluded] each. */
@@ -39,6 +52,7 @@ function atomKey(atom: FilterAtom): string {
 /** Records matching one atom (before negation); read-only (the facet index keeps it for the next searches). */
 function matchAtom(atom: FilterAtom, ctx: FilterContext): Bitmap {
   if (atom.kind === 'facet' && !ctx.facetable.has(atom.attribute)) return emptyBitmap(ctx.words);
+  if (!numericAllowed(atom, ctx)) return emptyBitmap(ctx.words);
   return ctx.facets.atomBitmap(atomKey(atom), () => buildAtom(atom, ctx));
 }
 
