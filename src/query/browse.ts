@@ -9,6 +9,7 @@ import { planQuery } from './query-plan.js';
 import { project, projection, valuesAt } from '../index/records.js';
 import { settingsOf } from './search.js';
 import type { SearchIndex } from '../index/search-index.js';
+import type { Setting } from '../index/settings.js';
 import type { QueryDictionaries } from '../text/dictionaries.js';
 import { compareValues, sortValue, type SortValue } from '../index/sort-values.js';
 
@@ -94,8 +95,23 @@ function positionAfter(order: BrowseOrder, index: SearchIndex, cursor: Cursor | 
   return lo;
 }
 
-function matchingBitmap(index: SearchIndex, params: SearchParams, dictionaries?: QueryDictionaries) {
-  const setting = settingsOf(index, params);
+/**
+ * What browse forces (compatibility.md, browse): advancedSyntax, ignorePlurals,
+ * enableRules and enablePersonalization off, no optionalFilters, and
+ * typoTolerance min/strict read as true.
+ */
+function browseSetting(setting: Setting): Setting {
+  const forced: Record<string, unknown> = { advancedSyntax: false, ignorePlurals: false, enableRules: false, enablePersonalization: false };
+  return ((name: string) => {
+    if (name in forced) return forced[name];
+    const value = setting(name as never);
+    return name === 'typoTolerance' && (value === 'min' || value === 'strict') ? true : value;
+  }) as Setting;
+}
+
+function matchingBitmap(index: SearchIndex, requested: SearchParams, dictionaries?: QueryDictionaries) {
+  const params: SearchParams = { ...requested, optionalFilters: undefined };
+  const setting = browseSetting(settingsOf(index, params));
   const plan = planQuery(index, params, setting, 0, 0, dictionaries);
   plan.core.distinct = 0;
   index.prepareRanks();

@@ -122,6 +122,33 @@ describe('browse', () => {
     expect(pages.flatMap((p) => ids(p)).length).toBe(all.body.nbHits);
   });
 
+  it('forces advancedSyntax, ignorePlurals false, no optionalFilters; typoTolerance min/strict read as true', async () => {
+    const indexName = 'browse_forced';
+    const client = engine.client();
+    await client.setSettings({ indexName, indexSettings: { searchableAttributes: ['name'], attributesForFaceting: ['name'] } });
+    await client.saveObjects({ indexName, objects: [
+      { objectID: 'a', name: 'elephant house' }, { objectID: 'b', name: 'elephbnt house' },
+      { objectID: 'c', name: 'elephants' }, { objectID: 'd', name: 'house' }, { objectID: 'e', name: 'elepbbnt' },
+    ] });
+    await engine.waitForTasks();
+    const browsed = async (params: Record<string, unknown>) => sorted((await browseAll(indexName, params)).flatMap((p) => ids(p)));
+    const searched = async (params: Record<string, unknown>) =>
+      sorted(ids((await send('POST', `/1/indexes/${indexName}/query`, { hitsPerPage: 100, ...params })).body));
+    const cases: Array<[Record<string, unknown>, Record<string, unknown>]> = [
+      [{ query: 'elephant', typoTolerance: 'min' }, { typoTolerance: true }],
+      [{ query: 'elephant', typoTolerance: 'strict' }, { typoTolerance: true }],
+      [{ query: 'house -elephant', advancedSyntax: true }, { advancedSyntax: false }],
+      [{ query: 'elephants', queryType: 'prefixNone', typoTolerance: false, ignorePlurals: true }, { ignorePlurals: false }],
+    ];
+    for (const [params, forced] of cases) {
+      const expected = await searched({ ...params, ...forced });
+      expect(await searched(params), JSON.stringify(params)).not.toEqual(expected);
+      expect(await browsed(params), JSON.stringify(params)).toEqual(expected);
+    }
+    // optionalFilters neither filter nor order a browse
+    expect(await browsed({ optionalFilters: ['name:house'] })).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+
   it('orders by custom ranking only', async () => {
     const pages = await browseAll('talks', { query: 'design', hitsPerPage: 1000 });
     const dates = pages.flatMap((p) => p.hits.map((h: Talk) => h.date));
