@@ -2,6 +2,7 @@
 // optional words, stop words), per-attribute rules, the filter bitmap (filters,
 // facet/numeric/tag filters, geo), filter scores and distinct.
 import type { Alternative, CoreQuery } from '../core/core-index.js';
+import { CRITERION, MAX_CRITERIA } from '../core/abi.js';
 import { andInto, wordsFor, type Bitmap } from '../index/bitmap.js';
 import { badRequest } from '../util/errors.js';
 import { facetAttributes } from '../index/facets.js';
@@ -36,6 +37,12 @@ function typoMode(value: unknown): CoreQuery['typoMode'] {
   if (value === false || value === 'false') return 'off';
   if (value === 'min' || value === 'strict') return value;
   return 'on';
+}
+
+/** typoTolerance min and strict put the typo criterion first (compatibility.md, typos). */
+function criteriaFor(criteria: number[], mode: CoreQuery['typoMode']): number[] {
+  if (mode !== 'min' && mode !== 'strict') return criteria;
+  return [CRITERION.typo, ...criteria.filter((c) => c !== CRITERION.typo)].slice(0, MAX_CRITERIA);
 }
 
 function maskOf(words: Array<[number, number]>, query: string, wanted: (word: string, w: number) => boolean): number {
@@ -182,16 +189,17 @@ export function planQuery(
   if (typeof typed !== 'string') throw badRequest('Invalid value for "query": expected a string');
   const queryType = setting('queryType');
   const query = removeStopWords(typed, setting, queryType === 'prefixLast', dictionaries);
+  const mode = typoMode(setting('typoTolerance'));
   const core: CoreQuery = {
     query,
     queryType,
-    typoMode: typoMode(setting('typoTolerance')),
+    typoMode: mode,
     minWordSizefor1Typo: setting('minWordSizefor1Typo'),
     minWordSizefor2Typos: setting('minWordSizefor2Typos'),
     allowTyposOnNumericTokens: setting('allowTyposOnNumericTokens'),
     exactOnSingleWordQuery: setting('exactOnSingleWordQuery'),
     minProximity: setting('minProximity'),
-    criteria: index.ranking.criteria,
+    criteria: criteriaFor(index.ranking.criteria, mode),
     offset,
     length,
   };

@@ -7,13 +7,24 @@ import { expectError, fold, ids, indexTalks, openEngine, searcher, sorted, type 
 
 let send: Send;
 let talks: Talk[];
+let engine: Awaited<ReturnType<typeof openEngine>>['engine'];
 const GIVER = '2652'; // "Are you a giver or a taker?" by Adam Grant
 
 beforeAll(async () => {
   const opened = await openEngine();
   send = opened.send;
+  engine = opened.engine;
   talks = await indexTalks(opened.engine);
 });
+
+/** A fresh index of `records` with `settings`. */
+async function smallIndex(indexName: string, settings: Record<string, unknown>, records: Array<Record<string, unknown>>) {
+  const client = engine.client();
+  await client.setSettings({ indexName, indexSettings: settings });
+  await client.saveObjects({ indexName, objects: records as any });
+  await engine.waitForTasks();
+  return (params: Record<string, unknown>) => searcher(send, indexName, { hitsPerPage: 100 })(params);
+}
 
 /** distinct off: the fixture's distinct on speakers is not what these tests are about. */
 const search = (params: Record<string, unknown>) => searcher(send, 'talks', { distinct: false, hitsPerPage: 1000 })(params);
@@ -243,6 +254,16 @@ describe('typoTolerance', () => {
 
   it('an unknown value is 400', async () => {
     expectError(await send('POST', '/1/indexes/talks/query', { query: 'x', typoTolerance: 'sometimes' }), 400);
+  });
+
+  it('min and strict put the typo criterion first, before a custom criterion ranked above it', async () => {
+    const query = await smallIndex('typo_first', {
+      searchableAttributes: ['name'], customRanking: ['desc(pop)'],
+      ranking: ['custom', 'typo', 'geo', 'words', 'filters', 'proximity', 'attribute', 'exact'],
+    }, [{ objectID: 'a', name: 'elephant', pop: 1 }, { objectID: 'b', name: 'elephbnt', pop: 5 }, { objectID: 'c', name: 'elepbbnt', pop: 9 }]);
+    expect(ids(await query({ query: 'elephant' }))).toEqual(['c', 'b', 'a']);
+    expect(ids(await query({ query: 'elephant', typoTolerance: 'strict' }))).toEqual(['a', 'b']);
+    expect(ids(await query({ query: 'elephant', typoTolerance: 'min' }))).toEqual(['a']);
   });
 });
 
