@@ -45,6 +45,20 @@ function criteriaFor(criteria: number[], mode: CoreQuery['typoMode']): number[] 
   return [CRITERION.typo, ...criteria.filter((c) => c !== CRITERION.typo)].slice(0, MAX_CRITERIA);
 }
 
+/**
+ * exactOnSingleWordQuery `word` counts a single query word only when it has
+ * 3+ characters and is not a stop word (compatibility.md, exact): otherwise
+ * the criterion ties every record, as with `none`.
+ */
+function exactOnSingleWord(
+  mode: CoreQuery['exactOnSingleWordQuery'], words: Array<[number, number]>, query: string, setting: Setting, dictionaries: QueryDictionaries,
+): CoreQuery['exactOnSingleWordQuery'] {
+  if (mode !== 'word' || words.length !== 1) return mode;
+  const word = fold(query.slice(words[0][0], words[0][1]));
+  const queryLanguages: string[] | undefined = setting('queryLanguages');
+  return word.length < 3 || dictionaries.isStopWord(word, queryLanguages?.length ? queryLanguages : undefined) ? 'none' : mode;
+}
+
 function maskOf(words: Array<[number, number]>, query: string, wanted: (word: string, w: number) => boolean): number {
   let mask = 0;
   words.forEach(([s, e], w) => { if (wanted(fold(query.slice(s, e)), w)) mask |= bit(w); });
@@ -204,6 +218,7 @@ export function planQuery(
     length,
   };
   const words = index.coreIndex.prepareQuery(core);
+  core.exactOnSingleWordQuery = exactOnSingleWord(core.exactOnSingleWordQuery, words, query, setting, dictionaries);
   if (setting('advancedSyntax')) {
     const { excluded, phraseWords, phrasePairs } = advancedSyntax(query, words, setting);
     Object.assign(core, { excludedWords: excluded, noTypoWords: phraseWords, noPrefixWords: phraseWords, phrasePairs });

@@ -267,6 +267,18 @@ describe('typoTolerance', () => {
   });
 });
 
+describe('exactOnSingleWordQuery word', () => {
+  it('counts the single word only with 3+ characters and when it is not a stop word', async () => {
+    const query = await smallIndex('exact_single', { searchableAttributes: ['name'], exactOnSingleWordQuery: 'word' },
+      ['ai', 'aide', 'the', 'there', 'cat', 'cats'].map((name) => ({ objectID: name, name })));
+    const exact = async (q: string) => Object.fromEntries((await query({ query: q, getRankingInfo: true })).hits
+      .map((h: any) => [h.objectID, h._rankingInfo.nbExactWords]));
+    expect(await exact('cat')).toEqual({ cat: 1, cats: 0 });
+    expect(await exact('ai')).toEqual({ ai: 0, aide: 0 });
+    expect(await exact('the')).toEqual({ the: 0, there: 0 });
+  });
+});
+
 describe('restrictSearchableAttributes', () => {
   it('matches only in the listed attributes', async () => {
     const speakers = await search({ query: 'robinson', restrictSearchableAttributes: ['speakers'], typoTolerance: false });
