@@ -8,6 +8,7 @@ import { facetsOf, requestedFacets } from './facet-counts.js';
 import { synonymWords } from '../index/synonyms.js';
 import { highlightText, mapLeaves, snippetText, type HighlightOptions } from './highlight.js';
 import { fallbackMasks, planQuery, type QueryPlan } from './query-plan.js';
+import { RELEVANT_SORT_WINDOW, relevantSorted } from './relevant-sort.js';
 import { project, projection, type Json, type Projection, type SearchRecord } from '../index/records.js';
 import { own } from '../util/own-keys.js';
 import { applyRules, type AppliedRules } from '../index/rules.js';
@@ -118,7 +119,15 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
   const page = pageOf(params, setting);
   const plan = planQuery(index, params, setting, page.offset, page.length, context.dictionaries);
   const promoted = promotionsOf(index, ruled, plan, page);
+  const strictness = promoted.length === 0 ? relevantSortOf(index, setting) : undefined;
+  if (strictness !== undefined) Object.assign(plan.core, { offset: 0, length: RELEVANT_SORT_WINDOW });
   const result = runPlan(index, plan, setting);
+  let sortedHits: number | undefined;
+  if (strictness !== undefined) {
+    const sorted = relevantSorted(result.hits, strictness);
+    sortedHits = sorted.length;
+    result.hits = sorted.slice(page.offset, page.offset + page.length);
+  }
   result.hits = placePromotions(result.hits, promoted, page);
   result.nbHits += promoted.length;
   const facetAttributes = requestedFacets(params.facets, setting);
@@ -128,11 +137,12 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
   const shape = hitShape(words, setting, plan, context);
   const hits = result.hits.map((hit) => buildHit(index, hit, shape, params, plan));
   const limit: number = setting('paginationLimitedTo');
+  const paged = sortedHits ?? result.nbHits;
   const response: SearchResponse = {
     hits,
     nbHits: result.nbHits,
     page: page.page,
-    nbPages: page.hitsPerPage > 0 ? Math.ceil(Math.min(result.nbHits, limit) / page.hitsPerPage) : 0,
+    nbPages: page.hitsPerPage > 0 ? Math.ceil(Math.min(paged, limit) / page.hitsPerPage) : 0,
     hitsPerPage: page.hitsPerPage,
     exhaustiveNbHits: true,
     exhaustiveTypo: true,
@@ -143,6 +153,7 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
   if (plan.geo?.around) response.aroundLatLng = `${plan.geo.around.lat},${plan.geo.around.lng}`;
   if (plan.geo?.automaticRadius !== undefined) response.automaticRadius = String(Math.ceil(plan.geo.automaticRadius));
   if (page.usesOffset) Object.assign(response, { offset: page.offset, length: page.length });
+  if (strictness !== undefined) Object.assign(response, { appliedRelevancyStrictness: strictness, nbSortedHits: sortedHits });
   const renderingContent = renderingContentOf(index, params);
   if (renderingContent) response.renderingContent = renderingContent;
   const userData = [...(requested.userData !== undefined ? [requested.userData] : []), ...ruled.userData];
@@ -166,6 +177,16 @@ function renderingContentOf(index: SearchIndex, params: SearchParams): Record<st
   const own = index.settings.renderingContent;
   const given = params.renderingContent;
   return own && given ? { ...own, ...given } : given ?? own;
+}
+
+/**
+ * The relevancy strictness a search sorts at: on a virtual replica with a
+ * customRanking (its sort), the parameter or setting (100 by default);
+ * undefined elsewhere (standard replicas sort every hit by their ranking).
+ */
+function relevantSortOf(index: SearchIndex, setting: Setting): number | undefined {
+  if (!index.sharesData || index.ranking.custom.length === 0) return undefined;
+  return setting('relevancyStrictness');
 }
 
 /** responseFields: only the listed top-level fields (`*` = all). */
