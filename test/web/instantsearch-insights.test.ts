@@ -1,0 +1,186 @@
+// InstantSearch.js with `insights: true` in Chromium (playwright-core) against
+// Lantern over HTTP: the page (test/web/fixtures/insights-app.ts, bundled
+// here with esbuild) is served from another origin than the API, so every
+// call is cross-origin as on a real site. search-insights is the installed
+// package with `host` on Lantern (no CDN script). A user types a query,
+// refines a brand, clicks a hit, buys it, follows a brand and sorts by price
+// (a virtual replica, relevantSort); every answer the page and the server saw
+// must be a success, and the events the widgets sent must be recorded as
+// sent, filters decoded.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { algoliasearch } from 'algoliasearch';
+import { build } from 'esbuild';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Lantern } from '../../src/lantern.js';
+import { lanternRequester } from '../../src/requester.js';
+import { serve } from '../../src/server/http.js';
+import { ADMIN_KEY, APP_ID, PRODUCTS, SETTINGS } from '../libraries/products.js';
+import { CHROMIUM, chromiumFor } from '../support/chromium.js';
+
+const haveChromium = chromiumFor('instantsearch-insights.test.ts');
+const ENTRY = fileURLToPath(new URL('./fixtures/insights-app.ts', import.meta.url));
+
+const PAGE = `<!doctype html><meta charset="utf-8"><title>insights</title>
+<div id="searchbox"></div><div id="sort"></div><div id="relevant-sort"></div><div id="brand"></div>
+<button id="follow">Follow Apple</button><div id="hits"></div>
+<script type="module" src="/app.js"></script>`;
+
+interface Seen { method: string; path: string; status: number; body?: unknown }
+
+let engine: Lantern;
+let api: Server;
+let site: Server;
+let apiOrigin = '';
+let siteOrigin = '';
+let searchKey = '';
+let browser: Browser | undefined;
+let page: Page;
+/** What the server answered, every call (beacons included). */
+const served: Seen[] = [];
+/** What the page saw answered (page.on('response')). */
+const responses: Array<{ method: string; url: string; status: number }> = [];
+const pageLog: string[] = [];
+
+const listen = async (server: Server) => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+};
+
+beforeAll(async () => {
+  if (!haveChromium) return;
+  engine = await Lantern.open({ appId: APP_ID, adminKey: ADMIN_KEY });
+  const admin = algoliasearch(APP_ID, ADMIN_KEY, { requester: lanternRequester(engine) });
+  await admin.setSettings({ indexName: 'products', indexSettings: { ...SETTINGS, replicas: ['virtual(products_price_desc)'] } as never });
+  await admin.saveObjects({ indexName: 'products', objects: PRODUCTS as never[], waitForTasks: true });
+  const { taskID } = await admin.setSettings({ indexName: 'products_price_desc', indexSettings: { customRanking: ['desc(price)'], relevancyStrictness: 100 } });
+  await admin.waitForTask({ indexName: 'products_price_desc', taskID });
+  ({ key: searchKey } = await admin.addApiKey({ acl: ['search'], description: 'the page' }));
+  await admin.waitForApiKey({ key: searchKey, operation: 'add' });
+
+  // the API, every answer noted
+  api = await serve({
+    request: async (request) => {
+      const response = await engine.request(request);
+      served.push({ method: request.method, path: request.path, status: response.status, body: request.body });
+      return response;
+    },
+  }, { port: 0, host: '127.0.0.1' });
+  apiOrigin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+
+  // the site: the page and its bundle
+  const bundle = await build({ entryPoints: [ENTRY], bundle: true, write: false, format: 'esm', platform: 'browser', target: 'es2022', logLevel: 'silent' });
+  const js = bundle.outputFiles[0].text;
+  site = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path === '/') res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
+    else if (path === '/app.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(js);
+    else if (path === '/favicon.ico') res.writeHead(204).end();
+    else res.writeHead(404).end();
+  });
+  siteOrigin = await listen(site);
+
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  page = await browser.newPage();
+  page.on('response', (r) => responses.push({ method: r.request().method(), url: r.url(), status: r.status() }));
+  page.on('requestfailed', (r) => pageLog.push(`[requestfailed] ${r.method()} ${r.url()} ${r.failure()?.errorText}`));
+  page.on('console', (m) => pageLog.push(`[${m.type()}] ${m.text()}`));
+  page.on('pageerror', (e) => pageLog.push(`[pageerror] ${e.message}`));
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  for (const server of [site, api]) if (server) await new Promise((resolve) => server.close(resolve));
+  await engine?.close();
+});
+
+const log = () => `${pageLog.join('\n')}\n${served.map((s) => `${s.status} ${s.method} ${s.path}`).join('\n')}`;
+const hitNames = () => page.locator('#hits .name').allTextContents();
+const recorded = () => engine.analytics.store.events;
+const pushes = () => served.filter((s) => s.method === 'POST' && s.path.startsWith('/1/events'));
+/** The events pushed, as sent (a beacon's body reaches the handler as text). */
+const pushedEvents = () => pushes().flatMap((s) => (typeof s.body === 'string' ? JSON.parse(s.body) : (s.body as any))?.events ?? []);
+
+describe('InstantSearch with insights: true in Chromium', () => {
+  it.skipIf(!haveChromium)('searches, refines, clicks and converts; every call succeeds and every event is recorded', async () => {
+    const query = new URLSearchParams({ api: apiOrigin, appId: APP_ID, apiKey: searchKey });
+    await page.goto(`${siteOrigin}/?${query}`);
+    await expect.poll(hitNames, { timeout: 10_000 }).toHaveLength(Math.min(20, PRODUCTS.length)); // hitsPerPage 20
+
+    // InstantSearch's telemetry at the first render: accepted
+    await expect.poll(() => pushedEvents().some((e: any) => e.eventType === 'instantsearch' && e.eventName === '__start__'), { timeout: 10_000, message: log() }).toBe(true);
+
+    // type a query, one search per keystroke
+    await page.locator('#searchbox input').pressSequentially('phone', { delay: 20 });
+    const phones = PRODUCTS.filter((p) => p.category === 'phone');
+    await expect.poll(async () => (await hitNames()).sort(), { timeout: 10_000 }).toEqual(phones.map((p) => p.name).sort());
+
+    // refine a brand: a click on a filter
+    await page.locator('#brand .ais-RefinementList-item', { hasText: 'Apple' }).locator('input').check();
+    const applePhones = phones.filter((p) => p.brand === 'Apple');
+    await expect.poll(hitNames, { timeout: 10_000 }).toEqual(applePhones.map((p) => p.name));
+
+    // click the second hit, then buy it
+    await page.locator('#hits .name').nth(1).click();
+    await page.locator('#hits .buy').nth(1).click();
+    // a conversion on a filter, through search-insights itself
+    await page.locator('#follow').click();
+
+    // sort by price through the virtual replica: relevantSort offers every result
+    await page.locator('#sort select').selectOption('products_price_desc');
+    await expect.poll(hitNames, { timeout: 10_000 }).toEqual([...applePhones].sort((a, b) => b.price - a.price).map((p) => p.name));
+    // the answer's appliedRelevancyStrictness shows the widget
+    await expect.poll(() => page.locator('#relevant-sort button').textContent(), { timeout: 10_000 }).toBe('See all results');
+    await page.locator('#relevant-sort button').click(); // a search with relevancyStrictness 0
+    await expect.poll(() => page.locator('#relevant-sort button').textContent(), { timeout: 10_000 }).toBe('See relevant results');
+    const asText = (body: unknown) => (typeof body === 'string' ? body : JSON.stringify(body ?? ''));
+    expect(served.some((s) => /relevancyStrictness(=|":)0\b/.test(asText(s.body))), log()).toBe(true);
+
+    const want = (e: any) => recorded().some((r) => Object.entries(e).every(([k, v]) => JSON.stringify((r as any)[k]) === JSON.stringify(v)));
+    await expect.poll(() => want({ eventName: 'Brand Followed' }), { timeout: 10_000, message: log() }).toBe(true);
+
+    const errors = await page.evaluate(() => (window as any).errors);
+    expect(errors, log()).toEqual([]);
+
+    // no failure anywhere: what the page saw and what the server answered
+    // search-insights is the bundled package: nothing fetched from a CDN, nothing but the site and Lantern
+    expect(responses.filter((r) => !r.url.startsWith(siteOrigin) && !r.url.startsWith(apiOrigin)), log()).toEqual([]);
+    const bad = responses.filter((r) => r.status >= 400);
+    expect(bad, log()).toEqual([]);
+    expect(served.filter((s) => s.status >= 400).map((s) => `${s.status} ${s.method} ${s.path}`), log()).toEqual([]);
+    expect(pushes().length).toBeGreaterThanOrEqual(5);
+    expect(pushes().every((s) => s.status === 200)).toBe(true);
+    const pagePushes = responses.filter((r) => r.method === 'POST' && new URL(r.url).pathname === '/1/events');
+    expect(pagePushes.every((r) => r.status === 200)).toBe(true);
+
+    // what the widgets sent is what Lantern recorded
+    const events = recorded();
+    const userToken = events[0]?.userToken;
+    expect(userToken).toMatch(/^anonymous-/);
+    const views = events.filter((e) => e.eventType === 'view' && e.eventName === 'Hits Viewed');
+    expect(views.flatMap((e) => e.objectIDs ?? [])).toEqual(expect.arrayContaining(phones.map((p) => p.objectID)));
+    const filterClick = events.find((e) => e.eventType === 'click' && e.eventName === 'Filter Applied');
+    expect(filterClick, log()).toMatchObject({ index: 'products', filters: ['brand:Apple'], userToken });
+    // search-insights sent it URL-encoded
+    expect(pushedEvents().find((e: any) => e.eventName === 'Filter Applied').filters).toEqual(['brand%3AApple']);
+    const clicked = applePhones[1].objectID;
+    const hitClick = events.find((e) => e.eventType === 'click' && e.eventName === 'Hit Clicked');
+    expect(hitClick, log()).toMatchObject({ index: 'products', objectIDs: [clicked], positions: [2] });
+    expect(hitClick!.queryID).toMatch(/^[0-9a-f]{32}$/);
+    const bought = events.find((e) => e.eventType === 'conversion' && e.eventName === 'Product Bought');
+    expect(bought, log()).toMatchObject({ index: 'products', objectIDs: [clicked], queryID: hitClick!.queryID });
+    const followed = events.find((e) => e.eventName === 'Brand Followed');
+    expect(followed).toMatchObject({ eventType: 'conversion', index: 'products', filters: ['brand:Apple'], userToken });
+    expect(events.some((e) => (e.eventType as string) === 'instantsearch')).toBe(false); // telemetry: accepted, not recorded
+
+    // and the analytics API counts the click and the conversion of the tracked search
+    const day = new Date().toISOString().slice(0, 10);
+    const analytics = async (path: string) => (await fetch(`${apiOrigin}${path}?index=products&startDate=${day}&endDate=${day}`, {
+      headers: { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': ADMIN_KEY },
+    })).json();
+    expect(await analytics('/2/clicks/clickThroughRate')).toMatchObject({ clickCount: 1 });
+    expect(await analytics('/2/conversions/conversionRate')).toMatchObject({ conversionCount: 1 });
+  }, 60_000);
+});
