@@ -3,7 +3,7 @@
 // the click and conversion differences from a two-proportion z-test.
 import type { EventStore, SearchEvent } from '../analytics/events.js';
 import { engagementOf, Scope } from '../analytics/reports.js';
-import { statusOf, type ABTest } from './tests.js';
+import { testHeader, type ABTest } from './tests.js';
 
 /** Standard normal CDF through erf (Abramowitz & Stegun 7.1.26, error < 1.5e-7). */
 function normalCdf(z: number): number {
@@ -54,13 +54,7 @@ export function describeABTest(test: ABTest, store: EventStore, now = Date.now()
   const [clicksA, clicksB] = perVariant.map((list) => successes(scope, list, 'clicks'));
   const [conversionsA, conversionsB] = perVariant.map((list) => successes(scope, list, 'conversions'));
   return {
-    abTestID: test.abTestID,
-    name: test.name,
-    createdAt: test.createdAt,
-    updatedAt: test.updatedAt,
-    endAt: test.endAt,
-    stoppedAt: test.stoppedAt ?? null,
-    status: statusOf(test, now),
+    ...testHeader(test, now),
     clickSignificance: significance(...clicksA, ...clicksB),
     conversionSignificance: significance(...conversionsA, ...conversionsB),
     variants: test.variants.map((v, i) => ({ ...v, ...variantFigures(scope, perVariant[i]) })),

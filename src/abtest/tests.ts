@@ -38,6 +38,19 @@ export function statusOf(test: ABTest, now = Date.now()): Status {
   return test.status === 'active' && Date.parse(test.endAt) < now ? 'expired' : test.status;
 }
 
+/** What every answer about a test starts with, in v2 and v3 alike. */
+export function testHeader(test: ABTest, now = Date.now()) {
+  return {
+    abTestID: test.abTestID,
+    name: test.name,
+    createdAt: test.createdAt,
+    updatedAt: test.updatedAt,
+    endAt: test.endAt,
+    stoppedAt: test.stoppedAt ?? null,
+    status: statusOf(test, now),
+  };
+}
+
 /** Default end: today 23:59:59 UTC (inclusive). */
 function endOfToday(now: number): string {
   return `${new Date(now).toISOString().slice(0, 10)}T23:59:59Z`;

@@ -14,7 +14,7 @@ import { Scope } from '../analytics/reports.js';
 import { dayOf } from '../analytics/params.js';
 import { significance } from './metrics.js';
 import { sampleSizes } from './estimate.js';
-import { newABTest, statusOf, type ABTest, type MetricChoice } from './tests.js';
+import { newABTest, statusOf, testHeader, type ABTest, type MetricChoice } from './tests.js';
 
 /** The metrics of v3 (its `MetricName`), in the order they are listed. */
 export const METRIC_NAMES = [
@@ -251,13 +251,7 @@ export function describeABTestV3(test: ABTest, store: EventStore, now = Date.now
   const results = resultsOf(test, figures, test.updatedAt);
   const sizes = estimatedSampleSizes(test, figures);
   return {
-    abTestID: test.abTestID,
-    name: test.name,
-    createdAt: test.createdAt,
-    updatedAt: test.updatedAt,
-    endAt: test.endAt,
-    stoppedAt: test.stoppedAt ?? null,
-    status: statusOf(test, now),
+    ...testHeader(test, now),
     variants: test.variants.map((v, i) => ({
       index: v.index,
       trafficPercentage: v.trafficPercentage,

@@ -3,9 +3,10 @@
 // handlers do (abtests.ts: the same shapes). Both versions share the tests
 // of the analytics state: a test created through one answers through the
 // other, in each version's shape (src/abtest/v3.ts).
-import { ApiError, badRequest, notFound } from '../util/errors.js';
+import { badRequest, notFound } from '../util/errors.js';
 import { checkIndex, mayReach } from '../auth/restrictions.js';
-import { conflictingTest, indexesOf, type ABTest } from '../abtest/tests.js';
+import type { ABTest } from '../abtest/tests.js';
+import { createABTest } from './abtests.js';
 import { describeABTestV3, listOrderV3, newABTestV3, timeseriesV3 } from '../abtest/v3.js';
 import type { OperationContext } from './types.js';
 import type { Engine } from '../engine/engine.js';
@@ -32,17 +33,8 @@ function intParam(ctx: OperationContext<never, Uses>, name: string, fallback: nu
   return n;
 }
 
-export async function addABTestsV3(ctx: OperationContext<never, Uses>) {
-  const state = ctx.engine.analytics;
-  const now = Date.now();
-  const test = newABTestV3(ctx.body, state.lastABTestID + 1, now, (name) => ctx.engine.indexes.has(name));
-  for (const index of indexesOf(test)) checkIndex(ctx.caller, index);
-  const running = conflictingTest(state.abTests.values(), indexesOf(test), now);
-  if (running) throw new ApiError('unprocessable', `A/B test ${running.abTestID} is already running on one of these indexes`);
-  state.lastABTestID = test.abTestID; // reserved now: a concurrent create gets the next id
-  const taskID = await state.write({ type: 'analytics', action: 'putABTest', test });
-  return { abTestID: test.abTestID, index: test.variants[0].index, taskID };
-}
+/** v3 creates the tests v2 does (one state), from v3's body. */
+export const addABTestsV3 = (ctx: OperationContext<never, Uses>) => createABTest(ctx, newABTestV3);
 
 export function getABTestV3(ctx: OperationContext<'id', Uses>) {
   return describeABTestV3(existing(ctx), ctx.engine.analytics.store);

@@ -31,10 +31,16 @@ async function put(ctx: OperationContext<never, Uses>, test: ABTest) {
   return { abTestID: test.abTestID, index: test.variants[0].index, taskID };
 }
 
-export async function addABTests(ctx: OperationContext<never, Uses>) {
+/** Reads a test from a request body, the v2 or the v3 shape, giving it `id`. */
+export type TestParser = (body: unknown, id: number, now: number, indexExists: (name: string) => boolean) => ABTest;
+
+export const addABTests = (ctx: OperationContext<never, Uses>) => createABTest(ctx, newABTest);
+
+/** Creates the test a body describes: its indexes reachable by the key, none of them in a running test. */
+export async function createABTest(ctx: OperationContext<never, Uses>, parse: TestParser) {
   const state = ctx.engine.analytics;
   const now = Date.now();
-  const test = newABTest(ctx.body, state.lastABTestID + 1, now, (name) => ctx.engine.indexes.has(name));
+  const test = parse(ctx.body, state.lastABTestID + 1, now, (name) => ctx.engine.indexes.has(name));
   for (const index of indexesOf(test)) checkIndex(ctx.caller, index);
   const running = conflictingTest(state.abTests.values(), indexesOf(test), now);
   if (running) throw new ApiError('unprocessable', `A/B test ${running.abTestID} is already running on one of these indexes`);
