@@ -375,11 +375,11 @@ function fillKeys(from: i32, to: i32, c: i32): void {
       putKey(i, position, <u32>(rankedWordCount - exact));
     }
   } else if (code == C_TYPO && wordCount == 1) {
-    const zero = levelBitmap(0, 0), one = levelBitmap(0, 1);
+    const zero = levelBitmap(0, 0), one = levelBitmap(0, 1), two = levelBitmap(0, 2);
     for (let i = from; i < to; i++) {
       const position = positionAt(i);
       const doc = docAt(position);
-      putKey(i, position, testBit(zero, doc) ? 0 : testBit(one, doc) ? 1 : 2);
+      putKey(i, position, testBit(zero, doc) ? 0 : testBit(one, doc) ? 1 : testBit(two, doc) ? 2 : 3);
     }
   } else {
     for (let i = from; i < to; i++) {

@@ -7,7 +7,7 @@ import { IntVec } from './buffers';
 import { liveBits } from './store';
 import { wordCount } from './matcher';
 import {
-  bitmapWords, candidateBitmap, foldKeysAhead, foldKeysLater, foldedBestAttribute, keysFolded, leadBitmap, levelBitmap, typoFreeBitmap,
+  bitmapWords, candidateBitmap, foldKeysAhead, foldKeysLater, foldedBestAttribute, keysFolded, leadBitmap, levelBitmap, matchedBitmap, typoFreeBitmap,
 } from './wordsets';
 import { isExcluded, isOptional } from './ranking';
 
@@ -52,7 +52,7 @@ export function writeCandidates(filter: usize, filterWords: i32): void {
     let typoFree = all, some = none;
     for (let w = 0; w < wordCount && v128.any_true(bits); w++) {
       const bit = 1 << w;
-      const matched = v128.load(levelBitmap(w, 2) + o);
+      const matched = v128.load(matchedBitmap(w) + o);
       if (isExcluded(w)) { bits = v128.andnot(bits, matched); continue; }
       typoFree = v128.and(typoFree, v128.or(v128.load(levelBitmap(w, 0) + o), v128.not(matched)));
       if ((requiredWords & bit) != 0) bits = v128.and(bits, matched);

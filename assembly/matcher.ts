@@ -1,7 +1,10 @@
 // Typo-tolerant matching of query words against terms: one row of a bounded
 // Damerau-Levenshtein matrix per trie depth (a transposition is one typo, a
 // typo on the first letter costs two), pruned as soon as the row's minimum
-// exceeds the word's typo budget. The same recurrence matches single tokens
+// exceeds the word's typo budget. A term whose first letter differs from the
+// word's has that budget raised by one (when it allows a typo at all): the
+// first-letter typo counts two, and a word long enough for two typos may
+// have one more (counted three). The same recurrence matches single tokens
 // for highlighting, so highlighted words are exactly the matched ones.
 import { IntVec } from './buffers';
 import { MAX_TOKEN_UNITS } from './text';
@@ -28,6 +31,8 @@ const pathChar = new IntVec();
 let start: i32 = 0;
 let length: i32 = 0;
 let maxTypos: i32 = 0;
+/** The word's own budget; `maxTypos` is it, raised by one under a first letter other than the word's. */
+let wordBudget: i32 = 0;
 let prefix: bool = false;
 /**
  * Raw addresses of the rows, the path's characters and the selected word's
@@ -46,7 +51,8 @@ let endAt: usize = 0;
 function selectWord(w: i32): void {
   start = wordStart.get(w);
   length = wordLength.get(w);
-  maxTypos = wordMaxTypos.get(w);
+  wordBudget = wordMaxTypos.get(w);
+  maxTypos = wordBudget;
   prefix = wordPrefix.get(w) != 0;
   rows.reserve((MAX_TOKEN_UNITS + 1) * STRIDE);
   pathChar.reserve(MAX_TOKEN_UNITS + 1);
@@ -55,6 +61,11 @@ function selectWord(w: i32): void {
   unitsAt = queryUnits.ptr + (<usize>start << 2);
   rows.set(0, 0);
   for (let j = 1; j <= length; j++) rows.set(j, rows.get(j - 1) + (j == 1 ? 2 : 1));
+}
+
+/** The budget under a term starting with `c`: one more when the word allows a typo and starts otherwise. */
+@inline function budgetUnder(c: i32): i32 {
+  return wordBudget > 0 && c != load<i32>(unitsAt) ? wordBudget + 1 : wordBudget;
 }
 
 /**
@@ -124,7 +135,10 @@ function walkChildren(node: i32, depth: i32, bestPrefix: i32, bestPrefixLength: 
   if (maxTypos == 0 && bestPrefix == 0) { emitSubtree(node, 0, bestPrefixLength, false); return; }
   const d = depth + 1;
   for (let child = node + 1, end = nodeEnd(node); child < end; child = nodeEnd(child)) {
-    const rowMin = computeRow(d, load<i32>(charAt + (<usize>child << 2)));
+    const c = load<i32>(charAt + (<usize>child << 2));
+    // the budget is set under each first letter, and holds in its subtree
+    if (d == 1) maxTypos = budgetUnder(c);
+    const rowMin = computeRow(d, c);
     if (rowMin > maxTypos) {
       if (bestPrefix <= maxTypos) emitSubtree(child, bestPrefix, bestPrefixLength, true);
       continue;
@@ -168,7 +182,9 @@ export function matchToken(w: i32, units: IntVec, from: i32, n: i32): void {
   let bestPrefixLength = 0;
   const depthLimit = n < MAX_TOKEN_UNITS ? n : MAX_TOKEN_UNITS;
   for (let d = 1; d <= depthLimit; d++) {
-    const rowMin = computeRow(d, units.get(from + d - 1));
+    const c = units.get(from + d - 1);
+    if (d == 1) maxTypos = budgetUnder(c);
+    const rowMin = computeRow(d, c);
     if (rowMin > maxTypos) break;
     const full = rowCell(d * STRIDE + length);
     if (d == depthLimit && full <= maxTypos && full <= bestPrefix) {

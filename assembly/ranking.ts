@@ -6,7 +6,7 @@ import { attributeKey, docPtr, docLength, SEGMENT } from './store';
 import { MAX_WORDS, wordCount } from './matcher';
 import { EXACT_SINGLE_NONE, EXACT_SINGLE_WORD } from './params';
 import {
-  epoch, exactBitmap, levelBitmap, testBit, termFullWords, termStamp, termWords, termZeroTypoWords, wholeValueBitmap,
+  epoch, exactBitmap, levelBitmap, matchedBitmap, testBit, termFullWords, termStamp, termWords, termZeroTypoWords, wholeValueBitmap,
 } from './wordsets';
 
 export const MAX_PROXIMITY = 8;
@@ -72,7 +72,7 @@ export function setWordRoles(optional: i32, excluded: i32): void {
 
 export function matchedWordsOf(doc: i32): i32 {
   let total = 0;
-  for (let w = 0; w < wordCount; w++) if (!isExcluded(w) && testBit(levelBitmap(w, 2), doc)) total++;
+  for (let w = 0; w < wordCount; w++) if (!isExcluded(w) && testBit(matchedBitmap(w), doc)) total++;
   return total;
 }
 
@@ -87,6 +87,7 @@ export function typosOf(doc: i32): i32 {
     if (isExcluded(w) || testBit(levelBitmap(w, 0), doc)) continue;
     if (testBit(levelBitmap(w, 1), doc)) total += 1;
     else if (testBit(levelBitmap(w, 2), doc)) total += 2;
+    else if (testBit(levelBitmap(w, 3), doc)) total += 3;
   }
   return total;
 }

@@ -12,8 +12,8 @@ const SLOTS = 4;
 /** Words of one query that may use the memo: fewer than the slots, so a query never evicts a slot it uses. */
 export const MEMO_WORDS = SLOTS - 1;
 
-/** A slot's layout: level 0, the u16 keys and the lead bitmap (a prefix-cache entry's layout), then levels 1 and 2, exact. */
-@inline function slotBytes(words: i32): usize { return (<usize>words << 2) * 5 + (<usize>words << 6); }
+/** A slot's layout: level 0, the u16 keys and the lead bitmap (a prefix-cache entry's layout), then levels 1 to 3, exact. */
+@inline function slotBytes(words: i32): usize { return (<usize>words << 2) * 6 + (<usize>words << 6); }
 
 @unmanaged
 export class Slot {
@@ -94,7 +94,7 @@ export function claimSlot(words: i32, units: IntVec, from: i32, length: i32, max
 @inline export function slotEntry(slot: Slot): usize { return slot.ptr; }
 @inline export function slotKeys(slot: Slot): usize { return entryKeys(slot.ptr, slotWords); }
 @inline export function slotLead(slot: Slot): usize { return entryLead(slot.ptr, slotWords); }
-/** Level `typos` (0, 1, 2) or 3 (exact) of the slot. */
+/** Level `typos` (0 to 3) or 4 (exact) of the slot. */
 @inline export function slotBitmap(slot: Slot, level: i32): usize {
   if (level == 0) return slot.ptr;
   return slot.ptr + (<usize>slotWords << 6) + (<usize>slotWords << 2) * <usize>(level + 1);

@@ -1,5 +1,6 @@
 // Per query word, the records it matches as bitmaps: one per typo count
-// (0, 1, 2; made cumulative after the walk) and one for exact matches (the
+// (0 to 3: a first-letter typo counts 2 and raises the budget by one, see
+// matcher.ts; made cumulative after the walk) and one for exact matches (the
 // whole word, no typo). Matched terms are marked so the forward scan of a
 // record can tell which of its tokens match which query words.
 import { IntVec } from './buffers';
@@ -9,8 +10,10 @@ import {
 } from './prefix-cache';
 import { Slot, noteSlotTerm, slotBitmap, slotEntry, slotKeys, slotLead } from './word-memo';
 
-const LEVELS = 4;
-const EXACT = 3;
+/** The most typos a match counts (two typos in a word of 8+ letters, one of them on its first letter). */
+export const MAX_TYPOS = 3;
+const LEVELS = MAX_TYPOS + 2;
+const EXACT = MAX_TYPOS + 1;
 
 export let bitmapWords: i32 = 0;
 const arena = new IntVec();
@@ -78,6 +81,8 @@ function nextEpoch(): void {
   return arena.ptr + (<usize>((w * LEVELS + typos) * bitmapWords) << 2);
 }
 @inline export function exactBitmap(w: i32): usize { return levelBitmap(w, EXACT); }
+/** Records word w matches at all (its last cumulative level). */
+@inline export function matchedBitmap(w: i32): usize { return levelBitmap(w, MAX_TYPOS); }
 @inline export function candidateBitmap(): usize { return levelBitmap(words, 0); }
 /** Single-word queries: records where the word is a whole attribute value. */
 @inline export function wholeValueBitmap(): usize { return levelBitmap(words, 1); }
@@ -104,7 +109,7 @@ export function anyTypoMatch(): bool { return typoMatched; }
 /** A memo slot the current word's matches go to instead of the query's bitmaps (see word-memo.ts), or null. */
 let filling: Slot | null = null;
 
-/** Where the current word's matches with `typos` typos (3: exact) go. */
+/** Where the current word's matches with `typos` typos (EXACT: exact) go. */
 @inline function matchTarget(level: i32): usize {
   const slot = filling;
   return slot ? slotBitmap(slot, level) : levelBitmap(currentWord, level);
@@ -344,12 +349,14 @@ export function recordPhraseMatch(terms: StaticArray<i32>, full: bool): void {
 
 /** Makes word w's typo bitmaps cumulative: level t = matched with at most t typos. */
 export function accumulateLevels(w: i32): void {
-  const l0 = levelBitmap(w, 0), l1 = levelBitmap(w, 1), l2 = levelBitmap(w, 2);
+  const l0 = levelBitmap(w, 0), l1 = levelBitmap(w, 1), l2 = levelBitmap(w, 2), l3 = levelBitmap(w, 3);
   const end = <usize>bitmapWords << 2;
   for (let o: usize = 0; o < end; o += 16) {
     const b = v128.or(v128.load(l1 + o), v128.load(l0 + o));
     v128.store(l1 + o, b);
-    v128.store(l2 + o, v128.or(v128.load(l2 + o), b));
+    const c = v128.or(v128.load(l2 + o), b);
+    v128.store(l2 + o, c);
+    v128.store(l3 + o, v128.or(v128.load(l3 + o), c));
   }
 }
 

@@ -7,7 +7,10 @@
 //    exact match none;
 // 2. the budget follows the query word's folded length: none under 4
 //    letters, one under 8, two from 8 (the thresholds are parameters);
-// 3. a typo on the first letter costs two: refused where one is allowed;
+// 3. a typo on the first letter counts two and raises the word's budget by
+//    one: a word allowing one typo matches with its first letter wrong
+//    (counted two), one allowing two with its first letter wrong and one
+//    more typo (counted three);
 // 4. typo modes: on (within the budget), off (exact only), min (the fewest
 //    typos found), strict (the two lowest counts);
 // 5. allowTyposOnNumericTokens: false keeps numbers exact, not words holding
@@ -20,7 +23,7 @@
 // 8. an index that never held a record finds nothing, first and next time.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CoreIndex, type CoreQuery } from '../../src/core/core-index.js';
-import { build, ids, query, ready, search } from './helpers.js';
+import { CRITERION, build, ids, query, ready, search } from './helpers.js';
 import { prng } from '../support/random.js';
 
 beforeAll(ready);
@@ -90,18 +93,43 @@ describe('length thresholds (minWordSizefor1Typo 4, minWordSizefor2Typos 8)', ()
   });
 });
 
-describe('a typo on the first letter costs two', () => {
-  it('is rejected where only one typo is allowed', () => {
-    expect(typosFor('house', 'mouse')).toBeNull();
-    expect(typosFor('house', 'ouse')).toBeNull(); // first letter deleted
-    expect(typosFor('house', 'ohuse')).toBeNull(); // transposition of the first two letters
+describe('a typo on the first letter counts two and raises the budget by one', () => {
+  it('a word allowing one typo matches with its first letter wrong, counted two ("Tichael" finds "Michael")', () => {
+    expect(typosFor('michael', 'tichael')).toBe(2);
+    expect(typosFor('house', 'mouse')).toBe(2);
+    expect(typosFor('house', 'ouse')).toBe(2); // first letter deleted
+    expect(typosFor('house', 'ohuse')).toBe(2); // transposition of the first two letters
     expect(typosFor('house', 'hoise')).toBe(1); // same edit elsewhere: one typo
   });
 
-  it('counts two where two typos are allowed', () => {
+  it('but not with its first letter wrong and one more typo, nor with two typos elsewhere', () => {
+    expect(typosFor('house', 'moise')).toBeNull();
+    expect(typosFor('house', 'hoxsx')).toBeNull();
+  });
+
+  it('a word allowing no typo gains none', () => {
+    expect(typosFor('cat', 'bat')).toBeNull();
+    expect(typosFor('cart', 'dart', { minWordSizefor1Typo: 5 })).toBeNull();
+  });
+
+  it('a word allowing two typos: its first letter wrong and one more typo, counted three', () => {
     expect(typosFor('mountain', 'fountain')).toBe(2);
     expect(typosFor('mountain', 'omuntain')).toBe(2);
+    expect(typosFor('mountain', 'fountbin')).toBe(3);
+    expect(typosFor('mountain', 'founbbin')).toBeNull();
     expect(typosFor('mountain', 'mounatin')).toBe(1);
+    expect(typosFor('mountain', 'mounbbin')).toBe(2);
+    expect(typosFor('mountain', 'mouxbbin')).toBeNull();
+  });
+
+  it('ranks by the count: an exact match, then one typo, two, three', () => {
+    const result = search(build(['fountbin', 'mounbbin', 'mountain', 'mountbin']), 'mountain', { ...whole, criteria: [CRITERION.typo] });
+    expect(result.hits.map((h) => [h.id, h.typos])).toEqual([[2, 0], [3, 1], [1, 2], [0, 3]]);
+  });
+
+  it('typoTolerance min and strict count the three', () => {
+    const core = build(['fountbin', 'founbbin']);
+    expect(search(core, 'mountain', { ...whole, typoMode: 'min' }).hits.map((h) => [h.id, h.typos])).toEqual([[0, 3]]);
   });
 });
 
@@ -266,13 +294,15 @@ describe('the trie walk agrees with a direct computation (seeded random words)',
     ...Array.from({ length: 140 }, () => mutate(words[Math.floor(rnd() * words.length)])),
   ].filter((q) => q.length > 0);
   const budget = (q: string) => (q.length >= 8 ? 2 : q.length >= 4 ? 1 : 0);
+  /** The budget under a word: one more when its first letter differs from the query's (and the query allows a typo). */
+  const allowance = (q: string, w: string) => budget(q) + (budget(q) > 0 && w[0] !== q[0] ? 1 : 0);
 
   function expected(q: string, prefix: boolean): Map<number, number> {
     const out = new Map<number, number>();
     words.forEach((w, id) => {
       const row = reference(q, w);
       const typos = prefix ? Math.min(...row.slice(1)) : row[w.length];
-      if (typos <= budget(q)) out.set(id, typos);
+      if (typos <= allowance(q, w)) out.set(id, typos);
     });
     return out;
   }

@@ -95,7 +95,7 @@ describe('write, close, reopen', () => {
     await first.waitForTasks();
     const call1 = caller(first);
     const queries = [
-      { query: 'lantern' },
+      { query: 'lantern', typoTolerance: false }, // "pattern" is "lantern" with its first letter and one more wrong (3 typos)
       { query: 'psycology', hitsPerPage: 5 },
       { query: '', facets: ['tags', 'speakers'], hitsPerPage: 3 },
       { query: 'world', filters: 'duration_range:2', page: 1, hitsPerPage: 4 },
