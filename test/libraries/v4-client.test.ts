@@ -180,3 +180,76 @@ describe('algoliasearch v4 over HTTP', () => {
     await expect(clientWith(expired).initIndex('products').search('')).rejects.toMatchObject({ status: 403 });
   });
 });
+
+describe('algoliasearch v4 over HTTP: the helpers built on several calls', () => {
+  it('replaceAllObjects (safe): a temporary index moved over, settings, synonyms and rules kept', async () => {
+    const target = client.initIndex('replace_v4');
+    await target.setSettings(SETTINGS).wait();
+    await target.saveObjects(PRODUCTS.slice(0, 5)).wait();
+    await target.saveSynonym({ objectID: 'mobile', type: 'synonym', synonyms: ['mobile', 'phone'] }).wait();
+    await target.saveRule({ objectID: 'r1', conditions: [{ pattern: 'sale', anchoring: 'contains' }], consequence: { userData: { on: 'sale' } } }).wait();
+    await target.replaceAllObjects(PRODUCTS.slice(5, 12), { safe: true });
+    const { hits } = await target.search<Product>('', { hitsPerPage: 50, attributesToRetrieve: ['objectID'] });
+    expect(hits.map((h) => h.objectID).sort()).toEqual(PRODUCTS.slice(5, 12).map((p) => p.objectID).sort());
+    expect((await target.getSettings()).customRanking).toEqual(SETTINGS.customRanking);
+    expect((await target.search('mobile', { hitsPerPage: 0 })).nbHits).toBe(PRODUCTS.slice(5, 12).filter((p) => p.category === 'phone').length);
+    expect((await target.search('sale')).userData).toEqual([{ on: 'sale' }]);
+    const { items } = await client.listIndices();
+    expect(items.map((i) => i.name).filter((n) => n.startsWith('replace_v4_tmp'))).toEqual([]);
+  });
+
+  it('replaceAllSynonyms, replaceAllRules, browseSynonyms and browseRules', async () => {
+    const target = client.initIndex('replace_v4');
+    await target.replaceAllSynonyms([{ objectID: 'cam', type: 'synonym', synonyms: ['cam', 'camera'] }, { objectID: 'pad', type: 'synonym', synonyms: ['pad', 'tablet'] }]).wait();
+    const synonyms: string[] = [];
+    await target.browseSynonyms({ batch: (batch) => synonyms.push(...batch.map((b) => b.objectID)) });
+    expect(synonyms.sort()).toEqual(['cam', 'pad']);
+    await target.replaceAllRules([{ objectID: 'r2', conditions: [{ pattern: 'deal', anchoring: 'is' }], consequence: { userData: { on: 'deal' } } }]).wait();
+    const rules: string[] = [];
+    await target.browseRules({ batch: (batch) => rules.push(...batch.map((b) => b.objectID)) });
+    expect(rules).toEqual(['r2']);
+  });
+
+  it('copySettings, copySynonyms and copyRules copy one scope each', async () => {
+    await client.copySettings('products', 'scopes_v4').wait();
+    await client.copySynonyms('replace_v4', 'scopes_v4').wait();
+    await client.copyRules('replace_v4', 'scopes_v4').wait();
+    const scopes = client.initIndex('scopes_v4');
+    expect((await scopes.getSettings()).attributesForFaceting).toEqual(SETTINGS.attributesForFaceting);
+    expect((await scopes.searchSynonyms('')).hits.map((h) => h.objectID).sort()).toEqual(['cam', 'pad']);
+    expect((await scopes.searchRules('')).hits.map((h) => h.objectID)).toEqual(['r2']);
+    expect((await scopes.search('', { hitsPerPage: 0 })).nbHits).toBe(0); // no records copied
+  });
+
+  it('multipleBatch, multipleGetObjects, findObject, clearObjects', async () => {
+    const { taskID, objectIDs } = await client.multipleBatch([
+      { indexName: 'multi_a', action: 'addObject', body: { objectID: 'a1', name: 'first' } },
+      { indexName: 'multi_b', action: 'addObject', body: { objectID: 'b1', name: 'second' } },
+    ]).wait();
+    expect(objectIDs).toEqual(['a1', 'b1']);
+    expect(Object.keys(taskID).sort()).toEqual(['multi_a', 'multi_b']);
+    const { results } = await client.multipleGetObjects([{ indexName: 'multi_a', objectID: 'a1' }, { indexName: 'multi_b', objectID: 'b1', attributesToRetrieve: ['objectID'] }]);
+    expect(results).toEqual([{ objectID: 'a1', name: 'first' }, { objectID: 'b1' }]);
+    const found = await index.findObject<Product>((p) => p.brand === 'Sony' && p.price > 1000);
+    expect(found).toMatchObject({ object: { objectID: 'p16' }, position: expect.any(Number), page: 0 });
+    await client.initIndex('multi_a').clearObjects().wait();
+    expect((await client.initIndex('multi_a').search('')).nbHits).toBe(0);
+  });
+
+  it('updateApiKey, listApiKeys, deleteApiKey then restoreApiKey', async () => {
+    const { key } = await client.addApiKey(['search'], { description: 'before' }).wait();
+    await client.updateApiKey(key, { acl: ['search', 'browse'], description: 'after' }).wait();
+    expect(await client.getApiKey(key)).toMatchObject({ acl: ['search', 'browse'], description: 'after' });
+    expect((await client.listApiKeys()).keys.map((k) => k.value)).toContain(key);
+    await client.deleteApiKey(key).wait();
+    await client.restoreApiKey(key).wait();
+    expect(await client.getApiKey(key)).toMatchObject({ value: key, description: 'after' });
+  });
+
+  it('getLogs lists the calls just made', async () => {
+    await index.search('logged query');
+    const { logs } = await client.getLogs({ length: 5 } as any);
+    expect(logs.length).toBeGreaterThan(0);
+    expect(logs.some((l) => l.url.includes('/1/indexes/products/query'))).toBe(true);
+  });
+});
