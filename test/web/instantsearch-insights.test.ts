@@ -183,4 +183,29 @@ describe('InstantSearch with insights: true in Chromium', () => {
     expect(await analytics('/2/clicks/clickThroughRate')).toMatchObject({ clickCount: 1 });
     expect(await analytics('/2/conversions/conversionRate')).toMatchObject({ conversionCount: 1 });
   }, 60_000);
+
+  it.skipIf(!haveChromium)('the same page on the v4 lite client: searches, refines and sends its events', async () => {
+    const v4Page = await browser!.newPage();
+    const seen: Array<{ url: string; status: number }> = [];
+    v4Page.on('response', (r) => seen.push({ url: r.url(), status: r.status() }));
+    v4Page.on('pageerror', (e) => pageLog.push(`[pageerror] ${e.message}`));
+    const from = served.length;
+    const query = new URLSearchParams({ api: apiOrigin, appId: APP_ID, apiKey: searchKey, client: 'v4' });
+    await v4Page.goto(`${siteOrigin}/?${query}`);
+    const names = () => v4Page.locator('#hits .name').allTextContents();
+    await expect.poll(names, { timeout: 10_000 }).toHaveLength(Math.min(20, PRODUCTS.length));
+    await v4Page.locator('#searchbox input').pressSequentially('galaxy', { delay: 20 });
+    const galaxies = PRODUCTS.filter((p) => p.name.startsWith('Galaxy'));
+    await expect.poll(names, { timeout: 10_000 }).toEqual(galaxies.map((p) => p.name));
+    await v4Page.locator('#brand .ais-RefinementList-item', { hasText: 'Samsung' }).locator('input').check();
+    await v4Page.locator('#hits .name').first().click();
+    await expect.poll(() => recorded().some((e) => e.eventName === 'Filter Applied' && e.filters?.[0] === 'brand:Samsung'), { timeout: 10_000, message: log() }).toBe(true);
+    await expect.poll(() => recorded().some((e) => e.eventName === 'Hit Clicked' && e.objectIDs?.[0] === galaxies[0].objectID), { timeout: 10_000, message: log() }).toBe(true);
+    const mine = served.slice(from);
+    expect(mine.some((s) => s.path.includes('Algolia%20for%20JavaScript%20(4.'))).toBe(true); // the v4 client's agent
+    expect(seen.filter((r) => r.status >= 400), log()).toEqual([]);
+    expect(mine.filter((s) => s.status >= 400).map((s) => `${s.status} ${s.method} ${s.path}`), log()).toEqual([]);
+    expect(pageLog.filter((l) => l.startsWith('[pageerror]')), log()).toEqual([]);
+    await v4Page.close();
+  }, 60_000);
 });
