@@ -172,3 +172,41 @@ describe('algoliasearch v3 (Node build) over HTTP', () => {
     await expect(clientWith(secured).initIndex('scratch_v3').search('')).rejects.toMatchObject({ statusCode: 403 });
   });
 });
+
+describe('algoliasearch v3 over HTTP: the helpers built on several calls', () => {
+  it('exportSynonyms and exportRules read every one', async () => {
+    const target = client.initIndex('export_v3');
+    await wait(target, target.setSettings({ searchableAttributes: ['name'] })); // synonyms go to an index that exists (404 otherwise)
+    await wait(target, target.batchSynonyms(Array.from({ length: 12 }, (_, i) => ({ objectID: `s${i}`, type: 'synonym', synonyms: [`word${i}`, `other${i}`] }))));
+    await wait(target, target.batchRules(Array.from({ length: 7 }, (_, i) => ({ objectID: `r${i}`, condition: { pattern: `p${i}`, anchoring: 'is' }, consequence: { userData: { i } } }))));
+    const synonyms = await target.exportSynonyms(5);
+    expect(synonyms.map((s: any) => s.objectID).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `s${i}`).sort());
+    const rules = await target.exportRules(3);
+    expect(rules.map((r: any) => r.objectID).sort()).toEqual(Array.from({ length: 7 }, (_, i) => `r${i}`).sort());
+  });
+
+  it('client.batch across indexes, addObjects without objectIDs, findObject', async () => {
+    const { taskID } = await client.batch([
+      { indexName: 'batch_v3_a', action: 'addObject', body: { objectID: 'a1', name: 'alpha' } },
+      { indexName: 'batch_v3_b', action: 'updateObject', objectID: 'b1', body: { name: 'beta' } },
+    ]);
+    await client.initIndex('batch_v3_a').waitTask(taskID.batch_v3_a);
+    await client.initIndex('batch_v3_b').waitTask(taskID.batch_v3_b);
+    expect(await client.initIndex('batch_v3_b').getObject('b1')).toEqual({ objectID: 'b1', name: 'beta' });
+    const added = client.initIndex('batch_v3_a').addObjects([{ name: 'gamma' }]);
+    const { objectIDs } = await added;
+    await wait(client.initIndex('batch_v3_a'), added);
+    expect(await client.initIndex('batch_v3_a').getObject(objectIDs[0])).toEqual({ objectID: objectIDs[0], name: 'gamma' });
+    const found = await index.findObject((p: Product) => p.brand === 'Lenovo' && p.category === 'tablet', { query: 'tab' });
+    expect(found).toMatchObject({ object: { objectID: 'p20' }, position: 0, page: 0 });
+  });
+
+  it('updateApiKey and listApiKeys', async () => {
+    const { key } = await client.addApiKey(['search'], { description: 'v3 before' });
+    await expect.poll(() => client.getApiKey(key).then(() => true, () => false), { timeout: 5000 }).toBe(true);
+    await client.updateApiKey(key, ['search', 'browse'], { description: 'v3 after' });
+    await expect.poll(() => client.getApiKey(key).then((k: any) => k.description), { timeout: 5000 }).toBe('v3 after');
+    expect((await client.getApiKey(key)).acl.sort()).toEqual(['browse', 'search']);
+    expect((await client.listApiKeys()).keys.map((k: any) => k.value)).toContain(key);
+  });
+});
