@@ -144,6 +144,36 @@ function synonymsOf(index: SearchIndex, query: string, words: Array<[number, num
   });
 }
 
+/** The longest first part of a split word (the service's limit). */
+const MAX_SPLIT_HEAD = 12;
+
+/**
+ * Word splitting and concatenation (typoTolerance true, min and strict;
+ * compatibility.md, typos): a query word of minWordSizefor1Typo+ characters
+ * may match as two words (a first part of up to 12 characters), and two
+ * consecutive query words as one. They are alternatives, which the core
+ * keeps only when their words are terms of the index. Words without typo
+ * tolerance (disableTypoToleranceOnWords, phrases) and excluded words take
+ * no part.
+ */
+function splitsAndConcatenations(query: string, words: Array<[number, number]>, core: CoreQuery): Alternative[] {
+  if (core.typoMode === 'off') return [];
+  const fixed = (core.noTypoWords ?? 0) | (core.excludedWords ?? 0);
+  const folded = words.map(([s, e]) => fold(query.slice(s, e)));
+  const out: Alternative[] = [];
+  folded.forEach((word, w) => {
+    if ((fixed & bit(w)) !== 0) return;
+    if (word.length >= core.minWordSizefor1Typo) {
+      for (let i = 1; i < word.length && i <= MAX_SPLIT_HEAD; i++) out.push({ word: w, text: `${word.slice(0, i)} ${word.slice(i)}`, exact: false });
+    }
+    const next = folded[w + 1];
+    if (next !== undefined && (fixed & bit(w + 1)) === 0) {
+      out.push({ word: w, text: word + next, exact: false }, { word: w + 1, text: word + next, exact: false });
+    }
+  });
+  return out;
+}
+
 export function filterExpressions(params: SearchParams): FilterExpression[] {
   const out: FilterExpression[] = [];
   if (params.filters) out.push(parseFilters(params.filters));
@@ -235,6 +265,7 @@ export function planQuery(
   const synonyms = synonymsOf(index, query, words, setting);
   core.alternatives = [
     ...wordAlternatives(query, words, setting, dictionaries), ...compoundAlternatives(query, words, setting, dictionaries), ...synonyms,
+    ...splitsAndConcatenations(query, words, core),
   ];
   const { filter, geo, scores } = planFilters(index, params, setting);
   core.filter = filter;

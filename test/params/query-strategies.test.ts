@@ -265,6 +265,21 @@ describe('typoTolerance', () => {
     expect(ids(await query({ query: 'elephant', typoTolerance: 'strict' }))).toEqual(['a', 'b']);
     expect(ids(await query({ query: 'elephant', typoTolerance: 'min' }))).toEqual(['a']);
   });
+
+  it('true, min and strict split a word in two and concatenate two; false does neither', async () => {
+    const query = await smallIndex('split_concat', { searchableAttributes: ['name'] }, [
+      { objectID: 'kj', name: 'Katherine Johnson' }, { objectID: 'ic', name: 'icecream' },
+      { objectID: 'ia', name: 'ice age' }, { objectID: 'cc', name: 'cream cheese' },
+    ]);
+    for (const typoTolerance of [true, 'min', 'strict']) {
+      expect(ids(await query({ query: 'katherinejohnson', typoTolerance })), String(typoTolerance)).toEqual(['kj']);
+      expect(ids(await query({ query: 'ice cream', typoTolerance })), String(typoTolerance)).toEqual(['ic']);
+    }
+    expect(ids(await query({ query: 'katherinejohnson', typoTolerance: false }))).toEqual([]);
+    expect(ids(await query({ query: 'ice cream', typoTolerance: false }))).toEqual([]);
+    // disableTypoToleranceOnWords turns both off for its words
+    expect(ids(await query({ query: 'ice cream', disableTypoToleranceOnWords: ['cream'] }))).toEqual([]);
+  });
 });
 
 describe('exactOnSingleWordQuery word', () => {
