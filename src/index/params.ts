@@ -38,7 +38,8 @@ interface KindValues {
 type Enum = readonly string[];
 /** What each entry of a list must be. */
 interface EntryRule { expected: string; test: (entry: string) => boolean }
-interface Spec { kind: Kind; values?: Enum; min?: number; max?: number; entries?: EntryRule }
+/** `clamp`: a number above `max` becomes `max` instead of a 400. */
+interface Spec { kind: Kind; values?: Enum; min?: number; max?: number; clamp?: boolean; entries?: EntryRule }
 
 const s = <K extends Kind>(kind: K, extra: Omit<Spec, 'kind'> = {}) => ({ kind, ...extra });
 const oneOf = <V extends string>(...values: V[]) => ({ kind: 'string' as const, values });
@@ -85,7 +86,7 @@ const SHARED = {
   replaceSynonymsInHighlight: s('bool'),
   minProximity: s('int', { min: 1, max: 7 }),
   responseFields: s('stringList'),
-  maxValuesPerFacet: s('int', { min: 0, max: 1000 }),
+  maxValuesPerFacet: s('int', { min: 0, max: 1000, clamp: true }), // above 1000: clamped, not rejected (compatibility.md)
   maxFacetHits: s('int', { min: 1, max: 100 }),
   sortFacetValuesBy: oneOf('count', 'alpha'),
   attributeCriteriaComputedByMinProximity: s('bool'),
@@ -224,6 +225,7 @@ function toNumber(name: string, v: unknown, spec: Spec, integer: boolean): numbe
   if (typeof n !== 'number' || !Number.isFinite(n) || (integer && !Number.isInteger(n))) {
     return invalid(name, integer ? 'an integer' : 'a number');
   }
+  if (spec.clamp && spec.max !== undefined && n > spec.max) return spec.max;
   if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) {
     return invalid(name, `a value between ${spec.min ?? '-∞'} and ${spec.max ?? '∞'}`);
   }

@@ -7,6 +7,7 @@ import { countFacet, expectError, indexTalks, openEngine, searcher, type Send, t
 
 let send: Send;
 let talks: Talk[];
+let engine: Awaited<ReturnType<typeof openEngine>>['engine'];
 
 const FRUITS = [
   { objectID: 'f1', name: 'one', fruit: 'cherry', size: 3, secret: 'a', color: 'red' },
@@ -22,6 +23,7 @@ const RENDERING = { facetOrdering: { facets: { order: ['fruit', 'color'] }, valu
 beforeAll(async () => {
   const opened = await openEngine();
   send = opened.send;
+  engine = opened.engine;
   talks = await indexTalks(opened.engine);
   const client = opened.engine.client();
   await client.setSettings({
@@ -148,8 +150,19 @@ describe('maxValuesPerFacet and sortFacetValuesBy', () => {
     expect(Object.keys(response.facets.tags).length).toBe(100);
   });
 
-  it('maxValuesPerFacet above 1000 is 400', async () => {
-    expectError(await send('POST', '/1/indexes/talks/query', { facets: ['tags'], maxValuesPerFacet: 1001 }), 400);
+  it('maxValuesPerFacet above 1000 is clamped to 1000, not rejected (parameter and setting)', async () => {
+    const tags = Object.keys(countFacet(talks, 'tags')).length;
+    const at1000 = await search({ facets: ['tags'], hitsPerPage: 0, maxValuesPerFacet: 1000 });
+    expect(Object.keys(at1000.facets.tags).length).toBe(Math.min(tags, 1000));
+    for (const maxValuesPerFacet of [1001, 5000, '2000']) {
+      const response = await search({ facets: ['tags'], hitsPerPage: 0, maxValuesPerFacet });
+      expect(response.facets.tags).toEqual(at1000.facets.tags);
+      expect(response.params).toContain('maxValuesPerFacet=1000');
+    }
+    expect((await send('PUT', '/1/indexes/clamped/settings', { maxValuesPerFacet: 5000 })).status).toBe(200);
+    await engine.waitForTasks();
+    expect((await send('GET', '/1/indexes/clamped/settings')).body.maxValuesPerFacet).toBe(1000);
+    expectError(await send('POST', '/1/indexes/talks/query', { facets: ['tags'], maxValuesPerFacet: -1 }), 400);
   });
 
   it('sortFacetValuesBy count (default): decreasing counts', async () => {
