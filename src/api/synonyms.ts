@@ -1,7 +1,7 @@
 // Synonyms: save, batch, get, delete, clear, search.
 import { badRequest, notFound } from '../util/errors.js';
 import { isPlainObject } from '../index/records.js';
-import { searchSynonyms, toSynonym, SYNONYM_TYPES } from '../index/synonyms.js';
+import { searchSynonyms, synonymTypeOf, toSynonym } from '../index/synonyms.js';
 import { forwardToReplicas, now, queryFlag } from './query-flags.js';
 import type { OperationContext } from './types.js';
 import { integerParam, stringParam } from './body-values.js';
@@ -51,8 +51,11 @@ export function searchSynonymsOperation(ctx: OperationContext<'indexName', Uses>
   const index = ctx.engine.index(ctx.params.indexName);
   const body = isPlainObject(ctx.body) ? ctx.body : {};
   const type = stringParam(body, 'type');
-  const types = type !== '' ? type.split(',').map((t: string) => t.trim()) : [];
-  for (const t of types) if (!(SYNONYM_TYPES as readonly string[]).includes(t)) throw badRequest(`Unknown synonym type "${t}"`);
+  const types = type !== '' ? type.split(',').map((t: string) => {
+    const known = synonymTypeOf(t.trim());
+    if (known === undefined) throw badRequest(`Unknown synonym type "${t.trim()}"`);
+    return known;
+  }) : [];
   const page = integerParam(body, 'page', 0);
   const hitsPerPage = integerParam(body, 'hitsPerPage', 100, { min: 1, max: 1000 });
   return searchSynonyms([...index.synonyms.values()], stringParam(body, 'query'), types, page, hitsPerPage);

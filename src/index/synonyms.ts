@@ -14,6 +14,15 @@ export type Synonym =
 
 export const SYNONYM_TYPES = ['synonym', 'onewaysynonym', 'altcorrection1', 'altcorrection2', 'placeholder'] as const;
 
+/**
+ * A synonym type as sent: the spec's enum spells some in camel case too (the
+ * v4 client sends `oneWaySynonym`), which are the same types in lower case.
+ */
+export function synonymTypeOf(value: unknown): (typeof SYNONYM_TYPES)[number] | undefined {
+  const type = typeof value === 'string' ? value.toLowerCase() : value;
+  return (SYNONYM_TYPES as readonly unknown[]).includes(type) ? type as (typeof SYNONYM_TYPES)[number] : undefined;
+}
+
 const strings = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === 'string' && s.trim() !== '');
 
 /** A synonym object as sent, checked (objectID from the path when given). */
@@ -21,8 +30,7 @@ export function toSynonym(body: unknown, objectID?: string): Synonym {
   if (!isPlainObject(body)) throw badRequest('Invalid JSON: a synonym must be an object');
   const id = objectID ?? body.objectID;
   if (typeof id !== 'string' || id === '') throw badRequest('A synonym needs an objectID');
-  // the spec's enum spells some types in camel case too (the v4 client sends `oneWaySynonym`): stored in lower case
-  const type = typeof body.type === 'string' ? body.type.toLowerCase() : body.type;
+  const type = synonymTypeOf(body.type) ?? body.type; // stored in lower case
   const fail: (what: string) => never = (what) => { throw badRequest(`Synonym ${id}: ${what}`); };
   const { synonyms, input, word, corrections, placeholder, replacements } = body;
   switch (type) {

@@ -119,11 +119,8 @@ describe('algoliasearch v4 over HTTP', () => {
     expect((await index.search('notebook', { hitsPerPage: 0 })).nbHits).toBe(0);
   });
 
-  // BUG (Lantern): saveSynonyms takes SynonymEnum's camel case (`oneWaySynonym`, lower-cased when stored), but
-  // POST /1/indexes/products/synonyms/search {"query":"","type":"oneWaySynonym"} answers 400
-  // `Unknown synonym type "oneWaySynonym"` (src/api/synonyms.ts, searchSynonymsOperation compares without
-  // lower-casing); expected: the same hits as with "onewaysynonym". Remove `.fails` once fixed.
-  it.fails('searchSynonyms with the type as SynonymEnum spells it', async () => {
+  // SynonymEnum's camel case (`oneWaySynonym`) names the type stored in lower case, in a search as in a save
+  it('searchSynonyms with the type as SynonymEnum spells it', async () => {
     const found = await index.searchSynonyms('', { type: SynonymEnum.OneWaySynonym } as any);
     expect(found.hits.map((s) => s.objectID)).toEqual(['earphones']);
   });
