@@ -43,12 +43,16 @@ function asAndList(name: string, v: unknown): unknown[] {
   return name === 'facetFilters' ? [v] : splitCommaList(name, v);
 }
 
-/** Both filter strings, ANDed; the request's is checked on its own first so it cannot unbalance the forced one. */
+/**
+ * Both filter strings, ANDed; the request's is checked on its own first so it
+ * cannot unbalance the forced one. A string that is one OR-group goes in
+ * parentheses, an AND of groups as it is: parentheses cannot enclose an AND.
+ */
 function andFilters(forced: unknown, requested: unknown): string | undefined {
   const parts = [forced, requested].filter((f): f is string => typeof f === 'string' && f.trim() !== '');
   if (typeof requested === 'string' && requested.trim() !== '') parseFilters(requested);
   if (parts.length === 0) return typeof requested === 'string' ? requested : undefined;
-  return parts.length === 1 ? parts[0] : parts.map((p) => `(${p})`).join(' AND ');
+  return parts.length === 1 ? parts[0] : parts.map((p) => (parseFilters(p).length > 1 ? p : `(${p})`)).join(' AND ');
 }
 
 /**

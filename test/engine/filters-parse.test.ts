@@ -187,12 +187,17 @@ describe('parseFilters: structure', () => {
     ]);
   });
 
-  it('accepts redundant parentheses around atoms, groups and the whole expression', () => {
+  it('accepts redundant parentheses around atoms and OR-groups', () => {
     expect(parseFilters('(a:x) AND ((b:y))')).toEqual([[f('a', 'x')], [f('b', 'y')]]);
-    expect(parseFilters('(a:x AND (b:y OR c:z))')).toEqual([[f('a', 'x')], [f('b', 'y'), f('c', 'z')]]);
     expect(parseFilters('((a:x OR b:y))')).toEqual([[f('a', 'x'), f('b', 'y')]]);
     expect(parseFilters('(a:x OR b:y) OR c:z')).toEqual([[f('a', 'x'), f('b', 'y'), f('c', 'z')]]);
-    expect(parseFilters('a:x AND (b:y AND c:z)')).toEqual([[f('a', 'x')], [f('b', 'y')], [f('c', 'z')]]);
+  });
+
+  it('rejects parentheses around an AND, the whole expression\'s or a nested one', () => {
+    rejects('(a:x AND (b:y OR c:z))', 0, /parentheses cannot enclose an AND/);
+    rejects('(a:x AND b:y)', 0, /parentheses cannot enclose an AND/);
+    rejects('a:x AND (b:y AND c:z)', 8, /parentheses cannot enclose an AND/);
+    rejects('((a:x AND b:y))', 0, /parentheses cannot enclose an AND/);
   });
 
   it('needs no spaces around parentheses', () => {

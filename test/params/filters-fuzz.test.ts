@@ -324,10 +324,9 @@ function validExpression(rng: Rng): Valid {
   const groups = Array.from({ length: rng.range(1, 4) }, () => validOrGroup(rng));
   const single = groups.length === 1;
   let texts = groups.map((g) => (g.atoms.length > 1 && (!single || rng.chance(0.5)) ? `(${pad(rng)}${g.text}${pad(rng)})` : g.text));
-  // Nested ANDs flatten: `(a AND b) AND c`.
-  if (texts.length >= 3 && rng.chance(0.3)) texts = [`(${join(rng, texts.slice(0, 2), 'AND')})`, ...texts.slice(2)];
+  // parentheses around an AND are unsupported (compatibility.md): only a single group is wrapped whole
   let text = join(rng, texts, 'AND');
-  if (rng.chance(0.1)) text = `(${text})`;
+  if (texts.length === 1 && rng.chance(0.1)) text = `(${text})`;
   text = `${pad(rng)}${text}${pad(rng)}`;
   return { text, expected: groups.map((g) => g.atoms) };
 }

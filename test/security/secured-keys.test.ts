@@ -74,6 +74,16 @@ describe('secured keys against the engine', () => {
     expect(multi.body.results[0].nbHits).toBe(0);
   });
 
+  it('filters holding an AND combine with the request\'s without parentheses around an AND', async () => {
+    const key = secure(parent, { filters: 'owner:alice AND genre:comedy' });
+    expect((await query(key)).body.nbHits).toBe(2);
+    expect((await query(key, { filters: 'genre:drama OR genre:comedy' })).body.nbHits).toBe(2);
+    expect((await query(key, { filters: 'owner:alice AND genre:comedy' })).body.nbHits).toBe(2);
+    expect((await query(key, { filters: 'owner:bob' })).body.nbHits).toBe(0);
+    const either = secure(parent, { filters: 'owner:alice OR owner:bob' });
+    expect((await query(either, { filters: 'genre:drama AND owner:bob' })).body.nbHits).toBe(3);
+  });
+
   it('restrictIndices, both encodings', async () => {
     const v5 = secure(parent, { restrictIndices: ['Movies', 'Other'] });
     expect((await query(v5)).status).toBe(200);

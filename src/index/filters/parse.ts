@@ -38,7 +38,8 @@ const facet = (attribute: string, value: string, negated = false, score = DEFAUL
 // The `filters` string
 // ---------------------------------------------------------------------------
 
-interface Group<T extends 'and' | 'or'> { t: T; items: Node[]; ops: number[]; pos: number }
+/** `paren`: the position of the "(" around the group, when it has one. */
+interface Group<T extends 'and' | 'or'> { t: T; items: Node[]; ops: number[]; pos: number; paren?: number }
 type Node = { t: 'atom'; atom: FilterAtom; pos: number } | Group<'and'> | Group<'or'>;
 
 interface Located { atom: FilterAtom; pos: number }
@@ -221,7 +222,7 @@ class FilterParser {
       }
       this.pos++;
       this.depth--;
-      return node;
+      return node.t === 'and' ? { ...node, paren: at } : node;
     }
     if (this.keywordAt('NOT')) {
       this.lastOperator = { word: 'NOT', pos: at };
@@ -350,7 +351,9 @@ class FilterParser {
     const collectAnd = (n: Node): void => {
       if (n.t === 'atom') groups.push([n]);
       else if (n.t === 'or') groups.push(this.orAtoms(n));
-      else n.items.forEach(collectAnd); // a nested AND flattens into the top level
+      // parentheses around an AND are unsupported (compatibility.md): `(A AND (B OR C))`, `A AND (B AND C)`
+      else if (n.paren !== undefined) this.fail(`unexpected "(" at position ${n.paren}: parentheses cannot enclose an AND`);
+      else n.items.forEach(collectAnd);
     };
     collectAnd(node);
     for (const group of groups) checkTypes(group, (atPos) => this.fail(
