@@ -323,7 +323,7 @@ function validOrGroup(rng: Rng): { text: string; atoms: FilterAtom[] } {
 function validExpression(rng: Rng): Valid {
   const groups = Array.from({ length: rng.range(1, 4) }, () => validOrGroup(rng));
   const single = groups.length === 1;
-  let texts = groups.map((g) => (g.atoms.length > 1 && (!single || rng.chance(0.5)) ? `(${pad(rng)}${g.text}${pad(rng)})` : g.text));
+  const texts = groups.map((g) => (g.atoms.length > 1 && (!single || rng.chance(0.5)) ? `(${pad(rng)}${g.text}${pad(rng)})` : g.text));
   // parentheses around an AND are unsupported (compatibility.md): only a single group is wrapped whole
   let text = join(rng, texts, 'AND');
   if (texts.length === 1 && rng.chance(0.1)) text = `(${text})`;
