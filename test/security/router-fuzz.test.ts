@@ -241,11 +241,12 @@ describe('router fuzz', () => {
 });
 
 /** Values of the wrong type for a parameter's kind (never a form the kind accepts). */
-function wrongValues(spec: { kind: string; values?: readonly string[]; min?: number; max?: number }): unknown[] {
+function wrongValues(spec: { kind: string; values?: readonly string[]; min?: number; max?: number; clamp?: boolean }): unknown[] {
   const object = { nested: [1] };
   switch (spec.kind) {
     case 'string': return spec.values ? ['not-one-of-them', object] : [object, [object]];
-    case 'int': return ['twelve', 1.5, object, ...(spec.min !== undefined ? [spec.min - 1] : []), ...(spec.max !== undefined ? [spec.max + 1] : [])];
+    // a value above a clamped maximum is taken as the maximum (maxValuesPerFacet), not refused
+    case 'int': return ['twelve', 1.5, object, ...(spec.min !== undefined ? [spec.min - 1] : []), ...(spec.max !== undefined && !spec.clamp ? [spec.max + 1] : [])];
     case 'number': return ['twelve', object];
     case 'bool': return ['maybe', 7, object];
     case 'stringList': return [object, [object], 7];
