@@ -97,7 +97,7 @@ describe('batchDictionaryEntries', () => {
     const response = await send('POST', '/1/dictionaries/stopwords/batch', { requests: [{ action: 'addEntry', body: stopword('x', 'xyz') }] });
     expect(response.status).toBe(200);
     const task = await send('GET', `/1/task/${response.body.taskID}`);
-    expect(task).toEqual({ status: 200, body: { status: 'published', pendingTask: false } });
+    expect(task).toEqual({ status: 200, body: { status: 'published' } });
   });
 });
 
