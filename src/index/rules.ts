@@ -5,7 +5,7 @@
 import { badRequest } from '../util/errors.js';
 import { facetAttributes, type FacetIndex } from './facets.js';
 import { parseFacetFilters, parseFilters, type FilterAtom, type FilterExpression } from './filters/parse.js';
-import { pluralForms } from '../text/plurals.js';
+import { STANDARD_DICTIONARIES, type QueryDictionaries } from '../text/dictionaries.js';
 import { effectiveSetting, type Settings } from './settings.js';
 import { synonymAlternatives, type Synonym } from './synonyms.js';
 import { fold } from '../text/fold.js';
@@ -190,10 +190,11 @@ function matchPattern(pattern: string[], query: string[], anchoring: string, mat
 }
 
 /**
- * condition.alternatives: a pattern word also matches its plural or singular,
- * the index's one-word synonyms, and the typos a search would forgive.
+ * condition.alternatives: a pattern word also matches its plural or singular
+ * (the application's plurals dictionary, as searches read it), the index's
+ * one-word synonyms, and the typos a search would forgive.
  */
-function alikeWords(index: RulesIndex): (patternWord: string, queryWord: string) => boolean {
+function alikeWords(index: RulesIndex, pluralForms: (word: string) => string[]): (patternWord: string, queryWord: string) => boolean {
   const minFor1: number = effectiveSetting(index.settings, 'minWordSizefor1Typo');
   const minFor2: number = effectiveSetting(index.settings, 'minWordSizefor2Typos');
   return (p, w) => {
@@ -255,14 +256,17 @@ function editQuery(query: string, edit: unknown, consumed: Set<number>): string 
 }
 
 /** The rules matching this search, and the search rewritten by their consequences. */
-export function applyRules(index: RulesIndex, params: SearchParams, now = Date.now()): AppliedRules {
+export function applyRules(
+  index: RulesIndex, params: SearchParams, dictionaries: QueryDictionaries = STANDARD_DICTIONARIES, now = Date.now(),
+): AppliedRules {
   const out: AppliedRules = { params, promoted: [], hidden: [], filterPromotes: false, userData: [], appliedRules: [] };
   if (params.enableRules === false || index.rules.size === 0) return out;
   const query = wordsOf(params.query ?? '');
   const contexts: string[] = params.ruleContexts ?? [];
   const declared = new Set(facetAttributes(index.settings.attributesForFaceting).map((a) => a.name));
   const facetValue = (attr: string, word: string) => declared.has(attr) && index.facets.facet(attr).matching(word).length > 0;
-  const alike = alikeWords(index);
+  const queryLanguages = params.queryLanguages?.length ? params.queryLanguages : undefined;
+  const alike = alikeWords(index, (word) => dictionaries.pluralForms(word, queryLanguages));
   // parsed once, and only when a condition asks about the search's filters
   let searchedFacets: Set<string> | undefined;
   let rewritten: SearchParams = { ...params };

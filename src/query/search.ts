@@ -113,7 +113,7 @@ export interface SearchResponse {
 
 export function searchIndex(index: SearchIndex, requested: SearchParams, context: SearchContext): SearchResponse {
   const started = performance.now();
-  const ruled = applyRules(index, requested);
+  const ruled = applyRules(index, requested, context.dictionaries);
   const params = ruled.params;
   const setting = settingsOf(index, params);
   const page = pageOf(params, setting);

@@ -74,6 +74,19 @@ describe('stop words', () => {
 });
 
 describe('plurals', () => {
+  it("a rule's condition with alternatives matches the custom plural of its pattern word", async () => {
+    await client.saveRule({
+      indexName: 'books', objectID: 'blorp-banner',
+      rule: { objectID: 'blorp-banner', conditions: [{ pattern: 'blorp', anchoring: 'is', alternatives: true }], consequence: { userData: { banner: 'blorp' } } },
+    });
+    await engine.waitForTasks();
+    const banner = async (query: string) => (await client.searchSingleIndex({ indexName: 'books', searchParams: { query } })).userData;
+    expect(await banner('blorp')).toEqual([{ banner: 'blorp' }]);
+    expect(await banner('blorpen')).toBeUndefined();
+    await add('plurals', { objectID: 'blorp', language: 'en', words: ['blorp', 'blorpen'] });
+    expect(await banner('blorpen')).toEqual([{ banner: 'blorp' }]);
+  });
+
   it('a custom plural pair matches the other form with ignorePlurals', async () => {
     const params = { ignorePlurals: ['fr'], typoTolerance: false };
     expect(await ids('chevaux', params)).toEqual([]);
