@@ -4,18 +4,15 @@
 // HTTP, the page (test/web/fixtures/autocomplete-docsearch-app.ts, bundled
 // here with esbuild) served from another origin: the README recipes, typed
 // into as a user does, with every answer a success.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { algoliasearch } from 'algoliasearch';
-import { build } from 'esbuild';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Lantern } from '../../src/lantern.js';
 import { lanternRequester } from '../../src/requester.js';
-import { serve } from '../../src/server/http.js';
 import { ADMIN_KEY, APP_ID } from '../libraries/products.js';
-import { CHROMIUM, chromiumFor } from '../support/chromium.js';
+import { chromiumFor } from '../support/chromium.js';
+import { openWebApp, type Seen, type WebApp } from '../support/web-app.js';
 
 const haveChromium = chromiumFor('autocomplete-docsearch.test.ts');
 const ENTRY = fileURLToPath(new URL('./fixtures/autocomplete-docsearch-app.ts', import.meta.url));
@@ -37,19 +34,17 @@ const DOCS = [
   { objectID: 'd4', type: 'content', url: 'https://docs.example/persistence#snapshots', hierarchy: { lvl0: 'Guide', lvl1: 'Persistence', lvl2: 'Snapshots' }, content: 'Snapshots are taken every 2000 writes.' },
 ].map((r) => ({ ...r, hierarchy: { ...r.hierarchy, lvl3: null, lvl4: null, lvl5: null, lvl6: null } }));
 
-interface Seen { method: string; path: string; status: number }
-
 let engine: Lantern;
-let api: Server;
-let site: Server;
+let app: WebApp | undefined;
+let searchKey = '';
+// the app's parts, as the tests read them
 let apiOrigin = '';
 let siteOrigin = '';
-let searchKey = '';
-let browser: Browser | undefined;
 let page: Page;
-const served: Seen[] = [];
-const responses: Array<{ method: string; url: string; status: number }> = [];
-const pageLog: string[] = [];
+let served: Seen[] = [];
+let responses: WebApp['responses'] = [];
+let pageLog: string[] = [];
+let log = () => '';
 
 beforeAll(async () => {
   if (!haveChromium) return;
@@ -66,43 +61,16 @@ beforeAll(async () => {
   ({ key: searchKey } = await admin.addApiKey({ acl: ['search'], description: 'the page' }));
   await admin.waitForApiKey({ key: searchKey, operation: 'add' });
 
-  api = await serve({
-    request: async (request) => {
-      const response = await engine.request(request);
-      served.push({ method: request.method, path: request.path, status: response.status });
-      return response;
-    },
-  }, { port: 0, host: '127.0.0.1' });
-  apiOrigin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
-
-  const bundle = await build({ entryPoints: [ENTRY], bundle: true, write: false, format: 'esm', platform: 'browser', target: 'es2022', logLevel: 'silent', jsx: 'automatic' });
-  const js = bundle.outputFiles[0].text;
-  site = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (path === '/') res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
-    else if (path === '/app.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(js);
-    else if (path === '/favicon.ico') res.writeHead(204).end();
-    else res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-  page = await browser.newPage();
-  page.on('response', (r) => responses.push({ method: r.request().method(), url: r.url(), status: r.status() }));
-  page.on('requestfailed', (r) => pageLog.push(`[requestfailed] ${r.method()} ${r.url()} ${r.failure()?.errorText}`));
-  page.on('console', (m) => pageLog.push(`[${m.type()}] ${m.text()}`));
-  page.on('pageerror', (e) => pageLog.push(`[pageerror] ${e.message}`));
+  app = await openWebApp(engine, { entry: ENTRY, html: PAGE, jsx: 'automatic' });
+  ({ apiOrigin, siteOrigin, page, served, responses, pageLog, log } = app);
   await page.goto(`${siteOrigin}/?${new URLSearchParams({ api: apiOrigin, appId: APP_ID, apiKey: searchKey })}`);
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
-  for (const server of [site, api]) if (server) await new Promise((resolve) => server.close(resolve));
+  await app?.close();
   await engine?.close();
 });
 
-const log = () => `${pageLog.join('\n')}\n${served.map((s) => `${s.status} ${s.method} ${s.path}`).join('\n')}`;
 
 /** Nothing failed: what the page saw, what the server answered; no request left for another host. */
 function expectNoFailure() {

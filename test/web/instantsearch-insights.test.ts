@@ -7,18 +7,15 @@
 // (a virtual replica, relevantSort); every answer the page and the server saw
 // must be a success, and the events the widgets sent must be recorded as
 // sent, filters decoded.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { algoliasearch } from 'algoliasearch';
-import { build } from 'esbuild';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Lantern } from '../../src/lantern.js';
 import { lanternRequester } from '../../src/requester.js';
-import { serve } from '../../src/server/http.js';
 import { ADMIN_KEY, APP_ID, PRODUCTS, SETTINGS } from '../libraries/products.js';
-import { CHROMIUM, chromiumFor } from '../support/chromium.js';
+import { chromiumFor } from '../support/chromium.js';
+import { openWebApp, type Seen, type WebApp } from '../support/web-app.js';
 
 const haveChromium = chromiumFor('instantsearch-insights.test.ts');
 const ENTRY = fileURLToPath(new URL('./fixtures/insights-app.ts', import.meta.url));
@@ -28,26 +25,18 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>insights</title>
 <button id="follow">Follow Apple</button><div id="hits"></div>
 <script type="module" src="/app.js"></script>`;
 
-interface Seen { method: string; path: string; status: number; body?: unknown }
-
 let engine: Lantern;
-let api: Server;
-let site: Server;
+let app: WebApp | undefined;
+let searchKey = '';
+// the app's parts, as the tests read them
 let apiOrigin = '';
 let siteOrigin = '';
-let searchKey = '';
 let browser: Browser | undefined;
 let page: Page;
-/** What the server answered, every call (beacons included). */
-const served: Seen[] = [];
-/** What the page saw answered (page.on('response')). */
-const responses: Array<{ method: string; url: string; status: number }> = [];
-const pageLog: string[] = [];
-
-const listen = async (server: Server) => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-};
+let served: Seen[] = [];
+let responses: WebApp['responses'] = [];
+let pageLog: string[] = [];
+let log = () => '';
 
 beforeAll(async () => {
   if (!haveChromium) return;
@@ -60,43 +49,15 @@ beforeAll(async () => {
   ({ key: searchKey } = await admin.addApiKey({ acl: ['search'], description: 'the page' }));
   await admin.waitForApiKey({ key: searchKey, operation: 'add' });
 
-  // the API, every answer noted
-  api = await serve({
-    request: async (request) => {
-      const response = await engine.request(request);
-      served.push({ method: request.method, path: request.path, status: response.status, body: request.body });
-      return response;
-    },
-  }, { port: 0, host: '127.0.0.1' });
-  apiOrigin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
-
-  // the site: the page and its bundle
-  const bundle = await build({ entryPoints: [ENTRY], bundle: true, write: false, format: 'esm', platform: 'browser', target: 'es2022', logLevel: 'silent' });
-  const js = bundle.outputFiles[0].text;
-  site = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (path === '/') res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
-    else if (path === '/app.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(js);
-    else if (path === '/favicon.ico') res.writeHead(204).end();
-    else res.writeHead(404).end();
-  });
-  siteOrigin = await listen(site);
-
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-  page = await browser.newPage();
-  page.on('response', (r) => responses.push({ method: r.request().method(), url: r.url(), status: r.status() }));
-  page.on('requestfailed', (r) => pageLog.push(`[requestfailed] ${r.method()} ${r.url()} ${r.failure()?.errorText}`));
-  page.on('console', (m) => pageLog.push(`[${m.type()}] ${m.text()}`));
-  page.on('pageerror', (e) => pageLog.push(`[pageerror] ${e.message}`));
+  app = await openWebApp(engine, { entry: ENTRY, html: PAGE });
+  ({ apiOrigin, siteOrigin, browser, page, served, responses, pageLog, log } = app);
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
-  for (const server of [site, api]) if (server) await new Promise((resolve) => server.close(resolve));
+  await app?.close();
   await engine?.close();
 });
 
-const log = () => `${pageLog.join('\n')}\n${served.map((s) => `${s.status} ${s.method} ${s.path}`).join('\n')}`;
 const hitNames = () => page.locator('#hits .name').allTextContents();
 const recorded = () => engine.analytics.store.events;
 const pushes = () => served.filter((s) => s.method === 'POST' && s.path.startsWith('/1/events'));
