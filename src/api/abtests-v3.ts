@@ -6,7 +6,7 @@
 import { badRequest, notFound } from '../util/errors.js';
 import { checkIndex, mayReach } from '../auth/restrictions.js';
 import type { ABTest } from '../abtest/tests.js';
-import { createABTest } from './abtests.js';
+import { createABTest, intParam } from './abtests.js';
 import { describeABTestV3, listOrderV3, newABTestV3, timeseriesV3 } from '../abtest/v3.js';
 import type { OperationContext } from './types.js';
 import type { Engine } from '../engine/engine.js';
@@ -23,14 +23,6 @@ function existing(ctx: OperationContext<'id', Uses>): ABTest {
   if (!test) throw notFound(`A/B test ${id} not found`);
   checkIndex(ctx.caller, test.variants[0].index);
   return test;
-}
-
-function intParam(ctx: OperationContext<never, Uses>, name: string, fallback: number): number {
-  const text = ctx.query[name];
-  if (text === undefined) return fallback;
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n)) throw badRequest(`Invalid value for "${name}": expected a non-negative integer`);
-  return n;
 }
 
 /** v3 creates the tests v2 does (one state), from v3's body. */

@@ -52,7 +52,8 @@ export function getABTest(ctx: OperationContext<'id', Uses>) {
   return describeABTest(existing(ctx, 'invalid_request'), ctx.engine.analytics.store);
 }
 
-function intParam(ctx: OperationContext<never, Uses>, name: string, fallback: number): number {
+/** A non-negative integer query parameter of the list operations (v2 and v3); `fallback` when absent. */
+export function intParam(ctx: OperationContext<never, Uses>, name: string, fallback: number): number {
   const text = ctx.query[name];
   if (text === undefined) return fallback;
   const n = Number(text);

@@ -2,7 +2,6 @@
 // assign, read, list, top users, search, remove, pending mappings. A call
 // carrying a user ID that is not assigned is rejected.
 import { badRequest, notFound } from '../util/errors.js';
-import { isPlainObject } from '../index/records.js';
 import { checkUserID, userIDOf } from '../clusters/user-id.js';
 import { clusterFigures, searchUsers, topUsers, type UserUsage } from '../clusters/usage.js';
 import { now, queryFlag } from './query-flags.js';
@@ -82,7 +81,7 @@ export function listUserIds(ctx: OperationContext<never, Uses>) {
 }
 
 export function searchUserIds(ctx: OperationContext<never, Uses>) {
-  const body = isPlainObject(ctx.body) ? ctx.body : {};
+  const body = fieldsOf(ctx.body);
   return searchUsers(usage(ctx), {
     query: stringParam(body, 'query'),
     cluster: optionalString(body, 'clusterName') ?? optionalString(body, 'cluster'),

@@ -1,10 +1,9 @@
 // Query rules: save, batch, get, delete, clear, search.
 import { badRequest, notFound } from '../util/errors.js';
-import { isPlainObject } from '../index/records.js';
 import { searchRules, toRule } from '../index/rules.js';
 import { forwardToReplicas, now, queryFlag } from './query-flags.js';
 import type { OperationContext } from './types.js';
-import { integerParam, optionalBoolean, optionalString, stringParam } from './body-values.js';
+import { fieldsOf, integerParam, optionalBoolean, optionalString, stringParam } from './body-values.js';
 import type { Engine } from '../engine/engine.js';
 
 /** What these handlers use of the engine: one index, and the write path. */
@@ -49,7 +48,7 @@ export async function clearRules(ctx: OperationContext<'indexName', Uses>) {
 
 export function searchRulesOperation(ctx: OperationContext<'indexName', Uses>) {
   const index = ctx.engine.index(ctx.params.indexName);
-  const body = isPlainObject(ctx.body) ? ctx.body : {};
+  const body = fieldsOf(ctx.body);
   return searchRules([...index.rules.values()], {
     query: stringParam(body, 'query'),
     page: integerParam(body, 'page', 0),

@@ -1,10 +1,9 @@
 // Synonyms: save, batch, get, delete, clear, search.
 import { badRequest, notFound } from '../util/errors.js';
-import { isPlainObject } from '../index/records.js';
 import { searchSynonyms, synonymTypeOf, toSynonym } from '../index/synonyms.js';
 import { forwardToReplicas, now, queryFlag } from './query-flags.js';
 import type { OperationContext } from './types.js';
-import { integerParam, stringParam } from './body-values.js';
+import { fieldsOf, integerParam, stringParam } from './body-values.js';
 import type { Engine } from '../engine/engine.js';
 
 /** What these handlers use of the engine: one index, and the write path. */
@@ -49,7 +48,7 @@ export async function clearSynonyms(ctx: OperationContext<'indexName', Uses>) {
 
 export function searchSynonymsOperation(ctx: OperationContext<'indexName', Uses>) {
   const index = ctx.engine.index(ctx.params.indexName);
-  const body = isPlainObject(ctx.body) ? ctx.body : {};
+  const body = fieldsOf(ctx.body);
   const type = stringParam(body, 'type');
   const types = type !== '' ? type.split(',').map((t: string) => {
     const known = synonymTypeOf(t.trim());
