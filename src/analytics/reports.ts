@@ -136,10 +136,10 @@ export function topHits(scope: Scope, params: ReportParams) {
   const rows = ranked(searches.flatMap((s) => s.hits)).map(([hit, count]) => ({ hit, count }));
   if (!params.clickAnalytics && !params.revenueAnalytics) return { hits: pageOf(rows, params) };
   const page = pageOf(rows, params);
-  const tracked = searches.filter((s) => s.tracked);
+  const figuresOf = hitFigures(scope, searches, new Set(page.map((row) => row.hit)));
   return {
     hits: page.map((row) => {
-      const figures = hitFigures(scope, tracked, row.hit);
+      const figures = figuresOf.get(row.hit) ?? emptyHitFigures();
       const { clickCount, conversionCount, trackedHitCount, clickedIn, convertedIn } = figures;
       const withClicks = {
         ...row, clickThroughRate: ratio(clickedIn, trackedHitCount), conversionRate: ratio(convertedIn, trackedHitCount),
@@ -154,32 +154,39 @@ export function topHits(scope: Scope, params: ReportParams) {
   };
 }
 
+const emptyHitFigures = () => ({
+  trackedHitCount: 0, clickCount: 0, conversionCount: 0, addToCartCount: 0, purchaseCount: 0,
+  clickedIn: 0, convertedIn: 0, addedIn: 0, purchasedIn: 0,
+  currencies: {} as Record<string, { currency: string; revenue: number }>,
+});
+
 /**
- * One record's figures over the tracked searches that answered it: how many
- * there were, how many of them led to a click (a conversion, ...) on it,
- * and the events' counts and revenue.
+ * Per record of `hits`, its figures over the tracked searches that answered
+ * it: how many there were, how many of them led to a click (a conversion,
+ * ...) on it, and the events' counts and revenue. One pass over the searches.
  */
-function hitFigures(scope: Scope, tracked: SearchEvent[], hit: string) {
-  const out = {
-    trackedHitCount: 0, clickCount: 0, conversionCount: 0, addToCartCount: 0, purchaseCount: 0,
-    clickedIn: 0, convertedIn: 0, addedIn: 0, purchasedIn: 0,
-    currencies: {} as Record<string, { currency: string; revenue: number }>,
-  };
-  for (const s of tracked) {
-    if (!s.hits.includes(hit)) continue;
-    out.trackedHitCount++;
-    const item = scope.outcome(s).byItem.get(hit);
-    if (!item) continue;
-    out.clickCount += item.clicks;
-    out.conversionCount += item.conversions;
-    out.addToCartCount += item.addToCarts;
-    out.purchaseCount += item.purchases;
-    if (item.clicks > 0) out.clickedIn++;
-    if (item.conversions > 0) out.convertedIn++;
-    if (item.addToCarts > 0) out.addedIn++;
-    if (item.purchases > 0) out.purchasedIn++;
-    for (const [currency, amount] of Object.entries(item.revenue)) {
-      out.currencies[currency] = { currency, revenue: (out.currencies[currency]?.revenue ?? 0) + amount };
+function hitFigures(scope: Scope, searches: SearchEvent[], hits: ReadonlySet<string>): Map<string, ReturnType<typeof emptyHitFigures>> {
+  const out = new Map<string, ReturnType<typeof emptyHitFigures>>();
+  for (const s of searches) {
+    if (!s.tracked) continue;
+    for (const hit of s.hits) {
+      if (!hits.has(hit)) continue;
+      let figures = out.get(hit);
+      if (!figures) out.set(hit, (figures = emptyHitFigures()));
+      figures.trackedHitCount++;
+      const item = scope.outcome(s).byItem.get(hit);
+      if (!item) continue;
+      figures.clickCount += item.clicks;
+      figures.conversionCount += item.conversions;
+      figures.addToCartCount += item.addToCarts;
+      figures.purchaseCount += item.purchases;
+      if (item.clicks > 0) figures.clickedIn++;
+      if (item.conversions > 0) figures.convertedIn++;
+      if (item.addToCarts > 0) figures.addedIn++;
+      if (item.purchases > 0) figures.purchasedIn++;
+      for (const [currency, amount] of Object.entries(item.revenue)) {
+        figures.currencies[currency] = { currency, revenue: (figures.currencies[currency]?.revenue ?? 0) + amount };
+      }
     }
   }
   return out;
