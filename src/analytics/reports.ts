@@ -157,7 +157,7 @@ export function topHits(scope: Scope, params: ReportParams) {
 const emptyHitFigures = () => ({
   trackedHitCount: 0, clickCount: 0, conversionCount: 0, addToCartCount: 0, purchaseCount: 0,
   clickedIn: 0, convertedIn: 0, addedIn: 0, purchasedIn: 0,
-  currencies: {} as Record<string, { currency: string; revenue: number }>,
+  currencies: {} as Currencies,
 });
 
 /**
@@ -184,9 +184,7 @@ function hitFigures(scope: Scope, searches: SearchEvent[], hits: ReadonlySet<str
       if (item.conversions > 0) figures.convertedIn++;
       if (item.addToCarts > 0) figures.addedIn++;
       if (item.purchases > 0) figures.purchasedIn++;
-      for (const [currency, amount] of Object.entries(item.revenue)) {
-        figures.currencies[currency] = { currency, revenue: (figures.currencies[currency]?.revenue ?? 0) + amount };
-      }
+      addRevenue(figures.currencies, item.revenue);
     }
   }
   return out;
@@ -310,15 +308,19 @@ function subtypeRate(scope: Scope, params: ReportParams, kind: 'addToCarts' | 'p
 export const addToCartRate = (scope: Scope, params: ReportParams) => subtypeRate(scope, params, 'addToCarts', 'addToCartCount');
 export const purchaseRate = (scope: Scope, params: ReportParams) => subtypeRate(scope, params, 'purchases', 'purchaseCount');
 
-/** Purchase revenue of the tracked searches among `searches`, per currency. */
-function currenciesOf(scope: Scope, searches: SearchEvent[]) {
-  const currencies: Record<string, { currency: string; revenue: number }> = {};
-  for (const s of searches) {
-    if (!s.tracked) continue;
-    for (const [currency, amount] of Object.entries(scope.outcome(s).revenue)) {
-      currencies[currency] = { currency, revenue: (currencies[currency]?.revenue ?? 0) + amount };
-    }
+type Currencies = Record<string, { currency: string; revenue: number }>;
+
+/** Adds `revenue` (amount per currency) to the `currencies` of a report. */
+function addRevenue(currencies: Currencies, revenue: Record<string, number>): void {
+  for (const [currency, amount] of Object.entries(revenue)) {
+    currencies[currency] = { currency, revenue: (currencies[currency]?.revenue ?? 0) + amount };
   }
+}
+
+/** Purchase revenue of the tracked searches among `searches`, per currency. */
+function currenciesOf(scope: Scope, searches: SearchEvent[]): Currencies {
+  const currencies: Currencies = {};
+  for (const s of searches) if (s.tracked) addRevenue(currencies, scope.outcome(s).revenue);
   return currencies;
 }
 
