@@ -133,7 +133,7 @@ export function lanternLibrary(distDir) {
         const read = [];
         for await (const piece of pieces) read.push(piece);
         const bytes = new Uint8Array(Buffer.concat(read));
-        await prove(bytes);
+        await prove({ taskID, read: async () => bytes });
         state.snapshot = { taskID, bytes };
       },
       close: async () => {},

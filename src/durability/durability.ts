@@ -24,7 +24,7 @@ import { TaskQueue } from './task-queue.js';
 import { yieldTurn } from '../util/turns.js';
 import type { WritePacer } from '../engine/write-pacer.js';
 import { isStorageWriteError } from '../storage/errors.js';
-import type { Storage } from '../storage/storage.js';
+import type { Storage, StoredSnapshot } from '../storage/storage.js';
 import type { StateSection } from './state-section.js';
 
 /** What every snapshot holds besides the sections' parts. */
@@ -58,6 +58,12 @@ export interface DurabilityOptions<Operation> {
   runTask?: (op: Logged<Operation>, taskID: number) => Promise<void>;
   /** Whether a logged operation is replayed at recovery (default: all of them). */
   replays?: (op: Logged<Operation>, taskID: number) => boolean;
+  /**
+   * Proves a stored snapshot somewhere else (a worker thread): true once it
+   * loads there, false where that is not done (it is then proven here);
+   * rejects with the reason it does not load.
+   */
+  proveElsewhere?: (stored: StoredSnapshot) => Promise<boolean>;
 }
 
 export class Durability<Operation extends object> {
@@ -71,6 +77,8 @@ export class Durability<Operation extends object> {
   private snapshotting: Promise<void> | undefined;
   /** The snapshot in flight has captured the state and is being encoded and stored. */
   private snapshotCaptured = false;
+  /** Snapshots proven in a worker thread and here (see proveElsewhere). */
+  readonly proofs = { elsewhere: 0, here: 0 };
 
   constructor(private readonly options: DurabilityOptions<Operation>) {}
 
@@ -228,7 +236,7 @@ export class Durability<Operation extends object> {
         // the pieces hold what they still have to write, and nothing else does: the capture (a copy of
         // every core) is let go a section at a time as it is written, before the proof reads it back
         state = undefined;
-        await this.storage.writeSnapshot({ taskID, pieces }, (stored) => this.prove(stored, taskID));
+        await this.storage.writeSnapshot({ taskID, pieces }, (stored) => this.prove(stored));
       } finally {
         this.snapshotting = undefined;
         this.snapshotCaptured = false;
@@ -259,13 +267,23 @@ export class Durability<Operation extends object> {
     });
   }
 
+  /** Proves a stored snapshot before anything it supersedes is dropped: in a worker thread where it can, else here. */
+  private async prove(stored: StoredSnapshot): Promise<void> {
+    if (await this.options.proveElsewhere?.(stored)) {
+      this.proofs.elsewhere++;
+      return;
+    }
+    await this.proveBytes(await stored.read(), stored.taskID);
+    this.proofs.here++;
+  }
+
   /**
-   * Proves a stored snapshot before anything it supersedes is dropped: it is
-   * decoded, says the task it was taken at, and loads into sections of its
-   * own (`prove` of the composition root: every index into a core of its
-   * own, every record read), as a restart would need it.
+   * Proves a snapshot's bytes: they decode, say the task they were taken
+   * at, and load into sections of their own (`prove` of the composition
+   * root: every index into a core of its own, every record read), as a
+   * restart would need them. Rejects with the reason they do not.
    */
-  private async prove(stored: Uint8Array, taskID: number): Promise<void> {
+  async proveBytes(stored: Uint8Array, taskID: number): Promise<void> {
     const state = await decodeSnapshotOf<SnapshotHeader>(this.codec, stored, taskID, yieldTurn);
     for (const section of this.options.sections) await section.prove?.(state);
   }

@@ -86,7 +86,7 @@ export class Codec {
    * is awaited between sections.
    */
   async encodeSnapshot(state: unknown, pause: () => Promise<void> = noPause): Promise<AsyncIterable<Uint8Array>> {
-    return this.sealedSections(cut(state), pause);
+    return this.sealedSections(await cut(state, pause), pause);
   }
 
   private async *sealedSections(sections: CutState, pause: () => Promise<void>): AsyncIterable<Uint8Array> {

@@ -44,8 +44,8 @@ refs.register({
   },
 });
 
-/** What a section holds before encoding: bytes as they are, or a slice of a list. */
-type Section = { bytes: Uint8Array } | { items: unknown[] };
+/** What a section holds before encoding: bytes as they are, or items [start, end) of a list (sliced when taken). */
+type Section = { bytes: Uint8Array } | { list: unknown[]; start: number; end: number };
 
 /** The state cut into sections: section 0 (the skeleton) first. */
 export interface CutState {
@@ -54,10 +54,20 @@ export interface CutState {
   take(i: number): Uint8Array;
 }
 
-/** Cuts `state` into sections (a walk over its structure; nothing is encoded until asked for). */
-export function cut(state: unknown): CutState {
+/** Items looked at between two pauses while cutting (a million objectIDs are walked at each snapshot). */
+const WALK_ITEMS = 1 << 15;
+/** Items of a list of objects or arrays (the records' chunks, synonyms, rules) cut between two pauses. */
+const CONTAINERS_PER_PAUSE = 1 << 11;
+
+/**
+ * Cuts `state` into sections: a walk over its structure that pauses every
+ * WALK_ITEMS items of a long list; nothing is copied or encoded until a
+ * section is taken. The state must not change until every section is taken
+ * (a snapshot's capture is a copy of its own).
+ */
+export async function cut(state: unknown, pause: () => Promise<void>): Promise<CutState> {
   const sections: Array<Section | undefined> = [];
-  const value = replaceLarge(state, sections as Section[]);
+  const value = await replaceLarge(state, sections as Section[], pause);
   const count = sections.length + 1;
   return {
     count,
@@ -66,53 +76,78 @@ export function cut(state: unknown): CutState {
       const section = sections[i - 1];
       if (!section) throw new Error(`snapshot: section ${i} was already taken`);
       sections[i - 1] = undefined;
-      return 'bytes' in section ? section.bytes : encode(section.items, { extensionCodec: refs });
+      if ('bytes' in section) return section.bytes;
+      return encode(section.list.slice(section.start, section.end), { extensionCodec: refs });
     },
   };
 }
 
-function replaceLarge(value: unknown, sections: Section[]): unknown {
-  if (value instanceof Uint8Array) {
-    if (value.length < OWN_SECTION_BYTES) return value;
-    sections.push({ bytes: value });
-    return new SectionRef(BYTES, sections.length, 1, value.length);
-  }
+async function replaceLarge(value: unknown, sections: Section[], pause: () => Promise<void>): Promise<unknown> {
+  if (value instanceof Uint8Array) return sectionOrBytes(value, sections);
   if (Array.isArray(value)) {
-    const items = holdsContainers(value) ? value.map((item) => replaceLarge(item, sections)) : value;
+    const containers = await holdsContainers(value, pause);
+    const items = containers ? [] : value;
+    if (containers) {
+      for (let i = 0; i < value.length; i++) {
+        const item = value[i];
+        items.push(item instanceof Uint8Array ? sectionOrBytes(item, sections) : await replaceLarge(item, sections, pause));
+        if (i % CONTAINERS_PER_PAUSE === CONTAINERS_PER_PAUSE - 1) await pause();
+      }
+    }
     if (items.length <= LIST_ITEMS) return items;
     const first = sections.length + 1;
-    for (const slice of listSlices(items)) sections.push({ items: slice });
+    for (const [start, end] of containers ? listSlices(items) : evenSlices(items.length)) sections.push({ list: items, start, end });
     return new SectionRef(LIST, first, sections.length + 1 - first, items.length);
   }
   if (isPlainObject(value)) {
     const out = {};
-    for (const [key, item] of Object.entries(value)) setOwn(out, key, replaceLarge(item, sections));
+    for (const [key, item] of Object.entries(value)) setOwn(out, key, await replaceLarge(item, sections, pause));
     return out;
   }
   return value;
 }
 
-/** A long list cut in slices of at most LIST_ITEMS items and about LIST_BYTES bytes of byte arrays. */
-function* listSlices(items: unknown[]): Iterable<unknown[]> {
+/** A large byte array's section reference (the array gets a section), or a small one as it is. */
+function sectionOrBytes(bytes: Uint8Array, sections: Section[]): Uint8Array | SectionRef {
+  if (bytes.length < OWN_SECTION_BYTES) return bytes;
+  sections.push({ bytes });
+  return new SectionRef(BYTES, sections.length, 1, bytes.length);
+}
+
+/** The bounds of slices of LIST_ITEMS items (a list of strings and numbers: nothing to weigh). */
+function* evenSlices(length: number): Iterable<[number, number]> {
+  for (let start = 0; start < length; start += LIST_ITEMS) yield [start, Math.min(length, start + LIST_ITEMS)];
+}
+
+/** The bounds of a long list's slices: at most LIST_ITEMS items and about LIST_BYTES bytes of byte arrays each. */
+function* listSlices(items: unknown[]): Iterable<[number, number]> {
   let start = 0;
   let bytes = 0;
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
     if (item instanceof Uint8Array) bytes += item.length;
     if (i + 1 - start === LIST_ITEMS || bytes >= LIST_BYTES) {
-      yield items.slice(start, i + 1);
+      yield [start, i + 1];
       start = i + 1;
       bytes = 0;
     }
   }
-  if (start < items.length) yield items.slice(start);
+  if (start < items.length) yield [start, items.length];
 }
 
 const isContainer = (value: unknown) => typeof value === 'object' && value !== null;
 
-/** Whether a list holds objects or arrays (a plain loop: a million objectIDs are checked at each snapshot). */
-function holdsContainers(list: unknown[]): boolean {
-  for (let i = 0; i < list.length; i++) {
+/** Whether a list holds objects or arrays (a plain loop, paused every WALK_ITEMS items). */
+async function holdsContainers(list: unknown[], pause: () => Promise<void>): Promise<boolean> {
+  for (let from = 0; from < list.length; from += WALK_ITEMS) {
+    if (from > 0) await pause();
+    if (containerIn(list, from, Math.min(list.length, from + WALK_ITEMS))) return true;
+  }
+  return false;
+}
+
+function containerIn(list: unknown[], from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
     const item = list[i];
     if (typeof item === 'object' && item !== null) return true;
   }
@@ -135,7 +170,7 @@ export async function join(count: number, section: (i: number) => Promise<Uint8A
   const resolve = async (value: unknown): Promise<unknown> => {
     if (value instanceof SectionRef) return resolve(await referenced(value, count, section, pause));
     if (Array.isArray(value)) {
-      if (!holdsContainers(value)) return value;
+      if (!(await holdsContainers(value, pause))) return value;
       for (let i = 0; i < value.length; i++) value[i] = await resolve(value[i]);
       return value;
     }

@@ -10,6 +10,7 @@ import type { ApiError } from '../util/errors.js';
 import type { Recovered } from '../durability/recovery.js';
 import { yieldTurn } from '../util/turns.js';
 import { WritePacer } from './write-pacer.js';
+import { workerProof } from './snapshot-proof.js';
 import { newCursorKey } from '../query/browse.js';
 export { checkIndexName } from '../index/index-name.js';
 import type { SearchIndex } from '../index/search-index.js';
@@ -127,6 +128,7 @@ export class Engine {
       pacer: this.pacer,
       runTask: (op, taskID) => this.runTask(op, taskID),
       replays: (op, taskID) => this.catalog.replays(op, taskID),
+      proveElsewhere: workerProof(options.encryptionKey),
     });
   }
 
@@ -159,6 +161,9 @@ export class Engine {
 
   /** Writes a snapshot of everything applied so far (waits for queued writes first). */
   snapshot(): Promise<void> { return this.durability.snapshot(); }
+
+  /** @internal Proves a snapshot's bytes as this engine would load them (the proof worker's job: see snapshot-proof.ts). */
+  proveSnapshot(bytes: Uint8Array, taskID: number): Promise<void> { return this.durability.proveBytes(bytes, taskID); }
 
   /** @internal The index of that name; a 404 (a 503 for a quarantined one) when there is none. */
   index(name: string): SearchIndex { return this.catalog.index(name); }

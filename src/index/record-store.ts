@@ -241,6 +241,7 @@ export class RecordStore {
       offset += chunk.ends[this.chunkRecords - 1];
       if (offset > MAX_PACKED_BYTES) throw new Error('records: an index packs to more than 4 GiB, more than a snapshot can hold');
       chunks.push(chunk.deflated);
+      if ((k * this.chunkRecords) % UNPACK_SLICE < this.chunkRecords) await yieldTurn();
     }
     return { objectIDs: this.objectIDs.slice(), ends: new Uint8Array(ends.buffer), chunks, chunkRecords: this.chunkRecords };
   }
@@ -287,7 +288,11 @@ export class RecordStore {
     // without a synchronous inflate, reads cannot wait for one: every chunk is inflated now
     await loadSyncZlib();
     const inflated = syncZlib() ? undefined : await Promise.all(deflated.map(inflate));
-    this.chunks = deflated.map((bytes, k) => ({ ends: chunkEnds(ends, k, chunkRecords), deflated: bytes, inflated: inflated?.[k], stale: false }));
+    this.chunks = [];
+    for (let k = 0; k < deflated.length; k++) {
+      this.chunks.push({ ends: chunkEnds(ends, k, chunkRecords), deflated: deflated[k], inflated: inflated?.[k], stale: false });
+      if ((k * chunkRecords) % UNPACK_SLICE < chunkRecords) await yieldTurn();
+    }
   }
 
   /** Reads chunks of another size (an older snapshot's one blob) by inflating them all and cutting them in chunks of this size. */

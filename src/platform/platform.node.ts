@@ -1,9 +1,23 @@
 // What Lantern takes from Node (and Electron): node:zlib, synchronous and
 // several times faster than CompressionStream for snapshot sections, and
-// the worker_threads channel to the thread that started a worker.
+// worker_threads: the channel to the thread that started a worker, and
+// workers of its own (a snapshot's proof).
 import type { Platform } from './types.js';
 
 export const platform: Platform = {
   zlib: () => import('node:zlib').catch(() => undefined),
   parentPort: async () => (await import('node:worker_threads')).parentPort ?? undefined,
+  runWorker,
 };
+
+async function runWorker(url: URL, data: unknown): Promise<{ message: unknown } | undefined> {
+  const [{ existsSync }, { fileURLToPath }, { Worker }] = await Promise.all([import('node:fs'), import('node:url'), import('node:worker_threads')]);
+  if (url.protocol !== 'file:' || !existsSync(fileURLToPath(url))) return undefined;
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(url, { workerData: data });
+    worker.once('message', (message) => resolve({ message }));
+    worker.once('error', reject);
+    // after an answer this rejects nothing: a promise settles once
+    worker.once('exit', (code) => reject(new Error(`a worker thread stopped (exit code ${code}) before it answered`)));
+  });
+}

@@ -7,4 +7,5 @@ import type { Platform } from './types.js';
 export const platform: Platform = {
   zlib: async () => undefined,
   parentPort: async () => undefined,
+  runWorker: async () => undefined,
 };

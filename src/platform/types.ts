@@ -23,4 +23,10 @@ export interface Platform {
   zlib(): Promise<Zlib | undefined>;
   /** In a Node worker thread, the port to the thread that started it. */
   parentPort(): Promise<NodePort | undefined>;
+  /**
+   * Runs the script at `url` in a worker thread of its own, given `data`,
+   * and resolves with the first message it posts; undefined where there is
+   * no such script or no worker threads.
+   */
+  runWorker(url: URL, data: unknown): Promise<{ message: unknown } | undefined>;
 }

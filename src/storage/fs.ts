@@ -316,7 +316,7 @@ export function fsStorage(dir: string): Storage {
       let described: ManifestSnapshot;
       try {
         described = await writePieces(unproven, snapshot, file);
-        await prove(asBytes(await readFile(unproven)));
+        await prove({ taskID: snapshot.taskID, file: unproven, bytes: described.bytes, read: async () => asBytes(await readFile(unproven)) });
       } catch (e) {
         rmSync(unproven, { force: true });
         throw e;

@@ -116,7 +116,7 @@ export function idbStorage(name: string, options: IdbStorageOptions = {}): Stora
       const pieces: Uint8Array[] = [];
       for await (const piece of snapshot.pieces) pieces.push(piece);
       const bytes = concat(pieces);
-      await prove(bytes);
+      await prove({ taskID: snapshot.taskID, read: async () => bytes });
       const record = await sealed({ taskID: snapshot.taskID, bytes });
       const tx = database().transaction([SNAPSHOTS, LOG], 'readwrite');
       const snapshots = tx.objectStore(SNAPSHOTS);

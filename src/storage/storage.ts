@@ -35,6 +35,9 @@ export interface StoredSnapshot {
   taskID: number;
   /** Its bytes; rejects with the reason when it is missing or not the file written. */
   read(): Promise<Uint8Array>;
+  /** The file it is in, when it is one (a snapshot's proof may read it in a worker thread), and its length. */
+  file?: string;
+  bytes?: number;
 }
 
 export interface StoredState {
@@ -78,13 +81,13 @@ export interface Storage {
   snapshotStarted?(taskID: number): void;
   /**
    * Stores a snapshot (its pieces end to end, written without holding the
-   * main thread for the whole of it), reads it back and hands the bytes read to `prove`
-   * (which rejects when they do not load). Only once proven does it replace
+   * main thread for the whole of it) and hands it, as stored, to `prove`
+   * (which reads it back and rejects when it does not load). Only once proven does it replace
    * what it supersedes: every snapshot but this one and the previous, and the
    * log records the previous one already contains. A snapshot that fails its
    * proof is removed and the rejection passes through.
    */
-  writeSnapshot(snapshot: SnapshotEntry, prove: (stored: Uint8Array) => Promise<void>): Promise<void>;
+  writeSnapshot(snapshot: SnapshotEntry, prove: (stored: StoredSnapshot) => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -22,16 +22,21 @@ afterAll(cleanup);
 interface Ack { taskID: number; batch: number; size: number }
 interface RoundResult { acks: Ack[]; lines: string[]; exit: { code: number | null; signal: NodeJS.Signals | null }; stderr: string }
 
-/** Runs the writer and kills it `killAfter` ms after it is ready (or after spawn, before it is ready). */
-function runWriter(args: string[], kill: { fromSpawn: boolean; delay: number }): Promise<RoundResult> {
+/**
+ * Runs the writer and kills it `delay` ms after it is spawned, after it is
+ * ready, or after its first snapshot is written (so that snapshots are
+ * taken however slow the machine: a kill soon after `ready` may land before
+ * any).
+ */
+function runWriter(args: string[], kill: { after: 'spawn' | 'ready' | 'snapshot'; delay: number }): Promise<RoundResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [WRITER, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     const lines: string[] = [];
     let buffered = '';
     let stderr = '';
     let timer: NodeJS.Timeout | undefined;
-    const killLater = () => { timer = setTimeout(() => child.kill('SIGKILL'), kill.delay); };
-    if (kill.fromSpawn) killLater();
+    const killLater = () => { timer ??= setTimeout(() => child.kill('SIGKILL'), kill.delay); };
+    if (kill.after === 'spawn') killLater();
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
       buffered += chunk;
@@ -39,7 +44,7 @@ function runWriter(args: string[], kill: { fromSpawn: boolean; delay: number }):
       buffered = parts.pop()!;
       for (const line of parts) {
         lines.push(line);
-        if (line === 'ready' && !kill.fromSpawn) killLater();
+        if (line === kill.after) killLater();
       }
     });
     child.stderr.setEncoding('utf8');
@@ -84,11 +89,12 @@ describe('SIGKILL at random points', () => {
       const snapshotEvery = [0, 7, 25][Math.floor(random() * 3)];
       const fromSpawn = random() < 0.12;
       const delay = fromSpawn ? Math.floor(random() * 250) : random() < 0.15 ? 0 : Math.floor(random() * 80);
-      const context = `round ${round} (seed ${SEED}, concurrency ${concurrency}, snapshotEvery ${snapshotEvery}, kill ${fromSpawn ? 'from spawn' : 'after ready'} +${delay}ms)`;
+      const after = fromSpawn ? 'spawn' : round % 5 === 4 ? 'snapshot' : 'ready';
+      const context = `round ${round} (seed ${SEED}, concurrency ${concurrency}, snapshotEvery ${snapshotEvery}, kill ${delay}ms after ${after})`;
 
       const result = await runWriter(
         [dir, String(nextBatch), String(Math.floor(random() * 2 ** 31)), String(concurrency), String(snapshotEvery), '300'],
-        { fromSpawn, delay },
+        { after, delay },
       );
       if (result.lines.includes('done')) stats.finished++;
       else {

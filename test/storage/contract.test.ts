@@ -5,13 +5,13 @@
 // two newest snapshots, and the log the older of them holds); keep
 // everything when a proof fails. memoryStorage keeps nothing by design.
 import 'fake-indexeddb/auto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fsStorage } from '../../src/storage/fs.js';
 import { idbStorage } from '../../src/storage/idb.js';
-import { memoryStorage, SNAPSHOTS_KEPT, type Entry, type Storage, type StoredState } from '../../src/storage/storage.js';
+import { memoryStorage, SNAPSHOTS_KEPT, type Entry, type Storage, type StoredSnapshot, type StoredState } from '../../src/storage/storage.js';
 
 interface Implementation {
   name: string;
@@ -59,7 +59,7 @@ async function session<T>(open: () => Storage, use: (storage: Storage, state: St
 }
 
 /** Appends, as the engine does, then stores a snapshot of everything up to `taskID`. */
-async function snapshotAt(storage: Storage, taskID: number, text: string, prove: (bytes: Uint8Array) => Promise<void> = async () => {}): Promise<void> {
+async function snapshotAt(storage: Storage, taskID: number, text: string, prove: (stored: StoredSnapshot) => Promise<void> = async () => {}): Promise<void> {
   storage.snapshotStarted?.(taskID);
   const bytes = bytesOf(text);
   await storage.writeSnapshot({ taskID, pieces: [bytes.subarray(0, 3), bytes.subarray(3)] }, prove);
@@ -102,10 +102,15 @@ describe.each(IMPLEMENTATIONS)('$name', ({ persists, place }) => {
     await session(open, async (_, state) => expect(taskIDs(state)).toEqual([1, 2, 3, 4]));
   });
 
-  it.skipIf(!persists)('hands the stored bytes to the proof, and keeps the two newest snapshots and the log after the older one', async () => {
+  it.skipIf(!persists)('hands the stored snapshot to the proof, and keeps the two newest snapshots and the log after the older one', async () => {
     const open = place();
     const proven: string[] = [];
-    const prove = async (bytes: Uint8Array) => { proven.push(new TextDecoder().decode(bytes)); };
+    const prove = async (stored: StoredSnapshot) => {
+      const bytes = await stored.read();
+      // a file named for the proof (a worker thread may read it) holds the same bytes
+      if (stored.file !== undefined) expect(new Uint8Array(readFileSync(stored.file))).toEqual(bytes);
+      proven.push(`${stored.taskID}: ${new TextDecoder().decode(bytes)}`);
+    };
     await session(open, async (storage) => {
       for (const t of [1, 2]) await storage.append!(entry(t));
       await snapshotAt(storage, 2, 'state at 2', prove);
@@ -115,7 +120,7 @@ describe.each(IMPLEMENTATIONS)('$name', ({ persists, place }) => {
       await snapshotAt(storage, 6, 'state at 6', prove);
       await storage.append!(entry(7));
     });
-    expect(proven).toEqual(['state at 2', 'state at 4', 'state at 6']);
+    expect(proven).toEqual(['2: state at 2', '4: state at 4', '6: state at 6']);
     await session(open, async (_, state) => {
       expect(await texts(state)).toEqual([[6, 'state at 6'], [4, 'state at 4']].slice(0, SNAPSHOTS_KEPT));
       expect(state.needsSnapshot).toBe(true);
