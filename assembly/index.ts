@@ -16,7 +16,7 @@ import { mayBeMatched } from './marked-filter';
 import { beginExport, beginImport, exportSome, importSome } from './snapshot';
 import { invalidatePrefixCache as dropPrefixCache } from './prefix-cache';
 import { invalidateWordMemo } from './word-memo';
-import { bitmapWords, candidateBitmap, isTermMatched, termWords } from './wordsets';
+import { bitmapWords, candidateBitmap, isTermMatched, marksAreComplete, termWords } from './wordsets';
 
 /** Gap in word positions between two elements of one array attribute. */
 const ARRAY_GAP = 8;
@@ -133,10 +133,17 @@ export function highlight(length: i32): void {
   tokenize(scratchBase(), length);
   results.length = 0;
   results.push(tokens.count);
+  const complete = marksAreComplete();
   for (let t = 0; t < tokens.count; t++) {
     let mask = 0;
     let highlightEnd = tokens.start.get(t);
     const end = tokens.end.get(t);
+    const maybe = mayBeMatched(<u32>tokens.hash.get(t));
+    // a term of the dictionary the search did not mark matches no query word: no word need be tried
+    if (!maybe && complete && lookupToken(t) >= 0) {
+      results.push(highlightEnd); results.push(end); results.push(0); results.push(highlightEnd);
+      continue;
+    }
     const foldedLength = tokens.foldLength.get(t);
     for (let w = 0; w < wordCount; w++) {
       if (isExcluded(w)) continue;
@@ -148,7 +155,7 @@ export function highlight(length: i32): void {
       if (until > highlightEnd) highlightEnd = until;
     }
     // terms the search matched another way (word alternatives) highlight whole
-    const term = mayBeMatched(<u32>tokens.hash.get(t)) ? lookupToken(t) : -1;
+    const term = maybe ? lookupToken(t) : -1;
     if (term >= 0 && isTermMatched(term)) {
       const alternatives = termWords.get(term) & ~mask;
       if (alternatives != 0) { mask |= alternatives; highlightEnd = end; }

@@ -12,7 +12,7 @@ import {
   MAX_WORDS, matchWord, queryUnits, setWordCount, wordCount, wordLength, wordMaxTypos, wordPrefix, wordStart,
 } from './matcher';
 import {
-  accumulateLevels, bitmapWords, candidateBitmap, fillSlot, finishSlot, invalidateMarks, prepareWordsets, recordMatch, recordPhraseMatch, selectMatchWord, testBit, useSlot,
+  accumulateLevels, bitmapWords, candidateBitmap, fillSlot, finishSlot, invalidateMarks, marksCompleted, prepareWordsets, recordMatch, recordPhraseMatch, selectMatchWord, testBit, useSlot,
 } from './wordsets';
 import {
   attributeRulesActive, exactFromScan, exactOf, isAdjacentPair, isExcluded, matchedWordsOf, rankOf, scanRecord, scannedWords, setAttributeRules, setWordRoles, typosOf,
@@ -313,6 +313,7 @@ export function search(): void {
   prepareWordsets(wordCount, docCapacity, termCount);
   for (let w = 0; w < wordCount; w++) matchQueryWord(w);
   matchAlternatives();
+  marksCompleted();
   for (let w = 0; w < wordCount; w++) accumulateLevels(w);
   setDistinctLimit(unchecked(params[P_DISTINCT]));
   if (isStaticQuery()) { searchStatic(); return; }

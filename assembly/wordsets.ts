@@ -70,6 +70,7 @@ export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32
   leadFolded = false;
   unfolded = 0;
   nextEpoch();
+  searchMarked = false;
 }
 
 function nextEpoch(): void {
@@ -96,7 +97,16 @@ function nextEpoch(): void {
 let excludedMask: i32 = 0;
 
 /** Forgets which terms the last search matched (a new query is being read). */
-export function invalidateMarks(): void { nextEpoch(); }
+export function invalidateMarks(): void { nextEpoch(); searchMarked = false; }
+
+/**
+ * Every query word was matched against the dictionary since the words were
+ * read (a search ran, not only prepareQuery): a term left unmarked then
+ * matches no query word.
+ */
+let searchMarked = false;
+export function marksAreComplete(): bool { return searchMarked; }
+export function marksCompleted(): void { searchMarked = true; }
 export function selectMatchWord(w: i32, excluded: i32): void { currentWord = w; excludedMask = excluded; }
 
 /** The current word's matches feed the records' best attribute key (excluded words never rank). */
