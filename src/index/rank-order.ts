@@ -15,12 +15,28 @@ export class RankOrder {
   private order: Int32Array = new Int32Array(0);
   /** Per position of `order`: 1 when its record ties with the one before (so shares its rank). */
   private tied: Uint8Array = new Uint8Array(0);
-  /** Per record id: its values for the entries (undefined: no live record). */
+  /** Per record id: its values for the entries (undefined: not in the order). */
   private keys: Array<SortValue[] | undefined> = [];
+  /** Values noted as records were saved, for ids not yet in the order (see note). */
+  private noted: Array<SortValue[] | undefined> = [];
   private store: RecordStore | undefined;
   private seen = 0;
 
   constructor(private readonly entries: SortEntry[]) {}
+
+  /**
+   * Notes a record's values for the entries as it is saved (the record at
+   * hand): orders rebuilt or folded later read them instead of decoding the
+   * record. A record id is never reused, so a noted value never goes stale.
+   */
+  note(id: number, record: SearchRecord): void {
+    this.noted[id] = this.keyOf(record);
+  }
+
+  /** A live record's values: noted as it was saved, else read from the record. */
+  private valuesOf(store: RecordStore, id: number): SortValue[] {
+    return this.noted[id] ?? this.keyOf(store.get(id)!);
+  }
 
   /** Per record id of `store`: its rank (0 for ids without a record). */
   ranks(store: RecordStore): Int32Array {
@@ -46,13 +62,15 @@ export class RankOrder {
     return this.entries.map((e) => sortValue(valuesAt(record, e.path)));
   }
 
+  /** Sorts every live record: by its noted values, or those of the record decoded where none were noted. */
   private rebuild(store: RecordStore): void {
     this.keys = [];
     const ids: number[] = [];
-    for (const [id, record] of store.entries()) {
-      this.keys[id] = this.keyOf(record);
+    for (const id of store.liveIds()) {
+      this.keys[id] = this.valuesOf(store, id);
       ids.push(id);
     }
+    this.noted = [];
     const sorted = this.radixSorted(ids);
     if (sorted) {
       [this.order, this.tied] = sorted;
@@ -78,36 +96,39 @@ export class RankOrder {
     const descending = this.entries[0].descending;
     const n = ids.length;
     const value = new Float64Array(1);
-    const bits = new Uint32Array(value.buffer);
-    let high = new Uint32Array(n);
-    let low = new Uint32Array(n);
-    let order = new Uint32Array(n);
+    // the bits as int32: bit operations on them stay small integers, where uint32s above 2^31 would be
+    // boxed numbers in code not yet optimized (an order is often sorted once, before optimizing pays)
+    const bits = new Int32Array(value.buffer);
+    let high = new Int32Array(n);
+    let low = new Int32Array(n);
+    let order = new Int32Array(n);
     for (let i = 0; i < n; i++) {
       order[i] = ids[i];
       const v = this.keys[ids[i]]![0];
-      if (v === undefined) { high[i] = 0xffffffff; low[i] = 0xffffffff; continue; } // last, both directions
+      if (v === undefined) { high[i] = -1; low[i] = -1; continue; } // all ones: last, both directions
       if (typeof v !== 'number') return undefined;
       value[0] = v === 0 ? 0 : v; // -0 sorts with 0
       let h = bits[1];
       let l = bits[0];
-      if (h & 0x80000000) { h = ~h >>> 0; l = ~l >>> 0; } else h = (h | 0x80000000) >>> 0;
-      if (descending) { h = ~h >>> 0; l = ~l >>> 0; }
-      if (h === 0xffffffff && l === 0xffffffff) l = 0xfffffffe; // the largest key is kept for missing values
+      if (h < 0) { h = ~h; l = ~l; } else h |= 0x80000000;
+      if (descending) { h = ~h; l = ~l; }
+      if (h === -1 && l === -1) l = -2; // the largest key is kept for missing values
       high[i] = h;
       low[i] = l;
     }
-    let nextHigh = new Uint32Array(n);
-    let nextLow = new Uint32Array(n);
-    let nextOrder = new Uint32Array(n);
-    const counts = new Uint32Array(0x10001);
+    let nextHigh = new Int32Array(n);
+    let nextLow = new Int32Array(n);
+    let nextOrder = new Int32Array(n);
+    const counts = new Int32Array(0x10001);
     for (let pass = 0; pass < 4; pass++) {
       const digits = pass < 2 ? low : high;
-      const shift = (pass & 1) * 16;
+      // the unsigned 16-bit digit: the low half, then the high one
+      const upper = (pass & 1) === 1;
       counts.fill(0);
-      for (let i = 0; i < n; i++) counts[((digits[i] >>> shift) & 0xffff) + 1]++;
+      for (let i = 0; i < n; i++) counts[(upper ? digits[i] >>> 16 : digits[i] & 0xffff) + 1]++;
       for (let b = 1; b <= 0x10000; b++) counts[b] += counts[b - 1];
       for (let i = 0; i < n; i++) {
-        const to = counts[(digits[i] >>> shift) & 0xffff]++;
+        const to = counts[upper ? digits[i] >>> 16 : digits[i] & 0xffff]++;
         nextOrder[to] = order[i];
         nextHigh[to] = high[i];
         nextLow[to] = low[i];
@@ -116,7 +137,7 @@ export class RankOrder {
     }
     const tied = new Uint8Array(n);
     for (let i = 1; i < n; i++) tied[i] = high[i] === high[i - 1] && low[i] === low[i - 1] ? 1 : 0;
-    return [new Int32Array(order.buffer), tied];
+    return [order, tied];
   }
 
   /**
@@ -130,9 +151,9 @@ export class RankOrder {
     const fresh: number[] = [];
     let removed = 0;
     for (const id of new Set(changed)) {
-      const record = store.get(id);
       // a removed record keeps its key until the merge: the binary searches read the order as it was
-      if (record) { this.keys[id] = this.keyOf(record); fresh.push(id); } else if (this.keys[id] !== undefined) { gone[id] = 1; removed++; }
+      if (store.objectIDOf(id) !== undefined) { this.keys[id] = this.valuesOf(store, id); fresh.push(id); } else if (this.keys[id] !== undefined) { gone[id] = 1; removed++; }
+      this.noted[id] = undefined;
     }
     fresh.sort(this.compare);
     const { order, tied } = this;

@@ -171,6 +171,11 @@ export class RecordStore {
     }
   }
 
+  /** The ids of every live record, in order (no record is read). */
+  *liveIds(): Iterable<number> {
+    for (let id = 0; id < this.objects.length; id++) if (this.objectIDOf(id) !== undefined) yield id;
+  }
+
   /**
    * Every live record, a chunk at a time (scans decode without keeping: a
    * browse or a facet built over a million records must not hold them all).

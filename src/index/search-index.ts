@@ -93,7 +93,7 @@ export class SearchIndex {
   /** Rank arrays of this index's settings over its data, for the data version they were computed at. */
   private rankCache: { version: number; slots: Array<[number, Int32Array]> } | undefined;
   /** The orders behind the rank arrays, kept across writes for the ranking plan they follow. */
-  private rankOrders: { plan: RankingPlan; orders: RankOrder[] } | undefined;
+  private rankOrders: { plan: RankingPlan; orders: Array<RankOrder | undefined> } | undefined;
   /** A virtual replica: the index whose records, core and facets it reads (it holds none). */
   private shared: SearchIndex | undefined;
   private readonly compaction = new Compaction();
@@ -179,6 +179,7 @@ export class SearchIndex {
       this.removeId(record.objectID);
       const id = this.records.push(record);
       this.facetIndex.add(id, record);
+      for (const order of this.currentRankOrders()) order?.note(id, record);
       batch.push({ id, segments: this.segmentsOf(record) });
       if (batch.length >= CORE_BATCH) { this.core.addDocuments(batch); batch = []; }
     }
@@ -432,10 +433,20 @@ export class SearchIndex {
   /** Ranks by `entries`, from an order kept across writes (see rank-order.ts). */
   private ranksFor(entries: SortEntry[], order: number): Int32Array {
     if (entries.length === 0) return new Int32Array(this.capacity);
-    if (this.rankOrders?.plan !== this.plan) this.rankOrders = { plan: this.plan, orders: [] };
-    const orders = this.rankOrders.orders;
-    orders[order] ??= new RankOrder(entries);
-    return orders[order].ranks(this.data.records);
+    return this.currentRankOrders()[order]!.ranks(this.data.records);
+  }
+
+  /**
+   * The orders of the ranking plan: customRanking's (slot 0) and each sort's
+   * (none where a slot sorts by nothing). Made with the plan, not at the
+   * first search, so that records saved meanwhile note their sort values.
+   */
+  private currentRankOrders(): Array<RankOrder | undefined> {
+    if (this.rankOrders?.plan !== this.plan) {
+      const entries = [this.plan.custom, ...this.plan.sorts.map((entry) => [entry])];
+      this.rankOrders = { plan: this.plan, orders: entries.map((e) => (e.length > 0 ? new RankOrder(e) : undefined)) };
+    }
+    return this.rankOrders.orders;
   }
 }
 

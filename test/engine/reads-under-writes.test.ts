@@ -182,6 +182,38 @@ describe('rank orders kept across writes', () => {
     });
   }
 
+  for (const seed of [4, 5]) {
+    it(`seed ${seed}: with values noted as records are saved, equal to a full sort, and no noted record is read`, () => {
+      const random = prng(seed);
+      const entries: SortEntry[] = [
+        { attribute: 'views', path: ['views'], descending: true },
+        { attribute: 'name', path: ['name'], descending: false },
+      ];
+      const store = new RecordStore();
+      const order = new RankOrder(entries);
+      const reads = vi.spyOn(store, 'get');
+      const value = () => (random() < 0.1 ? undefined : Math.floor(random() * 20));
+      for (let round = 0; round < 30; round++) {
+        const changes = 1 + Math.floor(random() * (round < 3 ? 300 : 20));
+        let unnoted = 0;
+        for (let c = 0; c < changes; c++) {
+          // the same objectID again and again: records added and removed between two folds among them
+          const objectID = `o${Math.floor(random() * 100)}`;
+          store.remove(objectID);
+          if (random() < 0.2) continue;
+          const record = { objectID, views: value(), name: random() < 0.5 ? `n${Math.floor(random() * 5)}` : undefined } as SearchRecord;
+          const id = store.push(record);
+          if (random() < 0.9) order.note(id, record);
+          else unnoted++;
+        }
+        reads.mockClear();
+        expect(Array.from(order.ranks(store)), `round ${round}`).toEqual(Array.from(fullSort(store, entries)));
+        // only records saved without a note are read (a fold reads no more than those)
+        expect(reads.mock.calls.length, `round ${round}`).toBeLessThanOrEqual(unnoted);
+      }
+    });
+  }
+
   for (const descending of [false, true]) {
     it(`one numeric entry (${descending ? 'desc' : 'asc'}): the radix sort of a whole store equals a full sort, then folds`, () => {
       const random = prng(descending ? 11 : 12);
