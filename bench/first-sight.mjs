@@ -1,0 +1,134 @@
+// Queries at first sight (issue #25): each query is timed the first time the
+// engine sees it, never warmed. Synthetic records drawn from the TED
+// vocabulary (corpus.mjs); two-word queries taken from a record's title, one
+// typo in the first word (5+ letters, an inner letter replaced) and the
+// second (4+ letters) cut to a prefix of 3 letters or more, as someone
+// typing would send them. After 50 untimed queries
+// (the code warmed, not the queries), every query is timed once:
+//
+//   Lantern, the default answer (the API, 20 hits with highlighting);
+//   Lantern, objectID only (10 hits, nothing highlighted);
+//   Lantern, the same queries seen again (default answer);
+//   each peer asked (default: MiniSearch, set up as bench/peers.mjs says).
+//
+// recall@10: the record a query was taken from is among the first 10 hits.
+// The hash of Lantern's top-10 ids over all queries shows whether a change
+// kept every ranking. Ratios are taken in this one process.
+//
+//   node --max-old-space-size=4096 bench/first-sight.mjs [--records 100000] [--queries 1000] [--peers minisearch]
+import { createHash } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { mulberry32, synthetic } from './corpus.mjs';
+import { settleHeap, stats } from './measure.mjs';
+import { flatDocument, loadLibraries, TOP } from './peers.mjs';
+
+const { values } = parseArgs({
+  options: {
+    records: { type: 'string', default: '100000' },
+    queries: { type: 'string', default: '1000' },
+    peers: { type: 'string', default: 'minisearch' },
+    seed: { type: 'string', default: '25' },
+  },
+});
+const RECORDS = Number(values.records);
+const QUERIES = Number(values.queries);
+const WARMUP = 50;
+
+/**
+ * Two-word queries from records' titles: the first word (5+ letters) with an
+ * inner letter replaced, the next word (4+ letters) cut to 3 letters or
+ * more but not whole; and the record.
+ * @param {import('./corpus.mjs').Corpus} corpus
+ * @param {number} count
+ * @param {number} seed
+ */
+function typedQueries(corpus, count, seed) {
+  const rng = mulberry32(seed);
+  /** @type {Array<{ query: string, objectID: string }>} */
+  const out = [];
+  const seen = new Set();
+  while (out.length < count) {
+    const record = corpus.records[Math.floor(rng() * corpus.records.length)];
+    const words = record.title.toLowerCase().split(' ');
+    const at = Math.floor(rng() * (words.length - 1));
+    const [first, second] = [words[at], words[at + 1]];
+    if (first.length < 5 || second.length < 4 || !/^\p{L}+$/u.test(first + second)) continue;
+    const inner = 1 + Math.floor(rng() * (first.length - 2));
+    let letter = String.fromCharCode(97 + Math.floor(rng() * 26));
+    if (letter === first[inner]) letter = letter === 'z' ? 'a' : String.fromCharCode(letter.charCodeAt(0) + 1);
+    const query = `${first.slice(0, inner)}${letter}${first.slice(inner + 1)} ${second.slice(0, 3 + Math.floor(rng() * (second.length - 3)))}`;
+    if (seen.has(query)) continue;
+    seen.add(query);
+    out.push({ query, objectID: record.objectID });
+  }
+  return out;
+}
+
+/**
+ * Times `ask` once per query; returns the times (ms) and the recall@10.
+ * @param {Array<{ query: string, objectID: string }>} queries
+ * @param {(query: string) => Promise<string[]> | string[]} ask the ids of the first hits
+ * @param {ReturnType<typeof createHash>} [hash] fed with each answer's first 10 ids
+ */
+async function timeEach(queries, ask, hash) {
+  /** @type {number[]} */
+  const times = [];
+  let found = 0;
+  for (const { query, objectID } of queries) {
+    const started = performance.now();
+    const ids = await ask(query);
+    times.push(performance.now() - started);
+    if (ids.slice(0, TOP).includes(objectID)) found++;
+    hash?.update(`${ids.slice(0, TOP).join(',')}\n`);
+  }
+  return { ...stats(times), recall: found / queries.length };
+}
+
+/** @type {(s: { p50: number, p99: number, max: number }) => string} */
+const figures = (s) => `p50 ${s.p50.toFixed(3).padStart(7)} ms  p99 ${s.p99.toFixed(2).padStart(7)} ms  max ${s.max.toFixed(1).padStart(6)} ms`;
+
+const corpus = synthetic(RECORDS);
+const rawJsonBytes = Buffer.byteLength(JSON.stringify(corpus.records));
+const all = typedQueries(corpus, WARMUP + QUERIES, Number(values.seed));
+const [warmup, queries] = [all.slice(0, WARMUP), all.slice(WARMUP)];
+console.log(`${RECORDS} synthetic records (${(rawJsonBytes / 2 ** 20).toFixed(0)} MB of JSON), ${QUERIES} first-sight queries such as "${queries[0].query}", "${queries[1].query}"`);
+
+const peerCorpus = { ...corpus, documents: corpus.records.map((r) => flatDocument(r, corpus.peer)) };
+const before = settleHeap();
+const [lantern, ...peers] = await loadLibraries(['lantern', ...values.peers.split(',').filter(Boolean)], new URL('../dist', import.meta.url).pathname);
+const built = /** @type {import('./peers.mjs').LanternInstance} */ (await lantern.build(peerCorpus));
+const engine = built.engine;
+/** @type {(query: string) => Promise<string[]>} the API's default answer (20 hits, highlighted) */
+const defaultAnswer = async (query) => {
+  const response = await engine.request({ method: 'POST', path: `/1/indexes/${corpus.name}/query`, body: { query } });
+  return /** @type {{ hits: Array<{ objectID: string }> }} */ (response.body).hits.map((h) => h.objectID);
+};
+for (const { query } of warmup) await defaultAnswer(query);
+/** @type {Array<[string, Awaited<ReturnType<typeof timeEach>>]>} */
+const rows = [];
+const hash = createHash('sha256');
+const half = Math.floor(queries.length / 2);
+// half the queries answered in full, the other half objectID only: each is first seen by the way it is timed
+rows.push(['Lantern, default answer', await timeEach(queries.slice(0, half), defaultAnswer, hash)]);
+rows.push(['Lantern, objectID only', await timeEach(queries.slice(half), async (q) => (await built.search(q)).ids, hash)]);
+rows.push(['Lantern, seen again', await timeEach(queries.slice(0, half), defaultAnswer)]);
+const after = settleHeap();
+// what the engine added: the JS heap, the memory outside it (WebAssembly memory included), resident set
+const lanternBytes = Math.max(after.heapUsed + after.external - before.heapUsed - before.external, after.rss - before.rss);
+
+for (const peer of peers) {
+  const instance = await peer.build(peerCorpus);
+  for (const { query } of warmup) await instance.search(query);
+  rows.push([`${peer.name} ${peer.version}`, await timeEach(queries, async (q) => (await instance.search(q)).ids)]);
+  await instance.close?.();
+}
+
+for (const [name, s] of rows) console.log(`${name.padEnd(26)} ${figures(s)}  recall@10 ${s.recall.toFixed(3)}`);
+const [full, idOnly] = [rows[0][1], rows[1][1]];
+console.log(`default answer / objectID only at p50: ${(full.p50 / idOnly.p50).toFixed(2)}x (target <= 1.3x)`);
+for (const [name, s] of rows.slice(3)) {
+  console.log(`${name}: ${(s.p50 / full.p50).toFixed(1)}x Lantern's default answer at p50, ${(s.p99 / full.p99).toFixed(1)}x at p99`);
+}
+console.log(`memory after the queries: ${(lanternBytes / 2 ** 20).toFixed(0)} MB, ${(lanternBytes / rawJsonBytes).toFixed(2)}x the raw JSON (what the engine added to the heap and outside it, or to the resident set if more)`);
+console.log(`rankings: sha256 of Lantern's top-10 ids ${hash.digest('hex').slice(0, 16)}`);
+await built.close();
