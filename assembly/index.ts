@@ -15,6 +15,7 @@ import { params } from './params';
 import { mayBeMatched } from './marked-filter';
 import { beginExport, beginImport, exportSome, importSome } from './snapshot';
 import { invalidatePrefixCache as dropPrefixCache } from './prefix-cache';
+import { sortByKeys } from './radix-sort';
 import { invalidateWordMemo } from './word-memo';
 import { bitmapWords, candidateBitmap, isTermMatched, marksAreComplete, termWords } from './wordsets';
 
@@ -113,6 +114,9 @@ export function setRanks(slot: i32, count: i32): void {
   ranks.resetZero(count);
   memory.copy(ranks.ptr, scratchBase(), <usize>count << 2);
 }
+
+/** Scratch: `count` triples (id, high, low); results: the ids sorted by key, then tie flags (see radix-sort.ts). */
+export function sortKeys(count: i32): void { sortByKeys(count); }
 
 /** Scratch: the query (UTF-16 units); `paramsPtr()` holds the parameters. */
 export function search(): void { runSearch(); }

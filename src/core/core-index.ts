@@ -150,6 +150,25 @@ export class CoreIndex {
   ranksOwner: object | undefined;
   ranksVersion = -1;
 
+  /**
+   * Sorts `ids` by their 64-bit keys (`high`, then `low`, both as unsigned;
+   * equal keys keep their order): the ids in order and, per position,
+   * 1 when its key equals the one before.
+   */
+  sortByKeys(ids: Int32Array, high: Int32Array, low: Int32Array): { order: Int32Array; tied: Uint8Array } {
+    const n = ids.length;
+    const ptr = this.scratch(n * 12 + 4);
+    const triples = new Int32Array(this.core.memory.buffer, ptr, n * 3);
+    for (let i = 0; i < n; i++) {
+      triples[i * 3] = ids[i];
+      triples[i * 3 + 1] = high[i];
+      triples[i * 3 + 2] = low[i];
+    }
+    this.core.sortKeys(n);
+    const sorted = this.results();
+    return { order: sorted.slice(0, n), tied: Uint8Array.from(sorted.subarray(n, 2 * n)) };
+  }
+
   setRanks(slot: number, ranks: Int32Array): void {
     const ptr = this.scratch(ranks.length * 4 + 4);
     new Int32Array(this.core.memory.buffer, ptr, ranks.length).set(ranks);

@@ -19,6 +19,7 @@ export interface CoreExports {
   addDocuments(): void;
   removeDocument(doc: number): void;
   setRanks(slot: number, count: number): void;
+  sortKeys(count: number): void;
   search(): void;
   prepareQuery(): void;
   candidatesPtr(): number;

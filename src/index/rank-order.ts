@@ -10,6 +10,9 @@ import { valuesAt } from './records.js';
 import { compareValues, sortValue, type SortValue } from './sort-values.js';
 import type { SortEntry } from './settings.js';
 
+/** Sorts ids by 64-bit keys (high, then low, unsigned; stable): the ids in order, and per position whether it ties with the one before. */
+export type KeySorter = (ids: Int32Array, high: Int32Array, low: Int32Array) => { order: Int32Array; tied: Uint8Array };
+
 export class RankOrder {
   /** Live record ids, in order. */
   private order: Int32Array = new Int32Array(0);
@@ -22,7 +25,8 @@ export class RankOrder {
   private store: RecordStore | undefined;
   private seen = 0;
 
-  constructor(private readonly entries: SortEntry[]) {}
+  /** `sortByKeys` sorts ids by 64-bit keys (the core's, compiled: see assembly/radix-sort.ts). */
+  constructor(private readonly entries: SortEntry[], private readonly sortByKeys: KeySorter) {}
 
   /**
    * Notes a record's values for the entries as it is saved (the record at
@@ -83,13 +87,12 @@ export class RankOrder {
   }
 
   /**
-   * `ids` sorted by one numeric entry, with their tie flags: an LSD radix
-   * sort (16 bits a pass, the keys moved with the ids so passes read in
-   * order) over each value's bits made sortable as unsigned, stable as the
-   * comparison sort is. Undefined when the order has several entries or a
-   * value that is not a number. It runs at the first search after a restart
-   * and before the first snapshot of an index never searched: a comparison
-   * sort took seconds there at a million records.
+   * `ids` sorted by one numeric entry, with their tie flags: each value's
+   * bits made sortable as unsigned 64-bit keys, sorted by the core's radix
+   * sort (stable, as the comparison sort is). Undefined when the order has
+   * several entries or a value that is not a number. It runs at the first
+   * search after an import or a restart: a comparison sort took seconds
+   * there at a million records.
    */
   private radixSorted(ids: number[]): [Int32Array, Uint8Array] | undefined {
     if (this.entries.length !== 1) return undefined;
@@ -99,9 +102,9 @@ export class RankOrder {
     // the bits as int32: bit operations on them stay small integers, where uint32s above 2^31 would be
     // boxed numbers in code not yet optimized (an order is often sorted once, before optimizing pays)
     const bits = new Int32Array(value.buffer);
-    let high = new Int32Array(n);
-    let low = new Int32Array(n);
-    let order = new Int32Array(n);
+    const high = new Int32Array(n);
+    const low = new Int32Array(n);
+    const order = new Int32Array(n);
     for (let i = 0; i < n; i++) {
       order[i] = ids[i];
       const v = this.keys[ids[i]]![0];
@@ -116,28 +119,8 @@ export class RankOrder {
       high[i] = h;
       low[i] = l;
     }
-    let nextHigh = new Int32Array(n);
-    let nextLow = new Int32Array(n);
-    let nextOrder = new Int32Array(n);
-    const counts = new Int32Array(0x10001);
-    for (let pass = 0; pass < 4; pass++) {
-      const digits = pass < 2 ? low : high;
-      // the unsigned 16-bit digit: the low half, then the high one
-      const upper = (pass & 1) === 1;
-      counts.fill(0);
-      for (let i = 0; i < n; i++) counts[(upper ? digits[i] >>> 16 : digits[i] & 0xffff) + 1]++;
-      for (let b = 1; b <= 0x10000; b++) counts[b] += counts[b - 1];
-      for (let i = 0; i < n; i++) {
-        const to = counts[upper ? digits[i] >>> 16 : digits[i] & 0xffff]++;
-        nextOrder[to] = order[i];
-        nextHigh[to] = high[i];
-        nextLow[to] = low[i];
-      }
-      [order, nextOrder, high, nextHigh, low, nextLow] = [nextOrder, order, nextHigh, high, nextLow, low];
-    }
-    const tied = new Uint8Array(n);
-    for (let i = 1; i < n; i++) tied[i] = high[i] === high[i - 1] && low[i] === low[i - 1] ? 1 : 0;
-    return [order, tied];
+    const sorted = this.sortByKeys(order, high, low);
+    return [sorted.order, sorted.tied];
   }
 
   /**

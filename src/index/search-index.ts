@@ -13,7 +13,7 @@ import { Compaction } from './compaction.js';
 import type { Synonym } from './synonyms.js';
 import type { Rule } from './rules.js';
 import { RecordStore, type PackedRecords } from './record-store.js';
-import { RankOrder } from './rank-order.js';
+import { RankOrder, type KeySorter } from './rank-order.js';
 import { applyPartial, pathLeaves, textLeaves, valuesAt, type Json, type SearchRecord } from './records.js';
 
 /** Records handed to the core per call: their text sits in its scratch memory, which never shrinks (250 ≈ 0.2 MB). */
@@ -94,6 +94,8 @@ export class SearchIndex {
   private rankCache: { version: number; slots: Array<[number, Int32Array]> } | undefined;
   /** The orders behind the rank arrays, kept across writes for the ranking plan they follow. */
   private rankOrders: { plan: RankingPlan; orders: Array<RankOrder | undefined> } | undefined;
+  /** Sorts by 64-bit keys in this index's core (any core would do: the sort keeps nothing). */
+  private readonly sortByKeys: KeySorter = (ids, high, low) => this.core.sortByKeys(ids, high, low);
   /** A virtual replica: the index whose records, core and facets it reads (it holds none). */
   private shared: SearchIndex | undefined;
   private readonly compaction = new Compaction();
@@ -444,7 +446,7 @@ export class SearchIndex {
   private currentRankOrders(): Array<RankOrder | undefined> {
     if (this.rankOrders?.plan !== this.plan) {
       const entries = [this.plan.custom, ...this.plan.sorts.map((entry) => [entry])];
-      this.rankOrders = { plan: this.plan, orders: entries.map((e) => (e.length > 0 ? new RankOrder(e) : undefined)) };
+      this.rankOrders = { plan: this.plan, orders: entries.map((e) => (e.length > 0 ? new RankOrder(e, this.sortByKeys) : undefined)) };
     }
     return this.rankOrders.orders;
   }

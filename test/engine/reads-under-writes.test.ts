@@ -9,7 +9,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { fsStorage } from '../../src/storage/fs.js';
 import { loadCore } from '../../src/core/wasm.js';
 import { Lantern } from '../../src/lantern.js';
-import { RankOrder } from '../../src/index/rank-order.js';
+import { RankOrder, type KeySorter } from '../../src/index/rank-order.js';
+import { CoreIndex } from '../../src/core/core-index.js';
 import { WritePacer } from '../../src/engine/write-pacer.js';
 import { RecordStore } from '../../src/index/record-store.js';
 import { compareValues, sortValue } from '../../src/index/sort-values.js';
@@ -142,6 +143,13 @@ describe('ranks after a write', () => {
 });
 
 describe('rank orders kept across writes', () => {
+  /** The core's radix sort, as an index hands it to its orders. */
+  let sortByKeys: KeySorter;
+  beforeAll(() => {
+    const core = new CoreIndex();
+    sortByKeys = (ids, high, low) => core.sortByKeys(ids, high, low);
+  });
+
   /** Ranks from a full sort: what the order kept across writes must always equal. */
   function fullSort(store: RecordStore, entries: SortEntry[]): Int32Array {
     const ranks = new Int32Array(store.length);
@@ -167,7 +175,7 @@ describe('rank orders kept across writes', () => {
         { attribute: 'name', path: ['name'], descending: false },
       ];
       const store = new RecordStore();
-      const order = new RankOrder(entries);
+      const order = new RankOrder(entries, sortByKeys);
       const value = () => (random() < 0.1 ? undefined : Math.floor(random() * 20));
       const make = (objectID: string): SearchRecord => ({ objectID, views: value(), name: random() < 0.5 ? `n${Math.floor(random() * 5)}` : undefined } as SearchRecord);
       for (let round = 0; round < 40; round++) {
@@ -190,7 +198,7 @@ describe('rank orders kept across writes', () => {
         { attribute: 'name', path: ['name'], descending: false },
       ];
       const store = new RecordStore();
-      const order = new RankOrder(entries);
+      const order = new RankOrder(entries, sortByKeys);
       const reads = vi.spyOn(store, 'get');
       const value = () => (random() < 0.1 ? undefined : Math.floor(random() * 20));
       for (let round = 0; round < 30; round++) {
@@ -226,7 +234,7 @@ describe('rank orders kept across writes', () => {
       };
       const store = new RecordStore();
       for (let i = 0; i < 3000; i++) store.push(make(`o${i}`));
-      const order = new RankOrder(entries);
+      const order = new RankOrder(entries, sortByKeys);
       expect(Array.from(order.ranks(store))).toEqual(Array.from(fullSort(store, entries)));
       for (let round = 0; round < 5; round++) {
         for (let c = 0; c < 50; c++) {
@@ -243,12 +251,12 @@ describe('rank orders kept across writes', () => {
     const entries: SortEntry[] = [{ attribute: 'name', path: ['name'], descending: false }];
     const store = new RecordStore();
     ['pear', 'apple', 'fig', 'apple', undefined, 'banana'].forEach((name, i) => store.push({ objectID: `s${i}`, name } as SearchRecord));
-    expect(Array.from(new RankOrder(entries).ranks(store))).toEqual(Array.from(fullSort(store, entries)));
+    expect(Array.from(new RankOrder(entries, sortByKeys).ranks(store))).toEqual(Array.from(fullSort(store, entries)));
   });
 
   it('a different store (a cleared or restored index) is sorted whole', () => {
     const entries: SortEntry[] = [{ attribute: 'views', path: ['views'], descending: false }];
-    const order = new RankOrder(entries);
+    const order = new RankOrder(entries, sortByKeys);
     const first = new RecordStore();
     for (let i = 0; i < 10; i++) first.push({ objectID: `a${i}`, views: 10 - i } as SearchRecord);
     order.ranks(first);
