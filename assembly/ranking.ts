@@ -105,7 +105,38 @@ export let bestAttribute: u32 = 0;
 
 const lastAttribute = new StaticArray<i32>(MAX_WORDS);
 const lastPosition = new StaticArray<i32>(MAX_WORDS);
+/** Per word: the distance to the next word the record matches (indexed by the pair's first word). */
 const pairDistance = new StaticArray<i32>(MAX_WORDS);
+/**
+ * Per word the record matches, the matched word before and after it in the
+ * query (-1: none). Proximity counts consecutive *matched* words
+ * (compatibility.md, ranking): an optional word the record lacks, or an
+ * excluded word, does not break the chain ("barbara and block" on "barbara
+ * block" is one pair at distance 1, not two pairs at 8).
+ */
+const previousMatched = new StaticArray<i32>(MAX_WORDS);
+const nextMatched = new StaticArray<i32>(MAX_WORDS);
+/** Pairs of consecutive matched words in the record being scanned. */
+let matchedPairs: i32 = 0;
+
+/** Links the ranked words `doc` matches, in query order (see previousMatched). */
+function linkMatchedWords(doc: i32): void {
+  let last = -1;
+  matchedPairs = 0;
+  for (let w = 0; w < wordCount; w++) {
+    unchecked(previousMatched[w] = -1);
+    unchecked(nextMatched[w] = -1);
+    if (isExcluded(w) || !testBit(matchedBitmap(w), doc)) continue;
+    unchecked(previousMatched[w] = last);
+    if (last >= 0) { unchecked(nextMatched[last] = w); matchedPairs++; }
+    last = w;
+  }
+}
+
+/** The smallest proximity of a record matching `matched` ranked words: each pair at minProximity. */
+export function bestProximityOf(matched: i32, minProximity: i32): i32 {
+  return matched < 2 ? 0 : (matched - 1) * (minProximity < MAX_PROXIMITY ? minProximity : MAX_PROXIMITY);
+}
 
 /**
  * Reads the record's tokens once for proximity and attribute. Single-word
@@ -120,6 +151,7 @@ export function scanRecord(doc: i32, minProximity: i32, complete: bool = false):
     unchecked(lastAttribute[w] = -1);
     unchecked(pairDistance[w] = MAX_PROXIMITY + 1);
   }
+  linkMatchedWords(doc);
   pairsAtBest = 0;
   bestAttribute = 0xffffffff;
   scannedWords = 0;
@@ -157,14 +189,14 @@ export function scanRecord(doc: i32, minProximity: i32, complete: bool = false):
         noteMatch(attribute, position, mask, minProximity);
         // the first match holds the best attribute (segments come in rank order);
         // once every pair is as close as it can be, nothing later can improve.
-        if (stopAtFirst || (stopWhenAdjacent && pairsAtBest >= rankedWordCount - 1)) break;
+        if (stopAtFirst || (stopWhenAdjacent && pairsAtBest >= matchedPairs)) break;
       }
     }
     position++;
   }
   proximity = 0;
-  for (let w = 0; w + 1 < wordCount; w++) {
-    if (isExcluded(w) || isExcluded(w + 1)) continue;
+  for (let w = 0; w < wordCount; w++) {
+    if (unchecked(nextMatched[w]) < 0) continue;
     const d = unchecked(pairDistance[w]);
     proximity += d > MAX_PROXIMITY ? MAX_PROXIMITY : d;
   }
@@ -182,21 +214,23 @@ function noteMatch(attribute: i32, position: i32, mask: i32, minProximity: i32):
   if (key < bestAttribute) bestAttribute = key;
   for (let w = 0; w < wordCount; w++) {
     if ((mask & (1 << w)) == 0) continue;
-    if (w > 0 && unchecked(lastAttribute[w - 1]) == attribute) {
-      notePair(w - 1, position - unchecked(lastPosition[w - 1]), minProximity);
+    const before = unchecked(previousMatched[w]);
+    if (before >= 0 && unchecked(lastAttribute[before]) == attribute) {
+      notePair(before, position - unchecked(lastPosition[before]), minProximity);
     }
-    if (w + 1 < wordCount && unchecked(lastAttribute[w + 1]) == attribute) {
-      notePair(w, position - unchecked(lastPosition[w + 1]) + 1, minProximity);
+    const after = unchecked(nextMatched[w]);
+    if (after >= 0 && unchecked(lastAttribute[after]) == attribute) {
+      notePair(w, position - unchecked(lastPosition[after]) + 1, minProximity);
     }
     unchecked(lastAttribute[w] = attribute);
     unchecked(lastPosition[w] = position);
   }
 }
 
-/** True when the last scan found words w and w+1 adjacent and in order. */
+/** True when the last scan found word w and the next matched word adjacent and in order. */
 export function isAdjacentPair(w: i32): bool { return unchecked(pairDistance[w]) == 1; }
 
-/** Pairs of consecutive query words already at minProximity. */
+/** Pairs of consecutive matched words already at minProximity. */
 let pairsAtBest: i32 = 0;
 
 @inline function notePair(pair: i32, distance: i32, minProximity: i32): void {

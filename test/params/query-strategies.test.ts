@@ -109,6 +109,16 @@ describe('removeWordsIfNoResults', () => {
     }
   });
 
+  it('allOptional: proximity counts consecutive matched words (ranking, compatibility.md)', async () => {
+    const query = await smallIndex('proximity_optional', { searchableAttributes: ['title'] }, [
+      { objectID: 'party', title: 'block party and more' },
+      { objectID: 'barbara', title: 'barbara block' },
+    ]);
+    const response = await query({ query: 'barbara and block', removeWordsIfNoResults: 'allOptional', getRankingInfo: true });
+    expect(response.hits.map((h: any) => [h.objectID, h._rankingInfo.words, h._rankingInfo.proximityDistance]))
+      .toEqual([['barbara', 2, 1], ['party', 2, 3]]);
+  });
+
   it('not used when the full query has results', async () => {
     const plain = await search({ query: 'giver taker' });
     for (const strategy of ['lastWords', 'firstWords', 'allOptional']) {
