@@ -227,6 +227,21 @@ describe('queryType', () => {
 });
 
 describe('typoTolerance', () => {
+  it('a first-letter typo counts 2 in _rankingInfo.nbTypos and raises the allowance by one', async () => {
+    const query = await smallIndex('first_letter_typos', { searchableAttributes: ['name'] }, [
+      { objectID: 'michael', name: 'Michael' }, { objectID: 'mountain', name: 'mountain' }, { objectID: 'cat', name: 'cat' },
+    ]);
+    const typos = async (q: string) => (await query({ query: q, queryType: 'prefixNone', getRankingInfo: true }))
+      .hits.map((h: any) => [h.objectID, h._rankingInfo.nbTypos]);
+    expect(await typos('Tichael')).toEqual([['michael', 2]]); // 7 letters: one typo, first letter wrong
+    expect(await typos('ichael')).toEqual([['michael', 2]]); // first letter dropped
+    expect(await typos('Mihcael')).toEqual([['michael', 1]]);
+    expect(await typos('Tihcael')).toEqual([]); // 7 letters: not the first letter and one more
+    expect(await typos('fountbin')).toEqual([['mountain', 3]]); // 8 letters: first letter and one more
+    expect(await typos('founbbin')).toEqual([]);
+    expect(await typos('bat')).toEqual([]); // 3 letters: no typo at all
+  });
+
   const typoCounts = (response: any) => {
     const counts: Record<number, number> = {};
     for (const hit of response.hits) counts[hit._rankingInfo.nbTypos] = (counts[hit._rankingInfo.nbTypos] ?? 0) + 1;
