@@ -11,7 +11,7 @@ import {
 import { MAX_WORDS, wordCount } from './matcher';
 import { candidates, listedTypoFree } from './candidates';
 import {
-  FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, attributeRulesActive, bestProximityOf, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isExcluded, matchedWordsOf, proximity, rankOf, rankedWordCount, scanRecord, typosOf,
+  FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, attributeRulesActive, bestProximityOf, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isExcluded, matchedWordsOf, proximity, rankOf, rankedWordCount, scanRecord, typosOf, wordsKeyOf,
 } from './ranking';
 import { anyTypoMatch, bestAttributeOf, ensureKeysFolded, exactBitmap, leadBitmap, levelBitmap, testBit, wholeValueBitmap } from './wordsets';
 import {
@@ -135,7 +135,7 @@ function keyOf(c: i32, position: i32): i32 {
     scanOnce(position);
     return rankedWordCount - scannedExact.get(position);
   }
-  if (code == C_WORDS) return rankedWordCount - matchedWordsOf(doc);
+  if (code == C_WORDS) return wordsKeyOf(doc);
   if (code == C_GEO) return rankOf(GEO_SLOT, doc);
   if (code == C_FILTERS) return rankOf(FILTERS_SLOT, doc);
   if (code == C_CUSTOM) return rankOf(0, doc);

@@ -55,17 +55,26 @@ function wordsCounted(term: i32, attribute: i32): i32 {
   return mask;
 }
 
-// Word roles of the current query: optional words may be missing, excluded words must be.
+// Word roles of the current query: optional words may be missing, excluded
+// words must be, light words count less in the words criterion.
 let optionalWords: i32 = 0;
 let excludedWords: i32 = 0;
-/** Query words that count for ranking (all but the excluded). */
+let lightWords: i32 = 0;
+/** Query words that count for ranking (all but the excluded), and the light ones among them. */
 export let rankedWordCount: i32 = 0;
+let lightWordCount: i32 = 0;
 
-export function setWordRoles(optional: i32, excluded: i32): void {
+export function setWordRoles(optional: i32, excluded: i32, light: i32): void {
   optionalWords = optional;
   excludedWords = excluded;
+  lightWords = light & ~excluded;
   rankedWordCount = 0;
-  for (let w = 0; w < wordCount; w++) if (!isExcluded(w)) rankedWordCount++;
+  lightWordCount = 0;
+  for (let w = 0; w < wordCount; w++) {
+    if (isExcluded(w)) continue;
+    rankedWordCount++;
+    if ((lightWords & (1 << w)) != 0) lightWordCount++;
+  }
 }
 @inline export function isOptional(w: i32): bool { return (optionalWords & (1 << w)) != 0; }
 @inline export function isExcluded(w: i32): bool { return (excludedWords & (1 << w)) != 0; }
@@ -74,6 +83,23 @@ export function matchedWordsOf(doc: i32): i32 {
   let total = 0;
   for (let w = 0; w < wordCount; w++) if (!isExcluded(w) && testBit(matchedBitmap(w), doc)) total++;
   return total;
+}
+
+/**
+ * The words criterion's key (lower first): the ranked words `doc` misses,
+ * a light word (a stop word once words are relaxed: P_LIGHT_WORDS) weighing
+ * less than any other, so that a record matching one more content word
+ * ranks first whatever stop words it matches ("skiathos the": Skiathos's
+ * airport before the ones named "The ..."). Without light words, the
+ * number of words missed.
+ */
+export function wordsKeyOf(doc: i32): i32 {
+  let heavyMissed = 0, lightMissed = 0;
+  for (let w = 0; w < wordCount; w++) {
+    if (isExcluded(w) || testBit(matchedBitmap(w), doc)) continue;
+    if ((lightWords & (1 << w)) != 0) lightMissed++; else heavyMissed++;
+  }
+  return heavyMissed * (lightWordCount + 1) + lightMissed;
 }
 
 export function rankOf(slot: i32, doc: i32): i32 {

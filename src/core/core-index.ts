@@ -36,6 +36,8 @@ export interface CoreQuery {
   noTypoWords?: number;
   excludedWords?: number;
   noPrefixWords?: number;
+  /** Words the words criterion counts after every other (stop words once words are relaxed). */
+  lightWords?: number;
   /** Bit w: words w and w+1 form a phrase (adjacent, in order). */
   phrasePairs?: number;
   /** Records kept per distinct group (groups set with setRanks(GROUP_SLOT)); 0 = off. */
@@ -193,6 +195,7 @@ export class CoreIndex {
     params[P.NO_TYPO_WORDS] = q.noTypoWords ?? 0;
     params[P.EXCLUDED_WORDS] = q.excludedWords ?? 0;
     params[P.NO_PREFIX_WORDS] = q.noPrefixWords ?? 0;
+    params[P.LIGHT_WORDS] = q.lightWords ?? 0;
     params[P.ALTERNATIVES] = alternatives.length ? alternativesAt : -1;
     params[P.DISTINCT] = q.distinct ?? 0;
     params[P.PHRASE_PAIRS] = q.phrasePairs ?? 0;

@@ -40,12 +40,16 @@ export function pageOf(params: SearchParams, setting: Setting): Page {
   return { offset: Math.min(offset, limit), length, page: params.page ?? 0, hitsPerPage, usesOffset };
 }
 
-/** Runs the plan; with no hits, retries with removeWordsIfNoResults' optional words. */
+/**
+ * Runs the plan; with no hits, retries with removeWordsIfNoResults' optional
+ * words, stop words then weighing less than the others (plan.lightWords).
+ */
 export function runPlan(index: SearchIndex, plan: QueryPlan, setting: Setting): CoreResult {
   index.prepareRanks();
   let result = index.coreIndex.search(plan.core);
   if (result.nbHits > 0) return result;
   const base = plan.core.optionalWords ?? 0;
+  plan.core.lightWords = plan.lightWords;
   for (const mask of fallbackMasks(setting('removeWordsIfNoResults'), plan.words.length)) {
     plan.core.optionalWords = base | mask;
     result = index.coreIndex.search(plan.core);

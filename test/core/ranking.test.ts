@@ -4,7 +4,9 @@
 //
 // Properties:
 // 1.  typo: fewer typos first, summed over the query words;
-// 2.  words: every hit matches every query word;
+// 2.  words: every hit matches every query word; with optional words, more
+//     matched words first, light words (stop words once relaxed) counted
+//     after every other word;
 // 3.  proximity: closer query words first, the distance capped at 8, words in
 //     other attributes or array elements 8 apart, query order before reversed,
 //     minProximity making closer distances equal; pairs are consecutive
@@ -54,6 +56,34 @@ describe('words', () => {
     const result = search(core, 'alpha beta', { criteria: [words] });
     expect(result.hits.map((h) => h.id)).toEqual([0, 1, 2]);
     for (const hit of result.hits) expect(hit.words).toBe(2);
+  });
+});
+
+describe('words with light words (stop words once relaxed)', () => {
+  const optional = { queryType: 'prefixNone' as const, optionalWords: 0b11, criteria: [words] };
+
+  it('a light word counts after every other: the content word first', () => {
+    // without light words both records match one word and tie (ids decide)
+    const core = build(['skiathos island', 'the pas']);
+    expect(ids(core, 'skiathos the', optional)).toEqual([0, 1]);
+    expect(ids(core, 'the skiathos', optional)).toEqual([0, 1]);
+    expect(ids(core, 'the skiathos', { ...optional, lightWords: 0b01 })).toEqual([0, 1]);
+    const reversed = build(['the pas', 'skiathos island']);
+    expect(ids(reversed, 'the skiathos', optional)).toEqual([0, 1]);
+    expect(ids(reversed, 'the skiathos', { ...optional, lightWords: 0b01 })).toEqual([1, 0]);
+  });
+
+  it('light words still break ties between records matching the same content words', () => {
+    const core = build(['skiathos', 'the skiathos airport', 'the pas']);
+    const result = search(core, 'the skiathos', { ...optional, lightWords: 0b01 });
+    expect(result.hits.map((h) => [h.id, h.words])).toEqual([[1, 2], [0, 1], [2, 1]]);
+  });
+
+  it('one more content word outweighs every light word', () => {
+    const core = build(['of the and alpha', 'alpha beta']);
+    const q = { queryType: 'prefixNone' as const, optionalWords: 0b11111, criteria: [words] };
+    expect(ids(core, 'of the and alpha beta', q)).toEqual([0, 1]);
+    expect(ids(core, 'of the and alpha beta', { ...q, lightWords: 0b00111 })).toEqual([1, 0]);
   });
 });
 

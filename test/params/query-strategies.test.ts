@@ -119,6 +119,20 @@ describe('removeWordsIfNoResults', () => {
       .toEqual([['barbara', 2, 1], ['party', 2, 3]]);
   });
 
+  it('once relaxed, a stop word weighs less than a content word', async () => {
+    const query = await smallIndex('relaxed_stop_words', { searchableAttributes: ['name', 'city'] }, [
+      { objectID: 'pas', name: 'The Pas Airport', city: 'The Pas' },
+      { objectID: 'coruna', name: 'A Coruna', city: 'La Coruna' },
+      { objectID: 'skiathos', name: 'Alexandros Papadiamantis', city: 'Skiathos' },
+    ]);
+    const first = async (params: Record<string, unknown>) => ids(await query({ ...params, removeWordsIfNoResults: 'allOptional' }))[0];
+    expect(await first({ query: 'skiathos the', removeStopWords: true })).toBe('skiathos'); // the last word is kept as a prefix
+    expect(await first({ query: 'a skiathos' })).toBe('skiathos');
+    expect(await first({ query: 'skiathos the', queryLanguages: ['en'] })).toBe('skiathos');
+    // a word that is no stop word still counts as much as any
+    expect(ids(await query({ query: 'coruna skiathos', removeWordsIfNoResults: 'allOptional' }))).toEqual(['coruna', 'skiathos']);
+  });
+
   it('not used when the full query has results', async () => {
     const plain = await search({ query: 'giver taker' });
     for (const strategy of ['lastWords', 'firstWords', 'allOptional']) {
