@@ -21,6 +21,7 @@ export interface CoreExports {
   setRanks(slot: number, count: number): void;
   search(): void;
   prepareQuery(): void;
+  unmatchedWords(): number;
   candidatesPtr(): number;
   candidateWords(): number;
   highlight(length: number): void;

@@ -119,6 +119,25 @@ describe('removeWordsIfNoResults', () => {
       .toEqual([['barbara', 2, 1], ['party', 2, 3]]);
   });
 
+  it('before dropping a word, every word is tried with the typo its length refused', async () => {
+    const query = await smallIndex('refused_typos', { searchableAttributes: ['name'] }, [
+      { objectID: 'mountain', name: 'Mountain lodge' }, { objectID: 'cat', name: 'Cat cafe' }, { objectID: 'lodge', name: 'Lodge of the valley' },
+    ]);
+    const typos = async (params: Record<string, unknown>) => (await query({ ...params, getRankingInfo: true }))
+      .hits.map((h: any) => [h.objectID, h._rankingInfo.nbTypos]);
+    // "montian": two typos in 7 letters (one allowed); "cst": one typo in 3 letters (none allowed)
+    for (const q of ['montian', 'cst']) expect(await typos({ query: q, queryType: 'prefixNone' }), q).toEqual([]);
+    for (const strategy of ['allOptional', 'lastWords', 'firstWords']) {
+      expect(await typos({ query: 'montian', queryType: 'prefixNone', removeWordsIfNoResults: strategy }), strategy).toEqual([['mountain', 2]]);
+      expect(await typos({ query: 'cst', queryType: 'prefixNone', removeWordsIfNoResults: strategy }), strategy).toEqual([['cat', 1]]);
+    }
+    // every word still required at that step: the record with both words, not the one with "lodge" alone
+    expect(await typos({ query: 'montian lodge', queryType: 'prefixNone', removeWordsIfNoResults: 'allOptional' })).toEqual([['mountain', 2]]);
+    // words under 3 letters get no typo, and typoTolerance false none at all
+    expect(await typos({ query: 'cx', queryType: 'prefixNone', removeWordsIfNoResults: 'allOptional' })).toEqual([]);
+    expect(await typos({ query: 'montian', typoTolerance: false, removeWordsIfNoResults: 'allOptional' })).toEqual([]);
+  });
+
   it('once relaxed, a stop word weighs less than a content word', async () => {
     const query = await smallIndex('relaxed_stop_words', { searchableAttributes: ['name', 'city'] }, [
       { objectID: 'pas', name: 'The Pas Airport', city: 'The Pas' },
