@@ -2,8 +2,10 @@
 // documentation recommends for a search box (not bench/peers.mjs's common
 // semantics, which makes them comparable for speed): a library's defaults
 // for matching several words, its documented typo and prefix options.
-// Lantern runs twice: with the service's defaults, and with the search-box
-// recipe (removeWordsIfNoResults: allOptional, removeStopWords: true).
+// Lantern runs three times: with the service's defaults, with the
+// search-box recipe (removeWordsIfNoResults: allOptional, removeStopWords:
+// true), and with allOptional alone (stop words kept in queries that have
+// results; the relaxation weighs them less when it drops words).
 //
 //   library = { name, build(corpus) → { search(query) → { ids (top 10), count }, close() } }
 import { readFileSync } from 'node:fs';
@@ -198,13 +200,17 @@ async function fuse() {
 export const PEERS = { minisearch: miniSearch, orama, flexsearch: flexSearch, lunr: lunrLibrary, fuse };
 
 /**
- * Lantern twice (defaults, recipe) and the peers named in `keys`.
+ * Lantern three times (defaults, recipe, allOptional alone) and the peers named in `keys`.
  * @param {string} distDir
  * @param {string[]} keys of PEERS
  */
 export async function relevanceLibraries(distDir, keys) {
   /** @type {RelevanceLibrary[]} */
-  const out = [lantern(distDir, 'Lantern (defaults)', {}), lantern(distDir, 'Lantern (recipe)', RECIPE)];
+  const out = [
+    lantern(distDir, 'Lantern (defaults)', {}),
+    lantern(distDir, 'Lantern (recipe)', RECIPE),
+    lantern(distDir, 'Lantern (allOptional)', { removeWordsIfNoResults: RECIPE.removeWordsIfNoResults }),
+  ];
   for (const [key, make] of Object.entries(PEERS)) if (keys.includes(key)) out.push(await make());
   return out;
 }
