@@ -75,6 +75,8 @@ export function setWordRoles(optional: i32, excluded: i32, light: i32): void {
     rankedWordCount++;
     if ((lightWords & (1 << w)) != 0) lightWordCount++;
   }
+  // every candidate matches every ranked word unless some are optional: link them once for the query
+  if (optional == 0) linkWords(-1);
 }
 @inline export function isOptional(w: i32): bool { return (optionalWords & (1 << w)) != 0; }
 @inline export function isExcluded(w: i32): bool { return (excludedWords & (1 << w)) != 0; }
@@ -145,14 +147,18 @@ const nextMatched = new StaticArray<i32>(MAX_WORDS);
 /** Pairs of consecutive matched words in the record being scanned. */
 let matchedPairs: i32 = 0;
 
-/** Links the ranked words `doc` matches, in query order (see previousMatched). */
-function linkMatchedWords(doc: i32): void {
+/**
+ * Links the ranked words record `doc` matches, in query order (see
+ * previousMatched); with `doc` -1, every ranked word (no optional word: a
+ * candidate matches them all), once per query instead of once per record.
+ */
+function linkWords(doc: i32): void {
   let last = -1;
   matchedPairs = 0;
   for (let w = 0; w < wordCount; w++) {
     unchecked(previousMatched[w] = -1);
     unchecked(nextMatched[w] = -1);
-    if (isExcluded(w) || !testBit(matchedBitmap(w), doc)) continue;
+    if (isExcluded(w) || (doc >= 0 && !testBit(matchedBitmap(w), doc))) continue;
     unchecked(previousMatched[w] = last);
     if (last >= 0) { unchecked(nextMatched[last] = w); matchedPairs++; }
     last = w;
@@ -177,7 +183,7 @@ export function scanRecord(doc: i32, minProximity: i32, complete: bool = false):
     unchecked(lastAttribute[w] = -1);
     unchecked(pairDistance[w] = MAX_PROXIMITY + 1);
   }
-  linkMatchedWords(doc);
+  if (optionalWords != 0) linkWords(doc);
   pairsAtBest = 0;
   bestAttribute = 0xffffffff;
   scannedWords = 0;
