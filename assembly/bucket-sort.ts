@@ -11,7 +11,7 @@ import {
 import { MAX_WORDS, wordCount } from './matcher';
 import { candidates, listedTypoFree } from './candidates';
 import {
-  FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, MAX_PROXIMITY, attributeRulesActive, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isExcluded, matchedWordsOf, proximity, rankOf, rankedWordCount, scanRecord, typosOf,
+  FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, attributeRulesActive, bestProximityOf, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isExcluded, matchedWordsOf, proximity, rankOf, rankedWordCount, scanRecord, typosOf, wordsKeyOf,
 } from './ranking';
 import { anyTypoMatch, bestAttributeOf, ensureKeysFolded, exactBitmap, leadBitmap, levelBitmap, testBit, wholeValueBitmap } from './wordsets';
 import {
@@ -135,7 +135,7 @@ function keyOf(c: i32, position: i32): i32 {
     scanOnce(position);
     return rankedWordCount - scannedExact.get(position);
   }
-  if (code == C_WORDS) return rankedWordCount - matchedWordsOf(doc);
+  if (code == C_WORDS) return wordsKeyOf(doc);
   if (code == C_GEO) return rankOf(GEO_SLOT, doc);
   if (code == C_FILTERS) return rankOf(FILTERS_SLOT, doc);
   if (code == C_CUSTOM) return rankOf(0, doc);
@@ -156,11 +156,19 @@ function isCheap(c: i32): bool {
   return true;
 }
 
-/** The smallest proximity a record can have: every ranked pair of consecutive words at minProximity. */
-function bestProximity(): i32 {
-  let pairs = 0;
-  for (let w = 0; w + 1 < wordCount; w++) if (!isExcluded(w) && !isExcluded(w + 1)) pairs++;
-  return pairs * (minProximity < MAX_PROXIMITY ? minProximity : MAX_PROXIMITY);
+/**
+ * The smallest proximity a record of the range [from, to) can have (each
+ * pair of consecutive matched words at minProximity), or -1 when records of
+ * the range may match different numbers of words (optional words, and no
+ * words criterion before criterion `c` to tie them): fewer matched words
+ * make fewer pairs, so no one value bounds them all.
+ */
+function bestProximity(from: i32, c: i32): i32 {
+  if (unchecked(params[P_OPTIONAL_WORDS]) == 0) return bestProximityOf(rankedWordCount, minProximity);
+  for (let before = 0; before < c; before++) {
+    if (unchecked(params[P_CRITERIA + before]) == C_WORDS) return bestProximityOf(matchedWordsOf(docAt(positionAt(from))), minProximity);
+  }
+  return -1;
 }
 
 /** Ranges smaller than this are ranked by proximity directly. */
@@ -178,7 +186,8 @@ function rankProximityLazily(from: i32, to: i32, c: i32): bool {
   const need = wanted - ranked.length;
   if (distinctLimit != 0 || to - from < LAZY_PROXIMITY_RANGE || need * 8 > to - from) return false;
   for (let next = c + 1; next <= criteriaCount; next++) if (!isCheap(next)) return false;
-  const best = bestProximity();
+  const best = bestProximity(from, c);
+  if (best < 0) return false;
   const base = ranked.length;
   const outerWanted = wanted;
   const range = to - from;

@@ -10,7 +10,7 @@ import {
 } from './store';
 import { NO_MATCH, matchToken, wordCount } from './matcher';
 import { isExcluded, rankSlots } from './ranking';
-import { invalidateStaticOrder, prepareQuery as prepareQueryWords, search as runSearch } from './search';
+import { invalidateStaticOrder, prepareQuery as prepareQueryWords, search as runSearch, unmatchedWords as lastUnmatchedWords } from './search';
 import { params } from './params';
 import { mayBeMatched } from './marked-filter';
 import { beginExport, beginImport, exportSome, importSome } from './snapshot';
@@ -123,6 +123,9 @@ export function search(): void { runSearch(); }
 
 /** Scratch: a query; reads its words (for `highlight`) without searching. */
 export function prepareQuery(): void { prepareQueryWords(); }
+
+/** The ranked words of the last search that match no live record (see search.ts). */
+export function unmatchedWords(): i32 { return lastUnmatchedWords(); }
 
 /** The last search's candidates, one bit per record id, `candidateWords()` u32 words long. */
 export function candidatesPtr(): usize { return candidateBitmap(); }

@@ -55,17 +55,28 @@ function wordsCounted(term: i32, attribute: i32): i32 {
   return mask;
 }
 
-// Word roles of the current query: optional words may be missing, excluded words must be.
+// Word roles of the current query: optional words may be missing, excluded
+// words must be, light words count less in the words criterion.
 let optionalWords: i32 = 0;
 let excludedWords: i32 = 0;
-/** Query words that count for ranking (all but the excluded). */
+let lightWords: i32 = 0;
+/** Query words that count for ranking (all but the excluded), and the light ones among them. */
 export let rankedWordCount: i32 = 0;
+let lightWordCount: i32 = 0;
 
-export function setWordRoles(optional: i32, excluded: i32): void {
+export function setWordRoles(optional: i32, excluded: i32, light: i32): void {
   optionalWords = optional;
   excludedWords = excluded;
+  lightWords = light & ~excluded;
   rankedWordCount = 0;
-  for (let w = 0; w < wordCount; w++) if (!isExcluded(w)) rankedWordCount++;
+  lightWordCount = 0;
+  for (let w = 0; w < wordCount; w++) {
+    if (isExcluded(w)) continue;
+    rankedWordCount++;
+    if ((lightWords & (1 << w)) != 0) lightWordCount++;
+  }
+  // every candidate matches every ranked word unless some are optional: link them once for the query
+  if (optional == 0) linkWords(-1);
 }
 @inline export function isOptional(w: i32): bool { return (optionalWords & (1 << w)) != 0; }
 @inline export function isExcluded(w: i32): bool { return (excludedWords & (1 << w)) != 0; }
@@ -74,6 +85,23 @@ export function matchedWordsOf(doc: i32): i32 {
   let total = 0;
   for (let w = 0; w < wordCount; w++) if (!isExcluded(w) && testBit(matchedBitmap(w), doc)) total++;
   return total;
+}
+
+/**
+ * The words criterion's key (lower first): the ranked words `doc` misses,
+ * a light word (a stop word once words are relaxed: P_LIGHT_WORDS) weighing
+ * less than any other, so that a record matching one more content word
+ * ranks first whatever stop words it matches ("skiathos the": Skiathos's
+ * airport before the ones named "The ..."). Without light words, the
+ * number of words missed.
+ */
+export function wordsKeyOf(doc: i32): i32 {
+  let heavyMissed = 0, lightMissed = 0;
+  for (let w = 0; w < wordCount; w++) {
+    if (isExcluded(w) || testBit(matchedBitmap(w), doc)) continue;
+    if ((lightWords & (1 << w)) != 0) lightMissed++; else heavyMissed++;
+  }
+  return heavyMissed * (lightWordCount + 1) + lightMissed;
 }
 
 export function rankOf(slot: i32, doc: i32): i32 {
@@ -105,7 +133,42 @@ export let bestAttribute: u32 = 0;
 
 const lastAttribute = new StaticArray<i32>(MAX_WORDS);
 const lastPosition = new StaticArray<i32>(MAX_WORDS);
+/** Per word: the distance to the next word the record matches (indexed by the pair's first word). */
 const pairDistance = new StaticArray<i32>(MAX_WORDS);
+/**
+ * Per word the record matches, the matched word before and after it in the
+ * query (-1: none). Proximity counts consecutive *matched* words
+ * (compatibility.md, ranking): an optional word the record lacks, or an
+ * excluded word, does not break the chain ("barbara and block" on "barbara
+ * block" is one pair at distance 1, not two pairs at 8).
+ */
+const previousMatched = new StaticArray<i32>(MAX_WORDS);
+const nextMatched = new StaticArray<i32>(MAX_WORDS);
+/** Pairs of consecutive matched words in the record being scanned. */
+let matchedPairs: i32 = 0;
+
+/**
+ * Links the ranked words record `doc` matches, in query order (see
+ * previousMatched); with `doc` -1, every ranked word (no optional word: a
+ * candidate matches them all), once per query instead of once per record.
+ */
+function linkWords(doc: i32): void {
+  let last = -1;
+  matchedPairs = 0;
+  for (let w = 0; w < wordCount; w++) {
+    unchecked(previousMatched[w] = -1);
+    unchecked(nextMatched[w] = -1);
+    if (isExcluded(w) || (doc >= 0 && !testBit(matchedBitmap(w), doc))) continue;
+    unchecked(previousMatched[w] = last);
+    if (last >= 0) { unchecked(nextMatched[last] = w); matchedPairs++; }
+    last = w;
+  }
+}
+
+/** The smallest proximity of a record matching `matched` ranked words: each pair at minProximity. */
+export function bestProximityOf(matched: i32, minProximity: i32): i32 {
+  return matched < 2 ? 0 : (matched - 1) * (minProximity < MAX_PROXIMITY ? minProximity : MAX_PROXIMITY);
+}
 
 /**
  * Reads the record's tokens once for proximity and attribute. Single-word
@@ -120,6 +183,7 @@ export function scanRecord(doc: i32, minProximity: i32, complete: bool = false):
     unchecked(lastAttribute[w] = -1);
     unchecked(pairDistance[w] = MAX_PROXIMITY + 1);
   }
+  if (optionalWords != 0) linkWords(doc);
   pairsAtBest = 0;
   bestAttribute = 0xffffffff;
   scannedWords = 0;
@@ -157,14 +221,14 @@ export function scanRecord(doc: i32, minProximity: i32, complete: bool = false):
         noteMatch(attribute, position, mask, minProximity);
         // the first match holds the best attribute (segments come in rank order);
         // once every pair is as close as it can be, nothing later can improve.
-        if (stopAtFirst || (stopWhenAdjacent && pairsAtBest >= rankedWordCount - 1)) break;
+        if (stopAtFirst || (stopWhenAdjacent && pairsAtBest >= matchedPairs)) break;
       }
     }
     position++;
   }
   proximity = 0;
-  for (let w = 0; w + 1 < wordCount; w++) {
-    if (isExcluded(w) || isExcluded(w + 1)) continue;
+  for (let w = 0; w < wordCount; w++) {
+    if (unchecked(nextMatched[w]) < 0) continue;
     const d = unchecked(pairDistance[w]);
     proximity += d > MAX_PROXIMITY ? MAX_PROXIMITY : d;
   }
@@ -182,21 +246,23 @@ function noteMatch(attribute: i32, position: i32, mask: i32, minProximity: i32):
   if (key < bestAttribute) bestAttribute = key;
   for (let w = 0; w < wordCount; w++) {
     if ((mask & (1 << w)) == 0) continue;
-    if (w > 0 && unchecked(lastAttribute[w - 1]) == attribute) {
-      notePair(w - 1, position - unchecked(lastPosition[w - 1]), minProximity);
+    const before = unchecked(previousMatched[w]);
+    if (before >= 0 && unchecked(lastAttribute[before]) == attribute) {
+      notePair(before, position - unchecked(lastPosition[before]), minProximity);
     }
-    if (w + 1 < wordCount && unchecked(lastAttribute[w + 1]) == attribute) {
-      notePair(w, position - unchecked(lastPosition[w + 1]) + 1, minProximity);
+    const after = unchecked(nextMatched[w]);
+    if (after >= 0 && unchecked(lastAttribute[after]) == attribute) {
+      notePair(w, position - unchecked(lastPosition[after]) + 1, minProximity);
     }
     unchecked(lastAttribute[w] = attribute);
     unchecked(lastPosition[w] = position);
   }
 }
 
-/** True when the last scan found words w and w+1 adjacent and in order. */
+/** True when the last scan found word w and the next matched word adjacent and in order. */
 export function isAdjacentPair(w: i32): bool { return unchecked(pairDistance[w]) == 1; }
 
-/** Pairs of consecutive query words already at minProximity. */
+/** Pairs of consecutive matched words already at minProximity. */
 let pairsAtBest: i32 = 0;
 
 @inline function notePair(pair: i32, distance: i32, minProximity: i32): void {

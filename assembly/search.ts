@@ -12,7 +12,7 @@ import {
   MAX_WORDS, matchWord, queryUnits, setWordCount, wordCount, wordLength, wordMaxTypos, wordPrefix, wordStart,
 } from './matcher';
 import {
-  accumulateLevels, bitmapWords, candidateBitmap, fillSlot, finishSlot, invalidateMarks, marksCompleted, prepareWordsets, recordMatch, recordPhraseMatch, selectMatchWord, testBit, useSlot,
+  accumulateLevels, bitmapWords, candidateBitmap, matchedBitmap, fillSlot, finishSlot, invalidateMarks, marksCompleted, prepareWordsets, recordMatch, recordPhraseMatch, selectMatchWord, testBit, useSlot,
 } from './wordsets';
 import {
   attributeRulesActive, exactFromScan, exactOf, isAdjacentPair, isExcluded, matchedWordsOf, rankOf, scanRecord, scannedWords, setAttributeRules, setWordRoles, typosOf,
@@ -25,8 +25,11 @@ import {
 } from './bucket-sort';
 import { MEMO_WORDS, claimSlot, findSlot } from './word-memo';
 import {
-  C_ATTRIBUTE, C_TYPO, QUERY_TYPE_PREFIX_ALL, QUERY_TYPE_PREFIX_LAST, TYPO_MODE_MIN, TYPO_MODE_OFF, P_ALLOWED_ATTRIBUTES, P_ALTERNATIVES, P_CRITERIA, P_CRITERIA_COUNT, P_DISTINCT, P_EXACT_SINGLE, P_EXCLUDED_WORDS, P_FILTER, P_FILTER_SCORES_ACTIVE, P_FILTER_WORDS, P_GEO_ACTIVE, P_MIN_1_TYPO, P_MIN_2_TYPOS, P_NO_EXACT_ATTRIBUTES, P_NO_PREFIX_ATTRIBUTES, P_NO_PREFIX_WORDS, P_NO_TYPO_ATTRIBUTES, P_NO_TYPO_WORDS, P_OFFSET, P_OPTIONAL_WORDS, P_PHRASE_PAIRS, P_QUERY_LENGTH, P_QUERY_TYPE, P_TOP_K, P_TYPOS_ON_NUMBERS, P_TYPO_MODE, mask64, params,
+  C_ATTRIBUTE, C_TYPO, QUERY_TYPE_PREFIX_ALL, QUERY_TYPE_PREFIX_LAST, TYPO_MODE_MIN, TYPO_MODE_OFF, P_ALLOWED_ATTRIBUTES, P_ALTERNATIVES, P_CRITERIA, P_CRITERIA_COUNT, P_DISTINCT, P_EXACT_SINGLE, P_EXCLUDED_WORDS, P_FILTER, P_FILTER_SCORES_ACTIVE, P_FILTER_WORDS, P_GEO_ACTIVE, P_LIGHT_WORDS, P_MIN_1_TYPO, P_MIN_2_TYPOS, P_NO_EXACT_ATTRIBUTES, P_NO_PREFIX_ATTRIBUTES, P_NO_PREFIX_WORDS, P_NO_TYPO_ATTRIBUTES, P_NO_TYPO_WORDS, P_OFFSET, P_OPTIONAL_WORDS, P_PHRASE_PAIRS, P_QUERY_LENGTH, P_RAISED_TYPO_WORDS, P_QUERY_TYPE, P_TOP_K, P_TYPOS_ON_NUMBERS, P_TYPO_MODE, mask64, params,
 } from './params';
+
+/** Words shorter than this never get a raised budget (P_RAISED_TYPO_WORDS): one typo would make them any short word. */
+const SHORTEST_RAISED_WORD = 3;
 
 /** [start, end) of each query word in the query text. */
 const wordOffsetStart = new IntVec();
@@ -51,13 +54,14 @@ function prepareWords(queryPtr: usize, queryLength: i32): void {
     const bit = 1 << w;
     const exactOnly = (unchecked(params[P_EXCLUDED_WORDS]) & bit) != 0;
     let budget = len >= unchecked(params[P_MIN_2_TYPOS]) ? 2 : len >= unchecked(params[P_MIN_1_TYPO]) ? 1 : 0;
+    if ((unchecked(params[P_RAISED_TYPO_WORDS]) & bit) != 0 && len >= SHORTEST_RAISED_WORD && budget < 2) budget++;
     if (typoMode == TYPO_MODE_OFF || exactOnly || (unchecked(params[P_NO_TYPO_WORDS]) & bit) != 0) budget = 0;
     if (tokens.numeric.get(w) != 0 && unchecked(params[P_TYPOS_ON_NUMBERS]) == 0) budget = 0;
     wordMaxTypos.set(w, budget);
     const prefix = queryType == QUERY_TYPE_PREFIX_ALL || (queryType == QUERY_TYPE_PREFIX_LAST && w == n - 1);
     wordPrefix.set(w, prefix && !exactOnly && (unchecked(params[P_NO_PREFIX_WORDS]) & bit) == 0 ? 1 : 0);
   }
-  setWordRoles(unchecked(params[P_OPTIONAL_WORDS]), unchecked(params[P_EXCLUDED_WORDS]));
+  setWordRoles(unchecked(params[P_OPTIONAL_WORDS]), unchecked(params[P_EXCLUDED_WORDS]), unchecked(params[P_LIGHT_WORDS]));
   setAttributeRules(
     mask64(P_ALLOWED_ATTRIBUTES), mask64(P_NO_TYPO_ATTRIBUTES), mask64(P_NO_PREFIX_ATTRIBUTES), mask64(P_NO_EXACT_ATTRIBUTES),
   );
@@ -234,6 +238,26 @@ function writeResults(nbHits: i32): void {
     results.push(wordCount == 0 ? 0 : exactFromScan ? scannedExact.get(position) : exactOf(doc, unchecked(params[P_EXACT_SINGLE])));
     results.push(rankOf(0, doc));
   }
+}
+
+/**
+ * The ranked words of the last search that match no live record (bit w =
+ * word w), through a typo, a prefix or an alternative included: the words
+ * a query with no hits may retry with a raised budget before dropping them.
+ */
+export function unmatchedWords(): i32 {
+  let mask = 0;
+  for (let w = 0; w < wordCount; w++) {
+    if (!isExcluded(w) && !matchesLive(matchedBitmap(w))) mask |= 1 << w;
+  }
+  return mask;
+}
+
+function matchesLive(bitmap: usize): bool {
+  const live = liveBits.ptr;
+  const n = liveBits.length < bitmapWords ? liveBits.length : bitmapWords;
+  for (let i = 0; i < n; i++) if ((load<u32>(bitmap + (<usize>i << 2)) & load<u32>(live + (<usize>i << 2))) != 0) return true;
+  return false;
 }
 
 /** Reads the query in scratch into words without searching (facet value search matches against them). */

@@ -1,7 +1,9 @@
 // The TED talks dataset of the demo: on the first visit it is imported into
-// the engine (and so into IndexedDB) with its real settings, a replica per
+// the engine (and so into IndexedDB) with its real settings (search-box
+// settings inferred from the talks in place of its searchable attributes), a replica per
 // date order and a query suggestions index; later visits find it there.
 import type { RemoteLantern } from '../src/worker-client.js';
+import { searchBoxSettings, type SearchBoxSettings } from '../src/index/search-box-settings.js';
 
 export const TALKS = 'talks';
 export const TALKS_OLDEST_FIRST = 'talks_date_asc';
@@ -39,14 +41,20 @@ export async function inventory(engine: RemoteLantern): Promise<Inventory> {
   };
 }
 
-/** The dataset's searchable attributes (its legacy `attributesToIndex`) and then the description, which the demo snippets. */
-function withDescription({ attributesToIndex, ...settings }: Settings): Settings {
-  return { ...settings, searchableAttributes: [...(attributesToIndex as string[]), 'description'] };
+/**
+ * The dataset's settings (facets, ranking) with search-box settings
+ * inferred from the talks in place of its own searchable attributes (its
+ * legacy `attributesToIndex`): every text attribute, the description (which
+ * the demo snippets) last, and the recipe, as `lantern import` does without
+ * --settings.
+ */
+function searchBox({ attributesToIndex: _own, ...settings }: Settings, inferred: SearchBoxSettings): Settings {
+  return { ...settings, ...inferred };
 }
 
 /** The replica settings of the dataset with the date order first, so a date sort is a date sort. */
-function byDate(replica: Settings, order: 'asc' | 'desc'): Settings {
-  const { master: _primary, ranking, ...settings } = withDescription(replica);
+function byDate(replica: Settings, order: 'asc' | 'desc', inferred: SearchBoxSettings): Settings {
+  const { master: _primary, ranking, ...settings } = searchBox(replica, inferred);
   const relevance = (ranking as string[]).filter((criterion) => !/^(asc|desc)\(/.test(criterion));
   return { ...settings, ranking: [`${order}(date)`, ...relevance], customRanking: null };
 }
@@ -76,6 +84,7 @@ export async function importDataset(engine: RemoteLantern, progress: Progress): 
     fetchJson<Settings>('talks_date_asc_settings.json'),
   ]);
   const suggestions = suggestionsFrom(talks);
+  const inferred = searchBoxSettings(talks);
   const total = talks.length + suggestions.length;
   let done = 0;
   const advance = (n: number) => progress((done += n), total);
@@ -85,9 +94,9 @@ export async function importDataset(engine: RemoteLantern, progress: Progress): 
   const wait = async (indexName: string, { taskID }: { taskID: number }) => client.waitForTask({ indexName, taskID });
   await wait(SUGGESTIONS, await client.setSettings({ indexName: SUGGESTIONS, indexSettings: { searchableAttributes: ['query'], customRanking: ['desc(popularity)'] } }));
   await write(engine, SUGGESTIONS, suggestions, advance);
-  await wait(TALKS, await client.setSettings({ indexName: TALKS, indexSettings: { ...withDescription(primary), replicas: [TALKS_OLDEST_FIRST, TALKS_NEWEST_FIRST] } }));
-  await wait(TALKS_OLDEST_FIRST, await client.setSettings({ indexName: TALKS_OLDEST_FIRST, indexSettings: byDate(replica, 'asc') }));
-  await wait(TALKS_NEWEST_FIRST, await client.setSettings({ indexName: TALKS_NEWEST_FIRST, indexSettings: byDate(replica, 'desc') }));
+  await wait(TALKS, await client.setSettings({ indexName: TALKS, indexSettings: { ...searchBox(primary, inferred), replicas: [TALKS_OLDEST_FIRST, TALKS_NEWEST_FIRST] } }));
+  await wait(TALKS_OLDEST_FIRST, await client.setSettings({ indexName: TALKS_OLDEST_FIRST, indexSettings: byDate(replica, 'asc', inferred) }));
+  await wait(TALKS_NEWEST_FIRST, await client.setSettings({ indexName: TALKS_NEWEST_FIRST, indexSettings: byDate(replica, 'desc', inferred) }));
   await write(engine, TALKS, talks, advance);
   // the next visit loads one snapshot instead of replaying every write
   await engine.snapshot();

@@ -28,7 +28,10 @@ const COMMANDS: Record<string, string> = {
     Streams FILE into INDEX: a JSON array, NDJSON (a record a line) or CSV with a header row
     (the format from the extension, else from the first character). CSV values are numbers,
     true/false or text, unless --types gives a column's type: string, number, boolean, json.
-    The replicas the settings name are created only with --with-replicas. Ctrl-C stops after
+    Without --settings, a new index gets search-box settings inferred from the first 1,000
+    records (the text attributes, long texts last, and removeWordsIfNoResults allOptional with
+    removeStopWords), printed as JSON to start a settings file from; an existing index keeps its
+    own. The replicas the settings name are created only with --with-replicas. Ctrl-C stops after
     the batch in flight and prints the --skip that goes on from there. --dry-run reads and
     checks the file (its format, its records' places) and writes nothing. --url sends the
     records to a running lantern serve, which indexes them.`,
@@ -133,8 +136,10 @@ async function serveCommand(): Promise<void> {
   if (flags.demo && !existsSync(DEMO_APP)) stop('the web demo is not in the npm package: run it from a clone of the repository (npm install && npm start)');
   const engine = await open(flags.memory ? undefined : (flags.data ?? DEFAULT_DATA));
   if (flags.demo && !engine.indexes.has('talks')) {
-    const settings = readSettings(new URL('talks_settings.json', DEMO_DIR));
-    await importFile(engine.client(), { indexName: 'talks', path: fileURLToPath(new URL('talks.json', DEMO_DIR)), settings, progressTo: process.stderr });
+    // the dataset's facets and ranking, with search-box settings inferred from the talks (its own searchable attributes are left out)
+    const { attributesToIndex: _searchable, ...settings } = readSettings(new URL('talks_settings.json', DEMO_DIR));
+    const path = fileURLToPath(new URL('talks.json', DEMO_DIR));
+    await importFile(engine.client(), { indexName: 'talks', path, settings, inferSettings: true, onInferred: printInferred, progressTo: process.stderr });
     await engine.snapshot();
   }
   const host = flags.host!;
@@ -167,7 +172,7 @@ async function importCommand(indexName?: string, file?: string): Promise<void> {
   const interrupt = new AbortController();
   process.once('SIGINT', () => { interrupt.abort(); process.once('SIGINT', () => process.exit(130)); });
   const summary = await importFile(client, {
-    indexName, path: file, format: flags.format, columnTypes: columnTypes(flags.types), settings,
+    indexName, path: file, format: flags.format, columnTypes: columnTypes(flags.types), settings, inferSettings: !settings, onInferred: printInferred,
     withReplicas: flags['with-replicas'], skip: count('skip') ?? 0, dryRun: flags['dry-run'], signal: interrupt.signal, progressTo: process.stderr,
   }).catch(async (e: Error) => {
     await engine?.close();
@@ -178,6 +183,15 @@ async function importCommand(indexName?: string, file?: string): Promise<void> {
   if (engine && !flags['dry-run']) await engine.snapshot();
   await engine?.close();
   for (const line of summaryLines(indexName, file, summary, flags['dry-run'])) console.log(line);
+}
+
+/**
+ * Inferred settings, as JSON a settings file can start from (import without
+ * --settings, serve --demo): on stderr with the progress, so that stdout
+ * stays the summary.
+ */
+function printInferred({ settings, from }: NonNullable<ImportSummary['inferred']>): void {
+  console.error(`settings inferred from the first ${from.toLocaleString('en')} records (--settings FILE.json to choose your own): ${JSON.stringify(settings)}`);
 }
 
 /** --types name:string,views:number */

@@ -53,6 +53,29 @@ describe('lantern import + search', () => {
     expect(lines[1]).toContain('Are you a giver or a taker?');
   });
 
+  it('without --settings, a new index gets search-box settings inferred from the file, printed', async () => {
+    const dir = mkdtempSync(join(data, 'inferred-'));
+    const contacts = join(ROOT, 'test', 'fixtures', 'contacts.json');
+    const imported = await run(['import', 'contacts', contacts, '--data', dir]);
+    expect(imported.code, imported.stderr).toBe(0);
+    const printed = /^settings inferred from the first 500 records \(--settings FILE.json to choose your own\): (\{.*\})$/m.exec(imported.stderr);
+    expect(printed, imported.stderr).not.toBeNull();
+    const inferred = JSON.parse(printed![1]);
+    expect(inferred).toMatchObject({ removeWordsIfNoResults: 'allOptional', removeStopWords: true });
+    expect(inferred.searchableAttributes.slice(0, 2)).toEqual(['firstname', 'lastname']);
+    // the recipe applies: an extra word, a stop word, still finds Essie Vaill first
+    const searched = await run(['search', 'contacts', 'the essie vaill zzqq', '--data', dir]);
+    expect(searched.code, searched.stderr).toBe(0);
+    expect(searched.stdout.split('\n')[1]).toContain('Vaill');
+    // an existing index keeps its settings: nothing inferred again
+    const again = await run(['import', 'contacts', contacts, '--data', dir]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/settings inferred/);
+    // with --settings, nothing inferred either
+    const given = await run(['import', 'talks', TALKS, '--settings', SETTINGS, '--data', dir]);
+    expect(given.stderr).not.toMatch(/settings inferred/);
+  });
+
   it('--hits limits the number of printed hits', async () => {
     const searched = await run(['search', 'talks', 'design', '--data', data, '--hits', '3']);
     expect(searched.code, searched.stderr).toBe(0);
@@ -218,8 +241,10 @@ describe('one line, never a stack trace', () => {
     writeFileSync(file, '[{"objectID":"1","n":1},{"objectID":"2","n":1e309}]');
     const r = await run(['import', 'x', file, '--data', join(dir, 'store')]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^lantern: .*bad\.json: records 1 to 2 were not imported .*Record "2" .*"n" is Infinity/);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    // the settings inferred for the new index are printed first (stderr, with the progress)
+    const lines = r.stderr.trim().split('\n').filter((line) => !line.startsWith('settings inferred'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^lantern: .*bad\.json: records 1 to 2 were not imported .*Record "2" .*"n" is Infinity/);
     noStack(r);
   });
 

@@ -6,6 +6,7 @@ import type { LanternClient } from '../api/client.js';
 import { ApiError } from '../util/errors.js';
 import { openRecords, detectFormat, type ColumnType, type SourcedRecord } from './record-sources.js';
 import { Progress } from './progress.js';
+import { searchBoxSettings, type SearchBoxSettings } from '../index/search-box-settings.js';
 
 export interface ImportOptions {
   indexName: string;
@@ -16,6 +17,12 @@ export interface ImportOptions {
   columnTypes?: Record<string, ColumnType>;
   /** Settings to apply first. */
   settings?: Record<string, unknown>;
+  /**
+   * Infer search-box settings (searchable attributes, the recipe) from the
+   * file's first batch and lay them over `settings`, when the index does
+   * not exist yet (an existing index keeps its own).
+   */
+  inferSettings?: boolean;
   /** Create the replicas the settings name (left out by default: each is a full index). */
   withReplicas?: boolean;
   /** Records at the start of the file already imported (a resumed import). */
@@ -25,6 +32,8 @@ export interface ImportOptions {
   dryRun?: boolean;
   /** Stops the import after the batch in flight. */
   signal?: AbortSignal;
+  /** Told the inferred settings before they are applied (so a user sees them while the import runs). */
+  onInferred?: (inferred: NonNullable<ImportSummary['inferred']>) => void;
   /** Where the progress line goes (a terminal only). */
   progressTo?: NodeJS.WriteStream;
 }
@@ -38,6 +47,8 @@ export interface ImportSummary {
   withoutObjectID: number;
   /** Replicas the settings named that were not created. */
   replicasLeftOut: string[];
+  /** The settings inferred from the file (inferSettings), with the number of records they were inferred from. */
+  inferred?: { settings: SearchBoxSettings; from: number };
   /** Stopped by the signal before the end of the file. */
   interrupted: boolean;
   seconds: number;
@@ -52,13 +63,14 @@ const BATCH = 1000;
 export async function importFile(client: LanternClient, options: ImportOptions): Promise<ImportSummary> {
   const { indexName, path, skip = 0, batchSize = BATCH, signal } = options;
   const started = performance.now();
-  const replicasLeftOut = options.settings && !options.dryRun ? await applySettings(client, indexName, options.settings, options.withReplicas ?? false) : [];
+  const summary: ImportSummary = { imported: 0, skipped: 0, withoutObjectID: 0, replicasLeftOut: [], interrupted: false, seconds: 0 };
+  const beforeBatch = await settingsStep(client, options, summary);
   const source = openRecords(path, await detectFormat(path, options.format), options.columnTypes);
   const progress = new Progress(source, options.progressTo);
-  const summary: ImportSummary = { imported: 0, skipped: 0, withoutObjectID: 0, replicasLeftOut, interrupted: false, seconds: 0 };
   let applying: Promise<void> | undefined;
   let batch: SourcedRecord[] = [];
   const send = async () => {
+    await beforeBatch(batch);
     if (options.dryRun) return void (summary.imported += batch.splice(0).length);
     const requests = batch.map(({ record }) => ({ action: 'addObject' as const, body: record as Record<string, unknown> }));
     const { taskID } = await client.batch({ indexName, batchWriteParams: { requests } }).catch((e: Error) => {
@@ -86,6 +98,38 @@ export async function importFile(client: LanternClient, options: ImportOptions):
   progress.done();
   summary.seconds = (performance.now() - started) / 1000;
   return summary;
+}
+
+/**
+ * The import's settings: applied at once when given, or, inferred from the
+ * first batch (a new index only), before that batch is sent. Returns what
+ * runs before each batch.
+ */
+async function settingsStep(client: LanternClient, options: ImportOptions, summary: ImportSummary): Promise<(batch: SourcedRecord[]) => Promise<void>> {
+  const apply = async (settings: Record<string, unknown> | undefined) => {
+    if (!settings || options.dryRun) return;
+    summary.replicasLeftOut = await applySettings(client, options.indexName, settings, options.withReplicas ?? false);
+  };
+  if (!options.inferSettings || !await isNewIndex(client, options.indexName)) {
+    await apply(options.settings);
+    return async () => {};
+  }
+  let due = true;
+  return async (batch) => {
+    if (!due) return;
+    due = false;
+    summary.inferred = { settings: searchBoxSettings(batch.map((b) => b.record)), from: batch.length };
+    options.onInferred?.(summary.inferred);
+    await apply({ ...options.settings, ...summary.inferred.settings });
+  };
+}
+
+/** The index does not exist yet (its settings are ours to choose). */
+async function isNewIndex(client: LanternClient, indexName: string): Promise<boolean> {
+  return client.getSettings({ indexName }).then(() => false, (e: Error) => {
+    if (e instanceof ApiError && e.status === 404) return true;
+    throw e;
+  });
 }
 
 const hasObjectID = (record: unknown) =>

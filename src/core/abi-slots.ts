@@ -27,7 +27,9 @@ export const P_NO_PREFIX_ATTRIBUTES = 40;
 export const P_ALTERNATIVES = 42;
 export const P_NO_EXACT_ATTRIBUTES = 44;
 export const P_FILTER_WORDS = 46;
-export const PARAM_COUNT = 48;
+export const P_LIGHT_WORDS = 47;
+export const P_RAISED_TYPO_WORDS = 48;
+export const PARAM_COUNT = 50;
 export const MAX_CRITERIA = 16;
 export const QUERY_TYPE_PREFIX_LAST = 0;
 export const QUERY_TYPE_PREFIX_ALL = 1;
@@ -84,4 +86,6 @@ export const P = {
   ALTERNATIVES: P_ALTERNATIVES,
   NO_EXACT_ATTRIBUTES: P_NO_EXACT_ATTRIBUTES,
   FILTER_WORDS: P_FILTER_WORDS,
+  LIGHT_WORDS: P_LIGHT_WORDS,
+  RAISED_TYPO_WORDS: P_RAISED_TYPO_WORDS,
 } as const;

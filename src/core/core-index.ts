@@ -36,6 +36,10 @@ export interface CoreQuery {
   noTypoWords?: number;
   excludedWords?: number;
   noPrefixWords?: number;
+  /** Words the words criterion counts after every other (stop words once words are relaxed). */
+  lightWords?: number;
+  /** Words of 3+ letters allowed one typo more than their length gives, up to two (see unmatchedWords). */
+  raisedTypoWords?: number;
   /** Bit w: words w and w+1 form a phrase (adjacent, in order). */
   phrasePairs?: number;
   /** Records kept per distinct group (groups set with setRanks(GROUP_SLOT)); 0 = off. */
@@ -212,6 +216,8 @@ export class CoreIndex {
     params[P.NO_TYPO_WORDS] = q.noTypoWords ?? 0;
     params[P.EXCLUDED_WORDS] = q.excludedWords ?? 0;
     params[P.NO_PREFIX_WORDS] = q.noPrefixWords ?? 0;
+    params[P.LIGHT_WORDS] = q.lightWords ?? 0;
+    params[P.RAISED_TYPO_WORDS] = q.raisedTypoWords ?? 0;
     params[P.ALTERNATIVES] = alternatives.length ? alternativesAt : -1;
     params[P.DISTINCT] = q.distinct ?? 0;
     params[P.PHRASE_PAIRS] = q.phrasePairs ?? 0;
@@ -241,6 +247,9 @@ export class CoreIndex {
     this.core.search();
     return readSearchResult(this.results());
   }
+
+  /** The ranked query words of the last search that matched no record at all (bit w = word w). */
+  unmatchedWords(): number { return this.core.unmatchedWords(); }
 
   /** The last search's candidate records as a bitmap (a view: valid until the next call into the core). */
   candidates(): Uint32Array {

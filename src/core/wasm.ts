@@ -22,6 +22,7 @@ export interface CoreExports {
   sortKeys(count: number): void;
   search(): void;
   prepareQuery(): void;
+  unmatchedWords(): number;
   candidatesPtr(): number;
   candidateWords(): number;
   highlight(length: number): void;

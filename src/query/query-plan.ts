@@ -28,6 +28,8 @@ export interface QueryPlan {
   scores?: Int32Array;
   /** The alternatives synonyms gave the query words (replaceSynonymsInHighlight). */
   synonyms: Alternative[];
+  /** The query words that weigh less once words are relaxed (see relaxedLightWords). */
+  lightWords: number;
 }
 
 
@@ -116,6 +118,22 @@ function removeStopWords(query: string, setting: Setting, prefixLast: boolean, d
   let out = query;
   for (const m of removable) out = out.slice(0, m.index!) + ' '.repeat(m[0].length) + out.slice(m.index! + m[0].length);
   return out;
+}
+
+/**
+ * The stop words among the query words, which weigh less than the other
+ * words once removeWordsIfNoResults relaxes the query (the words criterion
+ * counts them last: a record matching the one content word of "skiathos
+ * the" ranks before records matching only "the"). The stop words are those
+ * of removeStopWords's languages when it is on, else of the queryLanguages,
+ * else of every language. Nothing without a strategy: a query that has
+ * results as typed is never relaxed, so its order never changes.
+ */
+function relaxedLightWords(words: Array<[number, number]>, query: string, setting: Setting, dictionaries: QueryDictionaries): number {
+  if (setting('removeWordsIfNoResults') === 'none' || words.length < 2) return 0;
+  const queryLanguages: string[] | undefined = setting('queryLanguages');
+  const languages = optionLanguages(setting('removeStopWords'), setting) ?? (queryLanguages?.length ? queryLanguages : undefined);
+  return maskOf(words, query, (word) => dictionaries.isStopWord(word, languages));
 }
 
 /** Alternatives of each query word: its plural or singular forms with ignorePlurals. */
@@ -272,7 +290,7 @@ export function planQuery(
   if (geo?.ranks) core.geoRanks = geo.ranks;
   if (scores) core.filterRanks = scores.ranks;
   core.distinct = distinctOf(setting);
-  return { core, words, geo, scores: scores?.scores, synonyms };
+  return { core, words, geo, scores: scores?.scores, synonyms, lightWords: relaxedLightWords(words, query, setting, dictionaries) };
 }
 
 /** lastWords / firstWords remove at most this many words (compatibility.md, query strategy). */

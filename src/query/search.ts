@@ -40,13 +40,29 @@ export function pageOf(params: SearchParams, setting: Setting): Page {
   return { offset: Math.min(offset, limit), length, page: params.page ?? 0, hitsPerPage, usesOffset };
 }
 
-/** Runs the plan; with no hits, retries with removeWordsIfNoResults' optional words. */
+/**
+ * Runs the plan. With no hits and a removeWordsIfNoResults strategy, first
+ * gives the words that matched nothing (stop words aside) the typo their
+ * length refused them (the core's raisedTypoWords: "montian" for
+ * "mountain", two typos in 7 letters), every word still required; then
+ * tries the strategy's optional words, those words keeping the raised
+ * budget and stop words weighing less than the others (plan.lightWords).
+ * Lantern's own step before the strategy: the service drops such words.
+ */
 export function runPlan(index: SearchIndex, plan: QueryPlan, setting: Setting): CoreResult {
   index.prepareRanks();
   let result = index.coreIndex.search(plan.core);
-  if (result.nbHits > 0) return result;
+  const strategy = setting('removeWordsIfNoResults');
+  if (result.nbHits > 0 || strategy === 'none') return result;
+  const refused = index.coreIndex.unmatchedWords() & ~plan.lightWords;
+  if (refused !== 0 && plan.core.typoMode !== 'off') {
+    plan.core.raisedTypoWords = refused;
+    result = index.coreIndex.search(plan.core);
+    if (result.nbHits > 0) return result;
+  }
   const base = plan.core.optionalWords ?? 0;
-  for (const mask of fallbackMasks(setting('removeWordsIfNoResults'), plan.words.length)) {
+  plan.core.lightWords = plan.lightWords;
+  for (const mask of fallbackMasks(strategy, plan.words.length)) {
     plan.core.optionalWords = base | mask;
     result = index.coreIndex.search(plan.core);
     if (result.nbHits > 0) break;

@@ -4,10 +4,14 @@
 //
 // Properties:
 // 1.  typo: fewer typos first, summed over the query words;
-// 2.  words: every hit matches every query word;
+// 2.  words: every hit matches every query word; with optional words, more
+//     matched words first, light words (stop words once relaxed) counted
+//     after every other word;
 // 3.  proximity: closer query words first, the distance capped at 8, words in
 //     other attributes or array elements 8 apart, query order before reversed,
-//     minProximity making closer distances equal;
+//     minProximity making closer distances equal; pairs are consecutive
+//     *matched* words (an optional word a record lacks, or an excluded word,
+//     does not break them), also when large ranges are ranked lazily;
 // 4.  attribute: the best-ranked matching attribute first, then the earlier
 //     first match (array elements counted), unordered attributes ignoring the
 //     position, attributes sharing a rank equal;
@@ -55,6 +59,34 @@ describe('words', () => {
   });
 });
 
+describe('words with light words (stop words once relaxed)', () => {
+  const optional = { queryType: 'prefixNone' as const, optionalWords: 0b11, criteria: [words] };
+
+  it('a light word counts after every other: the content word first', () => {
+    // without light words both records match one word and tie (ids decide)
+    const core = build(['skiathos island', 'the pas']);
+    expect(ids(core, 'skiathos the', optional)).toEqual([0, 1]);
+    expect(ids(core, 'the skiathos', optional)).toEqual([0, 1]);
+    expect(ids(core, 'the skiathos', { ...optional, lightWords: 0b01 })).toEqual([0, 1]);
+    const reversed = build(['the pas', 'skiathos island']);
+    expect(ids(reversed, 'the skiathos', optional)).toEqual([0, 1]);
+    expect(ids(reversed, 'the skiathos', { ...optional, lightWords: 0b01 })).toEqual([1, 0]);
+  });
+
+  it('light words still break ties between records matching the same content words', () => {
+    const core = build(['skiathos', 'the skiathos airport', 'the pas']);
+    const result = search(core, 'the skiathos', { ...optional, lightWords: 0b01 });
+    expect(result.hits.map((h) => [h.id, h.words])).toEqual([[1, 2], [0, 1], [2, 1]]);
+  });
+
+  it('one more content word outweighs every light word', () => {
+    const core = build(['of the and alpha', 'alpha beta']);
+    const q = { queryType: 'prefixNone' as const, optionalWords: 0b11111, criteria: [words] };
+    expect(ids(core, 'of the and alpha beta', q)).toEqual([0, 1]);
+    expect(ids(core, 'of the and alpha beta', { ...q, lightWords: 0b00111 })).toEqual([1, 0]);
+  });
+});
+
 describe('proximity', () => {
   it('closer query words first', () => {
     const core = build(['alpha one two three four beta', 'alpha one beta', 'alpha beta']);
@@ -98,6 +130,60 @@ describe('proximity', () => {
     const core = build(['alpha one two beta', 'alpha one beta', 'alpha beta']);
     const result = search(core, 'alpha beta', { queryType: 'prefixNone', criteria: [proximity], minProximity: 3 });
     expect(result.hits.map((h) => [h.id, h.proximity])).toEqual([[0, 3], [1, 3], [2, 3]]);
+  });
+});
+
+describe('proximity over consecutive matched words', () => {
+  const allOptional = (n: number) => (1 << n) - 1;
+
+  it('an optional word the record lacks does not count: "barbara and block"', () => {
+    // record 1 matches barbara, block side by side: one pair at 1; record 0 matches
+    // and, block reversed two apart: one pair at 3 (before: 16 and 11, wrong way round)
+    const core = build(['block party and more', 'barbara block']);
+    const result = search(core, 'barbara and block', { queryType: 'prefixNone', optionalWords: allOptional(3) });
+    expect(result.hits.map((h) => [h.id, h.words, h.proximity])).toEqual([[1, 2, 1], [0, 2, 3]]);
+  });
+
+  it('sums over the chain of matched words, skipping each missing one', () => {
+    const core = build(['a1 a3 x x a5', 'a1 x a2 a3 a4 a5']);
+    const result = search(core, 'a1 a2 a3 a4 a5', { queryType: 'prefixNone', optionalWords: allOptional(5), criteria: [proximity] });
+    // record 0: a1-a3 1, a3-a5 3 = 4; record 1: 2 + 1 + 1 + 1 = 5
+    expect(result.hits.map((h) => [h.id, h.proximity])).toEqual([[0, 4], [1, 5]]);
+  });
+
+  it('a record matching one word of several has no pair: proximity 0', () => {
+    const core = build(['alpha', 'alpha x beta']);
+    const result = search(core, 'alpha beta', { queryType: 'prefixNone', optionalWords: allOptional(2), criteria: [proximity] });
+    expect(result.hits.map((h) => [h.id, h.proximity])).toEqual([[0, 0], [1, 2]]);
+  });
+
+  it('an excluded word between two words does not break their pair', () => {
+    const core = build(['alpha x x x beta', 'alpha beta']);
+    const result = search(core, 'alpha gamma beta', { queryType: 'prefixNone', excludedWords: 0b010, criteria: [proximity] });
+    expect(result.hits.map((h) => [h.id, h.proximity])).toEqual([[1, 1], [0, 4]]);
+  });
+
+  it('with every word required, the same sums as consecutive query words', () => {
+    const core = build(['a1 x a2 x x a3', 'a1 a2 a3']);
+    const result = search(core, 'a1 a2 a3', { queryType: 'prefixNone', criteria: [proximity] });
+    expect(result.hits.map((h) => [h.id, h.proximity])).toEqual([[1, 2], [0, 5]]);
+  });
+
+  it('large ranges ranked lazily give the order computed on every record', () => {
+    // 3 query words, all optional: records match 1, 2 or 3 of them at various distances
+    const rnd = prng(77);
+    const pool = ['alpha', 'beta', 'gamma', 'x', 'y', 'z', 'w'];
+    const docs = Array.from({ length: 2400 }, () => Array.from({ length: 3 + Math.floor(rnd() * 6) }, () => pool[Math.floor(rnd() * pool.length)]).join(' '));
+    const core = build(docs);
+    for (const criteria of [[words, proximity], [proximity], [proximity, words]]) {
+      const q = { queryType: 'prefixNone' as const, typoMode: 'off' as const, optionalWords: allOptional(3), criteria };
+      const all = search(core, 'alpha beta gamma', { ...q, length: 3000 }).hits.map((h) => [h.id, h.words, h.proximity]);
+      expect(all.length).toBeGreaterThan(1500);
+      for (const [offset, length] of [[0, 10], [40, 20]]) {
+        const page = search(core, 'alpha beta gamma', { ...q, offset, length }).hits.map((h) => [h.id, h.words, h.proximity]);
+        expect(page, `${criteria} @${offset}`).toEqual(all.slice(offset, offset + length));
+      }
+    }
   });
 });
 

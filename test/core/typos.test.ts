@@ -122,6 +122,29 @@ describe('a typo on the first letter counts two and raises the budget by one', (
     expect(typosFor('mountain', 'mouxbbin')).toBeNull();
   });
 
+  // crafted words of every length around the thresholds (4 and 8, then 5 and 7):
+  // the budget the length gives, and the counts a first-letter typo adds
+  const word = (n: number) => 'mountainside'.slice(0, n);
+  const substituted = (w: string, i: number) => w.slice(0, i) + (w[i] === 'q' ? 'z' : 'q') + w.slice(i + 1);
+  for (const [one, two] of [[4, 8], [5, 7]]) {
+    for (let n = one - 1; n <= two + 1; n++) {
+      const budget = n >= two ? 2 : n >= one ? 1 : 0;
+      const w = word(n);
+      const first = substituted(w, 0);
+      const thresholds = { minWordSizefor1Typo: one, minWordSizefor2Typos: two };
+      it(`${n} letters (typo sizes ${one}/${two}): first letter wrong ${budget ? 'counts 2' : 'refused'}, plus one more typo ${budget === 2 ? 'counts 3' : 'refused'}`, () => {
+        expect(typosFor(w, first, thresholds)).toBe(budget > 0 ? 2 : null);
+        // first letter dropped: the budget follows the query word, one letter shorter
+        expect(typosFor(w, w.slice(1), thresholds)).toBe(n - 1 >= one ? 2 : null);
+        expect(typosFor(w, substituted(first, n - 1), thresholds)).toBe(budget === 2 ? 3 : null);
+        expect(typosFor(w, substituted(substituted(first, n - 1), n - 3), thresholds)).toBeNull();
+        // the same typos away from the first letter count one each, within the length's own budget
+        expect(typosFor(w, substituted(w, n - 1), thresholds)).toBe(budget > 0 ? 1 : null);
+        expect(typosFor(w, substituted(substituted(w, n - 1), 1), thresholds)).toBe(budget === 2 ? 2 : null);
+      });
+    }
+  }
+
   it('ranks by the count: an exact match, then one typo, two, three', () => {
     const result = search(build(['fountbin', 'mounbbin', 'mountain', 'mountbin']), 'mountain', { ...whole, criteria: [CRITERION.typo] });
     expect(result.hits.map((h) => [h.id, h.typos])).toEqual([[2, 0], [3, 1], [1, 2], [0, 3]]);

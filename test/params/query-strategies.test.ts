@@ -109,6 +109,49 @@ describe('removeWordsIfNoResults', () => {
     }
   });
 
+  it('allOptional: proximity counts consecutive matched words (ranking, compatibility.md)', async () => {
+    const query = await smallIndex('proximity_optional', { searchableAttributes: ['title'] }, [
+      { objectID: 'party', title: 'block party and more' },
+      { objectID: 'barbara', title: 'barbara block' },
+    ]);
+    const response = await query({ query: 'barbara and block', removeWordsIfNoResults: 'allOptional', getRankingInfo: true });
+    expect(response.hits.map((h: any) => [h.objectID, h._rankingInfo.words, h._rankingInfo.proximityDistance]))
+      .toEqual([['barbara', 2, 1], ['party', 2, 3]]);
+  });
+
+  it('before dropping a word, every word is tried with the typo its length refused', async () => {
+    const query = await smallIndex('refused_typos', { searchableAttributes: ['name'] }, [
+      { objectID: 'mountain', name: 'Mountain lodge' }, { objectID: 'cat', name: 'Cat cafe' }, { objectID: 'lodge', name: 'Lodge of the valley' },
+    ]);
+    const typos = async (params: Record<string, unknown>) => (await query({ ...params, getRankingInfo: true }))
+      .hits.map((h: any) => [h.objectID, h._rankingInfo.nbTypos]);
+    // "montian": two typos in 7 letters (one allowed); "cst": one typo in 3 letters (none allowed)
+    for (const q of ['montian', 'cst']) expect(await typos({ query: q, queryType: 'prefixNone' }), q).toEqual([]);
+    for (const strategy of ['allOptional', 'lastWords', 'firstWords']) {
+      expect(await typos({ query: 'montian', queryType: 'prefixNone', removeWordsIfNoResults: strategy }), strategy).toEqual([['mountain', 2]]);
+      expect(await typos({ query: 'cst', queryType: 'prefixNone', removeWordsIfNoResults: strategy }), strategy).toEqual([['cat', 1]]);
+    }
+    // every word still required at that step: the record with both words, not the one with "lodge" alone
+    expect(await typos({ query: 'montian lodge', queryType: 'prefixNone', removeWordsIfNoResults: 'allOptional' })).toEqual([['mountain', 2]]);
+    // words under 3 letters get no typo, and typoTolerance false none at all
+    expect(await typos({ query: 'cx', queryType: 'prefixNone', removeWordsIfNoResults: 'allOptional' })).toEqual([]);
+    expect(await typos({ query: 'montian', typoTolerance: false, removeWordsIfNoResults: 'allOptional' })).toEqual([]);
+  });
+
+  it('once relaxed, a stop word weighs less than a content word', async () => {
+    const query = await smallIndex('relaxed_stop_words', { searchableAttributes: ['name', 'city'] }, [
+      { objectID: 'pas', name: 'The Pas Airport', city: 'The Pas' },
+      { objectID: 'coruna', name: 'A Coruna', city: 'La Coruna' },
+      { objectID: 'skiathos', name: 'Alexandros Papadiamantis', city: 'Skiathos' },
+    ]);
+    const first = async (params: Record<string, unknown>) => ids(await query({ ...params, removeWordsIfNoResults: 'allOptional' }))[0];
+    expect(await first({ query: 'skiathos the', removeStopWords: true })).toBe('skiathos'); // the last word is kept as a prefix
+    expect(await first({ query: 'a skiathos' })).toBe('skiathos');
+    expect(await first({ query: 'skiathos the', queryLanguages: ['en'] })).toBe('skiathos');
+    // a word that is no stop word still counts as much as any
+    expect(ids(await query({ query: 'coruna skiathos', removeWordsIfNoResults: 'allOptional' }))).toEqual(['coruna', 'skiathos']);
+  });
+
   it('not used when the full query has results', async () => {
     const plain = await search({ query: 'giver taker' });
     for (const strategy of ['lastWords', 'firstWords', 'allOptional']) {
@@ -217,6 +260,21 @@ describe('queryType', () => {
 });
 
 describe('typoTolerance', () => {
+  it('a first-letter typo counts 2 in _rankingInfo.nbTypos and raises the allowance by one', async () => {
+    const query = await smallIndex('first_letter_typos', { searchableAttributes: ['name'] }, [
+      { objectID: 'michael', name: 'Michael' }, { objectID: 'mountain', name: 'mountain' }, { objectID: 'cat', name: 'cat' },
+    ]);
+    const typos = async (q: string) => (await query({ query: q, queryType: 'prefixNone', getRankingInfo: true }))
+      .hits.map((h: any) => [h.objectID, h._rankingInfo.nbTypos]);
+    expect(await typos('Tichael')).toEqual([['michael', 2]]); // 7 letters: one typo, first letter wrong
+    expect(await typos('ichael')).toEqual([['michael', 2]]); // first letter dropped
+    expect(await typos('Mihcael')).toEqual([['michael', 1]]);
+    expect(await typos('Tihcael')).toEqual([]); // 7 letters: not the first letter and one more
+    expect(await typos('fountbin')).toEqual([['mountain', 3]]); // 8 letters: first letter and one more
+    expect(await typos('founbbin')).toEqual([]);
+    expect(await typos('bat')).toEqual([]); // 3 letters: no typo at all
+  });
+
   const typoCounts = (response: any) => {
     const counts: Record<number, number> = {};
     for (const hit of response.hits) counts[hit._rankingInfo.nbTypos] = (counts[hit._rankingInfo.nbTypos] ?? 0) + 1;
