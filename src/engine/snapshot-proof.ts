@@ -30,14 +30,16 @@ export const WORKER_PROOF_BYTES = 16 << 20;
 
 /**
  * Proves a large snapshot file in a worker thread: resolves true once it
- * loads there, false when it is not proven there (prove it here instead),
- * and rejects with the reason it does not load.
+ * loads there, false when it is not proven there (prove it here instead:
+ * no worker script, or a worker that stopped without answering), and
+ * rejects with the reason it does not load.
  */
 export function workerProof(encryptionKey?: string | Uint8Array, minBytes = WORKER_PROOF_BYTES): (stored: StoredSnapshot) => Promise<boolean> {
   return async ({ file, bytes, taskID }) => {
     if (file === undefined || bytes === undefined || bytes < minBytes) return false;
     const request: ProofRequest = { file, taskID, ...(encryptionKey === undefined ? {} : { encryptionKey }) };
-    const ran = await platform.runWorker(PROOF_WORKER, request);
+    // a worker that failed to answer (out of memory, say) proves nothing either way: the snapshot is proven here
+    const ran = await platform.runWorker(PROOF_WORKER, request).catch(() => undefined);
     if (!ran) return false;
     const answer = ran.message as ProofAnswer;
     if (!answer.ok) throw new Error(answer.message);

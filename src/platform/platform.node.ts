@@ -11,10 +11,14 @@ export const platform: Platform = {
 };
 
 async function runWorker(url: URL, data: unknown): Promise<{ message: unknown } | undefined> {
-  const [{ existsSync }, { fileURLToPath }, { Worker }] = await Promise.all([import('node:fs'), import('node:url'), import('node:worker_threads')]);
+  const [{ existsSync }, { fileURLToPath }, { Worker }, v8] = await Promise.all([
+    import('node:fs'), import('node:url'), import('node:worker_threads'), import('node:v8'),
+  ]);
   if (url.protocol !== 'file:' || !existsSync(fileURLToPath(url))) return undefined;
+  // the worker may hold as much as this thread (a process started with a larger heap gives its workers the same)
+  const maxOldGenerationSizeMb = Math.floor(v8.getHeapStatistics().heap_size_limit / 2 ** 20);
   return new Promise((resolve, reject) => {
-    const worker = new Worker(url, { workerData: data });
+    const worker = new Worker(url, { workerData: data, resourceLimits: { maxOldGenerationSizeMb } });
     worker.once('message', (message) => resolve({ message }));
     worker.once('error', reject);
     // after an answer this rejects nothing: a promise settles once
