@@ -167,17 +167,23 @@ describe('rank orders kept across writes', () => {
     return ranks;
   }
 
+  /** Two entries: a number and a string, each missing now and then, with many ties. */
+  const viewsThenName: SortEntry[] = [
+    { attribute: 'views', path: ['views'], descending: true },
+    { attribute: 'name', path: ['name'], descending: false },
+  ];
+  const randomRecords = (random: () => number) => (objectID: string): SearchRecord => ({
+    objectID,
+    views: random() < 0.1 ? undefined : Math.floor(random() * 20),
+    name: random() < 0.5 ? `n${Math.floor(random() * 5)}` : undefined,
+  } as SearchRecord);
+
   for (const seed of [1, 2, 3]) {
     it(`seed ${seed}: equal to a full sort after every round of adds, replacements and removals`, () => {
       const random = prng(seed);
-      const entries: SortEntry[] = [
-        { attribute: 'views', path: ['views'], descending: true },
-        { attribute: 'name', path: ['name'], descending: false },
-      ];
       const store = new RecordStore();
-      const order = new RankOrder(entries, sortByKeys);
-      const value = () => (random() < 0.1 ? undefined : Math.floor(random() * 20));
-      const make = (objectID: string): SearchRecord => ({ objectID, views: value(), name: random() < 0.5 ? `n${Math.floor(random() * 5)}` : undefined } as SearchRecord);
+      const order = new RankOrder(viewsThenName, sortByKeys);
+      const make = randomRecords(random);
       for (let round = 0; round < 40; round++) {
         const changes = 1 + Math.floor(random() * (round < 5 ? 200 : 20));
         for (let c = 0; c < changes; c++) {
@@ -185,7 +191,7 @@ describe('rank orders kept across writes', () => {
           store.remove(objectID);
           if (random() < 0.8) store.push(make(objectID));
         }
-        expect(Array.from(order.ranks(store)), `round ${round}`).toEqual(Array.from(fullSort(store, entries)));
+        expect(Array.from(order.ranks(store)), `round ${round}`).toEqual(Array.from(fullSort(store, viewsThenName)));
       }
     });
   }
@@ -193,14 +199,10 @@ describe('rank orders kept across writes', () => {
   for (const seed of [4, 5]) {
     it(`seed ${seed}: with values noted as records are saved, equal to a full sort, and no noted record is read`, () => {
       const random = prng(seed);
-      const entries: SortEntry[] = [
-        { attribute: 'views', path: ['views'], descending: true },
-        { attribute: 'name', path: ['name'], descending: false },
-      ];
       const store = new RecordStore();
-      const order = new RankOrder(entries, sortByKeys);
+      const order = new RankOrder(viewsThenName, sortByKeys);
       const reads = vi.spyOn(store, 'get');
-      const value = () => (random() < 0.1 ? undefined : Math.floor(random() * 20));
+      const make = randomRecords(random);
       for (let round = 0; round < 30; round++) {
         const changes = 1 + Math.floor(random() * (round < 3 ? 300 : 20));
         let unnoted = 0;
@@ -209,13 +211,13 @@ describe('rank orders kept across writes', () => {
           const objectID = `o${Math.floor(random() * 100)}`;
           store.remove(objectID);
           if (random() < 0.2) continue;
-          const record = { objectID, views: value(), name: random() < 0.5 ? `n${Math.floor(random() * 5)}` : undefined } as SearchRecord;
+          const record = make(objectID);
           const id = store.push(record);
           if (random() < 0.9) order.note(id, record);
           else unnoted++;
         }
         reads.mockClear();
-        expect(Array.from(order.ranks(store)), `round ${round}`).toEqual(Array.from(fullSort(store, entries)));
+        expect(Array.from(order.ranks(store)), `round ${round}`).toEqual(Array.from(fullSort(store, viewsThenName)));
         // only records saved without a note are read (a fold reads no more than those)
         expect(reads.mock.calls.length, `round ${round}`).toBeLessThanOrEqual(unnoted);
       }
