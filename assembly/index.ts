@@ -115,7 +115,7 @@ export function setRanks(slot: i32, count: i32): void {
   memory.copy(ranks.ptr, scratchBase(), <usize>count << 2);
 }
 
-/** Scratch: `count` triples (id, high, low); results: the ids sorted by key, then tie flags (see radix-sort.ts). */
+/** Scratch: `count` ids, high halves, low halves; results: the ids sorted by key, then tie flags (see radix-sort.ts). */
 export function sortKeys(count: i32): void { sortByKeys(count); }
 
 /** Scratch: the query (UTF-16 units); `paramsPtr()` holds the parameters. */

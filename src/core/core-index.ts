@@ -162,12 +162,10 @@ export class CoreIndex {
   sortByKeys(ids: Int32Array, high: Int32Array, low: Int32Array): { order: Int32Array; tied: Uint8Array } {
     const n = ids.length;
     const ptr = this.scratch(n * 12 + 4);
-    const triples = new Int32Array(this.core.memory.buffer, ptr, n * 3);
-    for (let i = 0; i < n; i++) {
-      triples[i * 3] = ids[i];
-      triples[i * 3 + 1] = high[i];
-      triples[i * 3 + 2] = low[i];
-    }
+    const runs = new Int32Array(this.core.memory.buffer, ptr, n * 3);
+    runs.set(ids);
+    runs.set(high, n);
+    runs.set(low, 2 * n);
     this.core.sortKeys(n);
     const sorted = this.results();
     return { order: sorted.slice(0, n), tied: Uint8Array.from(sorted.subarray(n, 2 * n)) };
