@@ -147,10 +147,7 @@ export function highlight(length: i32): void {
     const end = tokens.end.get(t);
     const maybe = mayBeMatched(<u32>tokens.hash.get(t));
     // a term of the dictionary the search did not mark matches no query word: no word need be tried
-    if (!maybe && complete && lookupToken(t) >= 0) {
-      results.push(highlightEnd); results.push(end); results.push(0); results.push(highlightEnd);
-      continue;
-    }
+    if (!maybe && complete && lookupToken(t) >= 0) { pushToken(highlightEnd, end, 0, highlightEnd); continue; }
     const foldedLength = tokens.foldLength.get(t);
     for (let w = 0; w < wordCount; w++) {
       if (isExcluded(w)) continue;
@@ -167,11 +164,16 @@ export function highlight(length: i32): void {
       const alternatives = termWords.get(term) & ~mask;
       if (alternatives != 0) { mask |= alternatives; highlightEnd = end; }
     }
-    results.push(tokens.start.get(t));
-    results.push(end);
-    results.push(mask);
-    results.push(highlightEnd);
+    pushToken(tokens.start.get(t), end, mask, highlightEnd);
   }
+}
+
+/** One token of `highlight`'s results: its start, end, words matched and the end of the part to highlight. */
+@inline function pushToken(start: i32, end: i32, mask: i32, until: i32): void {
+  results.push(start);
+  results.push(end);
+  results.push(mask);
+  results.push(until);
 }
 
 import { tokenTypos as lastTypos, tokenFull as lastFull, tokenHighlightLength as lastLength } from './matcher';

@@ -26,7 +26,7 @@ const PROOF_WORKER = new URL('./proof-worker.js', import.meta.url);
  * takes less than starting a worker thread and compiling a core in it
  * (~0.15 s), in steps short enough for searches to pass between them.
  */
-export const WORKER_PROOF_BYTES = 16 << 20;
+const WORKER_PROOF_BYTES = 16 << 20;
 
 /**
  * Proves a large snapshot file in a worker thread: resolves true once it
@@ -34,9 +34,9 @@ export const WORKER_PROOF_BYTES = 16 << 20;
  * no worker script, or a worker that stopped without answering), and
  * rejects with the reason it does not load.
  */
-export function workerProof(encryptionKey?: string | Uint8Array, minBytes = WORKER_PROOF_BYTES): (stored: StoredSnapshot) => Promise<boolean> {
+export function workerProof(encryptionKey?: string | Uint8Array): (stored: StoredSnapshot) => Promise<boolean> {
   return async ({ file, bytes, taskID }) => {
-    if (file === undefined || bytes === undefined || bytes < minBytes) return false;
+    if (file === undefined || bytes === undefined || bytes < WORKER_PROOF_BYTES) return false;
     const request: ProofRequest = { file, taskID, ...(encryptionKey === undefined ? {} : { encryptionKey }) };
     // a worker that failed to answer (out of memory, say) proves nothing either way: the snapshot is proven here
     const ran = await platform.runWorker(PROOF_WORKER, request).catch(() => undefined);

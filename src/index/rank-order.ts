@@ -31,7 +31,8 @@ export class RankOrder {
   /**
    * Notes a record's values for the entries as it is saved (the record at
    * hand): orders rebuilt or folded later read them instead of decoding the
-   * record. A record id is never reused, so a noted value never goes stale.
+   * record. An id's note is replaced whenever a record takes the id (after
+   * a clear, ids start over), so a noted value never goes stale.
    */
   note(id: number, record: SearchRecord): void {
     this.noted[id] = this.keyOf(record);
