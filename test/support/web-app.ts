@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import type { RequestHandler } from '../../src/requester.js';
 import { serve } from '../../src/server/http.js';
 import { CHROMIUM } from './chromium.js';
@@ -79,4 +80,18 @@ export async function openWebApp(engine: RequestHandler, site: { entry: string; 
       for (const server of [siteServer, api]) await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/**
+ * Nothing failed: every request the page made went to the site or the API
+ * (nothing to a CDN or another host), nothing was answered 400 or more,
+ * either as the page saw it or as the API answered, and the page logged no
+ * error and no failed request.
+ */
+export function expectNoFailure(app: WebApp): void {
+  const { responses, served, pageLog, siteOrigin, apiOrigin } = app;
+  expect(responses.filter((r) => !r.url.startsWith(siteOrigin) && !r.url.startsWith(apiOrigin)), app.log()).toEqual([]);
+  expect(responses.filter((r) => r.status >= 400), app.log()).toEqual([]);
+  expect(served.filter((s) => s.status >= 400).map((s) => `${s.status} ${s.method} ${s.path}`), app.log()).toEqual([]);
+  expect(pageLog.filter((l) => l.startsWith('[pageerror]') || l.startsWith('[requestfailed]')), app.log()).toEqual([]);
 }

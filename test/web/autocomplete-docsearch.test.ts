@@ -12,7 +12,7 @@ import { Lantern } from '../../src/lantern.js';
 import { lanternRequester } from '../../src/requester.js';
 import { ADMIN_KEY, APP_ID } from '../libraries/products.js';
 import { chromiumFor } from '../support/chromium.js';
-import { openWebApp, type Seen, type WebApp } from '../support/web-app.js';
+import { expectNoFailure, openWebApp, type Seen, type WebApp } from '../support/web-app.js';
 
 const haveChromium = chromiumFor('autocomplete-docsearch.test.ts');
 const ENTRY = fileURLToPath(new URL('./fixtures/autocomplete-docsearch-app.ts', import.meta.url));
@@ -42,8 +42,6 @@ let apiOrigin = '';
 let siteOrigin = '';
 let page: Page;
 let served: Seen[] = [];
-let responses: WebApp['responses'] = [];
-let pageLog: string[] = [];
 let log = () => '';
 
 beforeAll(async () => {
@@ -62,7 +60,7 @@ beforeAll(async () => {
   await admin.waitForApiKey({ key: searchKey, operation: 'add' });
 
   app = await openWebApp(engine, { entry: ENTRY, html: PAGE, jsx: 'automatic' });
-  ({ apiOrigin, siteOrigin, page, served, responses, pageLog, log } = app);
+  ({ apiOrigin, siteOrigin, page, served, log } = app);
   await page.goto(`${siteOrigin}/?${new URLSearchParams({ api: apiOrigin, appId: APP_ID, apiKey: searchKey })}`);
 }, 60_000);
 
@@ -72,14 +70,6 @@ afterAll(async () => {
 });
 
 
-/** Nothing failed: what the page saw, what the server answered; no request left for another host. */
-function expectNoFailure() {
-  expect(responses.filter((r) => !r.url.startsWith(siteOrigin) && !r.url.startsWith(apiOrigin)), log()).toEqual([]);
-  expect(responses.filter((r) => r.status >= 400), log()).toEqual([]);
-  expect(served.filter((s) => s.status >= 400), log()).toEqual([]);
-  expect(pageLog.filter((l) => l.startsWith('[pageerror]') || l.startsWith('[requestfailed]')), log()).toEqual([]);
-}
-
 describe('Autocomplete and DocSearch in Chromium', () => {
   it.skipIf(!haveChromium)('autocomplete shows the query suggestions, highlighted', async () => {
     await page.locator('#autocomplete .aa-Input').pressSequentially('iph', { delay: 20 });
@@ -88,7 +78,7 @@ describe('Autocomplete and DocSearch in Chromium', () => {
     // the plugin reverse-highlights: what the query did not match is marked
     expect(await page.locator('.aa-Panel .aa-Item mark').first().textContent()).toBe('one');
     expect(served.some((s) => s.path.startsWith('/1/indexes/*/queries'))).toBe(true);
-    expectNoFailure();
+    expectNoFailure(app!);
     await page.keyboard.press('Escape');
   });
 
@@ -101,6 +91,6 @@ describe('Autocomplete and DocSearch in Chromium', () => {
     expect(text).toContain('Persistence');
     expect(text).toContain('Snapshots');
     expect(await page.locator('.DocSearch-Hit a').first().getAttribute('href')).toMatch(/^https:\/\/docs\.example\/persistence/);
-    expectNoFailure();
+    expectNoFailure(app!);
   });
 });
