@@ -135,8 +135,10 @@ export function candidateWords(): i32 { return bitmapWords; }
  * Scratch: a text of `length` UTF-16 units. Results: token count, then per
  * token its start, end, mask of the last query's words it matches and the end
  * of the part to highlight (a prefix match highlights only the prefix).
+ * `indexed`: the text is a searchable value of a live record, so every token
+ * is a dictionary term and an unmarked one needs no lookup to be sure of it.
  */
-export function highlight(length: i32): void {
+export function highlight(length: i32, indexed: bool): void {
   tokenize(scratchBase(), length);
   results.length = 0;
   results.push(tokens.count);
@@ -147,7 +149,7 @@ export function highlight(length: i32): void {
     const end = tokens.end.get(t);
     const maybe = mayBeMatched(<u32>tokens.hash.get(t));
     // a term of the dictionary the search did not mark matches no query word: no word need be tried
-    if (!maybe && complete && lookupToken(t) >= 0) { pushToken(highlightEnd, end, 0, highlightEnd); continue; }
+    if (!maybe && complete && (indexed || lookupToken(t) >= 0)) { pushToken(highlightEnd, end, 0, highlightEnd); continue; }
     const foldedLength = tokens.foldLength.get(t);
     for (let w = 0; w < wordCount; w++) {
       if (isExcluded(w)) continue;

@@ -267,12 +267,14 @@ export class CoreIndex {
    * TOKEN_STRIDE): a view of the core's results, valid until the next call
    * into the core. A copy per highlighted value allocated an ArrayBuffer
    * each, and while a snapshot was taken the allocator's bookkeeping of
-   * ArrayBuffers made those copies take up to 200 ms.
+   * ArrayBuffers made those copies take up to 200 ms. `indexed`: `text` is
+   * a value of a searchable attribute of a live record (every token is then
+   * a dictionary term, which saves the core a lookup per unmatched token).
    */
-  highlight(text: string): Int32Array {
+  highlight(text: string, indexed = false): Int32Array {
     const ptr = this.scratch(text.length * 2 + 2);
     this.writeText(ptr, text);
-    this.core.highlight(text.length);
+    this.core.highlight(text.length, indexed);
     return this.results().subarray(1);
   }
 

@@ -25,7 +25,7 @@ export interface CoreExports {
   unmatchedWords(): number;
   candidatesPtr(): number;
   candidateWords(): number;
-  highlight(length: number): void;
+  highlight(length: number, indexed: boolean): void;
   compactSome(first: number, budget: number): number;
   postingBytes(): number;
   exportSnapshotBegin(): void;

@@ -76,8 +76,9 @@ function matchedWords(mask: number, o: HighlightOptions): string[] {
   return o.words.filter((_, i) => (mask & (1 << i)) !== 0);
 }
 
-export function highlightText(core: CoreIndex, text: string, o: HighlightOptions): HighlightLeaf {
-  const tokens = core.highlight(text);
+/** `indexed`: `text` is a value of a searchable attribute (see CoreIndex.highlight). */
+export function highlightText(core: CoreIndex, text: string, o: HighlightOptions, indexed = false): HighlightLeaf {
+  const tokens = core.highlight(text, indexed);
   const { value, mask, allMarked } = mark(text, tokens, 0, text.length, o);
   const leaf: HighlightLeaf = { value, matchLevel: matchLevel(mask, o.words.length), matchedWords: matchedWords(mask, o) };
   if (mask !== 0) leaf.fullyHighlighted = allMarked;
@@ -88,8 +89,8 @@ export function highlightText(core: CoreIndex, text: string, o: HighlightOptions
  * A window of `size` words around the first matched word (or from the start),
  * with the ellipsis where text was cut.
  */
-export function snippetText(core: CoreIndex, text: string, size: number, ellipsis: string, o: HighlightOptions): SnippetLeaf {
-  const tokens = core.highlight(text);
+export function snippetText(core: CoreIndex, text: string, size: number, ellipsis: string, o: HighlightOptions, indexed = false): SnippetLeaf {
+  const tokens = core.highlight(text, indexed);
   const count = tokens.length / TOKEN_STRIDE;
   if (count <= size) {
     const { value, mask } = mark(text, tokens, 0, text.length, o);

@@ -3,7 +3,7 @@
 // hits with retrieved attributes, highlighting, snippets, ranking info.
 import type { CoreHit, CoreResult } from '../core/core-index.js';
 import { encodeParams, type SearchParams } from '../index/params.js';
-import { searchableAttributes, settingsFor, type Setting } from '../index/settings.js';
+import { searchableAttributes, settingsFor, type SearchableAttribute, type Setting } from '../index/settings.js';
 import { facetsOf, requestedFacets } from './facet-counts.js';
 import { synonymWords } from '../index/synonyms.js';
 import { highlightText, mapLeaves, snippetText, type HighlightOptions } from './highlight.js';
@@ -150,7 +150,7 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
   const faceted = facetAttributes.length > 0 ? facetsOf(index, facetAttributes, index.coreIndex.candidates(), setting) : undefined;
   const query = plan.core.query;
   const words = result.words.map(([s, e]) => query.slice(s, e));
-  const shape = hitShape(words, setting, plan, context);
+  const shape = hitShape(index, words, setting, plan, context);
   const hits = result.hits.map((hit) => buildHit(index, hit, shape, params, plan));
   const limit: number = setting('paginationLimitedTo');
   const paged = sortedHits ?? result.nbHits;
@@ -218,8 +218,14 @@ interface HitShape {
   visible?: Projection;
   /** restrictHighlightAndSnippetArrays: the array items kept (undefined: all). */
   keep?: (leaf: { matchLevel: string }) => boolean;
-  toHighlight: string[] | null;
+  /** The top-level attributes highlighted (`*`: every one), see highlightAttributes. */
+  toHighlight: string[] | '*';
   toSnippet: string[] | null;
+  /**
+   * Whether every text leaf of a top-level attribute is indexed: its tokens
+   * are then known dictionary terms (see CoreIndex.highlight).
+   */
+  indexed: (attribute: string) => boolean;
   /** Whether hits may carry highlights or snippets (not with an empty attributesToHighlight and no attributesToSnippet). */
   marked: boolean;
   /** A hit is its objectID alone: the record itself is not read. */
@@ -229,19 +235,22 @@ interface HitShape {
   highlighting: () => HighlightOptions;
 }
 
-function hitShape(words: string[], setting: Setting, plan: QueryPlan, context: SearchContext): HitShape {
+function hitShape(index: SearchIndex, words: string[], setting: Setting, plan: QueryPlan, context: SearchContext): HitShape {
   const hidden: string[] = context.seeUnretrievable ? [] : (setting('unretrievableAttributes') ?? []);
   let highlighting: HighlightOptions | undefined;
   const retrieved = projection(setting('attributesToRetrieve'), hidden);
   const toHighlight: string[] | null = setting('attributesToHighlight');
   const toSnippet: string[] | null = setting('attributesToSnippet');
   const marked = !(toHighlight !== null && toHighlight.length === 0 && (toSnippet ?? []).length === 0);
+  const searchable = searchableAttributes(index.settings);
+  const wholeAttributes = new Set(searchable?.filter((a) => a.path.length === 1).map((a) => a.name));
   return {
     retrieved,
     visible: context.seeUnretrievable ? undefined : projection(['*'], hidden),
     keep: setting('restrictHighlightAndSnippetArrays') === true ? (leaf) => leaf.matchLevel !== 'none' : undefined,
-    toHighlight,
+    toHighlight: highlightedNames(toHighlight, searchable),
     toSnippet,
+    indexed: (attribute) => attribute !== 'objectID' && (searchable === null || wholeAttributes.has(attribute)),
     marked,
     idOnly: !marked && retrieved.names?.length === 1 && retrieved.names[0] === 'objectID',
     ellipsis: setting('snippetEllipsisText'),
@@ -268,26 +277,31 @@ function markedHit(index: SearchIndex, hit: CoreHit, shape: HitShape): Hit {
   const out: Hit = project(record, shape.retrieved);
   if (!shape.marked) return out;
   const visible = shape.visible ? project(record, shape.visible) : record;
-  const highlighted = highlightAttributes(index, visible, shape.toHighlight);
+  const highlighted = highlightAttributes(visible, shape.toHighlight);
   if (highlighted.length > 0) {
-    out._highlightResult = Object.fromEntries(highlighted.map((a) => [
-      a, mapLeaves(own(visible, a) as Json, (t) => highlightText(index.coreIndex, t, shape.highlighting()), shape.keep),
-    ]));
+    out._highlightResult = Object.fromEntries(highlighted.map((a) => {
+      const indexed = shape.indexed(a);
+      return [a, mapLeaves(own(visible, a) as Json, (t) => highlightText(index.coreIndex, t, shape.highlighting(), indexed), shape.keep)];
+    }));
   }
   const snippets = snippetAttributes(visible, shape.toSnippet);
   if (snippets.length > 0) {
     out._snippetResult = Object.fromEntries(snippets.map(([a, size]) => [
-      a, mapLeaves(own(visible, a) as Json, (t) => snippetText(index.coreIndex, t, size, shape.ellipsis, shape.highlighting()), shape.keep),
+      a, mapLeaves(own(visible, a) as Json, (t) => snippetText(index.coreIndex, t, size, shape.ellipsis, shape.highlighting(), shape.indexed(a)), shape.keep),
     ]));
   }
   return out;
 }
 
-/** attributesToHighlight, or by default the searchable attributes (every attribute when none is set). */
-function highlightAttributes(index: SearchIndex, record: Record<string, Json>, setting: string[] | null): string[] {
-  const list = setting ?? searchableAttributes(index.settings)?.map((a) => a.path[0]) ?? ['*'];
-  const names = list.includes('*') ? Object.keys(record).filter((k) => k !== 'objectID') : [...new Set(list.map((a) => a.split('.')[0]))];
-  return names.filter((n) => own(record, n) != null);
+/** The top-level attributes of attributesToHighlight, or by default of the searchable attributes (every attribute when none is set). */
+function highlightedNames(setting: string[] | null, searchable: SearchableAttribute[] | null): string[] | '*' {
+  const list = setting ?? searchable?.map((a) => a.path[0]) ?? ['*'];
+  return list.includes('*') ? '*' : [...new Set(list.map((a) => a.split('.')[0]))];
+}
+
+/** The attributes of `record` to highlight (see highlightedNames). */
+function highlightAttributes(record: Record<string, Json>, names: string[] | '*'): string[] {
+  return (names === '*' ? Object.keys(record).filter((k) => k !== 'objectID') : names).filter((n) => own(record, n) != null);
 }
 
 /** attributesToSnippet entries `attr` or `attr:N` (N words, default 10); `*` = every attribute. */

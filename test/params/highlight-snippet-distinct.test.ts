@@ -89,6 +89,21 @@ describe('highlighting', () => {
     expect(JSON.stringify(params._highlightResult)).not.toContain('<em>');
   });
 
+  it('words only in attributes that are not searchable are highlighted too', async () => {
+    // "zebras" is in no searchable text, so not a term of the index: the core must still try the query words on it
+    const { engine } = await openEngine();
+    const client = engine.client();
+    await client.setSettings({ indexName: 'zoo', indexSettings: { searchableAttributes: ['title', 'meta.kind'] } });
+    await client.saveObjects({ indexName: 'zoo', objects: [{ objectID: 'z', title: 'zebra crossing', notes: 'zebras everywhere', meta: { kind: 'zebra', note: 'zebras again' } }] });
+    await engine.waitForTasks();
+    const { hits } = await client.searchSingleIndex({ indexName: 'zoo', searchParams: { query: 'zebra', attributesToHighlight: ['title', 'notes', 'meta'] } });
+    const highlighted = hits[0]._highlightResult as Record<string, any>;
+    expect(highlighted.title.value).toBe('<em>zebra</em> crossing');
+    expect(highlighted.notes).toMatchObject({ value: '<em>zebra</em>s everywhere', matchLevel: 'full' });
+    expect(highlighted.meta.kind.value).toBe('<em>zebra</em>');
+    expect(highlighted.meta.note).toMatchObject({ value: '<em>zebra</em>s again', matchLevel: 'full' });
+  });
+
   it('attributesToHighlight: a list, *, or nothing', async () => {
     const listed = await hitOf(GIVER, { query: 'giver', attributesToHighlight: ['name', 'description'] });
     expect(Object.keys(listed._highlightResult).sort()).toEqual(['description', 'name']);
