@@ -88,6 +88,20 @@ export async function partialUpdateObject(ctx: OperationContext<'indexName' | 'o
   return { updatedAt: now(), taskID, objectID: ctx.params.objectID };
 }
 
+/** Items of a batch read between two steps (see OperationContext.step): a few milliseconds' worth. */
+const ITEMS_PER_STEP = 200;
+
+/** A batch's items read as actions, in steps when there are many: searches waiting run between steps. */
+async function actionsOf(ctx: OperationContext<never, Uses>, items: unknown[], read: (item: unknown, position: number) => Action): Promise<Action[]> {
+  const actions: Action[] = [];
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0 && i % ITEMS_PER_STEP === 0) await ctx.step();
+    actions.push(read(items[i], i));
+  }
+  if (items.length > ITEMS_PER_STEP) await ctx.step();
+  return actions;
+}
+
 function requestsOf(body: unknown): unknown[] {
   if (!isPlainObject(body) || !Array.isArray(body.requests)) throw badRequest('Missing "requests" array');
   return body.requests;
@@ -105,21 +119,23 @@ export async function deleteBy(ctx: OperationContext<'indexName', Uses>) {
 }
 
 export async function batch(ctx: OperationContext<'indexName', Uses>) {
-  const actions = requestsOf(ctx.body).map(toAction);
+  const actions = await actionsOf(ctx, requestsOf(ctx.body), toAction);
   const taskID = await writeActions(ctx, ctx.params.indexName, actions);
   return { taskID, objectIDs: reportedIDs(actions) };
 }
 
 /** One task per index; every item is checked before anything is logged. */
 export async function multipleBatch(ctx: OperationContext<never, Uses>) {
-  const items = requestsOf(ctx.body);
   const byIndex = new Map<string, Action[]>();
   const objectIDs: string[] = [];
-  items.forEach((item, i) => {
+  await actionsOf(ctx, requestsOf(ctx.body), (item, i) => {
     const indexName = checkIndexName((item as { indexName?: string })?.indexName as string);
     const action = toAction(item, i);
     objectIDs.push(...reportedIDs([action]));
-    byIndex.set(indexName, [...(byIndex.get(indexName) ?? []), action]);
+    const actions = byIndex.get(indexName);
+    if (actions) actions.push(action);
+    else byIndex.set(indexName, [action]);
+    return action;
   });
   const taskID: Record<string, number> = {};
   for (const indexName of byIndex.keys()) checkWritable(ctx, indexName);

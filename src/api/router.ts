@@ -2,7 +2,6 @@
 // handler. It is the only place that chooses status codes; HTTP,
 // `engine.request` and the typed client all come through here.
 import { ApiError } from '../util/errors.js';
-import { yieldTurn } from '../util/turns.js';
 import { authenticate, authorize, type CallInfo } from '../auth/authenticate.js';
 import { enforce, rateLimitHeaders, restrictResult } from '../auth/enforce.js';
 import type { Engine } from '../engine/engine.js';
@@ -292,23 +291,20 @@ async function answer(
     if (reads) engine.pacer.noteRead();
     // writes are accepted one at a time, paced like their application (see write-pacer.ts)
     else await engine.pacer.admit();
-    let accepting = performance.now();
+    // a write's parsing and checks are write work, in steps for a large one: searches waiting run between
+    const work = reads ? undefined : engine.pacer.work();
+    const step = work ? () => work.step() : noStep;
     const large = !reads && typeof seen.body === 'string' && seen.body.length > LARGE_BODY;
     const body = parseBody(seen.body);
     seen.body = body;
-    if (large) {
-      // a large write's parsing and its checks and encoding are two turns: searches waiting run between
-      engine.pacer.charge(performance.now() - accepting);
-      await yieldTurn();
-      accepting = performance.now();
-    }
+    if (large) await step();
     // index restrictions (every index of a multi-index call) and the rate limit
     enforce(services.keyCalls, found.route, caller, found.params, body);
     clusters.admitUser(engine, found.route, headers);
-    const context = { engine, services, params: found.params, query, body, headers, sourceIp, caller };
+    const context = { engine, services, params: found.params, query, body, headers, sourceIp, caller, step };
     const pending = observeRequest(engine, { route: found.route, params: found.params, body, headers }, () => handlerOf(found.route)(context));
-    // a write's parsing, checks and encoding (the handler's part before its first await) are write work
-    if (!reads) engine.pacer.charge(performance.now() - accepting);
+    // the handler's part before its first await (all of a small write's checks) is charged too
+    work?.charge();
     const answered = await pending;
     const result = restrictResult(found.route, caller, answered);
     if (!(result instanceof Reply)) return json(200, result);
@@ -317,6 +313,8 @@ async function answer(
     return failure(e);
   }
 }
+
+const noStep = (): Promise<void> => Promise.resolve();
 
 function failure(e: unknown): ApiResponse {
   const extra = rateLimitHeaders(e);

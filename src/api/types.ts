@@ -114,6 +114,12 @@ export interface OperationContext<Params extends string = never, Uses = unknown>
   headers: Record<string, string>;
   sourceIp: string;
   caller: Caller;
+  /**
+   * Ends a step of a write's work: searches waiting are answered before the
+   * next (a large batch's records are read in steps). Resolves at once for
+   * a read.
+   */
+  step: () => Promise<void>;
 }
 
 /** A reply other than 200, or with headers of its own (a content type other than JSON, for one). */

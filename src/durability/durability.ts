@@ -159,26 +159,26 @@ export class Durability<Operation extends object> {
   private logged(taskID: number, op: object, then?: () => void): Promise<void> {
     if (this.storage.readOnly !== undefined) throw new ApiError('unavailable', this.storage.readOnly);
     const append = this.storage.append?.bind(this.storage);
-    let encoded: Promise<Uint8Array> | undefined;
-    try {
-      if (append) encoded = this.codec.encodeOperation(op);
-      else assertJson(op);
-    } catch (e) {
-      // in-process callers only (HTTP bodies are JSON): a cycle, a BigInt
-      throw badRequest(`Invalid JSON: the write cannot be written as JSON (${String(e instanceof Error ? e.message : e).split('\n')[0]})`);
-    }
+    // a large write is encoded and appended on a turn of its own, after its checks: searches waiting run between
+    const large = 'actions' in op && Array.isArray(op.actions) && op.actions.length > LARGE_BATCH;
+    let encoded = large || !append ? undefined : this.encoded(op);
+    if (!append) asJson(() => assertJson(op));
     assertStorable(op); // and what a snapshot could not hold exactly (too deep, Infinity, a lone surrogate)
     return this.serialized(async () => {
       if (append) {
-        const bytes = await encoded!;
-        // a large write is appended on a turn of its own, after its checks and encoding: searches waiting run between
-        if (bytes.length > LARGE_ENTRY_BYTES) await yieldTurn();
-        const appending = performance.now();
+        if (large) await yieldTurn();
+        const started = performance.now();
+        const bytes = await (encoded ??= this.encoded(op));
         await append({ taskID, bytes }).catch(refuseUnstored);
-        this.options.pacer.charge(performance.now() - appending);
+        this.options.pacer.charge(performance.now() - started);
       }
       then?.();
     });
+  }
+
+  /** The log's bytes for `op`: a 400 for what JSON cannot hold. */
+  private encoded(op: object): Promise<Uint8Array> {
+    return asJson(() => this.codec.encodeOperation(op));
   }
 
   /** Runs storage calls one at a time, in the order they were asked for. */
@@ -309,8 +309,17 @@ export class Durability<Operation extends object> {
   }
 }
 
-/** Bytes of a logged write past which it is appended on a turn of its own (see logged). */
-const LARGE_ENTRY_BYTES = 64 * 1024;
+/** Actions of a logged batch past which it is encoded and appended on a turn of its own (see logged). */
+const LARGE_BATCH = 100;
+
+/** Runs a JSON check or encoding; what JSON cannot hold (only in-process callers can send it: a cycle, a BigInt) is a 400. */
+function asJson<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw badRequest(`Invalid JSON: the write cannot be written as JSON (${String(e instanceof Error ? e.message : e).split('\n')[0]})`);
+  }
+}
 
 /** A write the storage could not make durable is refused, not acknowledged: 507 when the disk is full, else 503. */
 function refuseUnstored(e: unknown): never {

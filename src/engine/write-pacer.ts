@@ -4,7 +4,9 @@
 // at a time); both are charged here. Before each slice, the engine waits as
 // long as the write work charged since the last pause if reads arrived
 // meanwhile, and not at all otherwise, so an import with nobody searching
-// runs at full speed.
+// runs at full speed. A large write's acceptance is stepped work (see
+// PacedWork): each step is charged, and searches waiting run between steps.
+import { yieldTurn } from '../util/turns.js';
 
 /**
  * Milliseconds of pause per millisecond of charged write work. More than 1:
@@ -51,6 +53,9 @@ export class WritePacer {
     this.owed += ms;
   }
 
+  /** Write work to be done in steps, charged from now (see PacedWork). */
+  work(): PacedWork { return new PacedWork(this); }
+
   /** Waits before the next piece of write work. */
   async pause(): Promise<void> {
     const owed = this.owed;
@@ -58,5 +63,31 @@ export class WritePacer {
     const contended = this.readsSeen !== this.readsAtLastPause;
     this.readsAtLastPause = this.readsSeen;
     if (contended && owed >= 1) await new Promise((resume) => setTimeout(resume, owed * PAUSE_PER_WRITE_MS));
+  }
+}
+
+/**
+ * One write's work done in steps (reading a large batch's records): each
+ * step's time is charged to the pacer, and searches waiting are answered
+ * between steps instead of behind the whole write.
+ */
+export class PacedWork {
+  private since = performance.now();
+
+  constructor(private readonly pacer: WritePacer) {}
+
+  /** Ends a step: charges it, lets searches waiting run, and pauses as the pacer says. */
+  async step(): Promise<void> {
+    this.charge();
+    await yieldTurn();
+    await this.pacer.pause();
+    this.since = performance.now();
+  }
+
+  /** Charges the work done since the last step. */
+  charge(): void {
+    const now = performance.now();
+    this.pacer.charge(now - this.since);
+    this.since = now;
   }
 }

@@ -63,8 +63,9 @@ export function asRecord(body: unknown, objectID?: string, position?: number): S
   if (!isPlainObject(body)) throw badRequest('Invalid JSON: a record must be a JSON object');
   const given = objectID ?? body.objectID ?? undefined; // null: none given
   if (given !== undefined && typeof given !== 'string' && typeof given !== 'number') throw badRequest('objectID must be a string');
-  checkStorable(body, given, position);
-  return { ...body, objectID: String(given ?? newObjectID()) } as SearchRecord;
+  const record = { ...body, objectID: String(given ?? newObjectID()) } as SearchRecord;
+  checkStorable(record, given, position);
+  return record;
 }
 
 /** Refuses a record (or a partial update of one) a snapshot could not hold exactly, naming it by objectID, else by position. */

@@ -32,6 +32,7 @@ const OPERATION_LEVELS = 3;
  */
 export function unstorable(value: unknown): string | undefined {
   const found = problemIn(value, MAX_NESTING);
+  if (!found && typeof value === 'object' && value !== null) storable.add(value);
   if (!found || !isJson(value)) return undefined;
   return `${found.path.length > 0 ? `attribute ${pathText(found.path)}` : 'it'} ${found.problem}`;
 }
@@ -44,6 +45,13 @@ function isJson(value: unknown): boolean {
     return false;
   }
 }
+
+/**
+ * Values `unstorable` found storable (records and partial updates as a
+ * batch's items are read): the check of the whole operation skips them
+ * instead of walking every record twice.
+ */
+const storable = new WeakSet<object>();
 
 /** Refuses a write operation (any kind) holding what a snapshot could not hold; records were checked, and named, before. */
 export function assertStorable(operation: object): void {
@@ -61,7 +69,7 @@ interface Problem {
 function problemIn(value: unknown, levels: number): Problem | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? undefined : { path: [], problem: `is ${value}: only finite numbers can be stored` };
   if (typeof value === 'string') return isUnicode(value) ? undefined : { path: [], problem: `holds ${loneSurrogate(value)}` };
-  if (typeof value !== 'object' || value === null) return undefined;
+  if (typeof value !== 'object' || value === null || storable.has(value)) return undefined;
   if (levels === 0) return { path: [], problem: `is nested more than ${MAX_NESTING} levels deep (objects and arrays)` };
   const found = Array.isArray(value) ? problemInArray(value, levels - 1) : problemInObject(value, levels - 1);
   return found;

@@ -81,8 +81,8 @@ describe('backpressure', () => {
     const acknowledged: number[] = [];
     const writes = [0, 1, 2, 3].map((i) => write(i).then(() => { acknowledged.push(i); }));
     // the first write fits; the others wait until what is queued before them is applied
-    await new Promise((resolve) => setImmediate(resolve));
-    await Promise.resolve();
+    // (each is read in steps, searches waiting answered between: turns pass before a second is queued)
+    for (let turn = 0; turn < 10_000 && engine.tasks.pendingCount < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
     expect(engine.tasks.pendingCount).toBeGreaterThan(1);
     expect(acknowledged.length).toBeLessThan(4);
     await Promise.all(writes);
@@ -115,6 +115,29 @@ describe('a large write being accepted', () => {
       await engine.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a batch of many records', () => {
+  it('is read in steps: a search that arrived meanwhile is answered before its last record is read', async () => {
+    const engine = await Lantern.open();
+    await engine.request({ method: 'PUT', path: '/1/indexes/big/first', body: { text: 'record first' } });
+    await engine.waitForTasks();
+    const events: string[] = [];
+    const requests = records(2000).map((r) => ({ action: 'addObject', body: r as Record<string, unknown> }));
+    // the last record says when it is read (its attributes are copied as the batch's items are checked)
+    Object.defineProperty(requests[1999].body, 'probe', { enumerable: true, get: () => { events.push('last record read'); return 1; } });
+    const accepted = engine.request({ method: 'POST', path: '/1/indexes/big/batch', body: { requests } }).then((r) => { events.push(`batch ${r.status}`); });
+    const searched = new Promise<void>((resolve) => setImmediate(() => {
+      engine.request({ method: 'POST', path: '/1/indexes/big/query', body: { query: 'first' } }).then((r) => { events.push(`search ${r.status}`); resolve(); });
+    }));
+    await Promise.all([accepted, searched]);
+    expect(events.slice(0, 2)).toEqual(['search 200', 'last record read']);
+    expect(events).toContain('batch 200');
+    await engine.waitForTasks();
+    const probed = await engine.request({ method: 'GET', path: '/1/indexes/big/r1999' });
+    expect(probed.body).toMatchObject({ objectID: 'r1999', probe: 1 });
+    await engine.close();
   });
 });
 

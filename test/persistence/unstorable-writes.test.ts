@@ -40,6 +40,11 @@ const REFUSED: Array<{ method: string; path: string; body: string; message: stri
     message: 'The record cannot be stored: attribute "title" holds a lone surrogate (U+D800), which is not Unicode text',
   },
   {
+    // an objectID given beside the record's attributes is checked with them
+    method: 'POST', path: '/1/indexes/w/batch', body: '{"requests":[{"action":"updateObject","objectID":"\\ud800","body":{"t":"x"}}]}',
+    message: 'Record "\\ud800" cannot be stored: attribute "objectID" holds a lone surrogate (U+D800), which is not Unicode text',
+  },
+  {
     method: 'POST', path: '/1/indexes/w/batch', body: '{"requests":[{"action":"partialUpdateObject","objectID":"p","body":{"n":{"_operation":"Increment","value":1e309}}}]}',
     message: 'Record "p" cannot be stored: attribute "n.value" is Infinity: only finite numbers can be stored',
   },
