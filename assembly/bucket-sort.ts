@@ -11,7 +11,7 @@ import {
 import { MAX_WORDS, wordCount } from './matcher';
 import { candidates, listedTypoFree } from './candidates';
 import {
-  FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, attributeRulesActive, bestProximityOf, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isExcluded, matchedWordsOf, proximity, rankOf, rankedWordCount, scanRecord, typosOf, wordsKeyOf,
+  FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, attributeRulesActive, bestProximityOf, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isUncounted, matchedWordsOf, proximity, rankOf, rankedWordCount, scanRecord, stopWordCount, stopWords, typosOf, wordsKeyOf,
 } from './ranking';
 import { anyTypoMatch, bestAttributeOf, ensureKeysFolded, exactBitmap, leadBitmap, levelBitmap, testBit, wholeValueBitmap } from './wordsets';
 import {
@@ -165,6 +165,7 @@ function isCheap(c: i32): bool {
  */
 function bestProximity(from: i32, c: i32): i32 {
   if (unchecked(params[P_OPTIONAL_WORDS]) == 0) return bestProximityOf(rankedWordCount, minProximity);
+  if ((unchecked(params[P_OPTIONAL_WORDS]) & ~stopWords) == 0) return bestProximityOf(rankedWordCount - stopWordCount, minProximity);
   for (let before = 0; before < c; before++) {
     if (unchecked(params[P_CRITERIA + before]) == C_WORDS) return bestProximityOf(matchedWordsOf(docAt(positionAt(from))), minProximity);
   }
@@ -234,7 +235,7 @@ export function isConstant(c: i32): bool {
   const code = unchecked(params[P_CRITERIA + c]);
   if (code == C_GEO) return unchecked(params[P_GEO_ACTIVE]) == 0;
   if (code == C_FILTERS) return unchecked(params[P_FILTER_SCORES_ACTIVE]) == 0;
-  if (code == C_WORDS) return unchecked(params[P_OPTIONAL_WORDS]) == 0;
+  if (code == C_WORDS) return (unchecked(params[P_OPTIONAL_WORDS]) & ~stopWords) == 0;
   if (code == C_TYPO && (!anyTypoMatch() || listedTypoFree)) return true;
   return (code == C_PROXIMITY && rankedWordCount < 2)
     || ((code == C_ATTRIBUTE || code == C_TYPO || code == C_EXACT) && rankedWordCount == 0);
@@ -375,7 +376,7 @@ function fillKeys(from: i32, to: i32, c: i32): void {
   } else if (code == C_EXACT && !exactFromScan && (rankedWordCount != 1 || exactSingle == EXACT_SINGLE_WORD)) {
     // the ranked words whose exact bitmap holds the record (exactWordsOf, its bitmaps looked up once)
     let bitmaps = 0;
-    for (let w = 0; w < wordCount; w++) if (!isExcluded(w)) unchecked(exactBitmaps[bitmaps++] = exactBitmap(w));
+    for (let w = 0; w < wordCount; w++) if (!isUncounted(w)) unchecked(exactBitmaps[bitmaps++] = exactBitmap(w));
     for (let i = from; i < to; i++) {
       const position = positionAt(i);
       const doc = docAt(position);

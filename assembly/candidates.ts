@@ -9,9 +9,12 @@ import { wordCount } from './matcher';
 import {
   bitmapWords, candidateBitmap, foldKeysAhead, foldKeysLater, foldedBestAttribute, keysFolded, leadBitmap, levelBitmap, matchedBitmap, typoFreeBitmap,
 } from './wordsets';
-import { isExcluded, isOptional } from './ranking';
+import { isExcluded, isOptional, stopWords } from './ranking';
 
-/** Words every candidate matches; words of which it matches one at least (all words optional). */
+/**
+ * Words every candidate matches; words of which it matches one at least (all
+ * words optional: the words other than the stop words, when there are some).
+ */
 export let requiredWords: i32 = 0;
 export let anyOfWords: i32 = 0;
 /** Candidates, and those every ranked word they match matches with no typo. */
@@ -30,7 +33,8 @@ function assignWordRoles(): void {
     if (isOptional(w)) anyOf |= 1 << w; else required |= 1 << w;
   }
   requiredWords = required;
-  anyOfWords = required != 0 ? 0 : anyOf;
+  const content = anyOf & ~stopWords;
+  anyOfWords = required != 0 ? 0 : content != 0 ? content : anyOf;
 }
 
 /**

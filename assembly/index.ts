@@ -9,7 +9,7 @@ import {
   storeForward, wholeValues, SEGMENT,
 } from './store';
 import { NO_MATCH, matchToken, wordCount } from './matcher';
-import { isExcluded, rankSlots } from './ranking';
+import { isExcluded, isStop, rankSlots } from './ranking';
 import { invalidateStaticOrder, prepareQuery as prepareQueryWords, search as runSearch, unmatchedWords as lastUnmatchedWords } from './search';
 import { params } from './params';
 import { mayBeMatched } from './marked-filter';
@@ -152,7 +152,7 @@ export function highlight(length: i32, indexed: bool): void {
     if (!maybe && complete && (indexed || lookupToken(t) >= 0)) { pushToken(highlightEnd, end, 0, highlightEnd); continue; }
     const foldedLength = tokens.foldLength.get(t);
     for (let w = 0; w < wordCount; w++) {
-      if (isExcluded(w)) continue;
+      if (isExcluded(w) || isStop(w)) continue;
       matchToken(w, tokens.units, tokens.foldStart.get(t), foldedLength);
       if (tokenTypos() == NO_MATCH) continue;
       mask |= 1 << w;

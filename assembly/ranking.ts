@@ -56,34 +56,65 @@ function wordsCounted(term: i32, attribute: i32): i32 {
 }
 
 // Word roles of the current query: optional words may be missing, excluded
-// words must be, light words count less in the words criterion.
+// words must be, light words count less in the words criterion. Stop words
+// (P_STOP_WORDS: optional words removeStopWords keeps for ranking) never
+// make a record a candidate alone and count in proximity only: each by its
+// distance to its anchor, the next other word of the query (else the
+// previous one), 8 when the record lacks it or has it farther; the words,
+// attribute and exact criteria leave them out, as the service removes them.
 let optionalWords: i32 = 0;
 let excludedWords: i32 = 0;
 let lightWords: i32 = 0;
+export let stopWords: i32 = 0;
+export let stopWordCount: i32 = 0;
+/** Per stop word, its anchor word (-1: none); per other word, the stop words anchored to it. */
+const stopAnchor = new StaticArray<i32>(MAX_WORDS);
+const anchoredStops = new StaticArray<i32>(MAX_WORDS);
 /** Query words that count for ranking (all but the excluded), and the light ones among them. */
 export let rankedWordCount: i32 = 0;
 let lightWordCount: i32 = 0;
 
-export function setWordRoles(optional: i32, excluded: i32, light: i32): void {
+export function setWordRoles(optional: i32, excluded: i32, light: i32, stop: i32): void {
   optionalWords = optional;
   excludedWords = excluded;
-  lightWords = light & ~excluded;
+  stopWords = stop & optional & ~excluded;
+  lightWords = light & ~excluded & ~stopWords;
   rankedWordCount = 0;
   lightWordCount = 0;
+  stopWordCount = 0;
   for (let w = 0; w < wordCount; w++) {
+    unchecked(anchoredStops[w] = 0);
+    unchecked(stopAnchor[w] = -1);
     if (isExcluded(w)) continue;
     rankedWordCount++;
     if ((lightWords & (1 << w)) != 0) lightWordCount++;
   }
+  if (stopWords != 0) anchorStopWords();
   // every candidate matches every ranked word unless some are optional: link them once for the query
   if (optional == 0) linkWords(-1);
 }
+
+/** Gives each stop word its anchor: the next ranked word that is no stop word, else the previous one. */
+function anchorStopWords(): void {
+  for (let w = 0; w < wordCount; w++) {
+    if (!isStop(w)) continue;
+    stopWordCount++;
+    let anchor = -1;
+    for (let a = w + 1; a < wordCount && anchor < 0; a++) if (!isExcluded(a) && !isStop(a)) anchor = a;
+    for (let a = w - 1; a >= 0 && anchor < 0; a--) if (!isExcluded(a) && !isStop(a)) anchor = a;
+    unchecked(stopAnchor[w] = anchor);
+    if (anchor >= 0) unchecked(anchoredStops[anchor] |= 1 << w);
+  }
+}
 @inline export function isOptional(w: i32): bool { return (optionalWords & (1 << w)) != 0; }
 @inline export function isExcluded(w: i32): bool { return (excludedWords & (1 << w)) != 0; }
+@inline export function isStop(w: i32): bool { return (stopWords & (1 << w)) != 0; }
+/** Words the words, attribute and exact criteria leave out: the excluded and the stop words. */
+@inline export function isUncounted(w: i32): bool { return ((excludedWords | stopWords) & (1 << w)) != 0; }
 
 export function matchedWordsOf(doc: i32): i32 {
   let total = 0;
-  for (let w = 0; w < wordCount; w++) if (!isExcluded(w) && testBit(matchedBitmap(w), doc)) total++;
+  for (let w = 0; w < wordCount; w++) if (!isUncounted(w) && testBit(matchedBitmap(w), doc)) total++;
   return total;
 }
 
@@ -98,7 +129,7 @@ export function matchedWordsOf(doc: i32): i32 {
 export function wordsKeyOf(doc: i32): i32 {
   let heavyMissed = 0, lightMissed = 0;
   for (let w = 0; w < wordCount; w++) {
-    if (isExcluded(w) || testBit(matchedBitmap(w), doc)) continue;
+    if (isUncounted(w) || testBit(matchedBitmap(w), doc)) continue;
     if ((lightWords & (1 << w)) != 0) lightMissed++; else heavyMissed++;
   }
   return heavyMissed * (lightWordCount + 1) + lightMissed;
@@ -122,7 +153,7 @@ export function typosOf(doc: i32): i32 {
 
 export function exactWordsOf(doc: i32): i32 {
   let total = 0;
-  for (let w = 0; w < wordCount; w++) if (!isExcluded(w) && testBit(exactBitmap(w), doc)) total++;
+  for (let w = 0; w < wordCount; w++) if (!isUncounted(w) && testBit(exactBitmap(w), doc)) total++;
   return total;
 }
 
@@ -159,15 +190,25 @@ function linkWords(doc: i32): void {
     unchecked(previousMatched[w] = -1);
     unchecked(nextMatched[w] = -1);
     if (isExcluded(w) || (doc >= 0 && !testBit(matchedBitmap(w), doc))) continue;
+    if (isStop(w)) {
+      // a stop word is no link of the chain: one pair with its anchor, when the record has both
+      const anchor = unchecked(stopAnchor[w]);
+      if (anchor >= 0 && testBit(matchedBitmap(anchor), doc)) matchedPairs++;
+      continue;
+    }
     unchecked(previousMatched[w] = last);
     if (last >= 0) { unchecked(nextMatched[last] = w); matchedPairs++; }
     last = w;
   }
 }
 
-/** The smallest proximity of a record matching `matched` ranked words: each pair at minProximity. */
+/**
+ * The smallest proximity of a record matching `matched` ranked words (stop
+ * words aside): each pair at minProximity, each stop word next to its anchor.
+ */
 export function bestProximityOf(matched: i32, minProximity: i32): i32 {
-  return matched < 2 ? 0 : (matched - 1) * (minProximity < MAX_PROXIMITY ? minProximity : MAX_PROXIMITY);
+  const best = minProximity < MAX_PROXIMITY ? minProximity : MAX_PROXIMITY;
+  return (matched < 2 ? 0 : (matched - 1) * best) + stopWordCount * best;
 }
 
 /**
@@ -216,7 +257,7 @@ export function scanRecord(doc: i32, minProximity: i32, complete: bool = false):
       if (mask != 0) {
         scannedWords |= mask;
         if (exactFromScan && !(attribute < 64 && (noExactAttributes & (<u64>1 << <u64>attribute)) != 0)) {
-          scannedExactWords |= mask & termFullWords.get(term) & termZeroTypoWords.get(term);
+          scannedExactWords |= mask & ~stopWords & termFullWords.get(term) & termZeroTypoWords.get(term);
         }
         noteMatch(attribute, position, mask, minProximity);
         // the first match holds the best attribute (segments come in rank order);
@@ -228,7 +269,7 @@ export function scanRecord(doc: i32, minProximity: i32, complete: bool = false):
   }
   proximity = 0;
   for (let w = 0; w < wordCount; w++) {
-    if (unchecked(nextMatched[w]) < 0) continue;
+    if (unchecked(nextMatched[w]) < 0 && !isStop(w)) continue;
     const d = unchecked(pairDistance[w]);
     proximity += d > MAX_PROXIMITY ? MAX_PROXIMITY : d;
   }
@@ -243,9 +284,15 @@ export function exactOf(doc: i32, exactSingle: i32): i32 {
 
 function noteMatch(attribute: i32, position: i32, mask: i32, minProximity: i32): void {
   const key = attributeKey(attribute, position);
-  if (key < bestAttribute) bestAttribute = key;
+  if (key < bestAttribute && (mask & ~stopWords) != 0) bestAttribute = key;
   for (let w = 0; w < wordCount; w++) {
     if ((mask & (1 << w)) == 0) continue;
+    if (stopWords != 0) noteStopPairs(w, attribute, position, minProximity);
+    if (isStop(w)) {
+      unchecked(lastAttribute[w] = attribute);
+      unchecked(lastPosition[w] = position);
+      continue;
+    }
     const before = unchecked(previousMatched[w]);
     if (before >= 0 && unchecked(lastAttribute[before]) == attribute) {
       notePair(before, position - unchecked(lastPosition[before]), minProximity);
@@ -256,6 +303,28 @@ function noteMatch(attribute: i32, position: i32, mask: i32, minProximity: i32):
     }
     unchecked(lastAttribute[w] = attribute);
     unchecked(lastPosition[w] = position);
+  }
+}
+
+/**
+ * The pairs of stop words with their anchors that word `w`, met at
+ * `position`, closes: a stop word with its anchor met before in the same
+ * attribute, or the anchor with its stop words; out of query order costs
+ * one more, as for the other pairs.
+ */
+function noteStopPairs(w: i32, attribute: i32, position: i32, minProximity: i32): void {
+  if (isStop(w)) {
+    const anchor = unchecked(stopAnchor[w]);
+    if (anchor >= 0 && unchecked(lastAttribute[anchor]) == attribute) {
+      notePair(w, position - unchecked(lastPosition[anchor]) + (anchor > w ? 1 : 0), minProximity);
+    }
+    return;
+  }
+  let stops = unchecked(anchoredStops[w]);
+  while (stops != 0) {
+    const s = ctz(stops);
+    stops &= stops - 1;
+    if (unchecked(lastAttribute[s]) == attribute) notePair(s, position - unchecked(lastPosition[s]) + (s > w ? 1 : 0), minProximity);
   }
 }
 

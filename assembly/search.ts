@@ -15,7 +15,7 @@ import {
   accumulateLevels, bitmapWords, candidateBitmap, matchedBitmap, fillSlot, finishSlot, invalidateMarks, marksCompleted, prepareWordsets, recordMatch, recordPhraseMatch, selectMatchWord, testBit, useSlot,
 } from './wordsets';
 import {
-  attributeRulesActive, exactFromScan, exactOf, isAdjacentPair, isExcluded, matchedWordsOf, rankOf, scanRecord, scannedWords, setAttributeRules, setWordRoles, typosOf,
+  attributeRulesActive, exactFromScan, exactOf, isAdjacentPair, isExcluded, isStop, matchedWordsOf, rankOf, scanRecord, scannedWords, setAttributeRules, setWordRoles, stopWords, typosOf,
 } from './ranking';
 import {
   anyOfWords, candidateCount, candidates, listCandidates, requiredWords, typoFreeCount, writeCandidates,
@@ -25,7 +25,7 @@ import {
 } from './bucket-sort';
 import { MEMO_WORDS, claimSlot, findSlot } from './word-memo';
 import {
-  C_ATTRIBUTE, C_TYPO, QUERY_TYPE_PREFIX_ALL, QUERY_TYPE_PREFIX_LAST, TYPO_MODE_MIN, TYPO_MODE_OFF, P_ALLOWED_ATTRIBUTES, P_ALTERNATIVES, P_CRITERIA, P_CRITERIA_COUNT, P_DISTINCT, P_EXACT_SINGLE, P_EXCLUDED_WORDS, P_FILTER, P_FILTER_SCORES_ACTIVE, P_FILTER_WORDS, P_GEO_ACTIVE, P_LIGHT_WORDS, P_MIN_1_TYPO, P_MIN_2_TYPOS, P_NO_EXACT_ATTRIBUTES, P_NO_PREFIX_ATTRIBUTES, P_NO_PREFIX_WORDS, P_NO_TYPO_ATTRIBUTES, P_NO_TYPO_WORDS, P_OFFSET, P_OPTIONAL_WORDS, P_PHRASE_PAIRS, P_QUERY_LENGTH, P_RAISED_TYPO_WORDS, P_QUERY_TYPE, P_TOP_K, P_TYPOS_ON_NUMBERS, P_TYPO_MODE, mask64, params,
+  C_ATTRIBUTE, C_TYPO, QUERY_TYPE_PREFIX_ALL, QUERY_TYPE_PREFIX_LAST, TYPO_MODE_MIN, TYPO_MODE_OFF, P_ALLOWED_ATTRIBUTES, P_ALTERNATIVES, P_CRITERIA, P_CRITERIA_COUNT, P_DISTINCT, P_EXACT_SINGLE, P_EXCLUDED_WORDS, P_FILTER, P_FILTER_SCORES_ACTIVE, P_FILTER_WORDS, P_GEO_ACTIVE, P_LIGHT_WORDS, P_MIN_1_TYPO, P_MIN_2_TYPOS, P_NO_EXACT_ATTRIBUTES, P_NO_PREFIX_ATTRIBUTES, P_NO_PREFIX_WORDS, P_NO_TYPO_ATTRIBUTES, P_NO_TYPO_WORDS, P_OFFSET, P_OPTIONAL_WORDS, P_PHRASE_PAIRS, P_QUERY_LENGTH, P_RAISED_TYPO_WORDS, P_QUERY_TYPE, P_STOP_WORDS, P_TOP_K, P_TYPOS_ON_NUMBERS, P_TYPO_MODE, mask64, params,
 } from './params';
 
 /** Words shorter than this never get a raised budget (P_RAISED_TYPO_WORDS): one typo would make them any short word. */
@@ -61,7 +61,9 @@ function prepareWords(queryPtr: usize, queryLength: i32): void {
     const prefix = queryType == QUERY_TYPE_PREFIX_ALL || (queryType == QUERY_TYPE_PREFIX_LAST && w == n - 1);
     wordPrefix.set(w, prefix && !exactOnly && (unchecked(params[P_NO_PREFIX_WORDS]) & bit) == 0 ? 1 : 0);
   }
-  setWordRoles(unchecked(params[P_OPTIONAL_WORDS]), unchecked(params[P_EXCLUDED_WORDS]), unchecked(params[P_LIGHT_WORDS]));
+  setWordRoles(
+    unchecked(params[P_OPTIONAL_WORDS]), unchecked(params[P_EXCLUDED_WORDS]), unchecked(params[P_LIGHT_WORDS]), unchecked(params[P_STOP_WORDS]),
+  );
   setAttributeRules(
     mask64(P_ALLOWED_ATTRIBUTES), mask64(P_NO_TYPO_ATTRIBUTES), mask64(P_NO_PREFIX_ATTRIBUTES), mask64(P_NO_EXACT_ATTRIBUTES),
   );
@@ -292,7 +294,7 @@ function matchAlternatives(): void {
     tokenize(p, length);
     p += (<usize>(length * 2 + 3)) & ~(<usize>3);
     if (w >= wordCount || tokens.count == 0) continue;
-    selectMatchWord(w, unchecked(params[P_EXCLUDED_WORDS]));
+    selectMatchWord(w, unchecked(params[P_EXCLUDED_WORDS]), unkeyedWords());
     if (tokens.count == 1) {
       const term = lookupToken(0);
       if (term >= 0) recordMatch(term, typos, asExact && typos == 0, 0);
@@ -314,13 +316,16 @@ function matchAlternatives(): void {
  * memo while the attribute keys fit its 16 bits.
  */
 function isMemoized(w: i32): bool {
-  if (wordCount < 2 || w >= wordCount - 1 || w >= MEMO_WORDS || isExcluded(w) || wordLength.get(w) == 0) return false;
+  if (wordCount < 2 || w >= wordCount - 1 || w >= MEMO_WORDS || isExcluded(w) || isStop(w) || wordLength.get(w) == 0) return false;
   for (let a = 0; a < attributeRank.length; a++) if (attributeRank.get(a) >= 63) return false;
   return true;
 }
 
+/** The words whose matches never feed the attribute keys: the excluded and the stop words (see ranking.ts). */
+function unkeyedWords(): i32 { return unchecked(params[P_EXCLUDED_WORDS]) | stopWords; }
+
 function matchQueryWord(w: i32): void {
-  selectMatchWord(w, unchecked(params[P_EXCLUDED_WORDS]));
+  selectMatchWord(w, unchecked(params[P_EXCLUDED_WORDS]), unkeyedWords());
   if (!isMemoized(w)) { matchWord(w); return; }
   const from = wordStart.get(w), length = wordLength.get(w), budget = wordMaxTypos.get(w), prefix = wordPrefix.get(w) != 0;
   const known = findSlot(bitmapWords, queryUnits, from, length, budget, prefix);

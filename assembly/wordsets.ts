@@ -107,10 +107,12 @@ export function invalidateMarks(): void { nextEpoch(); searchMarked = false; }
 let searchMarked = false;
 export function marksAreComplete(): bool { return searchMarked; }
 export function marksCompleted(): void { searchMarked = true; }
-export function selectMatchWord(w: i32, excluded: i32): void { currentWord = w; excludedMask = excluded; }
+/** `unkeyed`: the words whose matches never feed the attribute keys (the excluded and the stop words). */
+export function selectMatchWord(w: i32, excluded: i32, unkeyed: i32): void { currentWord = w; excludedMask = excluded; unkeyedMask = unkeyed; }
+let unkeyedMask = 0;
 
-/** The current word's matches feed the records' best attribute key (excluded words never rank). */
-@inline function keyedWord(): bool { return words == 1 || (excludedMask & (1 << currentWord)) == 0; }
+/** The current word's matches feed the records' best attribute key (excluded and stop words never rank). */
+@inline function keyedWord(): bool { return words == 1 || (unkeyedMask & (1 << currentWord)) == 0; }
 
 /** Some ranked word matched some term with typos: otherwise the typo criterion ties every record. */
 let typoMatched = false;

@@ -29,6 +29,7 @@ export const P_NO_EXACT_ATTRIBUTES = 44;
 export const P_FILTER_WORDS = 46;
 export const P_LIGHT_WORDS = 47;
 export const P_RAISED_TYPO_WORDS = 48;
+export const P_STOP_WORDS = 49;
 export const PARAM_COUNT = 50;
 export const MAX_CRITERIA = 16;
 export const QUERY_TYPE_PREFIX_LAST = 0;
@@ -88,4 +89,5 @@ export const P = {
   FILTER_WORDS: P_FILTER_WORDS,
   LIGHT_WORDS: P_LIGHT_WORDS,
   RAISED_TYPO_WORDS: P_RAISED_TYPO_WORDS,
+  STOP_WORDS: P_STOP_WORDS,
 } as const;

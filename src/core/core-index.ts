@@ -40,6 +40,8 @@ export interface CoreQuery {
   lightWords?: number;
   /** Words of 3+ letters allowed one typo more than their length gives, up to two (see unmatchedWords). */
   raisedTypoWords?: number;
+  /** Optional words that never make a record a candidate on their own (removeStopWords's stop words). */
+  stopWords?: number;
   /** Bit w: words w and w+1 form a phrase (adjacent, in order). */
   phrasePairs?: number;
   /** Records kept per distinct group (groups set with setRanks(GROUP_SLOT)); 0 = off. */
@@ -216,6 +218,7 @@ export class CoreIndex {
     params[P.NO_PREFIX_WORDS] = q.noPrefixWords ?? 0;
     params[P.LIGHT_WORDS] = q.lightWords ?? 0;
     params[P.RAISED_TYPO_WORDS] = q.raisedTypoWords ?? 0;
+    params[P.STOP_WORDS] = q.stopWords ?? 0;
     params[P.ALTERNATIVES] = alternatives.length ? alternativesAt : -1;
     params[P.DISTINCT] = q.distinct ?? 0;
     params[P.PHRASE_PAIRS] = q.phrasePairs ?? 0;

@@ -18,7 +18,10 @@ export function searchFacetValues(index: SearchIndex, facetName: string, params:
   const plan = planQuery(index, params, setting, 0, 0, dictionaries);
   runPlan(index, plan, setting);
   const counts = countValues(index, facetName, index.coreIndex.candidates());
-  const words = index.coreIndex.prepareQuery({ ...plan.core, query: facetQuery, queryType: 'prefixLast', excludedWords: 0, optionalWords: 0, phrasePairs: 0 });
+  const words = index.coreIndex.prepareQuery({
+    ...plan.core, query: facetQuery, queryType: 'prefixLast', excludedWords: 0, optionalWords: 0, phrasePairs: 0,
+    noTypoWords: (plan.core.noTypoWords ?? 0) & ~plan.stopWords, lightWords: 0, stopWords: 0,
+  });
   const allWords = words.length >= 31 ? -1 : (1 << words.length) - 1;
   const options = {
     preTag: setting('highlightPreTag'), postTag: setting('highlightPostTag'),

@@ -12,6 +12,8 @@ export interface HighlightOptions {
   words: string[];
   /** replaceSynonymsInHighlight: per query word, the folded words its synonyms bring, shown as the word itself. */
   synonyms?: Array<Set<string>>;
+  /** Query words never marked nor counted in matchLevel (removeStopWords's stop words, as the service removes them). */
+  unmarked?: number;
 }
 
 export interface HighlightLeaf {
@@ -25,9 +27,10 @@ export interface SnippetLeaf { value: string; matchLevel: 'none' | 'partial' | '
 
 type Tree<T> = T | Tree<T>[] | { [k: string]: Tree<T> };
 
-function matchLevel(mask: number, words: number): HighlightLeaf['matchLevel'] {
+function matchLevel(mask: number, o: HighlightOptions): HighlightLeaf['matchLevel'] {
   if (mask === 0) return 'none';
-  const full = words >= 31 ? -1 : (1 << words) - 1;
+  const words = o.words.length;
+  const full = (words >= 31 ? -1 : (1 << words) - 1) & ~(o.unmarked ?? 0);
   return (mask & full) === full ? 'full' : 'partial';
 }
 
@@ -39,7 +42,8 @@ function mark(text: string, tokens: Int32Array, from: number, to: number, o: Hig
   let allMarked = tokens.length > 0;
   let replaced = '';
   for (let i = 0; i < tokens.length; i += TOKEN_STRIDE) {
-    const [start, end, words, until] = [tokens[i], tokens[i + 1], tokens[i + 2], tokens[i + 3]];
+    const [start, end, until] = [tokens[i], tokens[i + 1], tokens[i + 3]];
+    const words = tokens[i + 2] & ~(o.unmarked ?? 0);
     if (start < from || end > to) continue;
     if (words === 0) { allMarked = false; replaced = ''; continue; }
     mask |= words;
@@ -80,7 +84,7 @@ function matchedWords(mask: number, o: HighlightOptions): string[] {
 export function highlightText(core: CoreIndex, text: string, o: HighlightOptions, indexed = false): HighlightLeaf {
   const tokens = core.highlight(text, indexed);
   const { value, mask, allMarked } = mark(text, tokens, 0, text.length, o);
-  const leaf: HighlightLeaf = { value, matchLevel: matchLevel(mask, o.words.length), matchedWords: matchedWords(mask, o) };
+  const leaf: HighlightLeaf = { value, matchLevel: matchLevel(mask, o), matchedWords: matchedWords(mask, o) };
   if (mask !== 0) leaf.fullyHighlighted = allMarked;
   return leaf;
 }
@@ -94,10 +98,10 @@ export function snippetText(core: CoreIndex, text: string, size: number, ellipsi
   const count = tokens.length / TOKEN_STRIDE;
   if (count <= size) {
     const { value, mask } = mark(text, tokens, 0, text.length, o);
-    return { value, matchLevel: matchLevel(mask, o.words.length) };
+    return { value, matchLevel: matchLevel(mask, o) };
   }
   let first = 0;
-  for (let t = 0; t < count; t++) if (tokens[t * TOKEN_STRIDE + 2] !== 0) { first = t; break; }
+  for (let t = 0; t < count; t++) if ((tokens[t * TOKEN_STRIDE + 2] & ~(o.unmarked ?? 0)) !== 0) { first = t; break; }
   const startToken = Math.max(0, Math.min(first - Math.floor(size / 4), count - size));
   const endToken = startToken + size - 1;
   const from = startToken === 0 ? 0 : tokens[startToken * TOKEN_STRIDE];
@@ -105,7 +109,7 @@ export function snippetText(core: CoreIndex, text: string, size: number, ellipsi
   const { value, mask } = mark(text, tokens, from, to, o);
   const prefix = from > 0 ? ellipsis : '';
   const suffix = to < text.length ? ellipsis : '';
-  return { value: prefix + value + suffix, matchLevel: matchLevel(mask, o.words.length) };
+  return { value: prefix + value + suffix, matchLevel: matchLevel(mask, o) };
 }
 
 /**

@@ -30,6 +30,8 @@ export interface QueryPlan {
   synonyms: Alternative[];
   /** The query words that weigh less once words are relaxed (see relaxedLightWords). */
   lightWords: number;
+  /** removeStopWords's stop words: ranking-only words, not highlighted nor in parsedQuery (see stopWordsMask). */
+  stopWords: number;
 }
 
 
@@ -107,17 +109,28 @@ function optionLanguages(option: unknown, setting: Setting): Languages | null {
   return queryLanguages?.length ? queryLanguages : undefined;
 }
 
-/** Blanks stop words out of the query (same length, so word offsets hold), keeping at least one word. */
-function removeStopWords(query: string, setting: Setting, prefixLast: boolean, dictionaries: QueryDictionaries): string {
+/**
+ * removeStopWords: the stop words of the query that become ranking-only
+ * words (docs/DESIGN.md, "Stop words"). The service removes them from the
+ * query; Lantern keeps them as optional words (never required, no typo)
+ * that a record matching them ranks higher for (the words criterion counts
+ * them after every other word, proximity and exact as any word), and that
+ * never make a record a hit on their own (the core's stopWords): the hits
+ * are those of the query without them, their order the one with them.
+ * As the service does, none is removed from a word read as a prefix (the
+ * last word with prefixLast, every word with prefixAll), nor when the query
+ * has nothing else. Phrase and excluded words (advancedSyntax) keep their role.
+ */
+function stopWordsMask(
+  words: Array<[number, number]>, query: string, setting: Setting, queryType: string, fixed: number, dictionaries: QueryDictionaries,
+): number {
   const languages = optionLanguages(setting('removeStopWords'), setting);
-  if (languages === null) return query;
-  const words = [...query.matchAll(/[\p{L}\p{N}]+/gu)];
+  if (languages === null || queryType === 'prefixAll') return 0;
   const last = words.length - 1;
-  const removable = words.filter((m, i) => dictionaries.isStopWord(fold(m[0]), languages) && !(prefixLast && i === last));
-  if (removable.length === words.length) return query;
-  let out = query;
-  for (const m of removable) out = out.slice(0, m.index!) + ' '.repeat(m[0].length) + out.slice(m.index! + m[0].length);
-  return out;
+  const mask = maskOf(words, query, (word, w) => (fixed & bit(w)) === 0 && !(queryType === 'prefixLast' && w === last)
+    && dictionaries.isStopWord(word, languages));
+  const ranked = ((1 << Math.min(words.length, 31)) - 1) & ~fixed;
+  return (ranked & ~mask) === 0 ? 0 : mask;
 }
 
 /**
@@ -247,10 +260,9 @@ export function planQuery(
   index: SearchIndex, params: SearchParams, setting: Setting, offset: number, length: number,
   dictionaries: QueryDictionaries = STANDARD_DICTIONARIES,
 ): QueryPlan {
-  const typed: string = params.query ?? '';
-  if (typeof typed !== 'string') throw badRequest('Invalid value for "query": expected a string');
+  const query: string = params.query ?? '';
+  if (typeof query !== 'string') throw badRequest('Invalid value for "query": expected a string');
   const queryType = setting('queryType');
-  const query = removeStopWords(typed, setting, queryType === 'prefixLast', dictionaries);
   const mode = typoMode(setting('typoTolerance'));
   const core: CoreQuery = {
     query,
@@ -273,6 +285,12 @@ export function planQuery(
   }
   core.optionalWords = listedWordsMask(words, query, setting('optionalWords'), (w) => fold(w).split(/\s+/));
   core.noTypoWords = (core.noTypoWords ?? 0) | listedWordsMask(words, query, setting('disableTypoToleranceOnWords'), (w) => [fold(w)]);
+  const stopWords = stopWordsMask(words, query, setting, queryType, (core.excludedWords ?? 0) | (core.noPrefixWords ?? 0), dictionaries);
+  if (stopWords !== 0) {
+    Object.assign(core, { stopWords, lightWords: stopWords });
+    core.optionalWords |= stopWords;
+    core.noTypoWords |= stopWords;
+  }
   if (params.restrictSearchableAttributes) core.allowedAttributes = index.attributeIds(params.restrictSearchableAttributes);
   const noTypo = setting('disableTypoToleranceOnAttributes');
   const noPrefix = setting('disablePrefixOnAttributes');
@@ -290,7 +308,7 @@ export function planQuery(
   if (geo?.ranks) core.geoRanks = geo.ranks;
   if (scores) core.filterRanks = scores.ranks;
   core.distinct = distinctOf(setting);
-  return { core, words, geo, scores: scores?.scores, synonyms, lightWords: relaxedLightWords(words, query, setting, dictionaries) };
+  return { core, words, geo, scores: scores?.scores, synonyms, lightWords: relaxedLightWords(words, query, setting, dictionaries), stopWords };
 }
 
 /** lastWords / firstWords remove at most this many words (compatibility.md, query strategy). */
@@ -299,17 +317,19 @@ const MAX_REMOVED_WORDS = 5;
 /**
  * removeWordsIfNoResults: the optional-word masks to try in turn after a
  * query with no hits (lastWords / firstWords: one more word each time, at
- * most MAX_REMOVED_WORDS).
+ * most MAX_REMOVED_WORDS), over the words other than `skipped` (the stop
+ * words removeStopWords already made optional, which the service removes
+ * before the strategy counts words).
  */
-export function fallbackMasks(strategy: string, wordCount: number): number[] {
-  if (wordCount < 2) return [];
-  const all = (1 << Math.min(wordCount, 31)) - 1;
-  if (strategy === 'allOptional') return [all];
+export function fallbackMasks(strategy: string, wordCount: number, skipped = 0): number[] {
+  const kept: number[] = [];
+  for (let w = 0; w < wordCount; w++) if ((skipped & bit(w)) === 0) kept.push(w);
+  if (kept.length < 2) return [];
+  if (strategy === 'allOptional') return [kept.reduce((mask, w) => mask | bit(w), 0)];
+  if (strategy !== 'lastWords' && strategy !== 'firstWords') return [];
+  const order = strategy === 'lastWords' ? kept.reverse() : kept;
   const masks: number[] = [];
-  for (let k = 1; k < wordCount && k <= MAX_REMOVED_WORDS; k++) {
-    let mask = 0;
-    for (let i = 0; i < k; i++) mask |= bit(strategy === 'lastWords' ? wordCount - 1 - i : i);
-    if (strategy === 'lastWords' || strategy === 'firstWords') masks.push(mask);
-  }
+  let mask = 0;
+  for (let k = 0; k < kept.length - 1 && k < MAX_REMOVED_WORDS; k++) masks.push(mask |= bit(order[k]));
   return masks;
 }

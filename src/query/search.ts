@@ -62,7 +62,7 @@ export function runPlan(index: SearchIndex, plan: QueryPlan, setting: Setting): 
   }
   const base = plan.core.optionalWords ?? 0;
   plan.core.lightWords = plan.lightWords;
-  for (const mask of fallbackMasks(strategy, plan.words.length)) {
+  for (const mask of fallbackMasks(strategy, plan.words.length, plan.stopWords)) {
     plan.core.optionalWords = base | mask;
     result = index.coreIndex.search(plan.core);
     if (result.nbHits > 0) break;
@@ -177,7 +177,7 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
   if (ruled.appliedRules.length) response.appliedRules = ruled.appliedRules;
   Object.assign(response, {
     query: requested.query ?? '',
-    parsedQuery: words.join(' '),
+    parsedQuery: words.filter((_, w) => (plan.stopWords & (1 << w)) === 0).join(' '),
     params: encodeParams(requested),
     processingTimeMS: Math.round(performance.now() - started),
   });
@@ -261,6 +261,7 @@ function hitShape(index: SearchIndex, words: string[], setting: Setting, plan: Q
 /** How this search's hits are highlighted (the same for every hit). */
 function highlightOptions(words: string[], setting: Setting, plan: QueryPlan): HighlightOptions {
   const options: HighlightOptions = { preTag: setting('highlightPreTag'), postTag: setting('highlightPostTag'), words };
+  if (plan.stopWords !== 0) options.unmarked = plan.stopWords;
   if (setting('replaceSynonymsInHighlight') === true) options.synonyms = synonymWords(plan.synonyms, words.length);
   return options;
 }

@@ -217,15 +217,66 @@ describe('advancedSyntax', () => {
 });
 
 describe('removeStopWords', () => {
+  // The hits are those of the query without its stop words; a stop word next
+  // to its word in a record ranks it higher (docs/DESIGN.md, "Stop words"), so
+  // the order may differ from the query without them.
   it('true: stop words are left out of the query', async () => {
-    const stripped = await search({ query: 'the of a giver', removeStopWords: true });
-    const plain = await search({ query: 'giver' });
-    expect(ids(stripped)).toEqual(ids(plain));
+    const stripped = await search({ query: 'the of a giver', removeStopWords: true, hitsPerPage: 1000 });
+    const plain = await search({ query: 'giver', hitsPerPage: 1000 });
+    expect(sorted(ids(stripped))).toEqual(sorted(ids(plain)));
+    expect(stripped.nbHits).toBe(plain.nbHits);
     expect(stripped.hits[0].objectID).toBe(GIVER);
+    expect(stripped.parsedQuery).toBe('giver');
   });
 
   it('a language list', async () => {
-    expect(ids(await search({ query: 'the of a giver', removeStopWords: ['en'] }))).toEqual(ids(await search({ query: 'giver' })));
+    const listed = await search({ query: 'the of a giver', removeStopWords: ['en'], hitsPerPage: 1000 });
+    expect(sorted(ids(listed))).toEqual(sorted(ids(await search({ query: 'giver', hitsPerPage: 1000 }))));
+    expect(ids(listed)).toEqual(ids(await search({ query: 'the of a giver', removeStopWords: true, hitsPerPage: 1000 })));
+  });
+
+  const titles = [
+    { objectID: 'best', title: 'The Best Caramel Apples' },
+    { objectID: 'plain', title: 'Caramel Apples' },
+    { objectID: 'far', title: 'Caramel Apples', note: 'with the kids' },
+    { objectID: 'end', title: 'The End' },
+    { objectID: 'nobake', title: 'No Bake Cookies' },
+    { objectID: 'bake', title: 'Bake Cookies' },
+  ];
+  const titleIndex = () => smallIndex('stop_words_rank', { searchableAttributes: ['title', 'note'] }, titles);
+
+  it('a stop word next to its word in a record ranks the record first', async () => {
+    const query = await titleIndex();
+    const ranked = async (q: string) => (await query({ query: q, removeStopWords: true, getRankingInfo: true }))
+      .hits.map((h: any) => [h.objectID, h._rankingInfo.words, h._rankingInfo.proximityDistance, h._rankingInfo.nbExactWords]);
+    // "the" two words before "caramel" (2); away from it or missing, it costs 8; words and exact leave it out
+    expect(await ranked('the caramel apples')).toEqual([['best', 2, 3, 2], ['plain', 2, 9, 2], ['far', 2, 9, 2]]);
+    expect((await ranked('no bake cookies')).map((row: unknown[]) => row[0])).toEqual(['nobake', 'bake']);
+    // the hits stay those of the query without its stop words
+    expect(sorted(ids(await query({ query: 'the caramel apples', removeStopWords: true }))))
+      .toEqual(sorted(ids(await query({ query: 'caramel apples' }))));
+  });
+
+  it('a stop word is never required, never a hit on its own, never highlighted', async () => {
+    const query = await titleIndex();
+    const response = await query({ query: 'the caramel apples', removeStopWords: true });
+    expect(response.parsedQuery).toBe('caramel apples');
+    const plain = response.hits.find((h: any) => h.objectID === 'plain');
+    expect(plain._highlightResult.title).toMatchObject({ matchLevel: 'full', matchedWords: ['caramel', 'apples'] });
+    const best = response.hits.find((h: any) => h.objectID === 'best');
+    expect(best._highlightResult.title.value).toBe('The Best <em>Caramel</em> <em>Apples</em>');
+    // relaxed, the records that match only the stop word stay out
+    const relaxed = await query({ query: 'the caramel zzqqxx', removeStopWords: true, removeWordsIfNoResults: 'allOptional' });
+    expect(sorted(ids(relaxed))).toEqual(['best', 'far', 'plain']);
+    // a query of stop words alone keeps them
+    expect(ids(await query({ query: 'the end', removeStopWords: true, queryType: 'prefixNone' }))).toEqual(['end']);
+  });
+
+  it('no stop word is removed from a word read as a prefix (prefixAll, the last word of prefixLast)', async () => {
+    const query = await titleIndex();
+    expect(ids(await query({ query: 'the caramel', removeStopWords: true, queryType: 'prefixAll' }))).toEqual(['best', 'far']);
+    expect(sorted(ids(await query({ query: 'the caramel', removeStopWords: true, queryType: 'prefixNone' })))).toEqual(['best', 'far', 'plain']);
+    expect(sorted(ids(await query({ query: 'caramel the', removeStopWords: true })))).toEqual(['best', 'far']);
   });
 
   it('false (fixture default): stop words must match', async () => {
