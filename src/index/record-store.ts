@@ -67,6 +67,8 @@ interface Chunk {
   deflating?: Promise<void>;
   /** An id of the chunk was issued or removed since it was packed: the next snapshot packs it again. */
   stale: boolean;
+  /** Bytes of the removed records it still holds (see reclaim). */
+  deadBytes: number;
 }
 
 export interface RecordStoreOptions {
@@ -144,7 +146,32 @@ export class RecordStore {
     this.objectIDs[id] = '';
     this.decoded.delete(id);
     this.changed(id);
+    this.reclaim(id);
     return id;
+  }
+
+  /** MessagePack bytes the packed chunks hold (before compression), removed records' included until repacked. */
+  get packedBytes(): number {
+    let bytes = 0;
+    for (const chunk of this.chunks) bytes += chunk ? chunk.ends[this.chunkRecords - 1] : 0;
+    return bytes;
+  }
+
+  /**
+   * Counts the bytes of a removed record against its packed chunk, and packs
+   * the chunk again once removed records hold half of it. A snapshot repacks
+   * every chunk touched, but an index that never snapshots (in memory) kept
+   * every version of every record it was sent: 7.5 MB more with each
+   * replacement of 50,000 records. Repacking at half keeps at most twice the
+   * live bytes, for at most the bytes removed rewritten.
+   */
+  private reclaim(id: number): void {
+    const k = Math.floor(id / this.chunkRecords);
+    const chunk = this.chunks[k];
+    if (!chunk || !this.hasBytes(id)) return;
+    const at = id % this.chunkRecords;
+    chunk.deadBytes += chunk.ends[at] - (at === 0 ? 0 : chunk.ends[at - 1]);
+    if (chunk.deadBytes * 2 >= chunk.ends[this.chunkRecords - 1]) this.pack(k);
   }
 
   /** Changes made so far: a mark for `changesSince`. */
@@ -295,7 +322,7 @@ export class RecordStore {
     const inflated = syncZlib() ? undefined : await Promise.all(deflated.map(inflate));
     this.chunks = [];
     for (let k = 0; k < deflated.length; k++) {
-      this.chunks.push({ ends: chunkEnds(ends, k, chunkRecords), deflated: deflated[k], inflated: inflated?.[k], stale: false });
+      this.chunks.push({ ends: chunkEnds(ends, k, chunkRecords), deflated: deflated[k], inflated: inflated?.[k], stale: false, deadBytes: 0 });
       if ((k * chunkRecords) % UNPACK_SLICE < chunkRecords) await yieldTurn();
     }
   }
@@ -309,7 +336,7 @@ export class RecordStore {
     for (let k = 0; k * this.chunkRecords < count; k++) {
       const start = k === 0 ? 0 : ends[k * this.chunkRecords - 1];
       const relative = chunkEnds(ends, k, this.chunkRecords);
-      this.chunks[k] = { ends: relative, inflated: whole.slice(start, start + relative[this.chunkRecords - 1]), stale: false };
+      this.chunks[k] = { ends: relative, inflated: whole.slice(start, start + relative[this.chunkRecords - 1]), stale: false, deadBytes: 0 };
     }
   }
 
@@ -331,7 +358,7 @@ export class RecordStore {
       else if (record === undefined && previous && this.hasBytes(id)) writer.append(bytesIn(previous.ends, id - first, previousBytes!));
       ends[id - first] = writer.length;
     }
-    const chunk: Chunk = { ends, inflated: writer.view().slice(), stale: false };
+    const chunk: Chunk = { ends, inflated: writer.view().slice(), stale: false, deadBytes: 0 };
     this.forgetInflated(k);
     this.chunks[k] = chunk;
     for (let id = first; id < last; id++) if (this.objects[id]) this.objects[id] = undefined;
