@@ -37,7 +37,8 @@ type GenerateTransformStream = CompressionStream | DecompressionStream;
 export async function deflate(bytes: Uint8Array): Promise<Uint8Array> {
   const z = await nodeZlib();
   if (z) {
-    return new Promise((resolve, reject) => z.deflateRaw(bytes, { level: DEFLATE_LEVEL }, (error, out) => (error ? reject(error) : resolve(new Uint8Array(out.buffer, out.byteOffset, out.length)))));
+    // copied: zlib's output is a view of a 16 KB buffer, which a record chunk deflated to 3 KB kept whole
+    return new Promise((resolve, reject) => z.deflateRaw(bytes, { level: DEFLATE_LEVEL }, (error, out) => (error ? reject(error) : resolve(new Uint8Array(out)))));
   }
   return throughStream(bytes, new CompressionStream('deflate-raw'));
 }

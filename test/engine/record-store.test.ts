@@ -3,6 +3,7 @@
 // used to keep every version of every record it was sent.
 import { describe, expect, it } from 'vitest';
 import { RecordStore } from '../../src/index/record-store.js';
+import { deflate, inflate } from '../../src/util/compression.js';
 import { prng } from '../support/random.js';
 
 const version = (i: number, v: number) => ({ objectID: `r${i}`, text: `version ${v} of record ${i}, `.repeat(1 + (i % 5)) });
@@ -44,5 +45,15 @@ describe('a record store whose records are replaced', () => {
     }
     expect(store.packedBytes).toBeLessThan(2.2 * fresh);
     expectLastVersions(store, (i) => last[i]);
+  });
+});
+
+describe('a deflated chunk', () => {
+  it('holds its own bytes only: not a view of a larger buffer that it would keep whole', async () => {
+    const text = new TextEncoder().encode(Array.from({ length: 400 }, (_, i) => `record ${i} `).join(''));
+    const deflated = await deflate(text);
+    expect(deflated.length).toBeLessThan(text.length / 2);
+    expect(deflated.buffer.byteLength).toBe(deflated.length);
+    expect(await inflate(deflated)).toEqual(text);
   });
 });
