@@ -9,9 +9,8 @@ import { LOG_CAPACITY } from './call-log.js';
 import { isPlainObject } from '../index/records.js';
 import { checkIndex, mayReach } from '../auth/restrictions.js';
 import { parseSecuredKey } from '../auth/secured-keys.js';
-import {
-  contentOf, sentAsJson, type AnsweredCall, type ApiResponse, type Caller, type InnerQuery, type LogEntry as Entry, type OperationContext, type Right,
-} from './types.js';
+import type { AnsweredCall, ApiResponse, Caller, InnerQuery, LogEntry as Entry, OperationContext, Right } from './types.js';
+import { jsonStart } from '../util/json-start.js';
 import type { CallLog } from './call-log.js';
 
 /** How much of a body or an answer an entry keeps. */
@@ -83,68 +82,19 @@ function maskedHeaders(headers: Record<string, string>): string {
  */
 const cut = (text: string): string => (text.length > CUT ? JSON.parse(JSON.stringify(text.slice(0, CUT))) : text);
 
-/**
- * The first `CUT` characters of a value's JSON. Serialising a large value
- * whole (a batch of records, a page of a thousand hits) to keep 1000
- * characters would cost more than many searches, so only a value that is
- * small on its face — no long string or list in its first levels, as the
- * bodies and answers of searches are — is serialised whole; any other goes
- * through a replacer that stops descending once the characters it has
- * certainly emitted (a lower bound: names and strings) pass the cut: what
- * follows is dropped, what precedes is exactly the full JSON's. (Counting a
- * value's length first cost a search more than serialising it: walking
- * objects of many shapes is slow in JavaScript.)
- */
+/** The first `CUT` characters of a value's JSON, serialising no more of it than that (see json-start.ts); a string as it is. */
 function asText(value: unknown): string {
   if (value === undefined) return '';
   if (typeof value === 'string') return cut(value);
   try {
-    if (smallOnItsFace(value, 0)) return cut(JSON.stringify(value) ?? '');
-    let emitted = 0;
-    return cut(JSON.stringify(value, function (this: unknown, name: string, v: unknown) {
-      if (emitted > CUT) return undefined;
-      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return v; // emits nothing
-      emitted += (Array.isArray(this) ? 0 : name.length) + (typeof v === 'string' ? v.length : 1);
-      return v;
-    }) ?? '');
+    return cut(jsonStart(value, CUT));
   } catch {
     return ''; // a value JSON cannot hold (in-process callers may send anything)
   }
 }
 
-/**
- * The start of an answer. One small on its face (a search's) is cut from the
- * text the server sends, serialised here once for both (see contentOf): a
- * second serialisation of every search answer cost a fifth of a search.
- */
 function answerText(response: ApiResponse, path: string, maskedPath: string): string {
-  const body = withMaskedPath(response.body, path, maskedPath);
-  const shared = body !== undefined && body === response.body && sentAsJson(response) && smallOnItsFace(body, 0);
-  try {
-    if (shared) return cut(contentOf(response));
-  } catch {
-    // a value JSON cannot hold (in-process callers may send anything): as asText answers it
-  }
-  return asText(body);
-}
-
-/** Lists (arrays, objects' values) longer than this make a value large on its face. */
-const FEW = 64;
-
-/** No string over CUT in the first four levels, no list over FEW items in the first three. */
-function smallOnItsFace(value: unknown, depth: number): boolean {
-  if (typeof value === 'string') return value.length <= CUT;
-  if (value === null || typeof value !== 'object' || depth === 3) return true;
-  if (Array.isArray(value)) {
-    if (value.length > FEW) return false;
-    for (let i = 0; i < value.length; i++) if (!smallOnItsFace(value[i], depth + 1)) return false;
-    return true;
-  }
-  let items = 0;
-  for (const key in value) {
-    if (++items > FEW || !smallOnItsFace((value as Record<string, unknown>)[key], depth + 1)) return false;
-  }
-  return true;
+  return asText(withMaskedPath(response.body, path, maskedPath));
 }
 
 const QUERY_RIGHTS: ReadonlySet<Right> = new Set(['search', 'browse']);

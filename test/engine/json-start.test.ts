@@ -1,0 +1,51 @@
+// jsonStart: the start of a value's JSON text, serialising only what that
+// start needs (the call log keeps 1,000 characters of every body and
+// answer). Whatever the value and the limit, it begins exactly as
+// JSON.stringify's text does.
+import { describe, expect, it } from 'vitest';
+import { jsonStart } from '../../src/util/json-start.js';
+import { prng } from '../support/random.js';
+
+const TEXTS = ['', 'a', 'giver', 'quote " and \\ backslash', 'line\nbreak\ttab', '\u0000\u001f', 'é ǽ 中文 😀', '\ud800 lone', '</script>'];
+
+function randomValue(random: () => number, depth: number): unknown {
+  const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)];
+  const kind = Math.floor(random() * (depth > 4 ? 4 : 9));
+  switch (kind) {
+    case 0: return pick(TEXTS) + pick(TEXTS);
+    case 1: return pick([0, -0, 1, -1.5, 1e21, 5e-324, Number.MAX_SAFE_INTEGER, NaN, Infinity]);
+    case 2: return pick([true, false, null]);
+    case 3: return pick([undefined, () => 1, Symbol('s'), new Date(0), new String('boxed'), new Number(7)]);
+    case 4: case 5: return Array.from({ length: Math.floor(random() * 6) }, () => randomValue(random, depth + 1));
+    default: {
+      const object: Record<string, unknown> = {};
+      for (let i = Math.floor(random() * 6); i > 0; i--) object[pick(TEXTS) + i] = randomValue(random, depth + 1);
+      return object;
+    }
+  }
+}
+
+describe('jsonStart', () => {
+  it('begins as JSON.stringify does, for random values and every kind of limit', () => {
+    const random = prng(1000);
+    for (let n = 0; n < 3000; n++) {
+      const value = randomValue(random, 0);
+      const full = JSON.stringify(value) ?? '';
+      for (const limit of [0, 1, 5, 40, 200, full.length, full.length + 10]) {
+        expect(jsonStart(value, limit).slice(0, limit), `${full} @${limit}`).toBe(full.slice(0, limit));
+      }
+    }
+  });
+
+  it('stops serialising past the limit: a million-record array costs what its first records do', () => {
+    let read = 0;
+    const records = Array.from({ length: 1_000_000 }, (_, i) => ({ get objectID() { read++; return `r${i}`; } }));
+    const start = jsonStart({ requests: records }, 1000);
+    expect(start.startsWith('{"requests":[{"objectID":"r0"},{"objectID":"r1"}')).toBe(true);
+    expect(read).toBeLessThan(100);
+  });
+
+  it('throws where JSON.stringify throws on what it reads (a BigInt)', () => {
+    expect(() => jsonStart({ n: 1n }, 1000)).toThrow();
+  });
+});
