@@ -246,7 +246,7 @@ function hitShape(index: SearchIndex, words: string[], setting: Setting, plan: Q
   const wholeAttributes = new Set(searchable?.filter((a) => a.path.length === 1).map((a) => a.name));
   return {
     retrieved,
-    visible: context.seeUnretrievable ? undefined : projection(['*'], hidden),
+    visible: context.seeUnretrievable || hidden.length === 0 ? undefined : projection(['*'], hidden),
     keep: setting('restrictHighlightAndSnippetArrays') === true ? (leaf) => leaf.matchLevel !== 'none' : undefined,
     toHighlight: highlightedNames(toHighlight, searchable),
     toSnippet,
