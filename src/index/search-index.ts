@@ -135,6 +135,16 @@ export class SearchIndex {
   /** Record id of an objectID, if it is in the index. */
   idOf(objectID: string): number | undefined { return this.data.records.idOf(objectID); }
 
+  /**
+   * Whether every text leaf of the top-level attribute `name` is indexed in
+   * the core this index searches (a virtual replica's is its primary's):
+   * every token of its values is then a term of that core.
+   */
+  indexesWhole(name: string): boolean {
+    const { attributes } = this.data;
+    return name !== 'objectID' && (attributes === null || attributes.some((a) => a.path.length === 1 && a.name === name));
+  }
+
   /** Core attribute ids of the named attributes (a name covers its nested paths). */
   attributeIds(names: string[]): number[] {
     const { attributes, dynamicAttributes } = this.data;

@@ -221,11 +221,6 @@ interface HitShape {
   /** The top-level attributes highlighted (`*`: every one), see highlightAttributes. */
   toHighlight: string[] | '*';
   toSnippet: string[] | null;
-  /**
-   * Whether every text leaf of a top-level attribute is indexed: its tokens
-   * are then known dictionary terms (see CoreIndex.highlight).
-   */
-  indexed: (attribute: string) => boolean;
   /** Whether hits may carry highlights or snippets (not with an empty attributesToHighlight and no attributesToSnippet). */
   marked: boolean;
   /** A hit is its objectID alone: the record itself is not read. */
@@ -242,15 +237,12 @@ function hitShape(index: SearchIndex, words: string[], setting: Setting, plan: Q
   const toHighlight: string[] | null = setting('attributesToHighlight');
   const toSnippet: string[] | null = setting('attributesToSnippet');
   const marked = !(toHighlight !== null && toHighlight.length === 0 && (toSnippet ?? []).length === 0);
-  const searchable = searchableAttributes(index.settings);
-  const wholeAttributes = new Set(searchable?.filter((a) => a.path.length === 1).map((a) => a.name));
   return {
     retrieved,
     visible: context.seeUnretrievable || hidden.length === 0 ? undefined : projection(['*'], hidden),
     keep: setting('restrictHighlightAndSnippetArrays') === true ? (leaf) => leaf.matchLevel !== 'none' : undefined,
-    toHighlight: highlightedNames(toHighlight, searchable),
+    toHighlight: highlightedNames(toHighlight, searchableAttributes(index.settings)),
     toSnippet,
-    indexed: (attribute) => attribute !== 'objectID' && (searchable === null || wholeAttributes.has(attribute)),
     marked,
     idOnly: !marked && retrieved.names?.length === 1 && retrieved.names[0] === 'objectID',
     ellipsis: setting('snippetEllipsisText'),
@@ -281,14 +273,14 @@ function markedHit(index: SearchIndex, hit: CoreHit, shape: HitShape): Hit {
   const highlighted = highlightAttributes(visible, shape.toHighlight);
   if (highlighted.length > 0) {
     out._highlightResult = Object.fromEntries(highlighted.map((a) => {
-      const indexed = shape.indexed(a);
+      const indexed = index.indexesWhole(a);
       return [a, mapLeaves(own(visible, a) as Json, (t) => highlightText(index.coreIndex, t, shape.highlighting(), indexed), shape.keep)];
     }));
   }
   const snippets = snippetAttributes(visible, shape.toSnippet);
   if (snippets.length > 0) {
     out._snippetResult = Object.fromEntries(snippets.map(([a, size]) => [
-      a, mapLeaves(own(visible, a) as Json, (t) => snippetText(index.coreIndex, t, size, shape.ellipsis, shape.highlighting(), shape.indexed(a)), shape.keep),
+      a, mapLeaves(own(visible, a) as Json, (t) => snippetText(index.coreIndex, t, size, shape.ellipsis, shape.highlighting(), index.indexesWhole(a)), shape.keep),
     ]));
   }
   return out;

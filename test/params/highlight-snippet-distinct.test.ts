@@ -104,6 +104,20 @@ describe('highlighting', () => {
     expect(highlighted.meta.note).toMatchObject({ value: '<em>zebra</em>s again', matchLevel: 'full' });
   });
 
+  it('a virtual replica highlights by what its primary indexed, not by its own searchableAttributes', async () => {
+    // the replica searches its primary's core, where "notes" is not indexed: "zebras" is no term of it
+    const { engine } = await openEngine();
+    const client = engine.client();
+    await client.setSettings({ indexName: 'zoo', indexSettings: { searchableAttributes: ['title'], replicas: ['virtual(zoo_v)'] } });
+    await engine.waitForTasks();
+    await client.setSettings({ indexName: 'zoo_v', indexSettings: { searchableAttributes: ['title', 'notes'] } });
+    await client.saveObjects({ indexName: 'zoo', objects: [{ objectID: 'z', title: 'zebra crossing', notes: 'zebras everywhere' }] });
+    await engine.waitForTasks();
+    const { hits } = await client.searchSingleIndex({ indexName: 'zoo_v', searchParams: { query: 'zebra' } });
+    const highlighted = hits[0]._highlightResult as Record<string, any>;
+    expect(highlighted.notes).toMatchObject({ value: '<em>zebra</em>s everywhere', matchLevel: 'full' });
+  });
+
   it('attributesToHighlight: a list, *, or nothing', async () => {
     const listed = await hitOf(GIVER, { query: 'giver', attributesToHighlight: ['name', 'description'] });
     expect(Object.keys(listed._highlightResult).sort()).toEqual(['description', 'name']);
