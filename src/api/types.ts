@@ -127,23 +127,15 @@ export class Reply {
   constructor(readonly status: number, readonly body: unknown, readonly headers?: Record<string, string>) {}
 }
 
-/** Each response's text, serialised once: the call log keeps its start and the server sends it whole. */
-const contents = new WeakMap<ApiResponse, string>();
-
 /** Whether the body is sent as JSON (the default) rather than as text of another content type. */
-export const sentAsJson = (response: ApiResponse): boolean => {
+const sentAsJson = (response: ApiResponse): boolean => {
   const type = response.headers?.['content-type'];
   return type === undefined || type.startsWith('application/json');
 };
 
 /** The body as sent: JSON, unless the response declares another content type (its body is then text). */
 export function contentOf(response: ApiResponse): string {
-  let content = contents.get(response);
-  if (content === undefined) {
-    content = sentAsJson(response) ? JSON.stringify(response.body) : String(response.body);
-    contents.set(response, content);
-  }
-  return content;
+  return sentAsJson(response) ? JSON.stringify(response.body) : String(response.body);
 }
 
 export type Handler<Params extends string = never, Uses = unknown> = (ctx: OperationContext<Params, Uses>) => unknown | Promise<unknown>;

@@ -121,7 +121,7 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   sendResponse(res, { status, body, headers });
 }
 
-/** Sends an answer (its text serialised once: see contentOf). */
+/** Sends an answer (its text: see contentOf). */
 function sendResponse(res: ServerResponse, response: ApiResponse): void {
   res.writeHead(response.status, { ...CORS, 'content-type': 'application/json; charset=UTF-8', ...response.headers });
   res.end(contentOf(response));
