@@ -40,6 +40,12 @@ const REFUSED: Array<{ method: string; path: string; body: string; message: stri
     message: 'The record cannot be stored: attribute "title" holds a lone surrogate (U+D800), which is not Unicode text',
   },
   {
+    // read in steps (200 items each, searches answered between): the refusal still comes before anything is logged
+    method: 'POST', path: '/1/indexes/w/batch',
+    body: `{"requests":[${Array.from({ length: 500 }, (_, i) => `{"action":"addObject","body":{"objectID":"s${i}","n":${i === 450 ? '1e309' : i}}}`).join(',')}]}`,
+    message: 'Record "s450" cannot be stored: attribute "n" is Infinity: only finite numbers can be stored',
+  },
+  {
     // an objectID given beside the record's attributes is checked with them
     method: 'POST', path: '/1/indexes/w/batch', body: '{"requests":[{"action":"updateObject","objectID":"\\ud800","body":{"t":"x"}}]}',
     message: 'Record "\\ud800" cannot be stored: attribute "objectID" holds a lone surrogate (U+D800), which is not Unicode text',
