@@ -9,19 +9,24 @@ export const nodeFirstChild = new IntVec();
 export const nodeNextSibling = new IntVec();
 /** Term id ending at the node, or -1. */
 export const nodeTerm = new IntVec();
+/** The node's parent (-1 for the root): a term's prefixes are its node's ancestors (see prefix-cache.ts). */
+export const nodeParent = new IntVec();
+/** The node a term ends at. */
+export const termNode = new IntVec();
 export let termCount: i32 = 0;
 
-function newNode(c: i32): i32 {
+function newNode(c: i32, parent: i32): i32 {
   const id = nodeChar.length;
   nodeChar.push(c);
   nodeFirstChild.push(-1);
   nodeNextSibling.push(-1);
   nodeTerm.push(-1);
+  nodeParent.push(parent);
   return id;
 }
 
 export function initDictionary(): void {
-  if (nodeChar.length == 0) newNode(0);
+  if (nodeChar.length == 0) newNode(0, -1);
 }
 
 @inline export function findChild(node: i32, c: i32): i32 {
@@ -112,7 +117,7 @@ function insertIntoTrie(t: i32): i32 {
     const c = tokens.unit(t, i);
     let child = findChild(node, c);
     if (child < 0) {
-      child = newNode(c);
+      child = newNode(c, node);
       nodeNextSibling.set(child, nodeFirstChild.get(node));
       nodeFirstChild.set(node, child);
     }
@@ -122,6 +127,7 @@ function insertIntoTrie(t: i32): i32 {
   if (term < 0) {
     term = termCount++;
     nodeTerm.set(node, term);
+    termNode.push(node);
   }
   return term;
 }

@@ -14,7 +14,7 @@ import { invalidateStaticOrder, prepareQuery as prepareQueryWords, search as run
 import { params } from './params';
 import { mayBeMatched } from './marked-filter';
 import { beginExport, beginImport, exportSome, importSome } from './snapshot';
-import { invalidatePrefixCache as dropPrefixCache } from './prefix-cache';
+import { invalidatePrefixCache as dropPrefixCache, hasEntries, notePosting } from './prefix-cache';
 import { sortByKeys } from './radix-sort';
 import { invalidateWordMemo } from './word-memo';
 import { bitmapWords, candidateBitmap, isTermMatched, marksAreComplete, termWords } from './wordsets';
@@ -44,17 +44,24 @@ export function setAttributes(count: i32): void {
   }
 }
 
-/** Postings or attribute keys changed: cached matches (prefixes, frequent terms, query words) are stale. */
+/** Attribute keys changed: cached matches (prefixes, frequent terms, query words) are stale. */
 function invalidatePrefixCache(): void {
   dropPrefixCache();
   invalidateWordMemo();
 }
 
-/** Records changed: cached orders and cached matches are stale. */
+/**
+ * Records changed: cached orders and the query words' memo are stale. The
+ * prefix cache's entries are kept up to date instead (see notePosting); a
+ * removed record's bits stay in them, as its postings do.
+ */
 function invalidateIndexCaches(): void {
   invalidateStaticOrder();
-  invalidatePrefixCache();
+  invalidateWordMemo();
 }
+
+/** Ids of records added so far end below this: a record id comes back only after a rebuild, which the prefix cache cannot follow. */
+let idsBelow: i32 = 0;
 
 const forward = new ByteVec();
 
@@ -74,6 +81,9 @@ export function addDocuments(): void {
     const doc = load<i32>(header);
     const segments = load<i32>(header + 4);
     header += 8;
+    if (doc < idsBelow) dropPrefixCache();
+    else idsBelow = doc + 1;
+    const cached = hasEntries();
     forward.length = 0;
     let previousAttribute = -1;
     let position = 0;
@@ -91,7 +101,9 @@ export function addDocuments(): void {
       for (let t = 0; t < tokens.count; t++) {
         const term = internToken(t);
         ensureTerms(termCount);
-        postings.add(term, doc, attributeKey(attribute, position));
+        const key = attributeKey(attribute, position);
+        postings.add(term, doc, key);
+        if (cached) notePosting(term, doc, key);
         if (tokens.count == 1) wholeValues.add(term, doc, 0);
         forward.pushVarint(<u32>term + 1);
         position++;
@@ -199,6 +211,7 @@ export function exportSnapshotSome(budget: i32): i32 { return exportSome(budget)
 /** Starts reading a snapshot of `length` bytes from JS (env.snapshotRead) into this (empty) index; 0 when it is not one. */
 export function importSnapshotBegin(length: i32): i32 {
   invalidateIndexCaches();
+  dropPrefixCache();
   return beginImport(length) ? 1 : 0;
 }
 

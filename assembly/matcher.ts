@@ -8,7 +8,7 @@
 // for highlighting, so highlighted words are exactly the matched ones.
 import { IntVec } from './buffers';
 import { MAX_TOKEN_UNITS } from './text';
-import { orderTrie, orderedChar, orderedEnd, orderedTerm } from './trie-order';
+import { orderTrie, orderedChar, orderedEnd, orderedNode, orderedTerm } from './trie-order';
 import { recordMatch as emitTerm, recordSubtreeMatch as emitTerms } from './wordsets';
 import { postings } from './store';
 import { subtreeCacheKey } from './prefix-cache';
@@ -126,7 +126,7 @@ function emitSubtree(node: i32, typos: i32, highlightLength: i32, withNode: bool
     const term = load<i32>(termAt + (<usize>n << 2));
     if (term >= 0) { subtreeTerms.push(term); bytes += postings.bytes(term); }
   }
-  emitTerms(subtreeCacheKey(node, withNode), subtreeTerms, bytes, typos, highlightLength);
+  emitTerms(subtreeCacheKey(orderedNode.get(node), withNode), subtreeTerms, bytes, typos, highlightLength);
 }
 
 function walkChildren(node: i32, depth: i32, bestPrefix: i32, bestPrefixLength: i32): void {

@@ -3,10 +3,19 @@
 // hold most of the records, and a stop word ("the") alone holds nearly all;
 // the matcher meets the same ones keystroke after keystroke. So for a subtree
 // or a term with many postings the union of its records (a bitmap) and each
-// record's best attribute key within it are kept, built on first use and
-// dropped by any write. Entries are few and bounded (see MAX_ENTRIES).
+// record's best attribute key within it are kept, built on first use. Entries
+// are few and bounded (see MAX_ENTRIES).
+//
+// Writes keep them: each posting added goes into the entries whose subtree
+// or term holds its term (`notePosting`), and a removed record's bits stay,
+// like its postings (searches AND candidates with the live records). Before,
+// every applied slice of a batch dropped them all, and under four writers
+// nearly every search rebuilt the entries it read (1.8 times the cost of a
+// warm search). They are dropped when the attribute keys change, when a
+// record id comes back, and when records outgrow the layout (see layoutWords).
 import { IntVec } from './buffers';
-import { KEY_MASK, postings } from './store';
+import { nodeParent, termNode } from './dictionary';
+import { KEY_MASK, LEAD_KEYS, postings } from './store';
 
 /**
  * A subtree is worth caching from this many posting bytes per record of the
@@ -33,13 +42,32 @@ const entryHits = new IntVec();
 const entryCost = new IntVec();
 const AGING_PERIOD = 4096;
 let clock: i32 = 0;
-let entryWords: i32 = 0;
+
+/**
+ * The u32 words (32 records each) every keyed entry, and every word-memo
+ * slot, is laid out for: at least the searches' bitmap words, with room for
+ * the records written after (record ids only grow, a few thousand a second
+ * under writes). Searches read the first bitmapWords of each part.
+ */
+export let layoutWords: i32 = 0;
+/** Records written beyond the layout before it grows: an eighth more, at least 8,192. */
+function roomyLayout(words: i32): i32 {
+  const room = words >> 3 > 256 ? words >> 3 : 256;
+  return (words + room + 3) & ~3;
+}
+
+/** Searches need bitmaps of `words` words: a layout too small for them drops every entry and grows (see layoutWords). */
+export function ensureLayout(words: i32): void {
+  if (words <= layoutWords) return;
+  invalidatePrefixCache();
+  layoutWords = roomyLayout(words);
+}
 
 /** Cache keys: a node's subtree, a node's descendants (not its own term), one term. */
 export function subtreeCacheKey(node: i32, withNode: bool): i32 { return (node << 2) | (withNode ? 0 : 1); }
 export function termCacheKey(term: i32): i32 { return (term << 2) | 2; }
 
-/** Forgets every entry: the postings or the attribute keys changed. */
+/** Forgets every entry: the attribute keys changed, or a record id came back. */
 export function invalidatePrefixCache(): void {
   for (let i = 0; i < entryPtr.length; i++) heap.free(<usize>entryPtr.get(i));
   entryKey.length = 0;
@@ -47,12 +75,75 @@ export function invalidatePrefixCache(): void {
   entryUse.length = 0;
   entryHits.length = 0;
   entryCost.length = 0;
+  indexEntries();
 }
 
 /** An entry: its records' bitmap, then per record a u16 key, then the bitmap of its records matched in the lead place (see LEAD_KEYS). */
 function entryBytes(words: i32): usize { return (<usize>words << 3) + (<usize>words << 6); }
-@inline export function entryKeys(entry: usize, words: i32): usize { return entry + (<usize>words << 2); }
-@inline export function entryLead(entry: usize, words: i32): usize { return entry + (<usize>words << 2) + (<usize>words << 6); }
+@inline export function entryKeys(entry: usize): usize { return entry + (<usize>layoutWords << 2); }
+@inline export function entryLead(entry: usize): usize { return entry + (<usize>layoutWords << 2) + (<usize>layoutWords << 6); }
+
+// --- keeping entries across writes
+
+/** Entries by cache key: open addressing, slot = entry index + 1 (0 = empty); rebuilt whenever entries come or go. */
+const TABLE_SLOTS = 256;
+const entryTable = new IntVec();
+entryTable.resetZero(TABLE_SLOTS);
+
+function indexEntries(): void {
+  entryTable.resetZero(TABLE_SLOTS);
+  for (let i = 0; i < entryKey.length; i++) {
+    let slot = tableSlot(entryKey.get(i));
+    while (entryTable.get(slot) != 0) slot = (slot + 1) & (TABLE_SLOTS - 1);
+    entryTable.set(slot, i + 1);
+  }
+}
+
+@inline function tableSlot(key: i32): i32 { return <i32>((<u32>key * 0x9e3779b1) >> 24); }
+
+/** The entry under `key`, or -1. */
+function entryOf(key: i32): i32 {
+  let slot = tableSlot(key);
+  while (true) {
+    const i = entryTable.get(slot) - 1;
+    if (i < 0 || entryKey.get(i) == key) return i;
+    slot = (slot + 1) & (TABLE_SLOTS - 1);
+  }
+}
+
+/** Whether any entry is kept (writes skip notePosting otherwise). */
+export function hasEntries(): bool { return entryKey.length > 0; }
+
+/**
+ * `term` was added to record `doc` at attribute key `key`: every entry
+ * holding the term (its own, those of the subtrees of its node and of every
+ * ancestor, the descendants-only ones of strict ancestors) takes the
+ * posting, as building it from the postings would have.
+ */
+export function notePosting(term: i32, doc: i32, key: u32): void {
+  if (doc >= layoutWords << 5) { invalidatePrefixCache(); return; }
+  addTo(entryOf(termCacheKey(term)), doc, key);
+  let node = termNode.get(term);
+  addTo(entryOf(subtreeCacheKey(node, true)), doc, key);
+  for (node = nodeParent.get(node); node > 0; node = nodeParent.get(node)) {
+    addTo(entryOf(subtreeCacheKey(node, true)), doc, key);
+    addTo(entryOf(subtreeCacheKey(node, false)), doc, key);
+  }
+}
+
+function addTo(entry: i32, doc: i32, key: u32): void {
+  if (entry < 0) return;
+  if (key >= KEY16) { evict(entry); return; } // as subtreeEntry would refuse it
+  const ptr = <usize>entryPtr.get(entry);
+  store<u32>(ptr + (<usize>(doc >> 5) << 2), load<u32>(ptr + (<usize>(doc >> 5) << 2)) | (1 << (doc & 31)));
+  const slot = entryKeys(ptr) + (<usize>doc << 1);
+  const raised = KEY16 - key;
+  if (raised > <u32>load<u16>(slot)) store<u16>(slot, <u16>raised);
+  if (key < LEAD_KEYS) {
+    const lead = entryLead(ptr) + (<usize>(doc >> 5) << 2);
+    store<u32>(lead, load<u32>(lead) | (1 << (doc & 31)));
+  }
+}
 
 /** Whether a subtree whose terms hold `bytes` posting bytes should be read through the cache. */
 export function worthCaching(bytes: i32, records: i32): bool {
@@ -61,7 +152,7 @@ export function worthCaching(bytes: i32, records: i32): bool {
 
 
 /**
- * The entry under `key` for bitmaps of `words` u32 words, built from `terms`
+ * The entry under `key` (laid out for layoutWords), built from `terms`
  * when missing: the bitmap, then per record (32 per bitmap word) a u16
  * holding 0xffff - its best key in the subtree (0: not in the subtree).
  * Returns 0 when the subtree has keys too large for 16 bits, or when the
@@ -70,25 +161,24 @@ export function worthCaching(bytes: i32, records: i32): bool {
  * fit (as-you-type over many phrases) then keeps hitting the entries it has,
  * where an LRU cache would miss every time.
  */
-export function subtreeEntry(key: i32, terms: IntVec, bytes: i32, words: i32): usize {
-  if (words != entryWords) { invalidatePrefixCache(); entryWords = words; }
+export function subtreeEntry(key: i32, terms: IntVec, bytes: i32): usize {
   if (++clock % AGING_PERIOD == 0) for (let i = 0; i < entryHits.length; i++) entryHits.set(i, entryHits.get(i) >> 1);
-  for (let i = 0; i < entryKey.length; i++) {
-    if (entryKey.get(i) != key) continue;
-    entryUse.set(i, clock);
-    entryHits.set(i, entryHits.get(i) + 1);
-    return <usize>entryPtr.get(i);
+  const known = entryOf(key);
+  if (known >= 0) {
+    entryUse.set(known, clock);
+    entryHits.set(known, entryHits.get(known) + 1);
+    return <usize>entryPtr.get(known);
   }
   let victim = -1;
   if (entryKey.length >= MAX_ENTRIES) {
     victim = leastValuable();
     if (valueOf(victim) > <f64>bytes) return 0;
   }
-  const size = entryBytes(words);
+  const size = entryBytes(layoutWords);
   const ptr = heap.alloc(size);
   memory.fill(ptr, 0, size);
   for (let t = 0; t < terms.length; t++) {
-    if (!postings.orIntoKeys16(terms.get(t), ptr, entryKeys(ptr, words), entryLead(ptr, words), 0)) { heap.free(ptr); return 0; }
+    if (!postings.orIntoKeys16(terms.get(t), ptr, entryKeys(ptr), entryLead(ptr), 0)) { heap.free(ptr); return 0; }
   }
   if (victim >= 0) evict(victim);
   entryKey.push(key);
@@ -96,6 +186,7 @@ export function subtreeEntry(key: i32, terms: IntVec, bytes: i32, words: i32): u
   entryUse.push(clock);
   entryHits.push(1);
   entryCost.push(bytes);
+  indexEntries();
   return ptr;
 }
 
@@ -119,6 +210,7 @@ function evict(i: i32): void {
   entryHits.set(i, entryHits.get(last));
   entryCost.set(i, entryCost.get(last));
   entryKey.length = last; entryPtr.length = last; entryUse.length = last; entryHits.length = last; entryCost.length = last;
+  indexEntries();
 }
 
 /** ORs the bitmap at `from` into `bitmap` (`words` u32 words, a multiple of 4). */
@@ -134,7 +226,7 @@ export function orBitmapInto(from: usize, bitmap: usize, words: i32): void {
  * matched (and so raised with a real key) are ever ranked.
  */
 export function raiseKeys(entry: usize, best: usize, words: i32, stamp: u32): void {
-  const keys = entryKeys(entry, words);
+  const keys = entryKeys(entry);
   const base = i32x4.splat(<i32>(stamp | (KEY_MASK - KEY16)));
   const records = <usize>words << 5;
   for (let d: usize = 0; d < records; d += 4) {
@@ -146,14 +238,14 @@ export function raiseKeys(entry: usize, best: usize, words: i32, stamp: u32): vo
 
 /** Raises the u16 keys at `keys` (a record's best is the largest) with the entry's. */
 export function maxKeys16(entry: usize, keys: usize, words: i32): void {
-  const from = entryKeys(entry, words);
+  const from = entryKeys(entry);
   const end = <usize>words << 6;
   for (let o: usize = 0; o < end; o += 16) v128.store(keys + o, i16x8.max_u(v128.load(keys + o), v128.load(from + o)));
 }
 
 /** raiseKeys for one record. */
-@inline export function raiseKey(entry: usize, best: usize, words: i32, stamp: u32, doc: i32): void {
-  const key16 = <u32>load<u16>(entryKeys(entry, words) + (<usize>doc << 1));
+@inline export function raiseKey(entry: usize, best: usize, stamp: u32, doc: i32): void {
+  const key16 = <u32>load<u16>(entryKeys(entry) + (<usize>doc << 1));
   if (key16 == 0) return;
   const slot = best + (<usize>doc << 2);
   const packed = stamp | (KEY_MASK - KEY16 + key16);

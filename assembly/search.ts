@@ -328,9 +328,9 @@ function matchQueryWord(w: i32): void {
   selectMatchWord(w, unchecked(params[P_EXCLUDED_WORDS]), unkeyedWords());
   if (!isMemoized(w)) { matchWord(w); return; }
   const from = wordStart.get(w), length = wordLength.get(w), budget = wordMaxTypos.get(w), prefix = wordPrefix.get(w) != 0;
-  const known = findSlot(bitmapWords, queryUnits, from, length, budget, prefix);
+  const known = findSlot(queryUnits, from, length, budget, prefix);
   if (known) { useSlot(known); return; }
-  fillSlot(claimSlot(bitmapWords, queryUnits, from, length, budget, prefix));
+  fillSlot(claimSlot(queryUnits, from, length, budget, prefix));
   matchWord(w);
   finishSlot();
 }

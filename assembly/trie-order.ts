@@ -5,8 +5,8 @@
 // subtree's terms are one range. The linked trie keeps its nodes in
 // insertion order: at 1M records, following its sibling links missed the
 // cache at nearly every step of an 8-letter word's walk. Rebuilt once the
-// trie has grown, which only writes do (and they drop the prefix cache, whose
-// keys are these node numbers).
+// trie has grown, which only writes do; the prefix cache, kept across writes,
+// names subtrees by the trie's own node numbers (orderedNode).
 import { IntVec } from './buffers';
 import { nodeChar, nodeFirstChild, nodeNextSibling, nodeTerm, termCount } from './dictionary';
 
@@ -14,6 +14,8 @@ export const orderedChar = new IntVec();
 export const orderedTerm = new IntVec();
 /** The node after the last of the node's subtree. */
 export const orderedEnd = new IntVec();
+/** The trie's number of the node (dictionary.ts): it does not change as the trie grows. */
+export const orderedNode = new IntVec();
 let orderedNodes = -1;
 let orderedTerms = -1;
 
@@ -25,9 +27,11 @@ export function orderTrie(): void {
   orderedChar.reserve(orderedNodes);
   orderedTerm.reserve(orderedNodes);
   orderedEnd.reserve(orderedNodes);
+  orderedNode.reserve(orderedNodes);
   orderedChar.length = 0;
   orderedTerm.length = 0;
   orderedEnd.length = 0;
+  orderedNode.length = 0;
   copySubtree(0);
 }
 
@@ -37,6 +41,7 @@ function copySubtree(node: i32): void {
   orderedChar.push(nodeChar.get(node));
   orderedTerm.push(nodeTerm.get(node));
   orderedEnd.push(0);
+  orderedNode.push(node);
   for (let child = nodeFirstChild.get(node); child >= 0; child = nodeNextSibling.get(child)) copySubtree(child);
   orderedEnd.set(at, orderedChar.length);
 }

@@ -6,7 +6,7 @@
 // attribute key per record, the terms it matched, so the next keystroke
 // copies it instead. Dropped by any write, like the prefix cache.
 import { IntVec, freeVec } from './buffers';
-import { entryKeys, entryLead } from './prefix-cache';
+import { entryKeys, entryLead, layoutWords } from './prefix-cache';
 
 const SLOTS = 4;
 /** Words of one query that may use the memo: fewer than the slots, so a query never evicts a slot it uses. */
@@ -45,8 +45,8 @@ function sameWord(slot: Slot, units: IntVec, from: i32, length: i32, maxTypos: i
 }
 
 /** The slot holding the word `units[from, from + length)` with this budget and prefix flag, or null. */
-export function findSlot(words: i32, units: IntVec, from: i32, length: i32, maxTypos: i32, prefix: bool): Slot | null {
-  if (words != slotWords) return null;
+export function findSlot(units: IntVec, from: i32, length: i32, maxTypos: i32, prefix: bool): Slot | null {
+  if (layoutWords != slotWords) return null;
   for (let i = 0; i < slots.length; i++) {
     const slot = unchecked(slots[i]);
     if (!sameWord(slot, units, from, length, maxTypos, prefix)) continue;
@@ -57,8 +57,8 @@ export function findSlot(words: i32, units: IntVec, from: i32, length: i32, maxT
 }
 
 /** A cleared slot (the least recently used) to fill with the word's matches. */
-export function claimSlot(words: i32, units: IntVec, from: i32, length: i32, maxTypos: i32, prefix: bool): Slot {
-  if (words != slotWords) {
+export function claimSlot(units: IntVec, from: i32, length: i32, maxTypos: i32, prefix: bool): Slot {
+  if (layoutWords != slotWords) {
     for (let i = 0; i < slots.length; i++) {
       const dropped = unchecked(slots[i]);
       heap.free(dropped.ptr);
@@ -67,18 +67,18 @@ export function claimSlot(words: i32, units: IntVec, from: i32, length: i32, max
       heap.free(changetype<usize>(dropped));
     }
     slots.length = 0;
-    slotWords = words;
+    slotWords = layoutWords;
   }
   let slot: Slot;
   if (slots.length < SLOTS) {
     slot = new Slot();
-    slot.ptr = heap.alloc(slotBytes(words));
+    slot.ptr = heap.alloc(slotBytes(slotWords));
     slots.push(slot);
   } else {
     slot = unchecked(slots[0]);
     for (let i = 1; i < slots.length; i++) if (unchecked(slots[i]).lastUse < slot.lastUse) slot = unchecked(slots[i]);
   }
-  memory.fill(slot.ptr, 0, slotBytes(words));
+  memory.fill(slot.ptr, 0, slotBytes(slotWords));
   slot.units.length = 0;
   for (let i = 0; i < length; i++) slot.units.push(units.get(from + i));
   slot.maxTypos = maxTypos;
@@ -92,8 +92,8 @@ export function claimSlot(words: i32, units: IntVec, from: i32, length: i32, max
 
 /** The slot as a keyed entry (its records' keys where prefix-cache entries keep theirs, see raiseKey). */
 @inline export function slotEntry(slot: Slot): usize { return slot.ptr; }
-@inline export function slotKeys(slot: Slot): usize { return entryKeys(slot.ptr, slotWords); }
-@inline export function slotLead(slot: Slot): usize { return entryLead(slot.ptr, slotWords); }
+@inline export function slotKeys(slot: Slot): usize { return entryKeys(slot.ptr); }
+@inline export function slotLead(slot: Slot): usize { return entryLead(slot.ptr); }
 /** Level `typos` (0 to 3) or 4 (exact) of the slot. */
 @inline export function slotBitmap(slot: Slot, level: i32): usize {
   if (level == 0) return slot.ptr;

@@ -6,7 +6,7 @@
 import { IntVec } from './buffers';
 import { KEY_BITS, KEY_MASK, postings, wholeValues } from './store';
 import {
-  entryLead, maxKeys16, orBitmapInto, raiseKey, raiseKeys, subtreeEntry, termCacheKey, worthCaching,
+  ensureLayout, entryLead, maxKeys16, orBitmapInto, raiseKey, raiseKeys, subtreeEntry, termCacheKey, worthCaching,
 } from './prefix-cache';
 import { Slot, noteSlotTerm, slotBitmap, slotEntry, slotKeys, slotLead } from './word-memo';
 
@@ -57,6 +57,7 @@ export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32
   words = wordTotal;
   // whole 128-bit vectors: SIMD passes need no scalar tail
   bitmapWords = ((docCapacity + 127) >> 7) << 2;
+  ensureLayout(bitmapWords);
   // the two work bitmaps at the end are cleared where they are used
   const cleared = (wordTotal * LEVELS + 3) * bitmapWords;
   arena.reserve(cleared + 2 * bitmapWords);
@@ -191,7 +192,7 @@ function heavyTermEntry(term: i32): usize {
   if (!worthCaching(bytes, bitmapWords << 5)) return 0;
   singleTerm.length = 0;
   singleTerm.push(term);
-  return subtreeEntry(termCacheKey(term), singleTerm, bytes, bitmapWords);
+  return subtreeEntry(termCacheKey(term), singleTerm, bytes);
 }
 
 /** Cached entries, and (record, key) pairs of terms, whose keys count for the records' best (folded in for the listed candidates only, see foldKeys). */
@@ -204,10 +205,10 @@ function orCachedMatch(entry: usize, typos: i32): void {
   const slot = filling;
   if (slot) {
     maxKeys16(entry, slotKeys(slot), bitmapWords);
-    orBitmapInto(entryLead(entry, bitmapWords), slotLead(slot), bitmapWords);
+    orBitmapInto(entryLead(entry), slotLead(slot), bitmapWords);
   } else if (keyedWord()) {
     keyedEntries.push(<i32>entry);
-    orBitmapInto(entryLead(entry, bitmapWords), leadBitmap(), bitmapWords);
+    orBitmapInto(entryLead(entry), leadBitmap(), bitmapWords);
   }
 }
 
@@ -224,7 +225,7 @@ export function foldKeys(candidates: IntVec, listed: usize): void {
   if (foldKeysAhead(candidates.length, listed)) return;
   for (let e = 0; e < keyedEntries.length; e++) {
     const entry = <usize>keyedEntries.get(e);
-    for (let i = 0; i < candidates.length; i++) raiseKey(entry, docBest.ptr, bitmapWords, keyStamp, candidates.get(i));
+    for (let i = 0; i < candidates.length; i++) raiseKey(entry, docBest.ptr, keyStamp, candidates.get(i));
   }
   keyedEntries.length = 0;
 }
@@ -292,7 +293,7 @@ export function foldKeysAhead(count: i32, listed: usize): bool {
 
 /** The best attribute key of `doc`, the cached entries' keys folded in first with `fold` (foldKeys for one record, ahead of it). */
 @inline export function foldedBestAttribute(doc: i32, fold: bool): i32 {
-  if (fold) for (let e = 0; e < keyedEntries.length; e++) raiseKey(<usize>keyedEntries.get(e), docBest.ptr, bitmapWords, keyStamp, doc);
+  if (fold) for (let e = 0; e < keyedEntries.length; e++) raiseKey(<usize>keyedEntries.get(e), docBest.ptr, keyStamp, doc);
   return bestAttributeOf(doc);
 }
 
@@ -306,7 +307,7 @@ export function keysFolded(): void { keyedEntries.length = 0; keyLog.length = 0;
 export function recordSubtreeMatch(subtree: i32, terms: IntVec, bytes: i32, typos: i32, highlightLength: i32): void {
   if (typos > 0 && terms.length > 0) noteTypoMatch();
   if (worthCaching(bytes, bitmapWords << 5)) {
-    const entry = subtreeEntry(subtree, terms, bytes, bitmapWords);
+    const entry = subtreeEntry(subtree, terms, bytes);
     if (entry != 0) {
       orCachedMatch(entry, typos);
       for (let t = 0; t < terms.length; t++) markTerm(terms.get(t), typos, false);

@@ -2,7 +2,7 @@
 // through a cache of their records and best attribute keys. Pages must be
 // those of a direct computation, before and after writes replace the cache.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { build, compactAll, ready, search } from './helpers.js';
+import { build, compactAll, ready, search, segmentsOf, type Doc } from './helpers.js';
 import { prng } from '../support/random.js';
 
 beforeAll(ready);
@@ -103,5 +103,76 @@ describe('broad prefixes ranked by attribute', () => {
           .toEqual({ nbHits: want.nbHits, ids: want.ids.slice(offset, offset + length) });
       }
     }
+  });
+});
+
+// The cache keeps its entries across writes: each added posting goes into the
+// entries that hold its term. Whatever the writes (new words that renumber the
+// trie's preorder copy, removals, replacements under new ids, a word at an
+// attribute key too large for an entry), every answer must be the one a core
+// built afresh from the live records gives.
+describe('cached entries kept across writes', () => {
+  const STEMS = ['t', 'th', 'tr', 'ta', 's', 'st', 'sh'];
+  const ENDINGS = ['e', 'ee', 'en', 'ing', 'ust', 'ack', 'ow', 'ip', 'one'];
+  const OTHER = ['alpha', 'bravo', 'delta', 'echo', 'golf'];
+  /** Attribute 0 ranks first; attribute 1 ranks 66th, past the 16-bit keys an entry holds. */
+  const ATTRIBUTES = [{ rank: 0 }, { rank: 66 }];
+
+  function run(seed: number) {
+    const rnd = prng(seed);
+    const pick = <T>(from: T[]) => from[Math.floor(rnd() * from.length)];
+    let coined = 0;
+    /** A word of the shared vocabulary, now and then one never seen (a new trie node). */
+    const word = () => (rnd() < 0.05 ? `${pick(STEMS)}x${coined++}` : rnd() < 0.8 ? pick(STEMS) + pick(ENDINGS) : pick(OTHER));
+    const text = () => Array.from({ length: 2 + Math.floor(rnd() * 6) }, word).join(' ');
+    const live = new Map<number, Doc>();
+    let nextId = 0;
+    const add = (far = false): { id: number; segments: ReturnType<typeof segmentsOf> } => {
+      const doc: Doc = far ? ['alpha', text()] : [text()];
+      const id = nextId++;
+      live.set(id, doc);
+      return { id, segments: segmentsOf(doc) };
+    };
+    const kept = build([], { attributes: ATTRIBUTES });
+    kept.addDocuments(Array.from({ length: 3000 }, () => add()));
+    const ranks = () => Int32Array.from({ length: nextId }, (_, id) => (id * 7919) % 1009);
+    const queries = ['t', 'th', 'tr', 's', 'st', 'sh', 'ta', 'thee', 'trust', 'stack', 'shone'];
+
+    const compare = (label: string) => {
+      const fresh = build([], { attributes: ATTRIBUTES });
+      fresh.addDocuments([...live].map(([id, doc]) => ({ id, segments: segmentsOf(doc) })));
+      kept.setRanks(0, ranks());
+      fresh.setRanks(0, ranks());
+      for (const q of queries) {
+        const page = (core: typeof kept) => {
+          const r = search(core, q, { length: 30 });
+          return { nbHits: r.nbHits, ids: r.hits.map((h) => h.id) };
+        };
+        expect(page(kept), `${label}: ${q}`).toEqual(page(fresh));
+      }
+    };
+
+    compare('built');
+    for (let round = 0; round < 12; round++) {
+      // replacements (removed, then added under a new id), removals and additions, between searches
+      const ids = [...live.keys()];
+      const batch = [];
+      for (let i = 0; i < 60; i++) {
+        const id = pick(ids);
+        if (!live.has(id)) continue;
+        kept.removeDocument(id);
+        live.delete(id);
+        if (rnd() < 0.7) batch.push(add(round % 4 === 3 && i < 3));
+      }
+      for (let i = 0; i < 20; i++) batch.push(add());
+      kept.addDocuments(batch);
+      compare(`round ${round}`);
+    }
+    compactAll(kept, 64);
+    compare('compacted');
+  }
+
+  it('answers like a core built afresh, round after round (3 seeds)', () => {
+    for (const seed of [1, 2, 3]) run(seed);
   });
 });
