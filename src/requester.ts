@@ -26,6 +26,7 @@ export function lanternRequester(engine: RequestHandler, sourceIp = '127.0.0.1')
         headers: request.headers,
         body: await decodeBody(request),
         sourceIp,
+        answerAsText: true,
       });
       return {
         status: response.status,

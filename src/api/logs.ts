@@ -93,7 +93,9 @@ function asText(value: unknown): string {
   }
 }
 
+/** The start of the answer: of its text when the wire serialised it already (see ApiRequest.answerAsText). */
 function answerText(response: ApiResponse, path: string, maskedPath: string): string {
+  if (response.text !== undefined && path === maskedPath) return cut(response.text);
   return asText(withMaskedPath(response.body, path, maskedPath));
 }
 

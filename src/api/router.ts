@@ -25,7 +25,7 @@ import * as dictionaries from './dictionaries.js';
 import { observeRequest } from '../monitoring/observe.js';
 import * as logs from './logs.js';
 import { requestIdHeaders, requestIdOf } from './request-id.js';
-import { Reply, type ApiRequest, type ApiResponse, type ApiServices, type Handler } from './types.js';
+import { Reply, contentOf, type ApiRequest, type ApiResponse, type ApiServices, type Handler } from './types.js';
 import { ROUTES, type PathParamsOf, type Route, type RouteOp } from './routes.js';
 import { RecentValues } from '../util/recent.js';
 
@@ -257,6 +257,7 @@ export async function route(engine: Engine, services: ApiServices, request: ApiR
   const seen: Seen = { body: request.body };
   const response = await answer(engine, services, request.method.toUpperCase(), path, query, headers, { sourceIp, userToken: request.userToken }, seen);
   response.headers = { ...response.headers, ...requestIdHeaders(requestId) };
+  if (request.answerAsText) response.text = contentOf(response);
   if (seen.route?.op !== 'getLogs') {
     const logging = performance.now();
     logs.logCall(engine, services.callLog, {

@@ -23,12 +23,21 @@ export interface ApiRequest {
    * `trustProxy`.
    */
   userToken?: string;
+  /**
+   * The caller sends the answer as text (the HTTP server, the official
+   * client's requester): the router serialises it once, into
+   * `ApiResponse.text`, and the call log keeps the start of that text
+   * instead of serialising the answer again.
+   */
+  answerAsText?: boolean;
 }
 
 export interface ApiResponse {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** The body as sent (see contentOf), when the request asked for it (`answerAsText`). */
+  text?: string;
   /** An error's code (see ERROR_STATUS); in-process only: the service's wire format has none, HTTP does not send it. */
   code?: ErrorCode;
 }
@@ -135,7 +144,7 @@ const sentAsJson = (response: ApiResponse): boolean => {
 
 /** The body as sent: JSON, unless the response declares another content type (its body is then text). */
 export function contentOf(response: ApiResponse): string {
-  return sentAsJson(response) ? JSON.stringify(response.body) : String(response.body);
+  return response.text ?? (sentAsJson(response) ? JSON.stringify(response.body) : String(response.body));
 }
 
 export type Handler<Params extends string = never, Uses = unknown> = (ctx: OperationContext<Params, Uses>) => unknown | Promise<unknown>;

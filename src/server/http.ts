@@ -162,6 +162,7 @@ export function handler(engine: RequestHandler, options: ServeOptions = {}) {
         body,
         sourceIp: callerAddress(req, options.trustProxy),
         userToken: vouchedUserToken(req, options.trustProxy),
+        answerAsText: true,
       });
       sendResponse(res, response);
     } catch (e) {

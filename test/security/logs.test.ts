@@ -211,7 +211,10 @@ describe('GET /1/logs', () => {
     expect(urls).toContain(`/1/keys/${key.slice(0, 4)}****************`);
   });
 
-  it('key-shaped path segments are masked wherever they are, in the url and in an answer naming the path', async () => {
+  // the wire (HTTP, the official client's requester) has the router serialise the answer once, and the
+  // log cuts that text: what it keeps must be masked alike
+  it.each([['in process', false], ['answered as text', true]])('key-shaped path segments are masked wherever they are, in the url and in an answer naming the path (%s)', async (_, answerAsText) => {
+    const get = (path: string) => engine.request({ method: 'GET', path, headers: ADMIN_HEADERS, answerAsText });
     const { key } = (await call('POST', '/1/keys', { acl: ['search'] })).body as { key: string };
     await call('PUT', '/1/indexes/dev_films/keys/custom-key-value-42', { acl: ['search'] });
     const secured = await generateSecuredKey(key, { filters: 'title:x' });
@@ -220,7 +223,11 @@ describe('GET /1/logs', () => {
       `/1/keys/${unknownKey}`, `//1/keys/${key}`, `/1/keyz/${key}`, `/1/indexes/dev_films/${key}`, `/1/indexes/dev_films/${encodeURIComponent(secured)}`,
       '/1/nowhere/custom-key-value-42', `/1/nowhere/${ADMIN_KEY}/x`, `/1/indexes/${key}/settings`,
     ];
-    for (const path of paths) expect((await call('GET', path)).status).toBe(404);
+    for (const path of paths) {
+      const response = await get(path);
+      expect(response.status).toBe(404);
+      expect(response.text !== undefined).toBe(answerAsText);
+    }
     const entries = (await logs('?length=20')).slice(0, paths.length).reverse();
     const text = JSON.stringify(entries);
     for (const secret of [key, unknownKey, secured, encodeURIComponent(secured), 'custom-key-value-42', ADMIN_KEY]) expect(text).not.toContain(secret);
