@@ -89,9 +89,16 @@ export class IndexCatalog implements StateSection<IndexesPart, WriteOperation & 
     }
   }
 
-  /** Computes the rank arrays of an index and of its replicas for their data as it is now. */
+  /**
+   * Computes the rank arrays of an index and of its replicas for their data
+   * as it is now, and puts the index's own in its core, where its next
+   * search would have put them (a virtual replica that searches the same
+   * core puts its own back).
+   */
   computeRanksOf(indexName: string): void {
-    for (const index of withReplicas(this.indexes, indexName, true)) index.computeRanksOnce();
+    const [index, ...replicas] = withReplicas(this.indexes, indexName, true);
+    for (const replica of replicas) replica.computeRanksOnce();
+    index?.prepareRanks();
   }
 
   private ensureIndex(name: string): SearchIndex {
