@@ -5,14 +5,13 @@
 // searches keep >= 50% of their throughput, p99 <= 50 ms.
 //
 //   node bench/reads-under-writes.mjs [--records 50000] [--seconds 10] [--searchers 8] [--writers 4] [--rounds 2]
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { mulberry32, synthetic } from './corpus.mjs';
+import { synthetic } from './corpus.mjs';
 import { buildQueries } from './queries.mjs';
+import { percentile, post, searchLoad, startServer, waitForTask } from './support/serve-http.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -30,91 +29,6 @@ const SEARCHERS = Number(values.searchers);
 const WRITERS = Number(values.writers);
 const BATCH = Number(values.batch);
 const ROUNDS = Number(values.rounds);
-
-const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-
-/**
- * POSTs `body` (a value, or JSON already serialised to a Buffer).
- * @param {string} base
- * @param {string} path
- * @param {unknown} body
- * @returns {Promise<{ status: number | undefined, body: any }>} the status and the JSON answered
- */
-function post(base, path, body) {
-  const data = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const req = request(`${base}${path}`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': data.length } }, (res) => {
-      /** @type {Buffer[]} */
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, body: JSON.parse(Buffer.concat(chunks).toString() || '{}') }));
-    });
-    req.once('error', reject);
-    req.end(data);
-  });
-}
-
-/**
- * @param {string} base
- * @param {string} path
- * @returns {Promise<any>} the JSON answered
- */
-function get(base, path) {
-  return new Promise((resolve, reject) => {
-    request(`${base}${path}`, { agent }, (res) => {
-      /** @type {Buffer[]} */
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
-    }).once('error', reject).end();
-  });
-}
-
-/** @param {string} dir */
-async function startServer(dir) {
-  // LANTERN_SERVE_NODE_OPTIONS: node options for the server (--cpu-prof, say)
-  const nodeOptions = process.env.LANTERN_SERVE_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeOptions, 'dist/cli.js', 'serve', '--port', '0', '--data', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  /** @type {string} */
-  const base = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`lantern serve exited with ${code}`)));
-  });
-  return { child, base };
-}
-
-/**
- * @param {string} base
- * @param {number} taskID
- */
-async function waitForTask(base, taskID) {
-  while ((await get(base, `/1/indexes/bench/task/${taskID}`)).status !== 'published') await new Promise((r) => setTimeout(r, 20));
-}
-
-/** @type {(sorted: number[], p: number) => number} */
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
-
-/**
- * @param {string} base
- * @param {string[]} queries
- * @param {number} until
- * @param {number[]} latencies
- */
-async function searchLoad(base, queries, until, latencies) {
-  const rng = mulberry32(latencies.length + 7);
-  while (performance.now() < until) {
-    const query = queries[Math.floor(rng() * queries.length)];
-    const started = performance.now();
-    const r = await post(base, '/1/indexes/bench/query', { query, hitsPerPage: 10 });
-    if (r.status !== 200) throw new Error(`search answered ${r.status}`);
-    latencies.push(performance.now() - started);
-  }
-}
 
 /** Batch bodies, serialised once: the bench process shares the machine, and building a 1,000-record body per write delayed its searchers' answers. */
 const BATCH_BODIES = 64;
@@ -168,12 +82,12 @@ async function phase(base, queries, corpus, writers) {
   const until = performance.now() + SECONDS * 1000;
   const started = performance.now();
   await Promise.all([
-    ...Array.from({ length: SEARCHERS }, () => searchLoad(base, queries, until, latencies)),
+    ...Array.from({ length: SEARCHERS }, () => searchLoad(base, 'bench', queries, until, latencies)),
     ...Array.from({ length: writers }, () => writeLoad(base, bodies, until, next, written)),
   ]);
   const elapsed = (performance.now() - started) / 1000;
   // what the writers queued is applied before the next phase starts
-  if (written.lastTask) await waitForTask(base, written.lastTask);
+  if (written.lastTask) await waitForTask(base, 'bench', written.lastTask);
   latencies.sort((a, b) => a - b);
   return {
     searchesPerSecond: latencies.length / elapsed,
@@ -185,7 +99,7 @@ async function phase(base, queries, corpus, writers) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'lantern-rw-'));
-const { child, base } = await startServer(dir);
+const { base, stop } = await startServer(['--data', dir]);
 try {
   const corpus = synthetic(Math.max(RECORDS, BATCH));
   console.log(`loading ${RECORDS} synthetic records into ${base} ...`);
@@ -195,7 +109,7 @@ try {
     const requests = corpus.records.slice(i, i + BATCH).map((body) => ({ action: 'addObject', body }));
     last = (await post(base, '/1/indexes/bench/batch', { requests })).body.taskID;
   }
-  await waitForTask(base, last);
+  await waitForTask(base, 'bench', last);
   // the main bench's query classes, mixed: exact words, one and two typos, title phrases, keystrokes
   const q = buildQueries(corpus);
   const queries = [...q.exact, ...q.typo1, ...q.typo2, ...q.multi, ...q.asYouType];
@@ -218,7 +132,6 @@ try {
     before = after;
   }
 } finally {
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
+  await stop();
   rmSync(dir, { recursive: true, force: true });
 }

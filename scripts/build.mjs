@@ -32,7 +32,7 @@ const nodePlatform = {
 
 await build({
   ...common,
-  entryPoints: { index: 'src/index.ts', worker: 'src/worker.ts', node: 'src/node.ts', cli: 'src/cli.ts', 'proof-worker': 'src/proof-worker.ts' },
+  entryPoints: { index: 'src/index.ts', worker: 'src/worker.ts', node: 'src/node.ts', cli: 'src/cli.ts', 'proof-worker': 'src/proof-worker.ts', 'read-worker': 'src/read-worker.ts' },
   outdir: 'dist',
   platform: 'node',
   target: 'node20',

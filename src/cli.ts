@@ -16,13 +16,17 @@ import { NoAnswerError, httpSender } from './cli/http.js';
 import { createClient } from './api/client.js';
 import { COLUMN_TYPES, SourceError, type ColumnType } from './cli/record-sources.js';
 import { isPlainObject } from './index/records.js';
+import { ReadPool } from './replication/read-pool.js';
+import { availableParallelism } from 'node:os';
 
 /** Each command's usage: `lantern help COMMAND` prints one, `lantern --help` all of them. */
 const COMMANDS: Record<string, string> = {
   serve: `lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory] [--app-id ID] [--admin-key KEY]
-              [--clusters c1,c2] [--trust-proxy] [--max-connections-per-address 256] [--demo]
+              [--clusters c1,c2] [--trust-proxy] [--max-connections-per-address 256] [--workers 1] [--demo]
     The REST API over HTTP. The admin key may come from the LANTERN_ADMIN_KEY environment
-    variable instead of --admin-key; without one, any credentials are accepted.`,
+    variable instead of --admin-key; without one, any credentials are accepted. --workers N
+    (or auto: one per core) answers reads on N worker threads, each holding a copy of the
+    whole state in memory; the main thread stays the one writer.`,
   import: `lantern import INDEX FILE [--format json|ndjson|csv] [--types COL:TYPE,...] [--settings FILE.json]
               [--with-replicas] [--skip N] [--dry-run] [--data DIR | --url http://HOST:PORT]
     Streams FILE into INDEX: a JSON array, NDJSON (a record a line) or CSV with a header row
@@ -71,6 +75,8 @@ const OPTIONS = {
     // open connections one client address may hold (0 = no limit); behind a proxy, the proxy's
     'max-connections-per-address': { type: 'string' },
     memory: { type: 'boolean', default: false },
+    // read worker threads, each with a copy of the state (1 = none: the main thread answers everything)
+    workers: { type: 'string', default: '1' },
     help: { type: 'boolean', short: 'h', default: false },
     version: { type: 'boolean', short: 'v', default: false },
 } as const;
@@ -119,6 +125,14 @@ function count(flag: 'max-connections-per-address' | 'skip'): number | undefined
   return Number(text);
 }
 
+/** --workers: a whole number from 1, or auto (one per core). */
+function workerCount(): number {
+  const text = flags.workers!;
+  if (text === 'auto') return availableParallelism();
+  if (!/^\d+$/.test(text) || Number(text) < 1) fail(`--workers needs a whole number from 1, or auto, not "${text}"`);
+  return Number(text);
+}
+
 const DEFAULT_DATA = 'lantern-data';
 /** The package's manifest, next to dist/ where this file is built. */
 const PACKAGE: { name: string; version: string } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -134,6 +148,7 @@ async function open(dataDir: string | undefined, repair = false): Promise<Lanter
 
 async function serveCommand(): Promise<void> {
   if (flags.demo && !existsSync(DEMO_APP)) stop('the web demo is not in the npm package: run it from a clone of the repository (npm install && npm start)');
+  const workers = workerCount();
   const engine = await open(flags.memory ? undefined : (flags.data ?? DEFAULT_DATA));
   if (flags.demo && !engine.indexes.has('talks')) {
     // the dataset's facets and ranking, with search-box settings inferred from the talks (its own searchable attributes are left out)
@@ -147,15 +162,22 @@ async function serveCommand(): Promise<void> {
   const root = rootPage({ name: PACKAGE.name, version: PACKAGE.version, ...(demo ? { demo: '/demo/' } : {}) });
   const fallback = (req: IncomingMessage, res: ServerResponse) => root(req, res) || (demo?.(req, res) ?? false);
   const maxConnectionsPerAddress = count('max-connections-per-address');
+  // one worker is the main thread alone: no replica, nothing forwarded
+  const pool = workers > 1 ? await ReadPool.start(engine, { workers }).catch((e: Error) => stop(`${e.message} (try without --workers)`)) : undefined;
   const server = await serve(engine, { host, port: Number(flags.port), fallback, trustProxy: flags['trust-proxy'], maxConnectionsPerAddress });
   const url = `http://${host}:${(server.address() as AddressInfo).port}`;
   // the key itself is never printed: terminals, CI logs and screen shares keep what is printed
   const auth = adminKey ? ` -H "X-Algolia-API-Key: $${ADMIN_KEY_VARIABLE}" -H 'X-Algolia-Application-Id: ${flags['app-id'] ?? ''}'` : '';
   console.log(`listening on ${url}`);
+  if (pool) console.log(`reads answered by ${workers} worker threads, each holding a copy of the state`);
   if (flags.demo) console.log(`web demo (InstantSearch on Lantern in a worker, offline after the first visit): ${url}/demo/`);
   console.log(`try: curl -s${auth} -X POST ${url}/1/indexes/talks/query -d '{"params":"query=gvier&hitsPerPage=3&attributesToRetrieve=name"}'`);
   if (adminKey) console.log(`(with ${ADMIN_KEY_VARIABLE} set to the admin key)`);
-  const shutDown = async () => { await engine.close(); process.exit(0); };
+  const shutDown = async () => {
+    await pool?.close();
+    await engine.close();
+    process.exit(0);
+  };
   process.on('SIGINT', shutDown);
   process.on('SIGTERM', shutDown);
 }

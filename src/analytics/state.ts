@@ -13,7 +13,7 @@ import { EventStore, type EventsSnapshot, type InsightEvent, type SearchEvent } 
 import type { ABTest } from '../abtest/tests.js';
 import type { Strategy } from '../personalization/strategy.js';
 import { SuggestionsState, type SuggestionsOperation, type SuggestionsSnapshot } from '../suggestions/state.js';
-import type { StateSection } from '../durability/state-section.js';
+import type { SnapshotUse, StateSection } from '../durability/state-section.js';
 
 export type AnalyticsOperation = SuggestionsOperation | { type: 'analytics' } & (
   | { action: 'events'; searches: SearchEvent[]; events: InsightEvent[] }
@@ -57,6 +57,11 @@ export class AnalyticsState implements StateSection<AnalyticsPart, { type: strin
   /** The highest A/B test id ever given (ids are not reused after a delete). */
   lastABTestID = 0;
   private pendingSearches: SearchEvent[] = [];
+  /**
+   * Where searches go instead of being recorded here: a replica's searches
+   * are recorded once, by the writer (see src/replication/).
+   */
+  searchSink: ((event: SearchEvent) => void) | undefined;
   private flushScheduled = false;
 
   constructor(private readonly persist: Persist, private readonly logApplied: LogApplied) {}
@@ -67,6 +72,7 @@ export class AnalyticsState implements StateSection<AnalyticsPart, { type: strin
    * inside the search that filled it: the p99 of a run of searches).
    */
   recordSearch(event: SearchEvent): void {
+    if (this.searchSink) return this.searchSink(event);
     this.store.add([event], []);
     this.pendingSearches.push(event);
     if (this.pendingSearches.length >= SEARCH_BATCH && !this.flushScheduled) {
@@ -109,9 +115,13 @@ export class AnalyticsState implements StateSection<AnalyticsPart, { type: strin
     }
   }
 
-  /** Everything, waiting searches included: once the snapshot is stored they need no log record. */
-  snapshot(): AnalyticsPart {
-    this.pendingSearches = [];
+  /**
+   * Everything, waiting searches included: once a stored snapshot holds
+   * them they need no log record (a replica's image holds them too, but
+   * they are still logged: its idempotent `events` apply skips them).
+   */
+  snapshot(use: SnapshotUse): AnalyticsPart {
+    if (use === 'store') this.pendingSearches = [];
     return {
       analytics: {
         ...this.store.snapshot(),

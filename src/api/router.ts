@@ -171,6 +171,11 @@ function handlerOf(route: Route): Handler<string, Engine> {
   return HANDLERS[route.op as RouteOp];
 }
 
+/** The handler of an operation, by name (a replica answers forwarded reads with it: src/replication/reads.ts). */
+export function handlerFor(op: RouteOp): Handler<string, Engine> {
+  return HANDLERS[op] as Handler<string, Engine>;
+}
+
 /** A route's path as segments: literal text, or the name of a parameter (`{name}`). */
 interface CompiledRoute { route: Route; segments: Array<{ literal: string } | { param: string }>; literals: number }
 
@@ -270,7 +275,7 @@ export async function route(engine: Engine, services: ApiServices, request: ApiR
 }
 
 /** Routes that read records, which write pacing makes room for (see write-pacer.ts). */
-const readsRecords = (route: Route) => route.right === 'search' || route.right === 'browse';
+export const readsRecords = (route: Pick<Route, 'right'>) => route.right === 'search' || route.right === 'browse';
 
 async function answer(
   engine: Engine, services: ApiServices, method: string, path: string, query: Record<string, string>,
@@ -303,7 +308,10 @@ async function answer(
     enforce(services.keyCalls, found.route, caller, found.params, body);
     clusters.admitUser(engine, found.route, headers);
     const context = { engine, services, params: found.params, query, body, headers, sourceIp, caller, step };
-    const pending = observeRequest(engine, { route: found.route, params: found.params, body, headers }, () => handlerOf(found.route)(context));
+    const here = () => handlerOf(found.route)(context);
+    // a read may be answered by a replica (the call is checked, logged and observed here all the same)
+    const run = services.reads ? () => services.reads!.run(found.route.op, context, here) : here;
+    const pending = observeRequest(engine, { route: found.route, params: found.params, body, headers }, run);
     // the handler's part before its first await (all of a small write's checks) is charged too
     work?.charge();
     const answered = await pending;

@@ -60,6 +60,18 @@ export interface ApiServices {
   readonly securedKeyParents: SecuredKeyParents;
   /** The task of the last personalization strategy change (the spec's read form reports it; 0 after a restart). */
   strategyTaskID: number;
+  /** Where read operations are answered when not here (replicas in worker threads: src/replication/); undefined = here. */
+  reads?: ReadForwarder;
+}
+
+/**
+ * Answers some operations elsewhere than in this thread: the router has
+ * authenticated, authorized and rate-limited the call; `run` answers it
+ * (its side effects recorded here), or calls `here` for the ones it does
+ * not take.
+ */
+export interface ReadForwarder {
+  run(op: string, ctx: OperationContext<string, unknown>, here: () => unknown): unknown;
 }
 
 export interface InnerQuery { index_name: string; user_token?: string; query_id?: string }

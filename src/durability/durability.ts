@@ -14,7 +14,9 @@
 // What the state is belongs to the state sections it is given (see
 // state-section.ts): it hands them every operation, merges their parts into
 // snapshots and gives each its part back. It is also the seam replication
-// uses: the log is the sequence of operations a replica applies.
+// uses (replication.ts): a writer sends every operation entering its state
+// to its replicas, and a replica starts from the writer's image and applies
+// them through the same `apply`.
 import { assertJson } from '../index/json-check.js';
 import { assertStorable } from '../index/storable.js';
 import { ApiError, badRequest } from '../util/errors.js';
@@ -25,7 +27,9 @@ import { yieldTurn } from '../util/turns.js';
 import type { WritePacer } from '../engine/write-pacer.js';
 import { isStorageWriteError } from '../storage/errors.js';
 import type { Storage, StoredSnapshot } from '../storage/storage.js';
-import type { StateSection } from './state-section.js';
+import type { SnapshotUse, StateSection } from './state-section.js';
+import type { ReplicatedOp, ReplicationTarget, StateImage } from './replication.js';
+import { concat } from '../util/bytes.js';
 
 /** What every snapshot holds besides the sections' parts. */
 export interface SnapshotHeader {
@@ -79,6 +83,8 @@ export class Durability<Operation extends object> {
   private snapshotCaptured = false;
   /** Snapshots proven in a worker thread and here (see proveElsewhere). */
   readonly proofs = { elsewhere: 0, here: 0 };
+  /** Where operations entering the state go (replicas), when anywhere. */
+  private replicas: ReplicationTarget<Operation> | undefined;
 
   constructor(private readonly options: DurabilityOptions<Operation>) {}
 
@@ -131,7 +137,10 @@ export class Durability<Operation extends object> {
    */
   async writeNow(op: Operation): Promise<number> {
     const taskID = this.tasks.allocate();
-    await this.logged(taskID, op, () => this.apply(op, taskID));
+    await this.logged(taskID, op, () => {
+      this.apply(op, taskID);
+      this.replicas?.feed({ taskID, op, queued: false });
+    });
     return taskID;
   }
 
@@ -143,6 +152,7 @@ export class Durability<Operation extends object> {
   async logApplied(op: Operation): Promise<number> {
     const taskID = this.tasks.allocate();
     if (this.storage.append && this.storage.readOnly === undefined) await this.logged(taskID, op);
+    this.replicas?.feed({ taskID, op, queued: false });
     return taskID;
   }
 
@@ -190,15 +200,69 @@ export class Durability<Operation extends object> {
 
   private async applied(taskID: number, op: Logged<Operation>): Promise<void> {
     await this.afterSnapshotInFlight();
+    // replicas apply it alongside: it is published once they all did (TaskQueue.publishedWhen)
+    this.replicas?.feed({ taskID, op, queued: true });
     try {
-      if (this.options.runTask) await this.options.runTask(op, taskID);
-      else this.apply(op, taskID);
+      await this.run(op, taskID);
     } finally {
       this.lastApplied = taskID;
       this.appliedSinceSnapshot++;
       if (this.snapshotDue()) this.autoSnapshot();
     }
   }
+
+  private async run(op: Logged<Operation>, taskID: number): Promise<void> {
+    if (this.options.runTask) await this.options.runTask(op, taskID);
+    else this.apply(op, taskID);
+  }
+
+  // --- replication (see replication.ts)
+
+  /**
+   * Sends every operation entering the state from now on to `target` (none
+   * when undefined), and publishes a queued task only once `target` says
+   * every replica applied it.
+   */
+  replicateTo(target: ReplicationTarget<Operation> | undefined): void {
+    this.replicas = target;
+    this.tasks.publishedWhen = target && ((taskID) => target.published(taskID));
+  }
+
+  /**
+   * The state applied so far as snapshot bytes, captured between tasks like
+   * a snapshot but neither stored nor encrypted, and changing nothing of
+   * what is stored: what a replica starts from.
+   */
+  async image(): Promise<StateImage> {
+    const state = await this.captured('replica');
+    const pieces: Uint8Array[] = [];
+    for await (const piece of await (await Codec.create()).encodeSnapshot(state, yieldTurn)) pieces.push(piece);
+    return { bytes: concat(pieces), lastTaskID: state.lastTaskID };
+  }
+
+  /** A replica's start: loads the writer's image into the sections (they must be empty). */
+  async loadImage({ bytes, lastTaskID }: StateImage): Promise<void> {
+    const state = await decodeSnapshotOf<SnapshotHeader>(await Codec.create(), bytes, lastTaskID, yieldTurn);
+    await this.restore(state, false);
+    this.lastApplied = lastTaskID;
+    this.tasks.advancePast(lastTaskID);
+  }
+
+  /**
+   * A replica applies one operation of the writer's stream, as the writer
+   * did: a queued one through `runTask` (once the previous one is done: the
+   * caller waits), skipped when the image holds it; any other at once.
+   */
+  async applyReplicated({ taskID, op, queued }: ReplicatedOp<Operation>): Promise<void> {
+    this.tasks.advancePast(taskID);
+    if (!queued) return this.apply(op, taskID);
+    if (taskID <= this.lastApplied) return;
+    await this.run(op, taskID);
+    this.lastApplied = taskID;
+  }
+
+  /** The last queued task applied. */
+  get appliedThrough(): number { return this.lastApplied; }
 
   // --- recovery
 
@@ -228,7 +292,7 @@ export class Durability<Operation extends object> {
     if (this.snapshotting) return this.snapshotting;
     this.snapshotting = (async () => {
       try {
-        let state: SnapshotHeader | undefined = await this.captured();
+        let state: SnapshotHeader | undefined = await this.captured('store');
         const taskID = state.lastTaskID;
         this.appliedSinceSnapshot = 0;
         this.snapshotCaptured = true;
@@ -258,11 +322,11 @@ export class Durability<Operation extends object> {
    * one: it cannot change while it is captured, and a steady stream of
    * writes cannot postpone it.
    */
-  private captured(): Promise<SnapshotHeader> {
+  private captured(use: SnapshotUse): Promise<SnapshotHeader> {
     return this.tasks.exclusive(async () => {
-      this.storage.snapshotStarted?.(this.lastApplied);
+      if (use === 'store') this.storage.snapshotStarted?.(this.lastApplied);
       const state: SnapshotHeader = { version: 1, lastTaskID: this.lastApplied };
-      for (const section of this.options.sections) Object.assign(state, await section.snapshot());
+      for (const section of this.options.sections) Object.assign(state, await section.snapshot(use));
       return state;
     });
   }

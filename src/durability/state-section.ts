@@ -6,6 +6,9 @@
 // kind of state is a new section registered at the composition root
 // (src/engine/engine.ts), and nothing else.
 
+/** What a snapshot is taken for: to be stored, or as the image a replica starts from (src/durability/replication.ts). */
+export type SnapshotUse = 'store' | 'replica';
+
 /** Options of `restore`. */
 export interface RestoreOptions {
   /**
@@ -23,8 +26,12 @@ export interface StateSection<Part extends object = object, Operation = unknown>
    * operations are checked before they are logged.
    */
   apply(op: Operation, taskID: number): void;
-  /** Its part of the engine's state (the fields of the snapshot it owns), taken between tasks. */
-  snapshot(): Part | Promise<Part>;
+  /**
+   * Its part of the engine's state (the fields of the snapshot it owns),
+   * taken between tasks, for `use`: a snapshot to store, or the image a
+   * replica starts from (which must change nothing of what is stored).
+   */
+  snapshot(use: SnapshotUse): Part | Promise<Part>;
   /**
    * Loads its part of a snapshot (fields a snapshot of an older version lacks
    * are undefined); throws when it cannot. Returns what it set aside.

@@ -1,7 +1,8 @@
 // The task queue: every write gets a taskID at once and is applied later,
-// in order. A task is `notPublished` until applied, then `published`. Each
-// task weighs what it writes (records, for a batch), so writers can be held
-// back while the queue is heavier than the engine applies in a moment.
+// in order. A task is `notPublished` until applied (and, with replicas,
+// until every replica applied it too: `publishedWhen`), then `published`.
+// Each task weighs what it writes (records, for a batch), so writers can be
+// held back while the queue is heavier than the engine applies in a moment.
 
 export type TaskStatus = 'published' | 'notPublished';
 
@@ -15,6 +16,12 @@ export class TaskQueue {
   /** What the pending tasks write, summed (records of batches; 1 for any other task). */
   private weight = 0;
   private readonly waitingForRoom: Array<{ limit: number; resume: () => void }> = [];
+  /**
+   * While set, a task applied here stays `notPublished` (and keeps its
+   * weight) until the promise it gives for the task settles: replicas
+   * applying it too (see src/replication/). The next task does not wait for it.
+   */
+  publishedWhen: ((taskID: number) => Promise<void>) | undefined;
 
   /** Ids issued so far continue after `last` (used when replaying a log). */
   advancePast(last: number): void {
@@ -33,11 +40,19 @@ export class TaskQueue {
       .then(yieldTurn)
       .then(apply)
       .catch(onError)
-      .finally(() => {
-        this.pending.delete(taskID);
-        this.weight -= weight;
-        this.resumeWriters();
-      });
+      .finally(() => this.publish(taskID, weight));
+  }
+
+  /** Publishes an applied task: at once, or once `publishedWhen` says so. */
+  private publish(taskID: number, weight: number): void {
+    const done = () => {
+      this.pending.delete(taskID);
+      this.weight -= weight;
+      this.resumeWriters();
+    };
+    const gate = this.publishedWhen?.(taskID);
+    if (gate) gate.then(done, done);
+    else done();
   }
 
   /** Resolves once the pending tasks weigh at most `limit` (at once when they already do). */

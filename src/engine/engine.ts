@@ -26,6 +26,7 @@ import { Metrics } from '../monitoring/metrics.js';
 import { observeTask } from '../monitoring/observe.js';
 import { Durability, type Logged } from '../durability/durability.js';
 import type { TaskQueue } from '../durability/task-queue.js';
+import type { ReplicatedOp, ReplicationTarget, StateImage } from '../durability/replication.js';
 
 /** How `Lantern.open` opens an engine (exported as `LanternOptions`). */
 export interface EngineOptions {
@@ -197,6 +198,20 @@ export class Engine {
 
   /** Resolves once every accepted write is applied. */
   waitForTasks(): Promise<void> { return this.durability.waitForTasks(); }
+
+  // replication (src/durability/replication.ts): a writer feeds its replicas, a replica applies the stream
+
+  /** @internal Sends every operation entering the state to `target`; a task is published once it says every replica applied it. */
+  replicateTo(target: ReplicationTarget<WriteOperation> | undefined): void { this.durability.replicateTo(target); }
+
+  /** @internal The state applied so far, as the image a replica starts from. */
+  image(): Promise<StateImage> { return this.durability.image(); }
+
+  /** @internal A replica's start: the writer's image (on an engine that holds nothing yet). */
+  loadImage(image: StateImage): Promise<void> { return this.durability.loadImage(image); }
+
+  /** @internal A replica applies one operation of the writer's stream (a queued one once the previous one is done). */
+  applyReplicated(entry: ReplicatedOp<WriteOperation>): Promise<void> { return this.durability.applyReplicated(entry); }
 
   async close(): Promise<void> {
     await this.analytics.flush();
