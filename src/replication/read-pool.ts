@@ -88,6 +88,15 @@ export class ReadPool implements ReplicationTarget<WriteOperation>, ReadForwarde
     );
   }
 
+  /**
+   * Ends worker `slot` (0-based) the way a crash would, to see what follows
+   * (the tests: its reads asked again elsewhere, the worker started again).
+   * @internal
+   */
+  crash(slot: number): void {
+    this.threads[slot]?.kill();
+  }
+
   /** Ends every thread; the writer answers everything again. */
   async close(): Promise<void> {
     this.closing = true;
