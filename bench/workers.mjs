@@ -6,7 +6,8 @@
 // in turn, after a warm-up phase: the machine's speed drifts.
 //
 //   node bench/workers.mjs [--records 50000] [--seconds 10] [--searchers 16] [--workers 1,2,auto] [--rounds 2] [--writers 0]
-import { availableParallelism } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { synthetic } from './corpus.mjs';
 import { buildQueries } from './queries.mjs';
@@ -53,30 +54,50 @@ async function writeLoad(base, until, writer) {
 }
 
 /**
- * Searchers (and writers) for SECONDS.
- * @param {string} base
+ * Seconds of CPU a process has used (Linux: /proc; 0 elsewhere).
+ * @param {number | undefined} pid
  */
-async function phase(base) {
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 10 ms
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Searchers (and writers) for SECONDS; with the cores the server and this process kept busy.
+ * @param {string} base
+ * @param {number | undefined} pid the server's
+ */
+async function phase(base, pid) {
   /** @type {number[]} */
   const latencies = [];
   const until = performance.now() + SECONDS * 1000;
   const started = performance.now();
+  const serverCpu = cpuSeconds(pid);
+  const ownCpu = process.cpuUsage();
   await Promise.all([
     ...Array.from({ length: SEARCHERS }, () => searchLoad(base, 'bench', queries, until, latencies)),
     ...Array.from({ length: WRITERS }, (_, w) => writeLoad(base, until, w)),
   ]);
   const elapsed = (performance.now() - started) / 1000;
+  const own = process.cpuUsage(ownCpu);
   latencies.sort((a, b) => a - b);
-  return { searchesPerSecond: latencies.length / elapsed, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
+  return {
+    searchesPerSecond: latencies.length / elapsed, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99),
+    serverCores: (cpuSeconds(pid) - serverCpu) / elapsed, benchCores: (own.user + own.system) / 1e6 / elapsed,
+  };
 }
 
 /**
  * A server with `workers`, loaded with the records; `measure` runs against it.
  * @param {string} workers
- * @param {(base: string) => Promise<void>} measure
+ * @param {(base: string, pid: number | undefined) => Promise<void>} measure
  */
 async function withServer(workers, measure) {
-  const { base, stop } = await startServer(['--memory', '--workers', workers]);
+  const { child, base, stop } = await startServer(['--memory', '--workers', workers]);
   try {
     await post(base, '/1/indexes/bench/settings', corpus.settings ?? {});
     let last = 0;
@@ -85,8 +106,8 @@ async function withServer(workers, measure) {
       last = (await post(base, '/1/indexes/bench/batch', { requests })).body.taskID;
     }
     await waitForTask(base, 'bench', last);
-    await phase(base); // warm-up: first sight of the queries, on every worker
-    await measure(base);
+    await phase(base, child.pid); // warm-up: first sight of the queries, on every worker
+    await measure(base, child.pid);
   } finally {
     await stop();
   }
@@ -95,9 +116,10 @@ async function withServer(workers, measure) {
 console.log(`${RECORDS} records, ${SEARCHERS} searchers${WRITERS ? `, ${WRITERS} writers x ${BATCH}` : ''}, ${SECONDS} s a phase, ${availableParallelism()} cores`);
 for (let round = 0; round < ROUNDS; round++) {
   for (const workers of CONFIGS) {
-    await withServer(workers, async (base) => {
-      const r = await phase(base);
-      console.log(`--workers ${workers.padEnd(5)} ${r.searchesPerSecond.toFixed(0).padStart(6)} searches/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms`);
+    await withServer(workers, async (base, pid) => {
+      const r = await phase(base, pid);
+      console.log(`--workers ${workers.padEnd(5)} ${r.searchesPerSecond.toFixed(0).padStart(6)} searches/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms`
+        + `  cores busy: server ${r.serverCores.toFixed(2)}, bench ${r.benchCores.toFixed(2)}  (load average ${loadavg()[0].toFixed(1)})`);
     });
   }
 }
