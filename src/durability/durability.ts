@@ -121,13 +121,33 @@ export class Durability<Operation extends object> {
    * are waited for together.
    */
   async write(operation: Operation, weight = 1, group?: string): Promise<number> {
-    const op: Logged<Operation> = { ...operation, at: Date.now() };
-    const taskID = this.tasks.allocate();
-    await this.logged(taskID, op);
-    this.tasks.schedule(taskID, () => this.applied(taskID, op), (e) => console.error(`lantern: task ${taskID} failed`, e), group, weight);
+    const taskID = await this.logAndQueue(operation, weight, group);
     // backpressure: a writer faster than indexing waits (its write is durable) instead of growing the queue without bound
     await this.tasks.roomFor(this.options.maxQueuedRecords);
     return taskID;
+  }
+
+  private async logAndQueue(operation: Operation, weight: number, group: string | undefined): Promise<number> {
+    const op: Logged<Operation> = { ...operation, at: Date.now() };
+    const taskID = this.tasks.allocate();
+    const text = await this.logged(taskID, op);
+    const task = text === undefined ? this.taskOf(taskID, op) : this.taskOfText(taskID, text);
+    this.tasks.schedule(taskID, task, (e) => console.error(`lantern: task ${taskID} failed`, e), group, weight);
+    return taskID;
+  }
+
+  private taskOf(taskID: number, op: Logged<Operation>): () => Promise<void> {
+    return () => this.applied(taskID, op);
+  }
+
+  /**
+   * The task of a large write, held as the JSON text it was logged as and
+   * parsed when it runs (what a replay of the log does). Thousands of parsed
+   * records waiting in the queue survived every young-generation collection,
+   * which copied them each time; the text is one object outside it.
+   */
+  private taskOfText(taskID: number, text: string): () => Promise<void> {
+    return () => this.applied(taskID, JSON.parse(text) as Logged<Operation>);
   }
 
   /**
@@ -166,7 +186,7 @@ export class Durability<Operation extends object> {
    * operation is still checked to be JSON (what cannot be logged is refused
    * alike whatever the storage).
    */
-  private logged(taskID: number, op: object, then?: () => void): Promise<void> {
+  private logged(taskID: number, op: object, then?: () => void): Promise<string | undefined> {
     if (this.storage.readOnly !== undefined) throw new ApiError('unavailable', this.storage.readOnly);
     const append = this.storage.append?.bind(this.storage);
     // a large write is encoded and appended on a turn of its own, after its checks: searches waiting run between
@@ -175,14 +195,17 @@ export class Durability<Operation extends object> {
     if (!append) asJson(() => assertJson(op));
     assertStorable(op); // and what a snapshot could not hold exactly (too deep, Infinity, a lone surrogate)
     return this.serialized(async () => {
+      let text: string | undefined;
       if (append) {
         if (large) await yieldTurn();
         const started = performance.now();
-        const bytes = await (encoded ??= this.encoded(op));
+        if (large) text = asJson(() => JSON.stringify(op));
+        const bytes = await (encoded ??= asJson(() => this.codec.encodeOperationText(text!)));
         await append({ taskID, bytes }).catch(refuseUnstored);
         this.options.pacer.charge(performance.now() - started);
       }
       then?.();
+      return text;
     });
   }
 
@@ -192,9 +215,9 @@ export class Durability<Operation extends object> {
   }
 
   /** Runs storage calls one at a time, in the order they were asked for. */
-  private serialized(call: () => Promise<void>): Promise<void> {
+  private serialized<T>(call: () => Promise<T>): Promise<T> {
     const done = this.logTail.then(call);
-    this.logTail = done.catch(() => {});
+    this.logTail = done.then(() => {}, () => {});
     return done;
   }
 

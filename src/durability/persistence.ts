@@ -72,7 +72,12 @@ export class Codec {
   }
 
   encodeOperation(op: unknown): Promise<Uint8Array> {
-    return this.seal(new TextEncoder().encode(JSON.stringify(op)));
+    return this.encodeOperationText(JSON.stringify(op));
+  }
+
+  /** encodeOperation of an operation already written as JSON. */
+  encodeOperationText(text: string): Promise<Uint8Array> {
+    return this.seal(new TextEncoder().encode(text));
   }
 
   async decodeOperation(bytes: Uint8Array): Promise<unknown> {
