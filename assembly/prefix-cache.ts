@@ -15,7 +15,7 @@
 // record id comes back, and when records outgrow the layout (see layoutWords).
 import { IntVec } from './buffers';
 import { nodeParent, termNode } from './dictionary';
-import { KEY_MASK, LEAD_KEYS, postings } from './store';
+import { KEY_MASK, addKeyed16, postings } from './store';
 
 /**
  * A subtree is worth caching from this many posting bytes per record of the
@@ -135,14 +135,7 @@ function addTo(entry: i32, doc: i32, key: u32): void {
   if (entry < 0) return;
   if (key >= KEY16) { evict(entry); return; } // as subtreeEntry would refuse it
   const ptr = <usize>entryPtr.get(entry);
-  store<u32>(ptr + (<usize>(doc >> 5) << 2), load<u32>(ptr + (<usize>(doc >> 5) << 2)) | (1 << (doc & 31)));
-  const slot = entryKeys(ptr) + (<usize>doc << 1);
-  const raised = KEY16 - key;
-  if (raised > <u32>load<u16>(slot)) store<u16>(slot, <u16>raised);
-  if (key < LEAD_KEYS) {
-    const lead = entryLead(ptr) + (<usize>(doc >> 5) << 2);
-    store<u32>(lead, load<u32>(lead) | (1 << (doc & 31)));
-  }
+  addKeyed16(ptr, entryKeys(ptr), entryLead(ptr), <u32>doc, key);
 }
 
 /** Whether a subtree whose terms hold `bytes` posting bytes should be read through the cache. */

@@ -219,11 +219,7 @@ export class PostingLists {
       p = readPosting(p, next);
       const doc = postingDoc, key = postingKey;
       if (key >= 0xffff) return false;
-      setBit(bitmap, doc);
-      const slot = keys + (<usize>doc << 1);
-      const raised = <u32>0xffff - key;
-      if (raised > <u32>load<u16>(slot)) store<u16>(slot, <u16>raised);
-      if (key < LEAD_KEYS) setBit(lead, doc);
+      addKeyed16(bitmap, keys, lead, doc, key);
       if (exact != 0) setBit(exact, doc);
       next = doc + 1;
     }
@@ -267,6 +263,19 @@ export const LEAD_KEYS: u32 = 1;
 @inline function setBit(bitmap: usize, doc: u32): void {
   const word = bitmap + (<usize>(doc >> 5) << 2);
   store<u32>(word, load<u32>(word) | (<u32>1 << (doc & 31)));
+}
+
+/**
+ * One posting of a keyed bitmap (see orIntoKeys16; a prefix-cache entry):
+ * `doc`'s bit, its u16 key raised to 0xffff - `key`, its lead bit when the
+ * key is a lead key. `key` is below 0xffff.
+ */
+@inline export function addKeyed16(bitmap: usize, keys: usize, lead: usize, doc: u32, key: u32): void {
+  setBit(bitmap, doc);
+  const slot = keys + (<usize>doc << 1);
+  const raised = <u32>0xffff - key;
+  if (raised > <u32>load<u16>(slot)) store<u16>(slot, <u16>raised);
+  if (key < LEAD_KEYS) setBit(lead, doc);
 }
 
 @inline export function attributeKey(attribute: i32, position: i32): u32 {
