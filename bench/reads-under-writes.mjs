@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { synthetic } from './corpus.mjs';
 import { buildQueries } from './queries.mjs';
-import { percentile, post, searchLoad, startServer, waitForTask } from './support/serve-http.mjs';
+import { percentile, post, searchLoad, setSettings, startServer, waitForTask } from './support/serve-http.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -103,7 +103,7 @@ const { base, stop } = await startServer(['--data', dir]);
 try {
   const corpus = synthetic(Math.max(RECORDS, BATCH));
   console.log(`loading ${RECORDS} synthetic records into ${base} ...`);
-  await post(base, '/1/indexes/bench/settings', corpus.settings ?? {});
+  await setSettings(base, 'bench', corpus.settings ?? {});
   let last = 0;
   for (let i = 0; i < RECORDS; i += BATCH) {
     const requests = corpus.records.slice(i, i + BATCH).map((body) => ({ action: 'addObject', body }));

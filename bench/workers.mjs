@@ -11,7 +11,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { synthetic } from './corpus.mjs';
 import { buildQueries } from './queries.mjs';
-import { percentile, post, searchLoad, startServer, waitForTask } from './support/serve-http.mjs';
+import { percentile, post, searchLoad, setSettings, startServer, waitForTask } from './support/serve-http.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -99,7 +99,7 @@ async function phase(base, pid) {
 async function withServer(workers, measure) {
   const { child, base, stop } = await startServer(['--memory', '--workers', workers]);
   try {
-    await post(base, '/1/indexes/bench/settings', corpus.settings ?? {});
+    await setSettings(base, 'bench', corpus.settings ?? {});
     let last = 0;
     for (let i = 0; i < RECORDS; i += BATCH) {
       const requests = corpus.records.slice(i, i + BATCH).map((body) => ({ action: 'addObject', body }));

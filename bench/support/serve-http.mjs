@@ -14,9 +14,32 @@ const agent = new Agent({ keepAlive: true, maxSockets: 64 });
  * @returns {Promise<{ status: number | undefined, body: any }>} the status and the JSON answered
  */
 export function post(base, path, body) {
+  return send('POST', base, path, body);
+}
+
+/**
+ * Sets an index's settings and waits until they apply; throws when they are refused.
+ * @param {string} base
+ * @param {string} indexName
+ * @param {unknown} settings
+ */
+export async function setSettings(base, indexName, settings) {
+  const r = await send('PUT', base, `/1/indexes/${indexName}/settings`, settings);
+  if (r.status !== 200) throw new Error(`settings answered ${r.status}: ${r.body.message}`);
+  await waitForTask(base, indexName, r.body.taskID);
+}
+
+/**
+ * @param {string} method
+ * @param {string} base
+ * @param {string} path
+ * @param {unknown} body a value, or JSON already serialised to a Buffer
+ * @returns {Promise<{ status: number | undefined, body: any }>} the status and the JSON answered
+ */
+function send(method, base, path, body) {
   const data = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
-    const req = request(`${base}${path}`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': data.length } }, (res) => {
+    const req = request(`${base}${path}`, { method, agent, headers: { 'content-type': 'application/json', 'content-length': data.length } }, (res) => {
       /** @type {Buffer[]} */
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
