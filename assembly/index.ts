@@ -1,12 +1,12 @@
 // The WebAssembly core's exports. Data crosses in bulk through the scratch
 // buffer (documents, queries, rank arrays) and the results vector; JS never
 // calls in once per token.
-import { ByteVec, results, scratch as scratchBuffer, scratchBase } from './buffers';
+import { ByteVec, readVarint, results, scratch as scratchBuffer, scratchBase, varintEnd } from './buffers';
 import { setIndexedSeparators, tokenize, tokens } from './text';
 import { initDictionary, internToken, lookupToken, termCount } from './dictionary';
 import {
-  attributeKey, attributeRank, attributeUnordered, compactSome as compactPostingsFrom, postingBytes as allPostingBytes, ensureTerms, liveCount, postings, removeDoc,
-  storeForward, wholeValues, SEGMENT,
+  attributeKey, attributeRank, attributeUnordered, compactSome as compactPostingsFrom, postingBytes as allPostingBytes, docLength, docPtr, ensureTerms, isLive,
+  liveCount, postings, removeDoc, storeForward, wholeValues, SEGMENT,
 } from './store';
 import { NO_MATCH, matchToken, wordCount } from './matcher';
 import { isExcluded, isStop, rankSlots } from './ranking';
@@ -127,6 +127,24 @@ export function setRanks(slot: i32, count: i32): void {
   memory.copy(ranks.ptr, scratchBase(), <usize>count << 2);
 }
 
+/** Scratch: `count` pairs of i32 (record id, rank): those records' ranks in slot `slot`, the others' kept. */
+export function setRanksOf(slot: i32, count: i32): void {
+  if (slot < 8) invalidateStaticOrder();
+  const ranks = rankSlots[slot];
+  const base = scratchBase();
+  for (let i = 0; i < count; i++) {
+    const id = load<i32>(base + (<usize>i << 3));
+    if (id >= ranks.length) {
+      // ids past the slot's end ranked 0 so far: they stay 0 unless set
+      const from = ranks.length;
+      ranks.reserve(id + 1);
+      memory.fill(ranks.ptr + (<usize>from << 2), 0, <usize>(id + 1 - from) << 2);
+      ranks.length = id + 1;
+    }
+    ranks.set(id, load<i32>(base + (<usize>i << 3) + 4));
+  }
+}
+
 /** Scratch: `count` ids, high halves, low halves; results: the ids sorted by key, then tie flags (see radix-sort.ts). */
 export function sortKeys(count: i32): void { sortByKeys(count); }
 
@@ -179,6 +197,47 @@ export function highlight(length: i32, indexed: bool): void {
       if (alternatives != 0) { mask |= alternatives; highlightEnd = end; }
     }
     pushToken(tokens.start.get(t), end, mask, highlightEnd);
+  }
+}
+
+/**
+ * Scratch: `count` record ids (hits of the last search). Results: 1 when that
+ * search marked every term it matched (0 otherwise, and nothing follows),
+ * then per record the number of attribute ids whose values hold a marked
+ * term, and those ids. A value of any other attribute holds no term that
+ * matches a query word, so highlighting it needs no tokenizing: the forward
+ * lists already say which attributes matched.
+ */
+export function markedAttributes(count: i32): void {
+  results.length = 0;
+  if (!marksAreComplete()) { results.push(0); return; }
+  results.push(1);
+  const base = scratchBase();
+  for (let i = 0; i < count; i++) pushMarkedAttributes(load<i32>(base + (<usize>i << 2)));
+}
+
+function pushMarkedAttributes(doc: i32): void {
+  const at = results.length;
+  results.push(0);
+  if (doc < 0 || doc >= docPtr.length || !isLive(doc)) return;
+  let p = <usize>docPtr.get(doc);
+  const end = p + <usize>docLength.get(doc);
+  let attribute = -1;
+  let noted = -1;
+  while (p < end) {
+    const v = readVarint(p);
+    p = varintEnd;
+    if (v == SEGMENT) {
+      attribute = <i32>readVarint(p);
+      readVarint(varintEnd);
+      p = varintEnd;
+      continue;
+    }
+    // an attribute's segments are consecutive: once noted, the rest of them need no check
+    if (attribute == noted || !isTermMatched(<i32>v - 1)) continue;
+    results.push(attribute);
+    results.set(at, results.get(at) + 1);
+    noted = attribute;
   }
 }
 

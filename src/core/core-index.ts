@@ -86,6 +86,16 @@ export interface CoreResult {
   hits: CoreHit[];
 }
 
+/** Labels per record id that order records (equal for ties), and which of them changed: what a rank slot copies (see syncRanks). */
+export interface RankLabels {
+  /** Per record id: its label (0 without a record); may be longer than the ids issued. */
+  readonly labels: Int32Array;
+  /** Changes when every label may have changed: a slot that copied another generation copies them all again. */
+  readonly generation: number;
+  /** Ids labelled since the generation began, oldest first: a slot holding this generation copies those after the ones it copied. */
+  readonly changed: readonly number[];
+}
+
 /** Per token of a highlighted text: start, end, mask of matched query words, end of the highlighted part. */
 export const TOKEN_STRIDE = 4;
 
@@ -151,10 +161,29 @@ export class CoreIndex {
     this.core.removeDocument(id);
   }
 
-  /** Ranks (lower first) per record id, for slot 0 (customRanking) or a sort slot. */
   /** Whose rank arrays the rank slots hold, at which version (indexes sharing this core take turns). */
   ranksOwner: object | undefined;
   ranksVersion = -1;
+
+  /** Per rank slot: the labels it holds (their source and generation) and how many of the source's changes it copied. */
+  private readonly heldRanks = new Map<number, { source: RankLabels; generation: number; copied: number }>();
+
+  /**
+   * Puts `source`'s labels in rank slot `slot` (0: customRanking, a sort
+   * slot, the distinct groups): when the slot holds the same source and
+   * generation, only the labels changed since it last copied them, else
+   * every label.
+   */
+  syncRanks(slot: number, source: RankLabels): void {
+    const held = this.heldRanks.get(slot);
+    if (held?.source === source && held.generation === source.generation) {
+      if (held.copied < source.changed.length) this.setRanksOf(slot, source.changed, held.copied, source.labels);
+      held.copied = source.changed.length;
+      return;
+    }
+    this.setRanks(slot, source.labels);
+    this.heldRanks.set(slot, { source, generation: source.generation, copied: source.changed.length });
+  }
 
   /**
    * Sorts `ids` by their 64-bit keys (`high`, then `low`, both as unsigned;
@@ -173,10 +202,24 @@ export class CoreIndex {
     return { order: sorted.slice(0, n), tied: Uint8Array.from(sorted.subarray(n, 2 * n)) };
   }
 
+  /** Ranks (lower first) per record id, for slot 0 (customRanking), a sort slot or the distinct groups. */
   setRanks(slot: number, ranks: Int32Array): void {
     const ptr = this.scratch(ranks.length * 4 + 4);
     new Int32Array(this.core.memory.buffer, ptr, ranks.length).set(ranks);
     this.core.setRanks(slot, ranks.length);
+  }
+
+  /** Sets the labels of the ids `ids[from...]` in rank slot `slot`. */
+  private setRanksOf(slot: number, ids: readonly number[], from: number, labels: Int32Array): void {
+    const count = ids.length - from;
+    const ptr = this.scratch(count * 8 + 4);
+    const pairs = new Int32Array(this.core.memory.buffer, ptr, count * 2);
+    for (let i = 0; i < count; i++) {
+      const id = ids[from + i];
+      pairs[2 * i] = id;
+      pairs[2 * i + 1] = labels[id];
+    }
+    this.core.setRanksOf(slot, count);
   }
 
   private params(): Int32Array {
@@ -281,6 +324,24 @@ export class CoreIndex {
     return this.results().subarray(1);
   }
 
+  /**
+   * Per record id of the last search's hits: the core attribute ids whose
+   * values hold a term that search marked, in the order of `ids`; undefined
+   * when its marks are incomplete (after `prepareQuery`, say), when only a
+   * full `highlight` can tell. A value of an attribute not listed matches no
+   * query word, so its highlight needs no tokenizing.
+   */
+  markedAttributes(ids: readonly number[]): Int32Array[] | undefined {
+    const ptr = this.scratch(ids.length * 4 + 4);
+    new Int32Array(this.core.memory.buffer, ptr, ids.length).set(ids);
+    this.core.markedAttributes(ids.length);
+    const r = this.results();
+    if (r[0] === 0) return undefined;
+    const marked: Int32Array[] = [];
+    for (let at = 1; marked.length < ids.length; at += 1 + r[at]) marked.push(r.slice(at + 1, at + 1 + r[at]));
+    return marked;
+  }
+
   /** Drops removed records' postings from term `first` on, about `budget` bytes' worth; returns the term to go on from (termCount when done). */
   compactSome(first: number, budget: number): number { return this.core.compactSome(first, budget); }
 
@@ -326,6 +387,7 @@ export class CoreIndex {
       return n;
     };
     const length = parts.reduce((sum, p) => sum + p.length, 0);
+    this.heldRanks.clear(); // the snapshot brings its own rank slots
     if (this.streaming({ write: () => {}, read }, () => this.core.importSnapshotBegin(length)) !== 1) return false;
     for (;;) {
       const state = this.streaming({ write: () => {}, read }, () => this.core.importSnapshotSome(step));

@@ -19,6 +19,7 @@ export interface CoreExports {
   addDocuments(): void;
   removeDocument(doc: number): void;
   setRanks(slot: number, count: number): void;
+  setRanksOf(slot: number, count: number): void;
   sortKeys(count: number): void;
   search(): void;
   prepareQuery(): void;
@@ -26,6 +27,7 @@ export interface CoreExports {
   candidatesPtr(): number;
   candidateWords(): number;
   highlight(length: number, indexed: boolean): void;
+  markedAttributes(count: number): void;
   compactSome(first: number, budget: number): number;
   postingBytes(): number;
   exportSnapshotBegin(): void;

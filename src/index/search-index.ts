@@ -1,7 +1,7 @@
 // One index: its records (objectID ↔ dense record id), settings, and the
 // WebAssembly core instance holding its dictionary, postings and ranks.
 import { GROUP_SLOT } from '../core/abi.js';
-import { CoreIndex, type CoreDocument, type Segment } from '../core/core-index.js';
+import { CoreIndex, type CoreDocument, type RankLabels, type Segment } from '../core/core-index.js';
 import {
   effectiveSetting, rankingPlan, searchableAttributes, type RankingPlan, type SearchableAttribute,
   type Settings, type SortEntry,
@@ -18,6 +18,10 @@ import { applyPartial, pathLeaves, textLeaves, valuesAt, type Json, type SearchR
 
 /** Records handed to the core per call: their text sits in its scratch memory, which never shrinks (250 ≈ 0.2 MB). */
 const CORE_BATCH = 250;
+
+/** The labels of a slot that ranks by nothing: every record 0 (the core ranks ids past a slot's end 0). */
+const UNRANKED: RankLabels = { labels: new Int32Array(0), generation: 0, changed: [] };
+
 /** Records indexed per event-loop turn by a background rebuild. */
 const REBUILD_SLICE = 2000;
 /** Settings whose change means indexing every record again. */
@@ -90,8 +94,8 @@ export class SearchIndex {
   private dynamicAttributes = new Map<string, number>();
   private plan: RankingPlan = rankingPlan({});
   private facetIndex = this.newFacetIndex();
-  /** Rank arrays of this index's settings over its data, for the data version they were computed at. */
-  private rankCache: { version: number; slots: Array<[number, Int32Array]> } | undefined;
+  /** Rank labels of this index's settings over its data, per rank slot, for the data version they were computed at. */
+  private rankCache: { version: number; slots: Array<[number, RankLabels]> } | undefined;
   /** The orders behind the rank arrays, kept across writes for the ranking plan they follow. */
   private rankOrders: { plan: RankingPlan; orders: Array<RankOrder | undefined> } | undefined;
   /** Sorts by 64-bit keys in this index's core (any core would do: the sort keeps nothing). */
@@ -283,7 +287,7 @@ export class SearchIndex {
   prepareRanks(): void {
     const core = this.coreIndex;
     if (core.ranksOwner === this && core.ranksVersion === this.version) return;
-    for (const [slot, ranks] of this.computeRanksOnce()) core.setRanks(slot, ranks);
+    for (const [slot, labels] of this.computeRanksOnce()) core.syncRanks(slot, labels);
     core.ranksOwner = this;
     core.ranksVersion = this.version;
   }
@@ -294,17 +298,26 @@ export class SearchIndex {
    * applying a write while searches arrive, so that the write pays for
    * folding its changes in, not the next search.
    */
-  computeRanksOnce(): Array<[number, Int32Array]> {
+  computeRanksOnce(): Array<[number, RankLabels]> {
     if (this.rankCache?.version !== this.version) this.rankCache = { version: this.version, slots: this.computeRanks() };
     return this.rankCache.slots;
   }
 
-  private computeRanks(): Array<[number, Int32Array]> {
-    const slots: Array<[number, Int32Array]> = [[0, this.ranksFor(this.plan.custom, 0)]];
+  private computeRanks(): Array<[number, RankLabels]> {
+    const slots: Array<[number, RankLabels]> = [[0, this.ranksFor(this.plan.custom, 0)]];
     this.plan.sorts.forEach((entry, i) => slots.push([i + 1, this.ranksFor([entry], i + 1)]));
     const distinctAttribute: string | undefined = this.settings.attributeForDistinct;
-    if (distinctAttribute) slots.push([GROUP_SLOT, this.groupsFor(distinctAttribute.split('.'))]);
+    // the groups are computed whole for each version: a new source, which the core copies whole
+    if (distinctAttribute) slots.push([GROUP_SLOT, { labels: this.groupsFor(distinctAttribute.split('.')), generation: 0, changed: [] }]);
     return slots;
+  }
+
+  /**
+   * A live record's dense rank by customRanking: how many records rank
+   * before it (0 without customRanking), as _rankingInfo's userScore counts.
+   */
+  customRankOf(id: number): number {
+    return this.currentRankOrders()[0]?.rankOf(this.data.records, id) ?? 0;
   }
 
   // --- snapshots
@@ -442,10 +455,10 @@ export class SearchIndex {
     return groups;
   }
 
-  /** Ranks by `entries`, from an order kept across writes (see rank-order.ts). */
-  private ranksFor(entries: SortEntry[], order: number): Int32Array {
-    if (entries.length === 0) return new Int32Array(this.capacity);
-    return this.currentRankOrders()[order]!.ranks(this.data.records);
+  /** Labels by `entries`, from an order kept across writes (see rank-order.ts). */
+  private ranksFor(entries: SortEntry[], order: number): RankLabels {
+    if (entries.length === 0) return UNRANKED;
+    return this.currentRankOrders()[order]!.update(this.data.records);
   }
 
   /**

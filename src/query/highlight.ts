@@ -89,6 +89,11 @@ export function highlightText(core: CoreIndex, text: string, o: HighlightOptions
   return leaf;
 }
 
+/** The highlight of a text that matches no query word (what highlightText gives it, without the core). */
+export function unmatchedLeaf(text: string): HighlightLeaf {
+  return { value: text, matchLevel: 'none', matchedWords: [] };
+}
+
 /**
  * A window of `size` words around the first matched word (or from the start),
  * with the ellipsis where text was cut.

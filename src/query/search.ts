@@ -6,7 +6,7 @@ import { encodeParams, type SearchParams } from '../index/params.js';
 import { searchableAttributes, settingsFor, type SearchableAttribute, type Setting } from '../index/settings.js';
 import { facetsOf, requestedFacets } from './facet-counts.js';
 import { synonymWords } from '../index/synonyms.js';
-import { highlightText, mapLeaves, snippetText, type HighlightOptions } from './highlight.js';
+import { highlightText, mapLeaves, snippetText, unmatchedLeaf, type HighlightOptions } from './highlight.js';
 import { fallbackMasks, planQuery, type QueryPlan } from './query-plan.js';
 import { RELEVANT_SORT_WINDOW, relevantSorted } from './relevant-sort.js';
 import { project, projection, type Json, type Projection, type SearchRecord } from '../index/records.js';
@@ -151,7 +151,9 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
   const query = plan.core.query;
   const words = result.words.map(([s, e]) => query.slice(s, e));
   const shape = hitShape(index, words, setting, plan, context);
-  const hits = result.hits.map((hit) => buildHit(index, hit, shape, params, plan));
+  // which attributes of each hit hold a matched term: the others are highlighted without the core
+  const marked = shape.marked && !shape.idOnly && result.hits.length > 0 ? index.coreIndex.markedAttributes(result.hits.map((hit) => hit.id)) : undefined;
+  const hits = result.hits.map((hit, i) => buildHit(index, hit, shape, params, plan, marked?.[i]));
   const limit: number = setting('paginationLimitedTo');
   const paged = sortedHits ?? result.nbHits;
   const response: SearchResponse = {
@@ -228,11 +230,19 @@ interface HitShape {
   ellipsis: string;
   /** How hits are highlighted: worked out on first use (most searches of an app that highlights nothing never need it). */
   highlighting: () => HighlightOptions;
+  /**
+   * Whether no value of the top-level attribute `name` of a hit can match a
+   * query word: it is indexed whole, and none of its core attribute ids is
+   * among the hit's `marked` ones (CoreIndex.markedAttributes).
+   */
+  matchesNothing: (name: string, marked: Int32Array | undefined) => boolean;
 }
 
 function hitShape(index: SearchIndex, words: string[], setting: Setting, plan: QueryPlan, context: SearchContext): HitShape {
   const hidden: string[] = context.seeUnretrievable ? [] : (setting('unretrievableAttributes') ?? []);
   let highlighting: HighlightOptions | undefined;
+  /** Core attribute ids per top-level attribute name, looked up once per search. */
+  const coreIds = new Map<string, number[]>();
   const retrieved = projection(setting('attributesToRetrieve'), hidden);
   const toHighlight: string[] | null = setting('attributesToHighlight');
   const toSnippet: string[] | null = setting('attributesToSnippet');
@@ -247,6 +257,12 @@ function hitShape(index: SearchIndex, words: string[], setting: Setting, plan: Q
     idOnly: !marked && retrieved.names?.length === 1 && retrieved.names[0] === 'objectID',
     ellipsis: setting('snippetEllipsisText'),
     highlighting: () => (highlighting ??= highlightOptions(words, setting, plan)),
+    matchesNothing: (name, marked) => {
+      if (marked === undefined || !index.indexesWhole(name)) return false;
+      let ids = coreIds.get(name);
+      if (ids === undefined) coreIds.set(name, (ids = index.attributeIds([name])));
+      return !ids.some((id) => marked.includes(id));
+    },
   };
 }
 
@@ -258,14 +274,14 @@ function highlightOptions(words: string[], setting: Setting, plan: QueryPlan): H
   return options;
 }
 
-function buildHit(index: SearchIndex, hit: CoreHit, shape: HitShape, params: SearchParams, plan: QueryPlan): Hit {
-  const out: Hit = shape.idOnly ? { objectID: index.objectIDOf(hit.id)! } : markedHit(index, hit, shape);
+function buildHit(index: SearchIndex, hit: CoreHit, shape: HitShape, params: SearchParams, plan: QueryPlan, marked: Int32Array | undefined): Hit {
+  const out: Hit = shape.idOnly ? { objectID: index.objectIDOf(hit.id)! } : markedHit(index, hit, shape, marked);
   if (params.getRankingInfo) out._rankingInfo = rankingInfo(hit, index, plan);
   return out;
 }
 
-/** A hit's retrieved attributes, with its highlights and snippets. */
-function markedHit(index: SearchIndex, hit: CoreHit, shape: HitShape): Hit {
+/** A hit's retrieved attributes, with its highlights and snippets (`marked`: see HitShape.matchesNothing). */
+function markedHit(index: SearchIndex, hit: CoreHit, shape: HitShape, marked: Int32Array | undefined): Hit {
   const record = index.record(hit.id) as SearchRecord;
   const out: Hit = project(record, shape.retrieved);
   if (!shape.marked) return out;
@@ -273,8 +289,10 @@ function markedHit(index: SearchIndex, hit: CoreHit, shape: HitShape): Hit {
   const highlighted = highlightAttributes(visible, shape.toHighlight);
   if (highlighted.length > 0) {
     out._highlightResult = Object.fromEntries(highlighted.map((a) => {
+      const value = own(visible, a) as Json;
+      if (shape.matchesNothing(a, marked)) return [a, mapLeaves(value, unmatchedLeaf, shape.keep)];
       const indexed = index.indexesWhole(a);
-      return [a, mapLeaves(own(visible, a) as Json, (t) => highlightText(index.coreIndex, t, shape.highlighting(), indexed), shape.keep)];
+      return [a, mapLeaves(value, (t) => highlightText(index.coreIndex, t, shape.highlighting(), indexed), shape.keep)];
     }));
   }
   const snippets = snippetAttributes(visible, shape.toSnippet);
@@ -315,7 +333,7 @@ function rankingInfo(hit: CoreHit & { promoted?: boolean }, index: SearchIndex, 
     nbTypos: hit.typos,
     firstMatchedWord: hit.words > 0 ? hit.attributeRank * 1000 + hit.attributePosition : 0,
     proximityDistance: hit.proximity,
-    userScore: index.size - hit.customRank,
+    userScore: index.size - index.customRankOf(hit.id),
     geoDistance: geo?.distance ?? 0,
     geoPrecision: geo?.precision ?? 1,
     nbExactWords: hit.exactWords,

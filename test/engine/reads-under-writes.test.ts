@@ -1,7 +1,8 @@
 // Reads stay alive under writes: a large batch is applied a slice at a time
 // with searches answered between slices; a writer faster than indexing waits
 // for room in the queue; the ranks of customRanking and sort replicas, kept
-// across writes, always equal a full sort of the records.
+// across writes as labels with gaps, always order records as a full sort
+// does, and the core copies only the labels a write changed.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -153,7 +154,7 @@ describe('ranks after a write', () => {
       await engine.request({ method: 'PUT', path: '/1/indexes/ranked/settings', body: { customRanking: ['desc(views)'] } });
       await write(engine, 0);
       if (searchesArriving) await search(engine);
-      const folds = vi.spyOn(RankOrder.prototype, 'ranks');
+      const folds = vi.spyOn(RankOrder.prototype, 'update');
       await write(engine, 100);
       expect(folds.mock.calls.length, `by the write, searches arriving: ${searchesArriving}`).toBe(searchesArriving ? 1 : 0);
       const hits = ((await search(engine)).body as { hits: Array<{ views: number }> }).hits;
@@ -162,6 +163,44 @@ describe('ranks after a write', () => {
       folds.mockRestore();
       await engine.close();
     }
+  });
+});
+
+describe('rank labels in the core', () => {
+  it('are copied a write at a time: searches rank as in a fresh index of the same records, userScore included', async () => {
+    const random = prng(21);
+    const engine = await Lantern.open();
+    const settings = { customRanking: ['desc(views)'] };
+    await engine.request({ method: 'PUT', path: '/1/indexes/ranked/settings', body: settings });
+    await engine.waitForTasks();
+    const current = new Map<string, { objectID: string; text: string; views: number }>();
+    const page = async (target: Lantern, query: string) => {
+      const r = await target.request({ method: 'POST', path: '/1/indexes/ranked/query', body: { query, hitsPerPage: 60, getRankingInfo: true, attributesToHighlight: [] } });
+      return (r.body as { hits: Array<{ views: number; _rankingInfo: { userScore: number } }> }).hits.map((h) => [h.views, h._rankingInfo.userScore]);
+    };
+    const wholeCopies = vi.spyOn(CoreIndex.prototype, 'setRanks');
+    const rounds = 12;
+    for (let round = 0; round < rounds; round++) {
+      const batch = Array.from({ length: 150 }, () => {
+        const objectID = `r${Math.floor(random() * 400)}`;
+        return { objectID, text: `record number ${objectID}`, views: Math.floor(random() * 60) };
+      });
+      for (const record of batch) current.set(record.objectID, record);
+      await engine.request({ method: 'POST', path: '/1/indexes/ranked/batch', body: { requests: batch.map((body) => ({ action: 'addObject', body })) } });
+      // a search while the write is applied: the write folds its labels in, and the core copies them
+      await page(engine, 'record');
+      await engine.waitForTasks();
+      const fresh = await Lantern.open();
+      await fresh.request({ method: 'PUT', path: '/1/indexes/ranked/settings', body: settings });
+      await fresh.request({ method: 'POST', path: '/1/indexes/ranked/batch', body: { requests: [...current.values()].map((body) => ({ action: 'addObject', body })) } });
+      await fresh.waitForTasks();
+      for (const query of ['', 'record', 'numb']) expect(await page(engine, query), `round ${round}, "${query}"`).toEqual(await page(fresh, query));
+      await fresh.close();
+    }
+    // whole copies: the fresh indexes' and the first ones; the engine's later writes copied their own labels
+    expect(wholeCopies.mock.calls.length).toBeLessThan(rounds * 2 + 4);
+    wholeCopies.mockRestore();
+    await engine.close();
   });
 });
 
@@ -190,6 +229,31 @@ describe('rank orders kept across writes', () => {
     return ranks;
   }
 
+  /**
+   * Per record id the dense rank its label gives (0 for ids without a
+   * record): how many live records have a lower label. It equals a full
+   * sort's ranks only if the labels order the records as the entries do,
+   * ties sharing a label. The order's own rankOf (userScore) must agree.
+   */
+  function ranksOf(order: RankOrder, store: RecordStore): Int32Array {
+    const { labels } = order.update(store);
+    const live = [...store.liveIds()];
+    const sortedLabels = live.map((id) => labels[id]).sort((a, b) => a - b);
+    const ranks = new Int32Array(store.length);
+    for (const id of live) {
+      let lo = 0;
+      let hi = sortedLabels.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (sortedLabels[mid] < labels[id]) lo = mid + 1;
+        else hi = mid;
+      }
+      ranks[id] = lo;
+      if (order.rankOf(store, id) !== lo) throw new Error(`rankOf(${id}) is ${order.rankOf(store, id)}, its label ranks it ${lo}`);
+    }
+    return ranks;
+  }
+
   /** Two entries: a number and a string, each missing now and then, with many ties. */
   const viewsThenName: SortEntry[] = [
     { attribute: 'views', path: ['views'], descending: true },
@@ -214,7 +278,7 @@ describe('rank orders kept across writes', () => {
           store.remove(objectID);
           if (random() < 0.8) store.push(make(objectID));
         }
-        expect(Array.from(order.ranks(store)), `round ${round}`).toEqual(Array.from(fullSort(store, viewsThenName)));
+        expect(Array.from(ranksOf(order, store)), `round ${round}`).toEqual(Array.from(fullSort(store, viewsThenName)));
       }
     });
   }
@@ -240,7 +304,7 @@ describe('rank orders kept across writes', () => {
           else unnoted++;
         }
         reads.mockClear();
-        expect(Array.from(order.ranks(store)), `round ${round}`).toEqual(Array.from(fullSort(store, viewsThenName)));
+        expect(Array.from(ranksOf(order, store)), `round ${round}`).toEqual(Array.from(fullSort(store, viewsThenName)));
         // only records saved without a note are read (a fold reads no more than those)
         expect(reads.mock.calls.length, `round ${round}`).toBeLessThanOrEqual(unnoted);
       }
@@ -260,14 +324,14 @@ describe('rank orders kept across writes', () => {
       const store = new RecordStore();
       for (let i = 0; i < 3000; i++) store.push(make(`o${i}`));
       const order = new RankOrder(entries, sortByKeys);
-      expect(Array.from(order.ranks(store))).toEqual(Array.from(fullSort(store, entries)));
+      expect(Array.from(ranksOf(order, store))).toEqual(Array.from(fullSort(store, entries)));
       for (let round = 0; round < 5; round++) {
         for (let c = 0; c < 50; c++) {
           const objectID = `o${Math.floor(random() * 3000)}`;
           store.remove(objectID);
           store.push(make(objectID));
         }
-        expect(Array.from(order.ranks(store)), `round ${round}`).toEqual(Array.from(fullSort(store, entries)));
+        expect(Array.from(ranksOf(order, store)), `round ${round}`).toEqual(Array.from(fullSort(store, entries)));
       }
     });
   }
@@ -276,7 +340,31 @@ describe('rank orders kept across writes', () => {
     const entries: SortEntry[] = [{ attribute: 'name', path: ['name'], descending: false }];
     const store = new RecordStore();
     ['pear', 'apple', 'fig', 'apple', undefined, 'banana'].forEach((name, i) => store.push({ objectID: `s${i}`, name } as SearchRecord));
-    expect(Array.from(new RankOrder(entries, sortByKeys).ranks(store))).toEqual(Array.from(fullSort(store, entries)));
+    expect(Array.from(ranksOf(new RankOrder(entries, sortByKeys), store))).toEqual(Array.from(fullSort(store, entries)));
+  });
+
+  it('records placed at either end and into one gap again and again: labelled anew when a gap runs out, a write\'s own ids copied otherwise', () => {
+    const entries: SortEntry[] = [{ attribute: 'v', path: ['v'], descending: false }];
+    const store = new RecordStore();
+    for (let i = 0; i < 20; i++) store.push({ objectID: `s${i}`, v: i } as SearchRecord);
+    const order = new RankOrder(entries, sortByKeys);
+    order.update(store);
+    const generations = new Set([order.generation]);
+    let next = 0;
+    for (let round = 0; round < 60; round++) {
+      const pushed: number[] = [];
+      const changedBefore = order.generation === [...generations].at(-1) ? order.changed.length : 0;
+      // appended (larger than all), prepended (smaller than all), and squeezed ever closer to 5 from above
+      for (const v of [1000 + round, -1000 - round, 5 + 2 ** -round, 5 + 2 ** -round]) pushed.push(store.push({ objectID: `n${next++}`, v } as SearchRecord));
+      if (round % 3 === 0) store.remove(`s${round % 20}`);
+      const generation = order.generation;
+      expect(Array.from(ranksOf(order, store)), `round ${round}`).toEqual(Array.from(fullSort(store, entries)));
+      // within a generation, a fold labels the ids it placed and no other
+      if (order.generation === generation) expect(order.changed.slice(changedBefore)).toEqual(pushed.filter((id) => store.objectIDOf(id) !== undefined).sort((a, b) => order.rankOf(store, a) - order.rankOf(store, b) || a - b));
+      generations.add(order.generation);
+    }
+    // halving one gap sixty times runs out of room: the order was labelled anew at least once
+    expect(generations.size).toBeGreaterThan(1);
   });
 
   it('a different store (a cleared or restored index) is sorted whole', () => {
@@ -284,10 +372,10 @@ describe('rank orders kept across writes', () => {
     const order = new RankOrder(entries, sortByKeys);
     const first = new RecordStore();
     for (let i = 0; i < 10; i++) first.push({ objectID: `a${i}`, views: 10 - i } as SearchRecord);
-    order.ranks(first);
+    order.update(first);
     const second = new RecordStore();
     for (let i = 0; i < 10; i++) second.push({ objectID: `b${i}`, views: i } as SearchRecord);
-    expect(Array.from(order.ranks(second))).toEqual(Array.from(fullSort(second, entries)));
+    expect(Array.from(ranksOf(order, second))).toEqual(Array.from(fullSort(second, entries)));
   });
 });
 

@@ -1,0 +1,86 @@
+// Highlighting without the core where a hit's attribute holds no matched
+// term: the forward lists say which attributes of a hit hold a term the
+// search marked (CoreIndex.markedAttributes), and the values of the other
+// attributes are answered unmatched without being tokenised. Every answer
+// must equal what highlighting every value in full gives.
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { CoreIndex } from '../../src/core/core-index.js';
+import { highlightText, mapLeaves, type HighlightOptions } from '../../src/query/highlight.js';
+import type { Json } from '../../src/index/records.js';
+import { fixture, openEngine, type Send, type Talk } from './helpers.js';
+import type { Lantern } from '../../src/index.js';
+
+let engine: Lantern;
+let send: Send;
+let talks: Talk[];
+
+beforeAll(async () => {
+  ({ engine, send } = await openEngine());
+  talks = fixture<Talk[]>('talks.json');
+  const client = engine.client();
+  // one index with searchable attributes (one of them unordered, one an array), one where every attribute is searchable
+  await client.setSettings({ indexName: 'listed', indexSettings: { searchableAttributes: ['name', 'unordered(description)', 'speakers', 'tags'] } });
+  await client.saveObjects({ indexName: 'listed', objects: talks as any });
+  await client.saveObjects({ indexName: 'every', objects: talks.map(({ objectID, name, speakers, tags, event_name }) => ({ objectID, name, speakers, tags, event: { name: event_name } })) as any });
+  await engine.waitForTasks();
+});
+
+/** Queries from the talks' names: whole words, a typo, prefixes, two words. */
+function queries(): string[] {
+  const words = talks.slice(0, 60).flatMap((t) => t.name.toLowerCase().split(/[^a-z]+/).filter((w) => w.length >= 5));
+  const out: string[] = [];
+  for (let i = 0; i + 1 < words.length && out.length < 80; i += 3) {
+    const [w, v] = [words[i], words[i + 1]];
+    out.push(w, `${w.slice(0, 2)}x${w.slice(3)}`, w.slice(0, 3), `${w} ${v.slice(0, 3)}`);
+  }
+  return out;
+}
+
+/** The highlight of every attribute of a hit, each value highlighted in full by the core (the way without the forward lists). */
+function fullHighlight(indexName: string, objectID: string, highlighted: string[], words: string[]): Record<string, unknown> {
+  const index = engine.catalog.index(indexName);
+  const record = index.get(objectID)! as Record<string, Json>;
+  const options: HighlightOptions = { preTag: '<em>', postTag: '</em>', words };
+  return Object.fromEntries(highlighted.map((a) => [a, mapLeaves(record[a], (t) => highlightText(index.coreIndex, t, options, index.indexesWhole(a)))]));
+}
+
+describe('highlighting from the forward lists', () => {
+  for (const indexName of ['listed', 'every']) {
+    it(`${indexName}: every answer equals full highlighting, and values of unmatched attributes are never tokenised`, async () => {
+      const tokenised = vi.spyOn(CoreIndex.prototype, 'highlight');
+      /** Leaves of the answers highlighted without the core. */
+      let spared = 0;
+      let checked = 0;
+      for (const query of queries()) {
+        tokenised.mockClear();
+        const r = await send('POST', `/1/indexes/${indexName}/query`, { query, hitsPerPage: 20 });
+        expect(r.status).toBe(200);
+        const hits = (r.body as { hits: Array<{ objectID: string; _highlightResult: Record<string, unknown> }> }).hits;
+        const leaves = hits.reduce((n, hit) => n + JSON.stringify(hit._highlightResult).split('"matchLevel"').length - 1, 0);
+        spared += leaves - tokenised.mock.calls.length;
+        for (const hit of hits) {
+          // the core still holds this search's marks: nothing else ran on it since
+          expect(hit._highlightResult, `${query} → ${hit.objectID}`).toEqual(fullHighlight(indexName, hit.objectID, Object.keys(hit._highlightResult), query.split(' ')));
+          checked++;
+        }
+      }
+      tokenised.mockRestore();
+      expect(checked).toBeGreaterThan(500);
+      expect(spared).toBeGreaterThan(checked);
+    });
+  }
+
+  it('answers the ids of the attributes holding a marked term, and nothing for a record removed since', async () => {
+    const index = engine.catalog.index('listed');
+    const giver = talks.find((t) => /giver/i.test(t.name))!;
+    await send('POST', '/1/indexes/listed/query', { query: 'giver' });
+    const id = index.idOf(giver.objectID)!;
+    const [marked] = index.coreIndex.markedAttributes([id])!;
+    expect([...marked]).toContain(index.attributeIds(['name'])[0]);
+    expect([...marked]).not.toContain(index.attributeIds(['speakers'])[0]);
+    await send('DELETE', `/1/indexes/listed/${giver.objectID}`);
+    await engine.waitForTasks();
+    await send('POST', '/1/indexes/listed/query', { query: 'giver' });
+    expect([...index.coreIndex.markedAttributes([id])![0]]).toEqual([]);
+  });
+});
