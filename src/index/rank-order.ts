@@ -29,8 +29,11 @@ const LABEL_LIMIT = 2 ** 31;
 const FIRST_LABEL = LABEL_LIMIT / 4;
 
 export class RankOrder implements RankLabels {
-  /** Live record ids, in order. */
+  /** Live record ids, in order: the start of `orderBuffer`. */
   private order: Int32Array = new Int32Array(0);
+  private orderBuffer: Int32Array = this.order;
+  /** The buffer of the order before: the next fold merges into it (a fold allocates nothing once they are large enough). */
+  private spare: Int32Array = new Int32Array(0);
   labels: Int32Array = new Int32Array(0);
   generation = 0;
   changed: number[] = [];
@@ -38,10 +41,12 @@ export class RankOrder implements RankLabels {
   private step = 1;
   /** Per record id: its values for the entries (undefined: not in the order). */
   private keys: Array<SortValue[] | undefined> = [];
-  /** Values noted as records were saved, for ids not yet in the order (see note). */
-  private noted: Array<SortValue[] | undefined> = [];
-  /** Per record id: 1 while a fold takes it out of the order (kept between folds, cleared after each). */
-  private removing: Uint8Array = new Uint8Array(0);
+  /**
+   * Values noted as records were saved, for ids not yet in the order (see
+   * note): a Map, as the ids noted lie past every id of an array emptied by
+   * the last rebuild, which made it a slow dictionary (a third of a fold).
+   */
+  private noted = new Map<number, SortValue[]>();
   private store: RecordStore | undefined;
   private seen = 0;
 
@@ -55,12 +60,12 @@ export class RankOrder implements RankLabels {
    * a clear, ids start over), so a noted value never goes stale.
    */
   note(id: number, record: SearchRecord): void {
-    this.noted[id] = this.keyOf(record);
+    this.noted.set(id, this.keyOf(record));
   }
 
   /** A live record's values: noted as it was saved, else read from the record. */
   private valuesOf(store: RecordStore, id: number): SortValue[] {
-    return this.noted[id] ?? this.keyOf(store.get(id)!);
+    return this.noted.get(id) ?? this.keyOf(store.get(id)!);
   }
 
   /** The labels of `store`'s records as they are now (this order, with the store's changes folded in). */
@@ -98,6 +103,9 @@ export class RankOrder implements RankLabels {
     return 0;
   };
 
+  /** The order's own: records that tie by the entries come by id (see positionOf). */
+  private readonly compareThenId = (a: number, b: number): number => this.compare(a, b) || a - b;
+
   private keyOf(record: SearchRecord): SortValue[] {
     return this.entries.map((e) => sortValue(valuesAt(record, e.path)));
   }
@@ -110,15 +118,15 @@ export class RankOrder implements RankLabels {
       this.keys[id] = this.valuesOf(store, id);
       ids.push(id);
     }
-    this.noted = [];
+    this.noted.clear();
     const sorted = this.radixSorted(ids);
     if (sorted) {
-      this.order = sorted[0];
+      this.order = this.orderBuffer = sorted[0];
       this.relabel(store.length, (i) => sorted[1][i] === 1);
       return;
     }
-    const order = Int32Array.from(ids).sort(this.compare);
-    this.order = order;
+    const order = Int32Array.from(ids).sort(this.compareThenId);
+    this.order = this.orderBuffer = order;
     this.relabel(store.length, (i) => this.compare(order[i - 1], order[i]) === 0);
   }
 
@@ -183,67 +191,100 @@ export class RankOrder implements RankLabels {
 
   /**
    * Takes the removed records out of the order and puts the new ones in,
-   * each where a binary search of the order places it (k log n comparisons
-   * for k changes, one pass over typed arrays to merge), labelled between
-   * their neighbours. Only when some gap has no room left are all labels
-   * given anew.
+   * each where a binary search of the order finds or places it (k log n
+   * comparisons for k changes, then the runs between them copied whole),
+   * labelled between their neighbours. Only when some gap has no room left
+   * are all labels given anew.
    */
   private fold(store: RecordStore, changes: number[]): void {
-    if (this.removing.length < store.length) this.removing = new Uint8Array(Math.ceil(store.length * 1.25));
     if (this.labels.length < store.length) this.labels = grown(this.labels, Math.ceil(store.length * 1.25));
     const fresh: number[] = [];
     const removed: number[] = [];
     for (const id of new Set(changes)) {
-      // a removed record keeps its key until the merge: the binary searches read the order as it was
-      if (store.objectIDOf(id) !== undefined) { this.keys[id] = this.valuesOf(store, id); fresh.push(id); } else if (this.keys[id] !== undefined) { this.removing[id] = 1; removed.push(id); }
-      this.noted[id] = undefined;
+      if (store.objectIDOf(id) !== undefined) { this.keys[id] = this.valuesOf(store, id); fresh.push(id); } else if (this.keys[id] !== undefined) removed.push(id);
+      this.noted.delete(id);
     }
-    fresh.sort(this.compare);
+    // a removed record keeps its key until the merge: the binary searches read the order as it was
+    const gone = removed.map((id) => this.positionOf(id)).sort((x, y) => x - y);
+    fresh.sort(this.compareThenId);
     const at = fresh.map((id) => this.after(id));
-    const merged = this.merge(fresh, at, removed.length);
-    const roomy = this.labelFresh(merged, fresh);
     for (const id of removed) {
-      this.removing[id] = 0;
       this.keys[id] = undefined;
       this.labels[id] = 0;
     }
-    if (merged.length !== this.order.length - removed.length + fresh.length) return this.rebuild(store); // never expected: an order that lost track is rebuilt, not trusted
-    this.order = merged;
-    if (!roomy) this.relabel(store.length, (i) => this.compare(merged[i - 1], merged[i]) === 0);
-    else if (this.changed.length > this.order.length / 4) this.relabel(store.length, (i) => this.labels[merged[i - 1]] === this.labels[merged[i]]);
-  }
-
-  /** The order without the records being removed, with `fresh` (sorted) inserted at positions `at` of the old order. */
-  private merge(fresh: number[], at: number[], removed: number): Int32Array {
-    const { order, removing } = this;
-    const merged = new Int32Array(order.length - removed + fresh.length);
-    let m = 0;
-    let f = 0;
-    for (let i = 0; i < order.length; i++) {
-      for (; f < fresh.length && at[f] === i; f++) merged[m++] = fresh[f];
-      const id = order[i];
-      if (removing[id] === 0) merged[m++] = id;
-    }
-    for (; f < fresh.length; f++) merged[m++] = fresh[f];
-    return merged.length === m ? merged : merged.subarray(0, m);
+    if (gone[0] === -1) return this.rebuild(store); // never expected: an order that lost track of a record is rebuilt, not trusted
+    const placed = this.merge(fresh, at, gone);
+    const { order } = this;
+    if (!this.labelFresh(placed)) this.relabel(store.length, (i) => this.compare(order[i - 1], order[i]) === 0);
+    else if (this.changed.length > order.length / 4) this.relabel(store.length, (i) => this.labels[order[i - 1]] === this.labels[order[i]]);
   }
 
   /**
-   * Labels the fresh records, placed in `merged`: a record that ties with
-   * the one before it takes its label, any other one a label between its
-   * neighbours'. False when some gap had no room left.
+   * Position of the record `id` in the order, or -1. Records that tie keep
+   * their ids ascending (ids only grow, and a new record goes after those it
+   * ties with), so values then id order it: one binary search finds it
+   * however many records tie with it.
    */
-  private labelFresh(merged: Int32Array, fresh: number[]): boolean {
+  private positionOf(id: number): number {
+    const { order } = this;
+    let lo = 0;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.compareThenId(order[mid], id) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return order[lo] === id ? lo : -1;
+  }
+
+  /**
+   * Makes the order the old one without the records at positions `gone`
+   * (ascending), with `fresh` (sorted) inserted before the old positions
+   * `at`; the runs between them are copied whole, into the buffer the
+   * order before last used. Returns where each fresh record went.
+   */
+  private merge(fresh: number[], at: number[], gone: number[]): number[] {
+    const { order } = this;
+    const length = order.length - gone.length + fresh.length;
+    const into = this.spare.length >= length ? this.spare : new Int32Array(Math.ceil(length * 1.25));
+    const placed: number[] = [];
+    let m = 0;
+    let from = 0;
+    for (let f = 0, g = 0; f < fresh.length || g < gone.length;) {
+      const insert = f < fresh.length ? at[f] : Infinity;
+      const until = Math.min(insert, g < gone.length ? gone[g] : Infinity);
+      into.set(order.subarray(from, until), m);
+      m += until - from;
+      from = until;
+      // a record inserted at a position goes before the old record there (removed or not)
+      if (insert === until) {
+        placed.push(m);
+        into[m++] = fresh[f++];
+      } else {
+        from++;
+        g++;
+      }
+    }
+    into.set(order.subarray(from), m);
+    this.spare = this.orderBuffer;
+    this.orderBuffer = into;
+    this.order = into.subarray(0, length);
+    return placed;
+  }
+
+  /**
+   * Labels the fresh records, at positions `placed` of the order (ascending):
+   * a record that ties with the one before it takes its label, any other one
+   * a label between its neighbours'. False when some gap had no room left.
+   */
+  private labelFresh(placed: number[]): boolean {
     let roomy = true;
-    let position = 0;
-    // `fresh` is sorted, so its records come in merged order: one scan finds them, in runs of neighbours
-    for (let f = 0; f < fresh.length;) {
-      while (merged[position] !== fresh[f]) position++;
+    // fresh records side by side share the gap around them: labelled a run at a time
+    for (let f = 0; f < placed.length;) {
       let end = f + 1;
-      while (end < fresh.length && merged[position + end - f] === fresh[end]) end++;
-      roomy = this.labelRun(merged, position, end - f) && roomy;
-      for (; f < end; f++) this.changed.push(fresh[f]);
-      position += end - f;
+      while (end < placed.length && placed[end] === placed[f] + end - f) end++;
+      roomy = this.labelRun(this.order, placed[f], end - f) && roomy;
+      for (; f < end; f++) this.changed.push(this.order[placed[f]]);
     }
     return roomy;
   }
