@@ -93,7 +93,23 @@ export class RankOrder implements RankLabels {
     return lo;
   }
 
+  /**
+   * Per record id in the order: its first value as a number that sorts the
+   * way the order does (negated when descending, Infinity when missing;
+   * NaN when it is not a number), so most comparisons of a fold's binary
+   * searches read two numbers instead of two records' value lists.
+   */
+  private leading = new Float64Array(0);
+
   private readonly compare = (a: number, b: number): number => {
+    const x = this.leading[a];
+    const y = this.leading[b];
+    if (x < y) return -1;
+    if (x > y) return 1;
+    return this.compareValuesOf(a, b);
+  };
+
+  private compareValuesOf(a: number, b: number): number {
     const ka = this.keys[a]!;
     const kb = this.keys[b]!;
     for (let i = 0; i < this.entries.length; i++) {
@@ -101,7 +117,15 @@ export class RankOrder implements RankLabels {
       if (c !== 0) return c;
     }
     return 0;
-  };
+  }
+
+  /** Notes a record's values for the binary searches (see `leading`). */
+  private place(id: number, values: SortValue[]): void {
+    this.keys[id] = values;
+    if (id >= this.leading.length) this.leading = grown(this.leading, Math.max(id + 1, Math.ceil(this.leading.length * 1.25)));
+    const v = values[0];
+    this.leading[id] = v === undefined ? Infinity : typeof v !== 'number' ? NaN : this.entries[0].descending ? -v : v;
+  }
 
   /** The order's own: records that tie by the entries come by id (see positionOf). */
   private readonly compareThenId = (a: number, b: number): number => this.compare(a, b) || a - b;
@@ -115,7 +139,7 @@ export class RankOrder implements RankLabels {
     this.keys = [];
     const ids: number[] = [];
     for (const id of store.liveIds()) {
-      this.keys[id] = this.valuesOf(store, id);
+      this.place(id, this.valuesOf(store, id));
       ids.push(id);
     }
     this.noted.clear();
@@ -201,7 +225,7 @@ export class RankOrder implements RankLabels {
     const fresh: number[] = [];
     const removed: number[] = [];
     for (const id of new Set(changes)) {
-      if (store.objectIDOf(id) !== undefined) { this.keys[id] = this.valuesOf(store, id); fresh.push(id); } else if (this.keys[id] !== undefined) removed.push(id);
+      if (store.objectIDOf(id) !== undefined) { this.place(id, this.valuesOf(store, id)); fresh.push(id); } else if (this.keys[id] !== undefined) removed.push(id);
       this.noted.delete(id);
     }
     // a removed record keeps its key until the merge: the binary searches read the order as it was
@@ -216,7 +240,11 @@ export class RankOrder implements RankLabels {
     const placed = this.merge(fresh, at, gone);
     const { order } = this;
     if (!this.labelFresh(placed)) this.relabel(store.length, (i) => this.compare(order[i - 1], order[i]) === 0);
-    else if (this.changed.length > order.length / 4) this.relabel(store.length, (i) => this.labels[order[i - 1]] === this.labels[order[i]]);
+    else if (this.changed.length > order.length / 4) {
+      // readers this far behind copy every label rather than the list of changes, which need not grow any longer
+      this.generation++;
+      this.changed = [];
+    }
   }
 
   /**
@@ -325,9 +353,9 @@ export class RankOrder implements RankLabels {
   }
 }
 
-/** `array` copied into a longer one (the rest zeros). */
-function grown(array: Int32Array, length: number): Int32Array {
-  const longer = new Int32Array(length);
+/** `array` copied into a longer one of its kind (the rest zeros). */
+function grown<T extends Int32Array | Float64Array>(array: T, length: number): T {
+  const longer = new (array.constructor as new (length: number) => T)(length);
   longer.set(array);
   return longer;
 }
