@@ -78,18 +78,26 @@ async function phase(base, queries, corpus, writers) {
   if (writers > 0 && bodies.length === 0) bodies = batchBodies(corpus);
   /** @type {number[]} */
   const latencies = [];
+  /** @type {number[]} when each search was sent, in the order of `latencies` */
+  const startedAt = [];
   const written = { count: 0, lastTask: 0 };
   const until = performance.now() + SECONDS * 1000;
   const started = performance.now();
   await Promise.all([
-    ...Array.from({ length: SEARCHERS }, () => searchLoad(base, 'bench', queries, until, latencies)),
+    ...Array.from({ length: SEARCHERS }, () => searchLoad(base, 'bench', queries, until, latencies, startedAt)),
     ...Array.from({ length: writers }, () => writeLoad(base, bodies, until, next, written)),
   ]);
   const elapsed = (performance.now() - started) / 1000;
   // what the writers queued is applied before the next phase starts
   if (written.lastTask) await waitForTask(base, 'bench', written.lastTask);
+  // the p99 of each second: a loaded phase starts with an empty queue, which the writers fill in its first second
+  /** @type {number[][]} */
+  const bySecond = [];
+  startedAt.forEach((at, i) => (bySecond[Math.floor((at - started) / 1000)] ??= []).push(latencies[i]));
+  const secondP99 = bySecond.map((second) => percentile(second.sort((a, b) => a - b), 0.99));
   latencies.sort((a, b) => a - b);
   return {
+    secondP99,
     searchesPerSecond: latencies.length / elapsed,
     p50: percentile(latencies, 0.5),
     p99: percentile(latencies, 0.99),
@@ -129,6 +137,7 @@ try {
     console.log(row(`with ${WRITERS} writers x ${BATCH}`, loaded));
     console.log(row('searches alone', after));
     console.log(`  throughput kept: ${(100 * loaded.searchesPerSecond / alone).toFixed(0)}% (target >= 50%), p99 under writes ${loaded.p99.toFixed(1)} ms (target <= 50 ms)`);
+    console.log(`  p99 under writes, second by second: ${loaded.secondP99.map((ms) => ms.toFixed(0)).join(' ')} ms`);
     before = after;
   }
 } finally {

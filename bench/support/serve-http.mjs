@@ -105,14 +105,16 @@ export async function waitForTask(base, indexName, taskID) {
 export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
 /**
- * One searcher: searches one after another until `until`, noting each one's latency.
+ * One searcher: searches one after another until `until`, noting each one's latency
+ * (and, in `startedAt` when given, when it was sent).
  * @param {string} base
  * @param {string} indexName
  * @param {string[]} queries
  * @param {number} until
  * @param {number[]} latencies
+ * @param {number[]} [startedAt]
  */
-export async function searchLoad(base, indexName, queries, until, latencies) {
+export async function searchLoad(base, indexName, queries, until, latencies, startedAt) {
   const rng = mulberry32(latencies.length + 7);
   while (performance.now() < until) {
     const query = queries[Math.floor(rng() * queries.length)];
@@ -120,5 +122,6 @@ export async function searchLoad(base, indexName, queries, until, latencies) {
     const r = await post(base, `/1/indexes/${indexName}/query`, { query, hitsPerPage: 10 });
     if (r.status !== 200) throw new Error(`search answered ${r.status}`);
     latencies.push(performance.now() - started);
+    startedAt?.push(started);
   }
 }
