@@ -15,6 +15,9 @@ export class TaskQueue {
   private tail: Promise<void> = Promise.resolve();
   /** What the pending tasks write, summed (records of batches; 1 for any other task). */
   private weight = 0;
+
+  /** What the pending tasks write, summed (see `roomFor`). */
+  get queuedWeight(): number { return this.weight; }
   private readonly waitingForRoom: Array<{ limit: number; resume: () => void }> = [];
   /**
    * While set, a task applied here stays `notPublished` (and keeps its

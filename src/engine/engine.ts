@@ -95,7 +95,7 @@ export class Engine {
   /** @internal What this process served: operations, latency, indexing time, incidents. */
   readonly metrics = new Metrics();
   /** @internal Keeps indexing from starving searches (the router notes each read). */
-  readonly pacer = new WritePacer();
+  readonly pacer = new WritePacer(() => this.durability.tasks.queuedWeight);
   /** @internal Signs browse cursors; a new one per process, so older cursors are stale. */
   cursorKey!: CryptoKey;
 

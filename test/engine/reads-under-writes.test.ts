@@ -75,6 +75,23 @@ describe('write pacing', () => {
   });
 });
 
+describe('admission under a deep queue', () => {
+  it('pauses longer before accepting a write the more records wait to be applied', async () => {
+    const timed = async (work: () => Promise<void>) => { const t = performance.now(); await work(); return performance.now() - t; };
+    let queued = 0;
+    const pacer = new WritePacer(() => queued);
+    const admitAfter = (ms: number) => { pacer.charge(ms); pacer.noteRead(); return timed(() => pacer.admit()); };
+    // 10 ms of write work owes 15 ms of pause with nothing queued, and three times that with 10,000 records queued
+    expect(await admitAfter(10)).toBeLessThan(30);
+    queued = 10_000;
+    expect(await admitAfter(10)).toBeGreaterThanOrEqual(44);
+    // applying a slice is paced as before, whatever is queued
+    pacer.charge(10);
+    pacer.noteRead();
+    expect(await timed(() => pacer.pause())).toBeLessThan(30);
+  });
+});
+
 describe('backpressure', () => {
   it('a write past maxQueuedRecords is acknowledged once the queue has room again, and none is lost', async () => {
     const engine = await Lantern.open({ maxQueuedRecords: 1500 });
