@@ -2,10 +2,9 @@
 // and how to do it instead, never a stack trace (exit code 2 for the
 // command line, 1 for a NATS that cannot hold the data).
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT } from '../support/serve.js';
-import { natsServerFor, startNats, type NatsGroup } from '../support/nats.js';
+import { freePort, natsServerFor, startNats, type NatsGroup } from '../support/nats.js';
 
 const run = natsServerFor('serve-flags.test.ts');
 
@@ -18,15 +17,6 @@ function serve(args: string[]): Promise<{ code: number | null; stderr: string }>
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`serve ${args.join(' ')} did not stop\n${stderr}`)); }, 20_000);
     child.once('close', (code) => { clearTimeout(timer); resolve({ code, stderr }); });
   });
-}
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 let nats: NatsGroup;
@@ -49,7 +39,7 @@ describe('lantern serve --nats, told what it cannot do', () => {
   });
 
   it('no NATS at the address: one line naming it, exit code 1', async () => {
-    const url = `nats://127.0.0.1:${await closedPort()}`;
+    const url = `nats://127.0.0.1:${await freePort()}`;
     const { code, stderr } = await serve(['--nats', url, '--app-id', 'A']);
     expect([code, stderr.trim().split('\n').length], stderr).toEqual([1, 1]);
     expect(stderr).toContain(`cannot connect to NATS at ${url}`);

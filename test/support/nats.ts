@@ -53,8 +53,8 @@ export interface NatsGroup {
   close(): Promise<void>;
 }
 
-/** A free TCP port on loopback. */
-async function freePort(): Promise<number> {
+/** A free TCP port on loopback (nothing listens on it once this resolves). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
