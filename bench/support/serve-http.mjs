@@ -7,16 +7,17 @@ import { mulberry32 } from '../corpus.mjs';
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
 /**
- * POSTs `body` (a value, or JSON already serialised to a Buffer).
+ * POSTs `body` (a value, or JSON already serialised to a Buffer); `method` PUT for the calls that take one.
  * @param {string} base
  * @param {string} path
  * @param {unknown} body
+ * @param {'POST' | 'PUT'} [method]
  * @returns {Promise<{ status: number | undefined, body: any }>} the status and the JSON answered
  */
-export function post(base, path, body) {
+export function post(base, path, body, method = 'POST') {
   const data = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
-    const req = request(`${base}${path}`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': data.length } }, (res) => {
+    const req = request(`${base}${path}`, { method, agent, headers: { 'content-type': 'application/json', 'content-length': data.length } }, (res) => {
       /** @type {Buffer[]} */
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
