@@ -17,16 +17,22 @@ import { createClient } from './api/client.js';
 import { COLUMN_TYPES, SourceError, type ColumnType } from './cli/record-sources.js';
 import { isPlainObject } from './index/records.js';
 import { ReadPool } from './replication/read-pool.js';
+import { natsCluster, type NatsCluster } from './nats/cluster.js';
 import { availableParallelism } from 'node:os';
 
 /** Each command's usage: `lantern help COMMAND` prints one, `lantern --help` all of them. */
 const COMMANDS: Record<string, string> = {
-  serve: `lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory] [--app-id ID] [--admin-key KEY]
-              [--clusters c1,c2] [--trust-proxy] [--max-connections-per-address 256] [--workers 1] [--demo]
+  serve: `lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory | --nats URL,... --app-id ID [--nats-replicas 1]]
+              [--app-id ID] [--admin-key KEY] [--clusters c1,c2] [--trust-proxy] [--max-connections-per-address 256]
+              [--workers 1] [--snapshot-every 2000] [--demo]
     The REST API over HTTP. The admin key may come from the LANTERN_ADMIN_KEY environment
     variable instead of --admin-key; without one, any credentials are accepted. --workers N
     (or auto: one per core) answers reads on N worker threads, each holding a copy of the
-    whole state in memory; the main thread stays the one writer.`,
+    whole state in memory; the main thread stays the one writer. --nats keeps the data in
+    NATS JetStream (servers started with -js): every node started with the same --app-id
+    serves the same application, takes writes and answers reads; --nats-replicas 3 keeps
+    three copies on a three-server NATS cluster. --snapshot-every N: a snapshot after N
+    writes (with --nats, N entries of the application's stream).`,
   import: `lantern import INDEX FILE [--format json|ndjson|csv] [--types COL:TYPE,...] [--settings FILE.json]
               [--with-replicas] [--skip N] [--dry-run] [--data DIR | --url http://HOST:PORT]
     Streams FILE into INDEX: a JSON array, NDJSON (a record a line) or CSV with a header row
@@ -77,6 +83,10 @@ const OPTIONS = {
     memory: { type: 'boolean', default: false },
     // read worker threads, each with a copy of the state (1 = none: the main thread answers everything)
     workers: { type: 'string', default: '1' },
+    // NATS servers holding the application's stream and snapshots (cluster mode), and the copies they keep
+    nats: { type: 'string' },
+    'nats-replicas': { type: 'string' },
+    'snapshot-every': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
     version: { type: 'boolean', short: 'v', default: false },
 } as const;
@@ -118,7 +128,7 @@ function readSettings(path: string | URL): Record<string, unknown> {
 }
 
 /** A flag's non-negative integer, or undefined when the flag is absent. */
-function count(flag: 'max-connections-per-address' | 'skip'): number | undefined {
+function count(flag: 'max-connections-per-address' | 'skip' | 'snapshot-every'): number | undefined {
   const text = flags[flag];
   if (text === undefined) return undefined;
   if (!/^\d+$/.test(text)) fail(`--${flag} needs a whole number, not "${text}"`);
@@ -140,16 +150,30 @@ const PACKAGE: { name: string; version: string } = JSON.parse(readFileSync(new U
 const ADMIN_KEY_VARIABLE = 'LANTERN_ADMIN_KEY';
 const adminKey = flags['admin-key'] ?? process.env[ADMIN_KEY_VARIABLE];
 
-async function open(dataDir: string | undefined, repair = false): Promise<Lantern> {
-  const storage = dataDir ? fsStorage(dataDir) : memoryStorage();
+/** An engine on a data directory, in memory (no directory), or on the application's stream and snapshots in NATS. */
+async function open(dataDir: string | undefined, repair = false, cluster?: NatsCluster): Promise<Lantern> {
+  const storage = cluster?.storage ?? (dataDir ? fsStorage(dataDir) : memoryStorage());
   const clusters = flags.clusters?.split(',').filter(Boolean);
-  return Lantern.open({ appId: flags['app-id'], adminKey, storage, clusters, repair });
+  return Lantern.open({ appId: flags['app-id'], adminKey, storage, log: cluster?.log, clusters, repair, snapshotEvery: count('snapshot-every') });
+}
+
+/** --nats: the application's stream and snapshots, shared with every node started with the same --app-id. */
+async function joinCluster(servers: string): Promise<NatsCluster> {
+  const appId = flags['app-id'];
+  if (!appId) fail('--nats needs --app-id: the nodes started with the same one serve the same application');
+  if (flags.data || flags.memory) fail('--nats keeps the data in NATS JetStream: leave out --data and --memory');
+  const replicas = flags['nats-replicas'] ?? '1';
+  if (!/^[1-5]$/.test(replicas)) fail(`--nats-replicas needs a number of copies from 1 to 5, not "${replicas}"`);
+  const urls = servers.split(',').map((url) => url.trim()).filter(Boolean);
+  return natsCluster({ servers: urls, appId, replicas: Number(replicas) }).catch((e: Error) => stop(e.message));
 }
 
 async function serveCommand(): Promise<void> {
   if (flags.demo && !existsSync(DEMO_APP)) stop('the web demo is not in the npm package: run it from a clone of the repository (npm install && npm start)');
   const workers = workerCount();
-  const engine = await open(flags.memory ? undefined : (flags.data ?? DEFAULT_DATA));
+  if (flags['nats-replicas'] && !flags.nats) fail('--nats-replicas goes with --nats URL');
+  const cluster = flags.nats === undefined ? undefined : await joinCluster(flags.nats);
+  const engine = await open(flags.memory || cluster ? undefined : (flags.data ?? DEFAULT_DATA), false, cluster);
   if (flags.demo && !engine.indexes.has('talks')) {
     // the dataset's facets and ranking, with search-box settings inferred from the talks (its own searchable attributes are left out)
     const { attributesToIndex: _searchable, ...settings } = readSettings(new URL('talks_settings.json', DEMO_DIR));
@@ -170,6 +194,7 @@ async function serveCommand(): Promise<void> {
   const auth = adminKey ? ` -H "X-Algolia-API-Key: $${ADMIN_KEY_VARIABLE}" -H 'X-Algolia-Application-Id: ${flags['app-id'] ?? ''}'` : '';
   console.log(`listening on ${url}`);
   if (pool) console.log(`reads answered by ${workers} worker threads, each holding a copy of the state`);
+  if (cluster) console.log(`serving application ${flags['app-id']} from NATS JetStream (${flags.nats}) with every node of that app id`);
   if (flags.demo) console.log(`web demo (InstantSearch on Lantern in a worker, offline after the first visit): ${url}/demo/`);
   console.log(`try: curl -s${auth} -X POST ${url}/1/indexes/talks/query -d '{"params":"query=gvier&hitsPerPage=3&attributesToRetrieve=name"}'`);
   if (adminKey) console.log(`(with ${ADMIN_KEY_VARIABLE} set to the admin key)`);

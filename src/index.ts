@@ -3,6 +3,7 @@
 export { Lantern, type LanternOptions } from './lantern.js';
 export { lanternRequester } from './requester.js';
 export { memoryStorage, type Storage, type Entry, type StoredState } from './storage/storage.js';
+export { LogTrimmedError, type SharedLog, type SharedEntry, type NewEntry } from './durability/shared-log.js';
 export { idbStorage, type IdbStorageOptions } from './storage/idb.js';
 export { ApiError, ERROR_STATUS, type ErrorCode } from './util/errors.js';
 export type { ApiRequest, ApiResponse } from './api/types.js';

@@ -12,7 +12,7 @@ import type { OperationContext } from './types.js';
 import type { Engine } from '../engine/engine.js';
 
 /** What these handlers use of the engine: the index catalog, its write path and its tasks. */
-type Uses = Pick<Engine, 'index' | 'indexKeysReaching' | 'indexes' | 'tasks' | 'write'>;
+type Uses = Pick<Engine, 'index' | 'indexKeysReaching' | 'indexes' | 'taskStatus' | 'tasks' | 'write'>;
 
 const PAGE_SIZE = 100;
 
@@ -80,10 +80,10 @@ export async function setSettings(ctx: OperationContext<'indexName', Uses>) {
   return { updatedAt: new Date().toISOString(), taskID };
 }
 
-function taskStatus(ctx: OperationContext<'taskID', Uses>) {
+async function taskStatus(ctx: OperationContext<'taskID', Uses>) {
   const taskID = Number(ctx.params.taskID);
   if (!Number.isInteger(taskID) || taskID <= 0) throw badRequest(`Invalid taskID: ${ctx.params.taskID}`);
-  const status = ctx.engine.tasks.status(taskID);
+  const status = await ctx.engine.taskStatus(taskID);
   if (!status) throw notFound(`Task ${taskID} does not exist`);
   return { status }; // the older documents' pendingTask was "deprecated, must not be used"; the spec allows status alone
 }

@@ -16,20 +16,23 @@
 // snapshots and gives each its part back. It is also the seam replication
 // uses (replication.ts): a writer sends every operation entering its state
 // to its replicas, and a replica starts from the writer's image and applies
-// them through the same `apply`.
+// them through the same `apply`. With a shared log (cluster mode,
+// shared-log.ts) writes are appended to it instead of the storage's log,
+// and every node applies each entry as the log hands it back.
 import { assertJson } from '../index/json-check.js';
 import { assertStorable } from '../index/storable.js';
 import { ApiError, badRequest } from '../util/errors.js';
 import { Codec } from './persistence.js';
 import { decodeSnapshotOf, recover, type Recovered } from './recovery.js';
-import { TaskQueue } from './task-queue.js';
+import { TaskQueue, type TaskStatus } from './task-queue.js';
 import { yieldTurn } from '../util/turns.js';
 import type { WritePacer } from '../engine/write-pacer.js';
-import { isStorageWriteError } from '../storage/errors.js';
+import { isStorageWriteError, StoreDamagedError } from '../storage/errors.js';
 import type { Storage, StoredSnapshot } from '../storage/storage.js';
 import type { SnapshotUse, StateSection } from './state-section.js';
 import type { ReplicatedOp, ReplicationTarget, StateImage } from './replication.js';
 import { concat } from '../util/bytes.js';
+import { LogTrimmedError, type NewEntry, type SharedEntry, type SharedLog } from './shared-log.js';
 
 /** What every snapshot holds besides the sections' parts. */
 export interface SnapshotHeader {
@@ -68,6 +71,14 @@ export interface DurabilityOptions<Operation> {
    * rejects with the reason it does not load.
    */
   proveElsewhere?: (stored: StoredSnapshot) => Promise<boolean>;
+  /**
+   * A log shared with other nodes (cluster mode, see shared-log.ts): writes
+   * are appended to it instead of the storage's log and applied as it hands
+   * them back; `storage` holds only snapshots, and a snapshot is due every
+   * `snapshotEvery` entries of the log, stored by the node that wrote the
+   * entry reaching the mark.
+   */
+  log?: SharedLog;
 }
 
 export class Durability<Operation extends object> {
@@ -93,18 +104,34 @@ export class Durability<Operation extends object> {
   /** Reads back what the storage holds: the newest valid snapshot, then the log after it. */
   async open(): Promise<void> {
     this.codec = await Codec.create(this.options.encryptionKey);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.recovered();
+        await this.followed();
+        break;
+      } catch (e) {
+        // a shared log moves on while a node loads it (other nodes store newer snapshots, delete older ones, trim the log): load the newest again
+        const movedOn = e instanceof LogTrimmedError || e instanceof StoreDamagedError;
+        if (!this.options.log || !movedOn || attempt >= 3) throw e;
+        await this.tasks.idle(); // what the attempt queued runs on the state it was queued for, then goes with it
+        this.reset();
+      }
+    }
+    // a store recovered from an older snapshot, or repaired, stands on a new one from now on
+    if (this.recovery.fellBack || (this.options.repair && this.recovery.problems.length > 0)) await this.snapshot();
+  }
+
+  /** The newest valid snapshot, then the storage's log after it (see recovery.ts). */
+  private async recovered(): Promise<void> {
     const stored = await this.storage.open();
-    const { repair } = this.options;
     this.recovery = await recover<SnapshotHeader>(stored, this.codec, {
       restore: (state, quarantine) => this.restore(state, quarantine),
       reset: () => this.reset(),
       replay: (op, taskID) => this.replay(op as Logged<Operation>, taskID),
-    }, repair);
+    }, this.options.repair);
     this.lastApplied = this.recovery.lastTaskID;
     this.tasks.advancePast(this.lastApplied);
     await stored.repair?.();
-    // a store recovered from an older snapshot, or repaired, stands on a new one from now on
-    if (this.recovery.fellBack || (repair && this.recovery.problems.length > 0)) await this.snapshot();
   }
 
   /** Applies an operation to every section, at the time it was accepted. */
@@ -121,7 +148,9 @@ export class Durability<Operation extends object> {
    * are waited for together.
    */
   async write(operation: Operation, weight = 1, group?: string): Promise<number> {
-    const taskID = await this.logAndQueue(operation, weight, group);
+    const taskID = this.options.log
+      ? await this.appendShared({ ...operation, at: Date.now() }, { queued: true, weight, ...(group === undefined ? {} : { group }) })
+      : await this.logAndQueue(operation, weight, group);
     // backpressure: a writer faster than indexing waits (its write is durable) instead of growing the queue without bound
     await this.tasks.roomFor(this.options.maxQueuedRecords);
     return taskID;
@@ -156,6 +185,7 @@ export class Durability<Operation extends object> {
    * queue reaches this taskID replays it harmlessly. Resolves with the taskID.
    */
   async writeNow(op: Operation): Promise<number> {
+    if (this.options.log) return this.appendShared(op, { queued: false, weight: 1 });
     const taskID = this.tasks.allocate();
     await this.logged(taskID, op, () => {
       this.apply(op, taskID);
@@ -170,6 +200,8 @@ export class Durability<Operation extends object> {
    * read-only storage logs nothing.
    */
   async logApplied(op: Operation): Promise<number> {
+    // the shared log hands it back to every node (here too: applying search events again adds nothing)
+    if (this.options.log) return this.options.log.unavailable === undefined ? this.appendShared(op, { queued: false, weight: 1 }) : 0;
     const taskID = this.tasks.allocate();
     if (this.storage.append && this.storage.readOnly === undefined) await this.logged(taskID, op);
     this.replicas?.feed({ taskID, op, queued: false });
@@ -190,7 +222,7 @@ export class Durability<Operation extends object> {
     if (this.storage.readOnly !== undefined) throw new ApiError('unavailable', this.storage.readOnly);
     const append = this.storage.append?.bind(this.storage);
     // a large write is encoded and appended on a turn of its own, after its checks: searches waiting run between
-    const large = 'actions' in op && Array.isArray(op.actions) && op.actions.length > LARGE_BATCH;
+    const large = isLarge(op);
     let encoded = large || !append ? undefined : this.encoded(op);
     if (!append) asJson(() => assertJson(op));
     assertStorable(op); // and what a snapshot could not hold exactly (too deep, Infinity, a lone surrogate)
@@ -221,7 +253,8 @@ export class Durability<Operation extends object> {
     return done;
   }
 
-  private async applied(taskID: number, op: Logged<Operation>): Promise<void> {
+  /** Applies a queued write; `snapshotAfter`: a snapshot is due once it is applied (shared log). */
+  private async applied(taskID: number, op: Logged<Operation>, snapshotAfter = false): Promise<void> {
     await this.afterSnapshotInFlight();
     // replicas apply it alongside: it is published once they all did (TaskQueue.publishedWhen)
     this.replicas?.feed({ taskID, op, queued: true });
@@ -230,13 +263,79 @@ export class Durability<Operation extends object> {
     } finally {
       this.lastApplied = taskID;
       this.appliedSinceSnapshot++;
-      if (this.snapshotDue()) this.autoSnapshot();
+      if (snapshotAfter || this.snapshotDue()) this.autoSnapshot();
     }
   }
 
   private async run(op: Logged<Operation>, taskID: number): Promise<void> {
     if (this.options.runTask) await this.options.runTask(op, taskID);
     else this.apply(op, taskID);
+  }
+
+  // --- a shared log (cluster mode, see shared-log.ts): it gives the taskID, and every node applies what it hands back
+
+  /** Entries of the shared log handed over so far (through this taskID), and writes waiting for theirs. */
+  private handed = { through: 0, lastQueued: 0, waiting: [] as Array<{ taskID: number; resume: () => void }> };
+
+  /** Appends `op` to the shared log; resolves with its taskID once the log holds it and handed it to this node. */
+  private async appendShared(op: object, entry: Omit<NewEntry, 'bytes'>): Promise<number> {
+    const log = this.options.log!;
+    if (log.unavailable !== undefined) throw new ApiError('unavailable', log.unavailable);
+    assertStorable(op);
+    if (isLarge(op)) await yieldTurn(); // encoded on a turn of its own, after its checks (as logged() does)
+    const started = performance.now();
+    const bytes = await this.encoded(op);
+    this.options.pacer.charge(performance.now() - started);
+    const taskID = await log.append({ ...entry, bytes });
+    // read your writes: what this node answers next holds it (a queued write: in its task queue)
+    if (taskID > this.handed.through) await new Promise<void>((resume) => this.handed.waiting.push({ taskID, resume }));
+    return taskID;
+  }
+
+  /** Follows the shared log (when there is one) from the state loaded; resolves once what it held is applied. */
+  private async followed(): Promise<void> {
+    if (!this.options.log) return;
+    this.handed.through = this.handed.lastQueued = this.lastApplied;
+    await this.options.log.follow(this.lastApplied, (entry) => this.handOver(entry));
+    await this.tasks.idle();
+  }
+
+  /**
+   * An entry the shared log hands over, in its order: a queued write goes to
+   * the task queue (once it has room: a node behind holds the log back, not
+   * its memory), decoded when it runs; any other is applied at once.
+   */
+  private async handOver({ taskID, bytes, queued, weight, group, own }: SharedEntry): Promise<void> {
+    if (queued) {
+      await this.tasks.roomFor(this.options.maxQueuedRecords);
+      // the node that wrote the entry reaching a multiple of snapshotEvery stores the snapshot (one node does)
+      const every = this.options.snapshotEvery;
+      const snapshotAfter = own && every > 0 && Math.floor(taskID / every) > Math.floor(this.handed.lastQueued / every);
+      this.handed.lastQueued = taskID;
+      this.tasks.advancePast(taskID);
+      const task = async () => this.applied(taskID, await this.decoded(bytes), snapshotAfter);
+      this.tasks.schedule(taskID, task, (e) => console.error(`lantern: task ${taskID} failed`, e), group, weight);
+    } else {
+      const op = await this.decoded(bytes).catch((e: unknown) => console.error(`lantern: task ${taskID} cannot be read; it is skipped`, e));
+      if (op) this.apply(op, taskID);
+      if (op) this.replicas?.feed({ taskID, op, queued: false });
+      this.tasks.advancePast(taskID);
+    }
+    this.handed.through = taskID;
+    const still = this.handed.waiting.filter((w) => w.taskID > taskID);
+    for (const w of this.handed.waiting) if (w.taskID <= taskID) w.resume();
+    this.handed.waiting = still;
+  }
+
+  private async decoded(bytes: Uint8Array): Promise<Logged<Operation>> {
+    return await this.codec.decodeOperation(bytes) as Logged<Operation>;
+  }
+
+  /** A task's status; one this node was not handed yet is `notPublished` when the shared log holds it. */
+  async taskStatus(taskID: number): Promise<TaskStatus | undefined> {
+    const status = this.tasks.status(taskID);
+    if (status || !this.options.log) return status;
+    return (await this.options.log.holds(taskID)) ? 'notPublished' : undefined;
   }
 
   // --- replication (see replication.ts)
@@ -315,7 +414,8 @@ export class Durability<Operation extends object> {
     if (this.snapshotting) return this.snapshotting;
     this.snapshotting = (async () => {
       try {
-        let state: SnapshotHeader | undefined = await this.captured('store');
+        // a shared log stays every other node's source: nothing may be dropped as if this snapshot replaced it
+        let state: SnapshotHeader | undefined = await this.captured(this.options.log ? 'replica' : 'store');
         const taskID = state.lastTaskID;
         this.appliedSinceSnapshot = 0;
         this.snapshotCaptured = true;
@@ -334,6 +434,7 @@ export class Durability<Operation extends object> {
 
   /** Waits for every task, snapshot and append in flight, then closes the storage. */
   async close(): Promise<void> {
+    await this.options.log?.close();
     await this.tasks.idle();
     await this.snapshotting;
     await this.logTail;
@@ -376,7 +477,7 @@ export class Durability<Operation extends object> {
   }
 
   private snapshotDue(): boolean {
-    return this.options.snapshotEvery > 0 && this.appliedSinceSnapshot >= this.options.snapshotEvery;
+    return !this.options.log && this.options.snapshotEvery > 0 && this.appliedSinceSnapshot >= this.options.snapshotEvery;
   }
 
   private autoSnapshot(): void {
@@ -398,6 +499,8 @@ export class Durability<Operation extends object> {
 
 /** Actions of a logged batch past which it is encoded and appended on a turn of its own (see logged). */
 const LARGE_BATCH = 100;
+
+const isLarge = (op: object) => 'actions' in op && Array.isArray(op.actions) && op.actions.length > LARGE_BATCH;
 
 /** Runs a JSON check or encoding; what JSON cannot hold (only in-process callers can send it: a cycle, a BigInt) is a 400. */
 function asJson<T>(f: () => T): T {

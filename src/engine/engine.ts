@@ -25,7 +25,8 @@ import type { DictionaryOperation } from '../dictionaries/entries.js';
 import { Metrics } from '../monitoring/metrics.js';
 import { observeTask } from '../monitoring/observe.js';
 import { Durability, type Logged } from '../durability/durability.js';
-import type { TaskQueue } from '../durability/task-queue.js';
+import type { TaskQueue, TaskStatus } from '../durability/task-queue.js';
+import type { SharedLog } from '../durability/shared-log.js';
 import type { ReplicatedOp, ReplicationTarget, StateImage } from '../durability/replication.js';
 
 /** How `Lantern.open` opens an engine (exported as `LanternOptions`). */
@@ -66,6 +67,16 @@ export interface EngineOptions {
    * fails the open with a StoreDamagedError and changes nothing.
    */
   repair?: boolean;
+  /**
+   * A log shared with the other nodes serving the same application
+   * (`natsCluster` of `lantern-search/node`, on NATS JetStream): every
+   * write is appended to it and acknowledged once it holds it, and every
+   * node applies every entry in its order, with the taskIDs it gives.
+   * `storage` then holds the snapshots (`natsCluster` gives both), and
+   * `snapshotEvery` counts entries of the log: the node that wrote the
+   * entry reaching the mark stores the snapshot.
+   */
+  log?: SharedLog;
 }
 
 /**
@@ -130,6 +141,7 @@ export class Engine {
       runTask: (op, taskID) => this.runTask(op, taskID),
       replays: (op, taskID) => this.catalog.replays(op, taskID),
       proveElsewhere: workerProof(options.encryptionKey),
+      log: options.log,
     });
   }
 
@@ -157,6 +169,8 @@ export class Engine {
   get sources(): AllowedSource[] | undefined { return this.security.sources; }
   /** @internal */
   get tasks(): TaskQueue { return this.durability.tasks; }
+  /** @internal A task's status (undefined: no such task), asking the shared log about one not received yet. */
+  taskStatus(taskID: number): Promise<TaskStatus | undefined> { return this.durability.taskStatus(taskID); }
   /** What opening found damaged and recovered from (empty for a sound store). */
   get recovery(): Recovered { return this.durability.recovery; }
 

@@ -15,22 +15,29 @@ export interface Served {
   output: () => string;
   /** SIGTERM; resolves with the exit code. */
   stop: () => Promise<number | null>;
+  /** SIGKILL (kill -9: no shutdown at all); resolves once it exited. */
+  kill: () => Promise<void>;
 }
 
-/** Starts `lantern serve` on a free port with `args` (and `env` added to this process's); resolves once it listens. */
-export async function startServe(args: string[], env: Record<string, string> = {}): Promise<Served> {
+/** Starts `lantern serve` on a free port with `args` (and `env` added to this process's); resolves once it listens (within `ms`). */
+export async function startServe(args: string[], env: Record<string, string> = {}, ms = 15_000): Promise<Served> {
   if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build`');
   const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (d) => { stderr += d; });
   const stop = () => new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null) return resolve(child.exitCode);
+    if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
     child.once('exit', (code) => resolve(code));
     child.kill('SIGTERM');
   });
+  const kill = () => new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "listening on" line\n${stdout}\n${stderr}`)), 15000);
+    const timer = setTimeout(() => reject(new Error(`no "listening on" line\n${stdout}\n${stderr}`)), ms);
     child.stdout!.on('data', (d) => {
       stdout += d;
       const m = /listening on (http:\/\/\S+)/.exec(stdout);
@@ -38,5 +45,5 @@ export async function startServe(args: string[], env: Record<string, string> = {
     });
     child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`serve exited with ${code}\n${stderr}`)); });
   });
-  return { url, output: () => stdout + stderr, stop };
+  return { url, output: () => stdout + stderr, stop, kill };
 }

@@ -1,0 +1,72 @@
+// A log shared by the nodes of a cluster (cluster mode: src/nats/, a NATS
+// JetStream stream). It is the other kind of log durability writes to. A
+// storage's own log (a file, IndexedDB) is written by one engine, which
+// gives each write its taskID and applies it once it is durable. A shared
+// log is written by every node: it gives each entry its taskID (its
+// position in the log) when it holds it durably, and hands every entry to
+// every node in that order, the node's own entries included. A node applies
+// what it wrote when the log hands it back, as every other node does, so
+// every node applies the same entries in the same order under the same
+// taskIDs, through the one apply path (Durability's). Snapshots still go to
+// the engine's `Storage` (a NATS object store in cluster mode), tagged with
+// the last taskID they hold; a node starts from the newest and follows the
+// log after it.
+
+/** An entry of a shared log. */
+export interface SharedEntry {
+  /** Its position in the log: the task ID every node gives it. */
+  taskID: number;
+  /** The operation, as the engine's codec encodes it for a log. */
+  bytes: Uint8Array;
+  /**
+   * A queued write (records, settings...), applied in taskID order by the
+   * task queue; otherwise an immediate one (keys, analytics, dictionaries,
+   * search events), idempotent and applied as soon as it is handed over.
+   */
+  queued: boolean;
+  /** What a queued write weighs in the task queue (records of a batch; 1 otherwise). */
+  weight: number;
+  /** The index a queued write writes to (its tasks are counted per index). */
+  group?: string;
+  /** Appended by this node (the node that wrote it stores the snapshot due after it). */
+  own: boolean;
+}
+
+/** What a node appends: an entry before the log gives it its place. */
+export type NewEntry = Omit<SharedEntry, 'taskID' | 'own'>;
+
+export interface SharedLog {
+  /**
+   * Why writes are refused now (the log cannot be reached, say), in a
+   * sentence for the caller; undefined while they are taken. Reads go on.
+   */
+  readonly unavailable: string | undefined;
+  /**
+   * Appends an entry; resolves with its taskID once the log holds it
+   * durably (the entry is handed to `follow`'s callback on every node,
+   * this one included, possibly before this resolves). Rejects with an
+   * `ApiError` when it cannot: 503 while the log cannot be reached, 413 for
+   * an entry larger than it takes.
+   */
+  append(entry: NewEntry): Promise<number>;
+  /**
+   * Hands every entry after task `after` to `deliver`, in order, one at a
+   * time (the next once the promise `deliver` returned settled), from now
+   * until `close`. Resolves once the entries the log held when called are
+   * handed over (the node has caught up). Rejects with a `LogTrimmedError`
+   * when the log no longer holds the entry after `after`.
+   */
+  follow(after: number, deliver: (entry: SharedEntry) => Promise<void>): Promise<void>;
+  /** Whether the log holds task `taskID` (a node asked about a task it was not handed yet). */
+  holds(taskID: number): Promise<boolean>;
+  /** Stops following and lets go of the log. */
+  close(): Promise<void>;
+}
+
+/** The log was trimmed past the entries a node needs next: it must start again from a newer snapshot. */
+export class LogTrimmedError extends Error {
+  override name = 'LogTrimmedError';
+  constructor(readonly after: number, readonly first: number) {
+    super(`the log was trimmed: it starts at task ${first}, and this node needs task ${after + 1} next`);
+  }
+}

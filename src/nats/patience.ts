@@ -1,0 +1,46 @@
+// A NATS cluster answers nothing, or "temporarily unavailable", for a few
+// seconds while it elects a leader (a server was lost, or the cluster is
+// starting). A node waits that out instead of failing: setting itself up
+// (making the stream, opening the snapshot store, creating its consumer),
+// reading a snapshot (one it could not read is not a damaged one), and
+// sending a write.
+import { NoRespondersError, RequestError, TimeoutError } from '@nats-io/transport-node';
+import { JetStreamApiError } from '@nats-io/jetstream';
+
+export interface Patience {
+  /** How long the call is tried again (default 30 s). */
+  ms?: number;
+  /**
+   * Whether nobody answering is worth waiting for: a write to a stream
+   * whose leader is being elected (otherwise it means JetStream is not
+   * enabled, and waiting will not change that).
+   */
+  forResponders?: boolean;
+}
+
+/** `call`'s result, tried again while JetStream does not answer (for `patience.ms`); any other error passes through. */
+export async function whenAnswered<T>(call: () => Promise<T>, { ms = 30_000, forResponders = false }: Patience = {}): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (let pause = 100; ; pause = Math.min(2 * pause, 1000)) {
+    try {
+      return await call();
+    } catch (e) {
+      if (!(unanswered(e) || (forResponders && nobodyAnswered(e)))) throw e;
+      if (Date.now() > deadline) throw new Error(`NATS JetStream did not answer for ${ms / 1000} s (${(e as Error).message})`, { cause: e });
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
+
+/** A call NATS did not answer (yet): a timeout, or JetStream saying it is unavailable for now. */
+function unanswered(e: unknown): boolean {
+  if (e instanceof JetStreamApiError) return e.status === 503;
+  return e instanceof TimeoutError || causedBy(e, unanswered);
+}
+
+/** Nobody listened to the call (JetStream "is not enabled": no server has it, or a stream has no leader). */
+export function nobodyAnswered(e: unknown): boolean {
+  return e instanceof NoRespondersError || (e instanceof RequestError && e.isNoResponders()) || causedBy(e, nobodyAnswered);
+}
+
+const causedBy = (e: unknown, test: (cause: unknown) => boolean) => e instanceof Error && e.cause !== undefined && test(e.cause);
