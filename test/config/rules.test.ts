@@ -116,8 +116,10 @@ describe('consequences', () => {
       objectID: 'promo', conditions: [{ pattern: 'music', anchoring: 'contains' }],
       consequence: { promote: [{ objectIDs: [a.objectID, b.objectID], position: 1 }], filterPromotes: true },
     }]);
-    const plain = await search('music', { hitsPerPage: 5 });
+    const plain = await search('music', { hitsPerPage: 5, getRankingInfo: true });
     expect(plain.hits.slice(1, 3).map((h: any) => h.objectID)).toEqual([a.objectID, b.objectID]);
+    // a promoted hit's userScore is the best there is: every record of the index
+    expect(plain.hits.slice(1, 3).map((h: any) => [h._rankingInfo.promoted, h._rankingInfo.userScore])).toEqual([[true, talks.length], [true, talks.length]]);
     const filtered = await search('music', { hitsPerPage: 50, filters: 'tags:music' });
     expect(filtered.hits.map((h: any) => h.objectID)).not.toContain(a.objectID);
   });
