@@ -231,9 +231,9 @@ interface HitShape {
   /** How hits are highlighted: worked out on first use (most searches of an app that highlights nothing never need it). */
   highlighting: () => HighlightOptions;
   /**
-   * Whether no value of the top-level attribute `name` of a hit can match a
-   * query word: it is indexed whole, and none of its core attribute ids is
-   * among the hit's `marked` ones (CoreIndex.markedAttributes).
+   * Whether no value of the top-level attribute `name` (one indexed whole)
+   * of a hit can match a query word: none of its core attribute ids is among
+   * the hit's `marked` ones (CoreIndex.markedAttributes).
    */
   matchesNothing: (name: string, marked: Int32Array | undefined) => boolean;
 }
@@ -258,7 +258,7 @@ function hitShape(index: SearchIndex, words: string[], setting: Setting, plan: Q
     ellipsis: setting('snippetEllipsisText'),
     highlighting: () => (highlighting ??= highlightOptions(words, setting, plan)),
     matchesNothing: (name, marked) => {
-      if (marked === undefined || !index.indexesWhole(name)) return false;
+      if (marked === undefined) return false;
       let ids = coreIds.get(name);
       if (ids === undefined) coreIds.set(name, (ids = index.attributeIds([name])));
       return !ids.some((id) => marked.includes(id));
@@ -290,8 +290,8 @@ function markedHit(index: SearchIndex, hit: CoreHit, shape: HitShape, marked: In
   if (highlighted.length > 0) {
     out._highlightResult = Object.fromEntries(highlighted.map((a) => {
       const value = own(visible, a) as Json;
-      if (shape.matchesNothing(a, marked)) return [a, mapLeaves(value, unmatchedLeaf, shape.keep)];
       const indexed = index.indexesWhole(a);
+      if (indexed && shape.matchesNothing(a, marked)) return [a, mapLeaves(value, unmatchedLeaf, shape.keep)];
       return [a, mapLeaves(value, (t) => highlightText(index.coreIndex, t, shape.highlighting(), indexed), shape.keep)];
     }));
   }
