@@ -317,8 +317,10 @@ export class Durability<Operation extends object> {
       this.tasks.schedule(taskID, task, (e) => console.error(`lantern: task ${taskID} failed`, e), group, weight);
     } else {
       const op = await this.decoded(bytes).catch((e: unknown) => console.error(`lantern: task ${taskID} cannot be read; it is skipped`, e));
-      if (op) this.apply(op, taskID);
-      if (op) this.replicas?.feed({ taskID, op, queued: false });
+      if (op) {
+        this.apply(op, taskID);
+        this.replicas?.feed({ taskID, op, queued: false });
+      }
       this.tasks.advancePast(taskID);
     }
     this.handed.through = taskID;

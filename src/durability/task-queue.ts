@@ -15,9 +15,6 @@ export class TaskQueue {
   private tail: Promise<void> = Promise.resolve();
   /** What the pending tasks write, summed (records of batches; 1 for any other task). */
   private weight = 0;
-
-  /** What the pending tasks write, summed (see `roomFor`). */
-  get queuedWeight(): number { return this.weight; }
   private readonly waitingForRoom: Array<{ limit: number; resume: () => void }> = [];
   /**
    * While set, a task applied here stays `notPublished` (and keeps its
@@ -34,6 +31,9 @@ export class TaskQueue {
   allocate(): number {
     return this.next++;
   }
+
+  /** What the pending tasks write, summed (see `roomFor`). */
+  get queuedWeight(): number { return this.weight; }
 
   /** Schedules `apply` after every earlier task; the returned id is `notPublished` until it ran. */
   schedule(taskID: number, apply: () => void | Promise<void>, onError: (e: unknown) => void, indexName?: string, weight = 1): void {
