@@ -81,13 +81,19 @@ export class RankOrder implements RankLabels {
   /** A live record's dense rank: how many records sort strictly before it (ties share the first position). */
   rankOf(store: RecordStore, id: number): number {
     this.update(store);
-    const { order, labels } = this;
+    const { labels } = this;
     const label = labels[id];
+    return this.firstNotBefore((other) => labels[other] < label);
+  }
+
+  /** The first position of the order whose record `before` is false for: it holds for every record before it (a binary search). */
+  private firstNotBefore(before: (other: number) => boolean): number {
+    const { order } = this;
     let lo = 0;
     let hi = order.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (labels[order[mid]] < label) lo = mid + 1;
+      if (before(order[mid])) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -254,15 +260,8 @@ export class RankOrder implements RankLabels {
    * however many records tie with it.
    */
   private positionOf(id: number): number {
-    const { order } = this;
-    let lo = 0;
-    let hi = order.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.compareThenId(order[mid], id) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return order[lo] === id ? lo : -1;
+    const at = this.firstNotBefore((other) => this.compareThenId(other, id) < 0);
+    return this.order[at] === id ? at : -1;
   }
 
   /**
@@ -342,14 +341,7 @@ export class RankOrder implements RankLabels {
 
   /** Position in the order after every record that sorts before `id` or ties with it. */
   private after(id: number): number {
-    let lo = 0;
-    let hi = this.order.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.compare(this.order[mid], id) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return this.firstNotBefore((other) => this.compare(other, id) <= 0);
   }
 }
 
