@@ -1,11 +1,12 @@
-// The records of an index by record id, kept packed: MessagePack, one record
-// each, in chunks of 512 record ids. A chunk is packed once its last id is
-// issued (or at a snapshot, for the last one), so the heap holds objects for
-// at most one chunk of new records, whatever the size of the index or of an
-// import; a snapshot takes packed chunks as they are, and a restart reads
-// them back without parsing. Where inflating is synchronous (Node) chunks
-// stay deflated, a few recently read ones inflated beside; elsewhere they
-// stay inflated (MessagePack, still a fraction of the objects). Every
+// The records of an index by record id, kept packed: one record each, in
+// chunks of 64 record ids, as JSON text in UTF-8 (stores read from older
+// snapshots keep MessagePack, see RecordFormat). A chunk is packed once its
+// last id is issued (or at a snapshot, for the last one), so the heap holds
+// objects for at most one chunk of new records, whatever the size of the
+// index or of an import; a snapshot takes packed chunks as they are, and a
+// restart reads them back without parsing. Where inflating is synchronous
+// (Node) chunks stay deflated, a few recently read ones inflated beside;
+// elsewhere they stay inflated (still a fraction of the objects). Every
 // record's objectID is also kept in a dense list, so finding a record id by
 // objectID (a table over that list) and answering a hit by its objectID
 // alone never read the record itself.
@@ -31,8 +32,15 @@ const CHUNK_RECORDS = 64;
 /** Inflated bytes kept beside deflated ones (Node), of the chunks read most recently. */
 const INFLATED_BYTES = 64 << 20;
 
-/** Records kept decoded, the most recently read (hits asked for again decode nothing). */
-const DECODED_KEPT = 4096;
+/**
+ * Records kept decoded, the most recently read: a page of hits asked for
+ * again (the next keystroke, the previous page) decodes nothing. Few: a
+ * kept record outlives a young-generation collection or two and is copied
+ * by each, and 4,096 of them doubled what each collection copied in a run
+ * of first-sight searches (1.5 against 0.7 MB) for ~1 µs saved per hit
+ * found again.
+ */
+const DECODED_KEPT = 512;
 
 /** Chunks a snapshot packs or deflates between turns of the event loop (~0.2 ms each). */
 const SNAPSHOT_SLICE = 32;
@@ -43,8 +51,21 @@ const UNPACK_SLICE = 1 << 16;
 /** Largest offset the snapshot format's end offsets (32 bits) can hold. */
 const MAX_PACKED_BYTES = 0xffffffff;
 
+/**
+ * How a store packs each record. `json`: JSON text in UTF-8, read back by
+ * the engine's own JSON.parse (a record of the benchmark's 486 bytes in
+ * ~1.1 µs, against 3-5.5 µs for MessagePack in JavaScript: a page of 20
+ * hits spent 60-110 µs decoding, a fifth of a first-sight search). Every
+ * value the API accepts is JSON, and keys such as "__proto__" are parsed as
+ * data. `msgpack`: what snapshots before 2026-11-27 hold; a store read from
+ * one keeps packing that way (its chunks are reused as they are).
+ */
+export type RecordFormat = 'json' | 'msgpack';
+
 /** The records as a snapshot holds them: packed records, deflated in chunks. */
 export interface PackedRecords {
+  /** How each record is packed (absent: `msgpack`, snapshots before the field). */
+  format?: 'json';
   /** objectID per record id ('' where there is no record). */
   objectIDs: string[];
   /** End offset of each record's bytes in the inflated chunks end to end (a Uint32Array's bytes, little endian); no bytes = no record. */
@@ -95,6 +116,8 @@ export class RecordStore {
   private changesDropped = 0;
 
   private readonly inflatedBudget: number;
+  /** How this store packs records (see RecordFormat): a new store packs JSON. */
+  private format: RecordFormat = 'json';
 
   constructor(options: RecordStoreOptions = {}) {
     this.inflatedBudget = options.inflatedBytes ?? INFLATED_BYTES;
@@ -122,7 +145,7 @@ export class RecordStore {
     if (known) return known;
     const chunk = this.chunkOf(id);
     if (!chunk || !this.hasBytes(id)) return undefined;
-    const unpacked = decode(bytesIn(chunk.ends, id % this.chunkRecords, this.inflatedOf(Math.floor(id / this.chunkRecords), chunk))) as SearchRecord;
+    const unpacked = unpackRecord(this.format, bytesIn(chunk.ends, id % this.chunkRecords, this.inflatedOf(Math.floor(id / this.chunkRecords), chunk)));
     this.decoded.set(id, unpacked);
     if (this.decoded.size > DECODED_KEPT) this.decoded.delete(this.decoded.keys().next().value!);
     return unpacked;
@@ -150,7 +173,7 @@ export class RecordStore {
     return id;
   }
 
-  /** MessagePack bytes the packed chunks hold (before compression), removed records' included until repacked. */
+  /** Bytes the packed chunks hold (before compression), removed records' included until repacked. */
   get packedBytes(): number {
     let bytes = 0;
     for (const chunk of this.chunks) bytes += chunk ? chunk.ends[this.chunkRecords - 1] : 0;
@@ -215,7 +238,7 @@ export class RecordStore {
         const record = this.objects[id];
         if (record) yield [id, record];
         else if (record === undefined && chunk && this.hasBytes(id)) {
-          yield [id, this.decoded.get(id) ?? decode(bytesIn(chunk.ends, id - first, inflated!)) as SearchRecord];
+          yield [id, this.decoded.get(id) ?? unpackRecord(this.format, bytesIn(chunk.ends, id - first, inflated!))];
         }
       }
     }
@@ -231,7 +254,7 @@ export class RecordStore {
       if (!chunk) continue;
       const inflated = chunk.inflated ?? inflateNow(chunk.deflated!);
       for (let id = first; id < Math.min(first + this.chunkRecords, this.objects.length); id++) {
-        if (this.objects[id] === undefined && this.hasBytes(id)) decode(bytesIn(chunk.ends, id - first, inflated));
+        if (this.objects[id] === undefined && this.hasBytes(id)) unpackRecord(this.format, bytesIn(chunk.ends, id - first, inflated));
       }
       await pause();
     }
@@ -275,11 +298,15 @@ export class RecordStore {
       chunks.push(chunk.deflated);
       if ((k * this.chunkRecords) % UNPACK_SLICE < this.chunkRecords) await yieldTurn();
     }
-    return { objectIDs: this.objectIDs.slice(), ends: new Uint8Array(ends.buffer), chunks, chunkRecords: this.chunkRecords };
+    const packed: PackedRecords = { objectIDs: this.objectIDs.slice(), ends: new Uint8Array(ends.buffer), chunks, chunkRecords: this.chunkRecords };
+    if (this.format === 'json') packed.format = 'json';
+    return packed;
   }
 
   static async unpack(packed: PackedRecords, options: RecordStoreOptions = {}): Promise<RecordStore> {
     const store = new RecordStore(options);
+    if (packed.format !== undefined && packed.format !== 'json') throw new Error(`snapshot records: unknown record format ${String(packed.format)}`);
+    store.format = packed.format ?? 'msgpack';
     const count = packed.objectIDs.length;
     const ends = new Uint32Array(packed.ends.slice().buffer);
     if (ends.length !== count) throw new Error('snapshot records: one end offset per record id expected');
@@ -354,7 +381,7 @@ export class RecordStore {
     writer.clear();
     for (let id = first; id < first + this.chunkRecords; id++) {
       const record = id < last ? this.objects[id] : null;
-      if (record) writer.append(packer.encodeSharedRef(record));
+      if (record) packRecord(this.format, record, writer);
       else if (record === undefined && previous && this.hasBytes(id)) writer.append(bytesIn(previous.ends, id - first, previousBytes!));
       ends[id - first] = writer.length;
     }
@@ -429,6 +456,18 @@ export class RecordStore {
 /** One encoder and one array for every chunk packed (a new one per record, or per chunk, costs more than encoding it). */
 const packer = new Encoder();
 const chunkWriter = new ByteWriter(1 << 18);
+const utf8Decoder = new TextDecoder();
+
+/** Appends a record's packed bytes to the chunk being written. */
+function packRecord(format: RecordFormat, record: SearchRecord, writer: ByteWriter): void {
+  if (format === 'msgpack') writer.append(packer.encodeSharedRef(record));
+  else writer.appendUtf8(JSON.stringify(record));
+}
+
+/** A record from its packed bytes. */
+function unpackRecord(format: RecordFormat, bytes: Uint8Array): SearchRecord {
+  return (format === 'json' ? JSON.parse(utf8Decoder.decode(bytes)) : decode(bytes)) as SearchRecord;
+}
 
 /** The bytes of the record at position `at` of a chunk. */
 function bytesIn(ends: Uint32Array, at: number, inflated: Uint8Array): Uint8Array {

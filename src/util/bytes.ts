@@ -6,9 +6,11 @@ export function concat(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
+const utf8 = new TextEncoder();
+
 /**
  * Bytes appended end to end into one array that grows as needed: many small
- * pieces (a record's MessagePack, a window of the core's snapshot) cost one
+ * pieces (a record's JSON, a window of the core's snapshot) cost one
  * array, not one each (a million small ArrayBuffers weigh on the collector).
  */
 export class ByteWriter {
@@ -23,13 +25,23 @@ export class ByteWriter {
   get length(): number { return this.used; }
 
   append(bytes: Uint8Array): void {
-    if (this.used + bytes.length > this.buffer.length) {
-      const larger = new Uint8Array(Math.max(this.used + bytes.length, this.buffer.length * 2, this.capacity));
-      larger.set(this.buffer.subarray(0, this.used));
-      this.buffer = larger;
-    }
+    this.reserve(bytes.length);
     this.buffer.set(bytes, this.used);
     this.used += bytes.length;
+  }
+
+  /** Appends a string's UTF-8 (encoded in place: no array of its own). */
+  appendUtf8(text: string): void {
+    this.reserve(text.length * 3); // a UTF-16 unit takes at most 3 bytes of UTF-8
+    this.used += utf8.encodeInto(text, this.buffer.subarray(this.used)).written;
+  }
+
+  /** Makes room for `bytes` more. */
+  private reserve(bytes: number): void {
+    if (this.used + bytes <= this.buffer.length) return;
+    const larger = new Uint8Array(Math.max(this.used + bytes, this.buffer.length * 2, this.capacity));
+    larger.set(this.buffer.subarray(0, this.used));
+    this.buffer = larger;
   }
 
   /** What was appended since the last clear or take, as a view the next append may overwrite. */

@@ -2,7 +2,9 @@
 // with no snapshot to repack it (an in-memory engine never takes one): it
 // used to keep every version of every record it was sent.
 import { describe, expect, it } from 'vitest';
-import { RecordStore } from '../../src/index/record-store.js';
+import { encode } from '@msgpack/msgpack';
+import { RecordStore, type PackedRecords } from '../../src/index/record-store.js';
+import { concat } from '../../src/util/bytes.js';
 import { deflate, inflate } from '../../src/util/compression.js';
 import { prng } from '../support/random.js';
 
@@ -57,5 +59,61 @@ describe('a deflated chunk', () => {
     expect(deflated.length).toBeLessThan(text.length / 2);
     expect(deflated.buffer.byteLength).toBe(deflated.length);
     expect(await inflate(deflated)).toEqual(text);
+  });
+});
+
+describe('how records are packed', () => {
+  /** Records whose keys and text JSON must carry as data: "__proto__", every script, escapes, numbers at the edges. */
+  const awkward = (i: number) => JSON.parse(JSON.stringify({
+    objectID: `a${i}`,
+    text: `æ ǽ Ǽ ΑΩ Ж 漢字 한글 😀 \u2028 "quoted" \\ ${i}`,
+    nested: { deep: [[{ n: i }]], empty: {}, list: [] },
+    numbers: [0, -1.5, 1e308, 5e-324, Number.MAX_SAFE_INTEGER],
+  }).replace('"nested"', '"__proto__":{"polluted":true},"nested"')) as { objectID: string };
+
+  it('as JSON text: every key is data, and a snapshot reads back each record as it was written', async () => {
+    const store = new RecordStore();
+    for (let i = 0; i < 200; i++) store.push(awkward(i)); // three chunks packed, the last one not yet
+    const snapshot = await store.snapshot();
+    expect(snapshot.format).toBe('json');
+    const text = new TextDecoder().decode(await inflate(snapshot.chunks![0]));
+    expect(text.startsWith(JSON.stringify(awkward(0)))).toBe(true);
+    const reopened = await RecordStore.unpack(snapshot);
+    for (let i = 0; i < 200; i++) {
+      const record = reopened.get(reopened.idOf(`a${i}`)!)!;
+      expect(JSON.stringify(record)).toBe(JSON.stringify(awkward(i)));
+      expect(Object.hasOwn(record, '__proto__')).toBe(true);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    }
+  });
+
+  it('a snapshot packed as MessagePack (before the format field) is read, and its store goes on packing that way', async () => {
+    const records = Array.from({ length: 100 }, (_, i) => ({ objectID: `m${i}`, text: `record ${i} ΑΩ`, n: i }));
+    const packed = records.map((r) => encode(r));
+    const ends = new Uint32Array(records.length);
+    packed.reduce((end, bytes, i) => (ends[i] = end + bytes.length), 0);
+    const chunk = (from: number, to: number) => deflate(concat(packed.slice(from, to)));
+    const old: PackedRecords = {
+      objectIDs: records.map((r) => r.objectID),
+      ends: new Uint8Array(ends.buffer),
+      chunks: [await chunk(0, 64), await chunk(64, 100)],
+      chunkRecords: 64,
+    };
+    const store = await RecordStore.unpack(old);
+    for (const r of records) expect(store.get(store.idOf(r.objectID)!)).toEqual(r);
+    store.remove('m5');
+    store.push({ objectID: 'm5', text: 'replaced' });
+    const again = await store.snapshot();
+    expect(again.format).toBeUndefined();
+    const reopened = await RecordStore.unpack(again);
+    expect(reopened.get(reopened.idOf('m5')!)).toEqual({ objectID: 'm5', text: 'replaced' });
+    expect(reopened.get(reopened.idOf('m99')!)).toEqual(records[99]);
+  });
+
+  it('a snapshot naming a format it does not know is refused', async () => {
+    const store = new RecordStore();
+    store.push({ objectID: 'x' });
+    const snapshot = { ...(await store.snapshot()), format: 'cbor' as 'json' };
+    await expect(RecordStore.unpack(snapshot)).rejects.toThrow(/unknown record format cbor/);
   });
 });
