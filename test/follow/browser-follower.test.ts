@@ -5,42 +5,20 @@
 // comes back and takes writes meanwhile; the follower keeps answering from
 // what it holds, and once the page is online again its searches see the
 // writes.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, chromiumFor } from '../support/chromium.js';
-import { ROOT, startServe, type Served } from '../support/serve.js';
+import { chromiumFor, launchChromium, originOf, servePages } from '../support/chromium.js';
+import { startServe, type Served } from '../support/serve.js';
 
 const haveChromium = chromiumFor('browser-follower.test.ts');
 const PAGES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const ADMIN = 'browser-follow-admin';
 const APP = 'BROWSERFOLLOW';
-
-/** Serves the page, its worker and the built package (dist/). */
-function startSite(): Promise<Server> {
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    let file: string | undefined;
-    if (path === '/') file = join(PAGES, 'index.html');
-    else if (path === '/page.js' || path === '/follower-worker.js') file = join(PAGES, path.slice(1));
-    else if (path.startsWith('/dist/')) {
-      const candidate = normalize(join(ROOT, path));
-      if (candidate.startsWith(join(ROOT, 'dist'))) file = candidate;
-    }
-    if (!file || !existsSync(file)) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      return;
-    }
-    const type = file.endsWith('.html') ? 'text/html; charset=utf-8' : file.endsWith('.map') ? 'application/json' : 'text/javascript; charset=utf-8';
-    res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' }).end(readFileSync(file));
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 let site: Server | undefined;
 let context: BrowserContext | undefined;
@@ -76,14 +54,10 @@ const followState = (page: Page) => page.evaluate(() => (window as any).lantern.
 
 beforeAll(async () => {
   if (!haveChromium) return;
-  site = await startSite();
+  site = await servePages({ '/page.js': join(PAGES, 'page.js'), '/follower-worker.js': join(PAGES, 'follower-worker.js') });
   const userDataDir = mkdtempSync(join(tmpdir(), 'lantern-chromium-follow-'));
   dirs.push(userDataDir);
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  context = await launchChromium(userDataDir);
 }, 60_000);
 
 afterAll(async () => {
@@ -105,7 +79,7 @@ describe.skipIf(!haveChromium)('a follower in a browser worker', () => {
     page.on('console', (m) => pageLog.push(`[${m.type()}] ${m.text()}`));
     page.on('pageerror', (e) => pageLog.push(`[pageerror] ${e.message}`));
     const search = new URLSearchParams({ url: api!.url, key, app: APP });
-    await page.goto(`http://127.0.0.1:${(site!.address() as AddressInfo).port}/?${search}`);
+    await page.goto(`${originOf(site!)}/?${search}`);
     await page.evaluate(() => (window as any).lantern.ready);
     expect(await found(page, 'television'), pageLog.join('\n')).toEqual(['p1']);
 
