@@ -36,14 +36,14 @@ export class Follower {
   /** Settles `start`: called once caught up, and after each failed attempt (only the first call counts). */
   private attempted: () => void = () => {};
 
-  /** `lastTaskID`: the server's task the engine holds everything up to (0: it holds nothing yet). */
+  /** @internal `Lantern.open` makes it. `lastTaskID`: the server's task the engine holds everything up to (0: it holds nothing yet). */
   constructor(private readonly engine: FollowingEngine, options: FollowOptions, lastTaskID: number) {
     this.options = { retryMs: 500, maxRetryMs: 30_000, silenceMs: 45_000, fetch: globalThis.fetch.bind(globalThis), ...options };
     this.position = lastTaskID;
     this.needsImage = lastTaskID === 0;
   }
 
-  /** Starts following; resolves once the first attempt caught up with the server, or failed (the engine then answers from what it holds). */
+  /** @internal Starts following (`Lantern.open`); resolves once the first attempt caught up with the server, or failed (the engine then answers from what it holds). */
   start(): Promise<void> {
     return new Promise((firstAttempt) => {
       this.attempted = firstAttempt;

@@ -145,6 +145,22 @@ describe('a follower of lantern serve', () => {
     expect(streamed).toMatch(/id: \d+\nevent: skip\ndata: \{\}/);
   });
 
+  it('a copy between its indexes is applied; one from an index the key does not reach makes it load a new snapshot', async () => {
+    const follower = await follow();
+    const copied = await call('POST', '/1/indexes/products/operation', { operation: 'copy', destination: 'products_copy' });
+    await follower.follower!.caughtUp(copied.body.taskID);
+    expect(follower.follower!.state.snapshotsLoaded).toBe(1);
+    expect(await hitIDs(follower, 'products_copy', 'television')).toEqual(await hitIDs(follower, 'products', 'television'));
+
+    const pulled = await call('POST', '/1/indexes/secret_salaries/operation', { operation: 'copy', destination: 'products_from_secret' });
+    await follower.follower!.caughtUp(pulled.body.taskID);
+    expect(follower.follower!.state.snapshotsLoaded).toBe(2);
+    // the destination is an index of the key's: what it holds now is the follower's to have
+    expect((await search(follower, 'products_from_secret')).body).toMatchObject({ nbHits: 3 });
+    expect([...follower.indexes.keys()].sort()).toEqual(['products', 'products_copy', 'products_from_secret']);
+    for (const name of ['products_copy', 'products_from_secret']) expect((await call('DELETE', `/1/indexes/${name}`)).status).toBe(200);
+  });
+
   it('receives the writes in the order the server applied them', async () => {
     const follower = await follow();
     let last = 0;
