@@ -24,7 +24,7 @@ import { availableParallelism } from 'node:os';
 const COMMANDS: Record<string, string> = {
   serve: `lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory | --nats URL,... --app-id ID [--nats-replicas 1]]
               [--app-id ID] [--admin-key KEY] [--clusters c1,c2] [--trust-proxy] [--max-connections-per-address 256]
-              [--workers 1] [--snapshot-every 2000] [--demo]
+              [--workers 1] [--snapshot-every 2000] [--follow-backlog 10000] [--demo]
     The REST API over HTTP. The admin key may come from the LANTERN_ADMIN_KEY environment
     variable instead of --admin-key; without one, any credentials are accepted. --workers N
     (or auto: one per core) answers reads on N worker threads, each holding a copy of the
@@ -32,7 +32,10 @@ const COMMANDS: Record<string, string> = {
     NATS JetStream (servers started with -js): every node started with the same --app-id
     serves the same application, takes writes and answers reads; --nats-replicas 3 keeps
     three copies on a three-server NATS cluster. --snapshot-every N: a snapshot after N
-    writes (with --nats, N entries of the application's stream).`,
+    writes (with --nats, N entries of the application's stream). Followers (engines opened
+    with follow: { url, apiKey } and a key with the follow right) load a snapshot, then tail
+    the writes; --follow-backlog N keeps N records' worth of recent writes for those that
+    reconnect (one away for longer loads a snapshot again; 0 serves no followers).`,
   import: `lantern import INDEX FILE [--format json|ndjson|csv] [--types COL:TYPE,...] [--settings FILE.json]
               [--with-replicas] [--skip N] [--dry-run] [--data DIR | --url http://HOST:PORT]
     Streams FILE into INDEX: a JSON array, NDJSON (a record a line) or CSV with a header row
@@ -87,6 +90,8 @@ const OPTIONS = {
     nats: { type: 'string' },
     'nats-replicas': { type: 'string' },
     'snapshot-every': { type: 'string' },
+    // records' worth of recent writes kept for followers
+    'follow-backlog': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
     version: { type: 'boolean', short: 'v', default: false },
 } as const;
@@ -128,7 +133,7 @@ function readSettings(path: string | URL): Record<string, unknown> {
 }
 
 /** A flag's non-negative integer, or undefined when the flag is absent. */
-function count(flag: 'max-connections-per-address' | 'skip' | 'snapshot-every'): number | undefined {
+function count(flag: 'max-connections-per-address' | 'skip' | 'snapshot-every' | 'follow-backlog'): number | undefined {
   const text = flags[flag];
   if (text === undefined) return undefined;
   if (!/^\d+$/.test(text)) fail(`--${flag} needs a whole number, not "${text}"`);
@@ -154,7 +159,9 @@ const adminKey = flags['admin-key'] ?? process.env[ADMIN_KEY_VARIABLE];
 async function open(dataDir: string | undefined, repair = false, cluster?: NatsCluster): Promise<Lantern> {
   const storage = cluster?.storage ?? (dataDir ? fsStorage(dataDir) : memoryStorage());
   const clusters = flags.clusters?.split(',').filter(Boolean);
-  return Lantern.open({ appId: flags['app-id'], adminKey, storage, log: cluster?.log, clusters, repair, snapshotEvery: count('snapshot-every') });
+  return Lantern.open({
+    appId: flags['app-id'], adminKey, storage, log: cluster?.log, clusters, repair, snapshotEvery: count('snapshot-every'), followBacklog: count('follow-backlog'),
+  });
 }
 
 /** --nats: the application's stream and snapshots, shared with every node started with the same --app-id. */

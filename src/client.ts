@@ -7,3 +7,4 @@ export { connectWorker, type RemoteLantern } from './worker-client.js';
 export { ApiError } from './util/errors.js';
 export type { ApiRequest, ApiResponse } from './api/types.js';
 export type { LanternClient, LanternExtras, LanternHelpers } from './api/client.js';
+export type { FollowState } from './follow/options.js';

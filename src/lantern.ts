@@ -10,6 +10,8 @@ import { Engine, type EngineOptions } from './engine/engine.js';
 export type { EngineOptions as LanternOptions } from './engine/engine.js';
 import { notFound } from './util/errors.js';
 import { scheduleBuild } from './suggestions/scheduler.js';
+import { FollowFeed, DEFAULT_BACKLOG } from './follow/feed.js';
+import { Follower } from './follow/follower.js';
 
 /**
  * The engine: indexes of JSON records behind the hosted service's REST API,
@@ -21,10 +23,27 @@ export class Lantern extends Engine {
   /** @internal The API's services for this engine: the call log, rate limiters, secured keys' parents. */
   readonly services = createApiServices();
 
-  /** Opens an engine on `options.storage` (in memory by default), reading back what it holds. */
+  /**
+   * With `follow`: what keeps it current (where it stands, a way to wait
+   * until it caught up); undefined for an engine that follows no server.
+   */
+  follower: Follower | undefined;
+
+  /**
+   * Opens an engine on `options.storage` (in memory by default), reading
+   * back what it holds. A follower (`options.follow`) then loads what it
+   * misses from its server: it resolves once caught up, or once the server
+   * could not be reached (it answers from what it holds meanwhile).
+   */
   static async open(options: EngineOptions = {}): Promise<Lantern> {
     const engine = new Lantern(options);
     await engine.load();
+    const backlog = options.followBacklog ?? DEFAULT_BACKLOG;
+    if (backlog > 0) engine.services.follow = FollowFeed.attach(engine, backlog);
+    if (options.follow) {
+      engine.follower = new Follower(engine, options.follow, engine.recovery.lastTaskID);
+      await engine.follower.start();
+    }
     return engine;
   }
 
@@ -45,8 +64,10 @@ export class Lantern extends Engine {
     return state.status(indexName);
   }
 
-  /** Lets builds under way finish first. */
+  /** Lets builds under way finish first; stops following, and ends followers' logs. */
   override async close(): Promise<void> {
+    await this.follower?.close();
+    this.services.follow?.close();
     await Promise.allSettled(this.analytics.suggestions.running.values());
     return super.close();
   }

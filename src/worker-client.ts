@@ -7,6 +7,7 @@ import nodeEndpoint from 'comlink/dist/umd/node-adapter.js';
 import { createClient, type LanternClient } from './api/client.js';
 import type { ApiRequest, ApiResponse } from './api/types.js';
 import type { NodePort } from './platform/types.js';
+import type { FollowState } from './follow/options.js';
 
 /** A response as it crosses the thread boundary: the body as JSON bytes, transferred, not copied. */
 export interface WireResponse { status: number; headers?: Record<string, string>; json: Uint8Array }
@@ -16,6 +17,8 @@ export interface WorkerApi {
   request(request: ApiRequest): Promise<WireResponse>;
   waitForTasks(): Promise<void>;
   snapshot(): Promise<void>;
+  followState(): Promise<FollowState | undefined>;
+  caughtUp(taskID?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -33,6 +36,10 @@ export interface RemoteLantern {
   client(apiKey?: string, appId?: string): LanternClient;
   waitForTasks(): Promise<void>;
   snapshot(): Promise<void>;
+  /** Where the worker's engine stands with the server it follows (undefined when it follows none). */
+  followState(): Promise<FollowState | undefined>;
+  /** Resolves once the worker's engine caught up with the server it follows and holds task `taskID` (see Follower.caughtUp). */
+  caughtUp(taskID?: number): Promise<void>;
   /** Releases the proxy and terminates the worker. */
   close(): Promise<void>;
 }
@@ -50,6 +57,8 @@ export function connectWorker(worker: Comlink.Endpoint | NodeWorkerLike): Remote
     client: (apiKey, appId) => createClient(request, apiKey, appId),
     waitForTasks: () => remote.waitForTasks(),
     snapshot: () => remote.snapshot(),
+    followState: () => remote.followState(),
+    caughtUp: (taskID) => remote.caughtUp(taskID),
     async close() {
       // the worker goes even when its engine never opened (its close rejects with the reason)
       try {

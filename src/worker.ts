@@ -28,6 +28,12 @@ export function exposeEngine(engine: Lantern | Promise<Lantern>, endpoint: Comli
     },
     waitForTasks: async () => (await opened).waitForTasks(),
     snapshot: async () => (await opened).snapshot(),
+    followState: async () => (await opened).follower?.state,
+    async caughtUp(taskID) {
+      const { follower } = await opened;
+      if (!follower) throw new Error('this engine follows no server (open it with `follow`)');
+      await follower.caughtUp(taskID);
+    },
     close: async () => (await opened).close(),
   };
   Comlink.expose(api, endpoint);

@@ -56,6 +56,10 @@ export interface LanternExtras {
   getProbes(): Promise<Report>;
   getLatencyByRelevantProbes(args: { clusters: string }): Promise<Report>;
   getLatencyByOtherProbes(args: { clusters: string }): Promise<Report>;
+  /** GET /1/lantern/follow/snapshot: the indexes the key reaches, as the snapshot bytes a follower starts from (Lantern's own). */
+  followSnapshot(): Promise<Uint8Array>;
+  /** GET /1/lantern/follow/log: the writes after task `after` a follower applies, as server-sent events (Lantern's own). */
+  followLog(args?: { after?: number }): Promise<ReadableStream<Uint8Array>>;
 }
 
 /** The official clients' helpers Lantern's client has too. */

@@ -22,6 +22,7 @@ import * as monitoring from './monitoring.js';
 import * as suggestions from './suggestions.js';
 import * as clusters from './clusters.js';
 import * as dictionaries from './dictionaries.js';
+import * as follow from './follow.js';
 import { observeRequest } from '../monitoring/observe.js';
 import * as logs from './logs.js';
 import { requestIdHeaders, requestIdOf } from './request-id.js';
@@ -164,6 +165,8 @@ const HANDLERS: { readonly [K in RouteOp]: Handler<PathParamsOf<K>, Engine> } = 
   getDictionarySettings: dictionaries.getDictionarySettings,
   setDictionarySettings: dictionaries.setDictionarySettings,
   getDictionaryLanguages: dictionaries.getDictionaryLanguages,
+  followSnapshot: follow.followSnapshot,
+  followLog: follow.followLog,
 };
 
 /** The handler of a matched route (its path gave the parameters the handler reads). */

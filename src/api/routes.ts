@@ -172,6 +172,9 @@ const ROUTE_TABLE = [
   { op: 'getDictionarySettings', method: 'GET', path: '/1/dictionaries/*/settings', right: 'settings' },
   { op: 'setDictionarySettings', method: 'PUT', path: '/1/dictionaries/*/settings', right: 'editSettings', body: '.' },
   { op: 'getDictionaryLanguages', method: 'GET', path: '/1/dictionaries/*/languages', right: 'settings' },
+  // followers (Lantern's own, under /1/lantern/: src/follow/): the state a follower starts from, then the log it tails
+  { op: 'followSnapshot', method: 'GET', path: '/1/lantern/follow/snapshot', right: 'follow' },
+  { op: 'followLog', method: 'GET', path: '/1/lantern/follow/log', right: 'follow', query: ['after'] },
 ] as const satisfies readonly Route[];
 
 export const ROUTES: readonly Route[] = ROUTE_TABLE;

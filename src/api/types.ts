@@ -3,6 +3,7 @@ import type { ErrorCode } from '../util/errors.js';
 import type { CallLog } from './call-log.js';
 import type { RateLimiter } from '../auth/rate-limit.js';
 import type { SecuredKeyParents } from '../auth/secured-parents.js';
+import type { FollowFeed } from '../follow/feed.js';
 
 export interface ApiRequest {
   method: string;
@@ -62,6 +63,8 @@ export interface ApiServices {
   strategyTaskID: number;
   /** Where read operations are answered when not here (replicas in worker threads: src/replication/); undefined = here. */
   reads?: ReadForwarder;
+  /** What followers tail (src/follow/feed.ts): made when the first follower comes, or when a server starts. */
+  follow?: FollowFeed;
 }
 
 /**
@@ -148,15 +151,29 @@ export class Reply {
   constructor(readonly status: number, readonly body: unknown, readonly headers?: Record<string, string>) {}
 }
 
+/**
+ * A body sent as it is rather than as text: bytes (a follower's snapshot),
+ * or a stream of them (a follower's log, server-sent events). The HTTP
+ * server writes them out; `contentOf` only names them (the call log).
+ */
+export type RawBody = Uint8Array | ReadableStream<Uint8Array>;
+
+export function isRawBody(body: unknown): body is RawBody {
+  return body instanceof Uint8Array || (typeof ReadableStream === 'function' && body instanceof ReadableStream);
+}
+
 /** Whether the body is sent as JSON (the default) rather than as text of another content type. */
 const sentAsJson = (response: ApiResponse): boolean => {
   const type = response.headers?.['content-type'];
   return type === undefined || type.startsWith('application/json');
 };
 
-/** The body as sent: JSON, unless the response declares another content type (its body is then text). */
+/** The body as sent: JSON, unless the response declares another content type (its body is then text; raw bodies are named). */
 export function contentOf(response: ApiResponse): string {
-  return response.text ?? (sentAsJson(response) ? JSON.stringify(response.body) : String(response.body));
+  if (response.text !== undefined) return response.text;
+  const { body } = response;
+  if (isRawBody(body)) return body instanceof Uint8Array ? `(${body.length} bytes)` : '(a stream)';
+  return sentAsJson(response) ? JSON.stringify(body) : String(body);
 }
 
 export type Handler<Params extends string = never, Uses = unknown> = (ctx: OperationContext<Params, Uses>) => unknown | Promise<unknown>;

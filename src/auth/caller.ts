@@ -3,17 +3,17 @@
 // restrictions are checked against it (rights.ts, restrictions.ts).
 import type { SearchParams } from '../index/params.js';
 
-/** The rights of compatibility.md's ACL table; `admin` = admin key only. */
 /**
  * The rights a key may hold: the official spec's `acl` enum (compatibility.md,
- * "Rights"). `inference` and the `nlu*` rights guard products Lantern does
- * not have: a key may hold them, no operation asks for them.
+ * "Rights"), and Lantern's own `follow` (a follower receives the indexes the
+ * key reaches: src/follow/). `inference` and the `nlu*` rights guard products
+ * Lantern does not have: a key may hold them, no operation asks for them.
  */
 export const KEY_RIGHTS = [
   'search', 'browse', 'addObject', 'deleteObject', 'deleteIndex', 'listIndexes', 'settings', 'editSettings',
   'analytics', 'recommendation', 'personalization', 'usage', 'logs', 'seeUnretrievableAttributes', 'inference',
   'nluWriteProject', 'nluReadProject', 'nluWriteEntity', 'nluReadEntity', 'nluWriteIntent', 'nluReadIntent',
-  'nluPrediction', 'nluReadAnswers',
+  'nluPrediction', 'nluReadAnswers', 'follow',
 ] as const;
 
 /** What an operation needs: a key's right, or the admin key (`admin`, which no key holds). */

@@ -79,6 +79,13 @@ export interface DurabilityOptions<Operation> {
    * entry reaching the mark.
    */
   log?: SharedLog;
+  /**
+   * Set (to the sentence the caller gets) on a follower (src/follow/): it
+   * applies only what the server it follows sends (`applyReplicated`), so
+   * its own writes are refused with a 405 and the search events it records
+   * stay in memory (its log holds the server's taskIDs only).
+   */
+  follows?: string;
 }
 
 export class Durability<Operation extends object> {
@@ -94,8 +101,8 @@ export class Durability<Operation extends object> {
   private snapshotCaptured = false;
   /** Snapshots proven in a worker thread and here (see proveElsewhere). */
   readonly proofs = { elsewhere: 0, here: 0 };
-  /** Where operations entering the state go (replicas), when anywhere. */
-  private replicas: ReplicationTarget<Operation> | undefined;
+  /** Where operations entering the state go (replicas, followers' feed). */
+  private readonly targets = new Set<ReplicationTarget<Operation>>();
 
   constructor(private readonly options: DurabilityOptions<Operation>) {}
 
@@ -148,6 +155,7 @@ export class Durability<Operation extends object> {
    * are waited for together.
    */
   async write(operation: Operation, weight = 1, group?: string): Promise<number> {
+    this.refuseOnFollower();
     const taskID = this.options.log
       ? await this.appendShared({ ...operation, at: Date.now() }, { queued: true, weight, ...(group === undefined ? {} : { group }) })
       : await this.logAndQueue(operation, weight, group);
@@ -185,11 +193,12 @@ export class Durability<Operation extends object> {
    * queue reaches this taskID replays it harmlessly. Resolves with the taskID.
    */
   async writeNow(op: Operation): Promise<number> {
+    this.refuseOnFollower();
     if (this.options.log) return this.appendShared(op, { queued: false, weight: 1 });
     const taskID = this.tasks.allocate();
     await this.logged(taskID, op, () => {
       this.apply(op, taskID);
-      this.replicas?.feed({ taskID, op, queued: false });
+      this.feed({ taskID, op, queued: false });
     });
     return taskID;
   }
@@ -200,12 +209,17 @@ export class Durability<Operation extends object> {
    * read-only storage logs nothing.
    */
   async logApplied(op: Operation): Promise<number> {
+    if (this.options.follows !== undefined) return 0;
     // the shared log hands it back to every node (here too: applying search events again adds nothing)
     if (this.options.log) return this.options.log.unavailable === undefined ? this.appendShared(op, { queued: false, weight: 1 }) : 0;
     const taskID = this.tasks.allocate();
     if (this.storage.append && this.storage.readOnly === undefined) await this.logged(taskID, op);
-    this.replicas?.feed({ taskID, op, queued: false });
+    this.feed({ taskID, op, queued: false });
     return taskID;
+  }
+
+  private refuseOnFollower(): void {
+    if (this.options.follows !== undefined) throw new ApiError('follower', this.options.follows);
   }
 
   /** Resolves once every accepted write is applied. */
@@ -257,7 +271,7 @@ export class Durability<Operation extends object> {
   private async applied(taskID: number, op: Logged<Operation>, snapshotAfter = false): Promise<void> {
     await this.afterSnapshotInFlight();
     // replicas apply it alongside: it is published once they all did (TaskQueue.publishedWhen)
-    this.replicas?.feed({ taskID, op, queued: true });
+    this.feed({ taskID, op, queued: true });
     try {
       await this.run(op, taskID);
     } finally {
@@ -319,7 +333,7 @@ export class Durability<Operation extends object> {
       const op = await this.decoded(bytes).catch((e: unknown) => console.error(`lantern: task ${taskID} cannot be read; it is skipped`, e));
       if (op) {
         this.apply(op, taskID);
-        this.replicas?.feed({ taskID, op, queued: false });
+        this.feed({ taskID, op, queued: false });
       }
       this.tasks.advancePast(taskID);
     }
@@ -343,47 +357,80 @@ export class Durability<Operation extends object> {
   // --- replication (see replication.ts)
 
   /**
-   * Sends every operation entering the state from now on to `target` (none
-   * when undefined), and publishes a queued task only once `target` says
-   * every replica applied it.
+   * Sends every operation entering the state from now on to `target` too,
+   * until the function returned is called; a target that has `published`
+   * holds a queued task back until it says every replica applied it.
    */
-  replicateTo(target: ReplicationTarget<Operation> | undefined): void {
-    this.replicas = target;
-    this.tasks.publishedWhen = target && ((taskID) => target.published(taskID));
+  replicateTo(target: ReplicationTarget<Operation>): () => void {
+    this.targets.add(target);
+    this.gatePublishing();
+    return () => {
+      this.targets.delete(target);
+      this.gatePublishing();
+    };
+  }
+
+  private gatePublishing(): void {
+    const gates = [...this.targets].filter((t) => t.published);
+    this.tasks.publishedWhen = gates.length === 0 ? undefined : (taskID) => Promise.all(gates.map((t) => t.published!(taskID))).then(() => {});
+  }
+
+  private feed(entry: ReplicatedOp<Operation>): void {
+    for (const target of this.targets) target.feed(entry);
   }
 
   /**
    * The state applied so far as snapshot bytes, captured between tasks like
    * a snapshot but neither stored nor encrypted, and changing nothing of
-   * what is stored: what a replica starts from.
+   * what is stored: what a replica starts from. `select` keeps part of it
+   * (what a follower may receive).
    */
-  async image(): Promise<StateImage> {
-    const state = await this.captured('replica');
+  async image(select: (state: SnapshotHeader) => SnapshotHeader = (state) => state): Promise<StateImage> {
+    const state = select(await this.captured('replica'));
     const pieces: Uint8Array[] = [];
     for await (const piece of await (await Codec.create()).encodeSnapshot(state, yieldTurn)) pieces.push(piece);
     return { bytes: concat(pieces), lastTaskID: state.lastTaskID };
   }
 
-  /** A replica's start: loads the writer's image into the sections (they must be empty). */
+  /**
+   * A replica's start: loads the writer's image into the sections, in place
+   * of what they held (a follower loading a newer one). A replica with a
+   * store of its own (a follower's) stores it as its snapshot.
+   */
   async loadImage({ bytes, lastTaskID }: StateImage): Promise<void> {
     const state = await decodeSnapshotOf<SnapshotHeader>(await Codec.create(), bytes, lastTaskID, yieldTurn);
+    await this.tasks.idle();
+    this.reset();
     await this.restore(state, false);
     this.lastApplied = lastTaskID;
     this.tasks.advancePast(lastTaskID);
+    if (this.keepsLog) await this.snapshot();
   }
 
   /**
    * A replica applies one operation of the writer's stream, as the writer
    * did: a queued one through `runTask` (once the previous one is done: the
-   * caller waits), skipped when the image holds it; any other at once.
+   * caller waits), skipped when the image holds it; any other at once. A
+   * replica with a store of its own logs it first, under the writer's
+   * taskID, and takes snapshots as the writer does.
    */
   async applyReplicated({ taskID, op, queued }: ReplicatedOp<Operation>): Promise<void> {
     this.tasks.advancePast(taskID);
+    if (!queued && !this.keepsLog) return this.apply(op, taskID);
+    if (queued && taskID <= this.lastApplied) return;
+    if (!this.keepsLog) {
+      await this.run(op, taskID);
+      this.lastApplied = taskID;
+      return;
+    }
+    await this.logged(taskID, op);
     if (!queued) return this.apply(op, taskID);
-    if (taskID <= this.lastApplied) return;
-    await this.run(op, taskID);
-    this.lastApplied = taskID;
+    // between two captures, as the writer's tasks are (a snapshot never holds half of it)
+    await this.tasks.exclusive(() => this.applied(taskID, op));
   }
+
+  /** Whether the storage keeps a log (a replica with one keeps what it applies). */
+  private get keepsLog(): boolean { return this.storage.append !== undefined; }
 
   /** The last queued task applied. */
   get appliedThrough(): number { return this.lastApplied; }

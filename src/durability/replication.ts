@@ -4,7 +4,9 @@
 // that enters the writer's state, in the order the writer applies them,
 // through the same `apply` (`Durability.applyReplicated`). Read workers
 // (src/replication/) are the first replicas; a node applying a shared log
-// or a follower tailing one over HTTP would be fed the same entries.
+// is fed the same entries, and so is a follower tailing a server over HTTP
+// (src/follow/: the server's feed is a target, the follower applies them).
+// A writer may have several targets (read workers and followers' feed).
 
 /** One operation of the stream, with the taskID the log gives it. */
 export interface ReplicatedOp<Operation> {
@@ -25,8 +27,11 @@ export interface ReplicatedOp<Operation> {
 export interface ReplicationTarget<Operation> {
   /** An operation entering the writer's state, in the order it does. */
   feed(entry: ReplicatedOp<Operation>): void;
-  /** Settles once every replica applied queued task `taskID`: the task is published then. */
-  published(taskID: number): Promise<void>;
+  /**
+   * Settles once every replica applied queued task `taskID`: the task is
+   * published then. A target without it (followers' feed) holds nothing back.
+   */
+  published?(taskID: number): Promise<void>;
 }
 
 /** The writer's state as a replica starts from it: an unstored snapshot, and the last task it holds. */

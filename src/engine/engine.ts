@@ -24,10 +24,11 @@ import { DictionariesState } from '../dictionaries/state.js';
 import type { DictionaryOperation } from '../dictionaries/entries.js';
 import { Metrics } from '../monitoring/metrics.js';
 import { observeTask } from '../monitoring/observe.js';
-import { Durability, type Logged } from '../durability/durability.js';
+import { Durability, type Logged, type SnapshotHeader } from '../durability/durability.js';
 import type { TaskQueue, TaskStatus } from '../durability/task-queue.js';
 import type { SharedLog } from '../durability/shared-log.js';
 import type { ReplicatedOp, ReplicationTarget, StateImage } from '../durability/replication.js';
+import type { FollowOptions } from '../follow/options.js';
 
 /** How `Lantern.open` opens an engine (exported as `LanternOptions`). */
 export interface EngineOptions {
@@ -77,6 +78,21 @@ export interface EngineOptions {
    * entry reaching the mark stores the snapshot.
    */
   log?: SharedLog;
+  /**
+   * Makes this engine a follower of a `lantern serve` (or of any engine
+   * served over HTTP): it loads the server's snapshot, then tails its log,
+   * applying every write to the indexes the key reaches. It answers
+   * searches, browse and getObject from what it holds, offline too, and
+   * catches up when the server is back; writes to it are refused (405).
+   * With a persistent `storage` it keeps what it received across restarts.
+   */
+  follow?: FollowOptions;
+  /**
+   * Records' worth of recent writes kept for followers (default 10,000):
+   * a follower that was away for longer loads a snapshot instead of the
+   * writes it missed. 0: this engine serves no followers.
+   */
+  followBacklog?: number;
 }
 
 /**
@@ -142,6 +158,7 @@ export class Engine {
       replays: (op, taskID) => this.catalog.replays(op, taskID),
       proveElsewhere: workerProof(options.encryptionKey),
       log: options.log,
+      follows: options.follow && `This engine follows ${options.follow.url}: it applies only what that server sends, so send writes there`,
     });
   }
 
@@ -215,11 +232,17 @@ export class Engine {
 
   // replication (src/durability/replication.ts): a writer feeds its replicas, a replica applies the stream
 
-  /** @internal Sends every operation entering the state to `target`; a task is published once it says every replica applied it. */
-  replicateTo(target: ReplicationTarget<WriteOperation> | undefined): void { this.durability.replicateTo(target); }
+  /**
+   * @internal Sends every operation entering the state to `target` too, until the function returned is called;
+   * a task is published once every target that says so says every replica applied it.
+   */
+  replicateTo(target: ReplicationTarget<WriteOperation>): () => void { return this.durability.replicateTo(target); }
 
-  /** @internal The state applied so far, as the image a replica starts from. */
-  image(): Promise<StateImage> { return this.durability.image(); }
+  /** @internal The state applied so far, as the image a replica starts from (`select`: the part a follower receives). */
+  image(select?: (state: SnapshotHeader) => SnapshotHeader): Promise<StateImage> { return this.durability.image(select); }
+
+  /** @internal The last queued task applied (a replica's: the last it received). */
+  get appliedThrough(): number { return this.durability.appliedThrough; }
 
   /** @internal A replica's start: the writer's image (on an engine that holds nothing yet). */
   loadImage(image: StateImage): Promise<void> { return this.durability.loadImage(image); }

@@ -194,6 +194,7 @@ export class IndexCatalog implements StateSection<IndexesPart, WriteOperation & 
   }
 }
 
-type IndexWrite = Exclude<WriteOperation, { type: 'key' | 'analytics' | 'dictionaries' }>;
+/** A write to indexes (records, settings, synonyms, rules, copies, deletions). */
+export type IndexWrite = Exclude<WriteOperation, { type: 'key' | 'analytics' | 'dictionaries' }>;
 
-const isIndexWrite = (op: WriteOperation): op is IndexWrite => op.type !== 'key' && op.type !== 'analytics' && op.type !== 'dictionaries';
+export const isIndexWrite = (op: WriteOperation): op is IndexWrite => op.type !== 'key' && op.type !== 'analytics' && op.type !== 'dictionaries';

@@ -41,6 +41,8 @@ export class ReadPool implements ReplicationTarget<WriteOperation>, ReadForwarde
   private waiting: Array<{ taskID: number; publish: () => void }> = [];
   private turn = 0;
   private closing = false;
+  /** Stops the writer's feeding this pool. */
+  private detach: () => void = () => {};
 
   private constructor(private readonly engine: Lantern, private readonly options: ReadPoolOptions) {
     this.threads = new Array(options.workers).fill(undefined);
@@ -50,7 +52,7 @@ export class ReadPool implements ReplicationTarget<WriteOperation>, ReadForwarde
   /** Starts `options.workers` threads on `engine`'s state; resolves once every one answers reads. */
   static async start(engine: Lantern, options: ReadPoolOptions): Promise<ReadPool> {
     const pool = new ReadPool(engine, options);
-    engine.replicateTo(pool);
+    pool.detach = engine.replicateTo(pool);
     engine.services.reads = pool;
     try {
       await Promise.all(pool.threads.map((_, slot) => pool.launch(slot)));
@@ -100,7 +102,7 @@ export class ReadPool implements ReplicationTarget<WriteOperation>, ReadForwarde
   /** Ends every thread; the writer answers everything again. */
   async close(): Promise<void> {
     this.closing = true;
-    this.engine.replicateTo(undefined);
+    this.detach();
     this.engine.services.reads = undefined;
     await Promise.all(this.threads.map((t) => t?.terminate()));
     this.threads.fill(undefined);

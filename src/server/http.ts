@@ -49,13 +49,14 @@ class BodyError extends Error {
 const ALLOWED_HEADERS = [
   'Content-Type', 'Content-Encoding', 'X-Algolia-API-Key', 'X-Algolia-Application-Id', 'X-Algolia-UserToken',
   'X-Algolia-Agent', 'X-Service-API-Key', 'X-Service-Application-Id', 'X-Forwarded-API-Key', 'X-Request-Id', 'Request-Id',
+  'Last-Event-ID',
 ];
 
 const CORS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, PUT, DELETE, OPTIONS',
   'access-control-allow-headers': ALLOWED_HEADERS.join(', '),
-  'access-control-expose-headers': 'X-Request-Id, Correlation-ID, Retry-After',
+  'access-control-expose-headers': 'X-Request-Id, Correlation-ID, Retry-After, X-Lantern-Task-ID',
   'access-control-max-age': '86400',
 };
 
@@ -118,13 +119,28 @@ export function vouchedUserToken(req: IncomingMessage, trustProxy: boolean | num
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  sendResponse(res, { status, body, headers });
+  void sendResponse(res, { status, body, headers });
 }
 
-/** Sends an answer (its text: see contentOf). */
-function sendResponse(res: ServerResponse, response: ApiResponse): void {
+/** Sends an answer: its text (see contentOf), or its bytes as they are, or its stream as it comes. */
+async function sendResponse(res: ServerResponse, response: ApiResponse): Promise<void> {
   res.writeHead(response.status, { ...CORS, 'content-type': 'application/json; charset=UTF-8', ...response.headers });
-  res.end(contentOf(response));
+  const { body } = response;
+  if (body instanceof ReadableStream) await sendStream(res, body as ReadableStream<Uint8Array>);
+  else res.end(body instanceof Uint8Array ? body : contentOf(response));
+}
+
+/** Writes a stream's chunks as they come (at the pace the client reads them); a client gone cancels it. */
+async function sendStream(res: ServerResponse, stream: ReadableStream<Uint8Array>): Promise<void> {
+  const reader = stream.getReader();
+  res.once('close', () => void reader.cancel().catch(() => {}));
+  res.flushHeaders();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done || res.destroyed) break;
+    if (!res.write(value)) await new Promise((resume) => res.once('drain', resume).once('close', resume));
+  }
+  res.end();
 }
 
 function headersOf(req: IncomingMessage): Record<string, string> {
@@ -164,7 +180,7 @@ export function handler(engine: RequestHandler, options: ServeOptions = {}) {
         userToken: vouchedUserToken(req, options.trustProxy),
         answerAsText: true,
       });
-      sendResponse(res, response);
+      await sendResponse(res, response);
     } catch (e) {
       console.error('lantern: internal error', e);
       if (!res.headersSent) send(res, 500, { message: 'Internal error', status: 500 }, ownId());

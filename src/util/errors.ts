@@ -16,6 +16,10 @@ export const ERROR_STATUS = {
   not_allowed: 403,
   /** No such path, index, record, key, rule, synonym, test or configuration. */
   not_found: 404,
+  /** A write sent to a follower (src/follow/): it only applies what the server it follows sends. */
+  follower: 405,
+  /** A follower asked for log entries the server no longer keeps: it loads a snapshot instead. */
+  log_trimmed: 410,
   /** A request body larger than the server takes. */
   payload_too_large: 413,
   /** Well-formed, but refused by the state it would change (A/B tests, insight events, suggestions). */

@@ -2,42 +2,19 @@
 // playwright-core) loads a page whose module worker runs the engine
 // (dist/worker.js) on real IndexedDB. Write, reload, search: the data is
 // there. A second tab on the same database gets the Web Locks error.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFixture, talksSettings } from './helpers.js';
-import { CHROMIUM, chromiumFor } from '../support/chromium.js';
+import { chromiumFor, launchChromium, originOf, servePages } from '../support/chromium.js';
 
 const haveChromium = chromiumFor('browser.test.ts');
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PAGES = fileURLToPath(new URL('./fixtures/browser/', import.meta.url));
-
-/** Serves the page, its worker and the built package (dist/). */
-function startServer(): Promise<Server> {
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    let file: string | undefined;
-    if (path === '/') file = join(PAGES, 'index.html');
-    else if (path === '/page.js' || path === '/engine-worker.js') file = join(PAGES, path.slice(1));
-    else if (path.startsWith('/dist/')) {
-      const candidate = normalize(join(ROOT, path));
-      if (candidate.startsWith(join(ROOT, 'dist'))) file = candidate;
-    }
-    if (!file || !existsSync(file)) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      return;
-    }
-    const type = file.endsWith('.html') ? 'text/html; charset=utf-8' : file.endsWith('.map') ? 'application/json' : 'text/javascript; charset=utf-8';
-    res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' }).end(readFileSync(file));
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 let server: Server | undefined;
 let context: BrowserContext | undefined;
@@ -47,14 +24,10 @@ const pageLog: string[] = [];
 
 beforeAll(async () => {
   if (!haveChromium) return;
-  server = await startServer();
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await servePages({ '/': join(PAGES, 'index.html'), '/page.js': join(PAGES, 'page.js'), '/engine-worker.js': join(PAGES, 'engine-worker.js') });
+  origin = originOf(server);
   userDataDir = mkdtempSync(join(tmpdir(), 'lantern-chromium-'));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  context = await launchChromium(userDataDir);
 }, 60_000);
 
 afterAll(async () => {

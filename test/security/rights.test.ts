@@ -14,6 +14,7 @@ const as = (key: string, extra: Record<string, string> = {}) => ({ 'x-algolia-ap
 function expectedRight(method: string, path: string): string {
   if (/^\/1\/(keys|clusters|security)(\/|$)/.test(path) || /^\/1\/indexes\/[^/]+\/keys(\/|$)/.test(path)) return 'admin';
   if (path === '/1/logs') return 'logs';
+  if (path.startsWith('/1/lantern/follow/')) return 'follow'; // Lantern's own (src/follow/)
   // query suggestions: "the admin key of the application" (analytics-api.md, Authentication)
   if (/^\/1\/(configs(\/|$)|logs\/)/.test(path)) return 'admin';
   // analytics-api.md's Authentication, and the personalization strategy of search-api.md
