@@ -4,13 +4,12 @@
 import { createClient, type LanternClient } from './api/client.js';
 import { route } from './api/router.js';
 import { createApiServices } from './api/services.js';
-import type { ApiRequest, ApiResponse } from './api/types.js';
+import type { ApiRequest, ApiResponse, ApiServices } from './api/types.js';
 import { Engine, type EngineOptions } from './engine/engine.js';
 
 export type { EngineOptions as LanternOptions } from './engine/engine.js';
 import { notFound } from './util/errors.js';
 import { scheduleBuild } from './suggestions/scheduler.js';
-import { FollowFeed, DEFAULT_BACKLOG } from './follow/feed.js';
 import { Follower } from './follow/follower.js';
 
 /**
@@ -21,7 +20,12 @@ import { Follower } from './follow/follower.js';
  */
 export class Lantern extends Engine {
   /** @internal The API's services for this engine: the call log, rate limiters, secured keys' parents. */
-  readonly services = createApiServices();
+  readonly services: ApiServices;
+
+  private constructor(options: EngineOptions) {
+    super(options);
+    this.services = createApiServices(options.followBacklog);
+  }
 
   /**
    * With `follow`: what keeps it current (where it stands, a way to wait
@@ -38,8 +42,6 @@ export class Lantern extends Engine {
   static async open(options: EngineOptions = {}): Promise<Lantern> {
     const engine = new Lantern(options);
     await engine.load();
-    const backlog = options.followBacklog ?? DEFAULT_BACKLOG;
-    if (backlog > 0) engine.services.follow = FollowFeed.attach(engine, backlog);
     if (options.follow) {
       engine.follower = new Follower(engine, options.follow, engine.recovery.lastTaskID);
       await engine.follower.start();

@@ -63,8 +63,13 @@ export interface ApiServices {
   strategyTaskID: number;
   /** Where read operations are answered when not here (replicas in worker threads: src/replication/); undefined = here. */
   reads?: ReadForwarder;
-  /** What followers tail (src/follow/feed.ts): made when the first follower comes, or when a server starts. */
+  /**
+   * What followers tail (src/follow/feed.ts): attached when the first
+   * follower asks (an engine nobody follows keeps no writes for them).
+   */
   follow?: FollowFeed;
+  /** Records' worth of recent writes the feed keeps (EngineOptions.followBacklog); 0: this engine serves no followers. */
+  followBacklog: number;
 }
 
 /**

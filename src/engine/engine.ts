@@ -88,8 +88,9 @@ export interface EngineOptions {
    */
   follow?: FollowOptions;
   /**
-   * Records' worth of recent writes kept for followers (default 10,000):
-   * a follower that was away for longer loads a snapshot instead of the
+   * Records' worth of recent writes kept for followers (default 10,000),
+   * from the moment the first follower asks (until then nothing is kept): a
+   * follower that was away for longer loads a snapshot instead of the
    * writes it missed. 0: this engine serves no followers.
    */
   followBacklog?: number;

@@ -83,6 +83,13 @@ async function readFor(path: string, key: string, ms: number): Promise<string> {
   return Buffer.concat(chunks).toString('latin1');
 }
 
+/** The last task of the snapshot a follower with `key` would load now. */
+async function snapshotTask(key: string): Promise<number> {
+  const response = await fetch(`${server.url}/1/lantern/follow/snapshot`, { headers: { 'x-algolia-api-key': key, 'x-algolia-application-id': APP } });
+  await response.arrayBuffer();
+  return Number(response.headers.get('x-lantern-task-id'));
+}
+
 beforeAll(async () => {
   serverDir = tempDir('server');
   await startServer();
@@ -128,7 +135,8 @@ describe('a follower of lantern serve', () => {
   it('never sends keys, logs, analytics or other indexes: neither in the snapshot nor in the log', async () => {
     const snapshot = await readFor('/1/lantern/follow/snapshot', followKey, 5_000);
     const log = readFor('/1/lantern/follow/log?after=0', followKey, 1_500).catch(() => '');
-    const tail = readFor('/1/lantern/follow/log?after=1', followKey, 2_500);
+    // the log holds what came after a follower first asked (the snapshot above): it is tailed from there
+    const tail = readFor(`/1/lantern/follow/log?after=${await snapshotTask(followKey)}`, followKey, 2_500);
     await call('POST', '/1/keys', { acl: ['search'], description: 'LATERKEYDESCRIPTION' });
     await write('secret_salaries', [{ objectID: 's3', name: 'TOPSECRETRECORD again' }]);
     await call('POST', '/1/indexes/products/query', { query: 'ANALYTICSQUERY' });
@@ -237,3 +245,30 @@ async function until(condition: () => boolean, ms = 20_000): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+describe('an engine nobody follows', () => {
+  it('keeps no writes for followers until one asks, then keeps those after the snapshot it was given', async () => {
+    const engine = await Lantern.open({ adminKey: ADMIN });
+    const admin = { 'x-algolia-api-key': ADMIN, 'x-algolia-application-id': engine.appId };
+    const batch = (objectID: string) => engine.request({ method: 'POST', path: '/1/indexes/things/batch', headers: admin, body: { requests: [{ action: 'addObject', body: { objectID } }] } });
+    await batch('before');
+    await engine.waitForTasks();
+    expect(engine.services.follow).toBeUndefined();
+    const snapshot = await engine.request({ method: 'GET', path: '/1/lantern/follow/snapshot', headers: admin });
+    expect(snapshot.status).toBe(200);
+    expect(engine.services.follow).toBeDefined();
+    const taken = Number(snapshot.headers!['x-lantern-task-id']);
+    // the follower goes on after its snapshot; nothing before the first follower was kept
+    expect((await engine.request({ method: 'GET', path: `/1/lantern/follow/log?after=${taken}`, headers: admin })).status).toBe(200);
+    expect((await engine.request({ method: 'GET', path: '/1/lantern/follow/log?after=0', headers: admin })).status).toBe(410);
+    await engine.close();
+  });
+
+  it('opened with followBacklog 0, refuses followers with a 503', async () => {
+    const engine = await Lantern.open({ adminKey: ADMIN, followBacklog: 0 });
+    const response = await engine.request({ method: 'GET', path: '/1/lantern/follow/snapshot', headers: { 'x-algolia-api-key': ADMIN, 'x-algolia-application-id': engine.appId } });
+    expect(response.status).toBe(503);
+    expect(engine.services.follow).toBeUndefined();
+    await engine.close();
+  });
+});
