@@ -200,8 +200,9 @@ export class Durability<Operation extends object> {
    * read-only storage logs nothing.
    */
   async logApplied(op: Operation): Promise<number> {
-    // the shared log hands it back to every node (here too: applying search events again adds nothing)
-    if (this.options.log) return this.options.log.unavailable === undefined ? this.appendShared(op, { queued: false, weight: 1 }) : 0;
+    // the shared log hands it back to every node (here too: applying search events again adds nothing);
+    // while it cannot be reached this rejects, and the caller keeps what it holds (see AnalyticsState.flush)
+    if (this.options.log) return this.appendShared(op, { queued: false, weight: 1 });
     const taskID = this.tasks.allocate();
     if (this.storage.append && this.storage.readOnly === undefined) await this.logged(taskID, op);
     this.replicas?.feed({ taskID, op, queued: false });

@@ -228,7 +228,9 @@ export class Engine {
   applyReplicated(entry: ReplicatedOp<WriteOperation>): Promise<void> { return this.durability.applyReplicated(entry); }
 
   async close(): Promise<void> {
-    await this.analytics.flush();
+    this.analytics.stopRetrying();
+    // searches the log refuses now (cluster mode without NATS) end with this process: they were never replicated
+    await this.analytics.flush().catch((e: Error) => console.error(`lantern: search events not logged are lost (${e.message.split('\n')[0]})`));
     await this.durability.close();
   }
 

@@ -57,3 +57,27 @@ export async function answerOf(node: Node, indexName: string, params: Record<str
   const { processingTimeMS: _p, serverTimeMS: _s, processingTimingsMS: _t, ...rest } = body;
   return { status, ...rest };
 }
+
+/** Retries `check` until it passes (at most `ms`). */
+export async function eventually(check: () => Promise<void>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      return await check();
+    } catch (e) {
+      if (Date.now() > deadline) throw e;
+      await sleep(50);
+    }
+  }
+}
+
+/** Calls `send` until it answers `status` (at most 20 s). */
+export async function eventuallyAnswer(send: () => Promise<{ status: number; body: any }>, status: number) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const answer = await send();
+    if (answer.status === status) return answer;
+    if (Date.now() > deadline) throw new Error(`expected ${status}, still ${answer.status}: ${JSON.stringify(answer.body)}`);
+    await sleep(100);
+  }
+}
