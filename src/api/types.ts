@@ -1,3 +1,4 @@
+import type { ClusterNodes } from '../clusters/forwarding.js';
 import type { Caller, Right } from '../auth/caller.js';
 import type { ErrorCode } from '../util/errors.js';
 import type { CallLog } from './call-log.js';
@@ -62,6 +63,8 @@ export interface ApiServices {
   strategyTaskID: number;
   /** Where read operations are answered when not here (replicas in worker threads: src/replication/); undefined = here. */
   reads?: ReadForwarder;
+  /** The nodes of the application's other clusters, when each cluster has nodes of its own (calls for their users are sent there). */
+  clusterNodes?: ClusterNodes;
 }
 
 /**

@@ -6,41 +6,18 @@
 // - a stored snapshot found damaged (its bytes replaced in the object
 //   store, read with the official client) is reported, and a node starting
 //   loads the snapshot before it and the stream after that one instead.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { Objm } from '@nats-io/obj';
-import { natsServerFor, startNats, type NatsGroup } from '../support/nats.js';
-import { APP, answerOf, batch, call, eventually, records, search, startNode, waitForTask, type Node } from '../support/cluster-nodes.js';
+import { describe, expect, it } from 'vitest';
+import { natsServerFor } from '../support/nats.js';
+import {
+  answerOf, batch, call, clusterFixture, eventually, records, search, snapshotBucket, startNode, storedSnapshots, streamState, waitForTask, type Node,
+} from '../support/cluster-nodes.js';
 
 const run = natsServerFor('trimmed.test.ts');
 const EVERY = ['--snapshot-every', '10'];
 
-let nats: NatsGroup;
-let nc: NatsConnection;
-const nodes: Node[] = [];
-
-beforeAll(async () => {
-  if (!run) return;
-  nats = await startNats(1);
-  nc = await connect({ servers: nats.urls });
-  nodes.push(...await Promise.all([startNode(nats.urls, EVERY), startNode(nats.urls, EVERY)]));
-});
-
-afterAll(async () => {
-  await Promise.all(nodes.map((n) => n.served.stop()));
-  await nc?.close();
-  await nats?.close();
-});
-
-const firstInStream = async () => (await (await jetstreamManager(nc)).streams.info(`LANTERN_${APP}`)).state.first_seq;
-const bucket = () => new Objm(nc).open(`LANTERN_${APP}_SNAPSHOTS`);
-
-/** The snapshots stored, newest first. */
-async function snapshots(): Promise<Array<{ name: string; taskID: number }>> {
-  const listed = (await (await bucket()).list()).filter((i) => !i.deleted);
-  return listed.map((i) => ({ name: i.name, taskID: Number(/^snapshot-(\d+)-/.exec(i.name)![1]) })).sort((x, y) => y.taskID - x.taskID);
-}
+const cluster = clusterFixture(run, [EVERY, EVERY]);
+const { nodes } = cluster;
+const firstInStream = async () => (await streamState(cluster.nc)).first_seq;
 
 /** Writes `count` batches of 20 records through `node` from batch `from` on; resolves with the last taskID. */
 async function writeBatches(node: Node, from: number, count: number): Promise<number> {
@@ -73,7 +50,7 @@ describe.skipIf(!run)('a node behind the stream, a damaged snapshot', () => {
     await waitForTask(a, last);
     await eventually(async () => expect(await firstInStream()).toBeGreaterThan(seen + 1), 20_000);
 
-    const back = await startNode(nats.urls, EVERY);
+    const back = await startNode(cluster.nats.urls, EVERY);
     nodes[1] = back;
     await expectSameAnswers(back, a, 60 * 20);
     expect((await call(back, 'GET', '/1/indexes/items/settings')).body).toMatchObject({ customRanking: ['asc(n)'] });
@@ -85,13 +62,13 @@ describe.skipIf(!run)('a node behind the stream, a damaged snapshot', () => {
 
   it('a damaged snapshot is reported, and a node starting loads the one before it and the stream after that one', async () => {
     const [a] = nodes;
-    const stored = await snapshots();
+    const stored = await storedSnapshots(cluster.nc);
     expect(stored.length).toBeGreaterThanOrEqual(2);
     // the stream still holds every entry after the older snapshot kept
     expect(await firstInStream()).toBeLessThanOrEqual(stored.at(-1)!.taskID + 1);
-    await (await bucket()).putBlob({ name: stored[0].name }, new TextEncoder().encode('not a snapshot'));
+    await (await snapshotBucket(cluster.nc)).putBlob({ name: stored[0].name }, new TextEncoder().encode('not a snapshot'));
 
-    const c = await startNode(nats.urls, EVERY);
+    const c = await startNode(cluster.nats.urls, EVERY);
     nodes.push(c);
     expect(c.served.output()).toContain(`the snapshot of task ${stored[0].taskID} cannot be used`);
     await expectSameAnswers(c, a, 61 * 20);

@@ -3,36 +3,19 @@
 // write may be, before anything is appended to the application's stream
 // (read from NATS with the official client), and nothing else breaks: the
 // nodes answer searches and take smaller writes as before.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { natsServerFor, startNats, type NatsGroup } from '../support/nats.js';
-import { APP, batch, records, search, startNode, waitForTask, type Node } from '../support/cluster-nodes.js';
+import { describe, expect, it } from 'vitest';
+import { natsServerFor } from '../support/nats.js';
+import { batch, clusterFixture, records, search, streamState, waitForTask } from '../support/cluster-nodes.js';
 
 const run = natsServerFor('write-limits.test.ts');
 
-let nats: NatsGroup;
-let nc: NatsConnection;
-let nodes: Node[] = [];
-
-beforeAll(async () => {
-  if (!run) return;
-  // snapshots are stored in chunks of 128 KB: the payload limit stays above them
-  nats = await startNats(1, { maxPayload: '256KB' });
-  nc = await connect({ servers: nats.urls });
-  nodes = await Promise.all([startNode(nats.urls), startNode(nats.urls)]);
-});
-
-afterAll(async () => {
-  await Promise.all(nodes.map((n) => n.served.stop()));
-  await nc?.close();
-  await nats?.close();
-});
-
-const lastInStream = async () => (await (await jetstreamManager(nc)).streams.info(`LANTERN_${APP}`)).state.last_seq;
+// snapshots are stored in chunks of 128 KB: the payload limit stays above them
+const cluster = clusterFixture(run, [[], []], { maxPayload: '256KB' });
+const lastInStream = async () => (await streamState(cluster.nc)).last_seq;
 
 describe.skipIf(!run)('a write larger than max_payload', () => {
   it('is refused with a 413 saying how large a write may be, before anything is appended; the rest goes on', async () => {
+    const { nodes } = cluster;
     const [a, b] = nodes;
     const first = await batch(a, 'items', records(0, 100, 'small'));
     expect(first.status).toBe(200);
