@@ -70,6 +70,19 @@ describe.skipIf(!run)('two clusters, a node for each', () => {
     for (const node of [c1, c2]) expect((await call(node, 'GET', '/1/clusters/mapping/alice')).body).toMatchObject({ clusterName: 'c2', nbRecords: 30 });
   });
 
+  it('removing a user of c2 through the c1 node deletes its records on c2, and the assignment everywhere', async () => {
+    expect((await callFor(c2, 'carol', 'POST', '/1/clusters/mapping', { cluster: 'c2' })).status).toBe(200);
+    await eventually(async () => expect((await call(c1, 'GET', '/1/clusters/mapping/carol')).status).toBe(200));
+    const written = await callFor(c1, 'carol', 'POST', '/1/indexes/items/batch', { requests: records(500, 4, 'caroldoc').map((body) => ({ action: 'addObject', body })) });
+    await waitForTaskFor(c2, 'carol', written.body.taskID);
+    expect(await hitsFor(c2, undefined, 'caroldoc')).toBe(4);
+
+    expect((await call(c1, 'DELETE', '/1/clusters/mapping/carol')).status).toBe(200);
+    await eventually(async () => expect(await hitsFor(c2, undefined, 'caroldoc')).toBe(0));
+    for (const node of [c1, c2]) await eventually(async () => expect((await call(node, 'GET', '/1/clusters/mapping/carol')).status).toBe(404));
+    expect(await hitsFor(c2, 'alice', 'alicedoc')).toBe(30);
+  });
+
   it('a user no cluster holds is a 404; a cluster no node serves now is a 503 saying so', async () => {
     const unknown = await callFor(c1, 'nobody', 'POST', '/1/indexes/items/query', { query: '' });
     expect([unknown.status, unknown.body.message]).toEqual([404, 'User ID "nobody" is not assigned to any cluster']);
