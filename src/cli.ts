@@ -17,8 +17,7 @@ import { createClient } from './api/client.js';
 import { COLUMN_TYPES, SourceError, type ColumnType } from './cli/record-sources.js';
 import { isPlainObject } from './index/records.js';
 import { ReadPool } from './replication/read-pool.js';
-import { natsCluster, type NatsCluster } from './nats/cluster.js';
-import type { NatsClusterNodes } from './nats/cluster-nodes.js';
+import { natsCluster, type AdvertisedNodes, type NatsCluster } from './nats/cluster.js';
 import { availableParallelism } from 'node:os';
 
 /** Each command's usage: `lantern help COMMAND` prints one, `lantern --help` all of them. */
@@ -187,7 +186,7 @@ async function joinCluster(servers: string): Promise<NatsCluster> {
 }
 
 /** Sends calls for users of other clusters to their nodes, and tells them where this node is. */
-function advertise(engine: Lantern, nodes: NatsClusterNodes, url: string): void {
+function advertise(engine: Lantern, nodes: AdvertisedNodes, url: string): void {
   engine.services.clusterNodes = nodes;
   nodes.advertise(url);
 }

@@ -14,6 +14,8 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { DiscardPolicy, jetstream, jetstreamManager, JetStreamApiCodes, JetStreamApiError, RetentionPolicy, StorageType, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { Objm } from '@nats-io/obj';
 import type { SharedLog } from '../durability/shared-log.js';
+import type { SharedAssignments } from '../clusters/mapping.js';
+import type { ClusterNodes } from '../clusters/forwarding.js';
 import type { Storage } from '../storage/storage.js';
 import { applicationNamesOf, namesOf, type JetStreamNames } from './names.js';
 import { UserDirectory } from './user-directory.js';
@@ -57,9 +59,15 @@ export interface NatsCluster {
   /** The application's stream. */
   log: SharedLog;
   /** With a cluster: the user assignments every cluster's nodes share (`Lantern.open`'s `assignments`). */
-  assignments?: UserDirectory;
+  assignments?: SharedAssignments;
   /** With a cluster: the nodes of the others (`advertise` this node's URL once it listens). */
-  nodes?: NatsClusterNodes;
+  nodes?: AdvertisedNodes;
+}
+
+/** The nodes of an application's clusters, which this node joins once it is reached at a URL. */
+export interface AdvertisedNodes extends ClusterNodes {
+  /** Tells the nodes of the other clusters that this one is reached at `url` (from now until the connection closes). */
+  advertise(url: string): void;
 }
 
 /** Connects to NATS and opens (making them the first time) the application's stream and snapshot store. */
