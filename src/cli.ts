@@ -17,13 +17,13 @@ import { createClient } from './api/client.js';
 import { COLUMN_TYPES, SourceError, type ColumnType } from './cli/record-sources.js';
 import { isPlainObject } from './index/records.js';
 import { ReadPool } from './replication/read-pool.js';
-import { natsCluster, type NatsCluster } from './nats/cluster.js';
+import { natsCluster, type AdvertisedNodes, type NatsCluster } from './nats/cluster.js';
 import { availableParallelism } from 'node:os';
 
 /** Each command's usage: `lantern help COMMAND` prints one, `lantern --help` all of them. */
 const COMMANDS: Record<string, string> = {
   serve: `lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory | --nats URL,... --app-id ID [--nats-replicas 1]]
-              [--app-id ID] [--admin-key KEY] [--clusters c1,c2] [--trust-proxy] [--max-connections-per-address 256]
+              [--app-id ID] [--admin-key KEY] [--clusters c1,c2] [--advertise URL] [--trust-proxy] [--max-connections-per-address 256]
               [--workers 1] [--snapshot-every 2000] [--follow-backlog 10000] [--demo]
     The REST API over HTTP. The admin key may come from the LANTERN_ADMIN_KEY environment
     variable instead of --admin-key; without one, any credentials are accepted. --workers N
@@ -31,11 +31,14 @@ const COMMANDS: Record<string, string> = {
     whole state in memory; the main thread stays the one writer. --nats keeps the data in
     NATS JetStream (servers started with -js): every node started with the same --app-id
     serves the same application, takes writes and answers reads; --nats-replicas 3 keeps
-    three copies on a three-server NATS cluster. --snapshot-every N: a snapshot after N
-    writes (with --nats, N entries of the application's stream). Followers (engines opened
-    with follow: { url, apiKey } and a key with the follow right) load a snapshot, then tail
-    the writes; --follow-backlog N keeps N records' worth of recent writes for those that
-    reconnect (one away for longer loads a snapshot again; 0 serves no followers).`,
+    three copies on a three-server NATS cluster. With --nats, --clusters c1 serves cluster c1
+    of the application alone (a stream of its own); calls for users of other clusters are sent
+    to their nodes, which are told this node's URL (--advertise URL, default the one it
+    listens on). --snapshot-every N: a snapshot after N writes (with --nats, N entries of the
+    application's stream). Followers (engines opened with follow: { url, apiKey } and a key
+    with the follow right) load a snapshot, then tail the writes; --follow-backlog N keeps N
+    records' worth of recent writes for those that reconnect (one away for longer loads a
+    snapshot again; 0 serves no followers).`,
   import: `lantern import INDEX FILE [--format json|ndjson|csv] [--types COL:TYPE,...] [--settings FILE.json]
               [--with-replicas] [--skip N] [--dry-run] [--data DIR | --url http://HOST:PORT]
     Streams FILE into INDEX: a JSON array, NDJSON (a record a line) or CSV with a header row
@@ -89,6 +92,8 @@ const OPTIONS = {
     // NATS servers holding the application's stream and snapshots (cluster mode), and the copies they keep
     nats: { type: 'string' },
     'nats-replicas': { type: 'string' },
+    // with --nats and --clusters c1: the URL the nodes of other clusters send this node's users' calls to
+    advertise: { type: 'string' },
     'snapshot-every': { type: 'string' },
     // records' worth of recent writes kept for followers
     'follow-backlog': { type: 'string' },
@@ -158,10 +163,18 @@ const adminKey = flags['admin-key'] ?? process.env[ADMIN_KEY_VARIABLE];
 /** An engine on a data directory, in memory (no directory), or on the application's stream and snapshots in NATS. */
 async function open(dataDir: string | undefined, repair = false, cluster?: NatsCluster): Promise<Lantern> {
   const storage = cluster?.storage ?? (dataDir ? fsStorage(dataDir) : memoryStorage());
-  const clusters = flags.clusters?.split(',').filter(Boolean);
+  const clusters = clusterNames();
+  const shared = cluster?.assignments ? { assignments: cluster.assignments } : {};
   return Lantern.open({
-    appId: flags['app-id'], adminKey, storage, log: cluster?.log, clusters, repair, snapshotEvery: count('snapshot-every'), followBacklog: count('follow-backlog'),
+    appId: flags['app-id'], adminKey, storage, log: cluster?.log, clusters, ...shared, repair, snapshotEvery: count('snapshot-every'), followBacklog: count('follow-backlog'),
   });
+}
+
+/** --clusters: the names given (with --nats, one: the cluster this node serves). */
+function clusterNames(): string[] | undefined {
+  const names = flags.clusters?.split(',').map((name) => name.trim()).filter(Boolean);
+  if (flags.nats && names && names.length !== 1) fail(`with --nats, --clusters names the one cluster this node serves, not "${flags.clusters}": start a node for each cluster`);
+  return names;
 }
 
 /** --nats: the application's stream and snapshots, shared with every node started with the same --app-id. */
@@ -172,13 +185,24 @@ async function joinCluster(servers: string): Promise<NatsCluster> {
   const replicas = flags['nats-replicas'] ?? '1';
   if (!/^[1-5]$/.test(replicas)) fail(`--nats-replicas needs a number of copies from 1 to 5, not "${replicas}"`);
   const urls = servers.split(',').map((url) => url.trim()).filter(Boolean);
-  return natsCluster({ servers: urls, appId, replicas: Number(replicas) }).catch((e: Error) => stop(e.message));
+  const cluster = clusterNames()?.[0];
+  if (flags.advertise && !cluster) fail('--advertise goes with --nats and --clusters NAME (the cluster this node serves)');
+  if (cluster && !flags.advertise && ['0.0.0.0', '::'].includes(flags.host!)) fail(`--host ${flags.host} is no address the other nodes can send calls to: pass --advertise http://THIS-HOST:PORT`);
+  if (flags.advertise && !URL.canParse(flags.advertise)) fail(`--advertise needs a URL the other nodes reach this one at (http://HOST:PORT), not "${flags.advertise}"`);
+  return natsCluster({ servers: urls, appId, replicas: Number(replicas), ...(cluster ? { cluster } : {}) }).catch((e: Error) => stop(e.message));
+}
+
+/** Sends calls for users of other clusters to their nodes, and tells them where this node is. */
+function advertise(engine: Lantern, nodes: AdvertisedNodes, url: string): void {
+  engine.services.clusterNodes = nodes;
+  nodes.advertise(url);
 }
 
 async function serveCommand(): Promise<void> {
   if (flags.demo && !existsSync(DEMO_APP)) stop('the web demo is not in the npm package: run it from a clone of the repository (npm install && npm start)');
   const workers = workerCount();
   if (flags['nats-replicas'] && !flags.nats) fail('--nats-replicas goes with --nats URL');
+  if (flags.advertise && !flags.nats) fail('--advertise goes with --nats URL and --clusters NAME');
   const cluster = flags.nats === undefined ? undefined : await joinCluster(flags.nats);
   const engine = await open(flags.memory || cluster ? undefined : (flags.data ?? DEFAULT_DATA), false, cluster);
   if (flags.demo && !engine.indexes.has('talks')) {
@@ -197,11 +221,13 @@ async function serveCommand(): Promise<void> {
   const pool = workers > 1 ? await ReadPool.start(engine, { workers }).catch((e: Error) => stop(`${e.message} (try without --workers)`)) : undefined;
   const server = await serve(engine, { host, port: Number(flags.port), fallback, trustProxy: flags['trust-proxy'], maxConnectionsPerAddress });
   const url = `http://${host}:${(server.address() as AddressInfo).port}`;
+  if (cluster?.nodes) advertise(engine, cluster.nodes, flags.advertise ?? url);
   // the key itself is never printed: terminals, CI logs and screen shares keep what is printed
   const auth = adminKey ? ` -H "X-Algolia-API-Key: $${ADMIN_KEY_VARIABLE}" -H 'X-Algolia-Application-Id: ${flags['app-id'] ?? ''}'` : '';
   console.log(`listening on ${url}`);
   if (pool) console.log(`reads answered by ${workers} worker threads, each holding a copy of the state`);
-  if (cluster) console.log(`serving application ${flags['app-id']} from NATS JetStream (${flags.nats}) with every node of that app id`);
+  if (cluster?.nodes) console.log(`serving cluster ${cluster.nodes.served} of application ${flags['app-id']} from NATS JetStream (${flags.nats}); calls for users of other clusters go to their nodes`);
+  else if (cluster) console.log(`serving application ${flags['app-id']} from NATS JetStream (${flags.nats}) with every node of that app id`);
   if (flags.demo) console.log(`web demo (InstantSearch on Lantern in a worker, offline after the first visit): ${url}/demo/`);
   console.log(`try: curl -s${auth} -X POST ${url}/1/indexes/talks/query -d '{"params":"query=gvier&hitsPerPage=3&attributesToRetrieve=name"}'`);
   if (adminKey) console.log(`(with ${ADMIN_KEY_VARIABLE} set to the admin key)`);

@@ -8,7 +8,10 @@
 // Search events are many and small: they are applied at once and logged in
 // batches: when enough are waiting, before any other analytics change (so the
 // log keeps their order relative to it), and when the engine closes. A
-// snapshot holds the waiting ones, so they need no log record after it.
+// snapshot holds the waiting ones, so they need no log record after it. A
+// batch the log refuses (cluster mode while NATS cannot be reached) is kept
+// waiting, ahead of newer searches, and logged again every RETRY_MS until
+// the log takes it: the searches were answered and counted here all along.
 import { EventStore, type EventsSnapshot, type InsightEvent, type SearchEvent } from './events.js';
 import type { ABTest } from '../abtest/tests.js';
 import type { Strategy } from '../personalization/strategy.js';
@@ -40,6 +43,8 @@ export type LogApplied = Persist;
 
 /** Waiting searches are logged once there are this many. */
 const SEARCH_BATCH = 500;
+/** A batch of searches the log refused is offered again after this long. */
+const RETRY_MS = 2000;
 
 /** Analytics' part of a snapshot (absent in older snapshots). */
 export interface AnalyticsPart {
@@ -63,6 +68,7 @@ export class AnalyticsState implements StateSection<AnalyticsPart, { type: strin
    */
   searchSink: ((event: SearchEvent) => void) | undefined;
   private flushScheduled = false;
+  private retry: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly persist: Persist, private readonly logApplied: LogApplied) {}
 
@@ -75,20 +81,46 @@ export class AnalyticsState implements StateSection<AnalyticsPart, { type: strin
     if (this.searchSink) return this.searchSink(event);
     this.store.add([event], []);
     this.pendingSearches.push(event);
-    if (this.pendingSearches.length >= SEARCH_BATCH && !this.flushScheduled) {
+    if (this.pendingSearches.length >= SEARCH_BATCH && !this.flushScheduled && !this.retry) {
       this.flushScheduled = true;
       setTimeout(() => {
         this.flushScheduled = false;
-        this.flush().catch((e) => console.error('lantern: logging search events failed', e));
+        this.flush().catch((e: Error) => console.error(`lantern: search events are kept here until the log takes them (${e.message.split('\n')[0]})`));
       }, 0);
     }
   }
 
-  /** Logs the searches recorded but not logged yet. */
+  /**
+   * Logs the searches recorded but not logged yet. When the log refuses
+   * them they stay waiting (logged again after RETRY_MS, or with the next
+   * batch) and the refusal is passed on.
+   */
   async flush(): Promise<void> {
     const searches = this.pendingSearches;
     this.pendingSearches = [];
-    if (searches.length) await this.logApplied({ type: 'analytics', action: 'events', searches, events: [] });
+    if (!searches.length) return;
+    try {
+      await this.logApplied({ type: 'analytics', action: 'events', searches, events: [] });
+    } catch (e) {
+      this.pendingSearches = searches.concat(this.pendingSearches);
+      this.retryLater();
+      throw e;
+    }
+  }
+
+  /** Stops offering refused searches to the log again (the engine is closing). */
+  stopRetrying(): void {
+    clearTimeout(this.retry);
+    this.retry = undefined;
+  }
+
+  private retryLater(): void {
+    if (this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      this.flush().catch(() => {}); // refused again: flush set the next retry
+    }, RETRY_MS);
+    this.retry.unref?.();
   }
 
   /** Logs (durably) and applies one change; earlier searches are logged first. */

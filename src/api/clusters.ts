@@ -1,7 +1,10 @@
 // Multi-cluster user mapping (/1/clusters, admin key): assign, move, batch
 // assign, read, list, top users, search, remove, pending mappings. A call
-// carrying a user ID that is not assigned is rejected.
-import { badRequest, notFound } from '../util/errors.js';
+// carrying a user ID that is not assigned is rejected; when each cluster
+// has nodes of its own, a call for a user of another cluster is answered by
+// a node of that cluster (`placeCall`: the router's forwarding step).
+import { ApiError, badRequest, notFound } from '../util/errors.js';
+import { FORWARDED_HEADER, type ClusterNodes, type Elsewhere } from '../clusters/forwarding.js';
 import { checkUserID, userIDOf } from '../clusters/user-id.js';
 import { clusterFigures, searchUsers, topUsers, type UserUsage } from '../clusters/usage.js';
 import { now, queryFlag } from './query-flags.js';
@@ -9,17 +12,41 @@ import { fieldsOf, integerParam, optionalString, stringParam } from './body-valu
 import type { OperationContext } from './types.js';
 import type { Engine } from '../engine/engine.js';
 
-/** What these handlers use of the engine: the cluster map, the indexes (for usage), and both write paths. */
-type Uses = Pick<Engine, 'clusters' | 'indexes' | 'write' | 'writeKey'>;
+/** What these handlers use of the engine: the cluster map, the indexes (for usage), record writes and assignments. */
+type Uses = Pick<Engine, 'clusters' | 'indexes' | 'write' | 'assignUsers' | 'unassignUser'>;
 
 /** Users listed per page, and the most a page may hold (the spec's limit). */
 export const USERS_PER_PAGE = 1000;
 
-/** Refuses a call made for a user ID no cluster holds (the mapping endpoints themselves excepted). */
-export function admitUser(engine: Uses, route: { path: string }, headers: Record<string, string>): void {
-  const userID = userIDOf(headers);
-  if (userID === undefined || route.path.startsWith('/1/clusters')) return;
-  if (engine.clusters.clusterOf(userID) === undefined) throw notFound(`User ID "${userID}" is not assigned to any cluster`);
+/** Mapping calls about one user: answered by a node of that user's cluster (its records are there). */
+const ABOUT_A_USER = new Set(['getUserId', 'removeUserId']);
+
+/** The user a call acts for: the header's (mapping calls but those about one user act for none). */
+function userOfCall(route: { path: string; op: string }, params: Readonly<Record<string, string>>, headers: Record<string, string>): string | undefined {
+  if (ABOUT_A_USER.has(route.op)) return params.userID;
+  return route.path.startsWith('/1/clusters') ? undefined : userIDOf(headers);
+}
+
+/**
+ * Where a call is answered: here (undefined), or on a node of the cluster
+ * its user is assigned to, when this node serves another. Refuses a call
+ * for a user no cluster holds (404).
+ */
+export function placeCall(
+  engine: Uses, nodes: ClusterNodes | undefined, route: { path: string; op: string }, params: Readonly<Record<string, string>>, headers: Record<string, string>,
+): Elsewhere | undefined {
+  const userID = userOfCall(route, params, headers);
+  if (userID === undefined) return undefined;
+  const cluster = engine.clusters.clusterOf(userID);
+  if (cluster === undefined) {
+    if (ABOUT_A_USER.has(route.op)) return undefined; // the handler says it is not assigned
+    throw notFound(`User ID "${userID}" is not assigned to any cluster`);
+  }
+  if (!nodes || cluster === nodes.served) return undefined;
+  if (headers[FORWARDED_HEADER] !== undefined) {
+    throw new ApiError('unavailable', `User ID "${userID}" is on cluster "${cluster}", and this node (cluster "${nodes.served}") was sent the call by a node of cluster "${headers[FORWARDED_HEADER]}": the nodes disagree on the assignment for now; try again`);
+  }
+  return { userID, cluster };
 }
 
 function usage(ctx: OperationContext<never, Uses>): UserUsage[] {
@@ -43,7 +70,7 @@ export async function assignUserId(ctx: OperationContext<never, Uses>) {
   const userID = userIDOf(ctx.headers);
   if (userID === undefined) throw badRequest('The X-Algolia-User-ID (or X-Service-User-ID) header is required');
   const cluster = checkCluster(ctx, fieldsOf(ctx.body).cluster);
-  await ctx.engine.writeKey({ type: 'key', action: 'assignUsers', cluster, users: [checkUserID(userID)], at: Date.now() });
+  await ctx.engine.assignUsers(cluster, [checkUserID(userID)]);
   return { createdAt: now() };
 }
 
@@ -55,7 +82,7 @@ export async function batchAssignUserIds(ctx: OperationContext<never, Uses>) {
   const checked = [...new Set(users.map((u: unknown, i: number) => checkUserID(u, `users[${i}]`)))];
   const moving = checked.filter((u) => (ctx.engine.clusters.clusterOf(u) ?? cluster) !== cluster);
   if (moving.length) throw badRequest(`Batch assignment cannot move users; already on another cluster: ${moving.join(', ')}`);
-  await ctx.engine.writeKey({ type: 'key', action: 'assignUsers', cluster, users: checked, at: Date.now() });
+  await ctx.engine.assignUsers(cluster, checked);
   return { createdAt: now() };
 }
 
@@ -97,7 +124,7 @@ export async function removeUserId(ctx: OperationContext<'userID', Uses>) {
   for (const [indexName, objectIDs] of owned) {
     await ctx.engine.write({ type: 'batch', indexName, actions: objectIDs.map((objectID) => ({ action: 'deleteObject', objectID })) });
   }
-  await ctx.engine.writeKey({ type: 'key', action: 'removeUser', userID });
+  await ctx.engine.unassignUser(userID);
   return { deletedAt: now() };
 }
 

@@ -29,6 +29,7 @@ import { requestIdHeaders, requestIdOf } from './request-id.js';
 import { Reply, contentOf, type ApiRequest, type ApiResponse, type ApiServices, type Handler } from './types.js';
 import { ROUTES, type PathParamsOf, type Route, type RouteOp } from './routes.js';
 import { RecentValues } from '../util/recent.js';
+import { relay, type ClusterNodes, type Elsewhere, type ForwardedCall } from '../clusters/forwarding.js';
 
 /** Each operation's handler: every row of the route table has one (a missing one does not compile). */
 const HANDLERS: { readonly [K in RouteOp]: Handler<PathParamsOf<K>, Engine> } = {
@@ -304,16 +305,20 @@ async function answer(
     const work = reads ? undefined : engine.pacer.work();
     const step = work ? () => work.step() : noStep;
     const large = !reads && typeof seen.body === 'string' && seen.body.length > LARGE_BODY;
+    const received = seen.body;
     const body = parseBody(seen.body);
     seen.body = body;
     if (large) await step();
     // index restrictions (every index of a multi-index call) and the rate limit
     enforce(services.keyCalls, found.route, caller, found.params, body);
-    clusters.admitUser(engine, found.route, headers);
+    // a call for a user of a cluster another node serves is answered there (and checked, logged and observed here too)
+    const elsewhere = clusters.placeCall(engine, services.clusterNodes, found.route, found.params, headers);
     const context = { engine, services, params: found.params, query, body, headers, sourceIp, caller, step };
-    const here = () => handlerOf(found.route)(context);
+    const here = elsewhere === undefined
+      ? () => handlerOf(found.route)(context)
+      : () => relayed(services.clusterNodes!, elsewhere, { method, path, query, headers, body: received });
     // a read may be answered by a replica (the call is checked, logged and observed here all the same)
-    const run = services.reads ? () => services.reads!.run(found.route.op, context, here) : here;
+    const run = services.reads && elsewhere === undefined ? () => services.reads!.run(found.route.op, context, here) : here;
     const pending = observeRequest(engine, { route: found.route, params: found.params, body, headers }, run);
     // the handler's part before its first await (all of a small write's checks) is charged too
     work?.charge();
@@ -327,6 +332,12 @@ async function answer(
 }
 
 const noStep = (): Promise<void> => Promise.resolve();
+
+/** The answer of a node of another cluster to a forwarded call, as a reply of this node. */
+async function relayed(nodes: ClusterNodes, elsewhere: Elsewhere, call: ForwardedCall): Promise<Reply> {
+  const { status, body, headers } = await relay(nodes, elsewhere, call);
+  return new Reply(status, body, headers);
+}
 
 function failure(e: unknown): ApiResponse {
   const extra = rateLimitHeaders(e);

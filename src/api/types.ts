@@ -1,3 +1,4 @@
+import type { ClusterNodes } from '../clusters/forwarding.js';
 import type { Caller, Right } from '../auth/caller.js';
 import type { ErrorCode } from '../util/errors.js';
 import type { CallLog } from './call-log.js';
@@ -70,6 +71,8 @@ export interface ApiServices {
   follow?: FollowFeed;
   /** Records' worth of recent writes the feed keeps (EngineOptions.followBacklog); 0: this engine serves no followers. */
   followBacklog: number;
+  /** The nodes of the application's other clusters, when each cluster has nodes of its own (calls for their users are sent there). */
+  clusterNodes?: ClusterNodes;
 }
 
 /**

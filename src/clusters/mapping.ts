@@ -1,7 +1,11 @@
 // Multi-cluster user mapping: clusters are named partitions of this engine,
 // fixed when it opens. Each user ID is assigned to one cluster; records
 // written with a user ID belong to that user, so a user's figures (records,
-// data size) are counted from what is stored now.
+// data size) are counted from what is stored now. The assignments are this
+// engine's state (logged, in snapshots), or, when each cluster is served by
+// nodes of its own (cluster mode, `--clusters c1` with `--nats`), held app
+// wide by `SharedAssignments` (src/nats/user-directory.ts) and only read
+// here: a node then holds the records of its own cluster alone.
 import type { Action, ClusterOperation, WriteOperation } from '../engine/writes.js';
 import type { SearchRecord } from '../index/records.js';
 import type { StateSection } from '../durability/state-section.js';
@@ -17,6 +21,24 @@ export interface ClusterState {
 
 export interface UserUsage { userID: string; clusterName: string; nbRecords: number; dataSize: number }
 
+/** A user's cluster, and when the user was first assigned (ms since the epoch). */
+export interface Assignment { cluster: string; createdAt: number }
+
+/**
+ * User assignments shared by the nodes of every cluster of an application
+ * (cluster mode with named clusters: a NATS key-value bucket). A change is
+ * seen here once it resolves, and on the other nodes shortly after.
+ */
+export interface SharedAssignments {
+  /** The clusters users may be assigned to: every cluster a node was started for. */
+  readonly clusters: readonly string[];
+  /** Every assigned user. */
+  readonly users: ReadonlyMap<string, Assignment>;
+  /** Assigns (or moves) `users` to `cluster`. */
+  assign(cluster: string, users: string[], at: number): Promise<void>;
+  remove(userID: string): Promise<void>;
+}
+
 /** Reads records by index name (the engine's indexes). */
 export type RecordSource = (indexName: string) => { get(objectID: string): SearchRecord | undefined } | undefined;
 
@@ -29,20 +51,26 @@ export interface ClustersPart {
 
 /** The clusters section of the engine's state: user assignments and record owners. */
 export class ClusterMap implements StateSection<ClustersPart, WriteOperation> {
-  readonly names: readonly string[];
-  private readonly users = new Map<string, { cluster: string; createdAt: number }>();
+  private readonly ownNames: readonly string[];
+  /** The assignments this engine holds (unused with shared ones). */
+  private readonly users = new Map<string, Assignment>();
   /** indexName → objectID → the user who wrote it last. */
   private readonly owners = new Map<string, Map<string, string>>();
 
-  constructor(names: readonly string[] = DEFAULT_CLUSTERS) {
-    this.names = names.length > 0 ? [...new Set(names)] : DEFAULT_CLUSTERS;
+  /** `shared`: the application's assignments, held elsewhere (this engine's log then holds none). */
+  constructor(names: readonly string[] = DEFAULT_CLUSTERS, readonly shared?: SharedAssignments) {
+    this.ownNames = names.length > 0 ? [...new Set(names)] : DEFAULT_CLUSTERS;
   }
+
+  get names(): readonly string[] { return this.shared?.clusters ?? this.ownNames; }
 
   has(cluster: string): boolean { return this.names.includes(cluster); }
 
-  clusterOf(userID: string): string | undefined { return this.users.get(userID)?.cluster; }
+  clusterOf(userID: string): string | undefined { return this.assignments.get(userID)?.cluster; }
 
-  get userIDs(): string[] { return [...this.users.keys()]; }
+  get userIDs(): string[] { return [...this.assignments.keys()]; }
+
+  private get assignments(): ReadonlyMap<string, Assignment> { return this.shared?.users ?? this.users; }
 
   /** Follows every write (who owns which record), applies assignments. */
   apply(op: WriteOperation): void {
@@ -107,7 +135,7 @@ export class ClusterMap implements StateSection<ClustersPart, WriteOperation> {
   /** Every assigned user with the records and bytes (JSON, UTF-8) stored under its ID. */
   usage(records: RecordSource): UserUsage[] {
     const totals = new Map<string, UserUsage>();
-    for (const [userID, { cluster }] of this.users) totals.set(userID, { userID, clusterName: cluster, nbRecords: 0, dataSize: 0 });
+    for (const [userID, { cluster }] of this.assignments) totals.set(userID, { userID, clusterName: cluster, nbRecords: 0, dataSize: 0 });
     for (const [indexName, owned] of this.owners) {
       const index = records(indexName);
       if (!index) continue;
@@ -122,7 +150,7 @@ export class ClusterMap implements StateSection<ClustersPart, WriteOperation> {
     return [...totals.values()];
   }
 
-  createdAt(userID: string): number | undefined { return this.users.get(userID)?.createdAt; }
+  createdAt(userID: string): number | undefined { return this.assignments.get(userID)?.createdAt; }
 
   snapshot(): ClustersPart {
     return {

@@ -210,8 +210,9 @@ export class Durability<Operation extends object> {
    */
   async logApplied(op: Operation): Promise<number> {
     if (this.options.follows !== undefined) return 0;
-    // the shared log hands it back to every node (here too: applying search events again adds nothing)
-    if (this.options.log) return this.options.log.unavailable === undefined ? this.appendShared(op, { queued: false, weight: 1 }) : 0;
+    // the shared log hands it back to every node (here too: applying search events again adds nothing);
+    // while it cannot be reached this rejects, and the caller keeps what it holds (see AnalyticsState.flush)
+    if (this.options.log) return this.appendShared(op, { queued: false, weight: 1 });
     const taskID = this.tasks.allocate();
     if (this.storage.append && this.storage.readOnly === undefined) await this.logged(taskID, op);
     this.feed({ taskID, op, queued: false });

@@ -19,7 +19,7 @@ import type { AllowedSource, KeyOperation, WriteOperation } from './writes.js';
 import type { ApiKey } from '../auth/api-keys.js';
 import { SecurityState } from '../auth/security-state.js';
 import { AnalyticsState, type AnalyticsOperation } from '../analytics/state.js';
-import { ClusterMap } from '../clusters/mapping.js';
+import { ClusterMap, type SharedAssignments } from '../clusters/mapping.js';
 import { DictionariesState } from '../dictionaries/state.js';
 import type { DictionaryOperation } from '../dictionaries/entries.js';
 import { Metrics } from '../monitoring/metrics.js';
@@ -61,6 +61,12 @@ export interface EngineOptions {
   resolveCountry?: (ip: string) => string | undefined;
   /** Names of the clusters users can be assigned to (default one cluster). */
   clusters?: string[];
+  /**
+   * User assignments shared with the nodes of the application's other
+   * clusters (cluster mode with named clusters, see `natsCluster`): the
+   * mapping API reads and changes them there, and `clusters` is ignored.
+   */
+  assignments?: SharedAssignments;
   /**
    * Opens a damaged store by keeping what can be kept: damaged log records are
    * skipped, the best snapshot that loads is used, and a new snapshot is
@@ -146,7 +152,7 @@ export class Engine {
     this.appId = options.appId;
     this.adminKey = options.adminKey;
     this.resolveCountry = options.resolveCountry;
-    this.clusters = new ClusterMap(options.clusters);
+    this.clusters = new ClusterMap(options.clusters, options.assignments);
     this.durability = new Durability<WriteOperation>({
       storage: options.storage ?? memoryStorage(),
       encryptionKey: options.encryptionKey,
@@ -221,6 +227,19 @@ export class Engine {
    */
   writeKey(op: KeyOperation | AnalyticsOperation | DictionaryOperation): Promise<number> { return this.durability.writeNow(op); }
 
+  /** @internal Assigns (or moves) `users` to `cluster`: in the shared assignments when there are, else logged here. */
+  async assignUsers(cluster: string, users: string[]): Promise<void> {
+    const at = Date.now();
+    if (this.clusters.shared) await this.clusters.shared.assign(cluster, users, at);
+    else await this.writeKey({ type: 'key', action: 'assignUsers', cluster, users, at });
+  }
+
+  /** @internal Unassigns a user (its records are deleted by the caller). */
+  async unassignUser(userID: string): Promise<void> {
+    if (this.clusters.shared) await this.clusters.shared.remove(userID);
+    else await this.writeKey({ type: 'key', action: 'removeUser', userID });
+  }
+
   /**
    * Logs an operation the engine made itself and has already applied (the
    * search events analytics recorded on the spot).
@@ -252,7 +271,9 @@ export class Engine {
   applyReplicated(entry: ReplicatedOp<WriteOperation>): Promise<void> { return this.durability.applyReplicated(entry); }
 
   async close(): Promise<void> {
-    await this.analytics.flush();
+    this.analytics.stopRetrying();
+    // searches the log refuses now (cluster mode without NATS) end with this process: they were never replicated
+    await this.analytics.flush().catch((e: Error) => console.error(`lantern: search events not logged are lost (${e.message.split('\n')[0]})`));
     await this.durability.close();
   }
 

@@ -308,7 +308,8 @@ export class RecordStore {
     if (packed.format !== undefined && packed.format !== 'json') throw new Error(`snapshot records: unknown record format ${String(packed.format)}`);
     store.format = packed.format ?? 'msgpack';
     const count = packed.objectIDs.length;
-    const ends = new Uint32Array(packed.ends.slice().buffer);
+    // a copy of its own (a Node Buffer's slice() is a view: its buffer may be a whole message's, of any length)
+    const ends = new Uint32Array(Uint8Array.from(packed.ends).buffer);
     if (ends.length !== count) throw new Error('snapshot records: one end offset per record id expected');
     store.objects = new Array(count);
     store.objectIDs = packed.objectIDs;

@@ -5,13 +5,21 @@
 // stream-log.ts) and an object store for its snapshots (snapshot-store.ts).
 // It creates both on first use, with the number of copies JetStream keeps,
 // and watches the connection: while it is lost, writes are refused and
-// reads go on. Node only (`lantern-search/node`, `lantern serve --nats`).
+// reads go on. Given a cluster name, the node serves that cluster of the
+// application: the stream and store are the cluster's, and the node joins
+// what the application's clusters share (user assignments:
+// user-directory.ts; where each cluster's nodes are: cluster-nodes.ts).
+// Node only (`lantern-search/node`, `lantern serve --nats`).
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { DiscardPolicy, jetstream, jetstreamManager, JetStreamApiCodes, JetStreamApiError, RetentionPolicy, StorageType, type JetStreamManager } from '@nats-io/jetstream';
+import { DiscardPolicy, jetstream, jetstreamManager, JetStreamApiCodes, JetStreamApiError, RetentionPolicy, StorageType, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { Objm } from '@nats-io/obj';
 import type { SharedLog } from '../durability/shared-log.js';
+import type { SharedAssignments } from '../clusters/mapping.js';
+import type { ClusterNodes } from '../clusters/forwarding.js';
 import type { Storage } from '../storage/storage.js';
-import { namesOf, type JetStreamNames } from './names.js';
+import { applicationNamesOf, namesOf, type JetStreamNames } from './names.js';
+import { UserDirectory } from './user-directory.js';
+import { NatsClusterNodes } from './cluster-nodes.js';
 import { nobodyAnswered, whenAnswered } from './patience.js';
 import { SnapshotStore } from './snapshot-store.js';
 import { StreamLog } from './stream-log.js';
@@ -30,6 +38,14 @@ export interface NatsClusterOptions {
    * on when one server is lost). A stream made with another number is changed to this one.
    */
   replicas?: number;
+  /**
+   * The cluster of the application this node serves (`--clusters c1`): its
+   * own stream and snapshots (`LANTERN_<appId>__<cluster>`), user
+   * assignments shared with every cluster's nodes, and calls for users of
+   * other clusters sent to their nodes. Default: none (one stream for the
+   * whole application, assignments in it).
+   */
+  cluster?: string;
   /** The connection's name, as NATS monitoring shows it (default `lantern`). */
   name?: string;
   /** Where the connection's losses and returns are told (default: a line on stderr). */
@@ -42,6 +58,16 @@ export interface NatsCluster {
   storage: Storage;
   /** The application's stream. */
   log: SharedLog;
+  /** With a cluster: the user assignments every cluster's nodes share (`Lantern.open`'s `assignments`). */
+  assignments?: SharedAssignments;
+  /** With a cluster: the nodes of the others (`advertise` this node's URL once it listens). */
+  nodes?: AdvertisedNodes;
+}
+
+/** The nodes of an application's clusters, which this node joins once it is reached at a URL. */
+export interface AdvertisedNodes extends ClusterNodes {
+  /** Tells the nodes of the other clusters that this one is reached at `url` (from now until the connection closes). */
+  advertise(url: string): void;
 }
 
 /** Connects to NATS and opens (making them the first time) the application's stream and snapshot store. */
@@ -53,7 +79,7 @@ export async function natsCluster(options: NatsClusterOptions): Promise<NatsClus
     throw new Error(`cannot connect to NATS at ${options.servers.join(', ')}: ${e.message}`, { cause: e });
   });
   try {
-    const names = namesOf(options.appId);
+    const names = namesOf(options.appId, options.cluster);
     const replicas = options.replicas ?? 1;
     // JetStream calls are tried again while a NATS cluster elects a leader: a short wait for each lets them through sooner
     const jsm = await whenAnswered(() => jetstreamManager(nc, { timeout: API_TIMEOUT_MS }));
@@ -62,11 +88,20 @@ export async function natsCluster(options: NatsClusterOptions): Promise<NatsClus
     const bucket = await whenAnswered(() => new Objm(js).create(names.bucket, { replicas, storage: StorageType.File }));
     const log = new StreamLog(nc, js, jsm, names, report);
     void watch(nc, log, report);
-    return { log, storage: new SnapshotStore(bucket, log, () => nc.close()) };
+    const storage = new SnapshotStore(bucket, log, () => nc.close());
+    return options.cluster === undefined ? { log, storage } : { log, storage, ...await joinClusters(nc, js, options.appId, options.cluster, replicas) };
   } catch (e) {
     await nc.close();
     throw new Error(`NATS JetStream cannot hold the application's data: ${(e as Error).message.split('\n')[0]}${hintFor(e, options)}`, { cause: e });
   }
+}
+
+/** What the application's clusters share: the assignments (this node's cluster registered in them) and where each cluster's nodes are. */
+async function joinClusters(nc: NatsConnection, js: JetStreamClient, appId: string, cluster: string, replicas: number) {
+  const names = applicationNamesOf(appId);
+  const assignments = await UserDirectory.open(js, names.directory, replicas);
+  await assignments.register(cluster);
+  return { assignments, nodes: new NatsClusterNodes(nc, names, cluster) };
 }
 
 /** What to do about a NATS that cannot hold the data: the likely cause, in parentheses (nothing when it is not known). */

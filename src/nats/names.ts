@@ -1,9 +1,14 @@
 // What an application is called in NATS JetStream: the stream its writes
 // are appended to, the subject they are published on, and the object store
-// bucket its snapshots are kept in. Every node started with the same app id
-// finds the same ones. JetStream names take letters, digits, `-` and `_`
-// only, so every other byte of the id (and `_` itself) is written `_` and
-// two hex digits: two app ids never share a stream.
+// bucket its snapshots are kept in; with named clusters (`--clusters c1`),
+// each cluster has a stream and a bucket of its own, and the application
+// has a key-value bucket of user assignments and a subject on which the
+// nodes of each cluster answer with their URL. Every node started with the
+// same app id finds the same ones. JetStream names take letters, digits,
+// `-` and `_` only, so every other byte of a name (and `_` itself) is
+// written `_` and two hex digits: an escaped name never holds `__`, which
+// separates the app id from the cluster, so two applications or clusters
+// never share a stream.
 
 export interface JetStreamNames {
   stream: string;
@@ -11,15 +16,31 @@ export interface JetStreamNames {
   bucket: string;
 }
 
-/** The stream, subject and snapshot bucket of application `appId`. */
-export function namesOf(appId: string): JetStreamNames {
-  const id = escaped(appId);
-  return { stream: `LANTERN_${id}`, subject: `lantern.${id}.log`, bucket: `LANTERN_${id}_SNAPSHOTS` };
+/** What the nodes of every cluster of an application share. */
+export interface ApplicationNames {
+  /** The key-value bucket of user assignments and cluster names. */
+  directory: string;
+  /** The subject the nodes serving `cluster` answer on with their URL. */
+  nodesOf: (cluster: string) => string;
 }
 
-function escaped(appId: string): string {
+/** The stream, subject and snapshot bucket of application `appId` (of its cluster `cluster`, when named). */
+export function namesOf(appId: string, cluster?: string): JetStreamNames {
+  const id = cluster === undefined ? escaped(appId) : `${escaped(appId)}__${escaped(cluster)}`;
+  const subject = cluster === undefined ? `lantern.${escaped(appId)}.log` : `lantern.${escaped(appId)}.clusters.${escaped(cluster)}.log`;
+  return { stream: `LANTERN_${id}`, subject, bucket: `LANTERN_${id}_SNAPSHOTS` };
+}
+
+/** The names application `appId` uses across its clusters. */
+export function applicationNamesOf(appId: string): ApplicationNames {
+  const id = escaped(appId);
+  return { directory: `LANTERN_${id}_DIRECTORY`, nodesOf: (cluster) => `lantern.${id}.nodes.${escaped(cluster)}` };
+}
+
+/** A name as JetStream names, subjects and keys take it (letters, digits and `-` kept; any other byte `_` and two hex digits). */
+export function escaped(name: string): string {
   let out = '';
-  for (const byte of new TextEncoder().encode(appId)) {
+  for (const byte of new TextEncoder().encode(name)) {
     const c = String.fromCharCode(byte);
     out += /[A-Za-z0-9-]/.test(c) ? c : `_${byte.toString(16).padStart(2, '0')}`;
   }

@@ -5,38 +5,19 @@
 // up to the oldest snapshot kept (read from NATS itself with the official
 // client). A third node started afterwards can only catch up by loading a
 // snapshot and then the stream after it, and answers as the others do.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { Objm } from '@nats-io/obj';
-import { natsServerFor, startNats, type NatsGroup } from '../support/nats.js';
-import { APP, answerOf, batch, call, records, search, sleep, startNode, waitForTask, type Node } from '../support/cluster-nodes.js';
+import { describe, expect, it } from 'vitest';
+import { natsServerFor } from '../support/nats.js';
+import { answerOf, batch, call, clusterFixture, records, search, sleep, startNode, storedSnapshots, streamState, waitForTask } from '../support/cluster-nodes.js';
 
 const run = natsServerFor('catch-up.test.ts');
 const EVERY = 20;
 
-let nats: NatsGroup;
-let nc: NatsConnection;
-const nodes: Node[] = [];
-
-beforeAll(async () => {
-  if (!run) return;
-  nats = await startNats(1);
-  nc = await connect({ servers: nats.urls });
-  nodes.push(...await Promise.all([startNode(nats.urls, ['--snapshot-every', String(EVERY)]), startNode(nats.urls, ['--snapshot-every', String(EVERY)])]));
-});
-
-afterAll(async () => {
-  await Promise.all(nodes.map((n) => n.served.stop()));
-  await nc?.close();
-  await nats?.close();
-});
+const cluster = clusterFixture(run, [['--snapshot-every', String(EVERY)], ['--snapshot-every', String(EVERY)]]);
 
 /** The snapshots in the application's bucket (their tasks, newest first) and the stream's first entry. */
 async function stored(): Promise<{ snapshots: number[]; first: number; last: number }> {
-  const bucket = await new Objm(nc).open(`LANTERN_${APP}_SNAPSHOTS`);
-  const snapshots = (await bucket.list()).filter((i) => !i.deleted).map((i) => Number(/^snapshot-(\d+)-/.exec(i.name)![1])).sort((a, b) => b - a);
-  const { state } = await (await jetstreamManager(nc)).streams.info(`LANTERN_${APP}`);
+  const snapshots = (await storedSnapshots(cluster.nc)).map((s) => s.taskID);
+  const state = await streamState(cluster.nc);
   return { snapshots, first: state.first_seq, last: state.last_seq };
 }
 
@@ -44,6 +25,7 @@ const QUERIES = [{ query: '', hitsPerPage: 5 }, { query: 'batch7', hitsPerPage: 
 
 describe.skipIf(!run)('snapshots in the object store, a late node', () => {
   it('stores verified snapshots, trims the stream below the oldest kept, and a late node catches up from a snapshot and the stream', async () => {
+    const { nodes } = cluster;
     const [a, b] = nodes;
     const settings = await call(a, 'PUT', '/1/indexes/items/settings', { searchableAttributes: ['title'], customRanking: ['asc(n)'] });
     expect(settings.status).toBe(200);
@@ -73,7 +55,7 @@ describe.skipIf(!run)('snapshots in the object store, a late node', () => {
     for (let i = 70; i < 75; i++) last = (await batch(a, 'items', records(i * 30, 30, `late${i}`))).body.taskID;
     await waitForTask(b, last);
 
-    const c = await startNode(nats.urls, ['--snapshot-every', String(EVERY)]);
+    const c = await startNode(cluster.nats.urls, ['--snapshot-every', String(EVERY)]);
     nodes.push(c);
     // it listens once it has caught up: no task to wait for
     expect((await search(c, 'items', { query: '', hitsPerPage: 0 })).body.nbHits).toBe(75 * 30);

@@ -30,6 +30,11 @@ describe('lantern serve --nats, told what it cannot do', () => {
       [['--nats', 'nats://127.0.0.1:4222', '--app-id', 'A', '--data', 'somewhere'], /leave out --data/],
       [['--nats', 'nats://127.0.0.1:4222', '--app-id', 'A', '--nats-replicas', 'seven'], /--nats-replicas needs a number of copies from 1 to 5/],
       [['--app-id', 'A', '--nats-replicas', '3'], /--nats-replicas goes with --nats/],
+      [['--nats', 'nats://127.0.0.1:4222', '--app-id', 'A', '--clusters', 'c1,c2'], /--clusters names the one cluster this node serves/],
+      [['--app-id', 'A', '--advertise', 'http://10.0.0.1:7700'], /--advertise goes with --nats/],
+      [['--nats', 'nats://127.0.0.1:4222', '--app-id', 'A', '--advertise', 'http://10.0.0.1:7700'], /--advertise goes with --nats and --clusters NAME/],
+      [['--nats', 'nats://127.0.0.1:4222', '--app-id', 'A', '--clusters', 'c1', '--advertise', 'nowhere'], /--advertise needs a URL/],
+      [['--nats', 'nats://127.0.0.1:4222', '--app-id', 'A', '--clusters', 'c1', '--host', '0.0.0.0'], /pass --advertise http:\/\/THIS-HOST:PORT/],
     ];
     for (const [args, message] of cases) {
       const { code, stderr } = await serve(args);

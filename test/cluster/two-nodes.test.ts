@@ -4,10 +4,12 @@
 // made on one node is waited for and its data searched on the other; keys,
 // settings, synonyms, rules and dictionaries go the same way. With NATS
 // stopped, both nodes refuse writes with a 503 and a message and still
-// answer searches; once it is back, writes are taken again.
+// answer searches; once it is back, writes are taken again. The searches a
+// node answered without NATS are counted in its analytics at once, and in
+// the other node's once NATS is back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { natsServerFor, startNats, type NatsGroup } from '../support/nats.js';
-import { answerOf, batch, call, records, search, sleep, startNode, waitForTask, type Node } from '../support/cluster-nodes.js';
+import { answerOf, batch, call, eventually, eventuallyAnswer, records, search, startNode, waitForTask, type Node } from '../support/cluster-nodes.js';
 
 const run = natsServerFor('two-nodes.test.ts');
 
@@ -85,28 +87,25 @@ describe.skipIf(!run)('two nodes on one NATS server', () => {
     expect((await search(b, 'items', { query: 'back', hitsPerPage: 0, typoTolerance: false })).body.nbHits).toBe(50);
     expect((await search(b, 'items', { query: 'offline', hitsPerPage: 0, typoTolerance: false })).body.nbHits).toBe(0);
   }, 60_000);
+
+  it('search events recorded without NATS are kept, and reach the other node once NATS is back', async () => {
+    const [a, b] = nodes;
+    const QUERY = 'while away';
+    // a batch of searches is logged once there are 500 waiting: this many make one that the log refuses
+    const SEARCHES = 520;
+    await nats.servers[0].stop();
+    await eventuallyAnswer(() => batch(a, 'items', records(7000, 1, 'offline')), 503);
+    for (let i = 0; i < SEARCHES; i++) expect((await search(a, 'items', { query: QUERY, hitsPerPage: 1 })).status).toBe(200);
+    expect(await searchCount(a, QUERY)).toBe(SEARCHES);
+    await nats.servers[0].start();
+    // logged again every 2 s until the log takes them, then handed to every node
+    await eventually(async () => expect(await searchCount(b, QUERY)).toBe(SEARCHES), 30_000);
+    expect(await searchCount(a, QUERY)).toBe(SEARCHES);
+  }, 90_000);
 });
 
-/** Retries `check` until it passes (at most 10 s). */
-async function eventually(check: () => Promise<void>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      return await check();
-    } catch (e) {
-      if (Date.now() > deadline) throw e;
-      await sleep(50);
-    }
-  }
-}
-
-/** Calls `send` until it answers `status` (at most 20 s). */
-async function eventuallyAnswer(send: () => Promise<{ status: number; body: any }>, status: number) {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const answer = await send();
-    if (answer.status === status) return answer;
-    if (Date.now() > deadline) throw new Error(`expected ${status}, still ${answer.status}: ${JSON.stringify(answer.body)}`);
-    await sleep(100);
-  }
+/** How many times `query` was searched on `items`, as the node's analytics count it. */
+async function searchCount(node: Node, query: string): Promise<number> {
+  const { body } = await call(node, 'GET', '/2/searches?index=items&limit=1000');
+  return body.searches.find((s: { search: string }) => s.search === query)?.count ?? 0;
 }
