@@ -240,10 +240,13 @@ export class Engine {
     else await this.writeKey(change);
   }
 
-  /** @internal Assigns (or moves) `users` to `cluster`: in the shared assignments when there are, else logged here. */
-  async assignUsers(cluster: string, users: string[]): Promise<void> {
+  /**
+   * @internal Assigns (or moves) `users` to `cluster`: in the shared assignments when there are
+   * (`movingFrom`: their records are being carried from that cluster), else logged here.
+   */
+  async assignUsers(cluster: string, users: string[], movingFrom?: string): Promise<void> {
     const at = Date.now();
-    if (this.clusters.shared) await this.clusters.shared.assign(cluster, users, at);
+    if (this.clusters.shared) await this.clusters.shared.assign(cluster, users, at, movingFrom);
     else await this.writeKey({ type: 'key', action: 'assignUsers', cluster, users, at });
   }
 

@@ -36,17 +36,21 @@ export class UserDirectory extends FollowedBucket implements SharedAssignments {
     this.clusterNames.add(cluster);
   }
 
-  async assign(cluster: string, users: string[], at: number): Promise<void> {
+  async assign(cluster: string, users: string[], at: number, movingFrom?: string): Promise<void> {
     for (const userID of users) {
-      const stored: StoredUser = { userID, cluster, createdAt: this.users.get(userID)?.createdAt ?? at };
+      const stored: StoredUser = { userID, cluster, createdAt: this.users.get(userID)?.createdAt ?? at, ...(movingFrom === undefined ? {} : { movingFrom }) };
       await this.kv.put(keyOf(userID), JSON.stringify(stored));
-      this.users.set(userID, { cluster, createdAt: stored.createdAt });
+      this.hold(stored);
     }
   }
 
   async remove(userID: string): Promise<void> {
     await this.kv.delete(keyOf(userID));
     this.users.delete(userID);
+  }
+
+  private hold({ userID, ...assignment }: StoredUser): void {
+    this.users.set(userID, assignment);
   }
 
   protected applyChange(entry: KvEntry): void {
@@ -56,8 +60,7 @@ export class UserDirectory extends FollowedBucket implements SharedAssignments {
     } else if (entry.key.startsWith(USER)) {
       if (removed) this.users.delete(userIDOf(entry.key));
       else {
-        const { userID, cluster, createdAt } = JSON.parse(this.decoder.decode(entry.value)) as StoredUser;
-        this.users.set(userID, { cluster, createdAt });
+        this.hold(JSON.parse(this.decoder.decode(entry.value)) as StoredUser);
       }
     }
   }

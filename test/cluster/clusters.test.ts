@@ -4,8 +4,8 @@
 // call carrying the user ID of a user on the other cluster is answered by
 // that cluster's node. Records written for a user of c2 through the c1 node
 // land on c2, searches for that user through either node see them, and
-// c1's data never holds them. With no node of a cluster, its users' calls
-// get a 503 saying so.
+// c1's data never holds them. A user moved to the other cluster takes its
+// records. With no node of a cluster, its users' calls get a 503 saying so.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { natsServerFor } from '../support/nats.js';
 import { KEY, call, clusterFixture, eventually, records, streamState, type Node } from '../support/cluster-nodes.js';
@@ -81,6 +81,27 @@ describe.skipIf(!run)('two clusters, a node for each', () => {
     await eventually(async () => expect(await hitsFor(c2, undefined, 'caroldoc')).toBe(0));
     for (const node of [c1, c2]) await eventually(async () => expect((await call(node, 'GET', '/1/clusters/mapping/carol')).status).toBe(404));
     expect(await hitsFor(c2, 'alice', 'alicedoc')).toBe(30);
+  });
+
+  it('a user moved from c1 to c2 takes its records: written on c2, deleted from c1, pending until then', async () => {
+    expect((await call(c1, 'POST', '/1/clusters/mapping/batch', { cluster: 'c1', users: ['dave'] })).status).toBe(200);
+    await eventually(async () => expect((await call(c2, 'GET', '/1/clusters/mapping/dave')).status).toBe(200));
+    const written = await callFor(c1, 'dave', 'POST', '/1/indexes/items/batch', { requests: records(700, 40, 'davedoc').map((body) => ({ action: 'addObject', body })) });
+    await waitForTaskFor(c1, 'dave', written.body.taskID);
+    const c2Before = await lastInStream('c2');
+
+    // asked of c2's node, made by c1's (the records are there)
+    const moved = await callFor(c2, 'dave', 'POST', '/1/clusters/mapping', { cluster: 'c2' });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    await eventually(async () => expect((await call(c1, 'GET', '/1/clusters/mapping/pending?getClusters=true')).body).toEqual({ pending: false, clusters: {} }), 20_000);
+    await eventually(async () => expect(await hitsFor(c2, undefined, 'davedoc')).toBe(40), 20_000);
+    await eventually(async () => expect(await hitsFor(c1, undefined, 'davedoc')).toBe(0), 20_000);
+    expect(await lastInStream('c2')).toBeGreaterThan(c2Before);
+    for (const node of [c1, c2]) {
+      expect(await hitsFor(node, 'dave', 'davedoc')).toBe(40);
+      expect((await call(node, 'GET', '/1/clusters/mapping/dave')).body).toMatchObject({ clusterName: 'c2', nbRecords: 40 });
+    }
+    expect(await hitsFor(c1, 'bob', 'bobdoc')).toBe(5);
   });
 
   it('a user no cluster holds is a 404; a cluster no node serves now is a 503 saying so', async () => {
