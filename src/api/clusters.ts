@@ -8,6 +8,7 @@ import { ApiError, badRequest, notFound } from '../util/errors.js';
 import { FORWARDED_HEADER, type ClusterNodes, type Elsewhere } from '../clusters/forwarding.js';
 import { checkUserID, userIDOf } from '../clusters/user-id.js';
 import { deleteRecords, startMove, type MoveUses } from '../clusters/migration.js';
+import { usageAcross } from '../clusters/usage-across.js';
 import { credentialsOf } from '../auth/authenticate.js';
 import { clusterFigures, searchUsers, topUsers, type UserUsage } from '../clusters/usage.js';
 import { now, queryFlag } from './query-flags.js';
@@ -53,8 +54,16 @@ export function placeCall(
   return { userID, cluster };
 }
 
+/** Every user's figures on this node's cluster. */
 function usage(ctx: OperationContext<never, Uses>): UserUsage[] {
   return ctx.engine.clusters.usage((name) => ctx.engine.indexes.get(name));
+}
+
+/** Every user's figures on every cluster (asked of the other clusters' nodes, unless this call was sent by one). */
+function usageEverywhere(ctx: OperationContext<never, Uses>): Promise<UserUsage[]> | UserUsage[] {
+  const nodes = ctx.services.clusterNodes;
+  if (!nodes || ctx.headers[FORWARDED_HEADER] !== undefined) return usage(ctx);
+  return usageAcross(usage(ctx), ctx.engine.clusters.names, nodes, credentialsOf(ctx.headers, ctx.query));
 }
 
 function checkCluster(ctx: OperationContext<never, Uses>, cluster: unknown): string {
@@ -101,31 +110,32 @@ export function getUserId(ctx: OperationContext<'userID', Uses>) {
   return assignedUser(ctx, ctx.params.userID);
 }
 
-export function listClusters(ctx: OperationContext<never, Uses>) {
+export async function listClusters(ctx: OperationContext<never, Uses>) {
   // the older documents' `clusters` beside the spec's `topUsers` (the names of the clusters)
-  const clusters = clusterFigures(ctx.engine.clusters.names, usage(ctx));
+  const clusters = clusterFigures(ctx.engine.clusters.names, await usageEverywhere(ctx));
   return { topUsers: clusters.map((c) => c.clusterName), clusters };
 }
 
-export function getTopUserIds(ctx: OperationContext<never, Uses>) {
-  return { topUsers: topUsers(ctx.engine.clusters.names, usage(ctx)) };
+export async function getTopUserIds(ctx: OperationContext<never, Uses>) {
+  return { topUsers: topUsers(ctx.engine.clusters.names, await usageEverywhere(ctx)) };
 }
 
-export function listUserIds(ctx: OperationContext<never, Uses>) {
+export async function listUserIds(ctx: OperationContext<never, Uses>) {
   const page = integerParam(ctx.query, 'page', 0);
   const hitsPerPage = integerParam(ctx.query, 'hitsPerPage', USERS_PER_PAGE, { max: USERS_PER_PAGE }) || USERS_PER_PAGE;
-  const sorted = usage(ctx).sort((a, b) => (a.userID < b.userID ? -1 : a.userID > b.userID ? 1 : 0));
+  const sorted = (await usageEverywhere(ctx)).sort((a, b) => (a.userID < b.userID ? -1 : a.userID > b.userID ? 1 : 0));
   return { userIDs: sorted.slice(page * hitsPerPage, (page + 1) * hitsPerPage) };
 }
 
-export function searchUserIds(ctx: OperationContext<never, Uses>) {
+export async function searchUserIds(ctx: OperationContext<never, Uses>) {
   const body = fieldsOf(ctx.body);
-  return searchUsers(usage(ctx), {
+  const request = {
     query: stringParam(body, 'query'),
     cluster: optionalString(body, 'clusterName') ?? optionalString(body, 'cluster'),
     page: integerParam(body, 'page', 0),
     hitsPerPage: integerParam(body, 'hitsPerPage', 20, { max: USERS_PER_PAGE }),
-  });
+  };
+  return searchUsers(await usageEverywhere(ctx), request);
 }
 
 /** Removes the user and the records stored under its ID (one deletion task per index). */

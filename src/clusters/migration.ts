@@ -7,7 +7,7 @@
 // user are written on the new cluster (sent to a node of it, as a batch for
 // that user) and deleted here, and the assignment is made plain again.
 import { ApiError } from '../util/errors.js';
-import { relay, type ClusterNodes } from './forwarding.js';
+import { credentialHeaders, relay, type ClusterNodes, type Credentials } from './forwarding.js';
 import type { Engine } from '../engine/engine.js';
 import type { SearchRecord } from '../index/records.js';
 
@@ -16,9 +16,6 @@ export type MoveUses = Pick<Engine, 'clusters' | 'indexes' | 'write' | 'assignUs
 
 /** A user leaving cluster `from` (this node's) for `to`. */
 export interface Move { userID: string; from: string; to: string }
-
-/** The credentials calls to the new cluster's node are made with (the moving call's). */
-export interface Credentials { appId?: string; key?: string }
 
 /** Records per batch sent on: well under NATS's 1 MB message once encoded. */
 const BATCH_BYTES = 256 * 1024;
@@ -86,8 +83,8 @@ function inParts(records: SearchRecord[]): SearchRecord[][] {
 }
 
 /** Writes records for the user on the new cluster's node; offered again while that node still sends the user's calls here (503). */
-async function sendOn(nodes: ClusterNodes, { userID, to }: Move, indexName: string, records: SearchRecord[], { appId, key }: Credentials): Promise<void> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-algolia-user-id': userID, ...(appId ? { 'x-algolia-application-id': appId } : {}), ...(key ? { 'x-algolia-api-key': key } : {}) };
+async function sendOn(nodes: ClusterNodes, { userID, to }: Move, indexName: string, records: SearchRecord[], credentials: Credentials): Promise<void> {
+  const headers = { 'content-type': 'application/json', 'x-algolia-user-id': userID, ...credentialHeaders(credentials) };
   const body = JSON.stringify({ requests: records.map((record) => ({ action: 'addObject', body: record })) });
   const call = { method: 'POST', path: `/1/indexes/${encodeURIComponent(indexName)}/batch`, query: {}, headers, body };
   const deadline = Date.now() + SEEN_WITHIN_MS;

@@ -4,7 +4,8 @@
 // call carrying the user ID of a user on the other cluster is answered by
 // that cluster's node. Records written for a user of c2 through the c1 node
 // land on c2, searches for that user through either node see them, and
-// c1's data never holds them. A user moved to the other cluster takes its
+// c1's data never holds them. The mapping lists count every cluster's
+// records on either node. A user moved to the other cluster takes its
 // records. With no node of a cluster, its users' calls get a 503 saying so.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { natsServerFor } from '../support/nats.js';
@@ -68,6 +69,20 @@ describe.skipIf(!run)('two clusters, a node for each', () => {
     expect(await hitsFor(c2, undefined, 'bobdoc')).toBe(0);
     // a user's figures come from its cluster's node, whichever node is asked
     for (const node of [c1, c2]) expect((await call(node, 'GET', '/1/clusters/mapping/alice')).body).toMatchObject({ clusterName: 'c2', nbRecords: 30 });
+  });
+
+  it('the mapping lists count the records of every cluster, whichever node is asked', async () => {
+    for (const node of [c1, c2]) {
+      const listed = (await call(node, 'GET', '/1/clusters/mapping')).body.userIDs as Array<{ userID: string; nbRecords: number }>;
+      expect(listed.map((u) => [u.userID, u.nbRecords])).toEqual([['alice', 30], ['bob', 5]]);
+      const top = (await call(node, 'GET', '/1/clusters/mapping/top')).body.topUsers;
+      expect(top).toEqual([{ c1: [expect.objectContaining({ userID: 'bob', nbRecords: 5 })] }, { c2: [expect.objectContaining({ userID: 'alice', nbRecords: 30 })] }]);
+      const found = (await call(node, 'POST', '/1/clusters/mapping/search', { query: 'alice' })).body.hits;
+      expect(found).toEqual([expect.objectContaining({ userID: 'alice', nbRecords: 30 })]);
+      const clusters = (await call(node, 'GET', '/1/clusters')).body.clusters;
+      expect(clusters.map((c: { nbRecords: number }) => c.nbRecords)).toEqual([5, 30]);
+    }
+    expect((await call(c1, 'POST', '/1/clusters/mapping/search', { query: 1 })).status).toBe(400);
   });
 
   it('removing a user of c2 through the c1 node deletes its records on c2, and the assignment everywhere', async () => {
