@@ -54,6 +54,16 @@ describe.skipIf(!run)('API keys of two clusters, a node for each', () => {
     await searchesWith(c1, key, 200);
   });
 
+  it('an index key a copy extends reaches the copy on every node of the cluster, stored once for all', async () => {
+    const made = await call(c1, 'POST', '/1/indexes/items/keys', { acl: ['search'] });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const indexKey = made.body.key as string;
+    const copied = await call(c1, 'POST', '/1/indexes/items/operation', { operation: 'copy', destination: 'items-copy' });
+    await waitForTask(c1, copied.body.taskID);
+    await eventually(async () => expect((await search(c1, 'items-copy', { query: 'doc' }, indexKey)).status).toBe(200));
+    await eventually(async () => expect((await call(c2, 'GET', `/1/keys/${indexKey}`)).body.indexes).toEqual(['items', 'items-copy']));
+  });
+
   it('a node started again still has the keys', async () => {
     const other = (await call(c2, 'POST', '/1/keys', { acl: ['search'] })).body.key as string;
     await c2.served.stop();

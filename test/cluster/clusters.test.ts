@@ -128,5 +128,9 @@ describe.skipIf(!run)('two clusters, a node for each', () => {
     expect(refused.body.message).toMatch(/User ID "alice" is on cluster "c2", and no node serving it can be reached now: start one with --clusters c2/);
     // c1's own users are answered as before
     expect(await hitsFor(c1, 'bob', 'bobdoc')).toBe(5);
+    // a move to a cluster no node serves is refused, and changes nothing
+    const move = await callFor(c1, 'bob', 'POST', '/1/clusters/mapping', { cluster: 'c2' });
+    expect([move.status, move.body.message]).toEqual([503, expect.stringMatching(/cannot be moved to cluster "c2": no node serving it can be reached now/)]);
+    expect((await call(c1, 'GET', '/1/clusters/mapping/bob')).body).toMatchObject({ clusterName: 'c1', nbRecords: 5 });
   });
 });
