@@ -164,7 +164,7 @@ const adminKey = flags['admin-key'] ?? process.env[ADMIN_KEY_VARIABLE];
 async function open(dataDir: string | undefined, repair = false, cluster?: NatsCluster): Promise<Lantern> {
   const storage = cluster?.storage ?? (dataDir ? fsStorage(dataDir) : memoryStorage());
   const clusters = clusterNames();
-  const shared = cluster?.assignments ? { assignments: cluster.assignments } : {};
+  const shared = cluster?.assignments ? { assignments: cluster.assignments, apiKeys: cluster.apiKeys } : {};
   return Lantern.open({
     appId: flags['app-id'], adminKey, storage, log: cluster?.log, clusters, ...shared, repair, snapshotEvery: count('snapshot-every'), followBacklog: count('follow-backlog'),
   });

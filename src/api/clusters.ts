@@ -2,10 +2,14 @@
 // assign, read, list, top users, search, remove, pending mappings. A call
 // carrying a user ID that is not assigned is rejected; when each cluster
 // has nodes of its own, a call for a user of another cluster is answered by
-// a node of that cluster (`placeCall`: the router's forwarding step).
+// a node of that cluster (`placeCall`: the router's forwarding step), and a
+// user moved to another cluster takes its records (clusters/migration.ts).
 import { ApiError, badRequest, notFound } from '../util/errors.js';
 import { FORWARDED_HEADER, type ClusterNodes, type Elsewhere } from '../clusters/forwarding.js';
 import { checkUserID, userIDOf } from '../clusters/user-id.js';
+import { deleteRecords, startMove, type MoveUses } from '../clusters/migration.js';
+import { usageAcross } from '../clusters/usage-across.js';
+import { credentialsOf } from '../auth/authenticate.js';
 import { clusterFigures, searchUsers, topUsers, type UserUsage } from '../clusters/usage.js';
 import { now, queryFlag } from './query-flags.js';
 import { fieldsOf, integerParam, optionalString, stringParam } from './body-values.js';
@@ -13,16 +17,17 @@ import type { OperationContext } from './types.js';
 import type { Engine } from '../engine/engine.js';
 
 /** What these handlers use of the engine: the cluster map, the indexes (for usage), record writes and assignments. */
-type Uses = Pick<Engine, 'clusters' | 'indexes' | 'write' | 'assignUsers' | 'unassignUser'>;
+type Uses = MoveUses & Pick<Engine, 'unassignUser'>;
 
 /** Users listed per page, and the most a page may hold (the spec's limit). */
 export const USERS_PER_PAGE = 1000;
 
-/** Mapping calls about one user: answered by a node of that user's cluster (its records are there). */
-const ABOUT_A_USER = new Set(['getUserId', 'removeUserId']);
+/** Mapping calls about one user: answered by a node of that user's cluster (its records are there; a move carries them from there). */
+const ABOUT_A_USER = new Set(['getUserId', 'removeUserId', 'assignUserId']);
 
 /** The user a call acts for: the header's (mapping calls but those about one user act for none). */
 function userOfCall(route: { path: string; op: string }, params: Readonly<Record<string, string>>, headers: Record<string, string>): string | undefined {
+  if (route.op === 'assignUserId') return userIDOf(headers);
   if (ABOUT_A_USER.has(route.op)) return params.userID;
   return route.path.startsWith('/1/clusters') ? undefined : userIDOf(headers);
 }
@@ -49,8 +54,16 @@ export function placeCall(
   return { userID, cluster };
 }
 
+/** Every user's figures on this node's cluster. */
 function usage(ctx: OperationContext<never, Uses>): UserUsage[] {
   return ctx.engine.clusters.usage((name) => ctx.engine.indexes.get(name));
+}
+
+/** Every user's figures on every cluster (asked of the other clusters' nodes, unless this call was sent by one). */
+function usageEverywhere(ctx: OperationContext<never, Uses>): Promise<UserUsage[]> | UserUsage[] {
+  const nodes = ctx.services.clusterNodes;
+  if (!nodes || ctx.headers[FORWARDED_HEADER] !== undefined) return usage(ctx);
+  return usageAcross(usage(ctx), ctx.engine.clusters.names, nodes, credentialsOf(ctx.headers, ctx.query));
 }
 
 function checkCluster(ctx: OperationContext<never, Uses>, cluster: unknown): string {
@@ -65,12 +78,19 @@ function assignedUser(ctx: OperationContext<never, Uses>, userID: string): UserU
   return entry;
 }
 
-/** Assigns or moves the user named by the header; usable at once. */
+/**
+ * Assigns or moves the user named by the header; usable at once. Moved to
+ * a cluster served by other nodes, its records follow (pending meanwhile).
+ */
 export async function assignUserId(ctx: OperationContext<never, Uses>) {
   const userID = userIDOf(ctx.headers);
   if (userID === undefined) throw badRequest('The X-Algolia-User-ID (or X-Service-User-ID) header is required');
   const cluster = checkCluster(ctx, fieldsOf(ctx.body).cluster);
-  await ctx.engine.assignUsers(cluster, [checkUserID(userID)]);
+  const from = ctx.engine.clusters.clusterOf(checkUserID(userID));
+  const nodes = ctx.services.clusterNodes;
+  if (nodes && from !== undefined && from !== cluster) {
+    await startMove(ctx.engine, nodes, { userID, from, to: cluster }, credentialsOf(ctx.headers, ctx.query));
+  } else await ctx.engine.assignUsers(cluster, [userID]);
   return { createdAt: now() };
 }
 
@@ -90,45 +110,45 @@ export function getUserId(ctx: OperationContext<'userID', Uses>) {
   return assignedUser(ctx, ctx.params.userID);
 }
 
-export function listClusters(ctx: OperationContext<never, Uses>) {
+export async function listClusters(ctx: OperationContext<never, Uses>) {
   // the older documents' `clusters` beside the spec's `topUsers` (the names of the clusters)
-  const clusters = clusterFigures(ctx.engine.clusters.names, usage(ctx));
+  const clusters = clusterFigures(ctx.engine.clusters.names, await usageEverywhere(ctx));
   return { topUsers: clusters.map((c) => c.clusterName), clusters };
 }
 
-export function getTopUserIds(ctx: OperationContext<never, Uses>) {
-  return { topUsers: topUsers(ctx.engine.clusters.names, usage(ctx)) };
+export async function getTopUserIds(ctx: OperationContext<never, Uses>) {
+  return { topUsers: topUsers(ctx.engine.clusters.names, await usageEverywhere(ctx)) };
 }
 
-export function listUserIds(ctx: OperationContext<never, Uses>) {
+export async function listUserIds(ctx: OperationContext<never, Uses>) {
   const page = integerParam(ctx.query, 'page', 0);
   const hitsPerPage = integerParam(ctx.query, 'hitsPerPage', USERS_PER_PAGE, { max: USERS_PER_PAGE }) || USERS_PER_PAGE;
-  const sorted = usage(ctx).sort((a, b) => (a.userID < b.userID ? -1 : a.userID > b.userID ? 1 : 0));
+  const sorted = (await usageEverywhere(ctx)).sort((a, b) => (a.userID < b.userID ? -1 : a.userID > b.userID ? 1 : 0));
   return { userIDs: sorted.slice(page * hitsPerPage, (page + 1) * hitsPerPage) };
 }
 
-export function searchUserIds(ctx: OperationContext<never, Uses>) {
+export async function searchUserIds(ctx: OperationContext<never, Uses>) {
   const body = fieldsOf(ctx.body);
-  return searchUsers(usage(ctx), {
+  const request = {
     query: stringParam(body, 'query'),
     cluster: optionalString(body, 'clusterName') ?? optionalString(body, 'cluster'),
     page: integerParam(body, 'page', 0),
     hitsPerPage: integerParam(body, 'hitsPerPage', 20, { max: USERS_PER_PAGE }),
-  });
+  };
+  return searchUsers(await usageEverywhere(ctx), request);
 }
 
 /** Removes the user and the records stored under its ID (one deletion task per index). */
 export async function removeUserId(ctx: OperationContext<'userID', Uses>) {
   const { userID } = assignedUser(ctx, ctx.params.userID);
   const owned = ctx.engine.clusters.ownedBy(userID, (name) => ctx.engine.indexes.get(name));
-  for (const [indexName, objectIDs] of owned) {
-    await ctx.engine.write({ type: 'batch', indexName, actions: objectIDs.map((objectID) => ({ action: 'deleteObject', objectID })) });
-  }
+  for (const [indexName, objectIDs] of owned) await deleteRecords(ctx.engine, indexName, objectIDs);
   await ctx.engine.unassignUser(userID);
   return { deletedAt: now() };
 }
 
-/** Moves are immediate here (partitions share one process), so nothing is ever pending. */
+/** Users whose records are being carried to their new cluster (only with clusters served by nodes of their own: elsewhere moves are immediate). */
 export function hasPendingMappings(ctx: OperationContext<never, Uses>) {
-  return queryFlag(ctx, 'getClusters') ? { pending: false, clusters: {} } : { pending: false };
+  const pending = ctx.engine.clusters.pending();
+  return queryFlag(ctx, 'getClusters') ? { pending: pending.size > 0, clusters: Object.fromEntries(pending) } : { pending: pending.size > 0 };
 }

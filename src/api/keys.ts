@@ -1,6 +1,7 @@
 // API keys: global (/1/keys) and index-specific (/1/indexes/{i}/keys). Every
-// change is logged durably (engine.writeKey) before the answer; keys need
-// no task: they are usable as soon as the call returns.
+// change is logged durably (engine.changeKey; with named clusters on NATS,
+// stored in the application's key bucket) before the answer; keys need no
+// task: they are usable as soon as the call returns.
 import { ApiError, notFound } from '../util/errors.js';
 import { checkIndexName } from '../index/index-name.js';
 import { describeKey, indexKeyIndexes, isExpired, keyFields, randomKey, type ApiKey } from '../auth/api-keys.js';
@@ -8,7 +9,7 @@ import type { OperationContext } from './types.js';
 import type { Engine } from '../engine/engine.js';
 
 /** What these handlers use of the engine: the keys, and the indexes an index key names. */
-type Uses = Pick<Engine, 'adminKey' | 'deletedKeys' | 'index' | 'keys' | 'writeKey'>;
+type Uses = Pick<Engine, 'adminKey' | 'deletedKeys' | 'index' | 'keys' | 'changeKey'>;
 
 const iso = () => new Date().toISOString();
 const keyNotFound = () => notFound('Key does not exist');
@@ -31,7 +32,7 @@ async function create(ctx: OperationContext<never, Uses>, indexName?: string) {
   while (ctx.engine.keys.has(value) || ctx.engine.deletedKeys.has(value) || value === ctx.engine.adminKey) value = randomKey();
   const key: ApiKey = { value, createdAt: Math.floor(now / 1000), ...fields, expiresAt: expiry(fields.validity, now) };
   if (indexName !== undefined) key.index = indexName;
-  await ctx.engine.writeKey({ type: 'key', action: 'put', key });
+  await ctx.engine.changeKey({ type: 'key', action: 'put', key });
   return { key: value, createdAt: iso() };
 }
 
@@ -47,7 +48,7 @@ async function update(ctx: OperationContext<never, Uses>, previous: ApiKey | und
   const index = previous?.index ?? indexName;
   if (index !== undefined) key.index = index;
   if (previous?.copiedTo) key.copiedTo = previous.copiedTo;
-  await ctx.engine.writeKey({ type: 'key', action: 'put', key });
+  await ctx.engine.changeKey({ type: 'key', action: 'put', key });
   return { key: value, updatedAt: iso() };
 }
 
@@ -76,13 +77,13 @@ export function listApiKeys(ctx: OperationContext<never, Uses>) {
 
 export async function deleteApiKey(ctx: OperationContext<'key', Uses>) {
   liveKey(ctx, ctx.params.key);
-  await ctx.engine.writeKey({ type: 'key', action: 'delete', value: ctx.params.key });
+  await ctx.engine.changeKey({ type: 'key', action: 'delete', value: ctx.params.key });
   return { deletedAt: iso() };
 }
 
 export async function restoreApiKey(ctx: OperationContext<'key', Uses>) {
   if (!ctx.engine.deletedKeys.has(ctx.params.key)) throw new ApiError('not_found', 'Key is not in the list of deleted keys');
-  await ctx.engine.writeKey({ type: 'key', action: 'restore', value: ctx.params.key });
+  await ctx.engine.changeKey({ type: 'key', action: 'restore', value: ctx.params.key });
   return { key: ctx.params.key, createdAt: iso() };
 }
 
@@ -124,6 +125,6 @@ export function getIndexApiKey(ctx: OperationContext<'indexName' | 'key', Uses>)
 
 export async function deleteIndexApiKey(ctx: OperationContext<'indexName' | 'key', Uses>) {
   liveKey(ctx, ctx.params.key, ctx.params.indexName);
-  await ctx.engine.writeKey({ type: 'key', action: 'delete', value: ctx.params.key });
+  await ctx.engine.changeKey({ type: 'key', action: 'delete', value: ctx.params.key });
   return { deletedAt: iso() };
 }

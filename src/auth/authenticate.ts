@@ -19,6 +19,11 @@ function credential(names: string[], headers: Record<string, string>, query: Rec
   return undefined;
 }
 
+/** The application id and API key a call was made with (to make calls of its own with them). */
+export function credentialsOf(headers: Record<string, string>, query: Record<string, string>): { appId?: string; key?: string } {
+  return { appId: credential(APP_ID_NAMES, headers, query), key: credential(API_KEY_NAMES, headers, query) };
+}
+
 export const invalidCredentials = () => new ApiError('invalid_credentials', 'Invalid Application-ID or API key');
 
 const ALL_RIGHTS = new Set<Right>([...KEY_RIGHTS, 'admin']);

@@ -2,9 +2,11 @@
 // ones that can still be restored) and the source allow-list. It applies key
 // operations, and extends index-specific keys to the destination of a whole
 // copy or move; it gives the durability module its part of snapshots
-// (`keys`, `deletedKeys`, `sources`).
+// (`keys`, `deletedKeys`, `sources`). Given shared keys (the application's,
+// held in NATS for the nodes of every cluster: `SharedKeys`), its key maps
+// are those, key changes are made there, and snapshots hold no key.
 import { indexKeyIndexes, type ApiKey } from './api-keys.js';
-import type { AllowedSource, WriteOperation } from '../engine/writes.js';
+import type { AllowedSource, ApiKeyChange, WriteOperation } from '../engine/writes.js';
 import type { StateSection } from '../durability/state-section.js';
 
 /** Security's part of a snapshot (each field absent in older snapshots). */
@@ -15,11 +17,24 @@ export interface SecurityPart {
   sources?: AllowedSource[];
 }
 
-export class SecurityState implements StateSection<SecurityPart, WriteOperation> {
-  /** API keys by value. */
-  readonly keys = new Map<string, ApiKey>();
+/**
+ * API keys shared by the nodes of every cluster of an application (cluster
+ * mode with named clusters: a NATS key-value bucket). A change is seen here
+ * once it resolves, and on the other nodes shortly after.
+ */
+export interface SharedKeys {
+  /** Live keys by value. */
+  readonly keys: Map<string, ApiKey>;
   /** Deleted keys that can still be restored, by value. */
-  readonly deletedKeys = new Map<string, ApiKey>();
+  readonly deletedKeys: Map<string, ApiKey>;
+  /** Makes a key change (a delete or restore of a key not there changes nothing). */
+  write(change: ApiKeyChange): Promise<void>;
+}
+
+export class SecurityState implements StateSection<SecurityPart, WriteOperation> {
+  /** The keys this engine holds (unused with shared ones). */
+  private readonly ownKeys = new Map<string, ApiKey>();
+  private readonly ownDeletedKeys = new Map<string, ApiKey>();
   /** The source allow-list (firewall); undefined until first set = every source allowed. */
   sources: AllowedSource[] | undefined;
   /**
@@ -30,8 +45,16 @@ export class SecurityState implements StateSection<SecurityPart, WriteOperation>
    */
   private readonly keyStartedAt = new Map<string, number>();
 
-  /** `hasIndex`: whether an index exists (a copy of a missing index extends no key). */
-  constructor(private readonly hasIndex: (name: string) => boolean) {}
+  /**
+   * `hasIndex`: whether an index exists (a copy of a missing index extends no key);
+   * `shared`: the application's keys, held elsewhere (this engine's log then holds none).
+   */
+  constructor(private readonly hasIndex: (name: string) => boolean, readonly shared?: SharedKeys) {}
+
+  /** API keys by value. */
+  get keys(): Map<string, ApiKey> { return this.shared?.keys ?? this.ownKeys; }
+  /** Deleted keys that can still be restored, by value. */
+  get deletedKeys(): Map<string, ApiKey> { return this.shared?.deletedKeys ?? this.ownDeletedKeys; }
 
   /** The index-specific keys (deleted ones too) that reach an index now. */
   indexKeysReaching(indexName: string): string[] {
@@ -48,6 +71,7 @@ export class SecurityState implements StateSection<SecurityPart, WriteOperation>
       this.sources = op.sources;
       return;
     }
+    if (this.shared) return; // shared key changes are never logged
     if (op.action === 'put') {
       // the indexes a copy or move extended the key to are the ones of now (a key write applies at once,
       // before the operations still queued; a replay applies them in log order): they are kept, when the
@@ -84,27 +108,32 @@ export class SecurityState implements StateSection<SecurityPart, WriteOperation>
       // once while the operation was queued) is not the key `only` named: a replay resets it after this
       if ((this.keyStartedAt.get(key.value) ?? 0) > taskID) continue;
       const reached = indexKeyIndexes(key);
-      if (reached.includes(source) && !reached.includes(destination)) key.copiedTo = [...(key.copiedTo ?? []), destination];
+      if (reached.includes(source) && !reached.includes(destination)) this.extend(key, destination);
+    }
+  }
+
+  /** An index key reaches `destination` too (shared: every node of the cluster stores the same key, which the bucket keeps once). */
+  private extend(key: ApiKey, destination: string): void {
+    key.copiedTo = [...(key.copiedTo ?? []), destination];
+    if (this.shared && this.keys.has(key.value)) {
+      this.shared.write({ type: 'key', action: 'put', key }).catch((e: Error) => console.error(`lantern: the key extended to ${destination} cannot be stored (${e.message})`));
     }
   }
 
   snapshot(): SecurityPart {
-    return {
-      keys: [...this.keys.values()],
-      deletedKeys: [...this.deletedKeys.values()],
-      ...(this.sources ? { sources: this.sources } : {}),
-    };
+    const keys = this.shared ? {} : { keys: [...this.keys.values()], deletedKeys: [...this.deletedKeys.values()] };
+    return { ...keys, ...(this.sources ? { sources: this.sources } : {}) };
   }
 
   restore(state: SecurityPart): void {
-    for (const key of state.keys ?? []) this.keys.set(key.value, key);
-    for (const key of state.deletedKeys ?? []) this.deletedKeys.set(key.value, key);
+    for (const key of state.keys ?? []) this.ownKeys.set(key.value, key);
+    for (const key of state.deletedKeys ?? []) this.ownDeletedKeys.set(key.value, key);
     this.sources = state.sources;
   }
 
   reset(): void {
-    this.keys.clear();
-    this.deletedKeys.clear();
+    this.ownKeys.clear();
+    this.ownDeletedKeys.clear();
     this.keyStartedAt.clear();
     this.sources = undefined;
   }

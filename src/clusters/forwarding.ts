@@ -39,6 +39,14 @@ export interface ForwardedAnswer { status: number; body: unknown; headers: Recor
 /** Headers not sent on: they describe this hop's connection and body, not the call. */
 const HOP_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'content-encoding', 'keep-alive', 'accept-encoding']);
 
+/** The credentials a node's own calls to another cluster's node are made with (those of the call that led to them). */
+export interface Credentials { appId?: string; key?: string }
+
+/** Credentials as headers of a call. */
+export function credentialHeaders({ appId, key }: Credentials): Record<string, string> {
+  return { ...(appId ? { 'x-algolia-application-id': appId } : {}), ...(key ? { 'x-algolia-api-key': key } : {}) };
+}
+
 /** A call's user, on a cluster another node serves. */
 export interface Elsewhere { userID: string; cluster: string }
 

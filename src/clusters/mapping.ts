@@ -21,8 +21,11 @@ export interface ClusterState {
 
 export interface UserUsage { userID: string; clusterName: string; nbRecords: number; dataSize: number }
 
-/** A user's cluster, and when the user was first assigned (ms since the epoch). */
-export interface Assignment { cluster: string; createdAt: number }
+/**
+ * A user's cluster, and when the user was first assigned (ms since the
+ * epoch); while its records are carried to it from another cluster, that one.
+ */
+export interface Assignment { cluster: string; createdAt: number; movingFrom?: string }
 
 /**
  * User assignments shared by the nodes of every cluster of an application
@@ -34,8 +37,8 @@ export interface SharedAssignments {
   readonly clusters: readonly string[];
   /** Every assigned user. */
   readonly users: ReadonlyMap<string, Assignment>;
-  /** Assigns (or moves) `users` to `cluster`. */
-  assign(cluster: string, users: string[], at: number): Promise<void>;
+  /** Assigns (or moves) `users` to `cluster`; `movingFrom`: their records are being carried from that cluster. */
+  assign(cluster: string, users: string[], at: number, movingFrom?: string): Promise<void>;
   remove(userID: string): Promise<void>;
 }
 
@@ -148,6 +151,15 @@ export class ClusterMap implements StateSection<ClustersPart, WriteOperation> {
       }
     }
     return [...totals.values()];
+  }
+
+  /** The users whose records are being carried to their cluster, by that cluster. */
+  pending(): Map<string, string[]> {
+    const moving = new Map<string, string[]>();
+    for (const [userID, { cluster, movingFrom }] of this.assignments) {
+      if (movingFrom !== undefined) moving.set(cluster, [...(moving.get(cluster) ?? []), userID]);
+    }
+    return moving;
   }
 
   createdAt(userID: string): number | undefined { return this.assignments.get(userID)?.createdAt; }

@@ -15,9 +15,9 @@ import { newCursorKey } from '../query/browse.js';
 export { checkIndexName } from '../index/index-name.js';
 import type { SearchIndex } from '../index/search-index.js';
 import { IndexCatalog } from './index-catalog.js';
-import type { AllowedSource, KeyOperation, WriteOperation } from './writes.js';
+import type { AllowedSource, ApiKeyChange, KeyOperation, WriteOperation } from './writes.js';
 import type { ApiKey } from '../auth/api-keys.js';
-import { SecurityState } from '../auth/security-state.js';
+import { SecurityState, type SharedKeys } from '../auth/security-state.js';
 import { AnalyticsState, type AnalyticsOperation } from '../analytics/state.js';
 import { ClusterMap, type SharedAssignments } from '../clusters/mapping.js';
 import { DictionariesState } from '../dictionaries/state.js';
@@ -67,6 +67,12 @@ export interface EngineOptions {
    * mapping API reads and changes them there, and `clusters` is ignored.
    */
   assignments?: SharedAssignments;
+  /**
+   * API keys shared with the nodes of the application's other clusters
+   * (cluster mode with named clusters, see `natsCluster`): keys are made,
+   * changed, deleted and restored there, and the log and snapshots hold none.
+   */
+  apiKeys?: SharedKeys;
   /**
    * Opens a damaged store by keeping what can be kept: damaged log records are
    * skipped, the best snapshot that loads is used, and a new snapshot is
@@ -137,7 +143,7 @@ export class Engine {
   /** @internal The indexes, and those that could not be loaded. */
   readonly catalog = new IndexCatalog();
   /** @internal API keys and the source allow-list. */
-  readonly security = new SecurityState((name) => this.catalog.indexes.has(name));
+  readonly security: SecurityState;
   /** @internal Search and insight events, A/B tests, personalization, query suggestions. */
   readonly analytics = new AnalyticsState((op) => this.writeKey(op), (op) => this.logApplied(op));
   /** @internal Multi-cluster user assignments and record owners. */
@@ -153,6 +159,7 @@ export class Engine {
     this.adminKey = options.adminKey;
     this.resolveCountry = options.resolveCountry;
     this.clusters = new ClusterMap(options.clusters, options.assignments);
+    this.security = new SecurityState((name) => this.catalog.indexes.has(name), options.apiKeys);
     this.durability = new Durability<WriteOperation>({
       storage: options.storage ?? memoryStorage(),
       encryptionKey: options.encryptionKey,
@@ -227,10 +234,19 @@ export class Engine {
    */
   writeKey(op: KeyOperation | AnalyticsOperation | DictionaryOperation): Promise<number> { return this.durability.writeNow(op); }
 
-  /** @internal Assigns (or moves) `users` to `cluster`: in the shared assignments when there are, else logged here. */
-  async assignUsers(cluster: string, users: string[]): Promise<void> {
+  /** @internal Makes an API key change: in the shared keys when there are, else logged here. */
+  async changeKey(change: ApiKeyChange): Promise<void> {
+    if (this.security.shared) await this.security.shared.write(change);
+    else await this.writeKey(change);
+  }
+
+  /**
+   * @internal Assigns (or moves) `users` to `cluster`: in the shared assignments when there are
+   * (`movingFrom`: their records are being carried from that cluster), else logged here.
+   */
+  async assignUsers(cluster: string, users: string[], movingFrom?: string): Promise<void> {
     const at = Date.now();
-    if (this.clusters.shared) await this.clusters.shared.assign(cluster, users, at);
+    if (this.clusters.shared) await this.clusters.shared.assign(cluster, users, at, movingFrom);
     else await this.writeKey({ type: 'key', action: 'assignUsers', cluster, users, at });
   }
 

@@ -36,11 +36,15 @@ export type WriteOperation =
 
 /** API key changes: idempotent, so replaying one a snapshot already holds is harmless. */
 export type KeyOperation =
-  | { type: 'key'; action: 'put'; key: ApiKey }
-  | { type: 'key'; action: 'delete' | 'restore'; value: string }
+  | ApiKeyChange
   /** The whole source allow-list after a change (undefined entries: none). */
   | { type: 'key'; action: 'sources'; sources: AllowedSource[] }
   | ClusterOperation;
+
+/** Changes of API keys themselves (held by the shared keys instead of the log, when the engine has them). */
+export type ApiKeyChange =
+  | { type: 'key'; action: 'put'; key: ApiKey }
+  | { type: 'key'; action: 'delete' | 'restore'; value: string };
 
 /** Mapping changes, logged like key changes (idempotent, applied at once). */
 export type ClusterOperation =

@@ -8,17 +8,19 @@
 // reads go on. Given a cluster name, the node serves that cluster of the
 // application: the stream and store are the cluster's, and the node joins
 // what the application's clusters share (user assignments:
-// user-directory.ts; where each cluster's nodes are: cluster-nodes.ts).
+// user-directory.ts; API keys: key-directory.ts; where each cluster's nodes are: cluster-nodes.ts).
 // Node only (`lantern-search/node`, `lantern serve --nats`).
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { DiscardPolicy, jetstream, jetstreamManager, JetStreamApiCodes, JetStreamApiError, RetentionPolicy, StorageType, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { Objm } from '@nats-io/obj';
 import type { SharedLog } from '../durability/shared-log.js';
 import type { SharedAssignments } from '../clusters/mapping.js';
+import type { SharedKeys } from '../auth/security-state.js';
 import type { ClusterNodes } from '../clusters/forwarding.js';
 import type { Storage } from '../storage/storage.js';
 import { applicationNamesOf, namesOf, type JetStreamNames } from './names.js';
 import { UserDirectory } from './user-directory.js';
+import { KeyDirectory } from './key-directory.js';
 import { NatsClusterNodes } from './cluster-nodes.js';
 import { nobodyAnswered, whenAnswered } from './patience.js';
 import { SnapshotStore } from './snapshot-store.js';
@@ -41,7 +43,7 @@ export interface NatsClusterOptions {
   /**
    * The cluster of the application this node serves (`--clusters c1`): its
    * own stream and snapshots (`LANTERN_<appId>__<cluster>`), user
-   * assignments shared with every cluster's nodes, and calls for users of
+   * assignments and API keys shared with every cluster's nodes, and calls for users of
    * other clusters sent to their nodes. Default: none (one stream for the
    * whole application, assignments in it).
    */
@@ -60,6 +62,8 @@ export interface NatsCluster {
   log: SharedLog;
   /** With a cluster: the user assignments every cluster's nodes share (`Lantern.open`'s `assignments`). */
   assignments?: SharedAssignments;
+  /** With a cluster: the API keys every cluster's nodes share (`Lantern.open`'s `apiKeys`). */
+  apiKeys?: SharedKeys;
   /** With a cluster: the nodes of the others (`advertise` this node's URL once it listens). */
   nodes?: AdvertisedNodes;
 }
@@ -96,12 +100,13 @@ export async function natsCluster(options: NatsClusterOptions): Promise<NatsClus
   }
 }
 
-/** What the application's clusters share: the assignments (this node's cluster registered in them) and where each cluster's nodes are. */
+/** What the application's clusters share: the assignments (this node's cluster registered in them), the API keys and where each cluster's nodes are. */
 async function joinClusters(nc: NatsConnection, js: JetStreamClient, appId: string, cluster: string, replicas: number) {
   const names = applicationNamesOf(appId);
   const assignments = await UserDirectory.open(js, names.directory, replicas);
   await assignments.register(cluster);
-  return { assignments, nodes: new NatsClusterNodes(nc, names, cluster) };
+  const apiKeys = await KeyDirectory.open(js, names.keys, replicas);
+  return { assignments, apiKeys, nodes: new NatsClusterNodes(nc, names, cluster) };
 }
 
 /** What to do about a NATS that cannot hold the data: the likely cause, in parentheses (nothing when it is not known). */

@@ -2,7 +2,7 @@
 // are appended to, the subject they are published on, and the object store
 // bucket its snapshots are kept in; with named clusters (`--clusters c1`),
 // each cluster has a stream and a bucket of its own, and the application
-// has a key-value bucket of user assignments and a subject on which the
+// has key-value buckets of user assignments and of API keys, and a subject on which the
 // nodes of each cluster answer with their URL. Every node started with the
 // same app id finds the same ones. JetStream names take letters, digits,
 // `-` and `_` only, so every other byte of a name (and `_` itself) is
@@ -20,6 +20,8 @@ export interface JetStreamNames {
 export interface ApplicationNames {
   /** The key-value bucket of user assignments and cluster names. */
   directory: string;
+  /** The key-value bucket of API keys. */
+  keys: string;
   /** The subject the nodes serving `cluster` answer on with their URL. */
   nodesOf: (cluster: string) => string;
 }
@@ -34,7 +36,7 @@ export function namesOf(appId: string, cluster?: string): JetStreamNames {
 /** The names application `appId` uses across its clusters. */
 export function applicationNamesOf(appId: string): ApplicationNames {
   const id = escaped(appId);
-  return { directory: `LANTERN_${id}_DIRECTORY`, nodesOf: (cluster) => `lantern.${id}.nodes.${escaped(cluster)}` };
+  return { directory: `LANTERN_${id}_DIRECTORY`, keys: `LANTERN_${id}_KEYS`, nodesOf: (cluster) => `lantern.${id}.nodes.${escaped(cluster)}` };
 }
 
 /** A name as JetStream names, subjects and keys take it (letters, digits and `-` kept; any other byte `_` and two hex digits). */
@@ -45,4 +47,9 @@ export function escaped(name: string): string {
     out += /[A-Za-z0-9-]/.test(c) ? c : `_${byte.toString(16).padStart(2, '0')}`;
   }
   return out;
+}
+
+/** The name an escaped one was made from. */
+export function unescaped(name: string): string {
+  return decodeURIComponent(name.replace(/_([0-9a-f]{2})/g, '%$1'));
 }

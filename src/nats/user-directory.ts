@@ -6,30 +6,26 @@
 // started for (what users may be assigned to). Each node watches the whole
 // bucket and keeps it in memory; its own changes are seen here as soon as
 // they are stored, the others' as the watch hands them over.
-import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
+import type { KvEntry } from '@nats-io/kv';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { Assignment, SharedAssignments } from '../clusters/mapping.js';
-import { escaped } from './names.js';
-import { whenAnswered } from './patience.js';
+import { escaped, unescaped } from './names.js';
+import { FollowedBucket } from './followed-bucket.js';
 
 const USER = 'user.';
 const CLUSTER = 'cluster.';
 
 interface StoredUser extends Assignment { userID: string }
 
-export class UserDirectory implements SharedAssignments {
+export class UserDirectory extends FollowedBucket implements SharedAssignments {
   readonly users = new Map<string, Assignment>();
   private readonly clusterNames = new Set<string>();
-  private readonly decoder = new TextDecoder();
 
-  private constructor(private readonly kv: KV) {}
+  private constructor() { super('user assignments'); }
 
   /** Opens (making it the first time) the bucket `name`, and resolves once what it holds is read. */
-  static async open(js: JetStreamClient, name: string, replicas: number): Promise<UserDirectory> {
-    const kv = await whenAnswered(() => new Kvm(js).create(name, { history: 1, replicas }));
-    const directory = new UserDirectory(kv);
-    await directory.follow();
-    return directory;
+  static open(js: JetStreamClient, name: string, replicas: number): Promise<UserDirectory> {
+    return new UserDirectory().openBucket(js, name, replicas);
   }
 
   get clusters(): readonly string[] { return [...this.clusterNames].sort(); }
@@ -40,11 +36,11 @@ export class UserDirectory implements SharedAssignments {
     this.clusterNames.add(cluster);
   }
 
-  async assign(cluster: string, users: string[], at: number): Promise<void> {
+  async assign(cluster: string, users: string[], at: number, movingFrom?: string): Promise<void> {
     for (const userID of users) {
-      const stored: StoredUser = { userID, cluster, createdAt: this.users.get(userID)?.createdAt ?? at };
+      const stored: StoredUser = { userID, cluster, createdAt: this.users.get(userID)?.createdAt ?? at, ...(movingFrom === undefined ? {} : { movingFrom }) };
       await this.kv.put(keyOf(userID), JSON.stringify(stored));
-      this.users.set(userID, { cluster, createdAt: stored.createdAt });
+      this.hold(stored);
     }
   }
 
@@ -53,39 +49,18 @@ export class UserDirectory implements SharedAssignments {
     this.users.delete(userID);
   }
 
-  /** Watches the bucket from its first entry on; resolves once the entries it held at the start are applied. */
-  private async follow(): Promise<void> {
-    const last = (await this.kv.status()).streamInfo.state.last_seq;
-    const watch = await this.kv.watch();
-    let resolveCaughtUp!: () => void;
-    const caughtUp = new Promise<void>((resolve) => { resolveCaughtUp = resolve; });
-    if (last === 0) resolveCaughtUp();
-    void (async () => {
-      for await (const entry of watch) {
-        this.applyEntry(entry);
-        if (entry.revision >= last) resolveCaughtUp();
-      }
-    })().catch((e: Error) => console.error(`lantern: user assignments are no longer followed (${e.message.split('\n')[0]})`));
-    await caughtUp;
+  private hold({ userID, ...assignment }: StoredUser): void {
+    this.users.set(userID, assignment);
   }
 
-  private applyEntry(entry: KvEntry): void {
-    try {
-      this.applyChange(entry);
-    } catch (e) {
-      console.error(`lantern: the user assignment ${entry.key} cannot be read; it is skipped (${(e as Error).message})`);
-    }
-  }
-
-  private applyChange(entry: KvEntry): void {
+  protected applyChange(entry: KvEntry): void {
     const removed = entry.operation !== 'PUT';
     if (entry.key.startsWith(CLUSTER)) {
       if (!removed) this.clusterNames.add(this.decoder.decode(entry.value));
     } else if (entry.key.startsWith(USER)) {
       if (removed) this.users.delete(userIDOf(entry.key));
       else {
-        const { userID, cluster, createdAt } = JSON.parse(this.decoder.decode(entry.value)) as StoredUser;
-        this.users.set(userID, { cluster, createdAt });
+        this.hold(JSON.parse(this.decoder.decode(entry.value)) as StoredUser);
       }
     }
   }
@@ -93,8 +68,5 @@ export class UserDirectory implements SharedAssignments {
 
 const keyOf = (userID: string) => `${USER}${escaped(userID)}`;
 
-/** The user ID of a key (escaped: `_` and two hex digits for any byte but letters, digits and `-`). */
-function userIDOf(key: string): string {
-  const hex = key.slice(USER.length).replace(/_([0-9a-f]{2})/g, '%$1');
-  return decodeURIComponent(hex);
-}
+/** The user ID of a key. */
+const userIDOf = (key: string) => unescaped(key.slice(USER.length));
