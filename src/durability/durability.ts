@@ -311,8 +311,30 @@ export class Durability<Operation extends object> {
   private async followed(): Promise<void> {
     if (!this.options.log) return;
     this.handed.through = this.handed.lastQueued = this.lastApplied;
-    await this.options.log.follow(this.lastApplied, (entry) => this.handOver(entry));
+    await this.options.log.follow(this.lastApplied, (entry) => this.handOver(entry), () => void this.rejoined());
     await this.tasks.idle();
+  }
+
+  /**
+   * The shared log was trimmed past this running node (it was away from it
+   * for long): it loads the newest snapshot it can read, in place of its
+   * state (searches are answered from the old state until then), and
+   * follows the log after it. A node that cannot says so and stays as it is
+   * (writes refused, searches answered).
+   */
+  private async rejoined(): Promise<void> {
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      try {
+        const { snapshots } = await this.storage.open();
+        const newest = snapshots[0];
+        if (!newest) throw new Error('the store holds no snapshot');
+        await this.loadImage({ bytes: await newest.read(), lastTaskID: newest.taskID });
+        await this.followed();
+        return;
+      } catch (e) {
+        console.error(`lantern: loading the newest snapshot failed (attempt ${attempt} of 3): ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
   }
 
   /**

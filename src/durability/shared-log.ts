@@ -54,9 +54,13 @@ export interface SharedLog {
    * time (the next once the promise `deliver` returned settled), from now
    * until `close`. Resolves once the entries the log held when called are
    * handed over (the node has caught up). Rejects with a `LogTrimmedError`
-   * when the log no longer holds the entry after `after`.
+   * when the log no longer holds the entry after `after`. `trimmed` is
+   * called when, later, the log was trimmed past the entries this node was
+   * to read next (it was away from the log for long): following has
+   * stopped, writes are refused, and the node starts again from a newer
+   * snapshot and calls `follow` again.
    */
-  follow(after: number, deliver: (entry: SharedEntry) => Promise<void>): Promise<void>;
+  follow(after: number, deliver: (entry: SharedEntry) => Promise<void>, trimmed?: () => void): Promise<void>;
   /** Whether the log holds task `taskID` (a node asked about a task it was not handed yet). */
   holds(taskID: number): Promise<boolean>;
   /** Stops following and lets go of the log. */

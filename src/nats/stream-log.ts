@@ -72,21 +72,34 @@ export class StreamLog implements SharedLog {
     }
   }
 
-  async follow(after: number, deliver: (entry: SharedEntry) => Promise<void>): Promise<void> {
+  async follow(after: number, deliver: (entry: SharedEntry) => Promise<void>, trimmed?: () => void): Promise<void> {
     const { state, config } = await whenAnswered(() => this.jsm.streams.info(this.names.stream));
     if (state.last_seq > after && state.first_seq > after + 1) throw new LogTrimmedError(after, state.first_seq);
+    this.failed = undefined;
     this.reader = new StreamReader({
       js: this.js, jsm: this.jsm, stream: this.names.stream, replicas: config.num_replicas, name: this.nodeID,
       from: after + 1, through: state.last_seq,
       handle: (m) => deliver(this.entryOf(m)),
-      // a node that fell behind a trim (or failed to apply) while serving cannot go on: it stops here, and says so
-      stopped: (e) => {
-        this.failed = `This node stopped following the application's log (${messageOf(e)}): restart it to load the newest snapshot`;
-        this.report(this.failed);
-      },
+      stopped: (e) => this.stopped(e, trimmed),
     });
     await this.reader.start();
     return this.reader.caughtUp;
+  }
+
+  /**
+   * Following stopped: writes are refused from now on. A node the log was
+   * trimmed past while it was away starts again from the newest snapshot
+   * (`trimmed`); one that failed to apply an entry cannot go on, and says so.
+   */
+  private stopped(e: unknown, trimmed: (() => void) | undefined): void {
+    if (e instanceof LogTrimmedError && trimmed) {
+      this.failed = 'This node fell behind the application\'s log and is loading the newest snapshot; try again in a moment';
+      this.report(`lantern: ${messageOf(e)}: loading the newest snapshot`);
+      trimmed();
+      return;
+    }
+    this.failed = `This node stopped following the application's log (${messageOf(e)}): restart it to load the newest snapshot`;
+    this.report(this.failed);
   }
 
   async holds(taskID: number): Promise<boolean> {
@@ -114,8 +127,9 @@ export class StreamLog implements SharedLog {
     await this.reader?.close();
   }
 
+  /** The stream's state (asked of NATS also while writes are refused for another reason: a node rejoining reads it). */
   private async state() {
-    if (this.unavailable) throw new ApiError('unavailable', this.unavailable);
+    if (this.disconnected) throw new ApiError('unavailable', this.disconnected);
     try {
       return (await this.jsm.streams.info(this.names.stream)).state;
     } catch (e) {

@@ -3,13 +3,16 @@
 // - a node stopped while the stream was trimmed past the last entry it had
 //   read loads the newest snapshot when it starts again, follows the stream
 //   after it, and answers as the node that stayed;
+// - a running node the stream was trimmed past while it was frozen
+//   (SIGSTOP, its consumer gone) loads the newest snapshot by itself, then
+//   follows the stream and takes writes again;
 // - a stored snapshot found damaged (its bytes replaced in the object
 //   store, read with the official client) is reported, and a node starting
 //   loads the snapshot before it and the stream after that one instead.
 import { describe, expect, it } from 'vitest';
 import { natsServerFor } from '../support/nats.js';
 import {
-  answerOf, batch, call, clusterFixture, eventually, records, search, snapshotBucket, startNode, storedSnapshots, streamState, waitForTask, type Node,
+  answerOf, batch, call, clusterFixture, eventually, records, search, sleep, snapshotBucket, startNode, storedSnapshots, streamState, waitForTask, type Node,
 } from '../support/cluster-nodes.js';
 
 const run = natsServerFor('trimmed.test.ts');
@@ -78,4 +81,32 @@ describe.skipIf(!run)('a node behind the stream, a damaged snapshot', () => {
     // every snapshot stored was proven (a proof that fails is printed)
     for (const node of nodes) expect(node.served.output()).not.toContain('snapshot failed');
   }, 90_000);
+
+  it('a running node the stream was trimmed past while it was away loads the newest snapshot by itself', async () => {
+    const [a, b] = nodes;
+    const before = await writeBatches(a, 62, 1);
+    await waitForTask(b, before);
+    let next = 63;
+    b.served.pause();
+    try {
+      // its consumer goes from the servers once inactive (stream-reader.ts: 30 s after its last pull), and then trims pass it
+      await sleep(30_000);
+      const until = Date.now() + 90_000;
+      while ((await firstInStream()) <= before + 1 && Date.now() < until) {
+        await waitForTask(a, await writeBatches(a, next, 10));
+        next += 10;
+        await sleep(2_000);
+      }
+      expect(await firstInStream()).toBeGreaterThan(before + 1);
+    } finally {
+      b.served.resume();
+    }
+    await eventually(async () => expect(b.served.output()).toContain('loading the newest snapshot'), 20_000);
+
+    await eventually(async () => expectSameAnswers(b, a, next * 20), 20_000);
+    // and it takes writes again, which the other node applies
+    const more = await writeBatches(b, next, 1);
+    await waitForTask(a, more);
+    expect((await search(a, 'items', { query: `batch${next}`, hitsPerPage: 0, typoTolerance: false })).body.nbHits).toBe(20);
+  }, 200_000);
 });

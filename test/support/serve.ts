@@ -17,6 +17,10 @@ export interface Served {
   stop: () => Promise<number | null>;
   /** SIGKILL (kill -9: no shutdown at all); resolves once it exited. */
   kill: () => Promise<void>;
+  /** SIGSTOP: the process stays, frozen (a node away from everything), until `resume`. */
+  pause: () => void;
+  /** SIGCONT after `pause`. */
+  resume: () => void;
 }
 
 /** Starts `lantern serve` on a free port with `args` (and `env` added to this process's); resolves once it listens (within `ms`). */
@@ -45,5 +49,5 @@ export async function startServe(args: string[], env: Record<string, string> = {
     });
     child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`serve exited with ${code}\n${stderr}`)); });
   });
-  return { url, output: () => stdout + stderr, stop, kill };
+  return { url, output: () => stdout + stderr, stop, kill, pause: () => child.kill('SIGSTOP'), resume: () => child.kill('SIGCONT') };
 }
