@@ -10,7 +10,7 @@ export const platform: Platform = {
   runWorker,
 };
 
-async function runWorker(url: URL, data: unknown): Promise<{ message: unknown } | undefined> {
+async function runWorker(url: URL, data: unknown, transfer: ArrayBuffer[] = []): Promise<{ message: unknown } | undefined> {
   const [{ existsSync }, { fileURLToPath }, { Worker }, v8] = await Promise.all([
     import('node:fs'), import('node:url'), import('node:worker_threads'), import('node:v8'),
   ]);
@@ -18,7 +18,7 @@ async function runWorker(url: URL, data: unknown): Promise<{ message: unknown } 
   // the worker may hold as much as this thread (a process started with a larger heap gives its workers the same)
   const maxOldGenerationSizeMb = Math.floor(v8.getHeapStatistics().heap_size_limit / 2 ** 20);
   return new Promise((resolve, reject) => {
-    const worker = new Worker(url, { workerData: data, resourceLimits: { maxOldGenerationSizeMb } });
+    const worker = new Worker(url, { workerData: data, transferList: transfer, resourceLimits: { maxOldGenerationSizeMb } });
     worker.once('message', (message) => resolve({ message }));
     worker.once('error', reject);
     // after an answer this rejects nothing: a promise settles once

@@ -28,5 +28,5 @@ export interface Platform {
    * and resolves with the first message it posts; undefined where there is
    * no such script or no worker threads.
    */
-  runWorker(url: URL, data: unknown): Promise<{ message: unknown } | undefined>;
+  runWorker(url: URL, data: unknown, transfer?: ArrayBuffer[]): Promise<{ message: unknown } | undefined>;
 }

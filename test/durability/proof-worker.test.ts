@@ -2,7 +2,9 @@
 // the Node build runs it: the built package (dist/, which `npm test` builds
 // first) with its proof-worker.js. The worker loads a snapshot file into an
 // engine of its own and answers whether it loads; the engine proves its
-// large snapshots there, and a snapshot the worker refuses replaces nothing.
+// large snapshots there (a snapshot stored elsewhere than in a file, as in a
+// NATS object store, handed over as bytes), and a snapshot the worker
+// refuses replaces nothing.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,6 +73,34 @@ describe('the snapshot proof worker', () => {
     } finally {
       await engine.close();
     }
+  }, 60_000);
+
+  it('proves a large snapshot stored elsewhere than in a file (an object store) in the worker, from its bytes', async () => {
+    const kept: Array<{ taskID: number; bytes: Uint8Array }> = [];
+    // a storage of snapshots in memory, as the NATS object store is: a size, and bytes to read, but no file
+    const storage: Package.Storage = {
+      open: async () => ({ snapshots: kept.map(({ taskID, bytes }) => ({ taskID, bytes: bytes.length, read: async () => bytes.slice() })), log: [], damage: [], needsSnapshot: false }),
+      writeSnapshot: async ({ taskID, pieces }, prove) => {
+        const read: Uint8Array[] = [];
+        for await (const piece of pieces) read.push(piece);
+        const bytes = new Uint8Array(Buffer.concat(read));
+        await prove({ taskID, bytes: bytes.length, read: async () => bytes.slice() });
+        kept.unshift({ taskID, bytes });
+      },
+      close: async () => {},
+    };
+    const records = bulkyRecords();
+    const engine = await Lantern.open({ storage, snapshotEvery: 0 });
+    await engine.request({ method: 'PUT', path: '/1/indexes/things/settings', body: { searchableAttributes: ['title'] } });
+    await engine.request({ method: 'POST', path: '/1/indexes/things/batch', body: { requests: records.map((body) => ({ action: 'addObject', body })) } });
+    await engine.waitForTasks();
+    await engine.snapshot();
+    expect((engine as unknown as { durability: { proofs: object } }).durability.proofs).toEqual({ elsewhere: 1, here: 0 });
+    await engine.close();
+    // what was proven there is what a restart reads back
+    const reopened = await Lantern.open({ storage, snapshotEvery: 0 });
+    expect((await reopened.request({ method: 'GET', path: '/1/indexes/things/r399' })).body).toEqual(records[399]);
+    await reopened.close();
   }, 60_000);
 
   it('a small snapshot is proven on the main thread (cheaper than starting a worker)', async () => {
