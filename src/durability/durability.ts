@@ -317,24 +317,29 @@ export class Durability<Operation extends object> {
 
   /**
    * The shared log was trimmed past this running node (it was away from it
-   * for long): it loads the newest snapshot it can read, in place of its
-   * state (searches are answered from the old state until then), and
-   * follows the log after it. A node that cannot says so and stays as it is
-   * (writes refused, searches answered).
+   * for long): it loads the newest stored snapshot it can read (an older one
+   * when the newest cannot be, as a start does), decoded with the store's
+   * codec (its key), in place of its state (searches are answered from the
+   * old state until then), and follows the log after it. A node that cannot
+   * says so and stays as it is (writes refused, searches answered).
    */
   private async rejoined(): Promise<void> {
-    for (let attempt = 1; attempt <= 3; attempt++) {
+    const reason = (e: unknown) => (e instanceof Error ? e.message : String(e));
+    const { snapshots } = await this.storage.open().catch((e: unknown) => {
+      console.error(`lantern: the stored snapshots cannot be listed: ${reason(e)}`);
+      return { snapshots: [] };
+    });
+    for (const snapshot of snapshots) {
       try {
-        const { snapshots } = await this.storage.open();
-        const newest = snapshots[0];
-        if (!newest) throw new Error('the store holds no snapshot');
-        await this.loadImage({ bytes: await newest.read(), lastTaskID: newest.taskID });
+        const state = await decodeSnapshotOf<SnapshotHeader>(this.codec, await snapshot.read(), snapshot.taskID, yieldTurn);
+        await this.replaceState(state, snapshot.taskID);
         await this.followed();
         return;
       } catch (e) {
-        console.error(`lantern: loading the newest snapshot failed (attempt ${attempt} of 3): ${e instanceof Error ? e.message : String(e)}`);
+        console.error(`lantern: the snapshot of task ${snapshot.taskID} cannot be loaded: ${reason(e)}`);
       }
     }
+    console.error('lantern: no stored snapshot could be loaded: restart this node');
   }
 
   /**
@@ -421,7 +426,12 @@ export class Durability<Operation extends object> {
    * store of its own (a follower's) stores it as its snapshot.
    */
   async loadImage({ bytes, lastTaskID }: StateImage): Promise<void> {
-    const state = await decodeSnapshotOf<SnapshotHeader>(await Codec.create(), bytes, lastTaskID, yieldTurn);
+    // an image is never encrypted (see image)
+    await this.replaceState(await decodeSnapshotOf<SnapshotHeader>(await Codec.create(), bytes, lastTaskID, yieldTurn), lastTaskID);
+  }
+
+  /** Puts a decoded snapshot's state in place of the sections' (once the tasks under way are done). */
+  private async replaceState(state: SnapshotHeader, lastTaskID: number): Promise<void> {
     await this.tasks.idle();
     this.reset();
     await this.restore(state, false);
