@@ -3,7 +3,7 @@
 /** The part of node:zlib snapshot sections use. */
 export interface Zlib {
   deflateRawSync(bytes: Uint8Array, options: { level: number }): Uint8Array;
-  inflateRawSync(bytes: Uint8Array): Uint8Array;
+  inflateRawSync(bytes: Uint8Array, options?: { chunkSize?: number }): Uint8Array;
   /** Deflates on libuv's thread pool: the main thread is not held. */
   deflateRaw(bytes: Uint8Array, options: { level: number }, done: (error: Error | null, result: Uint8Array) => void): void;
 }

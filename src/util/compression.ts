@@ -56,10 +56,10 @@ export function deflateNow(bytes: Uint8Array): Uint8Array | undefined {
 }
 
 /** Inflates on this thread; only where node:zlib is loaded (wherever bytes are kept deflated only). */
-export function inflateNow(bytes: Uint8Array): Uint8Array {
+export function inflateNow(bytes: Uint8Array, inflatedLength?: number): Uint8Array {
   const z = syncZlib();
   if (!z) throw new Error('inflating on this thread without node:zlib loaded');
-  return new Uint8Array(z.inflateRawSync(bytes));
+  return new Uint8Array(inflatedLength === undefined ? z.inflateRawSync(bytes) : z.inflateRawSync(bytes, { chunkSize: Math.max(64, inflatedLength + 1) }));
 }
 
 /** Loads node:zlib where there is one; syncZlib answers it from then on. */

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { ObjectIdTable } from '../../src/index/object-id-table.js';
-import { RecordStore } from '../../src/index/record-store.js';
+import { CHUNK_RECORDS, RecordStore } from '../../src/index/record-store.js';
 import type { SearchRecord } from '../../src/index/records.js';
 
 // objectIDs as an application might make them: e-mail addresses (unique in this file)
@@ -96,8 +96,8 @@ describe('record store chunks', () => {
   it('reads every record back from a snapshot of several chunks, in any order', async () => {
     const { store, records, removed } = manyRecords();
     const packed = await store.snapshot();
-    expect(packed.chunkRecords).toBe(64);
-    expect(packed.chunks!.length).toBe(Math.ceil(records.length / 64));
+    expect(packed.chunkRecords).toBe(CHUNK_RECORDS);
+    expect(packed.chunks!.length).toBe(Math.ceil(records.length / CHUNK_RECORDS));
     const reopened = await RecordStore.unpack(packed);
     const order = records.map((_, id) => id);
     const next = random(11);
@@ -111,7 +111,7 @@ describe('record store chunks', () => {
     const { chunks, chunkRecords, ...older } = await store.snapshot();
     const whole = chunks!.map((chunk) => inflateRawSync(chunk));
     const reopened = await RecordStore.unpack({ ...older, blob: deflateRawSync(Buffer.concat(whole)) });
-    expect(chunkRecords).toBe(64);
+    expect(chunkRecords).toBe(CHUNK_RECORDS);
     records.forEach((record, id) => expect(reopened.get(id)).toEqual(removed.has(id) ? undefined : record));
   });
 
@@ -171,18 +171,18 @@ describe('record store packing', () => {
 
   it('takes the chunks no write touched as they are into the next snapshot', async () => {
     const store = new RecordStore();
-    for (let i = 0; i < 4 * 64 + 10; i++) store.push({ objectID: `${i}`, i });
+    for (let i = 0; i < 4 * CHUNK_RECORDS + 10; i++) store.push({ objectID: `${i}`, i });
     const first = await store.snapshot();
-    store.remove('100'); // chunk 1
+    store.remove(`${CHUNK_RECORDS + 5}`); // chunk 1
     store.push({ objectID: 'new', i: -1 }); // the last chunk
     const second = await store.snapshot();
-    expect(second.chunkRecords).toBe(64);
+    expect(second.chunkRecords).toBe(CHUNK_RECORDS);
     expect(second.chunks!.length).toBe(5);
     expect(second.chunks!.map((chunk, k) => chunk === first.chunks![k])).toEqual([true, false, true, true, false]);
     const reopened = await RecordStore.unpack(second);
-    expect(reopened.idOf('100')).toBeUndefined();
+    expect(reopened.idOf(`${CHUNK_RECORDS + 5}`)).toBeUndefined();
     expect(reopened.get(reopened.idOf('new')!)).toEqual({ objectID: 'new', i: -1 });
-    expect(reopened.get(reopened.idOf('101')!)).toEqual({ objectID: '101', i: 101 });
+    expect(reopened.get(reopened.idOf(`${CHUNK_RECORDS + 6}`)!)).toEqual({ objectID: `${CHUNK_RECORDS + 6}`, i: CHUNK_RECORDS + 6 });
     // a reopened store's chunks go on as they were read
     expect((await reopened.snapshot()).chunks!.every((chunk, k) => inflateRawSync(chunk).equals(inflateRawSync(second.chunks![k])))).toBe(true);
   });
@@ -207,7 +207,7 @@ describe('record store packing', () => {
     const store = new RecordStore();
     for (let i = 0; i < 1500; i++) store.push({ objectID: `${i}`, i });
     const packed = await store.snapshot();
-    // the same records in chunks of 512, as snapshots were written before chunks of 64
+    // the same records in chunks of 512, as snapshots were written before smaller chunks
     const whole = Buffer.concat(packed.chunks!.map((chunk) => inflateRawSync(chunk)));
     const ends = new Uint32Array(packed.ends.slice().buffer);
     const chunks = [0, 512, 1024].map((first) => deflateRawSync(whole.subarray(first === 0 ? 0 : ends[first - 1], ends[Math.min(first + 512, 1500) - 1])));
