@@ -176,3 +176,44 @@ describe('cached entries kept across writes', () => {
     for (const seed of [1, 2, 3]) run(seed);
   });
 });
+
+// A phrase alternative (a multi-word synonym, a split word) over frequent
+// terms reads them through their cached entries: hits, keys and order must be
+// those of a direct computation, on first use and once the entries exist.
+describe('phrase alternatives over frequent terms', () => {
+  const RECORDS = 8000;
+  const rnd = prng(33);
+  const words = ['ice', 'cream', 'the', 'alpha', 'bravo', 'delta', 'echo'];
+  const texts = Array.from({ length: RECORDS }, (_, id) => {
+    const text = Array.from({ length: 3 + Math.floor(rnd() * 6) }, () => words[Math.floor(rnd() * words.length)]);
+    if (id % 50 === 0) text.splice(Math.floor(rnd() * text.length), 0, 'gelato');
+    return text.join(' ');
+  });
+  const ranks = Int32Array.from({ length: RECORDS }, () => Math.floor(rnd() * 100000));
+
+  /** Records holding `word`, or both `ice` and `cream`: by the first of those words' position, custom rank, id. */
+  function expected(word: string): number[] {
+    const hits: Array<{ id: number; position: number }> = [];
+    texts.forEach((text, id) => {
+      const tokens = text.split(' ');
+      const viaPhrase = tokens.includes('ice') && tokens.includes('cream');
+      if (!viaPhrase && !tokens.includes(word)) return;
+      // every matched term keys the record: the phrase's words count wherever it holds them
+      const position = tokens.findIndex((t) => t === word || t === 'ice' || t === 'cream');
+      hits.push({ id, position });
+    });
+    hits.sort((a, b) => a.position - b.position || ranks[a.id] - ranks[b.id] || a.id - b.id);
+    return hits.map((h) => h.id);
+  }
+
+  it('equals a direct computation, before and after the terms are cached', () => {
+    const core = build(texts);
+    core.setRanks(0, ranks);
+    for (const [word, exact] of [['gelato', true], ['icecream', false], ['gelato', true], ['icecream', false]] as const) {
+      const want = expected(word);
+      expect(want.length).toBeGreaterThan(1000);
+      const result = search(core, word, { alternatives: [{ word: 0, text: 'ice cream', exact }], length: 50, typoMode: 'off' });
+      expect({ nbHits: result.nbHits, ids: result.hits.map((h) => h.id) }, word).toEqual({ nbHits: want.length, ids: want.slice(0, 50) });
+    }
+  });
+});
