@@ -106,20 +106,43 @@ async function timeEach(queries, ask) {
 /** @type {(s: { p50: number, p99: number, max: number }) => string} */
 const figures = (s) => `p50 ${s.p50.toFixed(3).padStart(7)} ms  p99 ${s.p99.toFixed(2).padStart(7)} ms  max ${s.max.toFixed(1).padStart(6)} ms`;
 
-const corpus = synthetic(RECORDS);
-const rawJsonBytes = Buffer.byteLength(JSON.stringify(corpus.records));
-const all = typedQueries(corpus, WARMUP + QUERIES, Number(values.seed));
+/** The records in the forms the libraries take (made afresh for each: none is kept while another is timed). */
+const corpusFor = () => {
+  const records = synthetic(RECORDS);
+  return { ...records, documents: records.records.map((r) => flatDocument(r, records.peer)) };
+};
+/** The raw JSON's size, the index name and the queries, from records let go after. */
+const { rawJsonBytes, indexName, all } = (() => {
+  const corpus = corpusFor();
+  return { rawJsonBytes: Buffer.byteLength(JSON.stringify(corpus.records)), indexName: corpus.name, all: typedQueries(corpus, WARMUP + QUERIES, Number(values.seed)) };
+})();
 const [warmup, queries] = [all.slice(0, WARMUP), all.slice(WARMUP)];
 console.log(`${RECORDS} synthetic records (${(rawJsonBytes / 2 ** 20).toFixed(0)} MB of JSON), ${QUERIES} first-sight queries such as "${queries[0].query}", "${queries[1].query}"`);
 
-const peerCorpus = { ...corpus, documents: corpus.records.map((r) => flatDocument(r, corpus.peer)) };
-const before = settleHeap();
+/**
+ * Builds `library` from records made for it and let go before timing: at 1M
+ * the bench's own copies were 2M objects on the heap, whose full collections
+ * (100-400 ms) fell on timed searches. Returns the instance and the memory
+ * before the records were made, and once they were.
+ * @template T
+ * @param {{ build(corpus: ReturnType<typeof corpusFor>): T | Promise<T> }} library
+ */
+async function buildFresh(library) {
+  const base = settleHeap();
+  const corpus = corpusFor();
+  const withRecords = settleHeap();
+  const instance = await library.build(corpus);
+  return { instance, base, withRecords };
+}
+
 const [lantern, ...peers] = await loadLibraries(['lantern', ...values.peers.split(',').filter(Boolean)], new URL('../dist', import.meta.url).pathname);
-const built = /** @type {import('./peers.mjs').LanternInstance} */ (await lantern.build(peerCorpus));
+const fresh = await buildFresh(lantern);
+const built = /** @type {import('./peers.mjs').LanternInstance} */ (fresh.instance);
+settleHeap();
 const engine = built.engine;
 /** @type {(query: string) => Promise<string[]>} the API's default answer (20 hits, highlighted) */
 const defaultAnswer = async (query) => {
-  const response = await engine.request({ method: 'POST', path: `/1/indexes/${corpus.name}/query`, body: { query } });
+  const response = await engine.request({ method: 'POST', path: `/1/indexes/${indexName}/query`, body: { query } });
   return /** @type {{ hits: Array<{ objectID: string }> }} */ (response.body).hits.map((h) => h.objectID);
 };
 for (const { query } of warmup) await defaultAnswer(query);
@@ -134,11 +157,14 @@ rows.push(['Lantern, seen again', await timeEach(queries.filter((_, i) => i % 2 
 const hash = createHash('sha256');
 for (const ids of firstSight.tops) hash.update(`${ids.join(',')}\n`);
 const after = settleHeap();
-// what the engine added: the JS heap, the memory outside it (WebAssembly memory included), resident set
-const lanternBytes = Math.max(after.heapUsed + after.external - before.heapUsed - before.external, after.rss - before.rss);
+// what the engine added: the JS heap and the memory outside it (WebAssembly memory included) over
+// the heap before the records were made, or the resident set over that with them, if more
+const { base, withRecords } = fresh;
+const lanternBytes = Math.max(after.heapUsed + after.external - base.heapUsed - base.external, after.rss - withRecords.rss);
 
 for (const peer of peers) {
-  const instance = await peer.build(peerCorpus);
+  const { instance } = await buildFresh(peer);
+  settleHeap();
   for (const { query } of warmup) await instance.search(query);
   rows.push([`${peer.name} ${peer.version}`, await timeEach(queries, async (q) => (await instance.search(q)).ids)]);
   await instance.close?.();
