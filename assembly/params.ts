@@ -32,7 +32,8 @@ export const P_FILTER_WORDS = 46;    // u32 words of the filter bitmap (a multip
 export const P_LIGHT_WORDS = 47;     // bit mask of words the words criterion counts after all the others (stop words, once relaxed)
 export const P_RAISED_TYPO_WORDS = 48; // bit mask of words of 3+ letters allowed one typo more than their length gives (at most 2)
 export const P_STOP_WORDS = 49;      // bit mask of optional words that never make a record a candidate on their own (removeStopWords)
-export const PARAM_COUNT = 50;
+export const P_BOUND_LAST_WORD = 50; // 1: the last word may be matched within the other words' candidates only (bounded-match.ts); 0: over every record
+export const PARAM_COUNT = 51;
 export const params = new StaticArray<i32>(PARAM_COUNT);
 
 export const MAX_CRITERIA = 16;

@@ -111,6 +111,9 @@ function entryOf(key: i32): i32 {
   }
 }
 
+/** Whether the entry under `key` is kept (reading it costs a pass over its bitmaps, no decoding). */
+export function hasEntry(key: i32): bool { return entryOf(key) >= 0; }
+
 /** Whether any entry is kept (writes skip notePosting otherwise). */
 export function hasEntries(): bool { return entryKey.length > 0; }
 

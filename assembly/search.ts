@@ -12,7 +12,7 @@ import {
   MAX_WORDS, matchWord, queryUnits, setWordCount, wordCount, wordLength, wordMaxTypos, wordPrefix, wordStart,
 } from './matcher';
 import {
-  accumulateLevels, bitmapWords, candidateBitmap, matchedBitmap, fillSlot, finishSlot, invalidateMarks, marksCompleted, prepareWordsets, recordMatch, recordPhraseMatch, selectMatchWord, testBit, useSlot,
+  accumulateLevels, bitmapWords, candidateBitmap, matchDeferred, matchedBitmap, fillSlot, finishSlot, invalidateMarks, marksCompleted, prepareWordsets, recordMatch, recordPhraseMatch, selectMatchWord, testBit, typoFreeBitmap, useSlot,
 } from './wordsets';
 import {
   attributeRulesActive, exactFromScan, exactOf, isAdjacentPair, isExcluded, isStop, matchedWordsOf, rankOf, scanRecord, scannedWords, setAttributeRules, setWordRoles, stopWords, typosOf,
@@ -24,8 +24,9 @@ import {
   countHits, criteriaCount, distinctLimit, isConstant, prepareCriteria, rankCandidates, ranked, rankedGroup, scanOnce, scannedAttribute, scannedExact, scannedProximity, setDistinctLimit,
 } from './bucket-sort';
 import { MEMO_WORDS, claimSlot, findSlot } from './word-memo';
+import { arm as armBound, deferredMatchLive, disarm as disarmBound } from './bounded-match';
 import {
-  C_ATTRIBUTE, C_TYPO, QUERY_TYPE_PREFIX_ALL, QUERY_TYPE_PREFIX_LAST, TYPO_MODE_MIN, TYPO_MODE_OFF, P_ALLOWED_ATTRIBUTES, P_ALTERNATIVES, P_CRITERIA, P_CRITERIA_COUNT, P_DISTINCT, P_EXACT_SINGLE, P_EXCLUDED_WORDS, P_FILTER, P_FILTER_SCORES_ACTIVE, P_FILTER_WORDS, P_GEO_ACTIVE, P_LIGHT_WORDS, P_MIN_1_TYPO, P_MIN_2_TYPOS, P_NO_EXACT_ATTRIBUTES, P_NO_PREFIX_ATTRIBUTES, P_NO_PREFIX_WORDS, P_NO_TYPO_ATTRIBUTES, P_NO_TYPO_WORDS, P_OFFSET, P_OPTIONAL_WORDS, P_PHRASE_PAIRS, P_QUERY_LENGTH, P_RAISED_TYPO_WORDS, P_QUERY_TYPE, P_STOP_WORDS, P_TOP_K, P_TYPOS_ON_NUMBERS, P_TYPO_MODE, mask64, params,
+  C_ATTRIBUTE, C_TYPO, P_BOUND_LAST_WORD, QUERY_TYPE_PREFIX_ALL, QUERY_TYPE_PREFIX_LAST, TYPO_MODE_MIN, TYPO_MODE_OFF, P_ALLOWED_ATTRIBUTES, P_ALTERNATIVES, P_CRITERIA, P_CRITERIA_COUNT, P_DISTINCT, P_EXACT_SINGLE, P_EXCLUDED_WORDS, P_FILTER, P_FILTER_SCORES_ACTIVE, P_FILTER_WORDS, P_GEO_ACTIVE, P_LIGHT_WORDS, P_MIN_1_TYPO, P_MIN_2_TYPOS, P_NO_EXACT_ATTRIBUTES, P_NO_PREFIX_ATTRIBUTES, P_NO_PREFIX_WORDS, P_NO_TYPO_ATTRIBUTES, P_NO_TYPO_WORDS, P_OFFSET, P_OPTIONAL_WORDS, P_PHRASE_PAIRS, P_QUERY_LENGTH, P_RAISED_TYPO_WORDS, P_QUERY_TYPE, P_STOP_WORDS, P_TOP_K, P_TYPOS_ON_NUMBERS, P_TYPO_MODE, mask64, params,
 } from './params';
 
 /** Words shorter than this never get a raised budget (P_RAISED_TYPO_WORDS): one typo would make them any short word. */
@@ -250,7 +251,10 @@ function writeResults(nbHits: i32): void {
 export function unmatchedWords(): i32 {
   let mask = 0;
   for (let w = 0; w < wordCount; w++) {
-    if (!isExcluded(w) && !matchesLive(matchedBitmap(w))) mask |= 1 << w;
+    if (isExcluded(w) || matchesLive(matchedBitmap(w))) continue;
+    // a bounded word's bitmaps hold the candidates only: its deferred terms may match records beyond them
+    if (w == boundedWord && deferredMatchLive(typoFreeBitmap(), bitmapWords)) continue;
+    mask |= 1 << w;
   }
   return mask;
 }
@@ -335,13 +339,37 @@ function matchQueryWord(w: i32): void {
   finishSlot();
 }
 
+/**
+ * The last word, bounded by the other words' candidates (see
+ * bounded-match.ts) when every word is required: no optional, excluded or
+ * stop word, so the query's candidates are within theirs.
+ */
+function matchLastWord(w: i32): void {
+  const bounded = w > 0 && unchecked(params[P_BOUND_LAST_WORD]) != 0 && unchecked(params[P_OPTIONAL_WORDS]) == 0 && unchecked(params[P_EXCLUDED_WORDS]) == 0 && stopWords == 0;
+  if (bounded) {
+    const offset = unchecked(params[P_FILTER]);
+    armBound(w, candidateBitmap(), bitmapWords, offset >= 0 ? scratchBase() + <usize>offset : 0, unchecked(params[P_FILTER_WORDS]), termCount);
+  }
+  matchQueryWord(w);
+  if (!bounded) return;
+  disarmBound();
+  matchDeferred(w);
+  boundedWord = w;
+}
+
+/** The word whose bitmaps hold only the candidates' matches of its deferred terms (-1: none), see unmatchedWords. */
+let boundedWord = -1;
+
 /** Runs the query in scratch (UTF-16 units) with `params`; the answer goes to `results`. */
 export function search(): void {
+  boundedWord = -1;
   const queryPtr = scratchBase();
   prepareWords(queryPtr, unchecked(params[P_QUERY_LENGTH]));
   prepareWordsets(wordCount, docCapacity, termCount);
-  for (let w = 0; w < wordCount; w++) matchQueryWord(w);
+  // the last word after every other match (its alternatives' included): it may be bounded by their candidates
+  for (let w = 0; w < wordCount - 1; w++) matchQueryWord(w);
   matchAlternatives();
+  if (wordCount > 0) matchLastWord(wordCount - 1);
   marksCompleted();
   for (let w = 0; w < wordCount; w++) accumulateLevels(w);
   setDistinctLimit(unchecked(params[P_DISTINCT]));

@@ -6,9 +6,10 @@
 import { IntVec } from './buffers';
 import { KEY_BITS, KEY_MASK, postings, wholeValues } from './store';
 import {
-  ensureLayout, entryLead, maxKeys16, orBitmapInto, raiseKey, raiseKeys, subtreeEntry, termCacheKey, worthCaching,
+  ensureLayout, entryLead, hasEntry, maxKeys16, orBitmapInto, raiseKey, raiseKeys, subtreeEntry, termCacheKey, worthCaching,
 } from './prefix-cache';
 import { Slot, noteSlotTerm, slotBitmap, slotEntry, slotKeys, slotLead } from './word-memo';
+import { defer, scanDeferred, shouldDefer } from './bounded-match';
 
 /** The most typos a match counts (two typos in a word of 8+ letters, one of them on its first letter). */
 export const MAX_TYPOS = 3;
@@ -137,6 +138,11 @@ function noteTypoMatch(): void {
 
 export function recordMatch(term: i32, typos: i32, full: bool, highlightLength: i32): void {
   if (typos > 0) noteTypoMatch();
+  if (shouldDefer(postings.bytes(term)) && !hasEntry(termCacheKey(term))) {
+    defer(term, typos, full);
+    markTerm(term, typos, full);
+    return;
+  }
   const exact = full && typos == 0;
   const entry = heavyTermEntry(term);
   const slot = filling;
@@ -306,6 +312,13 @@ export function keysFolded(): void { keyedEntries.length = 0; keyLog.length = 0;
  */
 export function recordSubtreeMatch(subtree: i32, terms: IntVec, bytes: i32, typos: i32, highlightLength: i32): void {
   if (typos > 0 && terms.length > 0) noteTypoMatch();
+  if (shouldDefer(bytes) && !hasEntry(subtree)) {
+    for (let t = 0; t < terms.length; t++) {
+      defer(terms.get(t), typos, false);
+      markTerm(terms.get(t), typos, false);
+    }
+    return;
+  }
   if (worthCaching(bytes, bitmapWords << 5)) {
     const entry = subtreeEntry(subtree, terms, bytes);
     if (entry != 0) {
@@ -388,6 +401,9 @@ function andBitmapInto(from: usize, bitmap: usize, words: i32): void {
   const end = <usize>words << 2;
   for (let o: usize = 0; o < end; o += 16) v128.store(bitmap + o, v128.and(v128.load(bitmap + o), v128.load(from + o)));
 }
+
+/** Word w (the bounded last word) gets the deferred terms' matches among the candidates (see bounded-match.ts). */
+export function matchDeferred(w: i32): void { scanDeferred(w, keyLog); }
 
 /** Makes word w's typo bitmaps cumulative: level t = matched with at most t typos. */
 export function accumulateLevels(w: i32): void {

@@ -30,7 +30,8 @@ export const P_FILTER_WORDS = 46;
 export const P_LIGHT_WORDS = 47;
 export const P_RAISED_TYPO_WORDS = 48;
 export const P_STOP_WORDS = 49;
-export const PARAM_COUNT = 50;
+export const P_BOUND_LAST_WORD = 50;
+export const PARAM_COUNT = 51;
 export const MAX_CRITERIA = 16;
 export const QUERY_TYPE_PREFIX_LAST = 0;
 export const QUERY_TYPE_PREFIX_ALL = 1;
@@ -90,4 +91,5 @@ export const P = {
   LIGHT_WORDS: P_LIGHT_WORDS,
   RAISED_TYPO_WORDS: P_RAISED_TYPO_WORDS,
   STOP_WORDS: P_STOP_WORDS,
+  BOUND_LAST_WORD: P_BOUND_LAST_WORD,
 } as const;

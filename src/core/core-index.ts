@@ -42,6 +42,12 @@ export interface CoreQuery {
   raisedTypoWords?: number;
   /** Optional words that never make a record a candidate on their own (removeStopWords's stop words). */
   stopWords?: number;
+  /**
+   * false: the last word is matched over every record, never within the
+   * other words' candidates only (the same answers, found the slow way:
+   * tests compare the two; see assembly/bounded-match.ts).
+   */
+  boundLastWord?: boolean;
   /** Bit w: words w and w+1 form a phrase (adjacent, in order). */
   phrasePairs?: number;
   /** Records kept per distinct group (groups set with setRanks(GROUP_SLOT)); 0 = off. */
@@ -262,6 +268,7 @@ export class CoreIndex {
     params[P.LIGHT_WORDS] = q.lightWords ?? 0;
     params[P.RAISED_TYPO_WORDS] = q.raisedTypoWords ?? 0;
     params[P.STOP_WORDS] = q.stopWords ?? 0;
+    params[P.BOUND_LAST_WORD] = q.boundLastWord === false ? 0 : 1;
     params[P.ALTERNATIVES] = alternatives.length ? alternativesAt : -1;
     params[P.DISTINCT] = q.distinct ?? 0;
     params[P.PHRASE_PAIRS] = q.phrasePairs ?? 0;

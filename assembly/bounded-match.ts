@@ -1,0 +1,228 @@
+// The last word of a query bounded by the candidates the other words leave
+// (issue #25: plan from the cheapest word). Each word is matched into
+// bitmaps over every record, so a new prefix or typo'd last word decodes the
+// postings of every term it reaches (at 1M records, a prefix such as "thei"
+// holds hundreds of thousands) where the words before it may leave a few
+// hundred records. Once those words are matched, their candidates are
+// known: a term (or trie subtree) of the last word whose postings outweigh
+// the candidates' forward lists is deferred (marked, not decoded), and the
+// candidates' forward lists are then scanned for the deferred terms.
+//
+// The last word's bitmaps are then right for every candidate, the only
+// records later steps read them for (candidates, typo levels, exact, lead
+// and attribute keys); outside the candidates they may miss records, so
+// matchedLive answers unmatchedWords for it from the deferred postings.
+// Bounding is armed only when every word is required (no optional,
+// excluded or stop word: the candidates are then within the other words').
+import { IntVec, readVarint, varintEnd } from './buffers';
+import { LEAD_KEYS, SEGMENT, attributeKey, docLength, docPtr, liveBits, postings } from './store';
+import { exactBitmap, leadBitmap, levelBitmap } from './wordsets';
+
+/** Whether the last word's matching may defer terms (see arm). */
+let armed = false;
+/** The other words' candidates have been computed (lazily: a narrow last word never pays for them). */
+let measured = false;
+/** Forward-list bytes of those candidates: a term with more posting bytes is deferred (0 with too many candidates). */
+let scanBytes: f64 = 0;
+/** Where the candidates' bitmap is (a bitmap later overwritten by the query's own candidates). */
+let boundBitmap: usize = 0;
+let boundWords: i32 = 0;
+/** The filter bitmap (0: none) and its words. */
+let filterBitmap: usize = 0;
+let filterWords: i32 = 0;
+/** Candidates beyond this share of the records are never scanned: a pass over their postings costs less. */
+const MAX_SHARE_SHIFT = 4;
+
+/**
+ * The deferred terms as bits (32 terms a word: a lookup per token scanned
+ * stays in cache), and per term its fewest typos and whether it matched as
+ * the whole word with none (read for deferred terms only).
+ */
+const deferBits = new IntVec();
+const deferTypos = new IntVec();
+const deferExact = new IntVec();
+/** The terms deferred by this search, in order. */
+export const deferredTerms = new IntVec();
+
+/** Per term, the record being scanned when the term was last met in it (a posting keeps a term's first occurrence only). */
+const seenIn = new IntVec();
+let recordStamp: i32 = 0;
+/** The words before the last one (matched already: their typo levels, not accumulated yet). */
+let otherWords: i32 = 0;
+
+/**
+ * Arms bounding for the last word, `others` being the words before it,
+ * `scratch` a bitmap of `words` u32 words free until the query's candidates
+ * are written.
+ */
+export function arm(others: i32, scratch: usize, words: i32, filter: usize, filterLength: i32, termTotal: i32): void {
+  armed = true;
+  measured = false;
+  scanBytes = 0;
+  otherWords = others;
+  boundBitmap = scratch;
+  boundWords = words;
+  filterBitmap = filter;
+  filterWords = filterLength;
+  for (let i = 0; i < deferredTerms.length; i++) clearBit(deferBits.ptr, deferredTerms.get(i));
+  deferredTerms.length = 0;
+  while (deferTypos.length < termTotal) { deferTypos.push(0); deferExact.push(0); seenIn.push(-1); }
+  while (deferBits.length << 5 < termTotal) deferBits.push(0);
+}
+
+export function disarm(): void { armed = false; }
+
+/**
+ * A forward-list byte scanned costs this many posting bytes decoded: a
+ * posting list is read in order, where each candidate's forward list is a
+ * block of its own and each of its tokens a lookup in the deferred terms.
+ */
+const SCAN_COST = 8;
+
+/** Whether a term or subtree of `bytes` posting bytes should be deferred rather than decoded. */
+export function shouldDefer(bytes: i32): bool {
+  if (!armed) return false;
+  if (!measured) measure();
+  return scanBytes > 0 && <f64>bytes > scanBytes * SCAN_COST;
+}
+
+/** Notes `term` matched by the last word with `typos` typos (`full`: as the whole word) for the scan. */
+export function defer(term: i32, typos: i32, full: bool): void {
+  if (!testBit(deferBits.ptr, term)) {
+    setBit(deferBits.ptr, term);
+    deferTypos.set(term, typos);
+    deferExact.set(term, 0);
+    deferredTerms.push(term);
+  } else if (deferTypos.get(term) > typos) deferTypos.set(term, typos);
+  if (full && typos == 0) deferExact.set(term, 1);
+}
+
+/** The candidates of the other words (live, filtered) into the scratch bitmap, and their forward bytes when few enough. */
+function measure(): void {
+  measured = true;
+  const end = <usize>boundWords << 2;
+  const filterEnd = <usize>filterWords << 2;
+  const live = liveBits.ptr;
+  let count = 0;
+  for (let o: usize = 0; o < end; o += 16) {
+    let bits = v128.load(live + o);
+    for (let w = 0; w < otherWords; w++) {
+      const any = v128.or(
+        v128.or(v128.load(levelBitmap(w, 0) + o), v128.load(levelBitmap(w, 1) + o)),
+        v128.or(v128.load(levelBitmap(w, 2) + o), v128.load(levelBitmap(w, 3) + o)),
+      );
+      bits = v128.and(bits, any);
+    }
+    if (filterBitmap != 0) bits = o < filterEnd ? v128.and(bits, v128.load(filterBitmap + o)) : i32x4.splat(0);
+    v128.store(boundBitmap + o, bits);
+    count += <i32>(popcnt(i64x2.extract_lane(bits, 0)) + popcnt(i64x2.extract_lane(bits, 1)));
+  }
+  if (count > (boundWords << 5) >> MAX_SHARE_SHIFT) return;
+  // the candidates' forward bytes, estimated from the first few (summing them all cost as much as a scan)
+  let sampled = 0;
+  let bytes: f64 = 0;
+  for (let i = 0; i < boundWords && sampled < SAMPLE; i++) {
+    let bits = load<u32>(boundBitmap + (<usize>i << 2));
+    while (bits != 0 && sampled < SAMPLE) {
+      bytes += <f64>docLength.get((i << 5) + <i32>ctz(bits));
+      bits &= bits - 1;
+      sampled++;
+    }
+  }
+  // at least a byte: a candidate-free query defers every term (nothing to scan)
+  scanBytes = sampled > 0 ? bytes / <f64>sampled * <f64>count : 1;
+}
+
+/** Candidates whose forward bytes estimate all of theirs. */
+const SAMPLE = 64;
+
+/**
+ * Scans the candidates' forward lists for the deferred terms: word `w`'s
+ * typo level, exact and lead bitmaps and the key log (record, key pairs)
+ * get what the terms' postings would have given them.
+ */
+export function scanDeferred(w: i32, keys: IntVec): void {
+  if (deferredTerms.length == 0 || !measured) return;
+  for (let i = 0; i < boundWords; i++) {
+    let bits = load<u32>(boundBitmap + (<usize>i << 2));
+    while (bits != 0) {
+      const doc = (i << 5) + <i32>ctz(bits);
+      bits &= bits - 1;
+      scanRecordFor(doc, w, keys);
+    }
+  }
+}
+
+/**
+ * One candidate: a posting holds a term's first occurrence in the record
+ * (its key, hence the lead bit); the record's typo level is its fewest over
+ * the terms met, exact when one of them matched whole with none, and the key
+ * logged the lowest (what the log's max of packed keys keeps anyway).
+ */
+function scanRecordFor(doc: i32, w: i32, keys: IntVec): void {
+  if (++recordStamp == 0x7fffffff) { seenIn.resetZero(seenIn.length); recordStamp = 1; }
+  const deferred = deferBits.ptr;
+  let p = <usize>docPtr.get(doc);
+  const end = p + <usize>docLength.get(doc);
+  let attribute = 0, position = 0;
+  let best: u32 = 0xffffffff;
+  let fewest = 0x7fffffff;
+  let whole = false;
+  while (p < end) {
+    const v = readVarint(p);
+    p = varintEnd;
+    if (v == SEGMENT) {
+      attribute = <i32>readVarint(p); p = varintEnd;
+      position = <i32>readVarint(p); p = varintEnd;
+      continue;
+    }
+    const term = <i32>v - 1;
+    if (testBit(deferred, term) && seenIn.get(term) != recordStamp) {
+      seenIn.set(term, recordStamp);
+      const key = attributeKey(attribute, position);
+      if (key < best) best = key;
+      const typos = deferTypos.get(term);
+      if (typos < fewest) fewest = typos;
+      if (deferExact.get(term) != 0) whole = true;
+    }
+    position++;
+  }
+  if (fewest == 0x7fffffff) return;
+  setBit(levelBitmap(w, fewest), doc);
+  if (whole) setBit(exactBitmap(w), doc);
+  // lead records rank by the lead bitmap, as orIntoWithLead leaves them out of the log
+  if (best < LEAD_KEYS) { setBit(leadBitmap(), doc); return; }
+  keys.push(doc);
+  keys.push(<i32>best);
+}
+
+/**
+ * Whether the deferred terms hold a live record anywhere (unmatchedWords for
+ * the bounded word: its bitmaps may miss records outside the candidates).
+ * Decodes their postings into `scratch` (cleared here): after a query with
+ * no hits only.
+ */
+export function deferredMatchLive(scratch: usize, words: i32): bool {
+  if (deferredTerms.length == 0) return false;
+  memory.fill(scratch, 0, <usize>words << 2);
+  for (let i = 0; i < deferredTerms.length; i++) postings.orInto(deferredTerms.get(i), scratch);
+  const live = liveBits.ptr;
+  const n = liveBits.length < words ? liveBits.length : words;
+  for (let i = 0; i < n; i++) if ((load<u32>(scratch + (<usize>i << 2)) & load<u32>(live + (<usize>i << 2))) != 0) return true;
+  return false;
+}
+
+@inline function testBit(bitmap: usize, i: i32): bool {
+  return (load<u32>(bitmap + (<usize>(i >> 5) << 2)) & (<u32>1 << (i & 31))) != 0;
+}
+
+@inline function clearBit(bitmap: usize, i: i32): void {
+  const word = bitmap + (<usize>(i >> 5) << 2);
+  store<u32>(word, load<u32>(word) & ~(<u32>1 << (i & 31)));
+}
+
+@inline function setBit(bitmap: usize, doc: i32): void {
+  const word = bitmap + (<usize>(doc >> 5) << 2);
+  store<u32>(word, load<u32>(word) | (<u32>1 << (doc & 31)));
+}
+
