@@ -1,5 +1,6 @@
 // The last word of a query bounded by the candidates the other words leave
-// (issue #25: plan from the cheapest word). Each word is matched into
+// (issue #25: bound a broad expansion by the candidates already known; the
+// words are not yet ordered by their cost). Each word is matched into
 // bitmaps over every record, so a new prefix or typo'd last word decodes the
 // postings of every term it reaches (at 1M records, a prefix such as "thei"
 // holds hundreds of thousands) where the words before it may leave a few
@@ -11,7 +12,7 @@
 // The last word's bitmaps are then right for every candidate, the only
 // records later steps read them for (candidates, typo levels, exact, lead
 // and attribute keys); outside the candidates they may miss records, so
-// matchedLive answers unmatchedWords for it from the deferred postings.
+// deferredMatchLive answers unmatchedWords for it from the deferred postings.
 // Bounding is armed only when every word is required (no optional,
 // excluded or stop word: the candidates are then within the other words').
 import { IntVec, readVarint, varintEnd } from './buffers';
