@@ -12,12 +12,12 @@
 // The last word's bitmaps are then right for every candidate, the only
 // records later steps read them for (candidates, typo levels, exact, lead
 // and attribute keys); outside the candidates they may miss records, so
-// deferredMatchLive answers unmatchedWords for it from the deferred postings.
+// unmatchedWords also reads the deferred postings for it (orDeferredInto).
 // Bounding is armed only when every word is required (no optional,
 // excluded or stop word: the candidates are then within the other words').
 import { IntVec, readVarint, varintEnd } from './buffers';
-import { LEAD_KEYS, SEGMENT, attributeKey, docLength, docPtr, liveBits, postings } from './store';
-import { exactBitmap, leadBitmap, levelBitmap } from './wordsets';
+import { LEAD_KEYS, SEGMENT, attributeKey, docLength, docPtr, liveBits, postings, setBit } from './store';
+import { exactBitmap, leadBitmap, levelBitmap, testBit } from './wordsets';
 
 /** Whether the last word's matching may defer terms (see arm). */
 let armed = false;
@@ -90,7 +90,7 @@ export function shouldDefer(bytes: i32): bool {
 /** Notes `term` matched by the last word with `typos` typos (`full`: as the whole word) for the scan. */
 export function defer(term: i32, typos: i32, full: bool): void {
   if (!testBit(deferBits.ptr, term)) {
-    setBit(deferBits.ptr, term);
+    setBit(deferBits.ptr, <u32>term);
     deferTypos.set(term, typos);
     deferExact.set(term, 0);
     deferredTerms.push(term);
@@ -189,41 +189,25 @@ function scanRecordFor(doc: i32, w: i32, keys: IntVec): void {
     position++;
   }
   if (fewest == 0x7fffffff) return;
-  setBit(levelBitmap(w, fewest), doc);
-  if (whole) setBit(exactBitmap(w), doc);
+  setBit(levelBitmap(w, fewest), <u32>doc);
+  if (whole) setBit(exactBitmap(w), <u32>doc);
   // lead records rank by the lead bitmap, as orIntoWithLead leaves them out of the log
-  if (best < LEAD_KEYS) { setBit(leadBitmap(), doc); return; }
+  if (best < LEAD_KEYS) { setBit(leadBitmap(), <u32>doc); return; }
   keys.push(doc);
   keys.push(<i32>best);
 }
 
 /**
- * Whether the deferred terms hold a live record anywhere (unmatchedWords for
- * the bounded word: its bitmaps may miss records outside the candidates).
- * Decodes their postings into `scratch` (cleared here): after a query with
- * no hits only.
+ * Writes into `scratch` (cleared here) the records of the deferred terms'
+ * postings: unmatchedWords reads them for the bounded word, whose bitmaps
+ * may miss records outside the candidates. After a query with no hits only.
  */
-export function deferredMatchLive(scratch: usize, words: i32): bool {
-  if (deferredTerms.length == 0) return false;
+export function orDeferredInto(scratch: usize, words: i32): void {
   memory.fill(scratch, 0, <usize>words << 2);
   for (let i = 0; i < deferredTerms.length; i++) postings.orInto(deferredTerms.get(i), scratch);
-  const live = liveBits.ptr;
-  const n = liveBits.length < words ? liveBits.length : words;
-  for (let i = 0; i < n; i++) if ((load<u32>(scratch + (<usize>i << 2)) & load<u32>(live + (<usize>i << 2))) != 0) return true;
-  return false;
-}
-
-@inline function testBit(bitmap: usize, i: i32): bool {
-  return (load<u32>(bitmap + (<usize>(i >> 5) << 2)) & (<u32>1 << (i & 31))) != 0;
 }
 
 @inline function clearBit(bitmap: usize, i: i32): void {
   const word = bitmap + (<usize>(i >> 5) << 2);
   store<u32>(word, load<u32>(word) & ~(<u32>1 << (i & 31)));
 }
-
-@inline function setBit(bitmap: usize, doc: i32): void {
-  const word = bitmap + (<usize>(doc >> 5) << 2);
-  store<u32>(word, load<u32>(word) | (<u32>1 << (doc & 31)));
-}
-

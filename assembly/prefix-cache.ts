@@ -209,6 +209,12 @@ function evict(i: i32): void {
   indexEntries();
 }
 
+/** ANDs the bitmap at `from` into `bitmap` (`words` u32 words, a multiple of 4). */
+export function andBitmapInto(from: usize, bitmap: usize, words: i32): void {
+  const end = <usize>words << 2;
+  for (let o: usize = 0; o < end; o += 16) v128.store(bitmap + o, v128.and(v128.load(bitmap + o), v128.load(from + o)));
+}
+
 /** ORs the bitmap at `from` into `bitmap` (`words` u32 words, a multiple of 4). */
 export function orBitmapInto(from: usize, bitmap: usize, words: i32): void {
   const end = <usize>words << 2;

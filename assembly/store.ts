@@ -260,7 +260,7 @@ export const POSITION_BITS = 10;
 export const LEAD_KEYS: u32 = 1;
 
 /** Sets record `doc`'s bit in `bitmap`. */
-@inline function setBit(bitmap: usize, doc: u32): void {
+@inline export function setBit(bitmap: usize, doc: u32): void {
   const word = bitmap + (<usize>(doc >> 5) << 2);
   store<u32>(word, load<u32>(word) | (<u32>1 << (doc & 31)));
 }

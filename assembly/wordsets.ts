@@ -6,7 +6,7 @@
 import { IntVec } from './buffers';
 import { KEY_BITS, KEY_MASK, postings, wholeValues } from './store';
 import {
-  ensureLayout, entryLead, hasEntry, maxKeys16, orBitmapInto, raiseKey, raiseKeys, subtreeEntry, termCacheKey, worthCaching,
+  andBitmapInto, ensureLayout, entryLead, hasEntry, maxKeys16, orBitmapInto, raiseKey, raiseKeys, subtreeEntry, termCacheKey, worthCaching,
 } from './prefix-cache';
 import { Slot, noteSlotTerm, slotBitmap, slotEntry, slotKeys, slotLead } from './word-memo';
 import { defer, scanDeferred, shouldDefer } from './bounded-match';
@@ -384,22 +384,16 @@ function intersectTerms(terms: StaticArray<i32>, entries: StaticArray<usize>, al
   const bytes = <usize>bitmapWords << 2;
   for (let i = 0; i < terms.length; i++) {
     const entry = unchecked(entries[i]);
-    const target = i == 0 ? all : one;
     if (entry != 0) {
-      if (i == 0) { memory.copy(all, entry, bytes); continue; }
-      andBitmapInto(entry, all, bitmapWords);
+      if (i == 0) memory.copy(all, entry, bytes);
+      else andBitmapInto(entry, all, bitmapWords);
       continue;
     }
+    const target = i == 0 ? all : one;
     memory.fill(target, 0, bytes);
     postings.orInto(terms[i], target);
     if (i > 0) andBitmapInto(one, all, bitmapWords);
   }
-}
-
-/** ANDs the bitmap at `from` into `bitmap` (`words` u32 words, a multiple of 4). */
-function andBitmapInto(from: usize, bitmap: usize, words: i32): void {
-  const end = <usize>words << 2;
-  for (let o: usize = 0; o < end; o += 16) v128.store(bitmap + o, v128.and(v128.load(bitmap + o), v128.load(from + o)));
 }
 
 /** Word w (the bounded last word) gets the deferred terms' matches among the candidates (see bounded-match.ts). */

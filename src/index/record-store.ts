@@ -236,7 +236,7 @@ export class RecordStore {
   *entries(): Iterable<[number, SearchRecord]> {
     for (let first = 0; first < this.objects.length; first += this.chunkRecords) {
       const chunk = this.chunkOf(first);
-      const inflated = chunk && (chunk.inflated ?? inflateNow(chunk.deflated!));
+      const inflated = chunk && this.bytesOf(chunk);
       for (let id = first; id < Math.min(first + this.chunkRecords, this.objects.length); id++) {
         const record = this.objects[id];
         if (record) yield [id, record];
@@ -255,7 +255,7 @@ export class RecordStore {
     for (let first = 0; first < this.objects.length; first += this.chunkRecords) {
       const chunk = this.chunkOf(first);
       if (!chunk) continue;
-      const inflated = chunk.inflated ?? inflateNow(chunk.deflated!);
+      const inflated = this.bytesOf(chunk);
       for (let id = first; id < Math.min(first + this.chunkRecords, this.objects.length); id++) {
         if (this.objects[id] === undefined && this.hasBytes(id)) unpackRecord(this.format, bytesIn(chunk.ends, id - first, inflated));
       }
@@ -426,9 +426,14 @@ export class RecordStore {
     return chunk.ends[at] !== (at === 0 ? 0 : chunk.ends[at - 1]);
   }
 
+  /** A chunk's inflated bytes, inflated now if need be (into a buffer of their known size) and not kept. */
+  private bytesOf(chunk: Chunk): Uint8Array {
+    return chunk.inflated ?? inflateNow(chunk.deflated!, chunk.ends[this.chunkRecords - 1]);
+  }
+
   /** The inflated bytes of chunk k, inflated now if need be and kept among the recently read. */
   private inflatedOf(k: number, chunk: Chunk): Uint8Array {
-    if (!chunk.inflated) chunk.inflated = inflateNow(chunk.deflated!, chunk.ends[this.chunkRecords - 1]);
+    chunk.inflated = this.bytesOf(chunk);
     if (chunk.deflated) this.keptInflated(k);
     return chunk.inflated;
   }

@@ -47,8 +47,9 @@ function answer(core: CoreIndex, q: CoreQuery): unknown {
   return { ...result, unmatched: core.unmatchedWords() };
 }
 
+/** Compares `queries` random queries answered both ways; returns how many had hits. */
 function compareAll(core: CoreIndex, words: string[], rnd: () => number, queries: number, extra: Partial<CoreQuery> = {}): number {
-  let bounded = 0;
+  let withHits = 0;
   for (let n = 0; n < queries; n++) {
     const length = 2 + Math.floor(rnd() * 2);
     const picked = Array.from({ length }, (_, i) => typed(words[Math.floor(rnd() * words.length)], rnd, i === length - 1));
@@ -60,9 +61,9 @@ function compareAll(core: CoreIndex, words: string[], rnd: () => number, queries
     expect(fast, text).toEqual(slow);
     // the terms marked for highlighting are the same
     expect(tokensOf(core, `${text} ${words.join(' ')}`), text).toEqual(slowTokens);
-    if ((slow as { nbHits: number }).nbHits > 0) bounded++;
+    if ((slow as { nbHits: number }).nbHits > 0) withHits++;
   }
-  return bounded;
+  return withHits;
 }
 
 describe('the last word bounded by the other words\' candidates', () => {
