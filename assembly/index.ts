@@ -162,24 +162,45 @@ export function candidatesPtr(): usize { return candidateBitmap(); }
 export function candidateWords(): i32 { return bitmapWords; }
 
 /**
- * Scratch: a text of `length` UTF-16 units. Results: token count, then per
- * token its start, end, mask of the last query's words it matches and the end
- * of the part to highlight (a prefix match highlights only the prefix).
+ * Highlights texts in bulk (a page of hits in one call). Scratch: per text,
+ * as two i32, its length in UTF-16 units and whether it is `indexed`; then
+ * the texts' units end to end. Results, per text: its token count, the
+ * number of tokens listed, then per listed token its start, end, mask of the
+ * last query's words it matches and the end of the part to highlight (a
+ * prefix match highlights only the prefix). Every token is listed, or with
+ * `matchedOnly` only those that match a word: a highlight marks nothing
+ * else, where a snippet needs every token's place.
  * `indexed`: the text is a searchable value of a live record, so every token
  * is a dictionary term and an unmarked one needs no lookup to be sure of it.
  */
-export function highlight(length: i32, indexed: bool): void {
-  tokenize(scratchBase(), length);
+export function highlightTexts(count: i32, matchedOnly: bool): void {
   results.length = 0;
+  const base = scratchBase();
+  let text = base + (<usize>count << 3);
+  for (let i = 0; i < count; i++) {
+    const length = load<i32>(base + (<usize>i << 3));
+    highlightText(text, length, load<i32>(base + (<usize>i << 3) + 4) != 0, matchedOnly);
+    text += <usize>length << 1;
+  }
+}
+
+function highlightText(ptr: usize, length: i32, indexed: bool, matchedOnly: bool): void {
+  tokenize(ptr, length);
   results.push(tokens.count);
+  const listedAt = results.length;
+  results.push(0);
   const complete = marksAreComplete();
+  let listed = 0;
   for (let t = 0; t < tokens.count; t++) {
     let mask = 0;
     let highlightEnd = tokens.start.get(t);
     const end = tokens.end.get(t);
     const maybe = mayBeMatched(<u32>tokens.hash.get(t));
     // a term of the dictionary the search did not mark matches no query word: no word need be tried
-    if (!maybe && complete && (indexed || lookupToken(t) >= 0)) { pushToken(highlightEnd, end, 0, highlightEnd); continue; }
+    if (!maybe && complete && (indexed || lookupToken(t) >= 0)) {
+      if (!matchedOnly) { pushToken(highlightEnd, end, 0, highlightEnd); listed++; }
+      continue;
+    }
     const foldedLength = tokens.foldLength.get(t);
     for (let w = 0; w < wordCount; w++) {
       if (isExcluded(w) || isStop(w)) continue;
@@ -196,8 +217,11 @@ export function highlight(length: i32, indexed: bool): void {
       const alternatives = termWords.get(term) & ~mask;
       if (alternatives != 0) { mask |= alternatives; highlightEnd = end; }
     }
+    if (matchedOnly && mask == 0) continue;
     pushToken(tokens.start.get(t), end, mask, highlightEnd);
+    listed++;
   }
+  results.set(listedAt, listed);
 }
 
 /**

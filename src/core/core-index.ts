@@ -318,17 +318,40 @@ export class CoreIndex {
   /**
    * Tokens of `text` with the query words of the last search they match (see
    * TOKEN_STRIDE): a view of the core's results, valid until the next call
-   * into the core. A copy per highlighted value allocated an ArrayBuffer
-   * each, and while a snapshot was taken the allocator's bookkeeping of
-   * ArrayBuffers made those copies take up to 200 ms. `indexed`: `text` is
-   * a value of a searchable attribute of a live record (every token is then
-   * a dictionary term, which saves the core a lookup per unmatched token).
+   * into the core. `indexed`: see highlightTexts.
    */
   highlight(text: string, indexed = false): Int32Array {
-    const ptr = this.scratch(text.length * 2 + 2);
-    this.writeText(ptr, text);
-    this.core.highlight(text.length, indexed);
-    return this.results().subarray(1);
+    return this.highlightTexts([text], [indexed], false).subarray(2);
+  }
+
+  /**
+   * Highlights `texts` in one call into the core (a page of hits: one call
+   * per value cost ~0.4 µs in crossings and views alone). Per text, in
+   * order: its token count, the number of tokens listed, then per listed
+   * token TOKEN_STRIDE values (see TOKEN_STRIDE). Every token is listed, or
+   * with `matchedOnly` only those matching a query word. `indexed[i]`: text
+   * i is a value of a searchable attribute of a live record (every token is
+   * then a dictionary term, which saves the core a lookup per unmatched
+   * token). A view of the core's results, valid until the next call into
+   * the core: a copy per highlighted value allocated an ArrayBuffer each,
+   * and while a snapshot was taken the allocator's bookkeeping of
+   * ArrayBuffers made those copies take up to 200 ms.
+   */
+  highlightTexts(texts: readonly string[], indexed: readonly boolean[], matchedOnly: boolean): Int32Array {
+    let units = 0;
+    for (const text of texts) units += text.length;
+    const headerBytes = texts.length * 8;
+    const ptr = this.scratch(headerBytes + units * 2 + 2);
+    const header = new Int32Array(this.core.memory.buffer, ptr, texts.length * 2);
+    const written = new Uint16Array(this.core.memory.buffer, ptr + headerBytes, units);
+    let at = 0;
+    texts.forEach((text, i) => {
+      header[i * 2] = text.length;
+      header[i * 2 + 1] = indexed[i] ? 1 : 0;
+      for (let c = 0; c < text.length; c++) written[at++] = text.charCodeAt(c);
+    });
+    this.core.highlightTexts(texts.length, matchedOnly);
+    return this.results();
   }
 
   /**

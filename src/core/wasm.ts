@@ -26,7 +26,7 @@ export interface CoreExports {
   unmatchedWords(): number;
   candidatesPtr(): number;
   candidateWords(): number;
-  highlight(length: number, indexed: boolean): void;
+  highlightTexts(count: number, matchedOnly: boolean): void;
   markedAttributes(count: number): void;
   compactSome(first: number, budget: number): number;
   postingBytes(): number;

@@ -34,34 +34,39 @@ function matchLevel(mask: number, o: HighlightOptions): HighlightLeaf['matchLeve
   return (mask & full) === full ? 'full' : 'partial';
 }
 
-/** Marks the matched parts of `text[from, to)` given the core's token array. */
-function mark(text: string, tokens: Int32Array, from: number, to: number, o: HighlightOptions): { value: string; mask: number; allMarked: boolean } {
+/**
+ * Marks the matched parts of `text[from, to)` given its tokens as the core
+ * lists them (see CoreIndex.highlightTexts): `count` tokens in all, `listed`
+ * of them from `at` in `tokens`. The unlisted ones match no query word.
+ */
+function mark(text: string, tokens: Int32Array, at: number, listed: number, count: number, from: number, to: number, o: HighlightOptions): { value: string; mask: number; allMarked: boolean } {
   let value = '';
-  let at = from;
+  let shownUpTo = from;
   let mask = 0;
-  let allMarked = tokens.length > 0;
+  let allMarked = count > 0 && listed === count;
   let replaced = '';
-  for (let i = 0; i < tokens.length; i += TOKEN_STRIDE) {
-    const [start, end, until] = [tokens[i], tokens[i + 1], tokens[i + 3]];
+  const end = at + listed * TOKEN_STRIDE;
+  for (let i = at; i < end; i += TOKEN_STRIDE) {
+    const [start, tokenEnd, until] = [tokens[i], tokens[i + 1], tokens[i + 3]];
     const words = tokens[i + 2] & ~(o.unmarked ?? 0);
-    if (start < from || end > to) continue;
+    if (start < from || tokenEnd > to) continue;
     if (words === 0) { allMarked = false; replaced = ''; continue; }
     mask |= words;
-    if (until < end) allMarked = false;
-    const shown = o.synonyms ? synonymShownAs(text.slice(start, end), words, o) : undefined;
+    if (until < tokenEnd) allMarked = false;
+    const shown = o.synonyms ? synonymShownAs(text.slice(start, tokenEnd), words, o) : undefined;
     if (shown !== undefined) {
       // the rest of a phrase synonym ("new york" for "ny") is already shown
-      if (shown === replaced && text.slice(at, start).trim() === '') { at = end; continue; }
-      value += text.slice(at, start) + o.preTag + shown + o.postTag;
-      at = end;
+      if (shown === replaced && text.slice(shownUpTo, start).trim() === '') { shownUpTo = tokenEnd; continue; }
+      value += text.slice(shownUpTo, start) + o.preTag + shown + o.postTag;
+      shownUpTo = tokenEnd;
       replaced = shown;
       continue;
     }
     replaced = '';
-    value += text.slice(at, start) + o.preTag + text.slice(start, until) + o.postTag;
-    at = until;
+    value += text.slice(shownUpTo, start) + o.preTag + text.slice(start, until) + o.postTag;
+    shownUpTo = until;
   }
-  value += text.slice(at, to);
+  value += text.slice(shownUpTo, to);
   return { value, mask, allMarked };
 }
 
@@ -80,13 +85,36 @@ function matchedWords(mask: number, o: HighlightOptions): string[] {
   return o.words.filter((_, i) => (mask & (1 << i)) !== 0);
 }
 
-/** `indexed`: `text` is a value of a searchable attribute (see CoreIndex.highlight). */
+/**
+ * `indexed`: `text` is a value of a searchable attribute (see
+ * CoreIndex.highlightTexts). The core lists every token of the text, where
+ * highlightTexts has it list the matched ones only: the same leaf either way.
+ */
 export function highlightText(core: CoreIndex, text: string, o: HighlightOptions, indexed = false): HighlightLeaf {
-  const tokens = core.highlight(text, indexed);
-  const { value, mask, allMarked } = mark(text, tokens, 0, text.length, o);
-  const leaf: HighlightLeaf = { value, matchLevel: matchLevel(mask, o), matchedWords: matchedWords(mask, o) };
-  if (mask !== 0) leaf.fullyHighlighted = allMarked;
-  return leaf;
+  return leavesOf(core, [text], [indexed], o, false)[0];
+}
+
+/**
+ * The highlights of many texts (`indexed[i]`: see highlightText), in one
+ * call into the core: a page of hits highlights its values together.
+ */
+export function highlightTexts(core: CoreIndex, texts: readonly string[], indexed: readonly boolean[], o: HighlightOptions): HighlightLeaf[] {
+  return texts.length === 0 ? [] : leavesOf(core, texts, indexed, o, true);
+}
+
+function leavesOf(core: CoreIndex, texts: readonly string[], indexed: readonly boolean[], o: HighlightOptions, matchedOnly: boolean): HighlightLeaf[] {
+  const tokens = core.highlightTexts(texts, indexed, matchedOnly);
+  const leaves: HighlightLeaf[] = [];
+  let at = 0;
+  for (const text of texts) {
+    const [count, listed] = [tokens[at], tokens[at + 1]];
+    const { value, mask, allMarked } = mark(text, tokens, at + 2, listed, count, 0, text.length, o);
+    const leaf: HighlightLeaf = { value, matchLevel: matchLevel(mask, o), matchedWords: matchedWords(mask, o) };
+    if (mask !== 0) leaf.fullyHighlighted = allMarked;
+    leaves.push(leaf);
+    at += 2 + listed * TOKEN_STRIDE;
+  }
+  return leaves;
 }
 
 /** The highlight of a text that matches no query word (what highlightText gives it, without the core). */
@@ -99,19 +127,21 @@ export function unmatchedLeaf(text: string): HighlightLeaf {
  * with the ellipsis where text was cut.
  */
 export function snippetText(core: CoreIndex, text: string, size: number, ellipsis: string, o: HighlightOptions, indexed = false): SnippetLeaf {
-  const tokens = core.highlight(text, indexed);
-  const count = tokens.length / TOKEN_STRIDE;
+  const tokens = core.highlightTexts([text], [indexed], false);
+  const count = tokens[0];
+  // every token is listed, from index 2 on
+  const tokenAt = (t: number) => 2 + t * TOKEN_STRIDE;
   if (count <= size) {
-    const { value, mask } = mark(text, tokens, 0, text.length, o);
+    const { value, mask } = mark(text, tokens, 2, count, count, 0, text.length, o);
     return { value, matchLevel: matchLevel(mask, o) };
   }
   let first = 0;
-  for (let t = 0; t < count; t++) if ((tokens[t * TOKEN_STRIDE + 2] & ~(o.unmarked ?? 0)) !== 0) { first = t; break; }
+  for (let t = 0; t < count; t++) if ((tokens[tokenAt(t) + 2] & ~(o.unmarked ?? 0)) !== 0) { first = t; break; }
   const startToken = Math.max(0, Math.min(first - Math.floor(size / 4), count - size));
   const endToken = startToken + size - 1;
-  const from = startToken === 0 ? 0 : tokens[startToken * TOKEN_STRIDE];
-  const to = endToken >= count - 1 ? text.length : tokens[endToken * TOKEN_STRIDE + 1];
-  const { value, mask } = mark(text, tokens, from, to, o);
+  const from = startToken === 0 ? 0 : tokens[tokenAt(startToken)];
+  const to = endToken >= count - 1 ? text.length : tokens[tokenAt(endToken) + 1];
+  const { value, mask } = mark(text, tokens, 2, count, count, from, to, o);
   const prefix = from > 0 ? ellipsis : '';
   const suffix = to < text.length ? ellipsis : '';
   return { value: prefix + value + suffix, matchLevel: matchLevel(mask, o) };
@@ -139,6 +169,15 @@ export function mapLeaves<T>(value: Json, leaf: (text: string) => T, keepInArray
     return out;
   }
   return undefined;
+}
+
+/** The texts `mapLeaves` hands its `leaf` function for `value`, in the same order (highlightTexts marks them in bulk first). */
+export function leafTexts(value: Json, into: string[]): string[] {
+  if (typeof value === 'string') into.push(value);
+  else if (typeof value === 'number') into.push(String(value));
+  else if (Array.isArray(value)) for (const v of value) leafTexts(v, into);
+  else if (isPlainObject(value)) for (const v of Object.values(value)) leafTexts(v as Json, into);
+  return into;
 }
 
 const isLeaf = (v: unknown) => isPlainObject(v) && typeof (v as { value?: unknown }).value === 'string' && 'matchLevel' in (v as object);

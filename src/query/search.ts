@@ -6,11 +6,11 @@ import { encodeParams, type SearchParams } from '../index/params.js';
 import { searchableAttributes, settingsFor, type SearchableAttribute, type Setting } from '../index/settings.js';
 import { facetsOf, requestedFacets } from './facet-counts.js';
 import { synonymWords } from '../index/synonyms.js';
-import { highlightText, mapLeaves, snippetText, unmatchedLeaf, type HighlightOptions } from './highlight.js';
+import { highlightTexts, leafTexts, mapLeaves, snippetText, unmatchedLeaf, type HighlightLeaf, type HighlightOptions } from './highlight.js';
 import { fallbackMasks, planQuery, type QueryPlan } from './query-plan.js';
 import { RELEVANT_SORT_WINDOW, relevantSorted } from './relevant-sort.js';
 import { project, projection, type Json, type Projection, type SearchRecord } from '../index/records.js';
-import { own } from '../util/own-keys.js';
+import { own, setOwn } from '../util/own-keys.js';
 import { applyRules, type AppliedRules } from '../index/rules.js';
 import { fullBitmap, hasBit, wordsFor } from '../index/bitmap.js';
 import type { SearchIndex } from '../index/search-index.js';
@@ -153,7 +153,7 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
   const shape = hitShape(index, words, setting, plan, context);
   // which attributes of each hit hold a matched term: the others are highlighted without the core
   const marked = shape.marked && !shape.idOnly && result.hits.length > 0 ? index.coreIndex.markedAttributes(result.hits.map((hit) => hit.id)) : undefined;
-  const hits = result.hits.map((hit, i) => buildHit(index, hit, shape, params, plan, marked?.[i]));
+  const hits = pageHits(index, result.hits, shape, params, plan, marked);
   const limit: number = setting('paginationLimitedTo');
   const paged = sortedHits ?? result.nbHits;
   const response: SearchResponse = {
@@ -274,26 +274,66 @@ function highlightOptions(words: string[], setting: Setting, plan: QueryPlan): H
   return options;
 }
 
-function buildHit(index: SearchIndex, hit: CoreHit, shape: HitShape, params: SearchParams, plan: QueryPlan, marked: Int32Array | undefined): Hit {
-  const out: Hit = shape.idOnly ? { objectID: index.objectIDOf(hit.id)! } : markedHit(index, hit, shape, marked);
-  if (params.getRankingInfo) out._rankingInfo = rankingInfo(hit, index, plan);
-  return out;
+/**
+ * The page's hits. Every value highlighted through the core, of every hit,
+ * is marked in one call (highlightTexts): a call per value cost more in
+ * crossings and views than the core spent tokenizing it.
+ */
+function pageHits(index: SearchIndex, hits: CoreHit[], shape: HitShape, params: SearchParams, plan: QueryPlan, marked: Int32Array[] | undefined): Hit[] {
+  const texts: string[] = [];
+  const indexed: boolean[] = [];
+  const drafts = hits.map((hit, i) => draftHit(index, hit, shape, marked?.[i], texts, indexed));
+  const leaves = texts.length > 0 ? highlightTexts(index.coreIndex, texts, indexed, shape.highlighting()) : [];
+  let next = 0;
+  const markedLeaf = (text: string): HighlightLeaf => {
+    // drafts listed the texts in the order mapLeaves hands them back
+    if (texts[next] !== text) throw new Error('highlighted values out of order');
+    return leaves[next++];
+  };
+  return drafts.map((draft, i) => {
+    const out = shape.idOnly ? draft.out : finishHit(index, draft, shape, markedLeaf);
+    if (params.getRankingInfo) out._rankingInfo = rankingInfo(hits[i], index, plan);
+    return out;
+  });
 }
 
-/** A hit's retrieved attributes, with its highlights and snippets (`marked`: see HitShape.matchesNothing). */
-function markedHit(index: SearchIndex, hit: CoreHit, shape: HitShape, marked: Int32Array | undefined): Hit {
+/** A hit before its highlights: the retrieved attributes, what highlighting may show, and the attributes highlighted (whether through the core). */
+interface HitDraft { out: Hit; visible?: SearchRecord; highlighted: Array<{ name: string; matched: boolean }> }
+
+/**
+ * Reads a hit's record; lists in `texts` (and `indexed`) the values to
+ * highlight through the core, those of attributes that may match a query
+ * word (`marked`: see HitShape.matchesNothing).
+ */
+function draftHit(index: SearchIndex, hit: CoreHit, shape: HitShape, marked: Int32Array | undefined, texts: string[], indexed: boolean[]): HitDraft {
+  if (shape.idOnly) return { out: { objectID: index.objectIDOf(hit.id)! }, highlighted: [] };
   const record = index.record(hit.id) as SearchRecord;
   const out: Hit = project(record, shape.retrieved);
-  if (!shape.marked) return out;
+  if (!shape.marked) return { out, highlighted: [] };
   const visible = shape.visible ? project(record, shape.visible) : record;
-  const highlighted = highlightAttributes(visible, shape.toHighlight);
-  if (highlighted.length > 0) {
-    out._highlightResult = Object.fromEntries(highlighted.map((a) => {
-      const value = own(visible, a) as Json;
-      const indexed = index.indexesWhole(a);
-      if (indexed && shape.matchesNothing(a, marked)) return [a, mapLeaves(value, unmatchedLeaf, shape.keep)];
-      return [a, mapLeaves(value, (t) => highlightText(index.coreIndex, t, shape.highlighting(), indexed), shape.keep)];
-    }));
+  const highlighted = highlightAttributes(visible, shape.toHighlight).map((name) => {
+    const whole = index.indexesWhole(name);
+    const matched = !(whole && shape.matchesNothing(name, marked));
+    if (matched) {
+      const from = texts.length;
+      leafTexts(own(visible, name) as Json, texts);
+      for (let t = from; t < texts.length; t++) indexed.push(whole);
+    }
+    return { name, matched };
+  });
+  return { out, visible, highlighted };
+}
+
+/** A drafted hit with its highlights (`markedLeaf`: the highlight of the next value listed) and snippets. */
+function finishHit(index: SearchIndex, draft: HitDraft, shape: HitShape, markedLeaf: (text: string) => HighlightLeaf): Hit {
+  const { out, visible } = draft;
+  if (!visible) return out;
+  if (draft.highlighted.length > 0) {
+    const result: Record<string, unknown> = {};
+    for (const { name, matched } of draft.highlighted) {
+      setOwn(result, name, mapLeaves(own(visible, name) as Json, matched ? markedLeaf : unmatchedLeaf, shape.keep));
+    }
+    out._highlightResult = result;
   }
   const snippets = snippetAttributes(visible, shape.toSnippet);
   if (snippets.length > 0) {
