@@ -36,6 +36,26 @@ describe('a record store whose records are replaced', () => {
     expectLastVersions(store, () => 10);
   });
 
+  it('reads each record as last written, whatever was read before it (records kept decoded included)', () => {
+    const { store } = filled();
+    const random = prng(11);
+    const last = new Array<number>(RECORDS).fill(0);
+    for (let step = 0; step < 6000; step++) {
+      const i = Math.floor(random() * RECORDS);
+      if (random() < 0.2) {
+        store.remove(`r${i}`);
+        store.push(version(i, ++last[i]));
+      } else {
+        expect(store.get(store.idOf(`r${i}`)!), `step ${step}`).toEqual(version(i, last[i]));
+      }
+    }
+    // a removed record reads as nothing, even just after it was read
+    const id = store.idOf('r3')!;
+    expect(store.get(id)).toEqual(version(3, last[3]));
+    store.remove('r3');
+    expect(store.get(id)).toBeUndefined();
+  });
+
   it('at random: a chunk is packed again once removed records hold half of it, so at most twice the live bytes', async () => {
     const { store, fresh } = filled();
     const random = prng(7);
