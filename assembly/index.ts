@@ -3,21 +3,20 @@
 // calls in once per token.
 import { ByteVec, readVarint, results, scratch as scratchBuffer, scratchBase, varintEnd } from './buffers';
 import { setIndexedSeparators, tokenize, tokens } from './text';
-import { initDictionary, internToken, lookupToken, termCount } from './dictionary';
+import { initDictionary, internToken, termCount } from './dictionary';
 import {
   attributeKey, attributeRank, attributeUnordered, compactSome as compactPostingsFrom, postingBytes as allPostingBytes, docLength, docPtr, ensureTerms, isLive,
   liveCount, postings, removeDoc, storeForward, wholeValues, SEGMENT,
 } from './store';
-import { NO_MATCH, matchToken, wordCount } from './matcher';
-import { isExcluded, isStop, rankSlots } from './ranking';
+import { rankSlots } from './ranking';
 import { invalidateStaticOrder, prepareQuery as prepareQueryWords, search as runSearch, unmatchedWords as lastUnmatchedWords } from './search';
 import { params } from './params';
-import { mayBeMatched } from './marked-filter';
+import { highlightAll } from './highlight';
 import { beginExport, beginImport, exportSome, importSome } from './snapshot';
 import { invalidatePrefixCache as dropPrefixCache, hasEntries, notePosting } from './prefix-cache';
 import { sortByKeys } from './radix-sort';
 import { invalidateWordMemo } from './word-memo';
-import { bitmapWords, candidateBitmap, isTermMatched, marksAreComplete, termWords } from './wordsets';
+import { bitmapWords, candidateBitmap, isTermMatched, marksAreComplete } from './wordsets';
 
 /** Gap in word positions between two elements of one array attribute. */
 const ARRAY_GAP = 8;
@@ -173,56 +172,7 @@ export function candidateWords(): i32 { return bitmapWords; }
  * `indexed`: the text is a searchable value of a live record, so every token
  * is a dictionary term and an unmarked one needs no lookup to be sure of it.
  */
-export function highlightTexts(count: i32, matchedOnly: bool): void {
-  results.length = 0;
-  const base = scratchBase();
-  let text = base + (<usize>count << 3);
-  for (let i = 0; i < count; i++) {
-    const length = load<i32>(base + (<usize>i << 3));
-    highlightText(text, length, load<i32>(base + (<usize>i << 3) + 4) != 0, matchedOnly);
-    text += <usize>length << 1;
-  }
-}
-
-function highlightText(ptr: usize, length: i32, indexed: bool, matchedOnly: bool): void {
-  tokenize(ptr, length);
-  results.push(tokens.count);
-  const listedAt = results.length;
-  results.push(0);
-  const complete = marksAreComplete();
-  let listed = 0;
-  for (let t = 0; t < tokens.count; t++) {
-    let mask = 0;
-    let highlightEnd = tokens.start.get(t);
-    const end = tokens.end.get(t);
-    const maybe = mayBeMatched(<u32>tokens.hash.get(t));
-    // a term of the dictionary the search did not mark matches no query word: no word need be tried
-    if (!maybe && complete && (indexed || lookupToken(t) >= 0)) {
-      if (!matchedOnly) { pushToken(highlightEnd, end, 0, highlightEnd); listed++; }
-      continue;
-    }
-    const foldedLength = tokens.foldLength.get(t);
-    for (let w = 0; w < wordCount; w++) {
-      if (isExcluded(w) || isStop(w)) continue;
-      matchToken(w, tokens.units, tokens.foldStart.get(t), foldedLength);
-      if (tokenTypos() == NO_MATCH) continue;
-      mask |= 1 << w;
-      const partial = !tokenIsFull() && end - tokens.start.get(t) == foldedLength;
-      const until = partial ? tokens.start.get(t) + tokenPrefixLength() : end;
-      if (until > highlightEnd) highlightEnd = until;
-    }
-    // terms the search matched another way (word alternatives) highlight whole
-    const term = maybe ? lookupToken(t) : -1;
-    if (term >= 0 && isTermMatched(term)) {
-      const alternatives = termWords.get(term) & ~mask;
-      if (alternatives != 0) { mask |= alternatives; highlightEnd = end; }
-    }
-    if (matchedOnly && mask == 0) continue;
-    pushToken(tokens.start.get(t), end, mask, highlightEnd);
-    listed++;
-  }
-  results.set(listedAt, listed);
-}
+export function highlightTexts(count: i32, matchedOnly: bool): void { highlightAll(scratchBase(), count, matchedOnly); }
 
 /**
  * Scratch: `count` record ids (hits of the last search). Results: 1 when that
@@ -264,19 +214,6 @@ function pushMarkedAttributes(doc: i32): void {
     noted = attribute;
   }
 }
-
-/** One token of `highlight`'s results: its start, end, words matched and the end of the part to highlight. */
-@inline function pushToken(start: i32, end: i32, mask: i32, until: i32): void {
-  results.push(start);
-  results.push(end);
-  results.push(mask);
-  results.push(until);
-}
-
-import { tokenTypos as lastTypos, tokenFull as lastFull, tokenHighlightLength as lastLength } from './matcher';
-@inline function tokenTypos(): i32 { return lastTypos; }
-@inline function tokenIsFull(): bool { return lastFull; }
-@inline function tokenPrefixLength(): i32 { return lastLength; }
 
 /** Drops removed records' postings from term `first` on, about `budget` bytes' worth; returns the next term (termTotal() when done). */
 export function compactSome(first: i32, budget: i32): i32 {

@@ -217,6 +217,22 @@ describe('highlight offsets', () => {
     expect(set.mask).toBe(0);
   });
 
+  it('one term met again in a call, written otherwise: each token highlighted by its own units', () => {
+    // the core works out what a term matches once per call: "Straße", "strasse" and "STRASSE" are one term
+    const core = build(['Straße strasse']);
+    search(core, 'stras');
+    const text = 'Straße strasse STRASSE, Straße';
+    const highlighted = tokensOf(core, text).map((t) => text.slice(t.start, t.highlightEnd));
+    // folding made "Straße" longer, so it highlights whole; the others highlight the prefix typed
+    expect(highlighted).toEqual(['Straße', 'stras', 'STRAS', 'Straße']);
+    // several values in one call, as a page of hits is highlighted
+    const values = ['STRASSE', 'Straße', 'strasse'];
+    const tokens = core.highlightTexts(values, [true, true, true], true);
+    const ends: string[] = [];
+    for (let at = 0, v = 0; v < values.length; v++, at += 2 + tokens[at + 1] * 4) ends.push(values[v].slice(tokens[at + 2], tokens[at + 5]));
+    expect(ends).toEqual(['STRAS', 'Straße', 'stras']);
+  });
+
   it('offsets of CJK tokens are one unit each', () => {
     const core = build(['東京タワー']);
     search(core, 'タワ');

@@ -1,0 +1,129 @@
+// Highlighting: which tokens of a text match which words of the last query,
+// and where each token's highlighted part ends. The rules are the search's
+// own (matchToken), so highlighted words are exactly the matched ones. A page
+// of hits is highlighted in one call; the words a dictionary term matches are
+// worked out once per call (a page's values repeat their matched terms:
+// "people" in most of them), in a small table of the terms met.
+import { results } from './buffers';
+import { tokenize, tokens } from './text';
+import { lookupToken } from './dictionary';
+import { NO_MATCH, matchToken, tokenFull, tokenHighlightLength, tokenTypos, wordCount } from './matcher';
+import { isExcluded, isStop } from './ranking';
+import { mayBeMatched } from './marked-filter';
+import { isTermMatched, marksAreComplete, termWords } from './wordsets';
+
+/** Slots of the table of terms met in one call; past MEMO_FULL of them, terms are matched without it. */
+const MEMO_BITS = 9;
+const MEMO_SLOTS = 1 << MEMO_BITS;
+const MEMO_FULL = MEMO_SLOTS >> 1;
+/** Per slot: the term + 1 (0: empty), the words it matches, and how its highlight ends (see TermMatch). */
+const memoTerm = new StaticArray<i32>(MEMO_SLOTS);
+const memoMask = new StaticArray<i32>(MEMO_SLOTS);
+const memoEnd = new StaticArray<i32>(MEMO_SLOTS);
+let memoUsed = 0;
+
+/** How a matched token's highlight ends: at the token's end, or after the longest prefix of it some word matched. */
+const WHOLE = -1;
+
+/** The last `matchWords`: the words a token matches, and WHOLE or the longest matched prefix's length. */
+let matchedMask = 0;
+let matchedEnd = 0;
+
+/**
+ * Scratch: per text, as two i32, its length in UTF-16 units and whether it
+ * is `indexed`; then the texts' units end to end. See index.ts's
+ * highlightTexts for the results.
+ */
+export function highlightAll(base: usize, count: i32, matchedOnly: bool): void {
+  results.length = 0;
+  clearMemo();
+  let text = base + (<usize>count << 3);
+  for (let i = 0; i < count; i++) {
+    const length = load<i32>(base + (<usize>i << 3));
+    highlightText(text, length, load<i32>(base + (<usize>i << 3) + 4) != 0, matchedOnly);
+    text += <usize>length << 1;
+  }
+}
+
+function clearMemo(): void {
+  if (memoUsed == 0) return;
+  memory.fill(changetype<usize>(memoTerm), 0, MEMO_SLOTS << 2);
+  memoUsed = 0;
+}
+
+function highlightText(ptr: usize, length: i32, indexed: bool, matchedOnly: bool): void {
+  tokenize(ptr, length);
+  results.push(tokens.count);
+  const listedAt = results.length;
+  results.push(0);
+  const complete = marksAreComplete();
+  let listed = 0;
+  for (let t = 0; t < tokens.count; t++) {
+    const start = tokens.start.get(t);
+    const end = tokens.end.get(t);
+    const maybe = mayBeMatched(<u32>tokens.hash.get(t));
+    // a term of the dictionary the search did not mark matches no query word: no word need be tried
+    if (!maybe && complete && (indexed || lookupToken(t) >= 0)) {
+      if (!matchedOnly) { pushToken(start, end, 0, start); listed++; }
+      continue;
+    }
+    const term = maybe ? lookupToken(t) : -1;
+    if (term >= 0) matchTerm(t, term);
+    else matchWords(t);
+    if (matchedOnly && matchedMask == 0) continue;
+    // a prefix highlights alone where the token's units are its folded ones (not where folding changed its length)
+    const partial = matchedEnd != WHOLE && end - start == tokens.foldLength.get(t);
+    pushToken(start, end, matchedMask, matchedMask == 0 ? start : partial ? start + matchedEnd : end);
+    listed++;
+  }
+  results.set(listedAt, listed);
+}
+
+/** matchWords for token t, a dictionary term, and the words the search matched it by another way (whole): once per term per call. */
+function matchTerm(t: i32, term: i32): void {
+  let slot = <i32>((<u32>term * <u32>0x9e3779b1) >> (32 - MEMO_BITS));
+  while (true) {
+    const held = unchecked(memoTerm[slot]);
+    if (held == term + 1) {
+      matchedMask = unchecked(memoMask[slot]);
+      matchedEnd = unchecked(memoEnd[slot]);
+      return;
+    }
+    if (held == 0) break;
+    slot = (slot + 1) & (MEMO_SLOTS - 1);
+  }
+  matchWords(t);
+  // terms the search matched another way (word alternatives) highlight whole
+  if (isTermMatched(term)) {
+    const alternatives = termWords.get(term) & ~matchedMask;
+    if (alternatives != 0) { matchedMask |= alternatives; matchedEnd = WHOLE; }
+  }
+  if (memoUsed >= MEMO_FULL) return;
+  unchecked(memoTerm[slot] = term + 1);
+  unchecked(memoMask[slot] = matchedMask);
+  unchecked(memoEnd[slot] = matchedEnd);
+  memoUsed++;
+}
+
+/** The query words token t matches by the search's rules (matchedMask), and how its highlight ends (matchedEnd). */
+function matchWords(t: i32): void {
+  matchedMask = 0;
+  matchedEnd = 0;
+  const foldedLength = tokens.foldLength.get(t);
+  for (let w = 0; w < wordCount; w++) {
+    if (isExcluded(w) || isStop(w)) continue;
+    matchToken(w, tokens.units, tokens.foldStart.get(t), foldedLength);
+    if (tokenTypos == NO_MATCH) continue;
+    matchedMask |= 1 << w;
+    if (tokenFull) matchedEnd = WHOLE;
+    else if (matchedEnd != WHOLE && tokenHighlightLength > matchedEnd) matchedEnd = tokenHighlightLength;
+  }
+}
+
+/** One token of the results: its start, end, words matched and the end of the part to highlight. */
+@inline function pushToken(start: i32, end: i32, mask: i32, until: i32): void {
+  results.push(start);
+  results.push(end);
+  results.push(mask);
+  results.push(until);
+}
