@@ -230,19 +230,29 @@ interface HitShape {
   ellipsis: string;
   /** How hits are highlighted: worked out on first use (most searches of an app that highlights nothing never need it). */
   highlighting: () => HighlightOptions;
-  /**
-   * Whether no value of the top-level attribute `name` (one indexed whole)
-   * of a hit can match a query word: none of its core attribute ids is among
-   * the hit's `marked` ones (CoreIndex.markedAttributes).
-   */
-  matchesNothing: (name: string, marked: Int32Array | undefined) => boolean;
+  /** A top-level attribute as highlighting reads it, looked up once per search. */
+  attribute: (name: string) => HighlightedAttribute;
+}
+
+/** A top-level attribute highlighted: whether it is indexed whole (see SearchIndex.indexesWhole), and its core attribute ids. */
+interface HighlightedAttribute { whole: boolean; coreIds: number[] }
+
+/**
+ * Whether a hit's value of `attribute` may match a query word, so that
+ * highlighting it needs the core: always, unless the attribute is indexed
+ * whole and none of its core attribute ids is among the hit's `marked` ones
+ * (CoreIndex.markedAttributes).
+ */
+function mayMatch(attribute: HighlightedAttribute, marked: Int32Array | undefined): boolean {
+  if (!attribute.whole || marked === undefined) return true;
+  for (const id of attribute.coreIds) if (marked.includes(id)) return true;
+  return false;
 }
 
 function hitShape(index: SearchIndex, words: string[], setting: Setting, plan: QueryPlan, context: SearchContext): HitShape {
   const hidden: string[] = context.seeUnretrievable ? [] : (setting('unretrievableAttributes') ?? []);
   let highlighting: HighlightOptions | undefined;
-  /** Core attribute ids per top-level attribute name, looked up once per search. */
-  const coreIds = new Map<string, number[]>();
+  const attributes = new Map<string, HighlightedAttribute>();
   const retrieved = projection(setting('attributesToRetrieve'), hidden);
   const toHighlight: string[] | null = setting('attributesToHighlight');
   const toSnippet: string[] | null = setting('attributesToSnippet');
@@ -257,11 +267,13 @@ function hitShape(index: SearchIndex, words: string[], setting: Setting, plan: Q
     idOnly: !marked && retrieved.names?.length === 1 && retrieved.names[0] === 'objectID',
     ellipsis: setting('snippetEllipsisText'),
     highlighting: () => (highlighting ??= highlightOptions(words, setting, plan)),
-    matchesNothing: (name, marked) => {
-      if (marked === undefined) return false;
-      let ids = coreIds.get(name);
-      if (ids === undefined) coreIds.set(name, (ids = index.attributeIds([name])));
-      return !ids.some((id) => marked.includes(id));
+    attribute: (name) => {
+      let attribute = attributes.get(name);
+      if (attribute === undefined) {
+        const whole = index.indexesWhole(name);
+        attributes.set(name, (attribute = { whole, coreIds: whole ? index.attributeIds([name]) : [] }));
+      }
+      return attribute;
     },
   };
 }
@@ -303,7 +315,7 @@ interface HitDraft { out: Hit; visible?: SearchRecord; highlighted: Array<{ name
 /**
  * Reads a hit's record; lists in `texts` (and `indexed`) the values to
  * highlight through the core, those of attributes that may match a query
- * word (`marked`: see HitShape.matchesNothing).
+ * word (`marked`: see mayMatch).
  */
 function draftHit(index: SearchIndex, hit: CoreHit, shape: HitShape, marked: Int32Array | undefined, texts: string[], indexed: boolean[]): HitDraft {
   if (shape.idOnly) return { out: { objectID: index.objectIDOf(hit.id)! }, highlighted: [] };
@@ -312,12 +324,12 @@ function draftHit(index: SearchIndex, hit: CoreHit, shape: HitShape, marked: Int
   if (!shape.marked) return { out, highlighted: [] };
   const visible = shape.visible ? project(record, shape.visible) : record;
   const highlighted = highlightAttributes(visible, shape.toHighlight).map((name) => {
-    const whole = index.indexesWhole(name);
-    const matched = !(whole && shape.matchesNothing(name, marked));
+    const attribute = shape.attribute(name);
+    const matched = mayMatch(attribute, marked);
     if (matched) {
       const from = texts.length;
       leafTexts(own(visible, name) as Json, texts);
-      for (let t = from; t < texts.length; t++) indexed.push(whole);
+      for (let t = from; t < texts.length; t++) indexed.push(attribute.whole);
     }
     return { name, matched };
   });
@@ -338,7 +350,7 @@ function finishHit(index: SearchIndex, draft: HitDraft, shape: HitShape, markedL
   const snippets = snippetAttributes(visible, shape.toSnippet);
   if (snippets.length > 0) {
     out._snippetResult = Object.fromEntries(snippets.map(([a, size]) => [
-      a, mapLeaves(own(visible, a) as Json, (t) => snippetText(index.coreIndex, t, size, shape.ellipsis, shape.highlighting(), index.indexesWhole(a)), shape.keep),
+      a, mapLeaves(own(visible, a) as Json, (t) => snippetText(index.coreIndex, t, size, shape.ellipsis, shape.highlighting(), shape.attribute(a).whole), shape.keep),
     ]));
   }
   return out;
