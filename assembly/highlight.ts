@@ -11,6 +11,7 @@ import { NO_MATCH, matchToken, tokenFull, tokenHighlightLength, tokenTypos, word
 import { isExcluded, isStop } from './ranking';
 import { mayBeMatched } from './marked-filter';
 import { isTermMatched, marksAreComplete, termWords } from './wordsets';
+import { TEXT_EVERY_TOKEN, TEXT_INDEXED } from './params';
 
 /** Slots of the table of terms met in one call; past MEMO_FULL of them, terms are matched without it. */
 const MEMO_BITS = 9;
@@ -30,17 +31,18 @@ let matchedMask = 0;
 let matchedEnd = 0;
 
 /**
- * Scratch: per text, as two i32, its length in UTF-16 units and whether it
- * is `indexed`; then the texts' units end to end. See index.ts's
- * highlightTexts for the results.
+ * Scratch: per text, as two i32, its length in UTF-16 units and its flags
+ * (TEXT_INDEXED, TEXT_EVERY_TOKEN); then the texts' units end to end. See
+ * index.ts's highlightTexts for the results.
  */
-export function highlightAll(base: usize, count: i32, matchedOnly: bool): void {
+export function highlightAll(base: usize, count: i32): void {
   results.length = 0;
   clearMemo();
   let text = base + (<usize>count << 3);
   for (let i = 0; i < count; i++) {
     const length = load<i32>(base + (<usize>i << 3));
-    highlightText(text, length, load<i32>(base + (<usize>i << 3) + 4) != 0, matchedOnly);
+    const flags = load<i32>(base + (<usize>i << 3) + 4);
+    highlightText(text, length, (flags & TEXT_INDEXED) != 0, (flags & TEXT_EVERY_TOKEN) == 0);
     text += <usize>length << 1;
   }
 }

@@ -162,17 +162,18 @@ export function candidateWords(): i32 { return bitmapWords; }
 
 /**
  * Highlights texts in bulk (a page of hits in one call). Scratch: per text,
- * as two i32, its length in UTF-16 units and whether it is `indexed`; then
- * the texts' units end to end. Results, per text: its token count, the
- * number of tokens listed, then per listed token its start, end, mask of the
- * last query's words it matches and the end of the part to highlight (a
- * prefix match highlights only the prefix). Every token is listed, or with
- * `matchedOnly` only those that match a word: a highlight marks nothing
- * else, where a snippet needs every token's place.
- * `indexed`: the text is a searchable value of a live record, so every token
- * is a dictionary term and an unmarked one needs no lookup to be sure of it.
+ * as two i32, its length in UTF-16 units and its flags; then the texts'
+ * units end to end. Results, per text: its token count, the number of
+ * tokens listed, then per listed token (TOKEN_STRIDE values) its start,
+ * end, mask of the last query's words it matches and the end of the part
+ * to highlight (a prefix match highlights only the prefix). The tokens
+ * listed are those that match a word (a highlight marks nothing else), or
+ * with TEXT_EVERY_TOKEN every one (a snippet needs every token's place).
+ * TEXT_INDEXED: the text is a searchable value of a live record, so every
+ * token is a dictionary term and an unmarked one needs no lookup to be sure
+ * of it.
  */
-export function highlightTexts(count: i32, matchedOnly: bool): void { highlightAll(scratchBase(), count, matchedOnly); }
+export function highlightTexts(count: i32): void { highlightAll(scratchBase(), count); }
 
 /**
  * Scratch: `count` record ids (hits of the last search). Results: 1 when that

@@ -50,3 +50,10 @@ export const C_SORT_SLOT = 16; // 16 + slot: an asc()/desc() entry of `ranking`
 
 // Hit layout in results.
 export const HIT_STRIDE = 8;
+
+// Highlighting (highlight.ts): per text, flags; per listed token, TOKEN_STRIDE
+// values (start, end, mask of the query words it matches, end of the part
+// highlighted).
+export const TEXT_INDEXED = 1;     // a searchable value of a live record: every token is a dictionary term
+export const TEXT_EVERY_TOKEN = 2; // list every token (a snippet's window needs each one's place), not only the matched ones
+export const TOKEN_STRIDE = 4;

@@ -1,7 +1,9 @@
 // A typed view of one WebAssembly core instance: it packs records, queries
 // and rank arrays into the core's scratch buffer and reads results back as
 // typed arrays, one call per batch.
-import { CRITERION, EXACT_SINGLE, FILTERS_SLOT, GEO_SLOT, HIT_STRIDE, P, PARAM_COUNT, QUERY_TYPE, TYPO_MODE } from './abi.js';
+import { CRITERION, EXACT_SINGLE, FILTERS_SLOT, GEO_SLOT, HIT_STRIDE, P, PARAM_COUNT, QUERY_TYPE, TEXT_EVERY_TOKEN, TEXT_INDEXED, TYPO_MODE } from './abi.js';
+
+export { TEXT_EVERY_TOKEN, TEXT_INDEXED, TOKEN_STRIDE } from './abi.js';
 import { instantiateCore, type CoreExports, type SnapshotStream } from './wasm.js';
 import { ByteWriter } from '../util/bytes.js';
 
@@ -101,9 +103,6 @@ export interface RankLabels {
   /** Ids labelled since the generation began, oldest first: a slot holding this generation copies those after the ones it copied. */
   readonly changed: readonly number[];
 }
-
-/** Per token of a highlighted text: start, end, mask of matched query words, end of the highlighted part. */
-export const TOKEN_STRIDE = 4;
 
 export class CoreIndex {
   private readonly instance = instantiateCore();
@@ -316,28 +315,29 @@ export class CoreIndex {
   }
 
   /**
-   * Tokens of `text` with the query words of the last search they match (see
-   * TOKEN_STRIDE): a view of the core's results, valid until the next call
-   * into the core. `indexed`: see highlightTexts.
+   * Every token of `text` with the query words of the last search it
+   * matches (TOKEN_STRIDE values each, see highlightTexts): a view of the
+   * core's results, valid until the next call into the core. `indexed`: see
+   * TEXT_INDEXED.
    */
   highlight(text: string, indexed = false): Int32Array {
-    return this.highlightTexts([text], [indexed], false).subarray(2);
+    return this.highlightTexts([text], [TEXT_EVERY_TOKEN | (indexed ? TEXT_INDEXED : 0)]).subarray(2);
   }
 
   /**
    * Highlights `texts` in one call into the core (a page of hits: one call
-   * per value cost ~0.4 µs in crossings and views alone). Per text, in
-   * order: its token count, the number of tokens listed, then per listed
-   * token TOKEN_STRIDE values (see TOKEN_STRIDE). Every token is listed, or
-   * with `matchedOnly` only those matching a query word. `indexed[i]`: text
-   * i is a value of a searchable attribute of a live record (every token is
-   * then a dictionary term, which saves the core a lookup per unmatched
-   * token). A view of the core's results, valid until the next call into
-   * the core: a copy per highlighted value allocated an ArrayBuffer each,
-   * and while a snapshot was taken the allocator's bookkeeping of
-   * ArrayBuffers made those copies take up to 200 ms.
+   * per value cost ~0.4 µs in crossings and views alone), each as its
+   * `flags` say (TEXT_INDEXED, TEXT_EVERY_TOKEN, from the core's
+   * params.ts). Per text, in order: its token count, the number of tokens
+   * listed, then per listed token TOKEN_STRIDE values: its start, end, mask
+   * of the query words it matches and the end of its highlighted part. The
+   * tokens listed are the matched ones, or every one with TEXT_EVERY_TOKEN.
+   * A view of the core's results, valid until the next call into the core:
+   * a copy per highlighted value allocated an ArrayBuffer each, and while a
+   * snapshot was taken the allocator's bookkeeping of ArrayBuffers made
+   * those copies take up to 200 ms.
    */
-  highlightTexts(texts: readonly string[], indexed: readonly boolean[], matchedOnly: boolean): Int32Array {
+  highlightTexts(texts: readonly string[], flags: readonly number[]): Int32Array {
     let units = 0;
     for (const text of texts) units += text.length;
     const headerBytes = texts.length * 8;
@@ -347,10 +347,10 @@ export class CoreIndex {
     let at = 0;
     texts.forEach((text, i) => {
       header[i * 2] = text.length;
-      header[i * 2 + 1] = indexed[i] ? 1 : 0;
+      header[i * 2 + 1] = flags[i];
       for (let c = 0; c < text.length; c++) written[at++] = text.charCodeAt(c);
     });
-    this.core.highlightTexts(texts.length, matchedOnly);
+    this.core.highlightTexts(texts.length);
     return this.results();
   }
 

@@ -26,7 +26,7 @@ export interface CoreExports {
   unmatchedWords(): number;
   candidatesPtr(): number;
   candidateWords(): number;
-  highlightTexts(count: number, matchedOnly: boolean): void;
+  highlightTexts(count: number): void;
   markedAttributes(count: number): void;
   compactSome(first: number, budget: number): number;
   postingBytes(): number;

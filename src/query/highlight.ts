@@ -1,6 +1,6 @@
 // _highlightResult and _snippetResult: the core says which tokens of a text
 // match which query words (same rules as the search); this module marks them.
-import { TOKEN_STRIDE, type CoreIndex } from '../core/core-index.js';
+import { TEXT_EVERY_TOKEN, TEXT_INDEXED, TOKEN_STRIDE, type CoreIndex } from '../core/core-index.js';
 import { isPlainObject, type Json } from '../index/records.js';
 import { fold } from '../text/fold.js';
 import { setOwn } from '../util/own-keys.js';
@@ -86,35 +86,50 @@ function matchedWords(mask: number, o: HighlightOptions): string[] {
 }
 
 /**
- * `indexed`: `text` is a value of a searchable attribute (see
- * CoreIndex.highlightTexts). The core lists every token of the text, where
- * highlightTexts has it list the matched ones only: the same leaf either way.
+ * `indexed`: `text` is a value of a searchable attribute (see TEXT_INDEXED).
+ * The core lists every token of the text here, where markValues has it list
+ * the matched ones only: the same leaf either way.
  */
 export function highlightText(core: CoreIndex, text: string, o: HighlightOptions, indexed = false): HighlightLeaf {
-  return leavesOf(core, [text], [indexed], o, false)[0];
+  const tokens = core.highlight(text, indexed);
+  const count = tokens.length / TOKEN_STRIDE;
+  return highlightLeaf(text, tokens, 0, count, count, o);
 }
+
+/** The snippet of one value (`indexed`: see highlightText); a page's go through markValues. */
+export function snippetText(core: CoreIndex, text: string, size: number, ellipsis: string, o: HighlightOptions, indexed = false): SnippetLeaf {
+  const tokens = core.highlight(text, indexed);
+  return snippetLeaf(text, tokens, 0, tokens.length / TOKEN_STRIDE, size, ellipsis, o);
+}
+
+/** A value of a page to mark: highlighted, or with `snippet` cut to a snippet of that many words. `indexed`: see highlightText. */
+export interface ValueToMark { text: string; indexed: boolean; snippet?: number }
 
 /**
- * The highlights of many texts (`indexed[i]`: see highlightText), in one
- * call into the core: a page of hits highlights its values together.
+ * The highlights and snippets of a page's values, in order, from one call
+ * into the core: for a highlight it lists the matched tokens only, for a
+ * snippet every token (its window needs each one's place).
  */
-export function highlightTexts(core: CoreIndex, texts: readonly string[], indexed: readonly boolean[], o: HighlightOptions): HighlightLeaf[] {
-  return texts.length === 0 ? [] : leavesOf(core, texts, indexed, o, true);
-}
-
-function leavesOf(core: CoreIndex, texts: readonly string[], indexed: readonly boolean[], o: HighlightOptions, matchedOnly: boolean): HighlightLeaf[] {
-  const tokens = core.highlightTexts(texts, indexed, matchedOnly);
-  const leaves: HighlightLeaf[] = [];
+export function markValues(core: CoreIndex, values: readonly ValueToMark[], o: HighlightOptions, ellipsis: string): Array<HighlightLeaf | SnippetLeaf> {
+  if (values.length === 0) return [];
+  const flags = values.map((v) => (v.indexed ? TEXT_INDEXED : 0) | (v.snippet === undefined ? 0 : TEXT_EVERY_TOKEN));
+  const tokens = core.highlightTexts(values.map((v) => v.text), flags);
+  const leaves: Array<HighlightLeaf | SnippetLeaf> = [];
   let at = 0;
-  for (const text of texts) {
+  for (const { text, snippet } of values) {
     const [count, listed] = [tokens[at], tokens[at + 1]];
-    const { value, mask, allMarked } = mark(text, tokens, at + 2, listed, count, 0, text.length, o);
-    const leaf: HighlightLeaf = { value, matchLevel: matchLevel(mask, o), matchedWords: matchedWords(mask, o) };
-    if (mask !== 0) leaf.fullyHighlighted = allMarked;
-    leaves.push(leaf);
+    leaves.push(snippet === undefined ? highlightLeaf(text, tokens, at + 2, listed, count, o) : snippetLeaf(text, tokens, at + 2, count, snippet, ellipsis, o));
     at += 2 + listed * TOKEN_STRIDE;
   }
   return leaves;
+}
+
+/** A text's highlight from its tokens as the core lists them (see mark). */
+function highlightLeaf(text: string, tokens: Int32Array, at: number, listed: number, count: number, o: HighlightOptions): HighlightLeaf {
+  const { value, mask, allMarked } = mark(text, tokens, at, listed, count, 0, text.length, o);
+  const leaf: HighlightLeaf = { value, matchLevel: matchLevel(mask, o), matchedWords: matchedWords(mask, o) };
+  if (mask !== 0) leaf.fullyHighlighted = allMarked;
+  return leaf;
 }
 
 /** The highlight of a text that matches no query word (what highlightText gives it, without the core). */
@@ -123,25 +138,23 @@ export function unmatchedLeaf(text: string): HighlightLeaf {
 }
 
 /**
- * A window of `size` words around the first matched word (or from the start),
- * with the ellipsis where text was cut.
+ * A window of `size` words around the first matched word (or from the
+ * start), with the ellipsis where text was cut; from the text's `count`
+ * tokens, every one listed from `at` in `tokens`.
  */
-export function snippetText(core: CoreIndex, text: string, size: number, ellipsis: string, o: HighlightOptions, indexed = false): SnippetLeaf {
-  const tokens = core.highlightTexts([text], [indexed], false);
-  const count = tokens[0];
-  // every token is listed, from index 2 on
-  const tokenAt = (t: number) => 2 + t * TOKEN_STRIDE;
+function snippetLeaf(text: string, tokens: Int32Array, at: number, count: number, size: number, ellipsis: string, o: HighlightOptions): SnippetLeaf {
   if (count <= size) {
-    const { value, mask } = mark(text, tokens, 2, count, count, 0, text.length, o);
+    const { value, mask } = mark(text, tokens, at, count, count, 0, text.length, o);
     return { value, matchLevel: matchLevel(mask, o) };
   }
+  const tokenAt = (t: number) => at + t * TOKEN_STRIDE;
   let first = 0;
   for (let t = 0; t < count; t++) if ((tokens[tokenAt(t) + 2] & ~(o.unmarked ?? 0)) !== 0) { first = t; break; }
   const startToken = Math.max(0, Math.min(first - Math.floor(size / 4), count - size));
   const endToken = startToken + size - 1;
   const from = startToken === 0 ? 0 : tokens[tokenAt(startToken)];
   const to = endToken >= count - 1 ? text.length : tokens[tokenAt(endToken) + 1];
-  const { value, mask } = mark(text, tokens, 2, count, count, from, to, o);
+  const { value, mask } = mark(text, tokens, at, count, count, from, to, o);
   const prefix = from > 0 ? ellipsis : '';
   const suffix = to < text.length ? ellipsis : '';
   return { value: prefix + value + suffix, matchLevel: matchLevel(mask, o) };

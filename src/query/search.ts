@@ -6,7 +6,7 @@ import { encodeParams, type SearchParams } from '../index/params.js';
 import { searchableAttributes, settingsFor, type SearchableAttribute, type Setting } from '../index/settings.js';
 import { facetsOf, requestedFacets } from './facet-counts.js';
 import { synonymWords } from '../index/synonyms.js';
-import { highlightTexts, leafTexts, mapLeaves, snippetText, unmatchedLeaf, type HighlightLeaf, type HighlightOptions } from './highlight.js';
+import { leafTexts, mapLeaves, markValues, unmatchedLeaf, type HighlightLeaf, type HighlightOptions, type SnippetLeaf, type ValueToMark } from './highlight.js';
 import { fallbackMasks, planQuery, type QueryPlan } from './query-plan.js';
 import { RELEVANT_SORT_WINDOW, relevantSorted } from './relevant-sort.js';
 import { project, projection, type Json, type Projection, type SearchRecord } from '../index/records.js';
@@ -287,57 +287,61 @@ function highlightOptions(words: string[], setting: Setting, plan: QueryPlan): H
 }
 
 /**
- * The page's hits. Every value highlighted through the core, of every hit,
- * is marked in one call (highlightTexts): a call per value cost more in
- * crossings and views than the core spent tokenizing it.
+ * The page's hits. Every value of every hit that is highlighted or
+ * snippeted through the core is marked in one call (markValues): a call per
+ * value cost more in crossings and views than the core spent tokenizing it.
  */
 function pageHits(index: SearchIndex, hits: CoreHit[], shape: HitShape, params: SearchParams, plan: QueryPlan, marked: Int32Array[] | undefined): Hit[] {
-  const texts: string[] = [];
-  const indexed: boolean[] = [];
-  const drafts = hits.map((hit, i) => draftHit(index, hit, shape, marked?.[i], texts, indexed));
-  const leaves = texts.length > 0 ? highlightTexts(index.coreIndex, texts, indexed, shape.highlighting()) : [];
+  const values: ValueToMark[] = [];
+  const drafts = hits.map((hit, i) => draftHit(index, hit, shape, marked?.[i], values));
+  const leaves = values.length > 0 ? markValues(index.coreIndex, values, shape.highlighting(), shape.ellipsis) : [];
   let next = 0;
-  const markedLeaf = (text: string): HighlightLeaf => {
-    // drafts listed the texts in the order mapLeaves hands them back
-    if (texts[next] !== text) throw new Error('highlighted values out of order');
+  const markedLeaf = (text: string): HighlightLeaf | SnippetLeaf => {
+    // drafts listed the values in the order mapLeaves hands them back
+    if (values[next].text !== text) throw new Error('marked values out of order');
     return leaves[next++];
   };
   return drafts.map((draft, i) => {
-    const out = shape.idOnly ? draft.out : finishHit(index, draft, shape, markedLeaf);
+    const out = finishHit(draft, shape, markedLeaf);
     if (params.getRankingInfo) out._rankingInfo = rankingInfo(hits[i], index, plan);
     return out;
   });
 }
 
-/** A hit before its highlights: the retrieved attributes, what highlighting may show, and the attributes highlighted (whether through the core). */
-interface HitDraft { out: Hit; visible?: SearchRecord; highlighted: Array<{ name: string; matched: boolean }> }
+/**
+ * A hit before its highlights and snippets: the retrieved attributes, what
+ * they may show, the attributes highlighted (whether through the core) and
+ * those snippeted (with their sizes in words).
+ */
+interface HitDraft { out: Hit; visible?: SearchRecord; highlighted: Array<{ name: string; matched: boolean }>; snippeted: Array<[string, number]> }
 
 /**
- * Reads a hit's record; lists in `texts` (and `indexed`) the values to
- * highlight through the core, those of attributes that may match a query
- * word (`marked`: see mayMatch).
+ * Reads a hit's record; lists in `values` the values to mark through the
+ * core: to highlight, those of attributes that may match a query word
+ * (`marked`: see mayMatch), then every value to snippet.
  */
-function draftHit(index: SearchIndex, hit: CoreHit, shape: HitShape, marked: Int32Array | undefined, texts: string[], indexed: boolean[]): HitDraft {
-  if (shape.idOnly) return { out: { objectID: index.objectIDOf(hit.id)! }, highlighted: [] };
+function draftHit(index: SearchIndex, hit: CoreHit, shape: HitShape, marked: Int32Array | undefined, values: ValueToMark[]): HitDraft {
+  if (shape.idOnly) return { out: { objectID: index.objectIDOf(hit.id)! }, highlighted: [], snippeted: [] };
   const record = index.record(hit.id) as SearchRecord;
   const out: Hit = project(record, shape.retrieved);
-  if (!shape.marked) return { out, highlighted: [] };
+  if (!shape.marked) return { out, highlighted: [], snippeted: [] };
   const visible = shape.visible ? project(record, shape.visible) : record;
   const highlighted = highlightAttributes(visible, shape.toHighlight).map((name) => {
     const attribute = shape.attribute(name);
     const matched = mayMatch(attribute, marked);
-    if (matched) {
-      const from = texts.length;
-      leafTexts(own(visible, name) as Json, texts);
-      for (let t = from; t < texts.length; t++) indexed.push(attribute.whole);
-    }
+    if (matched) for (const text of leafTexts(own(visible, name) as Json, [])) values.push({ text, indexed: attribute.whole });
     return { name, matched };
   });
-  return { out, visible, highlighted };
+  const snippeted = snippetAttributes(visible, shape.toSnippet);
+  for (const [name, snippet] of snippeted) {
+    const { whole } = shape.attribute(name);
+    for (const text of leafTexts(own(visible, name) as Json, [])) values.push({ text, indexed: whole, snippet });
+  }
+  return { out, visible, highlighted, snippeted };
 }
 
-/** A drafted hit with its highlights (`markedLeaf`: the highlight of the next value listed) and snippets. */
-function finishHit(index: SearchIndex, draft: HitDraft, shape: HitShape, markedLeaf: (text: string) => HighlightLeaf): Hit {
+/** A drafted hit with its highlights and snippets (`markedLeaf`: the leaf of the next value drafted). */
+function finishHit(draft: HitDraft, shape: HitShape, markedLeaf: (text: string) => HighlightLeaf | SnippetLeaf): Hit {
   const { out, visible } = draft;
   if (!visible) return out;
   if (draft.highlighted.length > 0) {
@@ -347,11 +351,10 @@ function finishHit(index: SearchIndex, draft: HitDraft, shape: HitShape, markedL
     }
     out._highlightResult = result;
   }
-  const snippets = snippetAttributes(visible, shape.toSnippet);
-  if (snippets.length > 0) {
-    out._snippetResult = Object.fromEntries(snippets.map(([a, size]) => [
-      a, mapLeaves(own(visible, a) as Json, (t) => snippetText(index.coreIndex, t, size, shape.ellipsis, shape.highlighting(), shape.attribute(a).whole), shape.keep),
-    ]));
+  if (draft.snippeted.length > 0) {
+    const result: Record<string, unknown> = {};
+    for (const [name] of draft.snippeted) setOwn(result, name, mapLeaves(own(visible, name) as Json, markedLeaf, shape.keep));
+    out._snippetResult = result;
   }
   return out;
 }

@@ -2,6 +2,7 @@
 // on a real WebAssembly instance.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build, ids, ready, search, tokensOf } from './helpers.js';
+import { TEXT_INDEXED } from '../../src/core/core-index.js';
 
 beforeAll(ready);
 
@@ -227,7 +228,7 @@ describe('highlight offsets', () => {
     expect(highlighted).toEqual(['Straße', 'stras', 'STRAS', 'Straße']);
     // several values in one call, as a page of hits is highlighted
     const values = ['STRASSE', 'Straße', 'strasse'];
-    const tokens = core.highlightTexts(values, [true, true, true], true);
+    const tokens = core.highlightTexts(values, [TEXT_INDEXED, TEXT_INDEXED, TEXT_INDEXED]);
     const ends: string[] = [];
     for (let at = 0, v = 0; v < values.length; v++, at += 2 + tokens[at + 1] * 4) ends.push(values[v].slice(tokens[at + 2], tokens[at + 5]));
     expect(ends).toEqual(['STRAS', 'Straße', 'stras']);

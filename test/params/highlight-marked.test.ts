@@ -2,12 +2,13 @@
 // term: the forward lists say which attributes of a hit hold a term the
 // search marked (CoreIndex.markedAttributes), and the values of the other
 // attributes are answered unmatched without being tokenised. Every answer
-// must equal what highlighting every value in full gives: a page's values
-// go to the core in one call that lists only matched tokens, the reference
-// highlights each value alone from every token.
+// must equal what highlighting every value in full gives: a page's values,
+// highlighted and snippeted, go to the core in one call that lists only
+// the highlighted values' matched tokens; the reference marks each value
+// alone from every token.
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { CoreIndex } from '../../src/core/core-index.js';
-import { highlightText, mapLeaves, type HighlightOptions } from '../../src/query/highlight.js';
+import { highlightText, mapLeaves, snippetText, type HighlightOptions } from '../../src/query/highlight.js';
 import type { Json } from '../../src/index/records.js';
 import { fixture, openEngine, type Send, type Talk } from './helpers.js';
 import type { Lantern } from '../../src/index.js';
@@ -38,6 +39,22 @@ function queries(): string[] {
   return out;
 }
 
+/** Snippets asked for: sizes in words, an attribute missing from some records, an array. */
+const SNIPPETS = ['description:8', 'name:3', 'tags:2'];
+
+/** The snippets of a hit, each value snippeted alone by the core from every token. */
+function fullSnippets(indexName: string, objectID: string, words: string[]): Record<string, unknown> {
+  const index = engine.catalog.index(indexName);
+  const record = index.get(objectID)! as Record<string, Json>;
+  const options: HighlightOptions = { preTag: '<em>', postTag: '</em>', words };
+  const out: Record<string, unknown> = {};
+  for (const spec of SNIPPETS) {
+    const [name, size] = spec.split(':');
+    if (record[name] != null) out[name] = mapLeaves(record[name], (t) => snippetText(index.coreIndex, t, Number(size), '…', options, index.indexesWhole(name)));
+  }
+  return out;
+}
+
 /** The highlight of every attribute of a hit, each value highlighted in full by the core (the way without the forward lists). */
 function fullHighlight(indexName: string, objectID: string, highlighted: string[], words: string[]): Record<string, unknown> {
   const index = engine.catalog.index(indexName);
@@ -53,23 +70,29 @@ describe('highlighting from the forward lists', () => {
       /** Leaves of the answers highlighted without the core. */
       let spared = 0;
       let checked = 0;
+      let cutAndMarked = 0;
       for (const query of queries()) {
         tokenised.mockClear();
-        const r = await send('POST', `/1/indexes/${indexName}/query`, { query, hitsPerPage: 20 });
+        const r = await send('POST', `/1/indexes/${indexName}/query`, { query, hitsPerPage: 20, attributesToSnippet: SNIPPETS });
         expect(r.status).toBe(200);
-        const hits = (r.body as { hits: Array<{ objectID: string; _highlightResult: Record<string, unknown> }> }).hits;
+        const hits = (r.body as { hits: Array<{ objectID: string; _highlightResult: Record<string, unknown>; _snippetResult: Record<string, unknown> }> }).hits;
         const leaves = hits.reduce((n, hit) => n + JSON.stringify(hit._highlightResult).split('"matchLevel"').length - 1, 0);
         // one call per page at most, of the values the core must tokenise
         expect(tokenised.mock.calls.length).toBeLessThanOrEqual(1);
-        spared += leaves - tokenised.mock.calls.reduce((n, [texts]) => n + texts.length, 0);
+        const snippeted = hits.reduce((n, hit) => n + JSON.stringify(hit._snippetResult).split('"matchLevel"').length - 1, 0);
+        spared += leaves + snippeted - tokenised.mock.calls.reduce((n, [texts]) => n + texts.length, 0);
         for (const hit of hits) {
           // the core still holds this search's marks: nothing else ran on it since
           expect(hit._highlightResult, `${query} → ${hit.objectID}`).toEqual(fullHighlight(indexName, hit.objectID, Object.keys(hit._highlightResult), query.split(' ')));
+          expect(hit._snippetResult, `snippets: ${query} → ${hit.objectID}`).toEqual(fullSnippets(indexName, hit.objectID, query.split(' ')));
+          if (/….*<em>|<em>.*…/.test(JSON.stringify(hit._snippetResult))) cutAndMarked++;
           checked++;
         }
       }
       tokenised.mockRestore();
       expect(checked).toBeGreaterThan(500);
+      // the snippets compared were cut and marked, not only whole values
+      expect(cutAndMarked).toBeGreaterThan(100);
       expect(spared).toBeGreaterThan(checked);
     });
   }
