@@ -12,7 +12,7 @@
 // alone never read the record itself.
 import { Encoder } from '@msgpack/msgpack';
 import { decode } from '../util/msgpack.js';
-import { deflate, deflateNow, inflate, inflateNow, loadSyncZlib, syncZlib } from '../util/compression.js';
+import { deflate, deflateNow, inflate, inflateNow, inflateTransient, loadSyncZlib, syncZlib } from '../util/compression.js';
 import { ObjectIdTable } from './object-id-table.js';
 import { ByteWriter } from '../util/bytes.js';
 import type { SearchRecord } from './records.js';
@@ -32,7 +32,7 @@ const CHANGES_KEPT = 1 << 16;
  */
 export const CHUNK_RECORDS = 16;
 
-/** Inflated bytes kept beside deflated ones (Node), of the chunks read most recently. */
+/** Inflated bytes kept beside deflated ones (Node), of the chunks packed or read in place most recently (a read of a deflated chunk keeps nothing). */
 const INFLATED_BYTES = 64 << 20;
 
 /**
@@ -127,7 +127,7 @@ interface Chunk {
 }
 
 export interface RecordStoreOptions {
-  /** Inflated bytes kept beside deflated ones, of the chunks read most recently (default 64 MB). */
+  /** Inflated bytes kept beside deflated ones, of the chunks packed or read in place most recently (default 64 MB). */
   inflatedBytes?: number;
 }
 
@@ -179,7 +179,11 @@ export class RecordStore {
     if (known) return known;
     const chunk = this.chunkOf(id);
     if (!chunk || !this.hasBytes(id)) return undefined;
-    const unpacked = unpackRecord(this.format, bytesIn(chunk.ends, id % this.chunkRecords, this.inflatedOf(Math.floor(id / this.chunkRecords), chunk)));
+    const k = Math.floor(id / this.chunkRecords);
+    // a deflated chunk is inflated into memory the next read reuses, not kept: a first-sight page reads ~20 random
+    // chunks, and keeping each cost an allocation outside the heap that V8 answered with mark-compacts (inflate-into.node.ts)
+    const bytes = chunk.inflated ? this.inflatedOf(k, chunk) : inflateTransient(chunk.deflated!, chunk.ends[this.chunkRecords - 1]);
+    const unpacked = unpackRecord(this.format, bytesIn(chunk.ends, id % this.chunkRecords, bytes));
     this.decoded.set(id, unpacked);
     return unpacked;
   }

@@ -2,13 +2,19 @@
 // several times faster than CompressionStream for snapshot sections, and
 // worker_threads: the channel to the thread that started a worker, and
 // workers of its own (a snapshot's proof).
-import type { Platform } from './types.js';
+import type { Platform, Zlib } from './types.js';
+import { inflaterInto } from './inflate-into.node.js';
 
 export const platform: Platform = {
-  zlib: () => import('node:zlib').catch(() => undefined),
+  zlib: () => import('node:zlib').then(withInflateInto, () => undefined),
   parentPort: async () => (await import('node:worker_threads')).parentPort ?? undefined,
   runWorker,
 };
+
+function withInflateInto(zlib: typeof import('node:zlib')): Zlib {
+  const { deflateRawSync, inflateRawSync, deflateRaw } = zlib;
+  return { deflateRawSync, inflateRawSync, deflateRaw, inflateRawInto: inflaterInto(zlib) };
+}
 
 async function runWorker(url: URL, data: unknown, transfer: ArrayBuffer[] = []): Promise<{ message: unknown } | undefined> {
   const [{ existsSync }, { fileURLToPath }, { Worker }, v8] = await Promise.all([

@@ -55,6 +55,17 @@ export function deflateNow(bytes: Uint8Array): Uint8Array | undefined {
   return z && new Uint8Array(z.deflateRawSync(bytes, { level: DEFLATE_LEVEL }));
 }
 
+/**
+ * Inflates on this thread into memory kept between calls: a view the next
+ * call overwrites, read at once (a record from its chunk). Allocates
+ * nothing per call, unlike inflateNow. Only where node:zlib is loaded.
+ */
+export function inflateTransient(bytes: Uint8Array, inflatedLength: number): Uint8Array {
+  const z = syncZlib();
+  if (!z) throw new Error('inflating on this thread without node:zlib loaded');
+  return z.inflateRawInto(bytes, inflatedLength);
+}
+
 /** Inflates on this thread; only where node:zlib is loaded (wherever bytes are kept deflated only). */
 export function inflateNow(bytes: Uint8Array, inflatedLength?: number): Uint8Array {
   const z = syncZlib();

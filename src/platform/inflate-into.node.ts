@@ -1,0 +1,81 @@
+// Inflating into memory kept between calls (Node). Each inflateRawSync makes
+// a zlib stream and an output buffer, both allocated outside V8's heap and
+// counted by it: at 1M records a default answer inflated ~16 chunks and so
+// allocated ~250 KB there, which started a mark-compact of the ~880 MB heap
+// every ~170 answers ("external memory pressure"), its marking steps on the
+// main thread (1.7-2.8 s over 1,500 answers). node:zlib has no public call
+// that inflates into a given buffer; its own synchronous path writes through
+// the stream's native handle (`_handle.writeSync`, the counts left in
+// `_writeState`), in every Node since 12 and in Bun. This module does the
+// same with one stream and one output buffer, reset between calls, checks
+// that each call inflated exactly what was asked, and falls back to
+// inflateRawSync when it did not (a runtime without that handle, bad data).
+import type * as NodeZlib from 'node:zlib';
+
+/** The native side of a zlib stream, as node:zlib's synchronous path uses it. */
+interface ZlibHandle {
+  reset(): void;
+  writeSync(flush: number, input: Uint8Array, inOffset: number, inLength: number, output: Uint8Array, outOffset: number, outLength: number): void;
+}
+
+/** What this module reads of a stream besides its public API. */
+interface StreamInternals {
+  /** null once the stream is closed (after an error). */
+  _handle?: ZlibHandle | null;
+  /** What the last write left: output room, then input not read. */
+  _writeState?: Uint32Array;
+}
+
+/** Larger inflated sizes go through inflateRawSync: the buffer kept never grows past this. */
+const KEPT_OUTPUT_BYTES = 1 << 20;
+
+/**
+ * `inflate(bytes, length)`: the raw deflate `bytes`, `length` bytes once
+ * inflated, as a view of a buffer reused by the next call (read or copy it
+ * before). Throws zlib's error for data that does not inflate to `length`
+ * bytes.
+ */
+export function inflaterInto(zlib: typeof NodeZlib): (bytes: Uint8Array, length: number) => Uint8Array {
+  let stream: (NodeZlib.InflateRaw & StreamInternals) | undefined;
+  let output = new Uint8Array(1 << 16);
+  /** False once the handle failed where inflateRawSync did not: this runtime's handle is not the one expected. */
+  let handleWorks = true;
+
+  /** Through the handle; undefined when it could not (the stream is then dropped, and made again next time). */
+  const throughHandle = (bytes: Uint8Array, length: number): Uint8Array | undefined => {
+    if (!stream) {
+      stream = new zlib.InflateRaw() as NodeZlib.InflateRaw & StreamInternals;
+      // an error also comes as an event, after the call that met it: the check below has seen it already
+      stream.on('error', () => {});
+    }
+    const handle = stream._handle;
+    const state = stream._writeState;
+    if (!handle || !state) return dropStream();
+    if (output.length <= length) output = new Uint8Array(Math.min(KEPT_OUTPUT_BYTES, Math.max(length + 1, output.length * 2)));
+    try {
+      handle.reset();
+      handle.writeSync(zlib.constants.Z_FINISH, bytes, 0, bytes.length, output, 0, output.length);
+    } catch {
+      return dropStream();
+    }
+    // the whole input read, exactly `length` bytes out, and the stream still open (zlib found the end)
+    if (state[1] !== 0 || output.length - state[0] !== length || !stream._handle) return dropStream();
+    return output.subarray(0, length);
+  };
+
+  const dropStream = (): undefined => {
+    stream?.close();
+    stream = undefined;
+    return undefined;
+  };
+
+  return (bytes, length) => {
+    const inflated = handleWorks && length < KEPT_OUTPUT_BYTES ? throughHandle(bytes, length) : undefined;
+    if (inflated) return inflated;
+    const copy = zlib.inflateRawSync(bytes, { chunkSize: Math.max(64, length + 1) });
+    if (copy.length !== length) throw new Error(`inflated ${copy.length} bytes where ${length} were expected`);
+    // the handle failed where inflateRawSync did not: stop trying it
+    if (length < KEPT_OUTPUT_BYTES) handleWorks = false;
+    return new Uint8Array(copy.buffer, copy.byteOffset, copy.length);
+  };
+}
