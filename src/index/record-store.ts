@@ -76,6 +76,9 @@ class DecodedRecords {
   }
 }
 
+/** Deflated chunks whose last read is noted (a power of two): 128k records' worth, more than the 64 MB kept inflated hold. */
+const READ_CHUNKS_NOTED = 8192;
+
 /** Chunks a snapshot packs or deflates between turns of the event loop (~0.2 ms each). */
 const SNAPSHOT_SLICE = 32;
 
@@ -145,6 +148,8 @@ export class RecordStore {
   private inflatedBytes = 0;
   /** Packed records decoded lately. */
   private readonly decoded = new DecodedRecords();
+  /** Deflated chunks read lately, by their index's low bits (see readBefore). */
+  private readonly readChunks = new Int32Array(READ_CHUNKS_NOTED).fill(-1);
   /** Record ids pushed or removed, oldest first, after the `changesDropped` oldest ones. */
   private changes: number[] = [];
   private changesDropped = 0;
@@ -180,12 +185,24 @@ export class RecordStore {
     const chunk = this.chunkOf(id);
     if (!chunk || !this.hasBytes(id)) return undefined;
     const k = Math.floor(id / this.chunkRecords);
-    // a deflated chunk is inflated into memory the next read reuses, not kept: a first-sight page reads ~20 random
-    // chunks, and keeping each cost an allocation outside the heap that V8 answered with mark-compacts (inflate-into.node.ts)
-    const bytes = chunk.inflated ? this.inflatedOf(k, chunk) : inflateTransient(chunk.deflated!, chunk.ends[this.chunkRecords - 1]);
+    const bytes = chunk.inflated || this.readBefore(k) ? this.inflatedOf(k, chunk) : inflateTransient(chunk.deflated!, chunk.ends[this.chunkRecords - 1]);
     const unpacked = unpackRecord(this.format, bytesIn(chunk.ends, id % this.chunkRecords, bytes));
     this.decoded.set(id, unpacked);
     return unpacked;
+  }
+
+  /**
+   * Whether deflated chunk k was read lately (and notes that it is now). A
+   * chunk is kept inflated from its second read on: a first-sight page reads
+   * ~20 random chunks once each, and keeping each cost an allocation outside
+   * the heap that V8 answered with mark-compacts (see inflate-into.node.ts),
+   * so a first read inflates into memory the next one reuses.
+   */
+  private readBefore(k: number): boolean {
+    const slot = k & (READ_CHUNKS_NOTED - 1);
+    if (this.readChunks[slot] === k) return true;
+    this.readChunks[slot] = k;
+    return false;
   }
 
   /** Adds a record whose objectID is not in the store; returns its record id. */
