@@ -104,6 +104,12 @@ export interface RankLabels {
   readonly changed: readonly number[];
 }
 
+/** Writes `text`'s UTF-16 units into `into` from `at`; returns where they end (one view serves many texts: a view per text costs more than writing a short one). */
+function writeUnits(into: Uint16Array, at: number, text: string): number {
+  for (let i = 0; i < text.length; i++) into[at + i] = text.charCodeAt(i);
+  return at + text.length;
+}
+
 export class CoreIndex {
   private readonly instance = instantiateCore();
   private readonly core: CoreExports = this.instance.core;
@@ -113,8 +119,7 @@ export class CoreIndex {
   }
 
   private writeText(ptr: number, text: string): void {
-    const units = new Uint16Array(this.core.memory.buffer, ptr, text.length);
-    for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
+    writeUnits(new Uint16Array(this.core.memory.buffer, ptr, text.length), 0, text);
   }
 
   private results(): Int32Array {
@@ -155,8 +160,7 @@ export class CoreIndex {
       for (const s of doc.segments) {
         header[h++] = s.attribute;
         header[h++] = s.text.length;
-        const value = s.text;
-        for (let i = 0; i < value.length; i++) text[t++] = value.charCodeAt(i);
+        t = writeUnits(text, t, s.text);
       }
     }
     this.core.addDocuments();
@@ -348,7 +352,7 @@ export class CoreIndex {
     texts.forEach((text, i) => {
       header[i * 2] = text.length;
       header[i * 2 + 1] = flags[i];
-      for (let c = 0; c < text.length; c++) written[at++] = text.charCodeAt(c);
+      at = writeUnits(written, at, text);
     });
     this.core.highlightTexts(texts.length);
     return this.results();

@@ -61,16 +61,20 @@ export function deflateNow(bytes: Uint8Array): Uint8Array | undefined {
  * nothing per call, unlike inflateNow. Only where node:zlib is loaded.
  */
 export function inflateTransient(bytes: Uint8Array, inflatedLength: number): Uint8Array {
-  const z = syncZlib();
-  if (!z) throw new Error('inflating on this thread without node:zlib loaded');
-  return z.inflateRawInto(bytes, inflatedLength);
+  return loadedZlib().inflateRawInto(bytes, inflatedLength);
 }
 
 /** Inflates on this thread; only where node:zlib is loaded (wherever bytes are kept deflated only). */
 export function inflateNow(bytes: Uint8Array, inflatedLength?: number): Uint8Array {
+  const z = loadedZlib();
+  return new Uint8Array(inflatedLength === undefined ? z.inflateRawSync(bytes) : z.inflateRawSync(bytes, { chunkSize: Math.max(64, inflatedLength + 1) }));
+}
+
+/** node:zlib, loaded: what inflating on this thread needs (wherever bytes are kept deflated only). */
+function loadedZlib(): Zlib {
   const z = syncZlib();
   if (!z) throw new Error('inflating on this thread without node:zlib loaded');
-  return new Uint8Array(inflatedLength === undefined ? z.inflateRawSync(bytes) : z.inflateRawSync(bytes, { chunkSize: Math.max(64, inflatedLength + 1) }));
+  return z;
 }
 
 /** Loads node:zlib where there is one; syncZlib answers it from then on. */
