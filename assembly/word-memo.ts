@@ -15,6 +15,9 @@ export const MEMO_WORDS = SLOTS - 1;
 /** A slot's layout: level 0, the u16 keys and the lead bitmap (a prefix-cache entry's layout), then levels 1 to 3, exact. */
 @inline function slotBytes(words: i32): usize { return (<usize>words << 2) * 6 + (<usize>words << 6); }
 
+/** The bytes of every slot laid out for `words`. */
+export function fullMemoBytes(words: i32): usize { return <usize>SLOTS * slotBytes(words); }
+
 @unmanaged
 export class Slot {
   ptr: usize = 0;

@@ -3,12 +3,12 @@
 // matcher.ts; made cumulative after the walk) and one for exact matches (the
 // whole word, no typo). Matched terms are marked so the forward scan of a
 // record can tell which of its tokens match which query words.
-import { IntVec } from './buffers';
+import { IntVec, reserveMemory } from './buffers';
 import { KEY_BITS, KEY_MASK, postings, wholeValues } from './store';
 import {
-  andBitmapInto, ensureLayout, entryLead, hasEntry, maxKeys16, orBitmapInto, raiseKey, raiseKeys, subtreeEntry, termCacheKey, worthCaching,
+  andBitmapInto, ensureLayout, entryLead, fullCacheBytes, layoutWords, hasEntry, maxKeys16, orBitmapInto, raiseKey, raiseKeys, subtreeEntry, termCacheKey, worthCaching,
 } from './prefix-cache';
-import { Slot, noteSlotTerm, slotBitmap, slotEntry, slotKeys, slotLead } from './word-memo';
+import { Slot, fullMemoBytes, noteSlotTerm, slotBitmap, slotEntry, slotKeys, slotLead } from './word-memo';
 import { defer, scanDeferred, shouldDefer } from './bounded-match';
 
 /** The most typos a match counts (two typos in a word of 8+ letters, one of them on its first letter). */
@@ -58,7 +58,8 @@ export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32
   words = wordTotal;
   // whole 128-bit vectors: SIMD passes need no scalar tail
   bitmapWords = ((docCapacity + 127) >> 7) << 2;
-  ensureLayout(bitmapWords);
+  // a new layout's caches, once full, take their room in one growth (see reserveMemory)
+  if (ensureLayout(bitmapWords)) reserveMemory(fullCacheBytes(layoutWords) + fullMemoBytes(layoutWords));
   // the two work bitmaps at the end are cleared where they are used
   const cleared = (wordTotal * LEVELS + 3) * bitmapWords;
   arena.reserve(cleared + 2 * bitmapWords);

@@ -217,3 +217,32 @@ describe('phrase alternatives over frequent terms', () => {
     }
   });
 });
+
+// A WebAssembly memory's growth counts as memory outside V8's heap, and every
+// 64 MB of it starts a full marking of the JS heap: the caches' room is taken
+// in one growth when a search first lays them out, not entry by entry as
+// first-sight queries fill them.
+describe('the caches fill memory reserved at the first search', () => {
+  const rnd = prng(33);
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  const word = () => Array.from({ length: 4 + Math.floor(rnd() * 5) }, () => letters[Math.floor(rnd() * 26)]).join('');
+  const vocabulary = Array.from({ length: 3000 }, word);
+  const records = Array.from({ length: 20000 }, () => Array.from({ length: 10 }, () => vocabulary[Math.floor(rnd() * vocabulary.length)]).join(' '));
+
+  it('fills 26 subtree entries and the word memo without growing the memory', () => {
+    const core = build(records);
+    search(core, 'zz', { offset: 0, length: 10 });
+    const laidOut = core.memoryBytes;
+    let hits = 0;
+    for (const letter of letters) {
+      // a typo'd word from the vocabulary (the memo), then one letter, a subtree worth caching
+      const typo = vocabulary[letters.indexOf(letter) * 7].replace(/^(..)./, `$1${letter}`);
+      hits += search(core, `${typo} ${letter}`, { offset: 0, length: 10 }).nbHits;
+      const broad = search(core, letter, { offset: 0, length: 10 });
+      expect(broad.nbHits, letter).toBeGreaterThan(2000);
+      hits += broad.nbHits;
+    }
+    expect(hits).toBeGreaterThan(26 * 2000);
+    expect(core.memoryBytes).toBe(laidOut);
+  });
+});
