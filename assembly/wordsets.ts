@@ -54,12 +54,20 @@ export const termFullWords = new IntVec();
 /** The terms stamped this epoch, in the order they were first marked (highlighting filters tokens by them). */
 export const markedTerms = new IntVec();
 
+/**
+ * Indexes from 65,536 records reserve their caches' room (see reserveMemory):
+ * below, the full caches take under 8 MB, a growth V8 hardly notices, and a
+ * small index may never fill them (no subtree of it is worth caching), so
+ * that each of many small indexes would hold a megabyte for nothing.
+ */
+const RESERVED_FROM_WORDS = 2048;
+
 export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32): void {
   words = wordTotal;
   // whole 128-bit vectors: SIMD passes need no scalar tail
   bitmapWords = ((docCapacity + 127) >> 7) << 2;
   // a new layout's caches, once full, take their room in one growth (see reserveMemory)
-  if (ensureLayout(bitmapWords)) reserveMemory(fullCacheBytes(layoutWords) + fullMemoBytes(layoutWords));
+  if (ensureLayout(bitmapWords) && bitmapWords >= RESERVED_FROM_WORDS) reserveMemory(fullCacheBytes(layoutWords) + fullMemoBytes(layoutWords));
   // the two work bitmaps at the end are cleared where they are used
   const cleared = (wordTotal * LEVELS + 3) * bitmapWords;
   arena.reserve(cleared + 2 * bitmapWords);
