@@ -30,19 +30,22 @@ interface StreamInternals {
 const KEPT_OUTPUT_BYTES = 1 << 20;
 
 /**
- * `inflate(bytes, length)`: the raw deflate `bytes`, `length` bytes once
- * inflated, as a view of a buffer reused by the next call (read or copy it
- * before). Throws zlib's error for data that does not inflate to `length`
- * bytes.
+ * `inflate(bytes, length, upTo)`: the first `upTo` bytes (all `length` by
+ * default) of the raw deflate `bytes`, `length` bytes once inflated, as a
+ * view of a buffer reused by the next call (read or copy it before). A
+ * record read from its chunk needs the chunk up to the record's end only:
+ * half of it on average, and inflating stops there (13.6 against 8.3 µs for
+ * a chunk of 16 records at 1M). Throws zlib's error for data that does not
+ * inflate to `length` bytes, or that fails before `upTo`.
  */
-export function inflaterInto(zlib: typeof NodeZlib): (bytes: Uint8Array, length: number) => Uint8Array {
+export function inflaterInto(zlib: typeof NodeZlib): (bytes: Uint8Array, length: number, upTo?: number) => Uint8Array {
   let stream: (NodeZlib.InflateRaw & StreamInternals) | undefined;
   let output = new Uint8Array(1 << 16);
   /** False once the handle failed where inflateRawSync did not: this runtime's handle is not the one expected. */
   let handleWorks = true;
 
   /** Through the handle; undefined when it could not (the stream is then dropped, and made again next time). */
-  const throughHandle = (bytes: Uint8Array, length: number): Uint8Array | undefined => {
+  const throughHandle = (bytes: Uint8Array, length: number, upTo: number): Uint8Array | undefined => {
     if (!stream) {
       stream = new zlib.InflateRaw() as NodeZlib.InflateRaw & StreamInternals;
       // an error also comes as an event, after the call that met it: the check below has seen it already
@@ -52,15 +55,20 @@ export function inflaterInto(zlib: typeof NodeZlib): (bytes: Uint8Array, length:
     const state = stream._writeState;
     if (!handle || !state) return dropStream();
     if (output.length <= length) output = new Uint8Array(Math.min(KEPT_OUTPUT_BYTES, Math.max(length + 1, output.length * 2)));
+    const whole = upTo === length;
+    // room for one byte more than the whole: a stream longer than `length` shows
+    const room = whole ? output.length : upTo;
     try {
       handle.reset();
-      handle.writeSync(zlib.constants.Z_FINISH, bytes, 0, bytes.length, output, 0, output.length);
+      handle.writeSync(zlib.constants.Z_FINISH, bytes, 0, bytes.length, output, 0, room);
     } catch {
       return dropStream();
     }
-    // the whole input read, exactly `length` bytes out, and the stream still open (zlib found the end)
-    if (state[1] !== 0 || output.length - state[0] !== length || !stream._handle) return dropStream();
-    return output.subarray(0, length);
+    if (!stream._handle) return dropStream(); // closed: zlib met an error
+    // whole: all the input read and exactly `length` bytes out (zlib found the end);
+    // a part: exactly `upTo` bytes out (the rest is not read)
+    const fits = whole ? state[1] === 0 && room - state[0] === length : state[0] === 0;
+    return fits ? output.subarray(0, upTo) : dropStream();
   };
 
   const dropStream = (): undefined => {
@@ -69,13 +77,14 @@ export function inflaterInto(zlib: typeof NodeZlib): (bytes: Uint8Array, length:
     return undefined;
   };
 
-  return (bytes, length) => {
-    const inflated = handleWorks && length < KEPT_OUTPUT_BYTES ? throughHandle(bytes, length) : undefined;
+  return (bytes, length, upTo = length) => {
+    if (!(upTo >= 0 && upTo <= length)) throw new RangeError(`${upTo} bytes asked of ${length}`);
+    const inflated = handleWorks && length < KEPT_OUTPUT_BYTES ? throughHandle(bytes, length, upTo) : undefined;
     if (inflated) return inflated;
     const copy = zlib.inflateRawSync(bytes, { chunkSize: Math.max(64, length + 1) });
     if (copy.length !== length) throw new Error(`inflated ${copy.length} bytes where ${length} were expected`);
     // the handle failed where inflateRawSync did not: stop trying it
     if (length < KEPT_OUTPUT_BYTES) handleWorks = false;
-    return new Uint8Array(copy.buffer, copy.byteOffset, copy.length);
+    return new Uint8Array(copy.buffer, copy.byteOffset, upTo);
   };
 }

@@ -7,12 +7,13 @@ export interface Zlib {
   /** Deflates on libuv's thread pool: the main thread is not held. */
   deflateRaw(bytes: Uint8Array, options: { level: number }, done: (error: Error | null, result: Uint8Array) => void): void;
   /**
-   * Inflates `bytes` to their `length` bytes into memory kept between
-   * calls: a view that the next call overwrites (see inflate-into.node.ts,
-   * for why nothing is allocated per call). Throws for data that does not
-   * inflate to `length` bytes.
+   * Inflates `bytes` (`length` bytes once inflated) into memory kept
+   * between calls, up to their first `upTo` bytes (all by default): a view
+   * that the next call overwrites (see inflate-into.node.ts, for why
+   * nothing is allocated per call). Throws for data that does not inflate
+   * to `length` bytes, or that fails before `upTo`.
    */
-  inflateRawInto(bytes: Uint8Array, length: number): Uint8Array;
+  inflateRawInto(bytes: Uint8Array, length: number, upTo?: number): Uint8Array;
 }
 
 /** A Node worker_threads MessagePort, as Comlink's node adapter takes it. */

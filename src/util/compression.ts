@@ -56,12 +56,14 @@ export function deflateNow(bytes: Uint8Array): Uint8Array | undefined {
 }
 
 /**
- * Inflates on this thread into memory kept between calls: a view the next
- * call overwrites, read at once (a record from its chunk). Allocates
- * nothing per call, unlike inflateNow. Only where node:zlib is loaded.
+ * Inflates on this thread into memory kept between calls, up to the first
+ * `upTo` of the `inflatedLength` bytes: a view the next call overwrites,
+ * read at once (a record from its chunk, which needs the chunk up to its
+ * end). Allocates nothing per call, unlike inflateNow. Only where node:zlib
+ * is loaded.
  */
-export function inflateTransient(bytes: Uint8Array, inflatedLength: number): Uint8Array {
-  return loadedZlib().inflateRawInto(bytes, inflatedLength);
+export function inflateTransient(bytes: Uint8Array, inflatedLength: number, upTo = inflatedLength): Uint8Array {
+  return loadedZlib().inflateRawInto(bytes, inflatedLength, upTo);
 }
 
 /** Inflates on this thread; only where node:zlib is loaded (wherever bytes are kept deflated only). */

@@ -54,6 +54,27 @@ describe('inflating into memory kept between calls', () => {
     }
   });
 
+  it('gives the first bytes asked for, as inflateRawSync would, refusing data that fails before them', () => {
+    const inflate = inflaterInto(zlib);
+    const random = prng(6);
+    for (let n = 0; n < 300; n++) {
+      const raw = payload(random, n < 5 ? [0, 1, 65_536, 100_000, 7][n] : Math.floor(random() * 12_000));
+      const deflated = zlib.deflateRawSync(raw, { level: 4 });
+      const upTo = n % 7 === 0 ? raw.length : Math.floor(random() * (raw.length + 1));
+      const part = inflate(deflated, raw.length, upTo);
+      expect(part.length, `${upTo} of ${raw.length}`).toBe(upTo);
+      expect(Buffer.from(part).equals(Buffer.from(raw.subarray(0, upTo))), `${upTo} of ${raw.length}`).toBe(true);
+    }
+    const raw = payload(prng(7), 20_000);
+    const good = zlib.deflateRawSync(raw);
+    // the input cut where the part asked for cannot be made from it; data whose end comes before the part's
+    expect(() => inflate(good.subarray(0, good.length >> 2), raw.length, raw.length - 10)).toThrow();
+    expect(() => inflate(good, raw.length + 100, raw.length + 50)).toThrow();
+    expect(() => inflate(good, raw.length, raw.length + 1)).toThrow(RangeError);
+    expect(() => inflate(good, raw.length, -1)).toThrow(RangeError);
+    expect(Buffer.from(inflate(good, raw.length, 5_000)).equals(Buffer.from(raw.subarray(0, 5_000)))).toBe(true);
+  });
+
   it('without the stream handle it expects, falls back to inflateRawSync and stays right', () => {
     // a runtime whose zlib streams have no `_handle`: every call must still inflate
     class HandleLess extends EventEmitter { close(): void {} }
@@ -65,7 +86,9 @@ describe('inflating into memory kept between calls', () => {
       const raw = payload(random, 1_000 + n * 300);
       const inflated = inflate(zlib.deflateRawSync(raw), raw.length);
       expect(Buffer.from(inflated).equals(Buffer.from(raw))).toBe(true);
+      const part = inflate(zlib.deflateRawSync(raw), raw.length, 500 + n);
+      expect(Buffer.from(part).equals(Buffer.from(raw.subarray(0, 500 + n)))).toBe(true);
     }
-    expect(fallbacks).toBe(20);
+    expect(fallbacks).toBe(40);
   });
 });
