@@ -8,8 +8,8 @@
  * outside V8's heap, and V8 starts a full marking of its heap for every
  * 64 MB of that: grown entry by entry as the search caches filled, the
  * memory of a 1M-record index grew 17 times over its first 1,000 queries,
- * by 225 MB, and each growth began a marking of the ~880 MB heap whose
- * steps and final pause fell on the queries.
+ * by 225 MB, and V8 marked its heap over and over, in steps and pauses
+ * that fell on the queries.
  */
 export function reserveMemory(bytes: usize): void { heap.free(heap.alloc(bytes)); }
 

@@ -178,9 +178,8 @@ export function subtreeEntry(key: i32, terms: IntVec, bytes: i32): usize {
     victim = leastValuable();
     if (valueOf(victim) > <f64>bytes) return 0;
   }
-  // the victim's block is rebuilt in place: entries all have one size, and a block freed
-  // for each new one was split by the smaller blocks of the search meanwhile, so that at
-  // 1M records the memory doubled over 1,000 first-sight queries, growing on 17 of them
+  // the victim's block is rebuilt in place: entries all have one size, and allocating the
+  // new one before freeing the old took a block more each time (which smaller blocks then split)
   const size = entryBytes(layoutWords);
   const ptr = victim >= 0 ? forget(victim) : heap.alloc(size);
   memory.fill(ptr, 0, size);

@@ -186,7 +186,7 @@ export class RecordStore {
     if (!chunk || !this.hasBytes(id)) return undefined;
     const k = Math.floor(id / this.chunkRecords);
     const at = id % this.chunkRecords;
-    // read once lately: the chunk inflated as far as the record's end, into memory the next read reuses
+    // a chunk not read lately is inflated only as far as the record's end, into memory the next such read reuses
     const bytes = chunk.inflated || this.readBefore(k) ? this.inflatedOf(k, chunk) : inflateTransient(chunk.deflated!, chunk.ends[this.chunkRecords - 1], chunk.ends[at]);
     const unpacked = unpackRecord(this.format, bytesIn(chunk.ends, at, bytes));
     this.decoded.set(id, unpacked);

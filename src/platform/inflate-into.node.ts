@@ -35,8 +35,9 @@ const KEPT_OUTPUT_BYTES = 1 << 20;
  * view of a buffer reused by the next call (read or copy it before). A
  * record read from its chunk needs the chunk up to the record's end only:
  * half of it on average, and inflating stops there (13.6 against 8.3 µs for
- * a chunk of 16 records at 1M). Throws zlib's error for data that does not
- * inflate to `length` bytes, or that fails before `upTo`.
+ * a chunk of 16 records at 1M). Throws zlib's error for data that fails
+ * before `upTo` bytes, and, when the whole is asked for, for data that does
+ * not inflate to exactly `length` bytes.
  */
 export function inflaterInto(zlib: typeof NodeZlib): (bytes: Uint8Array, length: number, upTo?: number) => Uint8Array {
   let stream: (NodeZlib.InflateRaw & StreamInternals) | undefined;

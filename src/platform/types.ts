@@ -10,8 +10,9 @@ export interface Zlib {
    * Inflates `bytes` (`length` bytes once inflated) into memory kept
    * between calls, up to their first `upTo` bytes (all by default): a view
    * that the next call overwrites (see inflate-into.node.ts, for why
-   * nothing is allocated per call). Throws for data that does not inflate
-   * to `length` bytes, or that fails before `upTo`.
+   * nothing is allocated per call). Throws for data that fails before
+   * `upTo` bytes, and, when the whole is asked for, for data that does not
+   * inflate to exactly `length` bytes.
    */
   inflateRawInto(bytes: Uint8Array, length: number, upTo?: number): Uint8Array;
 }
