@@ -61,13 +61,23 @@ export const markedTerms = new IntVec();
  * that each of many small indexes would hold a megabyte for nothing.
  */
 const RESERVED_FROM_WORDS = 2048;
+/**
+ * Whether the caches' room was reserved: once per core. A layout outgrown
+ * by writes frees every entry, and the next ones, an eighth larger, are
+ * mostly cut from the room the old ones leave (a second reservation could
+ * not use it, being one block an eighth larger than it).
+ */
+let cachesReserved = false;
 
 export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32): void {
   words = wordTotal;
   // whole 128-bit vectors: SIMD passes need no scalar tail
   bitmapWords = ((docCapacity + 127) >> 7) << 2;
-  // a new layout's caches, once full, take their room in one growth (see reserveMemory)
-  if (ensureLayout(bitmapWords) && bitmapWords >= RESERVED_FROM_WORDS) reserveMemory(fullCacheBytes(layoutWords) + fullMemoBytes(layoutWords));
+  // the caches, once full, take their room in one growth (see reserveMemory)
+  if (ensureLayout(bitmapWords) && bitmapWords >= RESERVED_FROM_WORDS && !cachesReserved) {
+    reserveMemory(fullCacheBytes(layoutWords) + fullMemoBytes(layoutWords));
+    cachesReserved = true;
+  }
   // the two work bitmaps at the end are cleared where they are used
   const cleared = (wordTotal * LEVELS + 3) * bitmapWords;
   arena.reserve(cleared + 2 * bitmapWords);

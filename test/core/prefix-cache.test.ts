@@ -246,6 +246,19 @@ describe('the caches fill memory reserved at the first search', () => {
     expect(core.memoryBytes).toBe(laidOut);
   });
 
+  it('reserves once: a layout outgrown by writes cuts its caches from the room the old ones leave', () => {
+    const core = build(records(70000));
+    const fill = () => { for (const letter of letters) expect(search(core, letter, { offset: 0, length: 10 }).nbHits).toBeGreaterThan(4000); };
+    fill();
+    const filled = core.memoryBytes;
+    // 12,000 records more outgrow the layout's room (an eighth): the next search lays the caches out anew
+    core.addDocuments(records(12000).map((text, i) => ({ id: 70000 + i, segments: segmentsOf(text) })));
+    fill();
+    // a second reservation would be the full caches at the new layout: 48 entries of 72 bytes per 32 records, ~10 MB
+    const fullCaches = 48 * 72 * Math.ceil(82000 / 32);
+    expect(core.memoryBytes - filled).toBeLessThan(fullCaches / 2);
+  });
+
   it('reserves nothing for a small index', () => {
     const core = build(records(300));
     const before = core.memoryBytes;
