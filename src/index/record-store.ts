@@ -187,7 +187,7 @@ export class RecordStore {
     const k = Math.floor(id / this.chunkRecords);
     const at = id % this.chunkRecords;
     // a chunk not read lately is inflated only as far as the record's end, into memory the next such read reuses
-    const bytes = chunk.inflated || this.readBefore(k) ? this.inflatedOf(k, chunk) : inflateTransient(chunk.deflated!, chunk.ends[this.chunkRecords - 1], chunk.ends[at]);
+    const bytes = chunk.inflated || this.readBefore(k) ? this.inflatedOf(k, chunk) : inflateTransient(chunk.deflated!, this.inflatedSize(chunk), chunk.ends[at]);
     const unpacked = unpackRecord(this.format, bytesIn(chunk.ends, at, bytes));
     this.decoded.set(id, unpacked);
     return unpacked;
@@ -232,7 +232,7 @@ export class RecordStore {
   /** Bytes the packed chunks hold (before compression), removed records' included until repacked. */
   get packedBytes(): number {
     let bytes = 0;
-    for (const chunk of this.chunks) bytes += chunk ? chunk.ends[this.chunkRecords - 1] : 0;
+    for (const chunk of this.chunks) bytes += chunk ? this.inflatedSize(chunk) : 0;
     return bytes;
   }
 
@@ -250,7 +250,7 @@ export class RecordStore {
     if (!chunk || !this.hasBytes(id)) return;
     const at = id % this.chunkRecords;
     chunk.deadBytes += chunk.ends[at] - (at === 0 ? 0 : chunk.ends[at - 1]);
-    if (chunk.deadBytes * 2 >= chunk.ends[this.chunkRecords - 1]) this.pack(k);
+    if (chunk.deadBytes * 2 >= this.inflatedSize(chunk)) this.pack(k);
   }
 
   /** Changes made so far: a mark for `changesSince`. */
@@ -349,7 +349,7 @@ export class RecordStore {
       }
       const first = k * this.chunkRecords;
       for (let id = first; id < Math.min(first + this.chunkRecords, this.objects.length); id++) ends[id] = offset + chunk.ends[id - first];
-      offset += chunk.ends[this.chunkRecords - 1];
+      offset += this.inflatedSize(chunk);
       if (offset > MAX_PACKED_BYTES) throw new Error('records: an index packs to more than 4 GiB, more than a snapshot can hold');
       chunks.push(chunk.deflated);
       if ((k * this.chunkRecords) % UNPACK_SLICE < this.chunkRecords) await yieldTurn();
@@ -479,9 +479,14 @@ export class RecordStore {
     return chunk.ends[at] !== (at === 0 ? 0 : chunk.ends[at - 1]);
   }
 
+  /** How many bytes a chunk holds once inflated: where its last id's bytes end. */
+  private inflatedSize(chunk: Chunk): number {
+    return chunk.ends[this.chunkRecords - 1];
+  }
+
   /** A chunk's inflated bytes, inflated now if need be (into a buffer of their known size) and not kept. */
   private bytesOf(chunk: Chunk): Uint8Array {
-    return chunk.inflated ?? inflateNow(chunk.deflated!, chunk.ends[this.chunkRecords - 1]);
+    return chunk.inflated ?? inflateNow(chunk.deflated!, this.inflatedSize(chunk));
   }
 
   /** The inflated bytes of chunk k, inflated now if need be and kept among the recently read. */
