@@ -1,15 +1,17 @@
 // Typo-tolerant matching of query words against terms: one row of a bounded
 // Damerau-Levenshtein matrix per trie depth (a transposition is one typo, a
 // typo on the first letter costs two), pruned as soon as the row's minimum
-// exceeds the word's typo budget. A term whose first letter differs from the
-// word's has that budget raised by one (when it allows a typo at all): the
-// first-letter typo counts two, and a word long enough for two typos may
-// have one more (counted three). The same recurrence matches single tokens
-// for highlighting, so highlighted words are exactly the matched ones.
+// exceeds the word's typo budget; a row at the budget names the few
+// characters its children can carry, and only those get a row. A term whose
+// first letter differs from the word's has that budget raised by one (when
+// it allows a typo at all): the first-letter typo counts two, and a word
+// long enough for two typos may have one more (counted three). The same
+// recurrence matches single tokens for highlighting, so highlighted words
+// are exactly the matched ones.
 import { IntVec } from './buffers';
 import { MAX_TOKEN_UNITS } from './text';
 import { orderTrie, orderedChar, orderedEnd, orderedNode, orderedTerm } from './trie-order';
-import { recordMatch as emitTerm, recordSubtreeMatch as emitTerms } from './wordsets';
+import { MAX_TYPOS, recordMatch as emitTerm, recordSubtreeMatch as emitTerms } from './wordsets';
 import { postings } from './store';
 import { subtreeCacheKey } from './prefix-cache';
 
@@ -56,6 +58,7 @@ function selectWord(w: i32): void {
   prefix = wordPrefix.get(w) != 0;
   rows.reserve((MAX_TOKEN_UNITS + 1) * STRIDE);
   pathChar.reserve(MAX_TOKEN_UNITS + 1);
+  nextChars.reserve((MAX_TOKEN_UNITS + 1) * NEXT_CHARS);
   rowsAt = rows.ptr;
   pathAt = pathChar.ptr;
   unitsAt = queryUnits.ptr + (<usize>start << 2);
@@ -129,16 +132,61 @@ function emitSubtree(node: i32, typos: i32, highlightLength: i32, withNode: bool
   emitTerms(subtreeCacheKey(orderedNode.get(node), withNode), subtreeTerms, bytes, typos, highlightLength);
 }
 
-function walkChildren(node: i32, depth: i32, bestPrefix: i32, bestPrefixLength: i32): void {
+/** Room per depth for the characters a node's children may carry when its row has no slack (see listNextChars): a band's cells. */
+const NEXT_CHARS = 2 * MAX_TYPOS + 1;
+const nextChars = new IntVec();
+
+/**
+ * Lists, at depth `depth`'s room in `nextChars`, the only characters a child
+ * of the node whose row is at `depth` can carry and stay within budget, when
+ * that row's minimum equals the budget; returns how many. With no slack,
+ * every edit costs the next row's cells one more than the budget, so a cell
+ * stays within budget only by a match on the diagonal from a cell at the
+ * budget: the word's unit past that cell. A transposition adds no character:
+ * it needs its cell two rows up under the budget, and the cell below that
+ * one, in this row, is then within budget and lists the same unit. A child
+ * carrying no listed character gets a row over budget, so most children of
+ * such nodes are passed over without computing one.
+ */
+function listNextChars(depth: i32): i32 {
+  const d = depth + 1;
+  // the cells the next row's band reads on its diagonal (see computeRow)
+  const lo = d - maxTypos > 1 ? d - maxTypos : 1;
+  const hi = d + maxTypos < length ? d + maxTypos : length;
+  const row = rowsAt + (<usize>(depth * STRIDE) << 2);
+  const into = nextChars.ptr + (<usize>(depth * NEXT_CHARS) << 2);
+  let n = 0;
+  for (let j = lo; j <= hi; j++) {
+    if (load<i32>(row + (<usize>(j - 1) << 2)) > maxTypos) continue;
+    store<i32>(into + (<usize>n << 2), load<i32>(unitsAt + (<usize>(j - 1) << 2)));
+    n++;
+  }
+  return n;
+}
+
+@inline function listed(depth: i32, count: i32, c: i32): bool {
+  const from = nextChars.ptr + (<usize>(depth * NEXT_CHARS) << 2);
+  for (let i = 0; i < count; i++) if (load<i32>(from + (<usize>i << 2)) == c) return true;
+  return false;
+}
+
+/**
+ * Walks the children of `node`, whose row is at `depth` with `slack` typos
+ * left under the budget (the smallest cell's margin; any positive value at
+ * the root, whose children set the budget).
+ */
+function walkChildren(node: i32, depth: i32, bestPrefix: i32, bestPrefixLength: i32, slack: i32): void {
   // the whole word is a prefix of the node with no typo allowed: no cell of a
   // deeper row can reach 0 again, so every descendant is a prefix match
   if (maxTypos == 0 && bestPrefix == 0) { emitSubtree(node, 0, bestPrefixLength, false); return; }
   const d = depth + 1;
+  // with no slack, only children carrying a listed character can match (-1: any child may)
+  const candidates = slack == 0 ? listNextChars(depth) : -1;
   for (let child = node + 1, end = nodeEnd(node); child < end; child = nodeEnd(child)) {
     const c = load<i32>(charAt + (<usize>child << 2));
     // the budget is set under each first letter, and holds in its subtree
     if (d == 1) maxTypos = budgetUnder(c);
-    const rowMin = computeRow(d, c);
+    const rowMin = candidates < 0 || listed(depth, candidates, c) ? computeRow(d, c) : NO_MATCH;
     if (rowMin > maxTypos) {
       if (bestPrefix <= maxTypos) emitSubtree(child, bestPrefix, bestPrefixLength, true);
       continue;
@@ -152,7 +200,7 @@ function walkChildren(node: i32, depth: i32, bestPrefix: i32, bestPrefixLength: 
     let nextBest = bestPrefix;
     let nextBestLength = bestPrefixLength;
     if (prefix && full < nextBest) { nextBest = full; nextBestLength = d; }
-    if (d < MAX_TOKEN_UNITS) walkChildren(child, d, nextBest, nextBestLength);
+    if (d < MAX_TOKEN_UNITS) walkChildren(child, d, nextBest, nextBestLength, maxTypos - rowMin);
     else if (nextBest <= maxTypos) emitSubtree(child, nextBest, nextBestLength, false);
   }
 }
@@ -165,7 +213,7 @@ export function matchWord(w: i32): void {
   charAt = orderedChar.ptr;
   termAt = orderedTerm.ptr;
   endAt = orderedEnd.ptr;
-  walkChildren(0, 0, NO_MATCH, 0);
+  walkChildren(0, 0, NO_MATCH, 0, 1);
 }
 
 /** Result of `matchToken`: typos (NO_MATCH when none), whether the whole token matched, highlight length. */
