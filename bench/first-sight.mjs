@@ -11,6 +11,12 @@
 //   Lantern, the same queries seen again (default answer);
 //   each peer asked (default: MiniSearch, set up as bench/peers.mjs says).
 //
+// --answer-parts then shows what the default answer's cost is made of: one
+// engine per answer (the default, objectID only with 10 hits and with 20,
+// the 20 records without highlighting), each asked every query once, in
+// turns, so every answer meets the same queries at first sight. Four
+// engines at once: for 100k records, not 1M.
+//
 // The default answer and objectID only take turns, query by query (even
 // ones answered in full, odd ones objectID only): both meet the engine
 // equally warm. Timed in two halves one after the other (before
@@ -21,7 +27,7 @@
 // The hash of Lantern's top-10 ids over all queries shows whether a change
 // kept every ranking. Ratios are taken in this one process.
 //
-//   node --max-old-space-size=4096 bench/first-sight.mjs [--records 100000] [--queries 1000] [--peers minisearch]
+//   node --max-old-space-size=4096 bench/first-sight.mjs [--records 100000] [--queries 1000] [--peers minisearch] [--answer-parts]
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { mulberry32, synthetic } from './corpus.mjs';
@@ -34,6 +40,7 @@ const { values } = parseArgs({
     queries: { type: 'string', default: '1000' },
     peers: { type: 'string', default: 'minisearch' },
     seed: { type: 'string', default: '25' },
+    'answer-parts': { type: 'boolean', default: false },
   },
 });
 const RECORDS = Number(values.records);
@@ -179,3 +186,49 @@ for (const [name, s] of rows.slice(3)) {
 console.log(`memory after the queries: ${(lanternBytes / 2 ** 20).toFixed(0)} MB, ${(lanternBytes / rawJsonBytes).toFixed(2)}x the raw JSON (what the engine added to the heap and outside it, or to the resident set if more)`);
 console.log(`rankings: sha256 of Lantern's top-10 ids ${hash.digest('hex').slice(0, 16)}`);
 await built.close();
+if (values['answer-parts']) await answerParts();
+
+/**
+ * The default answer beside lighter ones, each from an engine of its own
+ * that sees every query once: the same queries, in turns (the first engine
+ * asked moves by one at each query).
+ */
+async function answerParts() {
+  const noHighlighting = { attributesToHighlight: [], attributesToSnippet: [] };
+  /** @type {Array<[string, (instance: import('./peers.mjs').LanternInstance, query: string) => unknown]>} */
+  const parts = [
+    ['default answer', (instance, query) => answerTo(instance, { query })],
+    ['objectID only (10 hits)', (instance, query) => instance.search(query)],
+    ['objectID only, 20 hits', (instance, query) => answerTo(instance, { ...noHighlighting, attributesToRetrieve: ['objectID'], query })],
+    ['20 records, no highlighting', (instance, query) => answerTo(instance, { ...noHighlighting, query })],
+  ];
+  const instances = [];
+  for (const [, ask] of parts) {
+    const instance = /** @type {import('./peers.mjs').LanternInstance} */ ((await buildFresh(lantern)).instance);
+    for (const { query } of warmup) await ask(instance, query);
+    instances.push(instance);
+  }
+  settleHeap();
+  /** @type {number[][]} */
+  const times = parts.map(() => []);
+  for (const [i, { query }] of queries.entries()) {
+    for (let turn = 0; turn < parts.length; turn++) {
+      const p = (i + turn) % parts.length;
+      const started = performance.now();
+      await parts[p][1](instances[p], query);
+      times[p].push(performance.now() - started);
+    }
+  }
+  const idOnly = stats(times[1]);
+  console.log(`answer parts (an engine each, the same ${queries.length} queries at first sight):`);
+  for (const [p, [name]] of parts.entries()) {
+    const s = stats(times[p]);
+    console.log(`  ${name.padEnd(28)} ${figures(s)}  ${(s.p50 / idOnly.p50).toFixed(2)}x objectID only at p50`);
+  }
+  for (const instance of instances) await instance.close();
+}
+
+/** The API's answer to a query's `body` from an instance's engine. */
+async function answerTo(/** @type {import('./peers.mjs').LanternInstance} */ instance, /** @type {Record<string, unknown>} */ body) {
+  return instance.engine.request({ method: 'POST', path: `/1/indexes/${indexName}/query`, body });
+}
