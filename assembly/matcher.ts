@@ -1,13 +1,13 @@
 // Typo-tolerant matching of query words against terms: one row of a bounded
 // Damerau-Levenshtein matrix per trie depth (a transposition is one typo, a
 // typo on the first letter costs two), pruned as soon as the row's minimum
-// exceeds the word's typo budget; a row at the budget names the few
-// characters its children can carry, and only those get a row. A term whose
-// first letter differs from the word's has that budget raised by one (when
-// it allows a typo at all): the first-letter typo counts two, and a word
-// long enough for two typos may have one more (counted three). The same
-// recurrence matches single tokens for highlighting, so highlighted words
-// are exactly the matched ones.
+// exceeds the word's typo budget; where a row's minimum is the budget, only
+// children carrying one of a few characters can stay within it, and only
+// those get a row. A term whose first letter differs from the word's has
+// that budget raised by one (when it allows a typo at all): the
+// first-letter typo counts two, and a word long enough for two typos may
+// have one more (counted three). The same recurrence matches single tokens
+// for highlighting, so highlighted words are exactly the matched ones.
 import { IntVec } from './buffers';
 import { MAX_TOKEN_UNITS } from './text';
 import { orderTrie, orderedChar, orderedEnd, orderedNode, orderedTerm } from './trie-order';
@@ -132,7 +132,11 @@ function emitSubtree(node: i32, typos: i32, highlightLength: i32, withNode: bool
   emitTerms(subtreeCacheKey(orderedNode.get(node), withNode), subtreeTerms, bytes, typos, highlightLength);
 }
 
-/** Room per depth for the characters a node's children may carry when its row has no slack (see listNextChars): a band's cells. */
+/**
+ * Room per depth for the characters a node's children may carry when its
+ * row has no slack (see listNextChars): a band's cells, for a budget raised
+ * under another first letter to MAX_TYPOS at most.
+ */
 const NEXT_CHARS = 2 * MAX_TYPOS + 1;
 const nextChars = new IntVec();
 
@@ -140,11 +144,13 @@ const nextChars = new IntVec();
  * Lists, at depth `depth`'s room in `nextChars`, the only characters a child
  * of the node whose row is at `depth` can carry and stay within budget, when
  * that row's minimum equals the budget; returns how many. With no slack,
- * every edit costs the next row's cells one more than the budget, so a cell
- * stays within budget only by a match on the diagonal from a cell at the
- * budget: the word's unit past that cell. A transposition adds no character:
- * it needs its cell two rows up under the budget, and the cell below that
- * one, in this row, is then within budget and lists the same unit. A child
+ * every edit takes the next row's cells past the budget, so a cell stays
+ * within it only by a match on the diagonal from a cell at the budget: the
+ * child then carries the word's unit past that cell. A transposition adds
+ * no character: it needs its cell two rows up under the budget, so the cell
+ * below that one, in this row, is within budget and lists the character
+ * the transposition needs (at the band's lower edge no transposition can
+ * stay within budget: its cell two rows up is out of the band). A child
  * carrying no listed character gets a row over budget, so most children of
  * such nodes are passed over without computing one.
  */
