@@ -11,6 +11,7 @@
 // that each call inflated exactly what was asked, and falls back to
 // inflateRawSync when it did not (a runtime without that handle, bad data).
 import type * as NodeZlib from 'node:zlib';
+import { oneChunkFor } from './inflate-options.js';
 
 /** The native side of a zlib stream, as node:zlib's synchronous path uses it. */
 interface ZlibHandle {
@@ -82,7 +83,7 @@ export function inflaterInto(zlib: typeof NodeZlib): (bytes: Uint8Array, length:
     if (!(upTo >= 0 && upTo <= length)) throw new RangeError(`${upTo} bytes asked of ${length}`);
     const inflated = handleWorks && length < KEPT_OUTPUT_BYTES ? throughHandle(bytes, length, upTo) : undefined;
     if (inflated) return inflated;
-    const copy = zlib.inflateRawSync(bytes, { chunkSize: Math.max(64, length + 1) });
+    const copy = zlib.inflateRawSync(bytes, oneChunkFor(length));
     if (copy.length !== length) throw new Error(`inflated ${copy.length} bytes where ${length} were expected`);
     // the handle failed where inflateRawSync did not: stop trying it
     if (length < KEPT_OUTPUT_BYTES) handleWorks = false;

@@ -3,6 +3,7 @@
 // inflating synchronously when a read needs it), the standard
 // CompressionStream elsewhere.
 import { platform } from '../platform/platform.js';
+import { oneChunkFor } from '../platform/inflate-options.js';
 import type { Zlib } from '../platform/types.js';
 
 /** zlib's level 4: most of level 6's ratio at about half its time. */
@@ -69,7 +70,7 @@ export function inflateTransient(bytes: Uint8Array, inflatedLength: number, upTo
 /** Inflates on this thread; only where node:zlib is loaded (wherever bytes are kept deflated only). */
 export function inflateNow(bytes: Uint8Array, inflatedLength?: number): Uint8Array {
   const z = loadedZlib();
-  return new Uint8Array(inflatedLength === undefined ? z.inflateRawSync(bytes) : z.inflateRawSync(bytes, { chunkSize: Math.max(64, inflatedLength + 1) }));
+  return new Uint8Array(inflatedLength === undefined ? z.inflateRawSync(bytes) : z.inflateRawSync(bytes, oneChunkFor(inflatedLength)));
 }
 
 /** node:zlib, loaded: what inflating on this thread needs (wherever bytes are kept deflated only). */
