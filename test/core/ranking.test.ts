@@ -26,10 +26,12 @@
 //     removals and compaction;
 // 10. on seeded random records, the default criteria give the order a direct
 //     computation gives;
-// 11. pages of large candidate sets listed in part.
+// 11. pages of large candidate sets listed in part;
+// 12. a record's scan reads the same whatever its terms' ids take in bytes
+//     (one to three: the ids follow the order terms were first met).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sortCriterion } from '../../src/core/abi.js';
-import { CRITERION, DEFAULT_CRITERIA, build, compactAll, ids, ready, search } from './helpers.js';
+import { CRITERION, DEFAULT_CRITERIA, build, compactAll, ids, ready, search, type Doc } from './helpers.js';
 import { prng } from '../support/random.js';
 
 beforeAll(ready);
@@ -587,5 +589,33 @@ describe('pages of large candidate sets listed in part', () => {
       expect(page.hits, `@${offset}`).toEqual(all.hits.slice(offset, offset + length));
     }
     expect(all.hits[2000].attributePosition).toBe(1);
+  });
+});
+
+describe('forward lists whose term ids take one, two or three bytes', () => {
+  // the same records, indexed after 20,000 other terms among which the query
+  // words first come at ids of one, two and three bytes (the fillers' take
+  // one to three), and indexed before them (every query word's id one byte)
+  const fillers = Array.from({ length: 20_000 }, (_, i) => `f${i.toString(36)}`);
+  const rnd = prng(20261127);
+  const pick = <T>(list: T[]): T => list[Math.floor(rnd() * list.length)];
+  const words = ['alpha', 'beta', 'gamma', 'betamax'];
+  const value = () => Array.from({ length: 1 + Math.floor(rnd() * 30) }, () => (rnd() < 0.3 ? pick(words) : pick(fillers))).join(' ');
+  const docs: Doc[] = Array.from({ length: 300 }, () => [value(), value()]);
+  const firstMet = new Map([[100, 'alpha'], [10_000, 'beta'], [16_500, 'gamma'], [19_999, 'betamax']]);
+  const fillerDoc: Doc = [fillers.map((f, i) => (firstMet.has(i) ? `${firstMet.get(i)} ${f}` : f)).join(' '), ''];
+
+  it('proximity, attribute and exact read alike', () => {
+    const after = build([fillerDoc, ...docs]);
+    const before = build([...docs, fillerDoc]);
+    for (const text of ['alpha beta', 'gamma alpha bet', 'alpah gamma']) {
+      const keys = (core: typeof after, first: number) => search(core, text, { criteria: DEFAULT_CRITERIA })
+        .hits.filter((h) => h.id >= first && h.id < first + docs.length)
+        .map((h) => [h.id - first, h.typos, h.words, h.proximity, h.attributeRank, h.attributePosition, h.exactWords].join(' '))
+        .sort();
+      const read = keys(after, 1);
+      expect(read.length).toBeGreaterThan(50);
+      expect(read).toEqual(keys(before, 0));
+    }
   });
 });
