@@ -240,9 +240,10 @@ export function scanRecord(doc: i32, minProximity: i32, complete: bool = false):
   while (p < end) {
     // inline varint decoding: this loop is the hot path of multi-word ranking.
     // Up to three bytes come from one load, with no branch on how many:
-    // term ids of one and two bytes mix in every record, and a branch on
-    // their length was mispredicted (broad queries -2 to -6%). A list's last
-    // three bytes, and ids of four bytes (two million terms on), go byte by byte.
+    // term ids of one and two bytes mix in every record, and the branch on
+    // their length cost more than this arithmetic (broad queries -2 to -6%).
+    // A list's last three bytes, and ids of four bytes (two million terms
+    // on), go byte by byte.
     const x = p + 4 <= end ? load<u32>(p) : 0x80808080;
     const second = (x >> 7) & 1;
     const third = second & (x >> 15);
