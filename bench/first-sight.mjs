@@ -147,10 +147,9 @@ const [lantern, ...peers] = await loadLibraries(['lantern', ...values.peers.spli
 const fresh = await buildFresh(lantern);
 const built = /** @type {import('./peers.mjs').LanternInstance} */ (fresh.instance);
 settleHeap();
-const engine = built.engine;
 /** @type {(query: string) => Promise<string[]>} the API's default answer (20 hits, highlighted) */
 const defaultAnswer = async (query) => {
-  const response = await engine.request({ method: 'POST', path: `/1/indexes/${indexName}/query`, body: { query } });
+  const response = await answerTo(built, { query });
   return /** @type {{ hits: Array<{ objectID: string }> }} */ (response.body).hits.map((h) => h.objectID);
 };
 for (const { query } of warmup) await defaultAnswer(query);
