@@ -139,6 +139,8 @@ function emitSubtree(node: i32, typos: i32, highlightLength: i32, withNode: bool
  */
 const NEXT_CHARS = 2 * MAX_TYPOS + 1;
 const nextChars = new IntVec();
+/** Where depth `depth`'s room in `nextChars` starts. */
+@inline function nextCharsAt(depth: i32): usize { return nextChars.ptr + (<usize>(depth * NEXT_CHARS) << 2); }
 
 /**
  * Lists, at depth `depth`'s room in `nextChars`, the only characters a child
@@ -160,7 +162,7 @@ function listNextChars(depth: i32): i32 {
   const lo = d - maxTypos > 1 ? d - maxTypos : 1;
   const hi = d + maxTypos < length ? d + maxTypos : length;
   const row = rowsAt + (<usize>(depth * STRIDE) << 2);
-  const into = nextChars.ptr + (<usize>(depth * NEXT_CHARS) << 2);
+  const into = nextCharsAt(depth);
   let n = 0;
   for (let j = lo; j <= hi; j++) {
     if (load<i32>(row + (<usize>(j - 1) << 2)) > maxTypos) continue;
@@ -171,7 +173,7 @@ function listNextChars(depth: i32): i32 {
 }
 
 @inline function listed(depth: i32, count: i32, c: i32): bool {
-  const from = nextChars.ptr + (<usize>(depth * NEXT_CHARS) << 2);
+  const from = nextCharsAt(depth);
   for (let i = 0; i < count; i++) if (load<i32>(from + (<usize>i << 2)) == c) return true;
   return false;
 }
