@@ -11,7 +11,7 @@ import {
 import { MAX_WORDS, wordCount } from './matcher';
 import { candidates, listedTypoFree } from './candidates';
 import {
-  FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, attributeRulesActive, bestProximityOf, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isUncounted, matchedWordsOf, proximity, rankOf, rankedWordCount, scanRecord, stopWordCount, stopWords, typosOf, wordsKeyOf,
+  FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, attributeRulesActive, bestProximityOf, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isUncounted, matchedWordsOf, proximity, rankOf, isExcluded, rankedWordCount, scanRecord, stopWordCount, stopWords, typosIn, typosOf, wordsKeyOf,
 } from './ranking';
 import { anyTypoMatch, bestAttributeOf, ensureKeysFolded, exactBitmap, leadBitmap, levelBitmap, testBit, wholeValueBitmap } from './wordsets';
 import {
@@ -345,7 +345,8 @@ function rankGroups(from: i32, to: i32, c: i32): void {
 
 // --- keys of one criterion over a range, into work's high halves
 
-const exactBitmaps = new StaticArray<usize>(MAX_WORDS);
+/** Per ranked word, the bitmap a key loop reads (looked up once per range, not per record). */
+const wordBitmaps = new StaticArray<usize>(MAX_WORDS);
 
 /** Computes criterion `c`'s key for work[from, to); the common criteria without the per-record dispatch of keyOf. */
 function fillKeys(from: i32, to: i32, c: i32): void {
@@ -376,20 +377,24 @@ function fillKeys(from: i32, to: i32, c: i32): void {
   } else if (code == C_EXACT && !exactFromScan && (rankedWordCount != 1 || exactSingle == EXACT_SINGLE_WORD)) {
     // the ranked words whose exact bitmap holds the record (exactWordsOf, its bitmaps looked up once)
     let bitmaps = 0;
-    for (let w = 0; w < wordCount; w++) if (!isUncounted(w)) unchecked(exactBitmaps[bitmaps++] = exactBitmap(w));
+    for (let w = 0; w < wordCount; w++) if (!isUncounted(w)) unchecked(wordBitmaps[bitmaps++] = exactBitmap(w));
     for (let i = from; i < to; i++) {
       const position = positionAt(i);
       const doc = docAt(position);
       let exact = 0;
-      for (let b = 0; b < bitmaps; b++) if (testBit(unchecked(exactBitmaps[b]), doc)) exact++;
+      for (let b = 0; b < bitmaps; b++) if (testBit(unchecked(wordBitmaps[b]), doc)) exact++;
       putKey(i, position, <u32>(rankedWordCount - exact));
     }
-  } else if (code == C_TYPO && wordCount == 1) {
-    const zero = levelBitmap(0, 0), one = levelBitmap(0, 1), two = levelBitmap(0, 2);
+  } else if (code == C_TYPO) {
+    // the ranked words' level bitmaps looked up once (typosOf, without its per-record dispatch)
+    let counted = 0;
+    for (let w = 0; w < wordCount; w++) if (!isExcluded(w)) unchecked(wordBitmaps[counted++] = levelBitmap(w, 0));
     for (let i = from; i < to; i++) {
       const position = positionAt(i);
       const doc = docAt(position);
-      putKey(i, position, testBit(zero, doc) ? 0 : testBit(one, doc) ? 1 : testBit(two, doc) ? 2 : 3);
+      let typos: u32 = 0;
+      for (let b = 0; b < counted; b++) typos += typosIn(unchecked(wordBitmaps[b]), doc);
+      putKey(i, position, typos);
     }
   } else {
     for (let i = from; i < to; i++) {

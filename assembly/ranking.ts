@@ -6,7 +6,7 @@ import { attributeKey, docPtr, docLength, SEGMENT } from './store';
 import { MAX_WORDS, wordCount } from './matcher';
 import { EXACT_SINGLE_NONE, EXACT_SINGLE_WORD } from './params';
 import {
-  epoch, exactBitmap, levelBitmap, matchedBitmap, testBit, termFullWords, termStamp, termWords, termZeroTypoWords, wholeValueBitmap,
+  bitmapWords, epoch, exactBitmap, levelBitmap, matchedBitmap, testBit, termFullWords, termStamp, termWords, termZeroTypoWords, wholeValueBitmap,
 } from './wordsets';
 
 export const MAX_PROXIMITY = 8;
@@ -141,14 +141,28 @@ export function rankOf(slot: i32, doc: i32): i32 {
 }
 
 export function typosOf(doc: i32): i32 {
-  let total = 0;
-  for (let w = 0; w < wordCount; w++) {
-    if (isExcluded(w) || testBit(levelBitmap(w, 0), doc)) continue;
-    if (testBit(levelBitmap(w, 1), doc)) total += 1;
-    else if (testBit(levelBitmap(w, 2), doc)) total += 2;
-    else if (testBit(levelBitmap(w, 3), doc)) total += 3;
-  }
-  return total;
+  let total: u32 = 0;
+  for (let w = 0; w < wordCount; w++) if (!isExcluded(w)) total += typosIn(levelBitmap(w, 0), doc);
+  return <i32>total;
+}
+
+/**
+ * The typos of a word's match in `doc`, from the word's level bitmaps
+ * (`levels`: level 0; the others follow, `bitmapWords` words apart). The
+ * levels are cumulative (level t: at most t typos), so a matched record is
+ * in level 3 and in as many of levels 0-2 as it has typos fewer than 3; an
+ * unmatched one (an optional word) is in none and counts 0. No branch:
+ * candidates mix typo counts.
+ */
+@inline export function typosIn(levels: usize, doc: i32): u32 {
+  const word = levels + (<usize>(doc >> 5) << 2);
+  const stride = <usize>bitmapWords << 2;
+  const bit = <u32>(doc & 31);
+  const l0 = (load<u32>(word) >> bit) & 1;
+  const l1 = (load<u32>(word + stride) >> bit) & 1;
+  const l2 = (load<u32>(word + stride * 2) >> bit) & 1;
+  const l3 = (load<u32>(word + stride * 3) >> bit) & 1;
+  return l3 * 3 - l0 - l1 - l2;
 }
 
 export function exactWordsOf(doc: i32): i32 {
