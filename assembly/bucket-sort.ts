@@ -9,6 +9,7 @@ import {
   countingSortKept, ensureWork, keyAt, keysHighest, keysLowest, positionAt, putKey, selectKey, setWord, sortRange, startKeys, swap, wordAt,
 } from './work';
 import { MAX_WORDS, wordCount } from './matcher';
+import { docLength, docPtr } from './store';
 import { candidates, listedTypoFree } from './candidates';
 import {
   FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, attributeRulesActive, bestProximityOf, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isUncounted, matchedWordsOf, proximity, rankOf, isExcluded, rankedWordCount, scanRecord, stopWordCount, stopWords, typosIn, typosOf, wordsKeyOf,
@@ -109,6 +110,34 @@ function emit(position: i32): void {
   return distinctLimit == 0 ? ranked.length >= wanted : groupsStarted >= wanted && groupsFull == groupsStarted;
 }
 
+/**
+ * Records are scanned in batches: each batch's forward lists are touched
+ * first, their cache misses (the list's address and length, its first line)
+ * then overlapping one another instead of stalling each scan in turn.
+ */
+const SCAN_BATCH = 8;
+/** What the touches read, kept so that they are not optimized away. */
+let touched: u32 = 0;
+
+@inline function touchRecord(doc: i32): u32 {
+  const p = <usize>docPtr.get(doc), length = docLength.get(doc);
+  return <u32>load<u8>(p) + <u32>load<u8>(p + <usize>(length > 64 ? 64 : 0)) + <u32>length;
+}
+
+/** Touches the records of ranked[from, to). */
+function touchRanked(from: i32, to: i32): void {
+  let sum: u32 = 0;
+  for (let i = from; i < to; i++) sum += touchRecord(docAt(ranked.get(i)));
+  touched = sum;
+}
+
+/** Touches the records of work[from, to). */
+function touchWork(from: i32, to: i32): void {
+  let sum: u32 = 0;
+  for (let i = from; i < to; i++) sum += touchRecord(docAt(positionAt(i)));
+  touched = sum;
+}
+
 export function scanOnce(position: i32): void {
   if (scanned.get(position) == scanStamp) return;
   scanRecord(docAt(position), minProximity);
@@ -201,6 +230,7 @@ function rankProximityLazily(from: i32, to: i32, c: i32): bool {
     lazyOrder.length = 0;
     let atBest = 0;
     for (let i = base; i < ranked.length && atBest < need; i++) {
+      if (((i - base) & (SCAN_BATCH - 1)) == 0) touchRanked(i, min(i + SCAN_BATCH, ranked.length));
       const position = ranked.get(i);
       scanOnce(position);
       if (scannedProximity.get(position) == best) { lazyOrder.push(position); atBest++; }
@@ -397,7 +427,9 @@ function fillKeys(from: i32, to: i32, c: i32): void {
       putKey(i, position, typos);
     }
   } else {
+    const scans = !isCheap(c);
     for (let i = from; i < to; i++) {
+      if (scans && ((i - from) & (SCAN_BATCH - 1)) == 0) touchWork(i, min(i + SCAN_BATCH, to));
       const position = positionAt(i);
       putKey(i, position, <u32>keyOf(c, position));
     }
