@@ -74,6 +74,13 @@ export function arm(others: i32, scratch: usize, words: i32, filter: usize, filt
 export function disarm(): void { armed = false; }
 
 /**
+ * While the last word is matched, the bitmap of the other words'
+ * candidates once measured (else 0): the query's candidates are among them,
+ * so keys of records outside it need no logging.
+ */
+export function boundCandidates(): usize { return armed && measured ? boundBitmap : 0; }
+
+/**
  * A forward-list byte scanned costs this many posting bytes decoded: a
  * posting list is read in order, where each candidate's forward list is a
  * block of its own and each of its tokens a lookup in the deferred terms.

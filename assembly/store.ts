@@ -124,9 +124,11 @@ export class PostingLists {
    * are appended to `keys`, two i32 each: a per-record array of best keys
    * raised here would miss the cache once a posting at 1M records (half to
    * three quarters of the matching), where the listed candidates, raised
-   * from the log later, are usually a few of them.
+   * from the log later, are usually a few of them. With `within` (a bitmap;
+   * 0: none), only the pairs of its records are logged: the keys of records
+   * outside it are never read.
    */
-  orIntoWithLead(term: i32, bitmap: usize, lead: usize, exact: usize, keys: IntVec): void {
+  orIntoWithLead(term: i32, bitmap: usize, lead: usize, exact: usize, keys: IntVec, within: usize = 0): void {
     if (term >= this.ptr.length) return;
     let p = <usize>this.ptr.get(term);
     const end = p + <usize>this.length.get(term);
@@ -139,7 +141,7 @@ export class PostingLists {
       const doc = postingDoc, key = postingKey;
       setBit(bitmap, doc);
       if (key < LEAD_KEYS) setBit(lead, doc);
-      else {
+      else if (within == 0 || (load<u32>(within + (<usize>(doc >> 5) << 2)) & (<u32>1 << (doc & 31))) != 0) {
         store<u32>(logged, doc);
         store<u32>(logged, key, 4);
         logged += 8;
