@@ -141,7 +141,7 @@ export class PostingLists {
       const doc = postingDoc, key = postingKey;
       setBit(bitmap, doc);
       if (key < LEAD_KEYS) setBit(lead, doc);
-      else if (within == 0 || (load<u32>(within + (<usize>(doc >> 5) << 2)) & (<u32>1 << (doc & 31))) != 0) {
+      else if (within == 0 || testBit(within, <i32>doc)) {
         store<u32>(logged, doc);
         store<u32>(logged, key, 4);
         logged += 8;
@@ -265,6 +265,10 @@ export const LEAD_KEYS: u32 = 1;
 @inline export function setBit(bitmap: usize, doc: u32): void {
   const word = bitmap + (<usize>(doc >> 5) << 2);
   store<u32>(word, load<u32>(word) | (<u32>1 << (doc & 31)));
+}
+
+@inline export function testBit(bitmap: usize, doc: i32): bool {
+  return (load<u32>(bitmap + (<usize>(doc >> 5) << 2)) & (<u32>1 << (doc & 31))) != 0;
 }
 
 /**

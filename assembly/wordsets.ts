@@ -4,7 +4,7 @@
 // whole word, no typo). Matched terms are marked so the forward scan of a
 // record can tell which of its tokens match which query words.
 import { IntVec, reserveMemory } from './buffers';
-import { KEY_BITS, KEY_MASK, postings, wholeValues } from './store';
+import { KEY_BITS, KEY_MASK, postings, testBit, wholeValues } from './store';
 import {
   andBitmapInto, ensureLayout, entryLead, fullCacheBytes, layoutWords, hasEntry, maxKeys16, orBitmapInto, raiseKey, raiseKeys, subtreeEntry, termCacheKey, worthCaching,
 } from './prefix-cache';
@@ -431,8 +431,6 @@ export function accumulateLevels(w: i32): void {
   }
 }
 
-@inline export function testBit(bitmap: usize, doc: i32): bool {
-  return (load<u32>(bitmap + (<usize>(doc >> 5) << 2)) & (<u32>1 << (doc & 31))) != 0;
-}
+export { testBit };
 
 @inline export function isTermMatched(term: i32): bool { return term < termStamp.length && termStamp.get(term) == epoch; }
