@@ -90,6 +90,8 @@ export class SearchIndex {
   private core = new CoreIndex();
   private records = new RecordStore();
   private attributes: SearchableAttribute[] | null = null;
+  /** parsedSearchableAttributes's answer, and the settings object it was parsed from. */
+  private parsedSearchable: { of: Settings; attributes: SearchableAttribute[] | null } | undefined;
   /** In "every attribute" mode: attribute path → attribute id, grown as records arrive. */
   private dynamicAttributes = new Map<string, number>();
   private plan: RankingPlan = rankingPlan({});
@@ -132,6 +134,18 @@ export class SearchIndex {
   }
 
   record(id: number): SearchRecord | undefined { return this.data.records.get(id); }
+
+  /**
+   * The searchable attributes of this index's settings (null: every
+   * attribute), parsed again only when the settings are another object:
+   * highlighting reads them at every search.
+   */
+  parsedSearchableAttributes(): SearchableAttribute[] | null {
+    if (this.parsedSearchable?.of !== this.settings) {
+      this.parsedSearchable = { of: this.settings, attributes: searchableAttributes(this.settings) };
+    }
+    return this.parsedSearchable.attributes;
+  }
 
   /** objectID of the live record `id` (without reading the record). */
   objectIDOf(id: number): string | undefined { return this.data.records.objectIDOf(id); }

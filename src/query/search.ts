@@ -3,7 +3,7 @@
 // hits with retrieved attributes, highlighting, snippets, ranking info.
 import type { CoreHit, CoreResult } from '../core/core-index.js';
 import { encodeParams, type SearchParams } from '../index/params.js';
-import { searchableAttributes, settingsFor, type SearchableAttribute, type Setting } from '../index/settings.js';
+import { settingsFor, type SearchableAttribute, type Setting } from '../index/settings.js';
 import { facetsOf, requestedFacets } from './facet-counts.js';
 import { synonymWords } from '../index/synonyms.js';
 import { leafTexts, mapLeaves, markValues, unmatchedLeaf, type HighlightLeaf, type HighlightOptions, type SnippetLeaf, type ValueToMark } from './highlight.js';
@@ -261,7 +261,7 @@ function hitShape(index: SearchIndex, words: string[], setting: Setting, plan: Q
     retrieved,
     visible: context.seeUnretrievable || hidden.length === 0 ? undefined : projection(['*'], hidden),
     keep: setting('restrictHighlightAndSnippetArrays') === true ? (leaf) => leaf.matchLevel !== 'none' : undefined,
-    toHighlight: highlightedNames(toHighlight, searchableAttributes(index.settings)),
+    toHighlight: highlightedNames(toHighlight, index.parsedSearchableAttributes()),
     toSnippet,
     marked,
     idOnly: !marked && retrieved.names?.length === 1 && retrieved.names[0] === 'objectID',

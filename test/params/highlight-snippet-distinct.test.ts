@@ -118,6 +118,25 @@ describe('highlighting', () => {
     expect(highlighted.notes).toMatchObject({ value: '<em>zebra</em>s everywhere', matchLevel: 'full' });
   });
 
+  it('by default the searchable attributes are highlighted, as the settings say after each change', async () => {
+    const { engine } = await openEngine();
+    const client = engine.client();
+    const highlightedAttributes = async () => {
+      const { hits } = await client.searchSingleIndex({ indexName: 'shelf', searchParams: { query: 'moss' } });
+      return Object.keys(hits[0]._highlightResult ?? {}).sort();
+    };
+    await client.saveObjects({ indexName: 'shelf', objects: [{ objectID: 'm', title: 'moss garden', notes: 'moss on stones', year: 2001 }] });
+    await client.setSettings({ indexName: 'shelf', indexSettings: { searchableAttributes: ['title'] } });
+    await engine.waitForTasks();
+    expect(await highlightedAttributes()).toEqual(['title']);
+    await client.setSettings({ indexName: 'shelf', indexSettings: { searchableAttributes: ['title', 'notes'] } });
+    await engine.waitForTasks();
+    expect(await highlightedAttributes()).toEqual(['notes', 'title']);
+    await client.setSettings({ indexName: 'shelf', indexSettings: { searchableAttributes: [] } });
+    await engine.waitForTasks();
+    expect(await highlightedAttributes()).toEqual(['notes', 'title', 'year']);
+  });
+
   it('attributesToHighlight: a list, *, or nothing', async () => {
     const listed = await hitOf(GIVER, { query: 'giver', attributesToHighlight: ['name', 'description'] });
     expect(Object.keys(listed._highlightResult).sort()).toEqual(['description', 'name']);
