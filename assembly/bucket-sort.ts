@@ -12,7 +12,7 @@ import { MAX_WORDS, wordCount } from './matcher';
 import { docLength, docPtr } from './store';
 import { candidates, listedTypoFree } from './candidates';
 import {
-  FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, attributeRulesActive, bestProximityOf, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isUncounted, matchedWordsOf, proximity, rankOf, isExcluded, rankedWordCount, scanRecord, stopWordCount, stopWords, typosIn, typosOf, wordsKeyOf,
+  FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, attributeRulesActive, bestProximityOf, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isUncounted, matchedWordsOf, proximity, isExcluded, rankedWordCount, scanRecord, stopWordCount, stopWords, typosIn, wordsKeyOf,
 } from './ranking';
 import { anyTypoMatch, bestAttributeOf, ensureKeysFolded, exactBitmap, leadBitmap, levelBitmap, testBit, wholeValueBitmap } from './wordsets';
 import {
@@ -151,15 +151,18 @@ export function scanOnce(position: i32): void {
   scannedExact.set(position, <i32>popcnt(scannedExactWords));
 }
 
-/** The key of criterion `c` (index into the criteria list; c == count: record id) for a candidate. */
+/**
+ * The key of criterion `c` (index into the criteria list; c == count: record
+ * id) for a candidate, for the criteria fillKeys has no loop of its own for:
+ * the typo, rank-slot (custom, sort, geo, filters) and postings' attribute
+ * keys never come here.
+ */
 function keyOf(c: i32, position: i32): i32 {
   if (c == criteriaCount) return position;
   const doc = docAt(position);
   const code = unchecked(params[P_CRITERIA + c]);
-  if (code == C_TYPO) return typosOf(doc);
   if (code == C_PROXIMITY) { if (wordCount < 2) return 0; scanOnce(position); return scannedProximity.get(position); }
   if (code == C_ATTRIBUTE) {
-    if (attributeFromPostings()) return bestAttributeOf(doc);
     scanOnce(position);
     return scannedAttribute.get(position);
   }
@@ -169,10 +172,6 @@ function keyOf(c: i32, position: i32): i32 {
     return rankedWordCount - scannedExact.get(position);
   }
   if (code == C_WORDS) return wordsKeyOf(doc);
-  if (code == C_GEO) return rankOf(GEO_SLOT, doc);
-  if (code == C_FILTERS) return rankOf(FILTERS_SLOT, doc);
-  if (code == C_CUSTOM) return rankOf(0, doc);
-  if (code >= C_SORT_SLOT) return rankOf(code - C_SORT_SLOT, doc);
   return 0;
 }
 
@@ -420,7 +419,7 @@ function fillKeys(from: i32, to: i32, c: i32): void {
       putKey(i, position, <u32>(rankedWordCount - exact));
     }
   } else if (code == C_TYPO) {
-    // the ranked words' level bitmaps looked up once (typosOf, without its per-record dispatch)
+    // typosOf with the ranked words' level bitmaps looked up once per range
     let counted = 0;
     for (let w = 0; w < wordCount; w++) if (!isExcluded(w)) unchecked(wordBitmaps[counted++] = levelBitmap(w, 0));
     for (let i = from; i < to; i++) {
