@@ -6,7 +6,7 @@ import { attributeKey, docPtr, docLength, SEGMENT } from './store';
 import { MAX_WORDS, wordCount } from './matcher';
 import { EXACT_SINGLE_NONE, EXACT_SINGLE_WORD } from './params';
 import {
-  bitmapWords, epoch, exactBitmap, levelBitmap, matchedBitmap, testBit, termFullWords, termStamp, termWords, termZeroTypoWords, wholeValueBitmap,
+  bitmapWords, exactBitmap, levelBitmap, markedBits, matchedBitmap, testBit, termFullWords, termWords, termZeroTypoWords, wholeValueBitmap,
 } from './wordsets';
 
 export const MAX_PROXIMITY = 8;
@@ -249,8 +249,7 @@ export function scanRecord(doc: i32, minProximity: i32, complete: bool = false):
   const end = p + <usize>docLength.get(doc);
   let attribute = -1;
   let position = 0;
-  const stamps = termStamp.ptr;
-  const current = epoch;
+  const marked = markedBits.ptr;
   while (p < end) {
     // inline varint decoding: this loop is the hot path of multi-word ranking.
     // Up to three bytes come from one load, with no branch on how many:
@@ -280,7 +279,7 @@ export function scanRecord(doc: i32, minProximity: i32, complete: bool = false):
       continue;
     }
     const term = <i32>v - 1;
-    if (load<i32>(stamps + (<usize>term << 2)) == current) {
+    if (testBit(marked, term)) {
       const mask = wordsCounted(term, attribute);
       if (mask != 0) {
         scannedWords |= mask;
