@@ -5,6 +5,7 @@
 // of the cheaper criteria after it. Distinct groups count as one hit each.
 // The work area it orders, and the sorts of its ranges, are in work.ts.
 import { IntVec } from './buffers';
+import { mayBeAdjacent, preparePairs } from './adjacent-pairs';
 import {
   countingSortKept, ensureWork, keyAt, keysHighest, keysLowest, positionAt, putKey, selectKey, setWord, sortRange, startKeys, swap, wordAt,
 } from './work';
@@ -128,10 +129,13 @@ let touched: u32 = 0;
   return <u32>load<u8>(p) + <u32>load<u8>(p + <usize>(length > 64 ? 64 : 0)) + <u32>length;
 }
 
-/** Touches the records of ranked[from, to). */
-function touchRanked(from: i32, to: i32): void {
+/** Candidate positions of the batch being scanned lazily. */
+const scanBatch = new StaticArray<i32>(SCAN_BATCH);
+
+/** Touches the records of scanBatch[0, count). */
+function touchBatch(count: i32): void {
   let sum: u32 = 0;
-  for (let i = from; i < to; i++) sum += touchRecord(docAt(ranked.get(i)));
+  for (let i = 0; i < count; i++) sum += touchRecord(docAt(unchecked(scanBatch[i])));
   touched = sum;
 }
 
@@ -207,12 +211,16 @@ function bestProximity(from: i32, c: i32): i32 {
 /** Ranges smaller than this are ranked by proximity directly. */
 const LAZY_PROXIMITY_RANGE = 512;
 const lazyOrder = new IntVec();
+/** This search's pairs were looked at (see adjacent-pairs.ts), and can tell candidates apart. */
+let pairsPrepared = false;
+let filterPairs = false;
 
 /**
  * Proximity needs a scan per record, so for a large tied range it is read
  * lazily: the range is ordered by the (cheap) criteria after proximity, and
  * records are scanned in that order until `need` of them have the best
- * possible proximity; no record left unscanned can then enter the page.
+ * possible proximity (those whose sketch rules it out are passed over); no
+ * record left unscanned can then enter the page.
  * Returns false (nothing emitted) when the range should be ranked directly.
  */
 function rankProximityLazily(from: i32, to: i32, c: i32): bool {
@@ -221,6 +229,10 @@ function rankProximityLazily(from: i32, to: i32, c: i32): bool {
   for (let next = c + 1; next <= criteriaCount; next++) if (!isCheap(next)) return false;
   const best = bestProximity(from, c);
   if (best < 0) return false;
+  if (!pairsPrepared) {
+    filterPairs = preparePairs(minProximity, unchecked(params[P_OPTIONAL_WORDS]));
+    pairsPrepared = true;
+  }
   const base = ranked.length;
   const outerWanted = wanted;
   const range = to - from;
@@ -230,14 +242,7 @@ function rankProximityLazily(from: i32, to: i32, c: i32): bool {
     rankRange(from, to, c + 1);
     wanted = outerWanted;
     // in this order, the first `need` records at the best proximity are the page's
-    lazyOrder.length = 0;
-    let atBest = 0;
-    for (let i = base; i < ranked.length && atBest < need; i++) {
-      if (((i - base) & (SCAN_BATCH - 1)) == 0) touchRanked(i, min(i + SCAN_BATCH, ranked.length));
-      const position = ranked.get(i);
-      scanOnce(position);
-      if (scannedProximity.get(position) == best) { lazyOrder.push(position); atBest++; }
-    }
+    const atBest = collectAtBest(base, need, best);
     ranked.length = base;
     if (atBest >= need) {
       for (let i = 0; i < lazyOrder.length && !rankingDone(); i++) emit(lazyOrder.get(i));
@@ -246,6 +251,32 @@ function rankProximityLazily(from: i32, to: i32, c: i32): bool {
     m = nextLazyCount(m, atBest, need, range);
   }
   return false;
+}
+
+/**
+ * Scans ranked[base, ...) in order, a batch at a time, until `need` records
+ * have proximity `best`; they go to lazyOrder, and their number is returned.
+ * A record whose adjacent-pair sketch rules the best proximity out is not
+ * read (see adjacent-pairs.ts).
+ */
+function collectAtBest(base: i32, need: i32, best: i32): i32 {
+  lazyOrder.length = 0;
+  let atBest = 0;
+  for (let i = base; i < ranked.length && atBest < need;) {
+    const batchEnd = min(i + SCAN_BATCH, ranked.length);
+    let batched = 0;
+    for (; i < batchEnd; i++) {
+      const position = ranked.get(i);
+      if (!filterPairs || mayBeAdjacent(docAt(position))) unchecked(scanBatch[batched++] = position);
+    }
+    touchBatch(batched);
+    for (let k = 0; k < batched && atBest < need; k++) {
+      const position = unchecked(scanBatch[k]);
+      scanOnce(position);
+      if (scannedProximity.get(position) == best) { lazyOrder.push(position); atBest++; }
+    }
+  }
+  return atBest;
 }
 
 /**
@@ -457,6 +488,7 @@ export function rankCandidates(k: i32): void {
   groupsStarted = 0;
   groupsFull = 0;
   groupEpoch++;
+  pairsPrepared = false;
   rankRange(0, n, 0);
 }
 

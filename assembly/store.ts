@@ -3,6 +3,7 @@
 // proximity and attribute ranking read. Records are dense ids given by JS;
 // a removed record is a tombstone until `compactSome` drops its postings.
 import { ByteVec, IntVec, readVarint, varintEnd } from './buffers';
+import { termUnitLength, termUnitStart, termUnits } from './dictionary';
 
 // --- postings
 // A key is stored as (position << RANK_BITS) | rank, ranks from RANK_ESCAPE on
@@ -307,6 +308,8 @@ export let liveCount: i32 = 0;
 export function ensureDocs(count: i32): void {
   if (count <= docPtr.length) return;
   while (docPtr.length < count) { docPtr.push(0); docLength.push(0); }
+  pairSketches.reserve(count * SKETCH_WORDS);
+  while (pairSketches.length < count * SKETCH_WORDS) pairSketches.push(0);
   // padded to whole 128-bit vectors, as query bitmaps are (wordsets.ts)
   while (liveBits.length < (((count + 127) >> 7) << 2)) liveBits.push(0);
   docCapacity = docPtr.length;
@@ -327,6 +330,7 @@ export function storeForward(doc: i32, bytes: ByteVec): void {
   memory.copy(ptr, bytes.ptr, <usize>bytes.length);
   docPtr.set(doc, <i32>ptr);
   docLength.set(doc, bytes.length);
+  sketchPairs(doc);
   liveCount++;
   setLiveBit(doc, true);
 }
@@ -342,6 +346,73 @@ export function removeDoc(doc: i32): void {
 
 /** Forward list markers: 0 opens a segment (attribute id, start position follow); n > 0 is term n-1. */
 export const SEGMENT = 0;
+
+// --- adjacent-pair sketches
+// Per record, a Bloom filter of 256 bits over the pairs of tokens side by
+// side in an attribute: a term, and the first three units of the next one
+// (its class: a prefix or a typo of the last word reaches a few classes).
+// A query's words are at the best proximity in a record only where some of
+// their terms are side by side, so a record whose sketch lacks every pair
+// of the query's terms cannot be (see adjacent-pairs.ts): broad queries
+// rank lazily by proximity and read ~1,300 forward lists to find the 20
+// that are. Computed from the forward list whenever one is stored, so
+// snapshots hold no sketches: loading one computes them.
+
+/** u32 words of a record's sketch. */
+export const SKETCH_WORDS = 8;
+export const pairSketches = new IntVec();
+/** Units of the second term a pair keeps. */
+const CLASS_UNITS = 3;
+
+/** The class of `term`: a hash of its first CLASS_UNITS folded units. */
+export function pairClass(term: i32): u32 {
+  const start = termUnitStart.get(term);
+  const n = min(termUnitLength.get(term), CLASS_UNITS);
+  let h: u32 = 0x811c9dc5;
+  for (let i = 0; i < n; i++) h = (h ^ <u32>termUnits.get(start + i)) * 0x01000193;
+  return h;
+}
+
+/** The pair's two sketch bits, 0-255 each, as first | second << 8. */
+export function pairBits(term: i32, nextClass: u32): u32 {
+  let h = <u32>term * 0x9e3779b1 ^ nextClass;
+  h ^= h >> 16; h *= 0x7feb352d;
+  h ^= h >> 15; h *= 0x846ca68b;
+  h ^= h >> 16;
+  return h & 0xffff;
+}
+
+/** The sketch of record `doc`'s forward list. */
+function sketchPairs(doc: i32): void {
+  const sketch = pairSketches.ptr + (<usize>doc * SKETCH_WORDS << 2);
+  memory.fill(sketch, 0, SKETCH_WORDS << 2);
+  let p = <usize>docPtr.get(doc);
+  const end = p + <usize>docLength.get(doc);
+  let attribute = -1, position = 0;
+  let previous = -1;
+  while (p < end) {
+    const v = readVarint(p);
+    p = varintEnd;
+    if (v == SEGMENT) {
+      const next = <i32>readVarint(p); p = varintEnd;
+      const start = <i32>readVarint(p); p = varintEnd;
+      // a segment continuing its attribute's positions keeps the pair across it
+      if (next != attribute || start != position) previous = -1;
+      attribute = next;
+      position = start;
+      continue;
+    }
+    // a term the dictionary lacks (only in a damaged snapshot) pairs with nothing
+    const term = <i32>v - 1 < termUnitStart.length ? <i32>v - 1 : -1;
+    if (previous >= 0 && term >= 0) {
+      const bits = pairBits(previous, pairClass(term));
+      setBit(sketch, bits & 0xff);
+      setBit(sketch, bits >> 8);
+    }
+    previous = term;
+    position++;
+  }
+}
 
 /** Rebuilds every posting list from the live records' forward lists (a snapshot of the old key layout holds no lists of the new). */
 export function rebuildPostings(termTotal: i32): void {
