@@ -129,13 +129,20 @@ let touched: u32 = 0;
   return <u32>load<u8>(p) + <u32>load<u8>(p + <usize>(length > 64 ? 64 : 0)) + <u32>length;
 }
 
-/** Candidate positions of the batch being scanned lazily. */
+/** Candidate positions (or work indexes, see bestToFront) of the batch being scanned lazily. */
 const scanBatch = new StaticArray<i32>(SCAN_BATCH);
 
 /** Touches the records of scanBatch[0, count). */
 function touchBatch(count: i32): void {
   let sum: u32 = 0;
   for (let i = 0; i < count; i++) sum += touchRecord(docAt(unchecked(scanBatch[i])));
+  touched = sum;
+}
+
+/** Touches the records at the work indexes scanBatch[0, count). */
+function touchWorkBatch(count: i32): void {
+  let sum: u32 = 0;
+  for (let i = 0; i < count; i++) sum += touchRecord(docAt(positionAt(unchecked(scanBatch[i]))));
   touched = sum;
 }
 
@@ -220,7 +227,8 @@ let filterPairs = false;
  * lazily: the range is ordered by the (cheap) criteria after proximity, and
  * records are scanned in that order until `need` of them have the best
  * possible proximity (those whose sketch rules it out are passed over); no
- * record left unscanned can then enter the page.
+ * record left unscanned can then enter the page. When fewer than `need`
+ * have it, the sketches find them all (see rankAroundBest).
  * Returns false (nothing emitted) when the range should be ranked directly.
  */
 function rankProximityLazily(from: i32, to: i32, c: i32): bool {
@@ -233,6 +241,20 @@ function rankProximityLazily(from: i32, to: i32, c: i32): bool {
     filterPairs = preparePairs(minProximity, unchecked(params[P_OPTIONAL_WORDS]));
     pairsPrepared = true;
   }
+  if (rankInRounds(from, to, c, need, best, filterPairs)) return true;
+  if (!filterPairs) return false;
+  rankAroundBest(from, to, c, need, best);
+  return true;
+}
+
+/**
+ * Rounds of the lazy ranking: the first `m` records of work[from, to) in
+ * the order of the criteria after `c`, then more, until `need` of them have
+ * proximity `level` (none below it is left in the range); emits them and
+ * returns true, or false (nothing emitted) once a round would take half the
+ * range. `filtered`: records whose sketch rules `level` out are not read.
+ */
+function rankInRounds(from: i32, to: i32, c: i32, need: i32, level: i32, filtered: bool): bool {
   const base = ranked.length;
   const outerWanted = wanted;
   const range = to - from;
@@ -241,42 +263,85 @@ function rankProximityLazily(from: i32, to: i32, c: i32): bool {
     wanted = base + m;
     rankRange(from, to, c + 1);
     wanted = outerWanted;
-    // in this order, the first `need` records at the best proximity are the page's
-    const atBest = collectAtBest(base, need, best);
+    // in this order, the first `need` records at this level are the page's
+    const atLevel = collectAtLevel(base, need, level, filtered);
     ranked.length = base;
-    if (atBest >= need) {
+    if (atLevel >= need) {
       for (let i = 0; i < lazyOrder.length && !rankingDone(); i++) emit(lazyOrder.get(i));
       return true;
     }
-    m = nextLazyCount(m, atBest, need, range);
+    m = nextLazyCount(m, atLevel, need, range);
   }
   return false;
 }
 
 /**
- * Scans ranked[base, ...) in order, a batch at a time, until `need` records
- * have proximity `best`; they go to lazyOrder, and their number is returned.
- * A record whose adjacent-pair sketch rules the best proximity out is not
- * read (see adjacent-pairs.ts).
+ * Ranks work[from, to) when the rounds found fewer than `need` records at
+ * the best proximity in its first half. Only the records whose sketch
+ * allows it can have it: those are read, and the ones that have it ranked
+ * first; the others are at `best` + 1 at least, and are ranked lazily at
+ * that level (else directly) for the rest of the page.
  */
-function collectAtBest(base: i32, need: i32, best: i32): i32 {
+function rankAroundBest(from: i32, to: i32, c: i32, need: i32, best: i32): void {
+  const bestEnd = bestToFront(from, to, best);
+  rankRange(from, bestEnd, c + 1);
+  if (rankingDone()) return;
+  const rest = need - (bestEnd - from);
+  if (to - bestEnd < LAZY_PROXIMITY_RANGE || rest * 8 > to - bestEnd || !rankInRounds(bestEnd, to, c, rest, best + 1, false)) {
+    rankByKeys(bestEnd, to, c);
+  }
+}
+
+/**
+ * Moves the records of work[from, to) at proximity `best` to its front,
+ * reading only those whose sketch allows it; returns where the others start.
+ */
+function bestToFront(from: i32, to: i32, best: i32): i32 {
+  // the lead records laid out first are no longer together
+  if (from < leadSplit && to > leadSplit) leadSplit = -1;
+  let front = from;
+  for (let i = from; i < to;) {
+    const batchEnd = min(i + SCAN_BATCH, to);
+    let batched = 0;
+    for (; i < batchEnd; i++) {
+      const position = positionAt(i);
+      if (mayBeAdjacent(docAt(position))) unchecked(scanBatch[batched++] = i);
+    }
+    touchWorkBatch(batched);
+    for (let k = 0; k < batched; k++) {
+      const at = unchecked(scanBatch[k]);
+      const position = positionAt(at);
+      scanOnce(position);
+      if (scannedProximity.get(position) == best) swap(at, front++);
+    }
+  }
+  return front;
+}
+
+/**
+ * Scans ranked[base, ...) in order, a batch at a time, until `need` records
+ * have proximity `level`; they go to lazyOrder, and their number is
+ * returned. `filtered`: a record whose adjacent-pair sketch rules the best
+ * proximity out is not read (see adjacent-pairs.ts).
+ */
+function collectAtLevel(base: i32, need: i32, level: i32, filtered: bool): i32 {
   lazyOrder.length = 0;
-  let atBest = 0;
-  for (let i = base; i < ranked.length && atBest < need;) {
+  let atLevel = 0;
+  for (let i = base; i < ranked.length && atLevel < need;) {
     const batchEnd = min(i + SCAN_BATCH, ranked.length);
     let batched = 0;
     for (; i < batchEnd; i++) {
       const position = ranked.get(i);
-      if (!filterPairs || mayBeAdjacent(docAt(position))) unchecked(scanBatch[batched++] = position);
+      if (!filtered || mayBeAdjacent(docAt(position))) unchecked(scanBatch[batched++] = position);
     }
     touchBatch(batched);
-    for (let k = 0; k < batched && atBest < need; k++) {
+    for (let k = 0; k < batched && atLevel < need; k++) {
       const position = unchecked(scanBatch[k]);
       scanOnce(position);
-      if (scannedProximity.get(position) == best) { lazyOrder.push(position); atBest++; }
+      if (scannedProximity.get(position) == level) { lazyOrder.push(position); atLevel++; }
     }
   }
-  return atBest;
+  return atLevel;
 }
 
 /**

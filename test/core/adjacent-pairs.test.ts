@@ -3,7 +3,9 @@
 // over records whose words cannot be side by side. A sketch that missed a
 // pair would drop a record at the best proximity from its page: every page
 // must be the page of the order ranked directly (a page as long as every
-// hit is never ranked lazily). Queries as typed: a typo in the first word,
+// hit is never ranked lazily). Where fewer records than a page are at the
+// best proximity, the sketches find them all and the others are ranked at
+// the next proximity: the pages must be the same. Queries as typed: a typo in the first word,
 // the last one a prefix reaching terms of several classes; words found side
 // by side in titles, bodies and array elements; after a snapshot, and after
 // records are replaced.
