@@ -74,6 +74,11 @@ function addPair(a: i32, b: i32): bool {
   return true;
 }
 
+/** A byte of record `doc`'s sketch: touched ahead, a batch's cache misses overlap. */
+@inline export function touchSketch(doc: i32): u32 {
+  return <u32>load<u8>(pairSketches.ptr + (<usize>doc * SKETCH_WORDS << 2));
+}
+
 /** Whether record `doc`'s sketch holds an element of every pair (see preparePairs, which must have returned true). */
 export function mayBeAdjacent(doc: i32): bool {
   const sketch = pairSketches.ptr + (<usize>doc * SKETCH_WORDS << 2);

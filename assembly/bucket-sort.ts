@@ -5,7 +5,7 @@
 // of the cheaper criteria after it. Distinct groups count as one hit each.
 // The work area it orders, and the sorts of its ranges, are in work.ts.
 import { IntVec } from './buffers';
-import { mayBeAdjacent, preparePairs } from './adjacent-pairs';
+import { mayBeAdjacent, preparePairs, touchSketch } from './adjacent-pairs';
 import {
   countingSortKept, ensureWork, keyAt, keysHighest, keysLowest, positionAt, putKey, selectKey, setWord, sortRange, startKeys, swap, wordAt,
 } from './work';
@@ -129,21 +129,33 @@ let touched: u32 = 0;
   return <u32>load<u8>(p) + <u32>load<u8>(p + <usize>(length > 64 ? 64 : 0)) + <u32>length;
 }
 
-/** Candidate positions (or work indexes, see bestToFront) of the batch being scanned lazily. */
-const scanBatch = new StaticArray<i32>(SCAN_BATCH);
+/**
+ * The batch being scanned lazily: per record, its id and what the caller
+ * finds it by (a candidate position, or a work index in bestToFront).
+ */
+const batchDocs = new StaticArray<i32>(SCAN_BATCH);
+const batchKeys = new StaticArray<i32>(SCAN_BATCH);
 
-/** Touches the records of scanBatch[0, count). */
-function touchBatch(count: i32): void {
+/**
+ * Prepares the batch's `count` records for scanning; with `filtered`, keeps
+ * (in order) only those whose sketch allows the best proximity, their
+ * sketches touched first. Touches the records kept; returns how many.
+ */
+function prepareBatch(count: i32, filtered: bool): i32 {
   let sum: u32 = 0;
-  for (let i = 0; i < count; i++) sum += touchRecord(docAt(unchecked(scanBatch[i])));
+  let kept = count;
+  if (filtered) {
+    for (let i = 0; i < count; i++) sum += touchSketch(unchecked(batchDocs[i]));
+    kept = 0;
+    for (let i = 0; i < count; i++) {
+      if (!mayBeAdjacent(unchecked(batchDocs[i]))) continue;
+      unchecked(batchDocs[kept] = batchDocs[i]);
+      unchecked(batchKeys[kept++] = batchKeys[i]);
+    }
+  }
+  for (let i = 0; i < kept; i++) sum += touchRecord(unchecked(batchDocs[i]));
   touched = sum;
-}
-
-/** Touches the records at the work indexes scanBatch[0, count). */
-function touchWorkBatch(count: i32): void {
-  let sum: u32 = 0;
-  for (let i = 0; i < count; i++) sum += touchRecord(docAt(positionAt(unchecked(scanBatch[i]))));
-  touched = sum;
+  return kept;
 }
 
 /** Touches the records of work[from, to). */
@@ -301,15 +313,14 @@ function bestToFront(from: i32, to: i32, best: i32): i32 {
   if (from < leadSplit && to > leadSplit) leadSplit = -1;
   let front = from;
   for (let i = from; i < to;) {
-    const batchEnd = min(i + SCAN_BATCH, to);
-    let batched = 0;
-    for (; i < batchEnd; i++) {
-      const position = positionAt(i);
-      if (mayBeAdjacent(docAt(position))) unchecked(scanBatch[batched++] = i);
+    let count = 0;
+    for (const batchEnd = min(i + SCAN_BATCH, to); i < batchEnd; i++, count++) {
+      unchecked(batchDocs[count] = docAt(positionAt(i)));
+      unchecked(batchKeys[count] = i);
     }
-    touchWorkBatch(batched);
-    for (let k = 0; k < batched; k++) {
-      const at = unchecked(scanBatch[k]);
+    const kept = prepareBatch(count, true);
+    for (let k = 0; k < kept; k++) {
+      const at = unchecked(batchKeys[k]);
       const position = positionAt(at);
       scanOnce(position);
       if (scannedProximity.get(position) == best) swap(at, front++);
@@ -328,15 +339,15 @@ function collectAtLevel(base: i32, need: i32, level: i32, filtered: bool): i32 {
   lazyOrder.length = 0;
   let atLevel = 0;
   for (let i = base; i < ranked.length && atLevel < need;) {
-    const batchEnd = min(i + SCAN_BATCH, ranked.length);
-    let batched = 0;
-    for (; i < batchEnd; i++) {
+    let count = 0;
+    for (const batchEnd = min(i + SCAN_BATCH, ranked.length); i < batchEnd; i++, count++) {
       const position = ranked.get(i);
-      if (!filtered || mayBeAdjacent(docAt(position))) unchecked(scanBatch[batched++] = position);
+      unchecked(batchDocs[count] = docAt(position));
+      unchecked(batchKeys[count] = position);
     }
-    touchBatch(batched);
-    for (let k = 0; k < batched && atLevel < need; k++) {
-      const position = unchecked(scanBatch[k]);
+    const kept = prepareBatch(count, filtered);
+    for (let k = 0; k < kept && atLevel < need; k++) {
+      const position = unchecked(batchKeys[k]);
       scanOnce(position);
       if (scannedProximity.get(position) == level) { lazyOrder.push(position); atLevel++; }
     }
