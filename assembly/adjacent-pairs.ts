@@ -11,7 +11,8 @@
 // A token matching both words of a pair is at distance 0, which counts as
 // the best: such queries are not filtered.
 import { MAX_WORDS, wordCount } from './matcher';
-import { SKETCH_WORDS, pairBits, pairClass, pairSketches, testBit } from './store';
+import { SKETCH_WORDS, pairBits, pairSketches, testBit } from './store';
+import { termClass } from './dictionary';
 import { isExcluded, rankedWordCount, stopWords } from './ranking';
 import { markedTerms, termWords } from './wordsets';
 
@@ -53,7 +54,7 @@ function addPair(a: i32, b: i32): bool {
     const words = termWords.get(term);
     if ((words & second) == 0) continue;
     if ((words & first) != 0) return false;
-    const found = pairClass(term);
+    const found = <u32>termClass.get(term);
     let known = false;
     for (let k = 0; k < classCount && k < MAX_ELEMENTS; k++) if (unchecked(classes[k]) == found) known = true;
     if (known) continue;

@@ -88,6 +88,22 @@ function growSlots(): void {
   freeVec(old);
 }
 
+/**
+ * Per term, its class for the adjacent-pair sketches (store.ts): a hash of
+ * its first CLASS_UNITS folded units, which a prefix or a typo of a query's
+ * word shares with few other classes.
+ */
+export const termClass = new IntVec();
+const CLASS_UNITS = 3;
+
+function classOf(term: i32): u32 {
+  const start = termUnitStart.get(term);
+  const n = min(termUnitLength.get(term), CLASS_UNITS);
+  let h = FNV_OFFSET;
+  for (let k = 0; k < n; k++) h = (h ^ <u32>termUnits.get(start + k)) * FNV_PRIME;
+  return h;
+}
+
 /** A term's hash: the one tokenize gives a token of the same folded units. */
 export function termHash(term: i32): u32 {
   let h = FNV_OFFSET;
@@ -106,6 +122,7 @@ export function internToken(t: i32): i32 {
   termUnitStart.push(termUnits.length);
   termUnitLength.push(tokens.foldLength.get(t));
   for (let i = 0, n = tokens.foldLength.get(t); i < n; i++) termUnits.push(tokens.unit(t, i));
+  termClass.push(<i32>classOf(term));
   slots.set(slot, term + 1);
   if (termCount * 2 > slotMask) growSlots();
   return term;

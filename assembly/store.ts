@@ -3,7 +3,7 @@
 // proximity and attribute ranking read. Records are dense ids given by JS;
 // a removed record is a tombstone until `compactSome` drops its postings.
 import { ByteVec, IntVec, readVarint, varintEnd } from './buffers';
-import { termUnitLength, termUnitStart, termUnits } from './dictionary';
+import { termClass } from './dictionary';
 
 // --- postings
 // A key is stored as (position << RANK_BITS) | rank, ranks from RANK_ESCAPE on
@@ -349,8 +349,9 @@ export const SEGMENT = 0;
 
 // --- adjacent-pair sketches
 // Per record, a Bloom filter of 256 bits over the pairs of tokens side by
-// side in an attribute: a term, and the first three units of the next one
-// (its class: a prefix or a typo of the last word reaches a few classes).
+// side in an attribute: a term, and the class of the next one (its first
+// three units, see dictionary.ts: a prefix or a typo of the last word
+// reaches a few classes).
 // A query's words are at the best proximity in a record only where some of
 // their terms are side by side, so a record whose sketch lacks every pair
 // of the query's terms cannot be (see adjacent-pairs.ts): broad queries
@@ -361,25 +362,13 @@ export const SEGMENT = 0;
 /** u32 words of a record's sketch. */
 export const SKETCH_WORDS = 8;
 export const pairSketches = new IntVec();
-/** Units of the second term a pair keeps. */
-const CLASS_UNITS = 3;
 
-/** The class of `term`: a hash of its first CLASS_UNITS folded units. */
-export function pairClass(term: i32): u32 {
-  const start = termUnitStart.get(term);
-  const n = min(termUnitLength.get(term), CLASS_UNITS);
-  let h: u32 = 0x811c9dc5;
-  for (let i = 0; i < n; i++) h = (h ^ <u32>termUnits.get(start + i)) * 0x01000193;
-  return h;
-}
-
-/** The pair's two sketch bits, 0-255 each, as first | second << 8. */
-export function pairBits(term: i32, nextClass: u32): u32 {
-  let h = <u32>term * 0x9e3779b1 ^ nextClass;
-  h ^= h >> 16; h *= 0x7feb352d;
-  h ^= h >> 15; h *= 0x846ca68b;
-  h ^= h >> 16;
-  return h & 0xffff;
+/** The pair's two sketch bits, 0-255 each, as first | second << 8, for `term` followed by a term of class `nextClass`. */
+@inline export function pairBits(term: i32, nextClass: u32): u32 {
+  let h = <u32>term * 0x9e3779b1 + nextClass;
+  h ^= h >> 15; h *= 0x2c1b3c6d;
+  h ^= h >> 12;
+  return (h >> 8) & 0xffff;
 }
 
 /** The sketch of record `doc`'s forward list. */
@@ -403,9 +392,9 @@ function sketchPairs(doc: i32): void {
       continue;
     }
     // a term the dictionary lacks (only in a damaged snapshot) pairs with nothing
-    const term = <i32>v - 1 < termUnitStart.length ? <i32>v - 1 : -1;
+    const term = <i32>v - 1 < termClass.length ? <i32>v - 1 : -1;
     if (previous >= 0 && term >= 0) {
-      const bits = pairBits(previous, pairClass(term));
+      const bits = pairBits(previous, <u32>termClass.get(term));
       setBit(sketch, bits & 0xff);
       setBit(sketch, bits >> 8);
     }
