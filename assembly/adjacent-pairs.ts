@@ -11,7 +11,7 @@
 // A token matching both words of a pair is at distance 0, which counts as
 // the best: such queries are not filtered.
 import { MAX_WORDS, wordCount } from './matcher';
-import { SKETCH_WORDS, pairBits, pairSketches, testBit } from './store';
+import { pairBits, sketchOf, testBit } from './store';
 import { termClass } from './dictionary';
 import { isExcluded, rankedWordCount, stopWords } from './ranking';
 import { markedTerms, termWords } from './wordsets';
@@ -77,12 +77,12 @@ function addPair(a: i32, b: i32): bool {
 
 /** A byte of record `doc`'s sketch: touched ahead, a batch's cache misses overlap. */
 @inline export function touchSketch(doc: i32): u32 {
-  return <u32>load<u8>(pairSketches.ptr + (<usize>doc * SKETCH_WORDS << 2));
+  return <u32>load<u8>(sketchOf(doc));
 }
 
 /** Whether record `doc`'s sketch holds an element of every pair (see preparePairs, which must have returned true). */
 export function mayBeAdjacent(doc: i32): bool {
-  const sketch = pairSketches.ptr + (<usize>doc * SKETCH_WORDS << 2);
+  const sketch = sketchOf(doc);
   for (let p = 0; p < pairCount; p++) {
     const from = p * MAX_ELEMENTS, to = from + unchecked(elementCount[p]);
     let held = false;

@@ -229,6 +229,9 @@ function bestProximity(from: i32, c: i32): i32 {
 
 /** Ranges smaller than this are ranked by proximity directly. */
 const LAZY_PROXIMITY_RANGE = 512;
+
+/** Whether `size` tied records, of which the page needs `need`, are worth ranking lazily by proximity. */
+@inline function lazilyRanked(size: i32, need: i32): bool { return size >= LAZY_PROXIMITY_RANGE && need * 8 <= size; }
 const lazyOrder = new IntVec();
 /** This search's pairs were looked at (see adjacent-pairs.ts), and can tell candidates apart. */
 let pairsPrepared = false;
@@ -245,7 +248,7 @@ let filterPairs = false;
  */
 function rankProximityLazily(from: i32, to: i32, c: i32): bool {
   const need = wanted - ranked.length;
-  if (distinctLimit != 0 || to - from < LAZY_PROXIMITY_RANGE || need * 8 > to - from) return false;
+  if (distinctLimit != 0 || !lazilyRanked(to - from, need)) return false;
   for (let next = c + 1; next <= criteriaCount; next++) if (!isCheap(next)) return false;
   const best = bestProximity(from, c);
   if (best < 0) return false;
@@ -299,7 +302,7 @@ function rankAroundBest(from: i32, to: i32, c: i32, need: i32, best: i32): void 
   rankRange(from, bestEnd, c + 1);
   if (rankingDone()) return;
   const rest = need - (bestEnd - from);
-  if (to - bestEnd < LAZY_PROXIMITY_RANGE || rest * 8 > to - bestEnd || !rankInRounds(bestEnd, to, c, rest, best + 1, false)) {
+  if (!lazilyRanked(to - bestEnd, rest) || !rankInRounds(bestEnd, to, c, rest, best + 1, false)) {
     rankByKeys(bestEnd, to, c);
   }
 }

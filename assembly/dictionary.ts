@@ -96,19 +96,16 @@ function growSlots(): void {
 export const termClass = new IntVec();
 const CLASS_UNITS = 3;
 
-function classOf(term: i32): u32 {
-  const start = termUnitStart.get(term);
-  const n = min(termUnitLength.get(term), CLASS_UNITS);
-  let h = FNV_OFFSET;
-  for (let k = 0; k < n; k++) h = (h ^ <u32>termUnits.get(start + k)) * FNV_PRIME;
-  return h;
-}
+function classOf(term: i32): u32 { return hashUnits(term, min(termUnitLength.get(term), CLASS_UNITS)); }
 
 /** A term's hash: the one tokenize gives a token of the same folded units. */
-export function termHash(term: i32): u32 {
+export function termHash(term: i32): u32 { return hashUnits(term, termUnitLength.get(term)); }
+
+/** The FNV hash of `term`'s first `n` folded units. */
+function hashUnits(term: i32, n: i32): u32 {
   let h = FNV_OFFSET;
   const start = termUnitStart.get(term);
-  for (let k = 0, n = termUnitLength.get(term); k < n; k++) h = (h ^ <u32>termUnits.get(start + k)) * FNV_PRIME;
+  for (let k = 0; k < n; k++) h = (h ^ <u32>termUnits.get(start + k)) * FNV_PRIME;
   return h;
 }
 

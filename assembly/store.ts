@@ -308,7 +308,6 @@ export let liveCount: i32 = 0;
 export function ensureDocs(count: i32): void {
   if (count <= docPtr.length) return;
   while (docPtr.length < count) { docPtr.push(0); docLength.push(0); }
-  pairSketches.reserve(count * SKETCH_WORDS);
   while (pairSketches.length < count * SKETCH_WORDS) pairSketches.push(0);
   // padded to whole 128-bit vectors, as query bitmaps are (wordsets.ts)
   while (liveBits.length < (((count + 127) >> 7) << 2)) liveBits.push(0);
@@ -360,8 +359,10 @@ export const SEGMENT = 0;
 // snapshots hold no sketches: loading one computes them.
 
 /** u32 words of a record's sketch. */
-export const SKETCH_WORDS = 8;
-export const pairSketches = new IntVec();
+const SKETCH_WORDS = 8;
+const pairSketches = new IntVec();
+/** Where record `doc`'s sketch is. */
+@inline export function sketchOf(doc: i32): usize { return pairSketches.ptr + (<usize>doc * SKETCH_WORDS << 2); }
 
 /** The pair's two sketch bits, 0-255 each, as first | second << 8, for `term` followed by a term of class `nextClass`. */
 @inline export function pairBits(term: i32, nextClass: u32): u32 {
@@ -373,7 +374,7 @@ export const pairSketches = new IntVec();
 
 /** The sketch of record `doc`'s forward list. */
 function sketchPairs(doc: i32): void {
-  const sketch = pairSketches.ptr + (<usize>doc * SKETCH_WORDS << 2);
+  const sketch = sketchOf(doc);
   memory.fill(sketch, 0, SKETCH_WORDS << 2);
   let p = <usize>docPtr.get(doc);
   const end = p + <usize>docLength.get(doc);
