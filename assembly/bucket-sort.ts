@@ -11,7 +11,7 @@ import {
 } from './work';
 import { MAX_WORDS, wordCount } from './matcher';
 import { docLength, docPtr } from './store';
-import { candidates, listedTypoFree } from './candidates';
+import { candidates, listedTypoTied } from './candidates';
 import {
   FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, attributeRulesActive, bestProximityOf, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isUncounted, matchedWordsOf, proximity, isExcluded, rankedWordCount, scanRecord, stopWordCount, stopWords, typosIn, wordsKeyOf,
 } from './ranking';
@@ -379,7 +379,7 @@ export function isConstant(c: i32): bool {
   if (code == C_GEO) return unchecked(params[P_GEO_ACTIVE]) == 0;
   if (code == C_FILTERS) return unchecked(params[P_FILTER_SCORES_ACTIVE]) == 0;
   if (code == C_WORDS) return (unchecked(params[P_OPTIONAL_WORDS]) & ~stopWords) == 0;
-  if (code == C_TYPO && (!anyTypoMatch() || listedTypoFree)) return true;
+  if (code == C_TYPO && (!anyTypoMatch() || listedTypoTied)) return true;
   return (code == C_PROXIMITY && rankedWordCount < 2)
     || ((code == C_ATTRIBUTE || code == C_TYPO || code == C_EXACT) && rankedWordCount == 0);
 }

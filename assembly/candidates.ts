@@ -7,7 +7,7 @@ import { IntVec } from './buffers';
 import { liveBits } from './store';
 import { wordCount } from './matcher';
 import {
-  bitmapWords, candidateBitmap, foldKeysAhead, foldKeysLater, foldedBestAttribute, keysFolded, leadBitmap, levelBitmap, matchedBitmap, typoFreeBitmap,
+  bitmapWords, candidateBitmap, foldKeysAhead, foldKeysLater, foldedBestAttribute, keysFolded, leadBitmap, levelBitmap, matchedBitmap, oneTypoBitmap, typoFreeBitmap,
 } from './wordsets';
 import { isExcluded, isOptional, stopWords } from './ranking';
 
@@ -17,9 +17,21 @@ import { isExcluded, isOptional, stopWords } from './ranking';
  */
 export let requiredWords: i32 = 0;
 export let anyOfWords: i32 = 0;
-/** Candidates, and those every ranked word they match matches with no typo. */
+/**
+ * Candidates; those every ranked word they match matches with no typo; those
+ * with one typo at most over all their words.
+ */
 export let candidateCount: i32 = 0;
 export let typoFreeCount: i32 = 0;
+export let oneTypoCount: i32 = 0;
+
+/**
+ * The candidates a page may be listed from (see listCandidates): all, the
+ * typo-free ones, or those with one typo at most. When the typo criterion is
+ * the first to tell candidates apart and a page of them has fewer typos, the
+ * page lies among those.
+ */
+export const ALL_CANDIDATES = 0, TYPO_FREE = 1, ONE_TYPO_AT_MOST = 2;
 
 @inline function popcount128(v: v128): i32 {
   return <i32>(popcnt(i64x2.extract_lane(v, 0)) + popcnt(i64x2.extract_lane(v, 1)));
@@ -38,67 +50,86 @@ function assignWordRoles(): void {
 }
 
 /**
- * Writes the candidate bitmap and the typo-free candidates' bitmap, 128
- * records at a time (bitmaps are padded to whole vectors), and counts both.
- * `filter` is the address of a filter bitmap of `filterWords` u32 words (a
- * multiple of 4; records past them are filtered out), or 0.
+ * Writes the candidate bitmap and the bitmaps of the candidates with no typo
+ * and with one at most, 128 records at a time (bitmaps are padded to whole
+ * vectors), and counts them. A word counts 0 typos where it matches with
+ * none or not at all (an optional word): the sum of typosOf. `filter` is the
+ * address of a filter bitmap of `filterWords` u32 words (a multiple of 4;
+ * records past them are filtered out), or 0.
  */
 export function writeCandidates(filter: usize, filterWords: i32): void {
   assignWordRoles();
-  listedTypoFree = false;
-  const target = candidateBitmap(), free = typoFreeBitmap(), live = liveBits.ptr;
+  listedTypoTied = false;
+  const target = candidateBitmap(), free = typoFreeBitmap(), one = oneTypoBitmap(), live = liveBits.ptr;
   const end = <usize>bitmapWords << 2;
   const filterEnd = <usize>filterWords << 2;
   const none = i32x4.splat(0), all = i32x4.splat(-1);
-  let count = 0, freeCount = 0;
+  let count = 0, freeCount = 0, oneCount = 0;
   for (let o: usize = 0; o < end; o += 16) {
     let bits = v128.load(live + o);
-    let typoFree = all, some = none;
+    // records with no typo so far, and with one at most so far
+    let typoFree = all, oneTypo = all, some = none;
     for (let w = 0; w < wordCount && v128.any_true(bits); w++) {
       const bit = 1 << w;
       const matched = v128.load(matchedBitmap(w) + o);
       if (isExcluded(w)) { bits = v128.andnot(bits, matched); continue; }
-      typoFree = v128.and(typoFree, v128.or(v128.load(levelBitmap(w, 0) + o), v128.not(matched)));
+      const unmatched = v128.not(matched);
+      const noTypo = v128.or(v128.load(levelBitmap(w, 0) + o), unmatched);
+      oneTypo = v128.or(v128.and(oneTypo, noTypo), v128.and(typoFree, v128.or(v128.load(levelBitmap(w, 1) + o), unmatched)));
+      typoFree = v128.and(typoFree, noTypo);
       if ((requiredWords & bit) != 0) bits = v128.and(bits, matched);
       else if ((anyOfWords & bit) != 0) some = v128.or(some, matched);
     }
     if (anyOfWords != 0) bits = v128.and(bits, some);
     if (filter != 0) bits = o < filterEnd ? v128.and(bits, v128.load(filter + o)) : none;
     const freeBits = v128.and(bits, typoFree);
+    const oneBits = v128.and(bits, oneTypo);
     v128.store(target + o, bits);
     v128.store(free + o, freeBits);
+    v128.store(one + o, oneBits);
     count += popcount128(bits);
     freeCount += popcount128(freeBits);
+    oneCount += popcount128(oneBits);
   }
   candidateCount = count;
   typoFreeCount = freeCount;
+  oneTypoCount = oneCount;
+}
+
+/** How many candidates `bucket` holds. */
+export function bucketCount(bucket: i32): i32 {
+  return bucket == TYPO_FREE ? typoFreeCount : bucket == ONE_TYPO_AT_MOST ? oneTypoCount : candidateCount;
+}
+
+/** Whether the candidates of `bucket` all have the same typo count: the typo criterion ties them. */
+export function typoTiedIn(bucket: i32): bool {
+  return bucket == TYPO_FREE || (bucket == ONE_TYPO_AT_MOST && typoFreeCount == 0);
 }
 
 export const candidates = new IntVec();
-/** The listed candidates all match with no typo: the typo criterion ties them. */
-export let listedTypoFree = false;
+/** The listed candidates all have the same typo count: the typo criterion ties them. */
+export let listedTypoTied = false;
 
 const HISTOGRAM_KEYS = 4096;
 const keyHistogram = new IntVec();
 const listedKeys = new IntVec();
 
 /**
- * Lists the candidates, ascending: only the typo-free ones with
- * `typoFreeOnly`. With `cutWanted` > 0 (many candidates, ranked first by
+ * Lists the candidates of `bucket` (see ALL_CANDIDATES), ascending. With `cutWanted` > 0 (many candidates, ranked first by
  * attribute), each is listed with its best attribute key, and only those
  * with a key up to the smallest one at least `cutWanted` of them reach are
  * kept: the page lies among them. When enough of them match in the lead
  * place (see LEAD_KEYS), only those are listed (the others' keys are larger).
  */
-export function listCandidates(typoFreeOnly: bool, cutWanted: i32): void {
-  const source = typoFreeOnly ? typoFreeBitmap() : candidateBitmap();
-  listedTypoFree = typoFreeOnly;
+export function listCandidates(bucket: i32, cutWanted: i32): void {
+  const source = bucket == TYPO_FREE ? typoFreeBitmap() : bucket == ONE_TYPO_AT_MOST ? oneTypoBitmap() : candidateBitmap();
+  listedTypoTied = typoTiedIn(bucket);
   candidates.reserve(bitmapWords << 5);
   if (cutWanted <= 0) { listBitmap(source, 0); foldKeysLater(source); return; }
   // the lead place's records share the best key (0): when they fill the page, the page lies among them
   if (countBoth(source, leadBitmap()) >= cutWanted) { listBitmap(source, leadBitmap()); keysFolded(); return; }
   // keys of cached entries: folded into every record at once when most are listed, else one by one
-  const foldEach = !foldKeysAhead(typoFreeOnly ? typoFreeCount : candidateCount, source);
+  const foldEach = !foldKeysAhead(bucketCount(bucket), source);
   listBitmap(source, 0);
   const n = candidates.length;
   listedKeys.reserve(n);

@@ -18,7 +18,7 @@ import {
   attributeRulesActive, exactFromScan, exactOf, isAdjacentPair, isExcluded, isStop, matchedWordsOf, rankOf, scanRecord, scannedWords, setAttributeRules, setWordRoles, stopWords, typosOf,
 } from './ranking';
 import {
-  anyOfWords, candidateCount, candidates, listCandidates, requiredWords, typoFreeCount, writeCandidates,
+  ALL_CANDIDATES, ONE_TYPO_AT_MOST, TYPO_FREE, anyOfWords, bucketCount, candidateCount, candidates, listCandidates, oneTypoCount, requiredWords, typoFreeCount, typoTiedIn, writeCandidates,
 } from './candidates';
 import {
   countHits, criteriaCount, distinctLimit, isConstant, prepareCriteria, rankCandidates, ranked, rankedGroup, scanOnce, scannedAttribute, scannedExact, scannedProximity, setDistinctLimit,
@@ -96,24 +96,28 @@ function firstDecidingCriterion(typoTied: bool): i32 {
 }
 
 /**
- * The page lies among the candidates matched with no typo: typo is the first
- * criterion that can tell records apart, at least a page of candidates has no
- * typo, and no later step (record checks, typo modes, distinct) changes the
- * candidates. Ranking then lists only those.
+ * The candidates the page lies among (see ALL_CANDIDATES): when typo is the
+ * first criterion that can tell records apart and no later step (record
+ * checks, typo modes, distinct) changes the candidates, the fewest-typo
+ * bucket holding a page. Ranking then lists only those.
  */
-function pageIsTypoFree(): bool {
-  return mayListPart() && firstDecidingCriterion(false) == C_TYPO && typoFreeCount >= unchecked(params[P_TOP_K]);
+function pageBucket(): i32 {
+  if (!mayListPart() || firstDecidingCriterion(false) != C_TYPO) return ALL_CANDIDATES;
+  const wanted = unchecked(params[P_TOP_K]);
+  if (typoFreeCount >= wanted) return TYPO_FREE;
+  return oneTypoCount >= wanted ? ONE_TYPO_AT_MOST : ALL_CANDIDATES;
 }
 
 /**
  * The page size when only the candidates with the best attribute keys need
- * listing (see listCandidates): many candidates, ranked first by attribute
- * (typo ties them or is not asked), nothing after listing changes them; else 0.
+ * listing (see listCandidates): many candidates in `bucket`, ranked first by
+ * attribute (typo ties them or is not asked), nothing after listing changes
+ * them; else 0.
  */
-function attributeCutWanted(typoFree: bool): i32 {
+function attributeCutWanted(bucket: i32): i32 {
   const wanted = unchecked(params[P_TOP_K]);
-  const count = typoFree ? typoFreeCount : candidateCount;
-  if (count < 4096 || wanted * 4 > count || !mayListPart() || firstDecidingCriterion(typoFree) != C_ATTRIBUTE) return 0;
+  const count = bucketCount(bucket);
+  if (count < 4096 || wanted * 4 > count || !mayListPart() || firstDecidingCriterion(typoTiedIn(bucket)) != C_ATTRIBUTE) return 0;
   return wanted;
 }
 
@@ -379,9 +383,9 @@ export function search(): void {
   if (isStaticQuery()) { searchStatic(); return; }
   writeQueryCandidates();
   const total = candidateCount;
-  const typoFree = pageIsTypoFree();
-  listCandidates(typoFree, attributeCutWanted(typoFree));
-  // a page-sized subset is listed: its steps below change nothing (see pageIsTypoFree, attributeCut)
+  const bucket = pageBucket();
+  listCandidates(bucket, attributeCutWanted(bucket));
+  // a page-sized subset is listed: its steps below change nothing (see pageBucket, attributeCut)
   const listedAll = candidates.length == total;
   verifyCandidates();
   applyTypoMode();

@@ -124,8 +124,9 @@ function nextEpoch(): void {
 @inline export function leadBitmap(): usize { return levelBitmap(words, 2); }
 /** Two work bitmaps after the others (phrase alternatives while matching). */
 @inline function workBitmap(i: i32): usize { return levelBitmap(words, 3 + i); }
-/** Candidates matched with no typo (written with the candidates, after matching). */
+/** Candidates matched with no typo, and with one at most (written with the candidates, after matching). */
 @inline export function typoFreeBitmap(): usize { return workBitmap(0); }
+@inline export function oneTypoBitmap(): usize { return workBitmap(1); }
 
 let excludedMask: i32 = 0;
 

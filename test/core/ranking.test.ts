@@ -576,6 +576,46 @@ describe('pages of large candidate sets listed in part', () => {
     }
   });
 
+  it('a page ranked from the candidates with one typo at most is the slice of the whole ranking', () => {
+    // "hoise" matches "hoise" with no typo (a few records, fewer than a page), "house", "horse"
+    // and "hose" with one, "moise" with two (a first-letter typo counts two); "hoyse" matches
+    // none with no typo, "moyse" with two: a small page lies among the records with one typo
+    // at most, a page as long as every hit ranks them all
+    const ONE_TYPO = ['house', 'horse', 'hose', 'garden', 'window', 'moise', 'moyse'];
+    const docs = Array.from({ length: 3000 }, (_, i) => {
+      const words = Array.from({ length: 2 + Math.floor(rnd() * 6) }, () => ONE_TYPO[Math.floor(rnd() * ONE_TYPO.length)]);
+      if (i % 500 === 7) words.splice(Math.floor(rnd() * words.length), 0, 'hoise');
+      return words.join(' ');
+    });
+    const core = build(docs);
+    core.setRanks(0, Int32Array.from(docs, () => Math.floor(rnd() * 1000)));
+    const cases = [
+      { text: 'hoise', fewest: 0 }, { text: 'hoise garden', fewest: 0 }, { text: 'garden hoise', fewest: 0 },
+      { text: 'hoyse', fewest: 1 }, { text: 'hoyse window', fewest: 1 }, { text: 'window hoyse', fewest: 1 },
+    ];
+    const slices = (text: string) => {
+      const all = search(core, text, { length: 5000 });
+      for (const [offset, length] of [[0, 10], [15, 10], [0, 40]]) {
+        const page = search(core, text, { offset, length });
+        expect(page.nbHits, text).toBe(all.nbHits);
+        expect(page.hits, `${text} @${offset}`).toEqual(all.hits.slice(offset, offset + length));
+      }
+      return all.hits.map((h) => h.typos);
+    };
+    for (const { text, fewest } of cases) {
+      const typos = slices(text);
+      expect(typos.filter((t) => t === 0).length, `${text}: typo-free hits, fewer than a page`).toBeLessThan(10);
+      expect(Math.min(...typos), text).toBe(fewest);
+      expect(typos.filter((t) => t === 1).length, `${text}: one-typo hits`).toBeGreaterThan(40);
+      expect(typos.filter((t) => t >= 2).length, `${text}: hits with two typos or more`).toBeGreaterThan(40);
+    }
+    // one typo in each of two words is two: the few records with one typo in all come first
+    const twoWords = slices('hoise gardan');
+    expect(twoWords.filter((t) => t === 0)).toEqual([]);
+    expect(twoWords.filter((t) => t === 1).length).toBeLessThan(10);
+    expect(twoWords.filter((t) => t === 2).length).toBeGreaterThan(40);
+  });
+
   it('single words over 4096+ records: a page ranked from the best attribute keys alone is the slice of the whole ranking', () => {
     // the word at positions 0-7 in turn; a deep page needs keys past the best one
     const many = Array.from({ length: 10000 }, (_, i) => [...Array.from({ length: i % 8 }, (_, k) => WORDS[(i + k) % 4 + 8]), 'house', 'window'].join(' '));
