@@ -184,9 +184,12 @@ function listNextChars(depth: i32): i32 {
  * the root, whose children set the budget).
  */
 function walkChildren(node: i32, depth: i32, bestPrefix: i32, bestPrefixLength: i32, slack: i32): void {
-  // the whole word is a prefix of the node with no typo allowed: no cell of a
-  // deeper row can reach 0 again, so every descendant is a prefix match
-  if (maxTypos == 0 && bestPrefix == 0) { emitSubtree(node, 0, bestPrefixLength, false); return; }
+  // the whole word is a prefix of the node with no typo: every descendant is a
+  // prefix match with none, and none matches whole with none (it is longer
+  // than the word), so none can match better. Emitted as one subtree (with a
+  // typo budget too), its postings are cached or deferred as one (see
+  // recordSubtreeMatch) instead of term by term.
+  if (bestPrefix == 0) { emitSubtree(node, 0, bestPrefixLength, false); return; }
   const d = depth + 1;
   // with no slack, only children carrying a listed character can match (-1: any child may)
   const candidates = slack == 0 ? listNextChars(depth) : -1;
