@@ -11,13 +11,13 @@ import {
 } from './work';
 import { MAX_WORDS, wordCount } from './matcher';
 import { docLength, docPtr } from './store';
-import { candidates, listedTypoTied } from './candidates';
+import { candidates, countBoth, listedTypoTied } from './candidates';
 import {
   FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, attributeRulesActive, bestProximityOf, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isUncounted, matchedWordsOf, proximity, isExcluded, rankedWordCount, scanRecord, stopWordCount, stopWords, typosIn, wordsKeyOf,
 } from './ranking';
-import { anyTypoMatch, bestAttributeOf, ensureKeysFolded, exactBitmap, leadBitmap, levelBitmap, testBit, wholeValueBitmap } from './wordsets';
+import { anyTypoMatch, bestAttributeOf, bitmapWords, candidateBitmap, ensureKeysFolded, exactBitmap, leadBitmap, levelBitmap, testBit, wholeValueBitmap } from './wordsets';
 import {
-  C_ATTRIBUTE, C_CUSTOM, C_EXACT, EXACT_SINGLE_ATTRIBUTE, EXACT_SINGLE_WORD, C_FILTERS, C_GEO, C_PROXIMITY, C_SORT_SLOT, C_TYPO, C_WORDS, P_CRITERIA, P_CRITERIA_COUNT, P_EXACT_SINGLE, P_FILTER_SCORES_ACTIVE, P_GEO_ACTIVE, P_MIN_PROXIMITY, P_OPTIONAL_WORDS, params,
+  C_ATTRIBUTE, C_CUSTOM, C_EXACT, EXACT_SINGLE_ATTRIBUTE, EXACT_SINGLE_NONE, EXACT_SINGLE_WORD, C_FILTERS, C_GEO, C_PROXIMITY, C_SORT_SLOT, C_TYPO, C_WORDS, P_CRITERIA, P_CRITERIA_COUNT, P_EXACT_SINGLE, P_FILTER_SCORES_ACTIVE, P_GEO_ACTIVE, P_MIN_PROXIMITY, P_OPTIONAL_WORDS, params,
 } from './params';
 
 /** Per candidate position: this search's stamp once scanned, and the scan's proximity and attribute key. */
@@ -380,6 +380,7 @@ export function isConstant(c: i32): bool {
   if (code == C_FILTERS) return unchecked(params[P_FILTER_SCORES_ACTIVE]) == 0;
   if (code == C_WORDS) return (unchecked(params[P_OPTIONAL_WORDS]) & ~stopWords) == 0;
   if (code == C_TYPO && (!anyTypoMatch() || listedTypoTied)) return true;
+  if (code == C_EXACT && exactTied) return true;
   return (code == C_PROXIMITY && rankedWordCount < 2)
     || ((code == C_ATTRIBUTE || code == C_TYPO || code == C_EXACT) && rankedWordCount == 0);
 }
@@ -568,7 +569,28 @@ export function rankCandidates(k: i32): void {
   groupsFull = 0;
   groupEpoch++;
   pairsPrepared = false;
+  // a pass over the bitmaps per word pays for itself only when many candidates may need an exact key
+  exactTied = n >= bitmapWords >> 4 && exactTiesAll();
   rankRange(0, n, 0);
+  exactTied = false;
+}
+
+/**
+ * While a ranking runs: no candidate matches a ranked word whole with no
+ * typo, so the exact criterion ties them all (a typo'd word, a prefix:
+ * broad queries then computed it for thousands of records for nothing).
+ */
+let exactTied = false;
+
+/** Whether no candidate is in a bitmap the exact criterion reads (see exactOf); false when it is read from scans. */
+function exactTiesAll(): bool {
+  if (exactFromScan) return false;
+  const listed = candidateBitmap();
+  if (rankedWordCount == 1 && exactSingle != EXACT_SINGLE_WORD) {
+    return exactSingle == EXACT_SINGLE_NONE || countBoth(listed, wholeValueBitmap()) == 0;
+  }
+  for (let w = 0; w < wordCount; w++) if (!isUncounted(w) && countBoth(listed, exactBitmap(w)) != 0) return false;
+  return true;
 }
 
 /** A stamp no position of `scanned` holds yet (clearing it took a pass over every candidate). */

@@ -153,7 +153,7 @@ export function listCandidates(bucket: i32, cutWanted: i32): void {
 }
 
 /** Records in both bitmaps. */
-function countBoth(a: usize, b: usize): i32 {
+export function countBoth(a: usize, b: usize): i32 {
   const end = <usize>bitmapWords << 2;
   let count = 0;
   for (let o: usize = 0; o < end; o += 16) count += popcount128(v128.and(v128.load(a + o), v128.load(b + o)));

@@ -277,6 +277,23 @@ describe('exact', () => {
     expect(result.hits.map((h) => [h.id, h.exactWords])).toEqual([[0, 0], [1, 0]]);
   });
 
+  it('disableExactOnAttributes: a whole word there counts as no exact match', () => {
+    const core = build([['graph theory', 'x'], ['x', 'graph theory'], ['graphics theory', 'x']]);
+    expect(ids(core, 'theory graph', { criteria: [exact] })).toEqual([0, 1, 2]);
+    const result = search(core, 'theory graph', { criteria: [exact], noExactAttributes: [0] });
+    expect(result.hits.map((h) => [h.id, h.exactWords])).toEqual([[1, 2], [0, 0], [2, 0]]);
+  });
+
+  it('ties every candidate when none matches a word whole, and only then', () => {
+    // typo'd and prefix words match nothing exactly: the order is the custom ranking's
+    const core = build(['grape theorem', 'grape theorem x', 'grapf theories', 'grapf theorem']);
+    core.setRanks(0, Int32Array.from([3, 1, 4, 2]));
+    expect(ids(core, 'grapz theor', { criteria: [exact, custom] })).toEqual([1, 3, 0, 2]);
+    // the first word whole in two records, the prefix in none
+    const first = search(core, 'grape theor', { criteria: [exact, custom] });
+    expect(first.hits.map((h) => [h.id, h.exactWords])).toEqual([[1, 1], [0, 1], [3, 0], [2, 0]]);
+  });
+
   it('exactOnSingleWordQuery does not change multi-word queries', () => {
     const core = build(['graphics theory', 'graph theory']);
     for (const mode of ['none', 'attribute', 'word'] as const) {
