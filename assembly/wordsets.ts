@@ -21,6 +21,7 @@ const arena = new IntVec();
 let words: i32 = 0;
 let currentWord: i32 = 0;
 
+/** Counts the sets of marked terms: each search and each query read starts a new one (see marked-filter.ts). */
 export let epoch: i32 = 0;
 /**
  * Per listed candidate, the best attribute key of its matches by ranked
@@ -46,17 +47,17 @@ function nextKeyStamp(): void {
   }
   keyStamp = next << KEY_BITS;
 }
-export const termStamp = new IntVec();
 export const termWords = new IntVec();
 /** Words the term matched with no typo, and as the whole word (not a prefix): for per-attribute rules. */
 export const termZeroTypoWords = new IntVec();
 export const termFullWords = new IntVec();
-/** The terms stamped this epoch, in the order they were first marked (highlighting filters tokens by them). */
+/** The terms marked this epoch, in the order they were first marked (highlighting filters tokens by them). */
 export const markedTerms = new IntVec();
 /**
- * The same terms as bits: the forward scan looks up every token of a
- * record, and a bit per term (12 KB for 100,000 terms) stays in the first
- * cache level where a stamp per term (400 KB) does not.
+ * The same terms as bits, cleared through markedTerms when the epoch ends:
+ * the forward scan looks up every token of a record, and a bit per term
+ * (12 KB for 100,000 terms) stays in the first cache level where a stamp
+ * per term (400 KB) did not.
  */
 export const markedBits = new IntVec();
 
@@ -89,7 +90,7 @@ export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32
   arena.reserve(cleared + 2 * bitmapWords);
   arena.length = cleared + 2 * bitmapWords;
   memory.fill(arena.ptr, 0, <usize>cleared << 2);
-  while (termStamp.length < termTotal) { termStamp.push(0); termWords.push(0); termZeroTypoWords.push(0); termFullWords.push(0); }
+  while (termWords.length < termTotal) { termWords.push(0); termZeroTypoWords.push(0); termFullWords.push(0); }
   while (markedBits.length << 5 < termTotal) markedBits.push(0);
   nextKeyStamp();
   typoMatched = false;
@@ -365,8 +366,7 @@ export function recordSubtreeMatch(subtree: i32, terms: IntVec, bytes: i32, typo
 /** Notes that `term` matches the current word (the forward scan and highlighting read it). */
 function markTerm(term: i32, typos: i32, full: bool): void {
   if (excludedMask & (1 << currentWord)) return;
-  if (termStamp.get(term) != epoch) {
-    termStamp.set(term, epoch);
+  if (!testBit(markedBits.ptr, term)) {
     markedTerms.push(term);
     setBit(markedBits.ptr, <u32>term);
     termWords.set(term, 0);
@@ -447,4 +447,4 @@ export function accumulateLevels(w: i32): void {
 
 export { testBit };
 
-@inline export function isTermMatched(term: i32): bool { return term < termStamp.length && termStamp.get(term) == epoch; }
+@inline export function isTermMatched(term: i32): bool { return term < markedBits.length << 5 && testBit(markedBits.ptr, term); }
