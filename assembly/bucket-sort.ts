@@ -17,7 +17,7 @@ import {
 } from './ranking';
 import { anyTypoMatch, bestAttributeOf, bitmapWords, candidateBitmap, ensureKeysFolded, exactBitmap, leadBitmap, levelBitmap, testBit, wholeValueBitmap } from './wordsets';
 import {
-  C_ATTRIBUTE, C_CUSTOM, C_EXACT, EXACT_SINGLE_ATTRIBUTE, EXACT_SINGLE_NONE, EXACT_SINGLE_WORD, C_FILTERS, C_GEO, C_PROXIMITY, C_SORT_SLOT, C_TYPO, C_WORDS, P_CRITERIA, P_CRITERIA_COUNT, P_EXACT_SINGLE, P_FILTER_SCORES_ACTIVE, P_GEO_ACTIVE, P_MIN_PROXIMITY, P_OPTIONAL_WORDS, params,
+  C_ATTRIBUTE, C_CUSTOM, C_EXACT, EXACT_SINGLE_NONE, EXACT_SINGLE_WORD, C_FILTERS, C_GEO, C_PROXIMITY, C_SORT_SLOT, C_TYPO, C_WORDS, P_CRITERIA, P_CRITERIA_COUNT, P_EXACT_SINGLE, P_FILTER_SCORES_ACTIVE, P_GEO_ACTIVE, P_MIN_PROXIMITY, P_OPTIONAL_WORDS, params,
 } from './params';
 
 /** Per candidate position: this search's stamp once scanned, and the scan's proximity and attribute key. */
@@ -511,17 +511,9 @@ function fillKeys(from: i32, to: i32, c: i32): void {
       const position = positionAt(i);
       putKey(i, position, <u32>bestAttributeOf(docAt(position)));
     }
-  } else if (code == C_EXACT && !exactFromScan && rankedWordCount == 1 && exactSingle == EXACT_SINGLE_ATTRIBUTE) {
-    // exactOnSingleWordQuery=attribute: whether the word is a whole attribute value
-    const whole = wholeValueBitmap();
-    for (let i = from; i < to; i++) {
-      const position = positionAt(i);
-      putKey(i, position, testBit(whole, docAt(position)) ? 0 : 1);
-    }
-  } else if (code == C_EXACT && !exactFromScan && (rankedWordCount != 1 || exactSingle == EXACT_SINGLE_WORD)) {
-    // the ranked words whose exact bitmap holds the record (exactWordsOf, its bitmaps looked up once)
-    let bitmaps = 0;
-    for (let w = 0; w < wordCount; w++) if (!isUncounted(w)) unchecked(wordBitmaps[bitmaps++] = exactBitmap(w));
+  } else if (code == C_EXACT && !exactFromScan) {
+    // the ranked words whose exact bitmap holds the record (exactOf, its bitmaps looked up once)
+    const bitmaps = exactBitmapsInto(wordBitmaps);
     for (let i = from; i < to; i++) {
       const position = positionAt(i);
       const doc = docAt(position);
@@ -582,15 +574,29 @@ export function rankCandidates(k: i32): void {
  */
 let exactTied = false;
 
-/** Whether no candidate is in a bitmap the exact criterion reads (see exactOf); false when it is read from scans. */
+/** Whether no candidate is in a bitmap the exact criterion reads; false when it is read from scans. */
 function exactTiesAll(): bool {
   if (exactFromScan) return false;
-  const listed = candidateBitmap();
-  if (rankedWordCount == 1 && exactSingle != EXACT_SINGLE_WORD) {
-    return exactSingle == EXACT_SINGLE_NONE || countBoth(listed, wholeValueBitmap()) == 0;
-  }
-  for (let w = 0; w < wordCount; w++) if (!isUncounted(w) && countBoth(listed, exactBitmap(w)) != 0) return false;
+  const bitmaps = exactBitmapsInto(wordBitmaps);
+  for (let b = 0; b < bitmaps; b++) if (countBoth(candidateBitmap(), unchecked(wordBitmaps[b])) != 0) return false;
   return true;
+}
+
+/**
+ * The bitmaps the exact criterion counts a record in (see exactOf) into
+ * `into`; returns how many. A single-word query reads whether the word is a
+ * whole attribute value (exactOnSingleWordQuery=attribute), or nothing
+ * (none); other queries, each counted word's exact bitmap.
+ */
+function exactBitmapsInto(into: StaticArray<usize>): i32 {
+  if (rankedWordCount == 1 && exactSingle != EXACT_SINGLE_WORD) {
+    if (exactSingle == EXACT_SINGLE_NONE) return 0;
+    unchecked(into[0] = wholeValueBitmap());
+    return 1;
+  }
+  let count = 0;
+  for (let w = 0; w < wordCount; w++) if (!isUncounted(w)) unchecked(into[count++] = exactBitmap(w));
+  return count;
 }
 
 /** A stamp no position of `scanned` holds yet (clearing it took a pass over every candidate). */

@@ -101,6 +101,11 @@ export function bucketCount(bucket: i32): i32 {
   return bucket == TYPO_FREE ? typoFreeCount : bucket == ONE_TYPO_AT_MOST ? oneTypoCount : candidateCount;
 }
 
+/** The bitmap of `bucket`'s candidates. */
+function bucketBitmap(bucket: i32): usize {
+  return bucket == TYPO_FREE ? typoFreeBitmap() : bucket == ONE_TYPO_AT_MOST ? oneTypoBitmap() : candidateBitmap();
+}
+
 /** Whether the candidates of `bucket` all have the same typo count: the typo criterion ties them. */
 export function typoTiedIn(bucket: i32): bool {
   return bucket == TYPO_FREE || (bucket == ONE_TYPO_AT_MOST && typoFreeCount == 0);
@@ -115,14 +120,15 @@ const keyHistogram = new IntVec();
 const listedKeys = new IntVec();
 
 /**
- * Lists the candidates of `bucket` (see ALL_CANDIDATES), ascending. With `cutWanted` > 0 (many candidates, ranked first by
- * attribute), each is listed with its best attribute key, and only those
+ * Lists the candidates of `bucket` (see ALL_CANDIDATES), ascending. With
+ * `cutWanted` > 0 (many candidates, ranked first by attribute), each is
+ * listed with its best attribute key, and only those
  * with a key up to the smallest one at least `cutWanted` of them reach are
  * kept: the page lies among them. When enough of them match in the lead
  * place (see LEAD_KEYS), only those are listed (the others' keys are larger).
  */
 export function listCandidates(bucket: i32, cutWanted: i32): void {
-  const source = bucket == TYPO_FREE ? typoFreeBitmap() : bucket == ONE_TYPO_AT_MOST ? oneTypoBitmap() : candidateBitmap();
+  const source = bucketBitmap(bucket);
   listedTypoTied = typoTiedIn(bucket);
   candidates.reserve(bitmapWords << 5);
   if (cutWanted <= 0) { listBitmap(source, 0); foldKeysLater(source); return; }
