@@ -27,6 +27,27 @@ export interface SnippetLeaf { value: string; matchLevel: 'none' | 'partial' | '
 
 type Tree<T> = T | Tree<T>[] | { [k: string]: Tree<T> };
 
+/**
+ * A leaf with its value and match level (the caller adds the rest), made
+ * by assignment, not from an object literal. V8 samples the objects of each
+ * literal and, when those it sampled outlived a young-generation
+ * collection, allocates the literal's later objects in the old generation
+ * (allocation-site pretenuring). At 1M records, after a few hundred default
+ * answers, the objects a page made from literals (these leaves, the hits'
+ * drafts, the values to mark) were allocated there: dead once answered,
+ * each kept the young objects it points to (hits, records, strings) alive
+ * through every young collection until the next full one, which then
+ * copied 3.2-4.8 MB instead of ~1 MB and paused 7-10 ms instead of 2.6-3.5
+ * (bench/RESULTS.md, stop 36). Objects made by Object.create or by a
+ * class's constructor have no allocation site.
+ */
+function newLeaf<T extends SnippetLeaf>(value: string, level: T['matchLevel']): T {
+  const leaf = Object.create(Object.prototype) as T;
+  leaf.value = value;
+  leaf.matchLevel = level;
+  return leaf;
+}
+
 function matchLevel(mask: number, o: HighlightOptions): HighlightLeaf['matchLevel'] {
   if (mask === 0) return 'none';
   const words = o.words.length;
@@ -102,23 +123,41 @@ export function snippetText(core: CoreIndex, text: string, size: number, ellipsi
   return snippetLeaf(text, tokens, 0, tokens.length / TOKEN_STRIDE, size, ellipsis, o);
 }
 
-/** A value of a page to mark: highlighted, or with `snippet` cut to a snippet of that many words. `indexed`: see highlightText. */
-export interface ValueToMark { text: string; indexed: boolean; snippet?: number }
+/**
+ * The values of a page to mark through the core, in the order they were
+ * listed: each one's text, its TEXT_* flags, and for a snippet its size in
+ * words (0: highlighted). Parallel arrays, not an object per value: see
+ * newLeaf for what objects made per value from a literal cost.
+ */
+export class ValuesToMark {
+  readonly texts: string[] = [];
+  readonly flags: number[] = [];
+  readonly snippetWords: number[] = [];
+
+  /** A value to highlight, or with `snippetWords` to cut to a snippet of that many words. `indexed`: see highlightText. */
+  add(text: string, indexed: boolean, snippetWords = 0): void {
+    this.texts.push(text);
+    this.flags.push((indexed ? TEXT_INDEXED : 0) | (snippetWords > 0 ? TEXT_EVERY_TOKEN : 0));
+    this.snippetWords.push(snippetWords);
+  }
+
+  get length(): number { return this.texts.length; }
+}
 
 /**
  * The highlights and snippets of a page's values, in order, from one call
  * into the core: for a highlight it lists the matched tokens only, for a
  * snippet every token (its window needs each one's place).
  */
-export function markValues(core: CoreIndex, values: readonly ValueToMark[], o: HighlightOptions, ellipsis: string): Array<HighlightLeaf | SnippetLeaf> {
+export function markValues(core: CoreIndex, values: ValuesToMark, o: HighlightOptions, ellipsis: string): Array<HighlightLeaf | SnippetLeaf> {
   if (values.length === 0) return [];
-  const flags = values.map((v) => (v.indexed ? TEXT_INDEXED : 0) | (v.snippet === undefined ? 0 : TEXT_EVERY_TOKEN));
-  const tokens = core.highlightTexts(values.map((v) => v.text), flags);
+  const tokens = core.highlightTexts(values.texts, values.flags);
   const leaves: Array<HighlightLeaf | SnippetLeaf> = [];
   let at = 0;
-  for (const { text, snippet } of values) {
+  for (let v = 0; v < values.length; v++) {
+    const text = values.texts[v], size = values.snippetWords[v];
     const [count, listed] = [tokens[at], tokens[at + 1]];
-    leaves.push(snippet === undefined ? highlightLeaf(text, tokens, at + 2, listed, count, o) : snippetLeaf(text, tokens, at + 2, count, snippet, ellipsis, o));
+    leaves.push(size === 0 ? highlightLeaf(text, tokens, at + 2, listed, count, o) : snippetLeaf(text, tokens, at + 2, count, size, ellipsis, o));
     at += 2 + listed * TOKEN_STRIDE;
   }
   return leaves;
@@ -127,14 +166,17 @@ export function markValues(core: CoreIndex, values: readonly ValueToMark[], o: H
 /** A text's highlight from its tokens as the core lists them (see mark). */
 function highlightLeaf(text: string, tokens: Int32Array, at: number, listed: number, count: number, o: HighlightOptions): HighlightLeaf {
   const { value, mask, allMarked } = mark(text, tokens, at, listed, count, 0, text.length, o);
-  const leaf: HighlightLeaf = { value, matchLevel: matchLevel(mask, o), matchedWords: matchedWords(mask, o) };
+  const leaf = newLeaf<HighlightLeaf>(value, matchLevel(mask, o));
+  leaf.matchedWords = matchedWords(mask, o);
   if (mask !== 0) leaf.fullyHighlighted = allMarked;
   return leaf;
 }
 
 /** The highlight of a text that matches no query word (what highlightText gives it, without the core). */
 export function unmatchedLeaf(text: string): HighlightLeaf {
-  return { value: text, matchLevel: 'none', matchedWords: [] };
+  const leaf = newLeaf<HighlightLeaf>(text, 'none');
+  leaf.matchedWords = [];
+  return leaf;
 }
 
 /**
@@ -145,7 +187,7 @@ export function unmatchedLeaf(text: string): HighlightLeaf {
 function snippetLeaf(text: string, tokens: Int32Array, at: number, count: number, size: number, ellipsis: string, o: HighlightOptions): SnippetLeaf {
   if (count <= size) {
     const { value, mask } = mark(text, tokens, at, count, count, 0, text.length, o);
-    return { value, matchLevel: matchLevel(mask, o) };
+    return newLeaf<SnippetLeaf>(value, matchLevel(mask, o));
   }
   const tokenAt = (t: number) => at + t * TOKEN_STRIDE;
   let first = 0;
@@ -157,7 +199,7 @@ function snippetLeaf(text: string, tokens: Int32Array, at: number, count: number
   const { value, mask } = mark(text, tokens, at, count, count, from, to, o);
   const prefix = from > 0 ? ellipsis : '';
   const suffix = to < text.length ? ellipsis : '';
-  return { value: prefix + value + suffix, matchLevel: matchLevel(mask, o) };
+  return newLeaf<SnippetLeaf>(prefix + value + suffix, matchLevel(mask, o));
 }
 
 /**

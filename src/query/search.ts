@@ -6,7 +6,7 @@ import { encodeParams, type SearchParams } from '../index/params.js';
 import { settingsFor, type SearchableAttribute, type Setting } from '../index/settings.js';
 import { facetsOf, requestedFacets } from './facet-counts.js';
 import { synonymWords } from '../index/synonyms.js';
-import { leafTexts, mapLeaves, markValues, unmatchedLeaf, type HighlightLeaf, type HighlightOptions, type SnippetLeaf, type ValueToMark } from './highlight.js';
+import { ValuesToMark, leafTexts, mapLeaves, markValues, unmatchedLeaf, type HighlightLeaf, type HighlightOptions, type SnippetLeaf } from './highlight.js';
 import { fallbackMasks, planQuery, type QueryPlan } from './query-plan.js';
 import { RELEVANT_SORT_WINDOW, relevantSorted } from './relevant-sort.js';
 import { project, projection, type Json, type Projection, type SearchRecord } from '../index/records.js';
@@ -292,13 +292,13 @@ function highlightOptions(words: string[], setting: Setting, plan: QueryPlan): H
  * value cost more in crossings and views than the core spent tokenizing it.
  */
 function pageHits(index: SearchIndex, hits: CoreHit[], shape: HitShape, params: SearchParams, plan: QueryPlan, marked: Int32Array[] | undefined): Hit[] {
-  const values: ValueToMark[] = [];
+  const values = new ValuesToMark();
   const drafts = hits.map((hit, i) => draftHit(index, hit, shape, marked?.[i], values));
   const leaves = values.length > 0 ? markValues(index.coreIndex, values, shape.highlighting(), shape.ellipsis) : [];
   let next = 0;
   const markedLeaf = (text: string): HighlightLeaf | SnippetLeaf => {
     // drafts listed the values in the order mapLeaves hands them back
-    if (values[next].text !== text) throw new Error('marked values out of order');
+    if (values.texts[next] !== text) throw new Error('marked values out of order');
     return leaves[next++];
   };
   return drafts.map((draft, i) => {
@@ -310,34 +310,47 @@ function pageHits(index: SearchIndex, hits: CoreHit[], shape: HitShape, params: 
 
 /**
  * A hit before its highlights and snippets: the retrieved attributes, what
- * they may show, the attributes highlighted (whether through the core) and
- * those snippeted (with their sizes in words).
+ * they may show, the attributes highlighted and whether each may match a
+ * query word (marked through the core), those snippeted (with their sizes
+ * in words). A class, as the values to mark are parallel arrays: V8 moved
+ * the objects of literals made while a page was drafted to the old
+ * generation (see newLeaf in highlight.ts), where each kept its young hit
+ * and record alive through every young collection until the next full one.
  */
-interface HitDraft { out: Hit; visible?: SearchRecord; highlighted: Array<{ name: string; matched: boolean }>; snippeted: Array<[string, number]> }
+class HitDraft {
+  constructor(
+    readonly out: Hit,
+    readonly visible?: SearchRecord,
+    readonly highlighted: readonly string[] = [],
+    readonly matched: readonly boolean[] = [],
+    readonly snippeted: ReadonlyArray<[string, number]> = [],
+  ) {}
+}
 
 /**
  * Reads a hit's record; lists in `values` the values to mark through the
  * core: to highlight, those of attributes that may match a query word
  * (`marked`: see mayMatch), then every value to snippet.
  */
-function draftHit(index: SearchIndex, hit: CoreHit, shape: HitShape, marked: Int32Array | undefined, values: ValueToMark[]): HitDraft {
-  if (shape.idOnly) return { out: { objectID: index.objectIDOf(hit.id)! }, highlighted: [], snippeted: [] };
+function draftHit(index: SearchIndex, hit: CoreHit, shape: HitShape, marked: Int32Array | undefined, values: ValuesToMark): HitDraft {
+  if (shape.idOnly) return new HitDraft({ objectID: index.objectIDOf(hit.id)! });
   const record = index.record(hit.id) as SearchRecord;
   const out: Hit = project(record, shape.retrieved);
-  if (!shape.marked) return { out, highlighted: [], snippeted: [] };
+  if (!shape.marked) return new HitDraft(out);
   const visible = shape.visible ? project(record, shape.visible) : record;
-  const highlighted = highlightAttributes(visible, shape.toHighlight).map((name) => {
+  const highlighted = highlightAttributes(visible, shape.toHighlight);
+  const matched = highlighted.map((name) => {
     const attribute = shape.attribute(name);
-    const matched = mayMatch(attribute, marked);
-    if (matched) for (const text of leafTexts(own(visible, name) as Json, [])) values.push({ text, indexed: attribute.whole });
-    return { name, matched };
+    const mayMatchWord = mayMatch(attribute, marked);
+    if (mayMatchWord) for (const text of leafTexts(own(visible, name) as Json, [])) values.add(text, attribute.whole);
+    return mayMatchWord;
   });
   const snippeted = snippetAttributes(visible, shape.toSnippet);
-  for (const [name, snippet] of snippeted) {
+  for (const [name, words] of snippeted) {
     const { whole } = shape.attribute(name);
-    for (const text of leafTexts(own(visible, name) as Json, [])) values.push({ text, indexed: whole, snippet });
+    for (const text of leafTexts(own(visible, name) as Json, [])) values.add(text, whole, words);
   }
-  return { out, visible, highlighted, snippeted };
+  return new HitDraft(out, visible, highlighted, matched, snippeted);
 }
 
 /** A drafted hit with its highlights and snippets (`markedLeaf`: the leaf of the next value drafted). */
@@ -346,9 +359,9 @@ function finishHit(draft: HitDraft, shape: HitShape, markedLeaf: (text: string) 
   if (!visible) return out;
   if (draft.highlighted.length > 0) {
     const result: Record<string, unknown> = {};
-    for (const { name, matched } of draft.highlighted) {
-      setOwn(result, name, mapLeaves(own(visible, name) as Json, matched ? markedLeaf : unmatchedLeaf, shape.keep));
-    }
+    draft.highlighted.forEach((name, i) => {
+      setOwn(result, name, mapLeaves(own(visible, name) as Json, draft.matched[i] ? markedLeaf : unmatchedLeaf, shape.keep));
+    });
     out._highlightResult = result;
   }
   if (draft.snippeted.length > 0) {

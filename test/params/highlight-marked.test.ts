@@ -97,6 +97,21 @@ describe('highlighting from the forward lists', () => {
     });
   }
 
+  it('answers leaves as plain objects, their keys in the order of the wire', async () => {
+    // leaves are not made from literals (see newLeaf): in process they must still be what JSON.parse would give
+    const r = await send('POST', '/1/indexes/listed/query', { query: 'giver', attributesToSnippet: ['description:8'] });
+    const hit = r.body.hits[0];
+    const keysOf = (leaves: unknown) => Object.values(leaves as object).flat().map((leaf: object) => {
+      expect(Object.getPrototypeOf(leaf)).toBe(Object.prototype);
+      return Object.keys(leaf).join(',');
+    });
+    const highlighted = keysOf(hit._highlightResult);
+    expect(highlighted).toContain('value,matchLevel,matchedWords,fullyHighlighted');
+    expect(highlighted).toContain('value,matchLevel,matchedWords');
+    expect(new Set(highlighted).size).toBe(2);
+    expect(keysOf(hit._snippetResult)).toEqual(['value,matchLevel']);
+  });
+
   it('answers the ids of the attributes holding a marked term, and nothing for a record removed since', async () => {
     const index = engine.catalog.index('listed');
     const giver = talks.find((t) => /giver/i.test(t.name))!;
