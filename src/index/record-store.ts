@@ -5,8 +5,8 @@
 // objects for at most one chunk of new records, whatever the size of the
 // index or of an import; a snapshot takes packed chunks as they are, and a
 // restart reads them back without parsing. Where inflating is synchronous
-// (Node) chunks stay deflated, a few recently read ones inflated beside;
-// elsewhere they stay inflated (still a fraction of the objects). Every
+// (Node) chunks stay deflated, those packed or read again lately also
+// inflated beside (in an InflatedRing); elsewhere they stay inflated (still a fraction of the objects). Every
 // record's objectID is also kept in a dense list, so finding a record id by
 // objectID (a table over that list) and answering a hit by its objectID
 // alone never read the record itself.
@@ -14,6 +14,7 @@ import { Encoder } from '@msgpack/msgpack';
 import { decode } from '../util/msgpack.js';
 import { deflate, deflateNow, inflate, inflateNow, inflateTransient, loadSyncZlib, syncZlib } from '../util/compression.js';
 import { ObjectIdTable } from './object-id-table.js';
+import { InflatedRing } from './inflated-ring.js';
 import { ByteWriter } from '../util/bytes.js';
 import type { SearchRecord } from './records.js';
 import { yieldTurn } from '../util/turns.js';
@@ -32,7 +33,7 @@ const CHANGES_KEPT = 1 << 16;
  */
 export const CHUNK_RECORDS = 16;
 
-/** Inflated bytes kept beside deflated ones (Node), of the chunks packed or read in place most recently (a read of a deflated chunk keeps nothing). */
+/** Inflated bytes kept beside deflated ones (Node), of the chunks packed or read again most recently (see InflatedRing; a first read keeps nothing). */
 const INFLATED_BYTES = 64 << 20;
 
 /**
@@ -142,10 +143,8 @@ export class RecordStore {
   /** objectID per record id ('' once removed, and for ids a snapshot holds no record at). */
   private objectIDs: string[] = [];
   private readonly ids = new ObjectIdTable((id) => this.objectIDOf(id));
-  /** Chunks whose inflated bytes may be dropped (they have deflated ones), least recently read first. */
-  private readonly inflatedChunks = new Set<number>();
-  /** The inflated bytes of those chunks. */
-  private inflatedBytes = 0;
+  /** The inflated bytes kept of chunks that have deflated ones (Node): a chunk dropped from the ring reads its deflated bytes again. */
+  private readonly kept: InflatedRing;
   /** Packed records decoded lately. */
   private readonly decoded = new DecodedRecords();
   /** Deflated chunks read lately, by their index's low bits (see readBefore). */
@@ -154,12 +153,14 @@ export class RecordStore {
   private changes: number[] = [];
   private changesDropped = 0;
 
-  private readonly inflatedBudget: number;
   /** How this store packs records (see RecordFormat): a new store packs JSON. */
   private format: RecordFormat = 'json';
 
   constructor(options: RecordStoreOptions = {}) {
-    this.inflatedBudget = options.inflatedBytes ?? INFLATED_BYTES;
+    this.kept = new InflatedRing(options.inflatedBytes ?? INFLATED_BYTES, (k, view) => {
+      const chunk = this.chunks[k];
+      if (chunk?.inflated === view) chunk.inflated = undefined;
+    });
   }
 
   /** Record ids issued so far, live or not. */
@@ -288,16 +289,25 @@ export class RecordStore {
    */
   *entries(): Iterable<[number, SearchRecord]> {
     for (let first = 0; first < this.objects.length; first += this.chunkRecords) {
-      const chunk = this.chunkOf(first);
-      const inflated = chunk && this.bytesOf(chunk);
-      for (let id = first; id < Math.min(first + this.chunkRecords, this.objects.length); id++) {
-        const record = this.objects[id];
-        if (record) yield [id, record];
-        else if (record === undefined && chunk && this.hasBytes(id)) {
-          yield [id, this.decoded.get(id) ?? unpackRecord(this.format, bytesIn(chunk.ends, id - first, inflated!))];
-        }
+      // a chunk's records are all decoded before the first is handed out: what the reader does
+      // between two may read other chunks, whose bytes can take the place of this one's in the ring
+      yield* this.chunkEntries(first);
+    }
+  }
+
+  /** The live records of the chunk starting at record id `first`. */
+  private chunkEntries(first: number): Array<[number, SearchRecord]> {
+    const chunk = this.chunkOf(first);
+    const inflated = chunk && this.bytesOf(chunk);
+    const entries: Array<[number, SearchRecord]> = [];
+    for (let id = first; id < Math.min(first + this.chunkRecords, this.objects.length); id++) {
+      const record = this.objects[id];
+      if (record) entries.push([id, record]);
+      else if (record === undefined && chunk && this.hasBytes(id)) {
+        entries.push([id, this.decoded.get(id) ?? unpackRecord(this.format, bytesIn(chunk.ends, id - first, inflated!))]);
       }
     }
+    return entries;
   }
 
   /**
@@ -432,7 +442,7 @@ export class RecordStore {
     const first = k * this.chunkRecords;
     const last = Math.min(first + this.chunkRecords, this.objects.length);
     const previous = this.chunks[k];
-    const previousBytes = previous && this.inflatedOf(k, previous);
+    const previousBytes = previous && this.bytesOf(previous);
     const ends = new Uint32Array(this.chunkRecords);
     const writer = chunkWriter;
     writer.clear();
@@ -443,7 +453,6 @@ export class RecordStore {
       ends[id - first] = writer.length;
     }
     const chunk: Chunk = { ends, inflated: writer.view().slice(), stale: false, deadBytes: 0 };
-    this.forgetInflated(k);
     this.chunks[k] = chunk;
     for (let id = first; id < last; id++) if (this.objects[id]) this.objects[id] = undefined;
     if (deflateLater) this.deflateLater(k, chunk);
@@ -489,34 +498,20 @@ export class RecordStore {
     return chunk.inflated ?? inflateNow(chunk.deflated!, this.inflatedSize(chunk));
   }
 
-  /** The inflated bytes of chunk k, inflated now if need be and kept among the recently read. */
+  /** The inflated bytes of chunk k (read again lately), inflated now if need be and kept in the ring. */
   private inflatedOf(k: number, chunk: Chunk): Uint8Array {
-    chunk.inflated = this.bytesOf(chunk);
-    if (chunk.deflated) this.keptInflated(k);
-    return chunk.inflated;
+    if (chunk.inflated) return chunk.inflated;
+    // inflated into reused memory, then copied into the ring: nothing allocated per chunk
+    const bytes = inflateTransient(chunk.deflated!, this.inflatedSize(chunk));
+    chunk.inflated = this.kept.keep(k, bytes);
+    return chunk.inflated ?? bytes;
   }
 
-  /** Marks chunk k's inflated bytes as read last; drops those read longest ago past the budget. */
+  /** Chunk k, deflated now, keeps its inflated bytes in the ring (Node) rather than in a buffer of its own. */
   private keptInflated(k: number): void {
-    if (!syncZlib()) return; // reads cannot inflate: every chunk stays inflated
-    if (!this.chunks[k]?.inflated) return;
-    if (this.inflatedChunks.delete(k)) this.inflatedChunks.add(k);
-    else {
-      this.inflatedChunks.add(k);
-      this.inflatedBytes += this.chunks[k]!.inflated!.length;
-    }
-    while (this.inflatedBytes > this.inflatedBudget && this.inflatedChunks.size > 1) {
-      const oldest = this.inflatedChunks.keys().next().value!;
-      this.inflatedChunks.delete(oldest);
-      const chunk = this.chunks[oldest]!;
-      this.inflatedBytes -= chunk.inflated!.length;
-      chunk.inflated = undefined;
-    }
-  }
-
-  /** Chunk k is packed anew: its inflated bytes are no longer counted. */
-  private forgetInflated(k: number): void {
-    if (this.inflatedChunks.delete(k)) this.inflatedBytes -= this.chunks[k]!.inflated!.length;
+    if (!syncZlib()) return; // reads cannot inflate: every chunk keeps its inflated bytes
+    const chunk = this.chunks[k];
+    if (chunk?.inflated && chunk.deflated) chunk.inflated = this.kept.keep(k, chunk.inflated);
   }
 }
 

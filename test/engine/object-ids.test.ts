@@ -203,6 +203,25 @@ describe('record store packing', () => {
     }
   });
 
+  it('scans every record while reads between two records take the place of the chunk scanned in the ring', async () => {
+    const budget = { inflatedBytes: 4 << 10 }; // about one chunk
+    const store = new RecordStore(budget);
+    const count = 250 * CHUNK_RECORDS; // more than the records kept decoded
+    const recordOf = (id: number) => ({ objectID: `${id}`, i: id, text: `record ${id} `.repeat(20) });
+    for (let id = 0; id < count; id++) store.push(recordOf(id));
+    const reopened = await RecordStore.unpack(await store.snapshot(), budget);
+    const next = random(9);
+    let scanned = 0;
+    for (const [id, record] of reopened.entries()) {
+      expect(record).toEqual(recordOf(id));
+      // two records of another chunk: read again, the chunk is kept, where the one scanned was
+      const first = Math.floor(next() * (count / CHUNK_RECORDS)) * CHUNK_RECORDS;
+      for (const other of [first + (id % 7), first + 8 + (id % 5)]) expect(reopened.get(other)).toEqual(recordOf(other));
+      scanned++;
+    }
+    expect(scanned).toBe(count);
+  });
+
   it('goes on with the chunk size of the snapshot it was read from', async () => {
     const store = new RecordStore();
     for (let i = 0; i < 1500; i++) store.push({ objectID: `${i}`, i });
