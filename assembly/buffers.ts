@@ -5,11 +5,12 @@
 /**
  * Grows the memory, if it must, by `bytes` at once, left free for the
  * allocations to come. A WebAssembly memory's growth counts as memory
- * outside V8's heap, and V8 starts a full marking of its heap for every
- * 64 MB of that: grown entry by entry as the search caches filled, the
- * memory of a 1M-record index grew 17 times over its first 1,000 queries,
- * by 225 MB, and V8 marked its heap over and over, in steps and pauses
- * that fell on the queries.
+ * outside V8's heap, and V8 starts a full marking of its heap when that
+ * grows (for "external memory pressure", after growths of 14 MB too):
+ * grown entry by entry as the search caches filled, the memory of a
+ * 1M-record index grew 17 times over its first 1,000 queries, by 225 MB,
+ * and V8 marked its heap over and over, in steps and pauses that fell on
+ * the queries.
  */
 export function reserveMemory(bytes: usize): void { heap.free(heap.alloc(bytes)); }
 

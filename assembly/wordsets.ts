@@ -75,6 +75,15 @@ const RESERVED_FROM_WORDS = 2048;
  * not use it, being one block an eighth larger than it).
  */
 let cachesReserved = false;
+/**
+ * Room reserved with the caches' for the per-query work vectors (the
+ * attribute-key log, candidate lists, sort buffers) to reach their
+ * high-water marks in: 32 bytes a record (layout words << 10). Without it,
+ * at 1M records the memory still grew twice by ~14 MB over the first
+ * 2,400 first-sight queries, V8 marked its heap after each growth, and the
+ * queries around each marking ran at 8-27 ms (bench/RESULTS.md, stop 36).
+ */
+const WORK_ROOM_SHIFT = 10;
 
 export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32): void {
   words = wordTotal;
@@ -82,7 +91,7 @@ export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32
   bitmapWords = ((docCapacity + 127) >> 7) << 2;
   // the caches, once full, take their room in one growth (see reserveMemory)
   if (ensureLayout(bitmapWords) && bitmapWords >= RESERVED_FROM_WORDS && !cachesReserved) {
-    reserveMemory(fullCacheBytes(layoutWords) + fullMemoBytes(layoutWords));
+    reserveMemory(fullCacheBytes(layoutWords) + fullMemoBytes(layoutWords) + (<usize>layoutWords << WORK_ROOM_SHIFT));
     cachesReserved = true;
   }
   // the two work bitmaps at the end are cleared where they are used
