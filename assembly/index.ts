@@ -6,7 +6,7 @@ import { setIndexedSeparators, tokenize, tokens } from './text';
 import { initDictionary, internToken, termCount } from './dictionary';
 import {
   attributeKey, attributeRank, attributeUnordered, compactSome as compactPostingsFrom, postingBytes as allPostingBytes, docLength, docPtr, ensureTerms, isLive,
-  liveCount, postings, removeDoc, storeForward, wholeValues, SEGMENT,
+  docCapacity, liveCount, postings, removeDoc, storeForward, wholeValues, SEGMENT,
 } from './store';
 import { rankSlots } from './ranking';
 import { invalidateStaticOrder, prepareQuery as prepareQueryWords, search as runSearch, unmatchedWords as lastUnmatchedWords } from './search';
@@ -16,7 +16,7 @@ import { beginExport, beginImport, exportSome, importSome } from './snapshot';
 import { invalidatePrefixCache as dropPrefixCache, hasEntries, notePosting } from './prefix-cache';
 import { sortByKeys } from './radix-sort';
 import { invalidateWordMemo } from './word-memo';
-import { bitmapWords, candidateBitmap, isTermMatched, marksAreComplete } from './wordsets';
+import { bitmapWords, candidateBitmap, isTermMatched, layOutCaches, marksAreComplete } from './wordsets';
 
 /** Gap in word positions between two elements of one array attribute. */
 const ARRAY_GAP = 8;
@@ -149,6 +149,9 @@ export function sortKeys(count: i32): void { sortByKeys(count); }
 
 /** Scratch: the query (UTF-16 units); `paramsPtr()` holds the parameters. */
 export function search(): void { runSearch(); }
+
+/** Lays out and reserves what searches of the index as it is need, ahead of them (see layOutCaches). */
+export function prepareSearches(): void { layOutCaches(docCapacity); }
 
 /** Scratch: a query; reads its words (for `highlight`) without searching. */
 export function prepareQuery(): void { prepareQueryWords(); }

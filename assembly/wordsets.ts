@@ -85,15 +85,28 @@ let cachesReserved = false;
  */
 const WORK_ROOM_SHIFT = 10;
 
-export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32): void {
-  words = wordTotal;
-  // whole 128-bit vectors: SIMD passes need no scalar tail
-  bitmapWords = ((docCapacity + 127) >> 7) << 2;
-  // the caches, once full, take their room in one growth (see reserveMemory)
-  if (ensureLayout(bitmapWords) && bitmapWords >= RESERVED_FROM_WORDS && !cachesReserved) {
+/** Bitmap words for `docCapacity` records: whole 128-bit vectors, so SIMD passes need no scalar tail. */
+@inline function wordsFor(docCapacity: i32): i32 { return ((docCapacity + 127) >> 7) << 2; }
+
+/**
+ * Lays the caches out for `docCapacity` records and, the first time an
+ * index is large enough, reserves their room in one growth (see
+ * reserveMemory). Searches do it themselves; an engine does it ahead of
+ * them for the indexes it loads (`prepareSearches`), so that the marking
+ * V8 starts after the growth runs then, not during the first searches.
+ */
+export function layOutCaches(docCapacity: i32): void {
+  const needed = wordsFor(docCapacity);
+  if (ensureLayout(needed) && needed >= RESERVED_FROM_WORDS && !cachesReserved) {
     reserveMemory(fullCacheBytes(layoutWords) + fullMemoBytes(layoutWords) + (<usize>layoutWords << WORK_ROOM_SHIFT));
     cachesReserved = true;
   }
+}
+
+export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32): void {
+  words = wordTotal;
+  bitmapWords = wordsFor(docCapacity);
+  layOutCaches(docCapacity);
   // the two work bitmaps at the end are cleared where they are used
   const cleared = (wordTotal * LEVELS + 3) * bitmapWords;
   arena.reserve(cleared + 2 * bitmapWords);

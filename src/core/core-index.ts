@@ -302,6 +302,13 @@ export class CoreIndex {
     return readSearchResult(this.results());
   }
 
+  /**
+   * Takes now the memory the first search would (the caches' room, once an
+   * index has 65,536 records): growing a WebAssembly memory makes V8 mark
+   * its whole heap, and that marking then falls on the searches after it.
+   */
+  prepareSearches(): void { this.core.prepareSearches(); }
+
   /** The ranked query words of the last search that matched no record at all (bit w = word w). */
   unmatchedWords(): number { return this.core.unmatchedWords(); }
 

@@ -23,6 +23,7 @@ export interface CoreExports {
   sortKeys(count: number): void;
   search(): void;
   prepareQuery(): void;
+  prepareSearches(): void;
   unmatchedWords(): number;
   candidatesPtr(): number;
   candidateWords(): number;

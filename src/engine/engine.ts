@@ -182,6 +182,8 @@ export class Engine {
       await loadCore();
       this.cursorKey = await newCursorKey();
       await this.durability.open();
+      // the memory the first searches would take is taken now (see CoreIndex.prepareSearches)
+      this.catalog.prepareSearches();
     } catch (e) {
       await this.durability.storage.close();
       throw e;

@@ -154,6 +154,17 @@ export class IndexCatalog implements StateSection<IndexesPart, WriteOperation & 
     flush();
   }
 
+  /**
+   * Takes ahead of searches the memory their first one would take (see
+   * CoreIndex.prepareSearches), in every index: the engine calls it once
+   * it has loaded what its storage holds. Not after writes: an import
+   * applied in turns would take it for the size of its first turns, and
+   * the caches of the whole index would then grow entry by entry.
+   */
+  prepareSearches(): void {
+    for (const index of this.indexes.values()) index.coreIndex.prepareSearches();
+  }
+
   // --- its part of snapshots
 
   async snapshot(): Promise<IndexesPart> {
