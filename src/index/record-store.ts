@@ -6,7 +6,8 @@
 // index or of an import; a snapshot takes packed chunks as they are, and a
 // restart reads them back without parsing. Where inflating is synchronous
 // (Node) chunks stay deflated, those packed or read again lately also
-// inflated beside (in an InflatedRing); elsewhere they stay inflated (still a fraction of the objects). Every
+// inflated beside (in an InflatedRing); elsewhere they stay inflated
+// (still a fraction of the objects). Every
 // record's objectID is also kept in a dense list, so finding a record id by
 // objectID (a table over that list) and answering a hit by its objectID
 // alone never read the record itself.
