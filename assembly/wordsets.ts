@@ -84,6 +84,13 @@ let cachesReserved = false;
  * queries around each marking ran at 8-27 ms (bench/RESULTS.md, stop 36).
  */
 const WORK_ROOM_SHIFT = 10;
+/**
+ * The reservation is one block, and the allocator hands out none of 1 GB
+ * or more: the work room is left out where it would take the block past
+ * that (from ~6.3M records), rather than fail where the caches' room alone
+ * fits.
+ */
+const LARGEST_RESERVATION: usize = (1 << 30) - (1 << 20);
 
 /** Bitmap words for `docCapacity` records: whole 128-bit vectors, so SIMD passes need no scalar tail. */
 @inline function wordsFor(docCapacity: i32): i32 { return ((docCapacity + 127) >> 7) << 2; }
@@ -98,7 +105,9 @@ const WORK_ROOM_SHIFT = 10;
 export function layOutCaches(docCapacity: i32): void {
   const needed = wordsFor(docCapacity);
   if (ensureLayout(needed) && needed >= RESERVED_FROM_WORDS && !cachesReserved) {
-    reserveMemory(fullCacheBytes(layoutWords) + fullMemoBytes(layoutWords) + (<usize>layoutWords << WORK_ROOM_SHIFT));
+    const caches = fullCacheBytes(layoutWords) + fullMemoBytes(layoutWords);
+    const withWork = caches + (<usize>layoutWords << WORK_ROOM_SHIFT);
+    reserveMemory(withWork <= LARGEST_RESERVATION ? withWork : caches);
     cachesReserved = true;
   }
 }

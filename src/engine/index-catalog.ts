@@ -162,7 +162,13 @@ export class IndexCatalog implements StateSection<IndexesPart, WriteOperation & 
    * the caches of the whole index would then grow entry by entry.
    */
   prepareSearches(): void {
-    for (const index of this.indexes.values()) index.coreIndex.prepareSearches();
+    for (const index of this.indexes.values()) {
+      try {
+        index.coreIndex.prepareSearches();
+      } catch {
+        // only ahead of time: an index whose room cannot be taken is opened all the same, and its first search says why
+      }
+    }
   }
 
   // --- its part of snapshots

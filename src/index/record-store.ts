@@ -132,7 +132,7 @@ interface Chunk {
 }
 
 export interface RecordStoreOptions {
-  /** Inflated bytes kept beside deflated ones, of the chunks packed or read in place most recently (default 64 MB). */
+  /** Inflated bytes kept beside deflated ones (Node), of the chunks packed or read again most recently, the oldest dropped first (default 64 MB; see InflatedRing). */
   inflatedBytes?: number;
 }
 
@@ -356,7 +356,7 @@ export class RecordStore {
       const chunk = this.chunks[k]!;
       if (!chunk.deflated) {
         chunk.deflated = await deflate(chunk.inflated!); // its deflate after packing failed
-        this.keptInflated(k);
+        if (this.chunks[k] === chunk) this.keptInflated(k);
       }
       const first = k * this.chunkRecords;
       for (let id = first; id < Math.min(first + this.chunkRecords, this.objects.length); id++) ends[id] = offset + chunk.ends[id - first];
@@ -462,7 +462,7 @@ export class RecordStore {
 
   /**
    * Deflates a chunk just packed off the write path (on the thread pool in
-   * Node); once deflated, its inflated bytes count against the budget. A
+   * Node); once deflated, its inflated bytes go to the ring (see keptInflated). A
    * snapshot does not wait for it where it can deflate on the spot (Node),
    * and does again one that failed.
    */
