@@ -8,7 +8,9 @@ import { prng } from '../support/random.js';
 
 /** The bytes of chunk `key`: a pattern of its own. */
 function bytesOf(key: number, length: number): Uint8Array {
-  return Uint8Array.from({ length }, (_, i) => (key * 131 + i * 7) & 255);
+  const bytes = new Uint8Array(length);
+  for (let i = 0; i < length; i++) bytes[i] = (key * 131 + i * 7) & 255;
+  return bytes;
 }
 
 /** Whether `view` still holds chunk `key`'s bytes (at its ends and middle: views may be megabytes). */
@@ -20,8 +22,8 @@ function holds(view: Uint8Array, key: number): boolean {
 describe('the ring of inflated chunks', () => {
   const cases = [
     { name: 'one segment', capacity: 16 << 10, largest: 5000 },
-    { name: 'four segments of 4 MB', capacity: 16 << 20, largest: 1500 << 10 },
-    { name: 'a capacity that is not a whole number of segments', capacity: 10 << 20, largest: 1 << 20 },
+    { name: '16 MB, segments doubling up to 4 MB', capacity: 16 << 20, largest: 1500 << 10 },
+    { name: '10 MB, which the segments do not fill exactly', capacity: 10 << 20, largest: 1 << 20 },
   ];
   for (const { name, capacity, largest } of cases) {
     it(`${name}: keeps each chunk's bytes until it drops the chunk, oldest first, within its capacity`, () => {
