@@ -103,7 +103,7 @@ export class InflatedRing {
    * always the next one the writer meets.
    */
   private nextSegment(): void {
-    while (this.oldest < this.keys.length && this.segmentOf[this.oldest] === this.segment && this.starts[this.oldest] >= this.offset) this.dropOldest();
+    this.dropOverlapping(Number.POSITIVE_INFINITY);
     this.segment++;
     this.offset = 0;
   }
@@ -111,7 +111,7 @@ export class InflatedRing {
   /**
    * Drops the chunks of an earlier lap that start before `end` in the
    * current segment: those at or past the writer's offset (the chunks this
-   * lap wrote there start before it).
+   * lap wrote there start before it), oldest first.
    */
   private dropOverlapping(end: number): void {
     while (
