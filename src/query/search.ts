@@ -321,11 +321,14 @@ class HitDraft {
   constructor(
     readonly out: Hit,
     readonly visible?: SearchRecord,
-    readonly highlighted: readonly string[] = [],
-    readonly matched: readonly boolean[] = [],
-    readonly snippeted: ReadonlyArray<[string, number]> = [],
+    readonly highlighted: readonly string[] = NOTHING_DRAFTED,
+    readonly matched: readonly boolean[] = NOTHING_DRAFTED,
+    readonly snippeted: ReadonlyArray<[string, number]> = NOTHING_DRAFTED,
   ) {}
 }
+
+/** A draft's lists when it has none (objectID only, nothing marked): one shared array, not three per hit. */
+const NOTHING_DRAFTED: readonly never[] = Object.freeze([]);
 
 /**
  * Reads a hit's record; lists in `values` the values to mark through the
