@@ -15,6 +15,7 @@ import { ImportError, importFile, type ImportSummary } from './cli/import.js';
 import { NoAnswerError, httpSender } from './cli/http.js';
 import { createClient } from './api/client.js';
 import { COLUMN_TYPES, SourceError, type ColumnType } from './cli/record-sources.js';
+import { encryptionKeyFrom, KeySourceError } from './cli/encryption-key.js';
 import { isPlainObject } from './index/records.js';
 import { ReadPool } from './replication/read-pool.js';
 import { natsCluster, type AdvertisedNodes, type NatsCluster } from './nats/cluster.js';
@@ -23,10 +24,11 @@ import { availableParallelism } from 'node:os';
 /** Each command's usage: `lantern help COMMAND` prints one, `lantern --help` all of them. */
 const COMMANDS: Record<string, string> = {
   serve: `lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory | --nats URL,... --app-id ID [--nats-replicas 1]]
-              [--app-id ID] [--admin-key KEY] [--clusters c1,c2] [--advertise URL] [--trust-proxy] [--max-connections-per-address 256]
+              [--app-id ID] [--admin-key KEY] [--key-file FILE] [--clusters c1,c2] [--advertise URL] [--trust-proxy] [--max-connections-per-address 256]
               [--workers 1] [--snapshot-every 2000] [--follow-backlog 10000] [--demo]
     The REST API over HTTP. The admin key may come from the LANTERN_ADMIN_KEY environment
-    variable instead of --admin-key; without one, any credentials are accepted. --workers N
+    variable instead of --admin-key; without one, any credentials are accepted. An encrypted
+    store's key comes from LANTERN_ENCRYPTION_KEY or --key-file FILE (see repair). --workers N
     (or auto: one per core) answers reads on N worker threads, each holding a copy of the
     whole state in memory; the main thread stays the one writer. --nats keeps the data in
     NATS JetStream (servers started with -js): every node started with the same --app-id
@@ -55,8 +57,12 @@ const COMMANDS: Record<string, string> = {
     Prints the hits. --url asks a running lantern serve (whose data directory it holds).`,
   export: `lantern export INDEX [--data DIR | --url http://HOST:PORT]
     Writes every record of INDEX to standard output as NDJSON (lantern import reads it back).`,
-  repair: `lantern repair [--data DIR]
-    Opens a damaged store with what it still holds, and reports what is lost.`,
+  repair: `lantern repair [--data DIR] [--key-file FILE]
+    Opens a damaged store with what it still holds, moves what it cannot use to DIR/damaged/
+    (nothing is deleted), and reports each thing it moved and what is lost. An encrypted store
+    needs its key, from the LANTERN_ENCRYPTION_KEY environment variable or --key-file FILE (a
+    passphrase, or base64:KEY for a raw key): a wrong or missing key changes nothing. serve,
+    import, search and export take the key the same way.`,
 };
 
 const USAGE = `usage:\n${Object.values(COMMANDS).map((text) => `  ${text.split('\n')[0]}`).join('\n')}
@@ -72,6 +78,8 @@ const OPTIONS = {
     data: { type: 'string' },
     'app-id': { type: 'string' },
     'admin-key': { type: 'string' },
+    // the store's encryption key (or LANTERN_ENCRYPTION_KEY): never on the command line itself
+    'key-file': { type: 'string' },
     clusters: { type: 'string' },
     settings: { type: 'string' },
     format: { type: 'string' },
@@ -160,13 +168,24 @@ const PACKAGE: { name: string; version: string } = JSON.parse(readFileSync(new U
 const ADMIN_KEY_VARIABLE = 'LANTERN_ADMIN_KEY';
 const adminKey = flags['admin-key'] ?? process.env[ADMIN_KEY_VARIABLE];
 
+/** The store's encryption key, from --key-file or LANTERN_ENCRYPTION_KEY (stops with one line when it cannot be used). */
+function encryptionKey(): string | Uint8Array | undefined {
+  try {
+    return encryptionKeyFrom(flags['key-file'], process.env, (path) => readFileSync(path, 'utf8'));
+  } catch (e) {
+    if (e instanceof KeySourceError) stop(e.message);
+    throw e;
+  }
+}
+
 /** An engine on a data directory, in memory (no directory), or on the application's stream and snapshots in NATS. */
 async function open(dataDir: string | undefined, repair = false, cluster?: NatsCluster): Promise<Lantern> {
+  const key = encryptionKey();
   const storage = cluster?.storage ?? (dataDir ? fsStorage(dataDir) : memoryStorage());
   const clusters = clusterNames();
   const shared = cluster?.assignments ? { assignments: cluster.assignments, apiKeys: cluster.apiKeys } : {};
   return Lantern.open({
-    appId: flags['app-id'], adminKey, storage, log: cluster?.log, clusters, ...shared, repair, snapshotEvery: count('snapshot-every'), followBacklog: count('follow-backlog'),
+    appId: flags['app-id'], adminKey, storage, log: cluster?.log, clusters, ...shared, repair, ...(key === undefined ? {} : { encryptionKey: key }), snapshotEvery: count('snapshot-every'), followBacklog: count('follow-backlog'),
   });
 }
 
@@ -366,16 +385,23 @@ function withoutMarks(hit: Record<string, unknown>): Record<string, unknown> {
   return record;
 }
 
+/**
+ * Opens the store with repair: an encrypted one only with its key (a wrong
+ * or missing key stops before anything changes); prints what was set aside,
+ * and where, and what was lost.
+ */
 async function repairCommand(): Promise<void> {
   const dir = flags.data ?? DEFAULT_DATA;
+  if (!existsSync(dir)) stop(`${dir} does not exist: pass --data with the store's directory`);
   const engine = await open(dir, true);
-  const { problems, lost } = engine.recovery;
+  const { problems, lost, setAside } = engine.recovery;
   await engine.close();
-  if (problems.length === 0) {
+  if (problems.length === 0 && setAside.length === 0) {
     console.log(`${dir}: nothing to repair`);
     return;
   }
-  console.log(`${dir}: repaired; it now stands on a new snapshot of what was kept (damaged bytes are in ${dir}/damaged/)`);
+  console.log(`${dir}: repaired; it now stands on a new snapshot of what was kept`);
+  for (const line of setAside) console.log(`set aside: ${line}`);
   console.log(lost.length === 0 ? 'nothing acknowledged was lost' : `lost: ${lost.join('; ')}`);
 }
 

@@ -91,7 +91,7 @@ export interface DurabilityOptions<Operation> {
 export class Durability<Operation extends object> {
   readonly tasks = new TaskQueue();
   /** What opening found damaged and recovered from (empty for a sound store). */
-  recovery: Recovered = { lastTaskID: 0, problems: [], lost: [], fellBack: false };
+  recovery: Recovered = { lastTaskID: 0, problems: [], lost: [], fellBack: false, unusable: { snapshots: [], logRecords: [] }, setAside: [] };
   private codec!: Codec;
   private logTail: Promise<void> = Promise.resolve();
   private lastApplied = 0;
@@ -138,7 +138,7 @@ export class Durability<Operation extends object> {
     }, this.options.repair);
     this.lastApplied = this.recovery.lastTaskID;
     this.tasks.advancePast(this.lastApplied);
-    await stored.repair?.();
+    this.recovery.setAside = await stored.repair?.(this.recovery.unusable) ?? [];
   }
 
   /** Applies an operation to every section, at the time it was accepted. */

@@ -12,6 +12,7 @@
 import { decode } from '../util/msgpack.js'; // keeps "__proto__" keys as data
 import { concat } from '../util/bytes.js';
 import { cut, join, type CutState } from './snapshot-sections.js';
+import { MissingEncryptionKeyError, StorageError } from '../storage/errors.js';
 
 const PLAIN = 0;
 const AES_GCM = 1;
@@ -27,9 +28,17 @@ const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.e
 const u32 = (n: number) => new Uint8Array(Uint32Array.of(n).buffer);
 const noPause = async () => {};
 
-export class StorageError extends Error {}
-/** The data cannot be read with the key given (or without one): never fall back, fail the open. */
-export class EncryptionKeyError extends StorageError {}
+/**
+ * A sealed piece that does not decrypt with the key given. AES-GCM fails the
+ * same way for a wrong key and for damaged bytes: recovery tells them apart
+ * (a key that decrypts no piece at all is wrong, see recovery.ts).
+ */
+export class UndecryptableError extends StorageError {
+  override name = 'UndecryptableError';
+  constructor() {
+    super('it does not decrypt with the encryptionKey given (damaged, or another key)');
+  }
+}
 
 /** A passphrase becomes an AES-GCM key through PBKDF2; raw 16/32-byte keys are used as they are. */
 async function importKey(secret: string | Uint8Array): Promise<CryptoKey> {
@@ -44,7 +53,13 @@ async function importKey(secret: string | Uint8Array): Promise<CryptoKey> {
 }
 
 export class Codec {
+  /** Sealed pieces this codec decrypted: proof that its key is the data's. */
+  unsealed = 0;
+
   private constructor(private readonly key: CryptoKey | undefined) {}
+
+  /** Whether it encrypts what it seals (it was given a key). */
+  get encrypts(): boolean { return this.key !== undefined; }
 
   static async create(encryptionKey?: string | Uint8Array): Promise<Codec> {
     return new Codec(encryptionKey === undefined ? undefined : await importKey(encryptionKey));
@@ -62,13 +77,16 @@ export class Codec {
   private async unseal(framed: Uint8Array): Promise<Uint8Array> {
     if (framed[0] === PLAIN) return framed.subarray(1);
     if (framed[0] !== AES_GCM) throw new StorageError('unknown storage format');
-    if (!this.key) throw new EncryptionKeyError('the data is encrypted: open it with its encryptionKey');
+    if (!this.key) throw new MissingEncryptionKeyError();
+    let plain: Uint8Array;
     try {
       const iv = framed.slice(1, 1 + IV_BYTES);
-      return new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv }, this.key, framed.slice(1 + IV_BYTES)));
+      plain = new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv }, this.key, framed.slice(1 + IV_BYTES)));
     } catch {
-      throw new EncryptionKeyError('cannot decrypt the data: wrong encryptionKey (or damaged data)');
+      throw new UndecryptableError();
     }
+    this.unsealed++;
+    return plain;
   }
 
   encodeOperation(op: unknown): Promise<Uint8Array> {

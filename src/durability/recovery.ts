@@ -5,11 +5,12 @@
 // write torn before it was acknowledged) is reported and recovered from.
 // Damage that would lose acknowledged writes stops the open with a
 // StoreDamagedError, unless the caller asked to repair: then what can be kept
-// is kept and the rest reported. An encryption key that opens nothing is a
-// wrong key, never damage.
-import { EncryptionKeyError, StorageError, StoreDamagedError } from '../storage/errors.js';
-import type { Damage, StoredState } from '../storage/storage.js';
-import type { Codec } from './persistence.js';
+// is kept and the rest reported. A missing encryption key, or one that
+// decrypts nothing, is a key error, never damage: it is thrown before
+// anything is judged lost, so neither an open nor a repair changes a byte.
+import { MissingEncryptionKeyError, StorageError, StoreDamagedError, WrongEncryptionKeyError } from '../storage/errors.js';
+import type { Damage, StoredState, Unusable } from '../storage/storage.js';
+import { UndecryptableError, type Codec } from './persistence.js';
 
 /** An index of a snapshot that could not be loaded (the rest of the snapshot may be sound). */
 export class IndexLoadError extends StorageError {
@@ -42,6 +43,10 @@ export interface Recovered {
   lost: string[];
   /** The newest snapshot could not be used: the store should stand on a new one. */
   fellBack: boolean;
+  /** Stored pieces that could not be used: the storage sets them aside (never deletes them). */
+  unusable: Unusable;
+  /** Where the storage set aside what could not be used, a line each (see Storage's `repair`). */
+  setAside: string[];
 }
 
 export const REPAIR_HINT = 'Nothing was changed: open it with `repair: true` (on the command line, `lantern repair --data DIR`) to keep what can be kept';
@@ -53,7 +58,8 @@ export async function recover<State extends { lastTaskID: number }>(
 ): Promise<Recovered> {
   const problems = stored.damage.map((d) => d.what);
   const lost: string[] = [];
-  const keys = new KeyEvidence();
+  const keys = new KeyEvidence(codec);
+  const unusable: Unusable = { snapshots: [], logRecords: [] };
 
   let base = 0;
   // the newest snapshot an index of which failed to load: used, with that index quarantined, when no snapshot loads whole
@@ -68,8 +74,10 @@ export async function recover<State extends { lastTaskID: number }>(
       base = snapshot.taskID;
       break;
     } catch (e) {
+      if (e instanceof MissingEncryptionKeyError) throw e;
       if (e instanceof IndexLoadError && state) partial ??= { taskID: snapshot.taskID, state };
       problems.push(`the snapshot of task ${snapshot.taskID} cannot be used: ${messageOf(e)}`);
+      unusable.snapshots.push(snapshot.taskID);
       target.reset();
     }
   }
@@ -77,6 +85,7 @@ export async function recover<State extends { lastTaskID: number }>(
     // open the other indexes rather than none
     for (const name of await target.restore(partial.state, true)) problems.push(quarantineNote(name, partial.taskID));
     base = partial.taskID;
+    unusable.snapshots = unusable.snapshots.filter((taskID) => taskID !== base);
   }
   if (base === 0 && stored.needsSnapshot && stored.log[0]?.taskID !== 1) {
     lost.push('no snapshot the store stood on could be loaded, and the log does not reach back to the first write');
@@ -90,7 +99,9 @@ export async function recover<State extends { lastTaskID: number }>(
     try {
       op = await keys.watch(() => codec.decodeOperation(entry.bytes));
     } catch (e) {
+      if (e instanceof MissingEncryptionKeyError) throw e;
       lost.push(`the log record of task ${entry.taskID} is unreadable (${messageOf(e)})`);
+      unusable.logRecords.push(entry.taskID);
       continue;
     }
     try {
@@ -106,7 +117,7 @@ export async function recover<State extends { lastTaskID: number }>(
   if (lost.length > 0 && !repair) throw new StoreDamagedError(reported, REPAIR_HINT);
   for (const problem of reported) console.warn(`lantern: ${problem}`);
   const fellBack = stored.snapshots.length > 0 && base !== stored.snapshots[0].taskID;
-  return { lastTaskID, problems: reported, lost, fellBack };
+  return { lastTaskID, problems: reported, lost, fellBack, unusable, setAside: [] };
 }
 
 /** A snapshot's state, checked to be the one taken after `taskID` (not a file of another time or store). */
@@ -135,27 +146,26 @@ function lostBy(damage: Damage, base: number): string[] {
 }
 
 /**
- * Tells a wrong key from damage: a key that decrypts nothing at all is wrong
- * (or missing), while a record that fails to decrypt among others that do is
+ * Tells a wrong key from damage: a key that decrypts no sealed piece at all
+ * is wrong, while a piece that fails to decrypt among others that do is
  * damaged (AES-GCM fails the same way for both).
  */
 class KeyEvidence {
-  private opened = false;
-  private refused: EncryptionKeyError | undefined;
+  private undecryptable = 0;
+
+  constructor(private readonly codec: Codec) {}
 
   async watch<T>(decode: () => Promise<T>): Promise<T> {
     try {
-      const value = await decode();
-      this.opened = true;
-      return value;
+      return await decode();
     } catch (e) {
-      if (e instanceof EncryptionKeyError) this.refused ??= e;
+      if (e instanceof UndecryptableError) this.undecryptable++;
       throw e;
     }
   }
 
-  /** Throws the key's error when nothing could be decrypted with it. */
+  /** Throws a WrongEncryptionKeyError when pieces failed to decrypt and none did. */
   check(): void {
-    if (this.refused && !this.opened) throw this.refused;
+    if (this.undecryptable > 0 && this.codec.unsealed === 0) throw new WrongEncryptionKeyError();
   }
 }

@@ -7,9 +7,36 @@ export class StorageError extends Error {
   override name = 'StorageError';
 }
 
-/** The data cannot be read with the key given (or without one): nothing falls back, the open fails. */
+/** Where the command line takes a store's key from. */
+const KEY_HINT = 'set LANTERN_ENCRYPTION_KEY or pass --key-file FILE';
+
+/**
+ * The data cannot be read with the key given (or without one): nothing falls
+ * back, the open (or the repair) fails and changes nothing. One of the two
+ * classes below is thrown; catch this one for either.
+ */
 export class EncryptionKeyError extends StorageError {
   override name = 'EncryptionKeyError';
+}
+
+/** The store holds encrypted data and no key was given. */
+export class MissingEncryptionKeyError extends EncryptionKeyError {
+  override name = 'MissingEncryptionKeyError';
+  constructor() {
+    super(`the data is encrypted: open it with its encryptionKey (lantern: ${KEY_HINT})`);
+  }
+}
+
+/**
+ * The key given decrypts none of the store's encrypted data: it is not the
+ * store's key. (One piece that fails among others that decrypt is damage,
+ * not a wrong key: see recovery.ts.)
+ */
+export class WrongEncryptionKeyError extends EncryptionKeyError {
+  override name = 'WrongEncryptionKeyError';
+  constructor() {
+    super(`cannot decrypt the data: wrong encryptionKey (lantern: ${KEY_HINT})`);
+  }
 }
 
 /** Another writer holds the store. */

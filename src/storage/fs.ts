@@ -1,17 +1,17 @@
 // File system storage. A data directory holds:
-//   manifest.json          the snapshots the store stands on (see manifest.ts)
+//   manifest.json          the snapshots and log parts the store stands on (see manifest.ts)
 //   snapshot-<task>.bin    snapshots, written to a temporary file, fsync'd, renamed
 //   log-<task>.bin         closed parts of the log, named after their first task
 //   log.bin                the part of the log being appended to
 //   LOCK                   the pid of the process writing to the directory
-//   damaged/               bytes recovery moved aside instead of deleting
+//   damaged/               what recovery could not use, set aside instead of deleted
 // A record is acknowledged once its frame is written whole and fsync'd; a
 // write that fails is rolled back to the log's last good offset. The log is
 // split where a snapshot starts, so dropping what a snapshot holds is
 // deleting files, never rewriting the log.
 import {
   closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync,
-  unlinkSync, writeFileSync, writeSync,
+  unlinkSync, writeSync,
 } from 'node:fs';
 import { open as openFile, readFile, unlink } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
@@ -21,7 +21,9 @@ import { frame, scanLog, type DamagedSpan } from './log-frames.js';
 import {
   MANIFEST, describeSnapshot, emptyManifest, readManifest, snapshotProblem, type Manifest, type ManifestSnapshot,
 } from './manifest.js';
-import { SNAPSHOTS_KEPT, type Damage, type Entry, type SnapshotEntry, type Storage, type StoredSnapshot, type StoredState } from './storage.js';
+import {
+  SNAPSHOTS_KEPT, type Damage, type Entry, type SnapshotEntry, type Storage, type StoredSnapshot, type StoredState, type Unusable,
+} from './storage.js';
 
 const LOG = 'log.bin';
 const LOCK = 'LOCK';
@@ -126,6 +128,12 @@ function readIfPresent(path: string): Buffer | undefined {
 
 interface Segment { file: string; first: number; last: number }
 
+/** Bytes of a log file: a damaged span, or a record's frame. */
+interface FileSpan { file: string; span: DamagedSpan }
+
+/** The first and last intact record a log file holds (none: it holds no intact record). */
+interface Held { first?: number; last?: number }
+
 /** The log's files in order: closed parts by first task, then the one being appended to. */
 function logFiles(dir: string): string[] {
   const closed = readdirSync(dir).filter((f) => SEGMENT.test(f)).sort();
@@ -175,15 +183,21 @@ export function fsStorage(dir: string): Storage {
     }));
   }
 
-  function readLog(damage: Damage[]): { log: Entry[]; spans: Array<{ file: string; span: DamagedSpan }> } {
+  function readLog(damage: Damage[]): { log: Entry[]; spans: FileSpan[]; held: Map<string, Held>; frames: Map<number, FileSpan> } {
     const log: Entry[] = [];
-    const spans: Array<{ file: string; span: DamagedSpan }> = [];
+    const spans: FileSpan[] = [];
+    const held = new Map<string, Held>();
+    const frames = new Map<number, FileSpan>();
     for (const file of logFiles(dir)) {
       const data = readFileSync(join(dir, file));
       const scanned = scanLog(data, log.at(-1)?.taskID ?? 0);
+      held.set(file, { first: scanned.entries[0]?.taskID, last: scanned.entries.at(-1)?.taskID });
       for (const span of scanned.damaged) spans.push({ file, span });
       // a loop, not push(...): a log of a few hundred thousand records would overflow the call stack
-      for (const { taskID, bytes } of scanned.entries) log.push({ taskID, bytes });
+      for (const { taskID, bytes, start, end } of scanned.entries) {
+        log.push({ taskID, bytes });
+        frames.set(taskID, { file, span: { start, end, after: taskID - 1, before: taskID + 1 } });
+      }
       if (file === LOG) {
         logSize = scanned.damaged.find((s) => s.before === undefined)?.start ?? data.length;
         activeFirst = scanned.entries[0]?.taskID;
@@ -202,26 +216,63 @@ export function fsStorage(dir: string): Storage {
         ? { what: `${where}, at the end (a write torn before it was acknowledged)`, log: { after: span.after } }
         : { what: `${where}, between tasks ${span.after} and ${before}`, log: { after: span.after, before } });
     }
-    return { log, spans };
+    return { log, spans, held, frames };
   }
 
-  /** Copies damaged bytes to damaged/ and rewrites their file without them. */
-  function moveAside(file: string, spans: DamagedSpan[]): void {
+  /** damaged/, made when first needed, and a stamp that keeps what is set aside apart from earlier repairs. */
+  function damagedDir(): { path: string; stamp: string } {
+    mkdirSync(join(dir, DAMAGED), { recursive: true });
+    return { path: join(dir, DAMAGED), stamp: new Date().toISOString().replace(/[:.]/g, '-') };
+  }
+
+  /** Copies bytes that could not be used to damaged/ (fsync'd), then rewrites their file without them; a line each. */
+  function moveAside(file: string, spans: DamagedSpan[]): string[] {
     const path = join(dir, file);
     const data = readFileSync(path);
-    mkdirSync(join(dir, DAMAGED), { recursive: true });
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const damaged = damagedDir();
     const kept: Buffer[] = [];
+    const moved: string[] = [];
     let at = 0;
     for (const span of spans) {
-      writeFileSync(join(dir, DAMAGED, `${file}.${span.start}-${span.end}.${stamp}`), data.subarray(span.start, span.end));
+      const to = join(damaged.path, `${file}.${span.start}-${span.end}.${damaged.stamp}`);
+      writeDurably(to, data.subarray(span.start, span.end));
+      moved.push(`${span.end - span.start} bytes of ${path} at offset ${span.start}, which could not be used, moved to ${to}`);
       kept.push(data.subarray(at, span.start));
       at = span.end;
     }
     kept.push(data.subarray(at));
-    syncDirectory(join(dir, DAMAGED));
+    syncDirectory(damaged.path);
     syncedWrite(path, Buffer.concat(kept));
     if (file === LOG) logSize = kept.reduce((n, b) => n + b.length, 0);
+    return moved;
+  }
+
+  /** After bytes of a log file were set aside: the first and last task it holds now (what the manifest will say of it). */
+  function noteWhatIsLeft(file: string): void {
+    const { entries } = scanLog(readFileSync(join(dir, file)), 0);
+    if (file === LOG) {
+      activeFirst = entries[0]?.taskID;
+      activeLast = entries.at(-1)?.taskID ?? 0;
+      return;
+    }
+    const segment = segments.find((s) => s.file === file);
+    if (segment) Object.assign(segment, { first: entries[0]?.taskID ?? 0, last: entries.at(-1)?.taskID ?? 0 });
+  }
+
+  /** Moves the files of snapshots that could not be used to damaged/ (a rename: nothing is copied or lost); a line each. */
+  function moveSnapshotsAside(taskIDs: number[], listed: Manifest | undefined): string[] {
+    const moved: string[] = [];
+    for (const taskID of taskIDs) {
+      const file = listed?.snapshots.find((s) => s.taskID === taskID)?.file ?? `snapshot-${padded(taskID)}.bin`;
+      if (!existsSync(join(dir, file))) continue;
+      const damaged = damagedDir();
+      const to = join(damaged.path, `${file}.${damaged.stamp}`);
+      renameSync(join(dir, file), to);
+      syncDirectory(damaged.path);
+      moved.push(`${join(dir, file)}, which could not be used, moved to ${to}`);
+    }
+    if (moved.length > 0) syncDirectory(dir);
+    return moved;
   }
 
   /** The manifest of a store written before manifests (or a new one): the snapshot files it has. */
@@ -264,21 +315,32 @@ export function fsStorage(dir: string): Storage {
       // without its manifest, the files are all there is to go by: only a repair may trust them
       if (read.manifest === undefined && read.problem) damage.push({ what: read.problem, unknownLoss: true });
       const snapshots = listSnapshots(found);
-      const { log, spans } = readLog(damage);
-      for (const part of found?.logParts ?? []) {
-        if (!existsSync(join(dir, part.file))) damage.push({ what: `${join(dir, part.file)} is missing`, log: { after: part.first - 1, before: part.last + 1 } });
-      }
-      const needsSnapshot = found ? found.snapshots.length > 0 : snapshots.length > 0 || (log.length > 0 && log[0].taskID !== 1);
+      const { log, spans, held, frames } = readLog(damage);
+      if (found) damage.push(...missingLog(dir, found, held, log));
+      // a log that does not start at the first write was cut after a snapshot (even one a repair since set aside)
+      const needsSnapshot = snapshots.length > 0 || (log.length > 0 && log[0].taskID !== 1);
       const leftovers = [
         ...readdirSync(dir).filter((f) => f.endsWith('.tmp')),
         ...(found ? snapshotFiles().filter((f) => !found.snapshots.some((s) => s.file === f)) : []),
       ];
-      const repair = async () => {
-        for (const file of new Set(spans.map((s) => s.file))) moveAside(file, spans.filter((s) => s.file === file).map((s) => s.span));
+      const repair = async (unusable: Unusable) => {
+        const setAside: string[] = [];
+        // damaged bytes, and the frames of records that are intact but unreadable (they do not decrypt or parse)
+        const aside = [...spans, ...unusable.logRecords.flatMap((taskID) => frames.get(taskID) ?? [])];
+        for (const file of new Set(aside.map((s) => s.file))) {
+          setAside.push(...moveAside(file, aside.filter((s) => s.file === file).map((s) => s.span).sort((a, b) => a.start - b.start)));
+          noteWhatIsLeft(file);
+        }
+        setAside.push(...moveSnapshotsAside(unusable.snapshots, found));
         for (const f of leftovers) unlinkSync(join(dir, f));
         // a new store, or one written before manifests: from now on the manifest says what it stands on
-        manifest = found ?? await describeLegacy(snapshots);
-        if (!found) writeManifest(manifest);
+        const usable = snapshots.filter((s) => !unusable.snapshots.includes(s.taskID));
+        const standsOn = found ? { ...found, snapshots: found.snapshots.filter((s) => !unusable.snapshots.includes(s.taskID)) } : await describeLegacy(usable);
+        // the log as it is now: what the repair found missing is no longer expected
+        const next: Manifest = { ...standsOn, logParts: segments.filter((s) => s.last > 0), openPart: activeFirst === undefined ? undefined : { first: activeFirst } };
+        if (JSON.stringify(next) !== JSON.stringify(found)) writeManifest(next);
+        else manifest = next;
+        return setAside;
       };
       return { snapshots, log, damage, needsSnapshot, repair };
     },
@@ -289,6 +351,8 @@ export function fsStorage(dir: string): Storage {
         fd ??= openSync(logPath, 'a');
         writeWhole(fd, bytes);
         fsyncSync(fd);
+        // the part's first record is durable: the manifest says the part exists before the write is acknowledged
+        if (activeFirst === undefined) writeManifest({ ...manifest, openPart: { first: entry.taskID } });
       } catch (e) {
         throw rollBack(e as NodeJS.ErrnoException);
       }
@@ -307,6 +371,7 @@ export function fsStorage(dir: string): Storage {
       segments.push({ file, first: activeFirst, last: activeLast });
       logSize = 0;
       activeFirst = undefined;
+      writeManifest({ ...manifest, logParts: [...segments], openPart: undefined });
     },
 
     async writeSnapshot(snapshot, prove) {
@@ -351,6 +416,29 @@ export function fsStorage(dir: string): Storage {
       diskFull,
     );
   }
+}
+
+/**
+ * The log parts the manifest lists that are missing or cut (they do not hold
+ * the first and last task it says), and the open part when no file holds its
+ * first record: what they held is lost, unless a snapshot loaded holds it.
+ */
+function missingLog(dir: string, manifest: Manifest, held: Map<string, Held>, log: Entry[]): Damage[] {
+  const damage: Damage[] = [];
+  for (const part of manifest.logParts ?? []) {
+    const path = join(dir, part.file);
+    const found = held.get(part.file);
+    if (!found) damage.push({ what: `${path} is missing (it held tasks ${part.first} to ${part.last})`, log: { after: part.first - 1, before: part.last + 1 } });
+    else if (found.last === undefined) damage.push({ what: `${path} holds none of tasks ${part.first} to ${part.last}`, log: { after: part.first - 1, before: part.last + 1 } });
+    else if (found.last < part.last) damage.push({ what: `${path} is cut: it ends at task ${found.last}, where it held tasks up to ${part.last}`, log: { after: found.last, before: part.last + 1 } });
+    else if (found.first! > part.first) damage.push({ what: `${path} is cut: it starts at task ${found.first}, where it held tasks from ${part.first}`, log: { after: part.first - 1, before: found.first! } });
+  }
+  const open = manifest.openPart;
+  if (open && !log.some((e) => e.taskID >= open.first)) {
+    const what = held.has(LOG) ? 'holds none of the writes' : 'is missing: the writes it held';
+    damage.push({ what: `${join(dir, LOG)} ${what} from task ${open.first} on (they are lost)`, unknownLoss: true });
+  }
+  return damage;
 }
 
 /** The first intact record's taskID after `after`. */

@@ -3,15 +3,23 @@
 // transaction that drops what it supersedes; a Web Lock keeps a second tab or
 // worker from writing to the same database. Read-only, it takes no lock and
 // reads the database as it is: a second tab's view (its writes are refused).
+// What recovery cannot use (a record failing its checksum, a snapshot that
+// does not load) is moved to the `damaged` store, never deleted.
 import { openDB, type IDBPDatabase } from 'idb';
 import { concat } from '../util/bytes.js';
-import { SNAPSHOTS_KEPT, type Damage, type Entry, type Storage, type StoredSnapshot } from './storage.js';
+import { SNAPSHOTS_KEPT, type Damage, type Entry, type Storage, type StoredSnapshot, type Unusable } from './storage.js';
 import { StorageWriteError } from './errors.js';
 
 interface StoredEntry { taskID: number; bytes: Uint8Array; sha256: Uint8Array }
 
 const LOG = 'log';
 const SNAPSHOTS = 'snapshots';
+const DAMAGED = 'damaged';
+/** 2: the `damaged` store. */
+const VERSION = 2;
+
+/** A record set aside: what it was, and its bytes as stored. */
+interface DamagedRecord { from: typeof LOG | typeof SNAPSHOTS; taskID: number; at: string; record: StoredEntry }
 
 async function sha256(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
@@ -50,6 +58,23 @@ export interface IdbStorageOptions {
   readOnly?: boolean;
 }
 
+/** Moves records to the `damaged` store in one transaction (all of them, or none); a line each. */
+async function setAside(db: IDBPDatabase, name: string, what: Array<{ from: typeof LOG | typeof SNAPSHOTS; taskID: number }>): Promise<string[]> {
+  if (what.length === 0) return [];
+  const tx = db.transaction([LOG, SNAPSHOTS, DAMAGED], 'readwrite');
+  const at = new Date().toISOString();
+  const moved: string[] = [];
+  for (const { from, taskID } of what) {
+    const record = (await tx.objectStore(from).get(taskID)) as StoredEntry | undefined;
+    if (!record) continue;
+    await tx.objectStore(DAMAGED).add({ from, taskID, at, record } satisfies DamagedRecord);
+    await tx.objectStore(from).delete(taskID);
+    moved.push(`the ${from === LOG ? 'log record' : 'snapshot'} of task ${taskID} in "${name}" moved to its "${DAMAGED}" store`);
+  }
+  await tx.done;
+  return moved;
+}
+
 /** The engine's data in the IndexedDB database `lantern-search:<name>`. */
 export function idbStorage(name: string, options: IdbStorageOptions = {}): Storage {
   const readOnly = options.readOnly ?? false;
@@ -66,10 +91,13 @@ export function idbStorage(name: string, options: IdbStorageOptions = {}): Stora
 
     async open() {
       if (!readOnly) release = await acquireLock(name);
-      db = await openDB(`lantern-search:${name}`, 1, {
-        upgrade(upgrading) {
-          upgrading.createObjectStore(LOG, { keyPath: 'taskID' });
-          upgrading.createObjectStore(SNAPSHOTS, { keyPath: 'taskID' });
+      db = await openDB(`lantern-search:${name}`, VERSION, {
+        upgrade(upgrading, from) {
+          if (from < 1) {
+            upgrading.createObjectStore(LOG, { keyPath: 'taskID' });
+            upgrading.createObjectStore(SNAPSHOTS, { keyPath: 'taskID' });
+          }
+          if (from < 2) upgrading.createObjectStore(DAMAGED, { autoIncrement: true });
         },
       });
       const damage: Damage[] = [];
@@ -89,11 +117,10 @@ export function idbStorage(name: string, options: IdbStorageOptions = {}): Stora
         damagedKeys.push(e.taskID);
         damage.push({ what: `the log record of task ${e.taskID} in "${name}" fails its checksum`, log: { after: e.taskID - 1, before: e.taskID + 1 } });
       }
-      const repair = async () => {
-        const tx = database().transaction(LOG, 'readwrite');
-        for (const key of damagedKeys) await tx.store.delete(key);
-        await tx.done;
-      };
+      const repair = async (unusable: Unusable) => setAside(database(), name, [
+        ...[...damagedKeys, ...unusable.logRecords].map((taskID) => ({ from: LOG, taskID }) as const),
+        ...unusable.snapshots.map((taskID) => ({ from: SNAPSHOTS, taskID }) as const),
+      ]);
       // every transaction commits whole: a store that ever had a snapshot keeps one
       // (read-only, the damaged records stay: the database is the writing tab's)
       return { snapshots, log, damage, needsSnapshot: snapshots.length > 0, ...(readOnly ? {} : { repair }) };

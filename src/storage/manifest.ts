@@ -1,9 +1,11 @@
 // The manifest of a data directory (manifest.json) ties its files together:
 // which snapshots the store stands on, newest first, with each file's size
-// and SHA-256, and which closed parts of the log it needs. It is replaced
-// atomically once a new snapshot is proven and before anything it supersedes
-// is deleted, so a store whose snapshots were deleted, swapped or damaged is
-// told apart from one that never had them.
+// and SHA-256; which closed parts of the log it needs, with the first and
+// last task each holds; and the task the part being appended to starts at.
+// It is replaced atomically when a part of the log is opened or closed, and
+// once a new snapshot is proven and before anything it supersedes is
+// deleted, so a store whose snapshots or log parts were deleted, cut,
+// swapped or damaged is told apart from one that never had them.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -17,7 +19,7 @@ export interface ManifestSnapshot {
   sha256: string;
 }
 
-/** A closed part of the log the store needs (the active part changes with every write, and is not listed). */
+/** A closed part of the log the store needs. */
 export interface ManifestLogPart {
   file: string;
   first: number;
@@ -30,6 +32,13 @@ export interface Manifest {
   snapshots: ManifestSnapshot[];
   /** Oldest first; absent in a manifest written before any part was closed. */
   logParts?: ManifestLogPart[];
+  /**
+   * The part of the log being appended to (log.bin) holds the tasks from
+   * `first` on. Written once the part's first record is durable and before
+   * it is acknowledged (the part's end changes with every write, and is not
+   * written); absent while no write followed the last closed part.
+   */
+  openPart?: { first: number };
 }
 
 export const emptyManifest = (): Manifest => ({ format: FORMAT, snapshots: [], logParts: [] });

@@ -52,10 +52,22 @@ export interface StoredState {
    */
   needsSnapshot: boolean;
   /**
-   * Moves damaged bytes aside and removes leftovers (the engine calls it once
-   * it has read everything: a wrong encryption key must change nothing).
+   * Sets aside what cannot be used, never deleting a byte of it: the damaged
+   * log bytes found, and the pieces the engine could not use (`unusable`);
+   * then removes leftovers of interrupted writes. The engine calls it once it
+   * has read everything and judged it: a wrong or missing encryption key, or
+   * damage that needs a repair, must change nothing. Resolves with one line
+   * per thing set aside, saying where it went.
    */
-  repair?: () => Promise<void>;
+  repair?: (unusable: Unusable) => Promise<string[]>;
+}
+
+/** Stored pieces whose bytes are intact as stored but could not be used (they do not decode or load). */
+export interface Unusable {
+  /** Snapshots, by the task they were taken after. */
+  snapshots: number[];
+  /** Log records, by task. */
+  logRecords: number[];
 }
 
 export interface Storage {

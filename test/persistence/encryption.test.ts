@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadCore } from '../../src/core/wasm.js';
 import { idbStorage } from '../../src/storage/idb.js';
-import { StoreDamagedError } from '../../src/storage/errors.js';
+import { MissingEncryptionKeyError, StoreDamagedError, WrongEncryptionKeyError } from '../../src/storage/errors.js';
 import {
   caller, captureFailure, captureWarnings, cleanup, closeEngine, directoryContents, Lantern, logPath, logRecords, openAt,
   snapshotFiles, tempDir, type Call,
@@ -106,9 +106,9 @@ describe('fsStorage', () => {
         const before = directoryContents(dir);
         expect(Object.keys(before)).toEqual(['log.bin', 'manifest.json', snapshotFiles(dir)[0].file]);
 
-        for (const [label, attempt] of [['a wrong key', wrongKey], ['no key', undefined]] as const) {
+        for (const [label, attempt, kind] of [['a wrong key', wrongKey, WrongEncryptionKeyError], ['no key', undefined, MissingEncryptionKeyError]] as const) {
           const { error, warnings } = await captureFailure(() => openAt(dir, { encryptionKey: attempt }));
-          expect(error, label).toBeInstanceOf(Error);
+          expect(error, label).toBeInstanceOf(kind);
           expect(error!.message, label).toMatch(/encryptionKey/);
           // never a fallback to an older snapshot or to an empty engine
           expect(warnings, label).toEqual([]);
@@ -130,7 +130,7 @@ describe('fsStorage', () => {
     const before = directoryContents(dir);
     for (const attempt of ['wrong passphrase', undefined, RAW_KEY]) {
       const { error } = await captureFailure(() => openAt(dir, { encryptionKey: attempt }));
-      expect(error?.message).toMatch(/encryptionKey/);
+      expect(error).toBeInstanceOf(attempt === undefined ? MissingEncryptionKeyError : WrongEncryptionKeyError);
       expect(directoryContents(dir)).toEqual(before);
     }
     await expectSecrets(caller(await openAt(dir, { encryptionKey: PASSPHRASE })), ['one']);
@@ -146,7 +146,7 @@ describe('fsStorage', () => {
     writeFileSync(logPath(dir), bytes.subarray(0, bytes.length - 5));
     const before = directoryContents(dir);
     const { error } = await captureFailure(() => openAt(dir, { encryptionKey: 'wrong passphrase' }));
-    expect(error?.message).toMatch(/encryptionKey/);
+    expect(error).toBeInstanceOf(WrongEncryptionKeyError);
     expect(directoryContents(dir)).toEqual(before);
   });
 
@@ -248,6 +248,7 @@ describe('fsStorage: tampering that keeps its checksums (an authentication failu
 
     const { error } = await captureFailure(() => openAt(dir, { encryptionKey: PASSPHRASE }));
     expect(error).toBeInstanceOf(StoreDamagedError);
+    expect(error).not.toBeInstanceOf(WrongEncryptionKeyError);
     expect(error!.message).toMatch(new RegExp(`task ${late[1]} is unreadable`));
     const { result: engine } = await captureWarnings(() => openAt(dir, { encryptionKey: PASSPHRASE, repair: true }));
     const call = caller(engine);
@@ -302,7 +303,7 @@ describe('idbStorage', () => {
 
       for (const attempt of [wrongKey, undefined]) {
         const { error, warnings } = await captureFailure(() => Lantern.open({ storage: idbStorage(name), encryptionKey: attempt }));
-        expect(error).toBeInstanceOf(Error);
+        expect(error).toBeInstanceOf(attempt === undefined ? MissingEncryptionKeyError : WrongEncryptionKeyError);
         expect(error!.message).toMatch(/encryptionKey/);
         expect(warnings).toEqual([]);
         expect(await rawDump(name)).toEqual(before);

@@ -3,7 +3,8 @@
 // was appended, in order, across a close; store a snapshot only once its
 // bytes are proven, and drop what a proven snapshot supersedes (all but the
 // two newest snapshots, and the log the older of them holds); keep
-// everything when a proof fails. memoryStorage keeps nothing by design.
+// everything when a proof fails; set aside, never delete, what the engine
+// could not use. memoryStorage keeps nothing by design.
 import 'fake-indexeddb/auto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -144,6 +145,32 @@ describe.each(IMPLEMENTATIONS)('$name', ({ persists, place }) => {
     await session(open, async (_, state) => {
       expect(await texts(state)).toEqual([[4, 'state at 4'], [2, 'state at 2']]);
       expect(taskIDs(state).filter((t) => t > 2)).toEqual([3, 4, 5, 6, 7]);
+    });
+  });
+
+  it.skipIf(!persists)('a repair sets aside the snapshot and log record the engine could not use: given back no more, said where, the rest kept', async () => {
+    const open = place();
+    await session(open, async (storage) => {
+      for (const t of [1, 2]) await storage.append!(entry(t));
+      await snapshotAt(storage, 2, 'state at 2');
+      for (const t of [3, 4]) await storage.append!(entry(t));
+      await snapshotAt(storage, 4, 'state at 4');
+      for (const t of [5, 6, 7]) await storage.append!(entry(t));
+    });
+    const setAside = await session(open, async (_, state) => {
+      expect(taskIDs(state).filter((t) => t > 4)).toEqual([5, 6, 7]);
+      // 4 ends a closed part of the log, 6 is in the part being appended to
+      return state.repair!({ snapshots: [4], logRecords: [4, 6] });
+    });
+    expect(setAside).toHaveLength(3);
+    expect(setAside.join('\n')).toMatch(/snapshot/);
+    expect(setAside.join('\n')).toMatch(/damaged/);
+    await session(open, async (_, state) => {
+      expect(await texts(state)).toEqual([[2, 'state at 2']]);
+      expect(taskIDs(state).filter((t) => t > 2)).toEqual([3, 5, 7]);
+      expect(state.damage).toEqual([]);
+      // opening again sets nothing more aside
+      expect(await state.repair!({ snapshots: [], logRecords: [] })).toEqual([]);
     });
   });
 });
