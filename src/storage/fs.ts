@@ -153,6 +153,8 @@ export function fsStorage(dir: string): Storage {
   let activeLast = 0;
   const segments: Segment[] = [];
   let manifest: Manifest = emptyManifest();
+  /** The engine accepted what open() gave it (repair ran): the manifest is this storage's to write. */
+  let opened = false;
   /** Deletions still under way (close waits for them). */
   const deleting = new Set<Promise<void>>();
   /** Renames a file out of the way at once, and deletes it without holding the main thread. */
@@ -336,7 +338,9 @@ export function fsStorage(dir: string): Storage {
         // a new store, or one written before manifests: from now on the manifest says what it stands on
         const usable = snapshots.filter((s) => !unusable.snapshots.includes(s.taskID));
         const standsOn = found ? { ...found, snapshots: found.snapshots.filter((s) => !unusable.snapshots.includes(s.taskID)) } : await describeLegacy(usable);
-        // the log as it is now: what the repair found missing is no longer expected
+        // the log as it is now: what the repair found missing is no longer expected, and the open part's end
+        // is unknown until the store is closed again (see Manifest.openPart)
+        opened = true;
         const next: Manifest = { ...standsOn, logParts: segments.filter((s) => s.last > 0), openPart: activeFirst === undefined ? undefined : { first: activeFirst } };
         if (JSON.stringify(next) !== JSON.stringify(found)) writeManifest(next);
         else manifest = next;
@@ -394,6 +398,12 @@ export function fsStorage(dir: string): Storage {
 
     async close() {
       await Promise.all(deleting);
+      // a clean close: the open part's end is known, so a cut is told from a torn write at the next open
+      try {
+        if (opened && activeFirst !== undefined) writeManifest({ ...manifest, openPart: { first: activeFirst, end: { last: activeLast, bytes: logSize } } });
+      } catch {
+        // the manifest as it was: the next open reads the log as after a crash (a cut tail taken for a torn write)
+      }
       if (fd !== undefined) closeSync(fd);
       fd = undefined;
       if (existsSync(lockPath)) unlinkSync(lockPath);
@@ -434,9 +444,13 @@ function missingLog(dir: string, manifest: Manifest, held: Map<string, Held>, lo
     else if (found.first! > part.first) damage.push({ what: `${path} is cut: it starts at task ${found.first}, where it held tasks from ${part.first}`, log: { after: part.first - 1, before: found.first! } });
   }
   const open = manifest.openPart;
+  const last = held.get(LOG)?.last;
   if (open && !log.some((e) => e.taskID >= open.first)) {
     const what = held.has(LOG) ? 'holds none of the writes' : 'is missing: the writes it held';
     damage.push({ what: `${join(dir, LOG)} ${what} from task ${open.first} on (they are lost)`, unknownLoss: true });
+  } else if (open?.end && last !== undefined && last < open.end.last) {
+    const what = `${join(dir, LOG)} is cut: it ends at task ${last}, where it held tasks up to ${open.end.last} when the store was closed`;
+    damage.push({ what, log: { after: last, before: open.end.last + 1 } });
   }
   return damage;
 }

@@ -35,10 +35,12 @@ export interface Manifest {
   /**
    * The part of the log being appended to (log.bin) holds the tasks from
    * `first` on. Written once the part's first record is durable and before
-   * it is acknowledged (the part's end changes with every write, and is not
-   * written); absent while no write followed the last closed part.
+   * it is acknowledged; absent while no write followed the last closed part.
+   * Its end changes with every write: it is written (`end`) only when the
+   * store is closed, and taken out when it is opened again, so a log cut
+   * after a clean close is told from a write torn by a crash.
    */
-  openPart?: { first: number };
+  openPart?: { first: number; end?: { last: number; bytes: number } };
 }
 
 export const emptyManifest = (): Manifest => ({ format: FORMAT, snapshots: [], logParts: [] });

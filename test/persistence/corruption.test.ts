@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadCore } from '../../src/core/wasm.js';
 import { StoreDamagedError } from '../../src/storage/errors.js';
+import { asACrashLeavesIt } from '../support/crash.js';
 import {
   caller, captureFailure, captureWarnings, cleanup, closeEngine, directoryContents, logPath, logRecords, logSize, openAt, prng,
   snapshotFiles, tempDir, type Call,
@@ -50,6 +51,7 @@ describe('a torn last record', () => {
 
     for (let cut = last.start; cut < intact.length; cut++) {
       writeFileSync(logPath(dir), intact.subarray(0, cut));
+      asACrashLeavesIt(dir);
       const { result: engine, warnings } = await captureWarnings(() => openAt(dir));
       const call = caller(engine);
       // the torn record is reported (a cut right at its start leaves a clean log: nothing to report)
@@ -87,6 +89,7 @@ describe('a torn last record', () => {
     const last = logRecords(dir).at(-1)!;
     for (const cut of [last.start + 1, last.start + 8, last.start + 16, last.end - 1]) {
       writeFileSync(logPath(dir), intact.subarray(0, cut));
+      asACrashLeavesIt(dir);
       const { result: reopened } = await captureWarnings(() => openAt(dir));
       const c = caller(reopened);
       expect(await count(c, 's')).toBe(6);

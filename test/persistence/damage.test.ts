@@ -13,6 +13,7 @@ import { StoreDamagedError } from '../../src/storage/errors.js';
 import { Codec } from '../../src/durability/persistence.js';
 import { concat } from '../../src/util/bytes.js';
 import { wholeSnapshot } from '../support/snapshot-bytes.js';
+import { asACrashLeavesIt } from '../support/crash.js';
 import {
   caller, captureFailure, captureWarnings, cleanup, closeEngine, directoryContents, logPath, logRecords, openAt,
   snapshotFiles, tempDir, type Call,
@@ -111,7 +112,7 @@ const CASES: Case[] = [
   },
   {
     name: 'the active log cut inside its last record (a torn write)',
-    damage: (dir) => truncateSync(logPath(dir), statSync(logPath(dir)).size - 5),
+    damage: (dir) => { truncateSync(logPath(dir), statSync(logPath(dir)).size - 5); asACrashLeavesIt(dir); },
     keeps: (writes) => writes.slice(0, -1), refuses: false, names: /torn/,
   },
   { name: 'both snapshots deleted', damage: (dir) => { for (const s of snapshotFiles(dir)) rmSync(s.path); }, keeps: (writes) => writes.filter((w) => w.phase !== 'a'), refuses: true, names: /missing.*no snapshot|no snapshot/ },

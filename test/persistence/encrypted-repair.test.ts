@@ -226,6 +226,24 @@ describe('the manifest knows the log the store needs', () => {
     expect(error!.message).toMatch(/log\.bin holds none of the writes from task \d+ on/);
   });
 
+  it('log.bin cut after a clean close, at a record boundary or inside a record: refused as lost writes, not taken for a torn write', async () => {
+    const dir = tempDir();
+    await encryptedStore(dir);
+    const engine = await openAt(dir, { encryptionKey: KEY });
+    for (const id of ['x', 'y', 'z']) await caller(engine)('PUT', `/1/indexes/things/${id}`, { title: id });
+    await closeEngine(engine);
+    const records = logRecords(dir).filter((r) => r.file === 'log.bin');
+    const intact = readFileSync(join(dir, 'log.bin'));
+    for (const cut of [records[1].end, records[2].start + 7]) {
+      writeFileSync(join(dir, 'log.bin'), intact.subarray(0, cut));
+      const { error } = await captureFailure(() => openAt(dir, { encryptionKey: KEY }));
+      expect(error).toBeInstanceOf(StoreDamagedError);
+      expect(error!.message).toMatch(new RegExp(`log\\.bin is cut: it ends at task ${records[1].taskID}, where it held tasks up to ${records[3].taskID}`));
+    }
+    writeFileSync(join(dir, 'log.bin'), intact);
+    expect(await recordCount(dir)).toBe(104);
+  });
+
   it('a closed log part cut at a record boundary is reported, and loses writes once the snapshot after it is gone', async () => {
     const dir = tempDir();
     const engine = await openAt(dir, { snapshotEvery: 0 });

@@ -12,6 +12,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadCore } from '../../src/core/wasm.js';
 import { idbStorage } from '../../src/storage/idb.js';
 import { MissingEncryptionKeyError, StoreDamagedError, WrongEncryptionKeyError } from '../../src/storage/errors.js';
+import { asACrashLeavesIt } from '../support/crash.js';
 import {
   caller, captureFailure, captureWarnings, cleanup, closeEngine, directoryContents, Lantern, logPath, logRecords, openAt,
   snapshotFiles, tempDir, type Call,
@@ -172,6 +173,7 @@ describe('fsStorage', () => {
     const last = logRecords(dir).at(-1)!;
     for (let cut = last.start; cut < intact.length; cut++) {
       writeFileSync(logPath(dir), intact.subarray(0, cut));
+      asACrashLeavesIt(dir);
       const { result: engine } = await captureWarnings(() => openAt(dir, { encryptionKey: RAW_KEY }));
       const c = caller(engine);
       expect((await c('POST', '/1/indexes/vaultindex/query', { query: '', hitsPerPage: 0 })).body.nbHits).toBe(2);

@@ -8,6 +8,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Lantern } from '../../src/lantern.js';
 import { fsStorage } from '../../src/storage/fs.js';
 import { loadCore } from '../../src/core/wasm.js';
+import { asACrashLeavesIt } from '../support/crash.js';
 
 const APP_ID = 'FSAPP';
 const ADMIN_KEY = 'fs-admin';
@@ -245,6 +246,7 @@ describe('torn tail', () => {
     const lastStart = recordStarts(intact).pop()!;
     for (let cut = lastStart; cut < intact.length; cut++) {
       writeFileSync(log, intact.subarray(0, cut));
+      asACrashLeavesIt(dir);
       const engine = await openQuietly(dir);
       for (const id of ['1', '2']) expect((await call(engine, 'GET', `/1/indexes/t/${id}`)).body).toEqual({ objectID: id, v: Number(id) });
       expect((await call(engine, 'GET', '/1/indexes/t/3')).status).toBe(404);
@@ -253,6 +255,7 @@ describe('torn tail', () => {
     }
     // the log goes on cleanly after a truncation
     writeFileSync(log, intact.subarray(0, intact.length - 3));
+    asACrashLeavesIt(dir);
     const engine = await openQuietly(dir);
     await call(engine, 'PUT', '/1/indexes/t/4', { v: 4 });
     await close(engine);
@@ -267,6 +270,7 @@ describe('torn tail', () => {
     const bytes = readFileSync(log);
     bytes[bytes.length - 2] ^= 0x20;
     writeFileSync(log, bytes);
+    asACrashLeavesIt(dir);
     const engine = await openQuietly(dir);
     expect((await call(engine, 'GET', '/1/indexes/t/1')).status).toBe(200);
     expect((await call(engine, 'GET', '/1/indexes/t/2')).status).toBe(200);
