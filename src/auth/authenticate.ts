@@ -143,7 +143,8 @@ function parentFilter(needs: CallNeeds, referer: string | undefined, now: number
   return {
     right: needs.right,
     named: needs.key,
-    admits: (key) => !isExpired(key, now) && refererAdmitted(key.referers, referer)
+    // cheapest first: most keys have no referers nor indexes, and this runs for every candidate
+    admits: (key) => !isExpired(key, now) && (key.referers.length === 0 || refererAdmitted(key.referers, referer))
       && (needs.indexName === undefined || keyReaches(key, needs.indexName)),
   };
 }

@@ -136,10 +136,13 @@ export class ScreenedMessage {
   /** Whether the HMAC of the message under `state` (hmacState) is the MAC presented, compared in constant time. */
   signedWith(state: Int32Array): boolean {
     const { inner, outer, blocks, expected } = this;
-    inner.set(state.subarray(0, 8));
+    // copied word by word: a subarray per call would be an allocation per candidate
+    for (let i = 0; i < 8; i++) inner[i] = state[i];
     for (let from = 0; from < blocks.length; from += 16) compress(inner, 0, blocks, from);
-    outer.set(inner);
-    inner.set(state.subarray(8, 16));
+    for (let i = 0; i < 8; i++) {
+      outer[i] = inner[i];
+      inner[i] = state[8 + i];
+    }
     compress(inner, 0, outer, 0);
     let diff = 0;
     for (let i = 0; i < 8; i++) diff |= inner[i] ^ expected[i];

@@ -68,12 +68,12 @@ export class SecuredKeyParents {
     const recent = this.parents.newestFirst().map((value) => signers.get(value)).filter(fits);
     let parent = this.screen(message, recent);
     if (!parent) {
-      const tried = new Set(recent);
-      const others: Signer[] = [];
-      for (const signer of candidates(signers, filter)) if (fits(signer) && !tried.has(signer)) others.push(signer);
-      const cost = others.length * message.compressions;
+      // the scan is paid before it is made, for every key its right or name selects (the rest of the filter is applied as it goes)
+      const selected = candidates(signers, filter);
+      const cost = selected.size * message.compressions;
       if (!this.scans.spend(sourceIp, Math.max(SCAN_BUDGET, cost), cost)) return undefined;
-      parent = this.screen(message, others);
+      const tried = new Set(recent);
+      parent = this.screen(message, selected, (signer) => fits(signer) && !tried.has(signer));
     }
     if (!parent || !(await this.confirm(parent.key, secured))) return undefined;
     this.signedBy.set(presented, parent.key.value);
@@ -81,9 +81,10 @@ export class SecuredKeyParents {
     return parent.key;
   }
 
-  /** The first signer of the message (which one signed is no secret: no need to try them all). */
-  private screen(message: ScreenedMessage, signers: Signer[]): Signer | undefined {
+  /** The first signer of the message that `tried` selects (which one signed is no secret: no need to try them all). */
+  private screen(message: ScreenedMessage, signers: Iterable<Signer>, tried: (signer: Signer) => boolean = () => true): Signer | undefined {
     for (const signer of signers) {
+      if (!tried(signer)) continue;
       this.hmacs.screened++;
       if (message.signedWith(signer.state)) return signer;
     }
@@ -103,8 +104,8 @@ function mayHaveSigned(key: ApiKey, filter: ParentFilter): boolean {
 }
 
 /** The signers the filter's right or name selects (not yet checked against the rest of it). */
-function candidates(signers: SigningKeys, filter: ParentFilter): Iterable<Signer> {
+function candidates(signers: SigningKeys, filter: ParentFilter): ReadonlySet<Signer> {
   if (filter.named === undefined) return signers.holding(filter.right);
   const named = signers.get(filter.named);
-  return named ? [named] : [];
+  return new Set(named ? [named] : []);
 }

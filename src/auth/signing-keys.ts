@@ -12,6 +12,8 @@ export interface Signer {
   readonly state: Int32Array;
 }
 
+const NONE: ReadonlySet<Signer> = new Set();
+
 export class SigningKeys {
   private readonly byValue = new Map<string, Signer>();
   /** Right → the signers holding it. */
@@ -47,7 +49,7 @@ export class SigningKeys {
   }
 
   /** The signers holding `right`. */
-  holding(right: string): Iterable<Signer> {
-    return this.byRight.get(right) ?? [];
+  holding(right: string): ReadonlySet<Signer> {
+    return this.byRight.get(right) ?? NONE;
   }
 }
