@@ -2,7 +2,7 @@
 // handler. It is the only place that chooses status codes; HTTP,
 // `engine.request` and the typed client all come through here.
 import { ApiError } from '../util/errors.js';
-import { authenticate, authorize, type CallInfo } from '../auth/authenticate.js';
+import { authenticate, authorize, type CallInfo, type CallNeeds } from '../auth/authenticate.js';
 import { enforce, rateLimitHeaders, restrictResult } from '../auth/enforce.js';
 import type { Engine } from '../engine/engine.js';
 import * as indexes from './indexes.js';
@@ -293,7 +293,7 @@ async function answer(
     seen.route = found.route;
     seen.params = found.params;
     if (!sources.sourceAllowed(engine.sources, sourceIp)) throw new ApiError('not_allowed', 'Source address not allowed');
-    const caller = await authenticate(engine, services.securedKeyParents, headers, query, info);
+    const caller = await authenticate(engine, services.securedKeyParents, headers, query, info, needsOf(found.route, found.params));
     if (!(found.route.op === 'getApiKey' && caller.key !== undefined && caller.key === found.params.key)) {
       authorize(caller, found.route.right);
     }
@@ -332,6 +332,11 @@ async function answer(
 }
 
 const noStep = (): Promise<void> => Promise.resolve();
+
+/** What a call needs of its key (a key may read itself: getApiKey). */
+function needsOf(route: Route, params: Record<string, string>): CallNeeds {
+  return route.op === 'getApiKey' ? { right: route.right, key: params.key } : { right: route.right, indexName: params.indexName };
+}
 
 /** The answer of a node of another cluster to a forwarded call, as a reply of this node. */
 async function relayed(nodes: ClusterNodes, elsewhere: Elsewhere, call: ForwardedCall): Promise<Reply> {

@@ -35,6 +35,11 @@ export function indexKeyIndexes(key: ApiKey): string[] {
   return key.index === undefined ? [] : [key.index, ...(key.copiedTo ?? [])];
 }
 
+/** Whether a key reaches the index `name` (its `indexes`, and its index when index-specific). */
+export function keyReaches(key: ApiKey, name: string): boolean {
+  return indexAdmitted(key.indexes, name) && (key.index === undefined || indexAdmitted(indexKeyIndexes(key), name));
+}
+
 const FIELDS = ['acl', 'description', 'indexes', 'maxHitsPerQuery', 'maxQueriesPerIPPerHour', 'queryParameters', 'referers', 'validity'];
 
 /** 128 random bits (WebCrypto) as 32 hex digits. */

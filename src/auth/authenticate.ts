@@ -2,13 +2,14 @@
 // spelling, any case) or the query string, checked against the engine.
 import { ApiError } from '../util/errors.js';
 import { KEY_RIGHTS, type Caller, type Right } from './caller.js';
-import { indexKeyIndexes, isExpired, refererAdmitted, type ApiKey } from './api-keys.js';
+import { indexKeyIndexes, isExpired, keyReaches, refererAdmitted } from './api-keys.js';
 import { inAnyNetwork } from './cidr.js';
 import { forcedParams } from './restrictions.js';
 import { rateIdentity } from './rate-limit.js';
 import { parseSecuredKey, readRestrictions, type SecuredRestrictions } from './secured-keys.js';
-import type { SecuredKeyParents } from './secured-parents.js';
+import type { ParentFilter, SecuredKeyParents } from './secured-parents.js';
 import { constantTimeEqual } from './constant-time.js';
+import type { KeyMap } from './key-map.js';
 
 const APP_ID_NAMES = ['x-algolia-application-id', 'x-service-application-id'];
 const API_KEY_NAMES = ['x-algolia-api-key', 'x-service-api-key'];
@@ -32,7 +33,7 @@ const ALL_RIGHTS = new Set<Right>([...KEY_RIGHTS, 'admin']);
 export interface KeyHolder {
   appId?: string;
   adminKey?: string;
-  keys?: ReadonlyMap<string, ApiKey>;
+  keys?: KeyMap;
 }
 
 export interface CallInfo {
@@ -40,6 +41,16 @@ export interface CallInfo {
   sourceIp: string;
   /** The end user's token when a trusted proxy vouches for it (ApiRequest.userToken). */
   userToken?: string;
+}
+
+/** What the call needs of its key, which bounds the keys that may be a secured key's parent. */
+export interface CallNeeds {
+  /** The right the call's route needs. */
+  right: Right;
+  /** The index the call names in its path. */
+  indexName?: string;
+  /** The key the call reads, when a key may read itself (getApiKey): a secured key's parent must be that key. */
+  key?: string;
 }
 
 const ADMIN: Caller = { isAdmin: true, rights: ALL_RIGHTS };
@@ -53,7 +64,8 @@ export async function authenticate(
   parents: SecuredKeyParents,
   headers: Record<string, string>,
   query: Record<string, string>,
-  info: CallInfo = { sourceIp: '127.0.0.1' },
+  info: CallInfo,
+  needs: CallNeeds,
 ): Promise<Caller> {
   if (engine.adminKey === undefined) return ADMIN;
   const appId = credential(APP_ID_NAMES, headers, query);
@@ -66,40 +78,28 @@ export async function authenticate(
     if (forwarded === undefined) return ADMIN;
     // the admin key's holder is trusted: its user token counts like a trusted proxy's
     const ip = headers['x-forwarded-for']?.split(',')[0]?.trim() || info.sourceIp;
-    return keyCaller(engine, parents, forwarded, headers, { sourceIp: ip, userToken: headers['x-algolia-usertoken'] ?? info.userToken });
+    return keyCaller(engine, parents, forwarded, headers, { sourceIp: ip, userToken: headers['x-algolia-usertoken'] ?? info.userToken }, needs);
   }
-  return keyCaller(engine, parents, key, headers, info);
+  return keyCaller(engine, parents, key, headers, info, needs);
 }
 
-/** The live key equal to `value` (every key compared, in constant time each). */
-function findKey(keys: Iterable<ApiKey>, value: string, now: number): ApiKey | undefined {
-  let found: ApiKey | undefined;
-  for (const k of keys) if (constantTimeEqual(k.value, value) && !isExpired(k, now)) found ??= k;
-  return found;
-}
-
-async function keyCaller(engine: KeyHolder, parents: SecuredKeyParents, value: string, headers: Record<string, string>, info: CallInfo): Promise<Caller> {
+async function keyCaller(
+  engine: KeyHolder, parents: SecuredKeyParents, value: string, headers: Record<string, string>, info: CallInfo, needs: CallNeeds,
+): Promise<Caller> {
   const { sourceIp } = info;
   const now = Date.now();
-  const keys = [...(engine.keys?.values() ?? [])];
   const referer = headers.referer ?? headers.referrer ?? headers.origin;
-  let parent = findKey(keys, value, now);
+  const stored = engine.keys?.find(value);
+  let parent = stored && !isExpired(stored, now) ? stored : undefined;
   let secured: SecuredRestrictions | undefined;
   if (!parent) {
     const parts = parseSecuredKey(value);
-    if (!parts) throw invalidCredentials();
-    // candidates: every live stored key (never the admin key, never a secured key)
-    parent = await parents.find(value, parts, keys.filter((k) => !isExpired(k, now)), sourceIp);
+    if (!parts || !engine.keys) throw invalidCredentials();
+    // the key's own restrictions first: a key they refuse needs no parent
+    secured = checkedRestrictions(parts.qs, sourceIp, referer, now);
+    // candidates: the live stored keys that could serve this call (never the admin key, never a secured key)
+    parent = await parents.find(value, parts, engine.keys.signers, parentFilter(needs, referer, now), sourceIp);
     if (!parent) throw invalidCredentials();
-    secured = readRestrictions(parts.qs);
-    if (!secured) throw invalidCredentials();
-    if (secured.validUntil !== undefined && now / 1000 > secured.validUntil) throw new ApiError('not_allowed', 'The secured API key has expired');
-    if (secured.restrictSources !== undefined && !inAnyNetwork(secured.restrictSources, sourceIp)) {
-      throw new ApiError('not_allowed', 'This secured API key is not allowed from this source address');
-    }
-    if (secured.referers !== undefined && !refererAdmitted(secured.referers, referer)) {
-      throw new ApiError('not_allowed', 'Referer not allowed with this API key');
-    }
   }
   if (!refererAdmitted(parent.referers, referer)) throw new ApiError('not_allowed', 'Referer not allowed with this API key');
   const indexes: string[][] = [];
@@ -116,6 +116,36 @@ async function keyCaller(engine: KeyHolder, parents: SecuredKeyParents, value: s
     rateLimit: parent.maxQueriesPerIPPerHour > 0
       ? { limit: parent.maxQueriesPerIPPerHour, identity: rateIdentity(parent.value, sourceIp, secured?.userToken ?? info.userToken) }
       : undefined,
+  };
+}
+
+/** A secured key's restrictions, checked against the call's address, referer and time. */
+function checkedRestrictions(qs: string, sourceIp: string, referer: string | undefined, now: number): SecuredRestrictions {
+  const secured = readRestrictions(qs);
+  if (!secured) throw invalidCredentials();
+  if (secured.validUntil !== undefined && now / 1000 > secured.validUntil) throw new ApiError('not_allowed', 'The secured API key has expired');
+  if (secured.restrictSources !== undefined && !inAnyNetwork(secured.restrictSources, sourceIp)) {
+    throw new ApiError('not_allowed', 'This secured API key is not allowed from this source address');
+  }
+  if (secured.referers !== undefined && !refererAdmitted(secured.referers, referer)) {
+    throw new ApiError('not_allowed', 'Referer not allowed with this API key');
+  }
+  return secured;
+}
+
+/**
+ * The stored keys that may be the parent of a secured key used on this
+ * call: those whose own rights, expiry, indexes and referers let them
+ * serve it (the secured key has no more than its parent's), since the
+ * parent must pass each check anyway once found.
+ */
+function parentFilter(needs: CallNeeds, referer: string | undefined, now: number): ParentFilter {
+  return {
+    right: needs.right,
+    named: needs.key,
+    // cheapest first: most keys have no referers nor indexes, and this runs for every candidate
+    admits: (key) => !isExpired(key, now) && (key.referers.length === 0 || refererAdmitted(key.referers, referer))
+      && (needs.indexName === undefined || keyReaches(key, needs.indexName)),
   };
 }
 

@@ -6,6 +6,7 @@
 // held in NATS for the nodes of every cluster: `SharedKeys`), its key maps
 // are those, key changes are made there, and snapshots hold no key.
 import { indexKeyIndexes, type ApiKey } from './api-keys.js';
+import { KeyMap } from './key-map.js';
 import type { AllowedSource, ApiKeyChange, WriteOperation } from '../engine/writes.js';
 import type { StateSection } from '../durability/state-section.js';
 
@@ -24,7 +25,7 @@ export interface SecurityPart {
  */
 export interface SharedKeys {
   /** Live keys by value. */
-  readonly keys: Map<string, ApiKey>;
+  readonly keys: KeyMap;
   /** Deleted keys that can still be restored, by value. */
   readonly deletedKeys: Map<string, ApiKey>;
   /** Makes a key change (a delete or restore of a key not there changes nothing). */
@@ -33,7 +34,7 @@ export interface SharedKeys {
 
 export class SecurityState implements StateSection<SecurityPart, WriteOperation> {
   /** The keys this engine holds (unused with shared ones). */
-  private readonly ownKeys = new Map<string, ApiKey>();
+  private readonly ownKeys = new KeyMap();
   private readonly ownDeletedKeys = new Map<string, ApiKey>();
   /** The source allow-list (firewall); undefined until first set = every source allowed. */
   sources: AllowedSource[] | undefined;
@@ -52,7 +53,7 @@ export class SecurityState implements StateSection<SecurityPart, WriteOperation>
   constructor(private readonly hasIndex: (name: string) => boolean, readonly shared?: SharedKeys) {}
 
   /** API keys by value. */
-  get keys(): Map<string, ApiKey> { return this.shared?.keys ?? this.ownKeys; }
+  get keys(): KeyMap { return this.shared?.keys ?? this.ownKeys; }
   /** Deleted keys that can still be restored, by value. */
   get deletedKeys(): Map<string, ApiKey> { return this.shared?.deletedKeys ?? this.ownDeletedKeys; }
 

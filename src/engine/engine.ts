@@ -17,6 +17,7 @@ import type { SearchIndex } from '../index/search-index.js';
 import { IndexCatalog } from './index-catalog.js';
 import type { AllowedSource, ApiKeyChange, KeyOperation, WriteOperation } from './writes.js';
 import type { ApiKey } from '../auth/api-keys.js';
+import type { KeyMap } from '../auth/key-map.js';
 import { SecurityState, type SharedKeys } from '../auth/security-state.js';
 import { AnalyticsState, type AnalyticsOperation } from '../analytics/state.js';
 import { ClusterMap, type SharedAssignments } from '../clusters/mapping.js';
@@ -195,7 +196,7 @@ export class Engine {
   /** @internal Indexes a snapshot held that could not be loaded (see IndexCatalog.quarantined). */
   get quarantined(): IndexCatalog['quarantined'] { return this.catalog.quarantined; }
   /** @internal API keys by value. */
-  get keys(): Map<string, ApiKey> { return this.security.keys; }
+  get keys(): KeyMap { return this.security.keys; }
   /** @internal Deleted keys that can still be restored. */
   get deletedKeys(): Map<string, ApiKey> { return this.security.deletedKeys; }
   /** @internal The source allow-list (firewall); undefined until first set = every source allowed. */

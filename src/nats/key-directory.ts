@@ -11,6 +11,7 @@ import type { KvEntry } from '@nats-io/kv';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { ApiKey } from '../auth/api-keys.js';
 import type { SharedKeys } from '../auth/security-state.js';
+import { KeyMap } from '../auth/key-map.js';
 import type { ApiKeyChange } from '../engine/writes.js';
 import { escaped } from './names.js';
 import { FollowedBucket } from './followed-bucket.js';
@@ -20,7 +21,7 @@ const KEY = 'key.';
 interface StoredKey { key: ApiKey; deleted: boolean }
 
 export class KeyDirectory extends FollowedBucket implements SharedKeys {
-  readonly keys = new Map<string, ApiKey>();
+  readonly keys = new KeyMap();
   readonly deletedKeys = new Map<string, ApiKey>();
   private constructor() { super('API keys'); }
 

@@ -1,12 +1,14 @@
 // Secured API keys: the official client's keys, the v4 encoding, every
 // restriction, tampering (every byte position), expiry, forbidden parents,
-// and what verifying one costs with many stored keys.
-import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
+// what verifying one costs with many stored keys, which keys are tried as
+// parents, and the HMAC screen itself.
+import { createHash, createHmac } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { algoliasearch } from 'algoliasearch';
 import { generateSecuredKey, parseSecuredKey, readRestrictions } from '../../src/auth/secured-keys.js';
 import { inAnyNetwork } from '../../src/auth/cidr.js';
-import { RECENT_PARENTS, SCAN_BUDGET, SecuredKeyParents } from '../../src/auth/secured-parents.js';
+import { RECENT_PARENTS, SCAN_BUDGET } from '../../src/auth/secured-parents.js';
+import { hmacState, ScreenedMessage, sha256Hex } from '../../src/auth/hmac-screen.js';
 import type { Lantern } from '../../src/lantern.js';
 import { ADMIN_KEY, APP_ID, expectError, openEngine, sender, type Send } from '../api/helpers.js';
 
@@ -164,7 +166,6 @@ describe('verification cost, with 1,000 stored keys (HMACs counted, not timed)',
   let engine: Lantern;
   let send: Send;
   let parent: string;
-  let hmacs: MockInstance;
   beforeAll(async () => {
     engine = await openEngine();
     send = sender(engine);
@@ -173,38 +174,39 @@ describe('verification cost, with 1,000 stored keys (HMACs counted, not timed)',
     const values = [];
     for (let i = 0; i < 1000; i++) values.push((await send('POST', '/1/keys', { acl: ['search'] })).body.key as string);
     parent = values[700];
-    hmacs = vi.spyOn(SecuredKeyParents.prototype, 'sign');
   });
-  afterAll(() => hmacs.mockRestore());
 
-  /** A call's status and the HMACs it computed. */
-  async function cost(key: string, sourceIp: string): Promise<[number, number]> {
-    hmacs.mockClear();
-    const response = await engine.request({ method: 'POST', path: '/1/indexes/Movies/query', headers: as(key), body: {}, sourceIp });
-    return [response.status, hmacs.mock.calls.length];
+  /** A call's status and the HMACs it computed: candidates screened, parents confirmed with WebCrypto. */
+  async function costs(key: string, sourceIp: string, path = '/1/indexes/Movies/query'): Promise<[number, number, number]> {
+    const { hmacs } = engine.services.securedKeyParents;
+    const [screened, confirmed] = [hmacs.screened, hmacs.confirmed];
+    const response = await engine.request({ method: 'POST', path, headers: as(key), body: {}, sourceIp });
+    return [response.status, hmacs.screened - screened, hmacs.confirmed - confirmed];
   }
-  /** A key of the secured shape signed by no stored key. */
-  const forged = (i: number) => Buffer.from(`${'ab'.repeat(32)}filters=owner%3Aalice&n=${i}`).toString('base64');
+  const cost = async (key: string, sourceIp: string): Promise<[number, number]> => (await costs(key, sourceIp)).slice(0, 2) as [number, number];
 
   it('forged keys from one address: at most the scan budget a minute in all, then no scan at all', async () => {
-    const costs: number[] = [];
+    const tries: number[] = [];
     for (let i = 0; i < 30; i++) {
-      const [status, count] = await cost(forged(i), '203.0.113.5');
+      const [status, count, confirmed] = await costs(forged(i), '203.0.113.5');
       expect(status).toBe(403);
-      costs.push(count);
+      expect(confirmed).toBe(0); // WebCrypto is asked only about a candidate the screen found
+      tries.push(count);
     }
-    expect(costs[0]).toBe(1000); // one HMAC per stored key: the first scan
-    expect(costs.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(SCAN_BUDGET);
-    expect(costs.slice(-10)).toEqual(Array(10).fill(0)); // budget spent, no parent known: nothing to try
+    expect(tries[0]).toBe(1000); // one try per stored key: the first scan
+    const compressions = new ScreenedMessage(parseSecuredKey(forged(0))!.qs, 'ab'.repeat(32)).compressions;
+    expect(tries.reduce((a, b) => a + b, 0) * compressions).toBeLessThanOrEqual(SCAN_BUDGET);
+    expect(tries.slice(-10)).toEqual(Array(10).fill(0)); // budget spent, no parent known: nothing to try
   });
 
-  it('a valid key: one scan the first time, none after; a new key of a known parent: one HMAC', async () => {
+  it('a valid key: one scan and one confirmation the first time, none after; a new key of a known parent: one try', async () => {
     const first = await generateSecuredKey(parent, { filters: 'owner:alice' });
-    const [status, count] = await cost(first, '198.51.100.1');
+    const [status, count, confirmed] = await costs(first, '198.51.100.1');
     expect(status).toBe(200);
     expect(count).toBeLessThanOrEqual(1000);
-    expect(await cost(first, '198.51.100.1')).toEqual([200, 0]);
-    expect(await cost(await generateSecuredKey(parent, { filters: 'owner:bob' }), '198.51.100.1')).toEqual([200, 1]);
+    expect(confirmed).toBe(1);
+    expect(await costs(first, '198.51.100.1')).toEqual([200, 0, 0]);
+    expect(await costs(await generateSecuredKey(parent, { filters: 'owner:bob' }), '198.51.100.1')).toEqual([200, 1, 1]);
     // the address that spent its budget on forged keys still uses keys of a known parent
     expect(await cost(await generateSecuredKey(parent, { userToken: 'u' }), '203.0.113.5')).toEqual([200, 1]);
     // and a forged key from it now costs the known parents only, whatever the number of stored keys
@@ -213,11 +215,112 @@ describe('verification cost, with 1,000 stored keys (HMACs counted, not timed)',
     expect(forgedCount).toBeLessThanOrEqual(RECENT_PARENTS);
   });
 
-  it('a deleted parent ends its keys at once, remembered or not', async () => {
+  it('the official client\'s keys of a parent stored last, with a long restriction (several blocks)', async () => {
+    const last = (await send('POST', '/1/keys', { acl: ['search'] })).body.key as string;
+    const filters = Array.from({ length: 40 }, (_, i) => `owner:user${i}`).join(' OR ');
+    expect(await cost(secure(last, { filters, validUntil: 2524604400 }), '198.51.100.9')).toEqual([200, 1001]);
+  });
+
+  it('a deleted parent ends its keys at once, remembered or not, and its HMAC state is dropped', async () => {
     const doomed = (await send('POST', '/1/keys', { acl: ['search'] })).body.key as string;
     const child = await generateSecuredKey(doomed, {});
     expect((await cost(child, '198.51.100.3'))[0]).toBe(200);
+    expect(engine.keys.signers.get(doomed)).toBeDefined();
     await send('DELETE', `/1/keys/${doomed}`);
+    expect(engine.keys.signers.get(doomed)).toBeUndefined();
     expect(await cost(child, '198.51.100.3')).toEqual([403, 0]);
+    // a key not remembered is refused by a scan that no longer tries it
+    const [status, count] = await cost(await generateSecuredKey(doomed, { userToken: 'v' }), '198.51.100.4');
+    expect(status).toBe(403);
+    expect(count).toBeGreaterThanOrEqual(1000);
+    // restored, it signs again
+    await send('POST', `/1/keys/${doomed}/restore`);
+    expect((await cost(child, '198.51.100.3'))[0]).toBe(200);
+  });
+});
+
+/** A key of the secured shape signed by no stored key. */
+const forged = (i: number) => Buffer.from(`${'ab'.repeat(32)}filters=owner%3Aalice&n=${i}`).toString('base64');
+
+describe('only keys that could serve the call are tried as parents', () => {
+  let engine: Lantern;
+  let send: Send;
+  beforeAll(async () => {
+    engine = await openEngine();
+    send = sender(engine);
+    await send('PUT', '/1/indexes/Movies/1', { title: 'movie' });
+    await send('PUT', '/1/indexes/Books/1', { title: 'book' });
+    await engine.waitForTasks();
+  });
+  /** The status of a call with `key` from a fresh address (no scan budget spent) and the candidates it tried. */
+  async function tried(key: string, method = 'POST', path = '/1/indexes/Movies/query', extra: Record<string, string> = {}): Promise<[number, number]> {
+    const { hmacs } = engine.services.securedKeyParents;
+    const before = hmacs.screened;
+    const sourceIp = `198.18.0.${Math.floor(Math.random() * 250) + 1}`;
+    const response = await engine.request({ method, path, headers: as(key, extra), body: method === 'POST' ? {} : undefined, sourceIp });
+    return [response.status, hmacs.screened - before];
+  }
+
+  it('keys without the call\'s right, of other indexes, of other referers or expired are never tried', async () => {
+    const make = (body: Record<string, unknown>) => send('POST', '/1/keys', body).then((r) => r.body.key as string);
+    const browseOnly = [];
+    for (let i = 0; i < 20; i++) browseOnly.push(await make({ acl: ['browse'] }));
+    for (let i = 0; i < 5; i++) await make({ acl: ['search'], indexes: ['Books'] });
+    for (let i = 0; i < 5; i++) await send('POST', '/1/indexes/Books/keys', { acl: ['search'] });
+    for (let i = 0; i < 5; i++) await make({ acl: ['search'], referers: ['https://shop.test/*'] });
+    const expiring = await make({ acl: ['search'], validity: 1 });
+    await make({ acl: ['search'] });
+    await make({ acl: ['search', 'browse'], indexes: ['Mov*'] });
+    // of the 38 keys, the 3 that may search Movies from no referer
+    expect((await tried(forged(1)))).toEqual([403, 3]);
+    // the shop's referer lets the referer-bound keys in; the Books index, its keys but not Mov*'s
+    expect((await tried(forged(2), 'POST', '/1/indexes/Movies/query', { referer: 'https://shop.test/a' }))).toEqual([403, 8]);
+    expect((await tried(forged(3), 'POST', '/1/indexes/Books/query'))).toEqual([403, 12]);
+    // browse: the browse keys and the one search key that may browse
+    expect((await tried(forged(4), 'POST', '/1/indexes/Movies/browse'))).toEqual([403, 21]);
+    // an admin-only call: no key may serve it, none is tried
+    expect((await tried(forged(5), 'GET', '/1/keys'))).toEqual([403, 0]);
+    // a key that expired is tried no more
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await tried(forged(6), 'POST', '/1/indexes/Movies/query', { referer: 'https://shop.test/a' }))).toEqual([403, 7]);
+    expect(engine.keys.get(expiring)).toBeDefined();
+    // a browse key's secured key cannot search (its parent is not tried: the 2 search keys are), and browses
+    const child = secure(browseOnly[3], {});
+    expect(await tried(child)).toEqual([403, 2]);
+    expect((await tried(child, 'POST', '/1/indexes/Movies/browse'))[0]).toBe(200);
+  });
+
+  it('a key that loses the right stops signing keys for it, remembered or not', async () => {
+    const parent = (await send('POST', '/1/keys', { acl: ['search', 'browse'] })).body.key as string;
+    const child = secure(parent, { filters: 'title:movie' });
+    expect((await tried(child))[0]).toBe(200);
+    await send('PUT', `/1/keys/${parent}`, { acl: ['browse'] });
+    expect(await tried(child)).toEqual([403, 0]);
+    expect(await tried(secure(parent, { userToken: 'w' }))).toEqual([403, expect.any(Number)]);
+    expect((await tried(child, 'POST', '/1/indexes/Movies/browse'))[0]).toBe(200);
+  });
+
+  it('a key reads itself through its secured keys (getApiKey), trying that key only', async () => {
+    const parent = (await send('POST', '/1/keys', { acl: ['search'] })).body.key as string;
+    const other = (await send('POST', '/1/keys', { acl: ['search'] })).body.key as string;
+    const child = secure(parent, { userToken: 'x' });
+    expect(await tried(child, 'GET', `/1/keys/${parent}`)).toEqual([200, 1]);
+    expect(await tried(secure(parent, { userToken: 'y' }), 'GET', `/1/keys/${other}`)).toEqual([403, 1]);
+  });
+});
+
+describe('the HMAC screen against node:crypto', () => {
+  it('SHA-256 and HMAC-SHA256 over every length around the block boundaries, secrets longer than a block too', () => {
+    for (let n = 0; n < 200; n++) {
+      const secret = 's'.repeat(n % 140) + 'é';
+      const message = 'q='.repeat(n) + '%C3%A9';
+      expect(sha256Hex(message)).toBe(createHash('sha256').update(message).digest('hex'));
+      const mac = createHmac('sha256', secret).update(message).digest('hex');
+      const screened = new ScreenedMessage(message, mac);
+      expect(screened.signedWith(hmacState(secret))).toBe(true);
+      expect(screened.signedWith(hmacState(`${secret}x`))).toBe(false);
+      const flipped = (parseInt(mac[63], 16) ^ 1).toString(16);
+      expect(new ScreenedMessage(message, mac.slice(0, 63) + flipped).signedWith(hmacState(secret))).toBe(false);
+    }
   });
 });
