@@ -13,9 +13,14 @@ import { MAX_NESTING } from '../index/storable.js';
  */
 export const MAX_BODY_NESTING = MAX_NESTING + 3;
 
-/** The body of a call: a string parsed as JSON (blank: no body), any other value as it is; either checked for depth. */
+/**
+ * The body of a call: a string (what HTTP hands over) parsed as JSON and
+ * checked for depth (blank: no body); any other value, an in-process
+ * caller's own, as it is (walking it would read its getters out of turn).
+ */
 export function parseJsonBody(body: unknown): unknown {
-  const value = typeof body === 'string' ? parseText(body) : body;
+  if (typeof body !== 'string') return body;
+  const value = parseText(body);
   if (nestsDeeperThan(value, MAX_BODY_NESTING)) {
     throw new ApiError('invalid_json', `Invalid JSON: the request body nests arrays and objects more than ${MAX_BODY_NESTING} levels deep`);
   }

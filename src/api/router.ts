@@ -1,9 +1,9 @@
 // The one router: METHOD + path → a row of the route table (routes.ts) → its
 // handler. It is the only place that chooses status codes; HTTP,
 // `engine.request` and the typed client all come through here.
-import { ApiError } from '../util/errors.js';
+import { ApiError, RetryLater } from '../util/errors.js';
 import { authenticate, authorize, type CallInfo } from '../auth/authenticate.js';
-import { enforce, rateLimitHeaders, restrictResult } from '../auth/enforce.js';
+import { enforce, restrictResult } from '../auth/enforce.js';
 import type { Engine } from '../engine/engine.js';
 import * as indexes from './indexes.js';
 import * as keys from './keys.js';
@@ -331,8 +331,8 @@ async function relayed(nodes: ClusterNodes, elsewhere: Elsewhere, call: Forwarde
 }
 
 function failure(e: unknown): ApiResponse {
-  const extra = rateLimitHeaders(e);
-  if (extra) return { ...json(429, { message: (e as ApiError).message, status: 429 }), headers: extra, code: 'rate_limited' };
+  // a refusal for now (rate limit, full write queue) says when to try again
+  if (e instanceof RetryLater) return { ...json(e.status, { message: e.message, status: e.status }), headers: { 'retry-after': String(e.retryAfter) }, code: e.code };
   if (e instanceof ApiError) return { ...json(e.status, { message: e.message, status: e.status }), code: e.code };
   if (e instanceof URIError) return json(400, { message: 'Malformed percent-encoding in path', status: 400 });
   console.error('lantern: internal error', e);

@@ -168,6 +168,7 @@ export function handler(engine: RequestHandler, options: ServeOptions = {}) {
       try {
         body = await readBody(req, options.maxBodyBytes ?? MAX_BODY);
       } catch (e) {
+        if (req.destroyed && !(e instanceof BodyError)) return; // the client went away mid-body: no one to answer
         if (!(e instanceof BodyError)) throw e;
         send(res, e.status, { message: e.message, status: e.status }, { ...ownId(), ...(e.status === 413 ? { connection: 'close' } : {}) });
         req.resume();

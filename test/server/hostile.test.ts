@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve } from '../../src/server/http.js';
 import { rootPage } from '../../src/server/static.js';
-import type { Lantern } from '../../src/lantern.js';
+import { Lantern } from '../../src/lantern.js';
 import { ADMIN_HEADERS, ADMIN_KEY, APP_ID, openEngine } from '../api/helpers.js';
 import { hostileRequests, sendHostile, type HostileAnswer, type HostileRequest } from '../../bench/support/hostile-requests.mjs';
 
@@ -126,4 +126,40 @@ describe('HTTP fuzz', () => {
     expect(statuses[200]).toBeGreaterThan(0);
     expect(statuses[400]).toBeGreaterThan(count / 20);
   }, 120_000);
+});
+
+describe('a full write queue', () => {
+  it('a write that finds no room within maxWriteWaitMs is answered 503 with Retry-After at once, and nothing of it is written', async () => {
+    const full = await Lantern.open({ appId: APP_ID, adminKey: ADMIN_KEY, maxQueuedRecords: 100, maxWriteWaitMs: 300 });
+    const queueServer = await serve(full, { port: 0 });
+    const url = `http://127.0.0.1:${(queueServer.address() as AddressInfo).port}`;
+    const batch = (tag: string) => fetch(`${url}/1/indexes/stalled/batch`, {
+      method: 'POST', headers: ADMIN_HEADERS,
+      body: JSON.stringify({ requests: Array.from({ length: 60 }, (_, i) => ({ action: 'addObject', body: { objectID: `${tag}${i}` } })) }),
+    });
+    try {
+      // the queue applies nothing for 3 s (what a long snapshot does)
+      const stall = full.tasks.exclusive(() => new Promise((resume) => setTimeout(resume, 3000)));
+      expect((await batch('a')).status).toBe(200); // 60 of 100 records queued: room
+      const started = performance.now();
+      const refused = await batch('b'); // 120 > 100: no room for 3 s
+      const waited = performance.now() - started;
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect((await refused.json() as { message: string }).message).toMatch(/write queue is full/);
+      expect(waited).toBeGreaterThanOrEqual(290);
+      expect(waited).toBeLessThan(1500); // the bound, well before the 3 s stall ends
+      await stall;
+      await full.waitForTasks();
+      const ids = async () => ((await full.request({ method: 'POST', path: '/1/indexes/stalled/browse', headers: ADMIN_HEADERS, body: {} })).body as { hits: Array<{ objectID: string }> }).hits.map((h) => h.objectID[0]);
+      expect(new Set(await ids())).toEqual(new Set(['a']));
+      expect((await batch('b')).status).toBe(200); // sent again once there is room
+      await full.waitForTasks();
+      expect(new Set(await ids())).toEqual(new Set(['a', 'b']));
+    } finally {
+      queueServer.closeAllConnections();
+      await new Promise((resolve) => queueServer.close(resolve));
+      await full.close();
+    }
+  }, 20_000);
 });
