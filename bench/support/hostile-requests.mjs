@@ -163,16 +163,28 @@ function sendParts(server, hostile, timeoutMs) {
         }));
       });
     } catch {
-      // node's client refuses to send it (a character no request line may hold): send the bytes raw
-      const head = `${hostile.method} ${hostile.target} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n`
-        + Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-      resolve(sendRaw(server, Buffer.concat([Buffer.from(`${head}\r\n`), hostile.body ?? Buffer.alloc(0)]), timeoutMs));
+      resolve(sendAsBytes(server, hostile, headers, timeoutMs));
       return;
     }
     req.on('timeout', () => req.destroy(new Error('no answer in time')));
-    req.on('error', (e) => resolve({ status: 0, contentType: '', text: e.message }));
+    req.on('error', (e) => resolve(/** @type {{ code?: string }} */ (e).code === 'ERR_INVALID_CHAR'
+      ? sendAsBytes(server, hostile, headers, timeoutMs)
+      : { status: 0, contentType: '', text: e.message }));
     req.end(hostile.body);
   });
+}
+
+/**
+ * A request node's client refuses to send (a character no request line or header may hold), sent as bytes.
+ * @param {{ host: string, port: number }} server
+ * @param {HostileRequest} hostile
+ * @param {Record<string, string>} headers
+ * @param {number} timeoutMs
+ */
+function sendAsBytes(server, hostile, headers, timeoutMs) {
+  const head = `${hostile.method} ${hostile.target} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n`
+    + Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  return sendRaw(server, Buffer.concat([Buffer.from(`${head}\r\n`), hostile.body ?? Buffer.alloc(0)]), timeoutMs);
 }
 
 /**
