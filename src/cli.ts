@@ -18,6 +18,7 @@ import { COLUMN_TYPES, SourceError, type ColumnType } from './cli/record-sources
 import { encryptionKeyFrom, KeySourceError } from './cli/encryption-key.js';
 import { isPlainObject } from './index/records.js';
 import { ReadPool } from './replication/read-pool.js';
+import { SERVE_WRITE_WAIT_MS } from './engine/write-room.js';
 import { natsCluster, type AdvertisedNodes, type NatsCluster } from './nats/cluster.js';
 import { availableParallelism } from 'node:os';
 
@@ -179,13 +180,15 @@ function encryptionKey(): string | Uint8Array | undefined {
 }
 
 /** An engine on a data directory, in memory (no directory), or on the application's stream and snapshots in NATS. */
-async function open(dataDir: string | undefined, repair = false, cluster?: NatsCluster): Promise<Lantern> {
+/** `maxWriteWaitMs`: how long a write waits for room in the task queue before a 503 (a server's callers get an answer in time). */
+async function open(dataDir: string | undefined, repair = false, cluster?: NatsCluster, maxWriteWaitMs?: number): Promise<Lantern> {
   const key = encryptionKey();
   const storage = cluster?.storage ?? (dataDir ? fsStorage(dataDir) : memoryStorage());
   const clusters = clusterNames();
   const shared = cluster?.assignments ? { assignments: cluster.assignments, apiKeys: cluster.apiKeys } : {};
   return Lantern.open({
     appId: flags['app-id'], adminKey, storage, log: cluster?.log, clusters, ...shared, repair, ...(key === undefined ? {} : { encryptionKey: key }), snapshotEvery: count('snapshot-every'), followBacklog: count('follow-backlog'),
+    maxWriteWaitMs,
   });
 }
 
@@ -223,7 +226,7 @@ async function serveCommand(): Promise<void> {
   if (flags['nats-replicas'] && !flags.nats) fail('--nats-replicas goes with --nats URL');
   if (flags.advertise && !flags.nats) fail('--advertise goes with --nats URL and --clusters NAME');
   const cluster = flags.nats === undefined ? undefined : await joinCluster(flags.nats);
-  const engine = await open(flags.memory || cluster ? undefined : (flags.data ?? DEFAULT_DATA), false, cluster);
+  const engine = await open(flags.memory || cluster ? undefined : (flags.data ?? DEFAULT_DATA), false, cluster, SERVE_WRITE_WAIT_MS);
   if (flags.demo && !engine.indexes.has('talks')) {
     // the dataset's facets and ranking, with search-box settings inferred from the talks (its own searchable attributes are left out)
     const { attributesToIndex: _searchable, ...settings } = readSettings(new URL('talks_settings.json', DEMO_DIR));

@@ -1,9 +1,9 @@
 // The one router: METHOD + path → a row of the route table (routes.ts) → its
 // handler. It is the only place that chooses status codes; HTTP,
 // `engine.request` and the typed client all come through here.
-import { ApiError } from '../util/errors.js';
+import { ApiError, RetryLater } from '../util/errors.js';
 import { authenticate, authorize, type CallInfo, type CallNeeds } from '../auth/authenticate.js';
-import { enforce, rateLimitHeaders, restrictResult } from '../auth/enforce.js';
+import { enforce, restrictResult } from '../auth/enforce.js';
 import type { Engine } from '../engine/engine.js';
 import * as indexes from './indexes.js';
 import * as keys from './keys.js';
@@ -26,6 +26,7 @@ import * as follow from './follow.js';
 import { observeRequest } from '../monitoring/observe.js';
 import * as logs from './logs.js';
 import { requestIdHeaders, requestIdOf } from './request-id.js';
+import { parseJsonBody } from './json-body.js';
 import { Reply, contentOf, type ApiRequest, type ApiResponse, type ApiServices, type Handler } from './types.js';
 import { ROUTES, type PathParamsOf, type Route, type RouteOp } from './routes.js';
 import { RecentValues } from '../util/recent.js';
@@ -223,16 +224,6 @@ function matchRoute(method: string, path: string): Match | 'wrong-method' | unde
 /** Characters of a write's body past which it is parsed on a turn of its own (a batch of a few hundred records). */
 const LARGE_BODY = 64 * 1024;
 
-function parseBody(body: unknown): unknown {
-  if (typeof body !== 'string') return body;
-  if (body.trim() === '') return undefined;
-  try {
-    return JSON.parse(body);
-  } catch {
-    throw new ApiError('invalid_json', 'Invalid JSON in request body');
-  }
-}
-
 function lowerCaseKeys(headers: Record<string, string | undefined> = {}): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = String(v);
@@ -306,7 +297,7 @@ async function answer(
     const step = work ? () => work.step() : noStep;
     const large = !reads && typeof seen.body === 'string' && seen.body.length > LARGE_BODY;
     const received = seen.body;
-    const body = parseBody(seen.body);
+    const body = parseJsonBody(seen.body);
     seen.body = body;
     if (large) await step();
     // index restrictions (every index of a multi-index call) and the rate limit
@@ -345,8 +336,8 @@ async function relayed(nodes: ClusterNodes, elsewhere: Elsewhere, call: Forwarde
 }
 
 function failure(e: unknown): ApiResponse {
-  const extra = rateLimitHeaders(e);
-  if (extra) return { ...json(429, { message: (e as ApiError).message, status: 429 }), headers: extra, code: 'rate_limited' };
+  // a refusal for now (rate limit, full write queue) says when to try again
+  if (e instanceof RetryLater) return { ...json(e.status, { message: e.message, status: e.status }), headers: { 'retry-after': String(e.retryAfter) }, code: e.code };
   if (e instanceof ApiError) return { ...json(e.status, { message: e.message, status: e.status }), code: e.code };
   if (e instanceof URIError) return json(400, { message: 'Malformed percent-encoding in path', status: 400 });
   console.error('lantern: internal error', e);

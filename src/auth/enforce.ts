@@ -2,7 +2,7 @@
 // operation: the indexes a call reaches (every one of a multi-index call:
 // one forbidden index refuses the whole call) and the per-hour rate limit.
 import type { Caller } from '../api/types.js';
-import { RateLimitError, type RateLimiter } from './rate-limit.js';
+import type { RateLimiter } from './rate-limit.js';
 import { checkIndex, indexesInRequests, mayReach } from './restrictions.js';
 
 /** Operations whose body names the indexes (`requests[].indexName`). */
@@ -18,11 +18,6 @@ export function enforce(keyCalls: RateLimiter, route: { op: string }, caller: Ca
     if (route.op === 'operationIndex' && typeof destination === 'string') checkIndex(caller, destination);
   }
   if (caller.rateLimit) keyCalls.hit(caller.rateLimit.identity, caller.rateLimit.limit);
-}
-
-/** The headers of a 429 answer, or undefined for any other error. */
-export function rateLimitHeaders(e: unknown): Record<string, string> | undefined {
-  return e instanceof RateLimitError ? { 'retry-after': String(e.retryAfter) } : undefined;
 }
 
 /** A restricted key lists only the indexes it may reach. */

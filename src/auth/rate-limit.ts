@@ -2,7 +2,7 @@
 // address, and a user token when one is vouched for), opened by its first
 // call. Other limits (the analytics API's per-minute one) use the same
 // counter with their own window.
-import { ApiError } from '../util/errors.js';
+import { RetryLater } from '../util/errors.js';
 
 const HOUR = 3_600_000;
 
@@ -17,9 +17,9 @@ export function rateIdentity(key: string, sourceIp: string, vouchedUserToken: st
   return `${key}\u0000${sourceIp}\u0000${vouchedUserToken ?? ''}`;
 }
 
-export class RateLimitError extends ApiError {
-  constructor(readonly retryAfter: number) {
-    super('rate_limited', 'Too many requests');
+export class RateLimitError extends RetryLater {
+  constructor(retryAfter: number) {
+    super('rate_limited', 'Too many requests', retryAfter);
   }
 }
 

@@ -13,8 +13,21 @@ export function httpSender(base: string): (request: ApiRequest) => Promise<ApiRe
     for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) search.set(name, String(value));
     const url = `${root}${path}${search.size > 0 ? `?${search}` : ''}`;
     const sent = Object.fromEntries(Object.entries(headers ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined));
-    const response = await fetch(url, { method, headers: sent, body: body === undefined ? undefined : JSON.stringify(body) })
-      .catch((e: Error) => { throw new NoAnswerError(`no answer from ${root}: ${(e.cause as Error | undefined)?.message ?? e.message}`); });
-    return { status: response.status, body: await response.json() };
+    const init = { method, headers: sent, body: body === undefined ? undefined : JSON.stringify(body) };
+    for (let attempt = 1; ; attempt++) {
+      const response = await fetch(url, init)
+        .catch((e: Error) => { throw new NoAnswerError(`no answer from ${root}: ${(e.cause as Error | undefined)?.message ?? e.message}`); });
+      // a 503 with Retry-After (a full write queue) wrote nothing: the same call is sent again when the server says
+      const retryAfter = Number(response.headers.get('retry-after'));
+      if (response.status === 503 && retryAfter > 0 && attempt < MAX_ATTEMPTS) {
+        await response.body?.cancel();
+        await new Promise((resume) => setTimeout(resume, retryAfter * 1000));
+        continue;
+      }
+      return { status: response.status, body: await response.json() };
+    }
   };
 }
+
+/** Sends of one call at most, while the server answers 503 with Retry-After (a minute or more of a full queue). */
+const MAX_ATTEMPTS = 60;

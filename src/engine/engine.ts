@@ -10,6 +10,7 @@ import type { ApiError } from '../util/errors.js';
 import type { Recovered } from '../durability/recovery.js';
 import { yieldTurn } from '../util/turns.js';
 import { WritePacer } from './write-pacer.js';
+import { WriteRoom } from './write-room.js';
 import { workerProof } from './snapshot-proof.js';
 import { newCursorKey } from '../query/browse.js';
 export { checkIndexName } from '../index/index-name.js';
@@ -58,6 +59,12 @@ export interface EngineOptions {
    * before it waits.
    */
   maxQueuedRecords?: number;
+  /**
+   * Milliseconds a write waits for room in the task queue (see
+   * `maxQueuedRecords`) before it is refused, 503 with Retry-After, nothing
+   * written (default: no bound; `lantern serve` uses SERVE_WRITE_WAIT_MS, 2 s).
+   */
+  maxWriteWaitMs?: number;
   /** The country (ISO code) of a search's source address, for analytics; unknown when absent or undefined. */
   resolveCountry?: (ip: string) => string | undefined;
   /** Names of the clusters users can be assigned to (default one cluster). */
@@ -153,6 +160,8 @@ export class Engine {
   readonly dictionaries = new DictionariesState();
 
   private readonly durability: Durability<WriteOperation>;
+  /** Room in the task queue, taken before a write is logged. */
+  private readonly writeRoom: WriteRoom;
 
   /** @internal Engines are opened with `Lantern.open`. */
   protected constructor(options: EngineOptions) {
@@ -161,11 +170,12 @@ export class Engine {
     this.resolveCountry = options.resolveCountry;
     this.clusters = new ClusterMap(options.clusters, options.assignments);
     this.security = new SecurityState((name) => this.catalog.indexes.has(name), options.apiKeys);
+    const maxQueuedRecords = options.maxQueuedRecords ?? 20_000;
     this.durability = new Durability<WriteOperation>({
       storage: options.storage ?? memoryStorage(),
       encryptionKey: options.encryptionKey,
       snapshotEvery: options.snapshotEvery ?? 2000,
-      maxQueuedRecords: options.maxQueuedRecords ?? 20_000,
+      maxQueuedRecords,
       repair: options.repair === true,
       sections: [this.security, this.analytics, this.clusters, this.dictionaries, this.catalog],
       pacer: this.pacer,
@@ -175,6 +185,8 @@ export class Engine {
       log: options.log,
       follows: options.follow && `This engine follows ${options.follow.url}: it applies only what that server sends, so send writes there`,
     });
+    const tasks = this.durability.tasks;
+    this.writeRoom = new WriteRoom(maxQueuedRecords, () => tasks.queuedWeight, (limit) => tasks.roomFor(limit), options.maxWriteWaitMs);
   }
 
   /** @internal Reads back what the storage holds (Lantern.open calls it). */
@@ -226,7 +238,7 @@ export class Engine {
       ? this.catalog.quarantineError(operation.indexName) : undefined;
     if (quarantined) return Promise.reject(quarantined);
     const weight = operation.type === 'batch' ? Math.max(1, operation.actions.length) : 1;
-    return this.durability.write(operation, weight, 'indexName' in operation ? operation.indexName : undefined);
+    return this.writeRoom.write(weight, () => this.durability.write(operation, weight, 'indexName' in operation ? operation.indexName : undefined));
   }
 
   /**

@@ -64,7 +64,9 @@ export function observeRequest<T>(engine: Observed, call: ObservedCall, run: () 
     engine.metrics.recordRequest({
       kind: kindOf(call.route),
       queries: call.route.op === 'search' && Array.isArray(requests) ? requests.length : 1,
-      indexes: indexesOf(call),
+      // per-index figures only for indexes that exist: a name in a call is the caller's choice, and each
+      // one kept a scope of its own (a storm of made-up names grew them without bound)
+      indexes: indexesOf(call).filter((name) => engine.indexes.has(name)),
       server,
       ms: performance.now() - started,
       succeeded,

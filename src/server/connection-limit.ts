@@ -5,19 +5,11 @@
 // reverse proxy every connection is the proxy's, so raise the limit there.
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { rawAnswer } from './raw-answer.js';
 
 export const MAX_CONNECTIONS_PER_ADDRESS = 256;
 
-const BODY = JSON.stringify({ message: 'Too many connections from this address', status: 503 });
-const TOO_MANY = [
-  'HTTP/1.1 503 Service Unavailable',
-  'content-type: application/json; charset=UTF-8',
-  `content-length: ${Buffer.byteLength(BODY)}`,
-  'access-control-allow-origin: *',
-  'connection: close',
-  '',
-  BODY,
-].join('\r\n');
+const TOO_MANY = rawAnswer(503, 'Too many connections from this address');
 
 /** Connections answered 503: the server's request handler leaves them alone. */
 const refused = new WeakSet<Socket>();

@@ -4,12 +4,14 @@
 // idle clients, a limit of open connections per address, and a request id
 // on every answer.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { RequestHandler } from '../requester.js';
 import { requestIdHeaders, requestIdOf } from '../api/request-id.js';
 import { parseAddress } from '../auth/cidr.js';
 import { contentOf, type ApiResponse } from '../api/types.js';
 import { isRefused, limitConnections } from './connection-limit.js';
+import { rawAnswer } from './raw-answer.js';
 
 export interface ServeOptions {
   port?: number;
@@ -166,6 +168,7 @@ export function handler(engine: RequestHandler, options: ServeOptions = {}) {
       try {
         body = await readBody(req, options.maxBodyBytes ?? MAX_BODY);
       } catch (e) {
+        if (req.destroyed && !(e instanceof BodyError)) return; // the client went away mid-body: no one to answer
         if (!(e instanceof BodyError)) throw e;
         send(res, e.status, { message: e.message, status: e.status }, { ...ownId(), ...(e.status === 413 ? { connection: 'close' } : {}) });
         req.resume();
@@ -189,6 +192,23 @@ export function handler(engine: RequestHandler, options: ServeOptions = {}) {
   };
 }
 
+/**
+ * The answer to a request node:http cannot hand over (bad framing, headers
+ * too large, a timeout): JSON like every other refusal, where node writes a
+ * bare status line. The connection is closed after it.
+ */
+function answerUnreadable(error: Error & { code?: string }, socket: Duplex): void {
+  // an answer already started on the socket (node's own handler checks the same)
+  const answering = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage?.headersSent === true;
+  if (error.code === 'ECONNRESET' || !socket.writable || answering) {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const message = status === 431 ? 'Request headers too large' : status === 408 ? 'Request not received in time' : 'Malformed HTTP request';
+  socket.end(rawAnswer(status, message));
+}
+
 /** Serves `engine` on host:port; resolves with the listening server. */
 export function serve(engine: RequestHandler, options: ServeOptions = {}): Promise<Server> {
   const timeouts = { ...TIMEOUTS, ...options.timeouts };
@@ -201,6 +221,9 @@ export function serve(engine: RequestHandler, options: ServeOptions = {}): Promi
     connectionsCheckingInterval: Math.min(30_000, Math.max(10, Math.floor(timeouts.headers / 4))),
   }, handler(engine, options));
   server.timeout = timeouts.idle;
+  server.on('clientError', answerUnreadable);
+  // node:http hands CONNECT to this event alone (with no listener, the socket is closed unanswered)
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => socket.end(rawAnswer(405, 'Method CONNECT is not available')));
   limitConnections(server, options.maxConnectionsPerAddress);
   return new Promise((resolve, reject) => {
     server.once('error', reject);

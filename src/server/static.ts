@@ -35,10 +35,26 @@ function sendText(res: ServerResponse, status: number, text: string, headers: Re
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers }).end(text);
 }
 
+/** A refusal as the API words one: a JSON `message` and `status`. */
+function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify({ message, status }));
+}
+
+/**
+ * A request target's path and query, split at the first `?`. Not through
+ * `new URL(target, base)`: a target starting `//` reads as a host there
+ * (`//%2F` threw, a 500; `//x/demo/` became `/demo/`).
+ */
+function targetOf(req: IncomingMessage): { pathname: string; search: string } {
+  const target = req.url ?? '/';
+  const mark = target.indexOf('?');
+  return mark < 0 ? { pathname: target, search: '' } : { pathname: target.slice(0, mark), search: target.slice(mark) };
+}
+
 async function sendFile(req: IncomingMessage, res: ServerResponse, file: string | undefined): Promise<void> {
   const info = file ? await stat(file).catch(() => undefined) : undefined;
   if (!file || !info?.isFile()) {
-    sendText(res, 404, 'Not found');
+    sendError(res, 404, 'Not found');
     return;
   }
   res.writeHead(200, {
@@ -61,21 +77,21 @@ async function sendFile(req: IncomingMessage, res: ServerResponse, file: string 
 export function staticFiles(directory: string, prefix: string) {
   const root = resolve(directory);
   return (req: IncomingMessage, res: ServerResponse): boolean => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = targetOf(req);
     if (url.pathname === prefix.slice(0, -1)) {
       sendText(res, 301, 'Moved', { location: prefix + url.search });
       return true;
     }
     if (!url.pathname.startsWith(prefix)) return false;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      sendText(res, 405, 'Method not allowed', { allow: 'GET, HEAD' });
+      sendError(res, 405, 'Method not allowed', { allow: 'GET, HEAD' });
       return true;
     }
     let relativePath: string;
     try {
       relativePath = decodeURIComponent(url.pathname.slice(prefix.length));
     } catch {
-      sendText(res, 400, 'Bad request');
+      sendError(res, 400, 'Malformed percent-encoding in path');
       return true;
     }
     if (relativePath === '' || relativePath.endsWith('/')) relativePath += 'index.html';
@@ -91,7 +107,7 @@ export function staticFiles(directory: string, prefix: string) {
  */
 export function rootPage(about: { name: string; version: string; demo?: string }) {
   return (req: IncomingMessage, res: ServerResponse): boolean => {
-    if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/' || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+    if (targetOf(req).pathname !== '/' || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
     if (about.demo) {
       sendText(res, 302, 'Found', { location: about.demo });
       return true;

@@ -53,6 +53,13 @@ export class ApiError extends Error {
   }
 }
 
+/** A refusal for now: the same call may succeed `retryAfter` seconds later (answered with Retry-After). */
+export class RetryLater extends ApiError {
+  constructor(code: ErrorCode, message: string, readonly retryAfter: number) {
+    super(code, message);
+  }
+}
+
 export const badRequest = (message: string) => new ApiError('invalid_request', message);
 export const notFound = (message: string) => new ApiError('not_found', message);
 

@@ -137,6 +137,8 @@ describe('the router hook', () => {
     const { observeRequest } = await import('../../src/monitoring/observe.js');
     const engine = await Lantern.open({});
     try {
+      await engine.request({ method: 'PUT', path: '/1/indexes/talks/1', body: { title: 'a talk' } });
+      await engine.waitForTasks();
       const call = { route: { op: 'searchSingleIndex', method: 'POST', right: 'search' }, params: { indexName: 'talks' }, body: {}, headers: {} };
       const server = engine.clusters.names[0];
       const searches = () => engine.metrics.buckets(indexScope('talks'), 'day').points.reduce((n, b) => n + b.searchOperations, 0);
@@ -148,6 +150,10 @@ describe('the router hook', () => {
       expect(() => observeRequest(engine, call, () => { throw new ApiError('invalid_request', 'bad'); })).toThrow('bad');
       expect(engine.metrics.incidentsOf(server).map((i) => i.v.body)).toEqual(['sync boom', 'async boom']);
       expect(searches()).toBe(5);
+      // a made-up index name keeps no figures of its own (a storm of names grew them without bound)
+      observeRequest(engine, { ...call, params: { indexName: 'made-up' } }, () => 44);
+      expect(engine.metrics.buckets(indexScope('made-up'), 'day').points.reduce((n, b) => n + b.searchOperations, 0)).toBe(0);
+      expect(engine.metrics.buckets(indexScope('talks'), 'day').points.reduce((n, b) => n + b.searchOperations, 0)).toBe(5);
     } finally {
       await engine.close();
     }
