@@ -28,7 +28,7 @@ const QUERY = '/1/indexes/bench/query';
 
 /** A key of the secured shape signed by no stored key (a query string of one SHA-256 block, as most are). */
 const forged = () => Buffer.from(createHmac('sha256', randomBytes(16)).update('x').digest('hex') + `filters=owner%3A${randomBytes(4).toString('hex')}`).toString('base64');
-/** A genuine secured key, as the official v5 client derives it. */
+/** A genuine secured key, as the official v5 client derives it. @param {string} parent */
 const secured = (parent) => {
   const qs = `filters=owner%3A${randomBytes(4).toString('hex')}`;
   return Buffer.from(createHmac('sha256', parent).update(qs).digest('hex') + qs).toString('base64');
@@ -68,6 +68,7 @@ async function measure(engine, makeKey, address, status) {
   return { first: times[0], median: median(times.slice(1)) };
 }
 
+/** @param {number} value */
 const ms = (value) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
 
 for (const size of SIZES) {
@@ -76,10 +77,11 @@ for (const size of SIZES) {
   await engine.request({ method: 'PUT', path: '/1/indexes/bench/1', headers: admin, body: { title: 'x', owner: 'a' } });
   await engine.waitForTasks();
   const storing = performance.now();
+  /** @type {string[]} */
   const parents = [];
   for (let i = 0; i < size; i++) {
     const response = await engine.request({ method: 'POST', path: '/1/keys', headers: admin, body: { acl: ['search'] } });
-    parents.push(response.body.key);
+    parents.push(/** @type {{ key: string }} */ (response.body).key);
   }
   const stored = performance.now() - storing;
   // the code warmed on a few calls of each kind, from addresses of their own
