@@ -1,10 +1,14 @@
 // Durability: what makes an accepted write survive. This module owns
 //
-// - the task queue: every write is logged durably, acknowledged with a
-//   taskID, then applied in order, one task at a time (key and analytics
-//   changes are applied at once, right after they are logged);
-// - the log: writes are appended to the storage one at a time, in the order
-//   they were accepted;
+// - the one write path: every write is appended to the operation log
+//   (operation-log.ts: the storage's own, a memory store's, a refusing one
+//   for followers and read-only stores, or a cluster's shared log), which
+//   gives it its taskID, holds it durably and hands it back; it is
+//   acknowledged then;
+// - the one apply path (handOver): what the log hands over, this engine's
+//   entries and, on a shared log, every other node's, is queued (records,
+//   settings: applied in order, one task at a time) or applied at once
+//   (keys, analytics);
 // - snapshots: taken every `snapshotEvery` tasks and on demand, captured
 //   between tasks, encoded a section at a time as they are written, read
 //   back and proven before they replace anything;
@@ -16,23 +20,24 @@
 // snapshots and gives each its part back. It is also the seam replication
 // uses (replication.ts): a writer sends every operation entering its state
 // to its replicas, and a replica starts from the writer's image and applies
-// them through the same `apply`. With a shared log (cluster mode,
-// shared-log.ts) writes are appended to it instead of the storage's log,
-// and every node applies each entry as the log hands it back.
-import { assertJson } from '../index/json-check.js';
-import { assertStorable } from '../index/storable.js';
-import { ApiError, badRequest } from '../util/errors.js';
+// them through the same `apply` (a replica with a store of its own records
+// them in its log under the writer's taskIDs).
+import { ApiError } from '../util/errors.js';
 import { Codec } from './persistence.js';
 import { decodeSnapshotOf, recover, type Recovered } from './recovery.js';
 import { TaskQueue, type TaskStatus } from './task-queue.js';
 import { yieldTurn } from '../util/turns.js';
 import type { WritePacer } from '../engine/write-pacer.js';
-import { isStorageWriteError, StoreDamagedError } from '../storage/errors.js';
+import { StoreDamagedError } from '../storage/errors.js';
 import type { Storage, StoredSnapshot } from '../storage/storage.js';
 import type { SnapshotUse, StateSection } from './state-section.js';
 import type { ReplicatedOp, ReplicationTarget, StateImage } from './replication.js';
 import { concat } from '../util/bytes.js';
-import { LogTrimmedError, type NewEntry, type SharedEntry, type SharedLog } from './shared-log.js';
+import { LogTrimmedError, SharedOperationLog, type SharedLog } from './shared-log.js';
+import { MemoryLog, RefusingLog, type HandedEntry, type Logged, type OperationLog } from './operation-log.js';
+import { StorageLog } from './storage-log.js';
+
+export type { Logged } from './operation-log.js';
 
 /** What every snapshot holds besides the sections' parts. */
 export interface SnapshotHeader {
@@ -40,9 +45,6 @@ export interface SnapshotHeader {
   /** The last task the snapshot holds (a snapshot is taken between tasks). */
   lastTaskID: number;
 }
-
-/** An operation as the log holds it: stamped with the time it was accepted. */
-export type Logged<Operation> = Operation & { at?: number };
 
 export interface DurabilityOptions<Operation> {
   storage: Storage;
@@ -54,6 +56,12 @@ export interface DurabilityOptions<Operation> {
   maxQueuedRecords: number;
   /** Opens a damaged store with what can be kept (see recovery.ts). */
   repair: boolean;
+  /**
+   * Refuses (throws a 400) an operation a snapshot could not hold exactly;
+   * called before it is logged. The sections' rule (the composition root
+   * passes src/index/storable.ts's): what they hold is theirs to say.
+   */
+  check?: (op: object) => void;
   /** The sections, in the order each operation is applied to them. */
   sections: ReadonlyArray<StateSection<object, Logged<Operation>>>;
   /** Charged with the time appends take (appending competes with searches as writing does). */
@@ -90,11 +98,14 @@ export interface DurabilityOptions<Operation> {
 
 export class Durability<Operation extends object> {
   readonly tasks = new TaskQueue();
+  /** Where every write goes to become durable (chosen at open: see operationLog). */
+  private log!: OperationLog<Operation>;
   /** What opening found damaged and recovered from (empty for a sound store). */
   recovery: Recovered = { lastTaskID: 0, problems: [], lost: [], fellBack: false, unusable: { snapshots: [], logRecords: [] }, setAside: [] };
   private codec!: Codec;
-  private logTail: Promise<void> = Promise.resolve();
   private lastApplied = 0;
+  /** The last queued entry handed over (a snapshot is due when it crosses a multiple of snapshotEvery, on a shared log). */
+  private lastQueued = 0;
   private appliedSinceSnapshot = 0;
   private snapshotting: Promise<void> | undefined;
   /** The snapshot in flight has captured the state and is being encoded and stored. */
@@ -111,6 +122,7 @@ export class Durability<Operation extends object> {
   /** Reads back what the storage holds: the newest valid snapshot, then the log after it. */
   async open(): Promise<void> {
     this.codec = await Codec.create(this.options.encryptionKey);
+    this.log = this.operationLog();
     for (let attempt = 1; ; attempt++) {
       try {
         await this.recovered();
@@ -119,13 +131,27 @@ export class Durability<Operation extends object> {
       } catch (e) {
         // a shared log moves on while a node loads it (other nodes store newer snapshots, delete older ones, trim the log): load the newest again
         const movedOn = e instanceof LogTrimmedError || e instanceof StoreDamagedError;
-        if (!this.options.log || !movedOn || attempt >= 3) throw e;
+        if (!this.log.shared || !movedOn || attempt >= 3) throw e;
         await this.tasks.idle(); // what the attempt queued runs on the state it was queued for, then goes with it
         this.reset();
       }
     }
     // a store recovered from an older snapshot, or repaired, stands on a new one from now on
     if (this.recovery.fellBack || (this.options.repair && this.recovery.problems.length > 0)) await this.snapshot();
+  }
+
+  /**
+   * The log this engine writes to: a cluster's shared log; a follower's,
+   * refusing its own writes and recording what its server sends; a
+   * read-only storage's, refusing them; the storage's own; or none kept.
+   */
+  private operationLog(): OperationLog<Operation> {
+    const { log, follows, storage, pacer } = this.options;
+    if (log) return new SharedOperationLog<Operation>(log, this.codec, pacer);
+    const own = storage.append ? new StorageLog<Operation>(storage.append.bind(storage), this.codec, pacer) : new MemoryLog<Operation>();
+    if (follows !== undefined) return new RefusingLog<Operation>(() => new ApiError('follower', follows), own);
+    if (storage.readOnly !== undefined) return new RefusingLog<Operation>(() => new ApiError('unavailable', storage.readOnly!));
+    return own;
   }
 
   /** The newest valid snapshot, then the storage's log after it (see recovery.ts). */
@@ -146,7 +172,7 @@ export class Durability<Operation extends object> {
     for (const section of this.options.sections) section.apply(op, taskID);
   }
 
-  // --- writes
+  // --- writes: one path, whatever the log
 
   /**
    * Logs a write durably, then queues it; resolves with its taskID once it
@@ -155,36 +181,10 @@ export class Durability<Operation extends object> {
    * are waited for together.
    */
   async write(operation: Operation, weight = 1, group?: string): Promise<number> {
-    this.refuseOnFollower();
-    const taskID = this.options.log
-      ? await this.appendShared({ ...operation, at: Date.now() }, { queued: true, weight, ...(group === undefined ? {} : { group }) })
-      : await this.logAndQueue(operation, weight, group);
+    const taskID = await this.appended({ ...operation, at: Date.now() }, { queued: true, weight, ...(group === undefined ? {} : { group }) });
     // backpressure: a writer faster than indexing waits (its write is durable) instead of growing the queue without bound
     await this.tasks.roomFor(this.options.maxQueuedRecords);
     return taskID;
-  }
-
-  private async logAndQueue(operation: Operation, weight: number, group: string | undefined): Promise<number> {
-    const op: Logged<Operation> = { ...operation, at: Date.now() };
-    const taskID = this.tasks.allocate();
-    const text = await this.logged(taskID, op);
-    const task = text === undefined ? this.taskOf(taskID, op) : this.taskOfText(taskID, text);
-    this.tasks.schedule(taskID, task, (e) => console.error(`lantern: task ${taskID} failed`, e), group, weight);
-    return taskID;
-  }
-
-  private taskOf(taskID: number, op: Logged<Operation>): () => Promise<void> {
-    return () => this.applied(taskID, op);
-  }
-
-  /**
-   * The task of a large write, held as the JSON text it was logged as and
-   * parsed when it runs (what a replay of the log does). Thousands of parsed
-   * records waiting in the queue survived every young-generation collection,
-   * which copied them each time; the text is one object outside it.
-   */
-  private taskOfText(taskID: number, text: string): () => Promise<void> {
-    return () => this.applied(taskID, JSON.parse(text) as Logged<Operation>);
   }
 
   /**
@@ -192,81 +192,37 @@ export class Durability<Operation extends object> {
    * changes (keys, analytics) are idempotent: a snapshot taken before the
    * queue reaches this taskID replays it harmlessly. Resolves with the taskID.
    */
-  async writeNow(op: Operation): Promise<number> {
-    this.refuseOnFollower();
-    if (this.options.log) return this.appendShared(op, { queued: false, weight: 1 });
-    const taskID = this.tasks.allocate();
-    await this.logged(taskID, op, () => {
-      this.apply(op, taskID);
-      this.feed({ taskID, op, queued: false });
-    });
-    return taskID;
+  writeNow(op: Operation): Promise<number> {
+    return this.appended(op, { queued: false, weight: 1 });
   }
 
   /**
    * Logs an operation already applied (search events recorded on the spot):
-   * it needs neither applying nor the JSON check of what callers send. A
-   * read-only storage logs nothing.
+   * it needs neither applying again nor the checks of what callers send. An
+   * engine whose own writes are refused (a follower, a read-only store)
+   * keeps it in memory only: resolves with 0. On a shared log that cannot be
+   * reached this rejects, and the caller keeps what it holds (see
+   * AnalyticsState.flush).
    */
   async logApplied(op: Operation): Promise<number> {
-    if (this.options.follows !== undefined) return 0;
-    // the shared log hands it back to every node (here too: applying search events again adds nothing);
-    // while it cannot be reached this rejects, and the caller keeps what it holds (see AnalyticsState.flush)
-    if (this.options.log) return this.appendShared(op, { queued: false, weight: 1 });
-    const taskID = this.tasks.allocate();
-    if (this.storage.append && this.storage.readOnly === undefined) await this.logged(taskID, op);
-    this.feed({ taskID, op, queued: false });
-    return taskID;
+    if (this.log.refusal() !== undefined) return 0;
+    return this.log.append(op, { queued: false, weight: 1, applied: true });
   }
 
-  private refuseOnFollower(): void {
-    if (this.options.follows !== undefined) throw new ApiError('follower', this.options.follows);
+  /** Refused writes are refused before anything is checked; what a snapshot could not hold is a 400 before it is logged. */
+  private appended(op: Logged<Operation>, shape: { queued: boolean; weight: number; group?: string }): Promise<number> {
+    const refused = this.log.refusal();
+    if (refused) return Promise.reject(refused);
+    try {
+      this.options.check?.(op);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return this.log.append(op, shape);
   }
 
   /** Resolves once every accepted write is applied. */
   waitForTasks(): Promise<void> { return this.tasks.idle(); }
-
-  /**
-   * Appends `op` to the storage's log (in call order), then runs `then`. A
-   * storage that keeps no log gets nothing: encoding a batch of records to
-   * bytes only to drop them took a third of indexing in memory. The
-   * operation is still checked to be JSON (what cannot be logged is refused
-   * alike whatever the storage).
-   */
-  private logged(taskID: number, op: object, then?: () => void): Promise<string | undefined> {
-    if (this.storage.readOnly !== undefined) throw new ApiError('unavailable', this.storage.readOnly);
-    const append = this.storage.append?.bind(this.storage);
-    // a large write is encoded and appended on a turn of its own, after its checks: searches waiting run between
-    const large = isLarge(op);
-    let encoded = large || !append ? undefined : this.encoded(op);
-    if (!append) asJson(() => assertJson(op));
-    assertStorable(op); // and what a snapshot could not hold exactly (too deep, Infinity, a lone surrogate)
-    return this.serialized(async () => {
-      let text: string | undefined;
-      if (append) {
-        if (large) await yieldTurn();
-        const started = performance.now();
-        if (large) text = asJson(() => JSON.stringify(op));
-        const bytes = await (encoded ??= asJson(() => this.codec.encodeOperationText(text!)));
-        await append({ taskID, bytes }).catch(refuseUnstored);
-        this.options.pacer.charge(performance.now() - started);
-      }
-      then?.();
-      return text;
-    });
-  }
-
-  /** The log's bytes for `op`: a 400 for what JSON cannot hold. */
-  private encoded(op: object): Promise<Uint8Array> {
-    return asJson(() => this.codec.encodeOperation(op));
-  }
-
-  /** Runs storage calls one at a time, in the order they were asked for. */
-  private serialized<T>(call: () => Promise<T>): Promise<T> {
-    const done = this.logTail.then(call);
-    this.logTail = done.then(() => {}, () => {});
-    return done;
-  }
 
   /** Applies a queued write; `snapshotAfter`: a snapshot is due once it is applied (shared log). */
   private async applied(taskID: number, op: Logged<Operation>, snapshotAfter = false): Promise<void> {
@@ -287,31 +243,12 @@ export class Durability<Operation extends object> {
     else this.apply(op, taskID);
   }
 
-  // --- a shared log (cluster mode, see shared-log.ts): it gives the taskID, and every node applies what it hands back
+  // --- what the log hands over: every entry, this engine's and (on a shared log) every other node's
 
-  /** Entries of the shared log handed over so far (through this taskID), and writes waiting for theirs. */
-  private handed = { through: 0, lastQueued: 0, waiting: [] as Array<{ taskID: number; resume: () => void }> };
-
-  /** Appends `op` to the shared log; resolves with its taskID once the log holds it and handed it to this node. */
-  private async appendShared(op: object, entry: Omit<NewEntry, 'bytes'>): Promise<number> {
-    const log = this.options.log!;
-    if (log.unavailable !== undefined) throw new ApiError('unavailable', log.unavailable);
-    assertStorable(op);
-    if (isLarge(op)) await yieldTurn(); // encoded on a turn of its own, after its checks (as logged() does)
-    const started = performance.now();
-    const bytes = await this.encoded(op);
-    this.options.pacer.charge(performance.now() - started);
-    const taskID = await log.append({ ...entry, bytes });
-    // read your writes: what this node answers next holds it (a queued write: in its task queue)
-    if (taskID > this.handed.through) await new Promise<void>((resume) => this.handed.waiting.push({ taskID, resume }));
-    return taskID;
-  }
-
-  /** Follows the shared log (when there is one) from the state loaded; resolves once what it held is applied. */
+  /** Follows the log from the state loaded; resolves once what it held is applied. */
   private async followed(): Promise<void> {
-    if (!this.options.log) return;
-    this.handed.through = this.handed.lastQueued = this.lastApplied;
-    await this.options.log.follow(this.lastApplied, (entry) => this.handOver(entry), () => void this.rejoined());
+    this.lastQueued = this.lastApplied;
+    await this.log.follow(this.lastApplied, (entry) => this.handOver(entry), () => void this.rejoined());
     await this.tasks.idle();
   }
 
@@ -343,43 +280,41 @@ export class Durability<Operation extends object> {
   }
 
   /**
-   * An entry the shared log hands over, in its order: a queued write goes to
-   * the task queue (once it has room: a node behind holds the log back, not
-   * its memory), decoded when it runs; any other is applied at once.
+   * An entry the log hands over, in its order: a queued write goes to the
+   * task queue, decoded when it runs (another node's once the queue has
+   * room: a node behind holds the log back, not its memory); any other is
+   * applied at once (unless this engine applied it already), and passed on.
    */
-  private async handOver({ taskID, bytes, queued, weight, group, own }: SharedEntry): Promise<void> {
+  private async handOver(entry: HandedEntry<Operation>): Promise<void> {
+    const { taskID, queued, weight, group, own } = entry;
     if (queued) {
-      await this.tasks.roomFor(this.options.maxQueuedRecords);
-      // the node that wrote the entry reaching a multiple of snapshotEvery stores the snapshot (one node does)
+      if (!own) await this.tasks.roomFor(this.options.maxQueuedRecords);
+      // on a shared log, the node that wrote the entry reaching a multiple of snapshotEvery stores the snapshot (one node does)
       const every = this.options.snapshotEvery;
-      const snapshotAfter = own && every > 0 && Math.floor(taskID / every) > Math.floor(this.handed.lastQueued / every);
-      this.handed.lastQueued = taskID;
+      const snapshotAfter = this.log.shared && own && every > 0 && Math.floor(taskID / every) > Math.floor(this.lastQueued / every);
+      this.lastQueued = taskID;
       this.tasks.advancePast(taskID);
-      const task = async () => this.applied(taskID, await this.decoded(bytes), snapshotAfter);
+      const task = async () => this.applied(taskID, await entry.operation(), snapshotAfter);
       this.tasks.schedule(taskID, task, (e) => console.error(`lantern: task ${taskID} failed`, e), group, weight);
-    } else {
-      const op = await this.decoded(bytes).catch((e: unknown) => console.error(`lantern: task ${taskID} cannot be read; it is skipped`, e));
-      if (op) {
-        this.apply(op, taskID);
-        this.feed({ taskID, op, queued: false });
-      }
-      this.tasks.advancePast(taskID);
+      return;
     }
-    this.handed.through = taskID;
-    const still = this.handed.waiting.filter((w) => w.taskID > taskID);
-    for (const w of this.handed.waiting) if (w.taskID <= taskID) w.resume();
-    this.handed.waiting = still;
-  }
-
-  private async decoded(bytes: Uint8Array): Promise<Logged<Operation>> {
-    return await this.codec.decodeOperation(bytes) as Logged<Operation>;
+    this.tasks.advancePast(taskID);
+    let op: Logged<Operation>;
+    try {
+      op = await entry.operation();
+    } catch (e) {
+      console.error(`lantern: task ${taskID} cannot be read; it is skipped`, e);
+      return;
+    }
+    if (!entry.applied) this.apply(op, taskID);
+    this.feed({ taskID, op, queued: false });
   }
 
   /** A task's status; one this node was not handed yet is `notPublished` when the shared log holds it. */
   async taskStatus(taskID: number): Promise<TaskStatus | undefined> {
     const status = this.tasks.status(taskID);
-    if (status || !this.options.log) return status;
-    return (await this.options.log.holds(taskID)) ? 'notPublished' : undefined;
+    if (status) return status;
+    return (await this.log.holds(taskID)) ? 'notPublished' : undefined;
   }
 
   // --- replication (see replication.ts)
@@ -437,7 +372,7 @@ export class Durability<Operation extends object> {
     await this.restore(state, false);
     this.lastApplied = lastTaskID;
     this.tasks.advancePast(lastTaskID);
-    if (this.keepsLog) await this.snapshot();
+    if (this.log.keeps) await this.snapshot();
   }
 
   /**
@@ -449,21 +384,18 @@ export class Durability<Operation extends object> {
    */
   async applyReplicated({ taskID, op, queued }: ReplicatedOp<Operation>): Promise<void> {
     this.tasks.advancePast(taskID);
-    if (!queued && !this.keepsLog) return this.apply(op, taskID);
+    if (!queued && !this.log.keeps) return this.apply(op, taskID);
     if (queued && taskID <= this.lastApplied) return;
-    if (!this.keepsLog) {
+    if (!this.log.keeps) {
       await this.run(op, taskID);
       this.lastApplied = taskID;
       return;
     }
-    await this.logged(taskID, op);
+    await this.log.record(taskID, op);
     if (!queued) return this.apply(op, taskID);
     // between two captures, as the writer's tasks are (a snapshot never holds half of it)
     await this.tasks.exclusive(() => this.applied(taskID, op));
   }
-
-  /** Whether the storage keeps a log (a replica with one keeps what it applies). */
-  private get keepsLog(): boolean { return this.storage.append !== undefined; }
 
   /** The last queued task applied. */
   get appliedThrough(): number { return this.lastApplied; }
@@ -497,7 +429,7 @@ export class Durability<Operation extends object> {
     this.snapshotting = (async () => {
       try {
         // a shared log stays every other node's source: nothing may be dropped as if this snapshot replaced it
-        let state: SnapshotHeader | undefined = await this.captured(this.options.log ? 'replica' : 'store');
+        let state: SnapshotHeader | undefined = await this.captured(this.log.shared ? 'replica' : 'store');
         const taskID = state.lastTaskID;
         this.appliedSinceSnapshot = 0;
         this.snapshotCaptured = true;
@@ -516,10 +448,9 @@ export class Durability<Operation extends object> {
 
   /** Waits for every task, snapshot and append in flight, then closes the storage. */
   async close(): Promise<void> {
-    await this.options.log?.close();
+    await this.log?.close();
     await this.tasks.idle();
     await this.snapshotting;
-    await this.logTail;
     await this.storage.close();
   }
 
@@ -559,7 +490,7 @@ export class Durability<Operation extends object> {
   }
 
   private snapshotDue(): boolean {
-    return !this.options.log && this.options.snapshotEvery > 0 && this.appliedSinceSnapshot >= this.options.snapshotEvery;
+    return !this.log.shared && this.options.snapshotEvery > 0 && this.appliedSinceSnapshot >= this.options.snapshotEvery;
   }
 
   private autoSnapshot(): void {
@@ -577,24 +508,4 @@ export class Durability<Operation extends object> {
     await this.snapshotting?.catch(() => {});
     this.autoSnapshot();
   }
-}
-
-/** Actions of a logged batch past which it is encoded and appended on a turn of its own (see logged). */
-const LARGE_BATCH = 100;
-
-const isLarge = (op: object) => 'actions' in op && Array.isArray(op.actions) && op.actions.length > LARGE_BATCH;
-
-/** Runs a JSON check or encoding; what JSON cannot hold (only in-process callers can send it: a cycle, a BigInt) is a 400. */
-function asJson<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    throw badRequest(`Invalid JSON: the write cannot be written as JSON (${String(e instanceof Error ? e.message : e).split('\n')[0]})`);
-  }
-}
-
-/** A write the storage could not make durable is refused, not acknowledged: 507 when the disk is full, else 503. */
-function refuseUnstored(e: unknown): never {
-  if (isStorageWriteError(e)) throw new ApiError(e.diskFull ? 'disk_full' : 'unavailable', e.message);
-  throw e;
 }

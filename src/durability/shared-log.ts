@@ -1,5 +1,6 @@
 // A log shared by the nodes of a cluster (cluster mode: src/nats/, a NATS
-// JetStream stream). It is the other kind of log durability writes to. A
+// JetStream stream), and the operation log over it (SharedOperationLog: see
+// operation-log.ts for the other kinds of log durability writes to). A
 // storage's own log (a file, IndexedDB) is written by one engine, which
 // gives each write its taskID and applies it once it is durable. A shared
 // log is written by every node: it gives each entry its taskID (its
@@ -7,10 +8,15 @@
 // every node in that order, the node's own entries included. A node applies
 // what it wrote when the log hands it back, as every other node does, so
 // every node applies the same entries in the same order under the same
-// taskIDs, through the one apply path (Durability's). Snapshots still go to
+// taskIDs, through the one apply path (Durability's handOver). Snapshots still go to
 // the engine's `Storage` (a NATS object store in cluster mode), tagged with
 // the last taskID they hold; a node starts from the newest and follows the
 // log after it.
+
+import { ApiError } from '../util/errors.js';
+import type { WritePacer } from '../engine/write-pacer.js';
+import type { Codec } from './persistence.js';
+import { encodeForLog, type Deliver, type EntryShape, type Logged, type OperationLog } from './operation-log.js';
 
 /** An entry of a shared log. */
 export interface SharedEntry {
@@ -72,5 +78,56 @@ export class LogTrimmedError extends Error {
   override name = 'LogTrimmedError';
   constructor(readonly after: number, readonly first: number) {
     super(`the log was trimmed: it starts at task ${first}, and this node needs task ${after + 1} next`);
+  }
+}
+
+/**
+ * A shared log as the engine's operation log: operations encoded with the
+ * engine's codec (its key), entries decoded when the engine asks for them,
+ * and an append resolved once the log handed the entry back to this node
+ * (read your writes).
+ */
+export class SharedOperationLog<Operation extends object> implements OperationLog<Operation> {
+  readonly shared = true;
+  readonly keeps = false;
+  /** Entries handed over so far (through this taskID), and appends waiting for theirs. */
+  private handed = { through: 0, waiting: [] as Array<{ taskID: number; resume: () => void }> };
+
+  constructor(private readonly log: SharedLog, private readonly codec: Codec, private readonly pacer: WritePacer) {}
+
+  refusal(): ApiError | undefined {
+    return this.log.unavailable === undefined ? undefined : new ApiError('unavailable', this.log.unavailable);
+  }
+
+  async append(op: Logged<Operation>, { applied: _applied, ...shape }: EntryShape): Promise<number> {
+    const refused = this.refusal();
+    if (refused) throw refused;
+    const started = performance.now();
+    const { bytes } = await encodeForLog(this.codec, op);
+    this.pacer.charge(performance.now() - started);
+    const taskID = await this.log.append({ ...shape, bytes });
+    if (taskID > this.handed.through) await new Promise<void>((resume) => this.handed.waiting.push({ taskID, resume }));
+    return taskID;
+  }
+
+  follow(after: number, deliver: Deliver<Operation>, trimmed?: () => void): Promise<void> {
+    this.handed.through = after;
+    return this.log.follow(after, async ({ bytes, ...entry }) => {
+      await deliver({ ...entry, operation: async () => await this.codec.decodeOperation(bytes) as Logged<Operation> });
+      this.handedThrough(entry.taskID);
+    }, trimmed);
+  }
+
+  async record(): Promise<void> {}
+
+  holds(taskID: number): Promise<boolean> { return this.log.holds(taskID); }
+
+  close(): Promise<void> { return this.log.close(); }
+
+  private handedThrough(taskID: number): void {
+    this.handed.through = taskID;
+    const still = this.handed.waiting.filter((w) => w.taskID > taskID);
+    for (const w of this.handed.waiting) if (w.taskID <= taskID) w.resume();
+    this.handed.waiting = still;
   }
 }

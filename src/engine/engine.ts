@@ -27,6 +27,7 @@ import type { DictionaryOperation } from '../dictionaries/entries.js';
 import { Metrics } from '../monitoring/metrics.js';
 import { observeTask } from '../monitoring/observe.js';
 import { Durability, type Logged, type SnapshotHeader } from '../durability/durability.js';
+import { assertStorable } from '../index/storable.js';
 import type { TaskQueue, TaskStatus } from '../durability/task-queue.js';
 import type { SharedLog } from '../durability/shared-log.js';
 import type { ReplicatedOp, ReplicationTarget, StateImage } from '../durability/replication.js';
@@ -177,6 +178,7 @@ export class Engine {
       snapshotEvery: options.snapshotEvery ?? 2000,
       maxQueuedRecords,
       repair: options.repair === true,
+      check: assertStorable,
       sections: [this.security, this.analytics, this.clusters, this.dictionaries, this.catalog],
       pacer: this.pacer,
       runTask: (op, taskID) => this.runTask(op, taskID),

@@ -6,7 +6,7 @@
 // Infinity (written back as null) and "\ud800" as a lone surrogate (not
 // UTF-8: a snapshot would read it back as U+FFFD). Such writes get a 400.
 import { badRequest } from '../util/errors.js';
-import { assertJson } from './json-check.js';
+import { assertJson } from '../util/json-check.js';
 
 /**
  * Levels of objects and arrays a written value may nest (a record is level 1).

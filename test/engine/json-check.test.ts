@@ -3,7 +3,7 @@
 // cycles, BigInts, toJSON methods and shared (not circular) references.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { assertJson } from '../../src/index/json-check.js';
+import { assertJson } from '../../src/util/json-check.js';
 
 const talks = JSON.parse(readFileSync(new URL('../fixtures/talks.json', import.meta.url), 'utf8'));
 
