@@ -15,6 +15,8 @@ import { ImportError, importFile, type ImportSummary } from './cli/import.js';
 import { NoAnswerError, httpSender } from './cli/http.js';
 import { createClient } from './api/client.js';
 import { COLUMN_TYPES, SourceError, type ColumnType } from './cli/record-sources.js';
+import { RejectsFile } from './cli/rejects.js';
+import { resumeCommand } from './cli/resume.js';
 import { isPlainObject } from './index/records.js';
 import { ReadPool } from './replication/read-pool.js';
 import { natsCluster, type AdvertisedNodes, type NatsCluster } from './nats/cluster.js';
@@ -77,6 +79,8 @@ const OPTIONS = {
     format: { type: 'string' },
     types: { type: 'string' },
     skip: { type: 'string' },
+    // import: where the records that cannot be imported go (without it, the first one stops the import)
+    rejects: { type: 'string' },
     'with-replicas': { type: 'boolean', default: false },
     'dry-run': { type: 'boolean', default: false },
     hits: { type: 'string', default: '10' },
@@ -104,14 +108,14 @@ const OPTIONS = {
 /** The command line, or one line saying what is wrong with it. */
 function parseCommandLine() {
   try {
-    return parseArgs({ allowPositionals: true, options: OPTIONS });
+    return parseArgs({ allowPositionals: true, options: OPTIONS, tokens: true });
   } catch (e) {
     process.stderr.write(`lantern: ${(e as Error).message.split('\n')[0]} (lantern --help lists the options)\n`);
     process.exit(2);
   }
 }
 
-const { values: flags, positionals } = parseCommandLine();
+const { values: flags, positionals, tokens } = parseCommandLine();
 
 /** A mistake in the command line: one line with a hint, exit code 2. */
 function fail(message: string): never {
@@ -245,6 +249,9 @@ async function importCommand(indexName?: string, file?: string): Promise<void> {
   if (!existsSync(file)) stop(`${file}: no such file`);
   const settings = flags.settings ? readSettings(flags.settings) : undefined;
   if (flags.url && flags.data) fail('import takes --data DIR or --url http://HOST:PORT, not both');
+  const skip = count('skip') ?? 0;
+  // a resumed import (--skip) adds to the rejects of the one it goes on from
+  const rejects = flags.rejects === undefined ? undefined : openRejects(flags.rejects, skip > 0);
   // a dry run opens nothing on disk; with --url, the server indexes (this process only reads the file)
   const engine = flags.url ? undefined : await open(flags['dry-run'] ? undefined : (flags.data ?? DEFAULT_DATA));
   const client = engine ? engine.client() : createClient(httpSender(flags.url!), adminKey, flags['app-id']);
@@ -253,16 +260,27 @@ async function importCommand(indexName?: string, file?: string): Promise<void> {
   process.once('SIGINT', () => { interrupt.abort(); process.once('SIGINT', () => process.exit(130)); });
   const summary = await importFile(client, {
     indexName, path: file, format: flags.format, columnTypes: columnTypes(flags.types), settings, inferSettings: !settings, onInferred: printInferred,
-    withReplicas: flags['with-replicas'], skip: count('skip') ?? 0, dryRun: flags['dry-run'], signal: interrupt.signal, progressTo: process.stderr,
+    withReplicas: flags['with-replicas'], skip, dryRun: flags['dry-run'], rejects, signal: interrupt.signal, progressTo: process.stderr,
   }).catch(async (e: Error) => {
     await engine?.close();
     if (e instanceof NoAnswerError) noAnswer(e);
     if (e instanceof ImportError || e instanceof SourceError) stop(`${file}: ${e.message}`);
     throw e;
   });
+  rejects?.close();
   if (engine && !flags['dry-run']) await engine.snapshot();
   await engine?.close();
-  for (const line of summaryLines(indexName, file, summary, flags['dry-run'])) console.log(line);
+  for (const line of summaryLines(indexName, summary, flags['dry-run'])) console.log(line);
+  if (summary.stopped) stop(`${file}: ${summary.stopped.reason}`);
+}
+
+/** --rejects FILE, opened before anything is imported (stops with one line when it cannot be written). */
+function openRejects(path: string, append: boolean): RejectsFile {
+  try {
+    return new RejectsFile(path, append);
+  } catch (e) {
+    return stop(`cannot write the rejects to ${path}: ${(e as Error).message}`);
+  }
 }
 
 /**
@@ -285,15 +303,26 @@ function columnTypes(text: string | undefined): Record<string, ColumnType> {
   return types;
 }
 
-function summaryLines(indexName: string, file: string, s: ImportSummary, dryRun = false): string[] {
+function summaryLines(indexName: string, s: ImportSummary, dryRun = false): string[] {
   const rate = s.seconds > 0 ? ` (${Math.round(s.imported / s.seconds).toLocaleString('en')}/s)` : '';
   const lines = [dryRun
     ? `read ${s.imported.toLocaleString('en')} records in ${s.seconds.toFixed(1)} s${rate}; nothing written (--dry-run)`
     : `imported ${s.imported.toLocaleString('en')} records into "${indexName}" in ${s.seconds.toFixed(1)} s${rate}`];
+  if (s.rejected > 0 || flags.rejects !== undefined) lines.push(`rejected ${s.rejected.toLocaleString('en')} records: set aside in ${flags.rejects}, each with its line and the reason`);
   if (s.skipped > 0) lines.push(`passed over the first ${s.skipped.toLocaleString('en')} records (--skip)`);
   if (s.withoutObjectID > 0) lines.push(`warning: ${s.withoutObjectID.toLocaleString('en')} records had no objectID; each was given one, so importing the file again adds them again`);
   if (s.replicasLeftOut.length > 0) lines.push(`the settings name ${s.replicasLeftOut.length} replicas (${s.replicasLeftOut.slice(0, 3).join(', ')}${s.replicasLeftOut.length > 3 ? ', ...' : ''}): not created; --with-replicas creates them`);
-  if (s.interrupted) lines.push(`interrupted: the first ${(s.skipped + s.imported).toLocaleString('en')} records are in; to go on: lantern import ${indexName} ${file} --skip ${s.skipped + s.imported}`);
+  if (s.interrupted || s.stopped) lines.push(...resumeLines(s));
+  return lines;
+}
+
+/** How far an interrupted or stopped import went, and the command that goes on from there. */
+function resumeLines(s: ImportSummary): string[] {
+  const done = s.done === 0 ? 'no record of the file is done with' : `the first ${s.done.toLocaleString('en')} records of the file are done with`;
+  const lines = [`${s.interrupted ? 'interrupted' : 'stopped'}: ${done}; to go on from record ${(s.done + 1).toLocaleString('en')}: ${resumeCommand(tokens!, s.done, ADMIN_KEY_VARIABLE)}`];
+  if (flags['admin-key'] !== undefined) lines.push(`(with ${ADMIN_KEY_VARIABLE} set to the admin key)`);
+  if (s.stopped?.record !== undefined) lines.push(`(once record ${s.stopped.record.toLocaleString('en')} is fixed; --skip ${s.stopped.record} passes over it, --rejects FILE sets aside every record that cannot be imported)`);
+  else if (s.stopped && flags.rejects === undefined) lines.push('(--rejects FILE sets aside every record that cannot be imported, and goes on)');
   return lines;
 }
 

@@ -6,25 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT, startServe } from './support/serve.js';
+import { runLantern, type Run } from './support/cli.js';
 
 const TALKS = join(ROOT, 'test', 'fixtures', 'talks.json');
 const SETTINGS = join(ROOT, 'test', 'fixtures', 'talks_settings.json');
 
-interface Run { code: number | null; stdout: string; stderr: string }
-
-function run(args: string[], timeoutMs = 20000): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`lantern ${args.join(' ')} timed out\n${stderr}`)); }, timeoutMs);
-    child.once('error', reject);
-    child.once('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
-  });
-}
-
+const run = (args: string[], timeoutMs?: number) => runLantern(args, { timeoutMs });
 
 let data: string;
 
@@ -244,7 +231,7 @@ describe('one line, never a stack trace', () => {
     // the settings inferred for the new index are printed first (stderr, with the progress)
     const lines = r.stderr.trim().split('\n').filter((line) => !line.startsWith('settings inferred'));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^lantern: .*bad\.json: records 1 to 2 were not imported .*Record "2" .*"n" is Infinity/);
+    expect(lines[0]).toMatch(/^lantern: .*bad\.json: records 1 to 2 were not imported: .*Record "2" .*"n" is Infinity/);
     noStack(r);
   });
 
@@ -321,7 +308,7 @@ describe('lantern import of NDJSON, CSV and large files', () => {
     writeFileSync(file, '{"objectID":"c"}\n{"objectID": oops}\n');
     const bad = await run(['import', 'nd', file, '--data', join(dir, 'store')]);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/^lantern: .*talks\.ndjson: line 2 is not JSON/);
+    expect(bad.stderr).toMatch(/^lantern: .*talks\.ndjson: record 2 \(line 2\): not JSON/);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
   });
 
@@ -335,7 +322,7 @@ describe('lantern import of NDJSON, CSV and large files', () => {
     expect(found.lines[0]).toBe('p1\t{"name":"Lamp, brass","price":12.5,"zip":"01234","stock":true,"tags":["home"]}');
     const bad = await run(['import', 'products', file, '--types', 'name:number', '--data', join(dir, 'store')]);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/line 2, column "name": "Lamp, brass" is not a number/);
+    expect(bad.stderr).toMatch(/record 1 \(line 2\): column "name": "Lamp, brass" is not a number/);
     const badFlag = await run(['import', 'products', file, '--types', 'name:date', '--data', join(dir, 'store')]);
     expect(badFlag.code).toBe(2);
     expect(badFlag.stderr).toMatch(/--types takes COLUMN:TYPE pairs/);
@@ -374,7 +361,7 @@ describe('lantern import of NDJSON, CSV and large files', () => {
     writeFileSync(bad, '{"objectID":"1"}\n[oops\n');
     const refused = await run(['import', 'x', bad, '--dry-run']);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/line 2 is not JSON/);
+    expect(refused.stderr).toMatch(/record 2 \(line 2\): not JSON/);
   });
 
   it('--with-replicas creates the replicas the settings name', async () => {
