@@ -164,6 +164,17 @@ const PACKAGE: { name: string; version: string } = JSON.parse(readFileSync(new U
 const ADMIN_KEY_VARIABLE = 'LANTERN_ADMIN_KEY';
 const adminKey = flags['admin-key'] ?? process.env[ADMIN_KEY_VARIABLE];
 
+/**
+ * An admin key set but empty (`LANTERN_ADMIN_KEY=` in a service file, a
+ * variable that was never filled in) is a mistake: a server would take it
+ * for no key, and accept any credentials.
+ */
+function refuseEmptyAdminKey(): void {
+  if (adminKey !== '') return;
+  if (flags['admin-key'] !== undefined) stop('--admin-key is empty: give the admin key, or leave --admin-key out to run without one');
+  stop(`${ADMIN_KEY_VARIABLE} is set but empty: set it to the admin key, or unset it to run without one`);
+}
+
 /** An engine on a data directory, in memory (no directory), or on the application's stream and snapshots in NATS. */
 async function open(dataDir: string | undefined, repair = false, cluster?: NatsCluster): Promise<Lantern> {
   const storage = cluster?.storage ?? (dataDir ? fsStorage(dataDir) : memoryStorage());
@@ -202,20 +213,35 @@ function advertise(engine: Lantern, nodes: AdvertisedNodes, url: string): void {
   nodes.advertise(url);
 }
 
+/**
+ * The demo's talks into the index `talks`, unless it holds them all: a first
+ * start stopped midway (Ctrl-C, kill -9) left it with some, and the next
+ * start imports the file again (a talk has an objectID: one already in is
+ * replaced by itself). The index's settings, inferred by the first start,
+ * are kept.
+ */
+async function importDemo(engine: Lantern): Promise<void> {
+  const { talks } = JSON.parse(readFileSync(new URL('manifest.json', DEMO_DIR), 'utf8')) as { talks: number };
+  const holds = engine.indexes.get('talks')?.size;
+  if (holds !== undefined && holds >= talks) return;
+  if (holds !== undefined) console.error(`the demo's import did not finish (${holds.toLocaleString('en')} of ${talks.toLocaleString('en')} talks are in): importing the talks again`);
+  // the dataset's facets and ranking, with search-box settings inferred from the talks (its own searchable attributes are left out)
+  const { attributesToIndex: _searchable, ...settings } = readSettings(new URL('talks_settings.json', DEMO_DIR));
+  const path = fileURLToPath(new URL('talks.json', DEMO_DIR));
+  const summary = await importFile(engine.client(), { indexName: 'talks', path, settings, inferSettings: true, onInferred: printInferred, progressTo: process.stderr });
+  if (summary.stopped) stop(`the demo's talks: ${summary.stopped.reason}`);
+  await engine.snapshot();
+}
+
 async function serveCommand(): Promise<void> {
+  refuseEmptyAdminKey();
   if (flags.demo && !existsSync(DEMO_APP)) stop('the web demo is not in the npm package: run it from a clone of the repository (npm install && npm start)');
   const workers = workerCount();
   if (flags['nats-replicas'] && !flags.nats) fail('--nats-replicas goes with --nats URL');
   if (flags.advertise && !flags.nats) fail('--advertise goes with --nats URL and --clusters NAME');
   const cluster = flags.nats === undefined ? undefined : await joinCluster(flags.nats);
   const engine = await open(flags.memory || cluster ? undefined : (flags.data ?? DEFAULT_DATA), false, cluster);
-  if (flags.demo && !engine.indexes.has('talks')) {
-    // the dataset's facets and ranking, with search-box settings inferred from the talks (its own searchable attributes are left out)
-    const { attributesToIndex: _searchable, ...settings } = readSettings(new URL('talks_settings.json', DEMO_DIR));
-    const path = fileURLToPath(new URL('talks.json', DEMO_DIR));
-    await importFile(engine.client(), { indexName: 'talks', path, settings, inferSettings: true, onInferred: printInferred, progressTo: process.stderr });
-    await engine.snapshot();
-  }
+  if (flags.demo) await importDemo(engine);
   const host = flags.host!;
   const demo = flags.demo ? staticFiles(DEMO_APP, '/demo/') : undefined;
   const root = rootPage({ name: PACKAGE.name, version: PACKAGE.version, ...(demo ? { demo: '/demo/' } : {}) });
@@ -247,6 +273,7 @@ async function serveCommand(): Promise<void> {
 async function importCommand(indexName?: string, file?: string): Promise<void> {
   if (!indexName || !file) fail('import needs INDEX and FILE');
   if (!existsSync(file)) stop(`${file}: no such file`);
+  refuseEmptyAdminKey();
   const settings = flags.settings ? readSettings(flags.settings) : undefined;
   if (flags.url && flags.data) fail('import takes --data DIR or --url http://HOST:PORT, not both');
   const skip = count('skip') ?? 0;
@@ -336,6 +363,7 @@ function answered<T>(response: { status: number; body: unknown }): T {
 }
 
 async function withApi<T>(use: (call: Call) => Promise<T>): Promise<T> {
+  refuseEmptyAdminKey();
   const headers: Record<string, string> = { 'x-algolia-application-id': flags['app-id'] ?? '' };
   if (adminKey) headers['x-algolia-api-key'] = adminKey;
   if (flags.url) {

@@ -448,7 +448,7 @@ describe('lantern search --url, export, help', () => {
       expect(existsSync(join(dir, 'store'))).toBe(true);
       const refused = await run(['import', 'talks', TALKS, '--url', server.url, '--admin-key', 'wrong']);
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toMatch(/^lantern: .*Invalid Application-ID or API key\n$/);
+      expect(refused.stderr).toMatch(/^lantern: .*Invalid Application-ID or API key: give the admin key lantern serve was started with .* and its --app-id\n$/);
     } finally {
       await server.stop();
     }
