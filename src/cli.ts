@@ -28,7 +28,9 @@ const COMMANDS: Record<string, string> = {
               [--app-id ID] [--admin-key KEY] [--clusters c1,c2] [--advertise URL] [--trust-proxy] [--max-connections-per-address 256]
               [--workers 1] [--snapshot-every 2000] [--follow-backlog 10000] [--demo]
     The REST API over HTTP. The admin key may come from the LANTERN_ADMIN_KEY environment
-    variable instead of --admin-key; without one, any credentials are accepted. --workers N
+    variable instead of --admin-key (set but empty, it is refused); without one, any credentials
+    are accepted. --demo serves the web demo and imports its talks into the index talks, again
+    at the next start when one was stopped before all of them were in. --workers N
     (or auto: one per core) answers reads on N worker threads, each holding a copy of the
     whole state in memory; the main thread stays the one writer. --nats keeps the data in
     NATS JetStream (servers started with -js): every node started with the same --app-id
@@ -42,19 +44,26 @@ const COMMANDS: Record<string, string> = {
     records' worth of recent writes for those that reconnect (one away for longer loads a
     snapshot again; 0 serves no followers).`,
   import: `lantern import INDEX FILE [--format json|ndjson|csv] [--types COL:TYPE,...] [--settings FILE.json]
-              [--with-replicas] [--skip N] [--dry-run] [--data DIR | --url http://HOST:PORT]
+              [--with-replicas] [--skip N] [--rejects REJECTS] [--dry-run] [--data DIR | --url http://HOST:PORT]
     Streams FILE into INDEX: a JSON array, NDJSON (a record a line) or CSV with a header row
     (the format from the extension, else from the first character). CSV values are numbers,
     true/false or text, unless --types gives a column's type: string, number, boolean, json.
     Without --settings, a new index gets search-box settings inferred from the first 1,000
     records (the text attributes, long texts last, and removeWordsIfNoResults allOptional with
     removeStopWords), printed as JSON to start a settings file from; an existing index keeps its
-    own. The replicas the settings name are created only with --with-replicas. Ctrl-C stops after
-    the batch in flight and prints the --skip that goes on from there. --dry-run reads and
-    checks the file (its format, its records' places) and writes nothing. --url sends the
-    records to a running lantern serve, which indexes them.`,
+    own. The replicas the settings name are created only with --with-replicas. A record that
+    cannot be read (not JSON, a CSV row of too many fields, a value not of its --types type) or
+    that the engine refuses stops the import after the records before it; --rejects REJECTS
+    sets them aside in REJECTS instead, one JSON line each (its record number, line, the reason
+    and its text as FILE holds it), and goes on. Ctrl-C stops after the batch in flight. Stopped either way, it
+    prints how many records of FILE are done with and the command that goes on from there:
+    --skip N passes over the first N records, whether they can be read or not (and --rejects
+    then adds to its file). --dry-run reads and checks the file (its format, its records'
+    places) and writes nothing. --url sends the records to a running lantern serve, which
+    indexes them (its application id is found with the admin key, or give --app-id).`,
   search: `lantern search INDEX "QUERY" [--data DIR | --url http://HOST:PORT] [--hits N]
-    Prints the hits. --url asks a running lantern serve (whose data directory it holds).`,
+    Prints the hits. --url asks a running lantern serve (whose data directory it holds; its
+    application id is found with the admin key, or give --app-id).`,
   export: `lantern export INDEX [--data DIR | --url http://HOST:PORT]
     Writes every record of INDEX to standard output as NDJSON (lantern import reads it back).`,
   repair: `lantern repair [--data DIR]
