@@ -151,7 +151,11 @@ class BatchWriter {
     private readonly beforeBatch: (records: SourcedRecord[]) => Promise<void>,
   ) {}
 
-  /** Writes the batch's records and sets the others aside; the summary counts them once the batch before is applied. */
+  /**
+   * Writes the batch's records and sets the others aside; `done` moves past
+   * the batch once the batch before it is applied (an error leaves it before
+   * the batch: going on from there sends the batch again).
+   */
   async send(batch: SourcedEntry[]): Promise<void> {
     if (batch.length === 0) return;
     const records = batch.filter((entry): entry is SourcedRecord => !isUnreadable(entry));
