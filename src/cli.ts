@@ -55,12 +55,13 @@ const COMMANDS: Record<string, string> = {
     cannot be read (not JSON, a CSV row of too many fields, a value not of its --types type) or
     that the engine refuses stops the import after the records before it; --rejects REJECTS
     sets them aside in REJECTS instead, one JSON line each (its record number, line, the reason
-    and its text as FILE holds it), and goes on. Ctrl-C stops after the batch in flight. Stopped either way, it
-    prints how many records of FILE are done with and the command that goes on from there:
-    --skip N passes over the first N records, whether they can be read or not (and --rejects
-    then adds to its file). --dry-run reads and checks the file (its format, its records'
-    places) and writes nothing. --url sends the records to a running lantern serve, which
-    indexes them (its application id is found with the admin key, or give --app-id).`,
+    and its text as FILE holds it), and goes on. Ctrl-C stops after the batch in flight.
+    Stopped either way, it prints how many records of FILE are done with and the command that
+    goes on from there: --skip N passes over the first N records, whether they can be read or
+    not (and --rejects then adds to its file). --dry-run reads and checks the file (its format,
+    its records' places) and writes nothing. --url sends the records to a running lantern
+    serve, which indexes them (its application id is found with the admin key, or give
+    --app-id).`,
   search: `lantern search INDEX "QUERY" [--data DIR | --url http://HOST:PORT] [--hits N]
     Prints the hits. --url asks a running lantern serve (whose data directory it holds; its
     application id is found with the admin key, or give --app-id).`,
