@@ -1,7 +1,6 @@
 // The `lantern` command (dist/cli.js, built by `npm run build`): import a
 // JSON file into a data directory, search it, and serve it over HTTP.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -375,33 +374,6 @@ describe('lantern import of NDJSON, CSV and large files', () => {
     expect(r.stdout).not.toMatch(/replicas/);
     expect((await search(join(dir, 'store'), 'r_asc', 'amber')).nbHits).toBe(1);
   });
-
-  it('Ctrl-C stops after the batch in flight, keeps what was imported and says how to resume; --skip resumes', async () => {
-    const dir = mkdtempSync(join(data, 'interrupt-'));
-    const file = join(dir, 'big.ndjson');
-    const N = 300_000;
-    writeFileSync(file, Array.from({ length: N }, (_, i) => JSON.stringify({ objectID: String(i), t: `amber ${i}` })).join('\n'));
-    const store = join(dir, 'store');
-    const child = spawn(process.execPath, [CLI, 'import', 'big', file, '--data', store], { cwd: ROOT });
-    let stdout = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    // interrupted once the first batches are in the store's log
-    const log = join(store, 'log.bin');
-    while (!existsSync(log) || statSync(log).size < 200_000) await new Promise((resolve) => setTimeout(resolve, 20));
-    child.kill('SIGINT');
-    const code = await new Promise((resolve) => child.once('close', resolve));
-    expect(code).toBe(0);
-    const resume = /--skip (\d+)/.exec(stdout);
-    expect(resume, stdout).not.toBeNull();
-    const done = Number(resume![1]);
-    expect(done).toBeGreaterThan(0);
-    expect(done).toBeLessThan(N);
-    expect((await search(store, 'big', 'amber')).nbHits).toBe(done);
-    const resumed = await run(['import', 'big', file, '--skip', String(done), '--data', store], 60_000);
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stdout).toMatch(new RegExp(`passed over the first ${done.toLocaleString('en')} records`));
-    expect((await search(store, 'big', 'amber')).nbHits).toBe(N);
-  }, 90_000);
 });
 
 describe('lantern search --url, export, help', () => {
