@@ -16,6 +16,8 @@ import { NoAnswerError, httpSender } from './cli/http.js';
 import { createClient } from './api/client.js';
 import { COLUMN_TYPES, SourceError, type ColumnType } from './cli/record-sources.js';
 import { encryptionKeyFrom, KeySourceError } from './cli/encryption-key.js';
+import { RejectsFile } from './cli/rejects.js';
+import { resumeCommand } from './cli/resume.js';
 import { isPlainObject } from './index/records.js';
 import { ReadPool } from './replication/read-pool.js';
 import { SERVE_WRITE_WAIT_MS } from './engine/write-room.js';
@@ -28,8 +30,10 @@ const COMMANDS: Record<string, string> = {
               [--app-id ID] [--admin-key KEY] [--key-file FILE] [--clusters c1,c2] [--advertise URL] [--trust-proxy] [--max-connections-per-address 256]
               [--workers 1] [--snapshot-every 2000] [--follow-backlog 10000] [--demo]
     The REST API over HTTP. The admin key may come from the LANTERN_ADMIN_KEY environment
-    variable instead of --admin-key; without one, any credentials are accepted. An encrypted
-    store's key comes from LANTERN_ENCRYPTION_KEY or --key-file FILE (see repair). --workers N
+    variable instead of --admin-key (set but empty, it is refused); without one, any credentials
+    are accepted. An encrypted store's key comes from LANTERN_ENCRYPTION_KEY or --key-file FILE
+    (see repair). --demo serves the web demo and imports its talks into the index talks, again
+    at the next start when one was stopped before all of them were in. --workers N
     (or auto: one per core) answers reads on N worker threads, each holding a copy of the
     whole state in memory; the main thread stays the one writer. --nats keeps the data in
     NATS JetStream (servers started with -js): every node started with the same --app-id
@@ -43,19 +47,27 @@ const COMMANDS: Record<string, string> = {
     records' worth of recent writes for those that reconnect (one away for longer loads a
     snapshot again; 0 serves no followers).`,
   import: `lantern import INDEX FILE [--format json|ndjson|csv] [--types COL:TYPE,...] [--settings FILE.json]
-              [--with-replicas] [--skip N] [--dry-run] [--data DIR | --url http://HOST:PORT]
+              [--with-replicas] [--skip N] [--rejects REJECTS] [--dry-run] [--data DIR | --url http://HOST:PORT]
     Streams FILE into INDEX: a JSON array, NDJSON (a record a line) or CSV with a header row
     (the format from the extension, else from the first character). CSV values are numbers,
     true/false or text, unless --types gives a column's type: string, number, boolean, json.
     Without --settings, a new index gets search-box settings inferred from the first 1,000
     records (the text attributes, long texts last, and removeWordsIfNoResults allOptional with
     removeStopWords), printed as JSON to start a settings file from; an existing index keeps its
-    own. The replicas the settings name are created only with --with-replicas. Ctrl-C stops after
-    the batch in flight and prints the --skip that goes on from there. --dry-run reads and
-    checks the file (its format, its records' places) and writes nothing. --url sends the
-    records to a running lantern serve, which indexes them.`,
+    own. The replicas the settings name are created only with --with-replicas. A record that
+    cannot be read (not JSON, a CSV row of too many fields, a value not of its --types type) or
+    that the engine refuses stops the import after the records before it; --rejects REJECTS
+    sets them aside in REJECTS instead, one JSON line each (its record number, line, the reason
+    and its text as FILE holds it), and goes on. Ctrl-C stops after the batch in flight.
+    Stopped either way, it prints how many records of FILE are done with and the command that
+    goes on from there: --skip N passes over the first N records, whether they can be read or
+    not (and --rejects then adds to its file). --dry-run reads and checks the file (its format,
+    its records' places) and writes nothing. --url sends the records to a running lantern
+    serve, which indexes them (its application id is found with the admin key, or give
+    --app-id).`,
   search: `lantern search INDEX "QUERY" [--data DIR | --url http://HOST:PORT] [--hits N]
-    Prints the hits. --url asks a running lantern serve (whose data directory it holds).`,
+    Prints the hits. --url asks a running lantern serve (whose data directory it holds; its
+    application id is found with the admin key, or give --app-id).`,
   export: `lantern export INDEX [--data DIR | --url http://HOST:PORT]
     Writes every record of INDEX to standard output as NDJSON (lantern import reads it back).`,
   repair: `lantern repair [--data DIR] [--key-file FILE]
@@ -86,6 +98,8 @@ const OPTIONS = {
     format: { type: 'string' },
     types: { type: 'string' },
     skip: { type: 'string' },
+    // import: where the records that cannot be imported go (without it, the first one stops the import)
+    rejects: { type: 'string' },
     'with-replicas': { type: 'boolean', default: false },
     'dry-run': { type: 'boolean', default: false },
     hits: { type: 'string', default: '10' },
@@ -113,14 +127,14 @@ const OPTIONS = {
 /** The command line, or one line saying what is wrong with it. */
 function parseCommandLine() {
   try {
-    return parseArgs({ allowPositionals: true, options: OPTIONS });
+    return parseArgs({ allowPositionals: true, options: OPTIONS, tokens: true });
   } catch (e) {
     process.stderr.write(`lantern: ${(e as Error).message.split('\n')[0]} (lantern --help lists the options)\n`);
     process.exit(2);
   }
 }
 
-const { values: flags, positionals } = parseCommandLine();
+const { values: flags, positionals, tokens } = parseCommandLine();
 
 /** A mistake in the command line: one line with a hint, exit code 2. */
 function fail(message: string): never {
@@ -179,8 +193,23 @@ function encryptionKey(): string | Uint8Array | undefined {
   }
 }
 
-/** An engine on a data directory, in memory (no directory), or on the application's stream and snapshots in NATS. */
-/** `maxWriteWaitMs`: how long a write waits for room in the task queue before a 503 (a server's callers get an answer in time). */
+/**
+ * An admin key set but empty (`LANTERN_ADMIN_KEY=` in a service file, a
+ * variable that was never filled in) is a mistake: a server would take it
+ * for no key, and accept any credentials.
+ */
+function refuseEmptyAdminKey(): void {
+  if (adminKey !== '') return;
+  if (flags['admin-key'] !== undefined) stop('--admin-key is empty: give the admin key, or leave --admin-key out to run without one');
+  stop(`${ADMIN_KEY_VARIABLE} is set but empty: set it to the admin key, or unset it to run without one`);
+}
+
+/**
+ * An engine on a data directory, in memory (no directory), or on the
+ * application's stream and snapshots in NATS. `maxWriteWaitMs`: how long a
+ * write waits for room in the task queue before a 503 (a server's callers
+ * get an answer in time).
+ */
 async function open(dataDir: string | undefined, repair = false, cluster?: NatsCluster, maxWriteWaitMs?: number): Promise<Lantern> {
   const key = encryptionKey();
   const storage = cluster?.storage ?? (dataDir ? fsStorage(dataDir) : memoryStorage());
@@ -220,20 +249,35 @@ function advertise(engine: Lantern, nodes: AdvertisedNodes, url: string): void {
   nodes.advertise(url);
 }
 
+/**
+ * The demo's talks into the index `talks`, unless it holds them all: a first
+ * start stopped midway (Ctrl-C, kill -9) left it with some, and the next
+ * start imports the file again (a talk has an objectID: one already in is
+ * replaced by itself). The index's settings, inferred by the first start,
+ * are kept.
+ */
+async function importDemo(engine: Lantern): Promise<void> {
+  const { talks } = JSON.parse(readFileSync(new URL('manifest.json', DEMO_DIR), 'utf8')) as { talks: number };
+  const holds = engine.indexes.get('talks')?.size;
+  if (holds !== undefined && holds >= talks) return;
+  if (holds !== undefined) console.error(`the demo's import did not finish (${holds.toLocaleString('en')} of ${talks.toLocaleString('en')} talks are in): importing the talks again`);
+  // the dataset's facets and ranking, with search-box settings inferred from the talks (its own searchable attributes are left out)
+  const { attributesToIndex: _searchable, ...settings } = readSettings(new URL('talks_settings.json', DEMO_DIR));
+  const path = fileURLToPath(new URL('talks.json', DEMO_DIR));
+  const summary = await importFile(engine.client(), { indexName: 'talks', path, settings, inferSettings: true, onInferred: printInferred, progressTo: process.stderr });
+  if (summary.stopped) stop(`the demo's talks: ${summary.stopped.reason}`);
+  await engine.snapshot();
+}
+
 async function serveCommand(): Promise<void> {
+  refuseEmptyAdminKey();
   if (flags.demo && !existsSync(DEMO_APP)) stop('the web demo is not in the npm package: run it from a clone of the repository (npm install && npm start)');
   const workers = workerCount();
   if (flags['nats-replicas'] && !flags.nats) fail('--nats-replicas goes with --nats URL');
   if (flags.advertise && !flags.nats) fail('--advertise goes with --nats URL and --clusters NAME');
   const cluster = flags.nats === undefined ? undefined : await joinCluster(flags.nats);
   const engine = await open(flags.memory || cluster ? undefined : (flags.data ?? DEFAULT_DATA), false, cluster, SERVE_WRITE_WAIT_MS);
-  if (flags.demo && !engine.indexes.has('talks')) {
-    // the dataset's facets and ranking, with search-box settings inferred from the talks (its own searchable attributes are left out)
-    const { attributesToIndex: _searchable, ...settings } = readSettings(new URL('talks_settings.json', DEMO_DIR));
-    const path = fileURLToPath(new URL('talks.json', DEMO_DIR));
-    await importFile(engine.client(), { indexName: 'talks', path, settings, inferSettings: true, onInferred: printInferred, progressTo: process.stderr });
-    await engine.snapshot();
-  }
+  if (flags.demo) await importDemo(engine);
   const host = flags.host!;
   const demo = flags.demo ? staticFiles(DEMO_APP, '/demo/') : undefined;
   const root = rootPage({ name: PACKAGE.name, version: PACKAGE.version, ...(demo ? { demo: '/demo/' } : {}) });
@@ -265,8 +309,12 @@ async function serveCommand(): Promise<void> {
 async function importCommand(indexName?: string, file?: string): Promise<void> {
   if (!indexName || !file) fail('import needs INDEX and FILE');
   if (!existsSync(file)) stop(`${file}: no such file`);
+  refuseEmptyAdminKey();
   const settings = flags.settings ? readSettings(flags.settings) : undefined;
   if (flags.url && flags.data) fail('import takes --data DIR or --url http://HOST:PORT, not both');
+  const skip = count('skip') ?? 0;
+  // a resumed import (--skip) adds to the rejects of the one it goes on from
+  const rejects = flags.rejects === undefined ? undefined : openRejects(flags.rejects, skip > 0);
   // a dry run opens nothing on disk; with --url, the server indexes (this process only reads the file)
   const engine = flags.url ? undefined : await open(flags['dry-run'] ? undefined : (flags.data ?? DEFAULT_DATA));
   const client = engine ? engine.client() : createClient(httpSender(flags.url!), adminKey, flags['app-id']);
@@ -275,16 +323,27 @@ async function importCommand(indexName?: string, file?: string): Promise<void> {
   process.once('SIGINT', () => { interrupt.abort(); process.once('SIGINT', () => process.exit(130)); });
   const summary = await importFile(client, {
     indexName, path: file, format: flags.format, columnTypes: columnTypes(flags.types), settings, inferSettings: !settings, onInferred: printInferred,
-    withReplicas: flags['with-replicas'], skip: count('skip') ?? 0, dryRun: flags['dry-run'], signal: interrupt.signal, progressTo: process.stderr,
+    withReplicas: flags['with-replicas'], skip, dryRun: flags['dry-run'], rejects, signal: interrupt.signal, progressTo: process.stderr,
   }).catch(async (e: Error) => {
     await engine?.close();
     if (e instanceof NoAnswerError) noAnswer(e);
     if (e instanceof ImportError || e instanceof SourceError) stop(`${file}: ${e.message}`);
     throw e;
   });
+  rejects?.close();
   if (engine && !flags['dry-run']) await engine.snapshot();
   await engine?.close();
-  for (const line of summaryLines(indexName, file, summary, flags['dry-run'])) console.log(line);
+  for (const line of summaryLines(indexName, summary, flags['dry-run'])) console.log(line);
+  if (summary.stopped) stop(`${file}: ${summary.stopped.reason}`);
+}
+
+/** --rejects FILE, opened before anything is imported (stops with one line when it cannot be written). */
+function openRejects(path: string, append: boolean): RejectsFile {
+  try {
+    return new RejectsFile(path, append);
+  } catch (e) {
+    return stop(`cannot write the rejects to ${path}: ${(e as Error).message}`);
+  }
 }
 
 /**
@@ -307,15 +366,26 @@ function columnTypes(text: string | undefined): Record<string, ColumnType> {
   return types;
 }
 
-function summaryLines(indexName: string, file: string, s: ImportSummary, dryRun = false): string[] {
+function summaryLines(indexName: string, s: ImportSummary, dryRun = false): string[] {
   const rate = s.seconds > 0 ? ` (${Math.round(s.imported / s.seconds).toLocaleString('en')}/s)` : '';
   const lines = [dryRun
     ? `read ${s.imported.toLocaleString('en')} records in ${s.seconds.toFixed(1)} s${rate}; nothing written (--dry-run)`
     : `imported ${s.imported.toLocaleString('en')} records into "${indexName}" in ${s.seconds.toFixed(1)} s${rate}`];
+  if (s.rejected > 0 || flags.rejects !== undefined) lines.push(`rejected ${s.rejected.toLocaleString('en')} records: set aside in ${flags.rejects}, each with its line and the reason`);
   if (s.skipped > 0) lines.push(`passed over the first ${s.skipped.toLocaleString('en')} records (--skip)`);
   if (s.withoutObjectID > 0) lines.push(`warning: ${s.withoutObjectID.toLocaleString('en')} records had no objectID; each was given one, so importing the file again adds them again`);
   if (s.replicasLeftOut.length > 0) lines.push(`the settings name ${s.replicasLeftOut.length} replicas (${s.replicasLeftOut.slice(0, 3).join(', ')}${s.replicasLeftOut.length > 3 ? ', ...' : ''}): not created; --with-replicas creates them`);
-  if (s.interrupted) lines.push(`interrupted: the first ${(s.skipped + s.imported).toLocaleString('en')} records are in; to go on: lantern import ${indexName} ${file} --skip ${s.skipped + s.imported}`);
+  if (s.interrupted || s.stopped) lines.push(...resumeLines(s));
+  return lines;
+}
+
+/** How far an interrupted or stopped import went, and the command that goes on from there. */
+function resumeLines(s: ImportSummary): string[] {
+  const done = s.done === 0 ? 'no record of the file is done with' : `the first ${s.done.toLocaleString('en')} records of the file are done with`;
+  const lines = [`${s.interrupted ? 'interrupted' : 'stopped'}: ${done}; to go on from record ${(s.done + 1).toLocaleString('en')}: ${resumeCommand(tokens!, s.done, ADMIN_KEY_VARIABLE)}`];
+  if (flags['admin-key'] !== undefined) lines.push(`(with ${ADMIN_KEY_VARIABLE} set to the admin key)`);
+  if (s.stopped?.record !== undefined) lines.push(`(once record ${s.stopped.record.toLocaleString('en')} is fixed; --skip ${s.stopped.record} passes over it, --rejects FILE sets aside every record that cannot be imported)`);
+  else if (s.stopped && flags.rejects === undefined) lines.push('(--rejects FILE sets aside every record that cannot be imported, and goes on)');
   return lines;
 }
 
@@ -329,6 +399,7 @@ function answered<T>(response: { status: number; body: unknown }): T {
 }
 
 async function withApi<T>(use: (call: Call) => Promise<T>): Promise<T> {
+  refuseEmptyAdminKey();
   const headers: Record<string, string> = { 'x-algolia-application-id': flags['app-id'] ?? '' };
   if (adminKey) headers['x-algolia-api-key'] = adminKey;
   if (flags.url) {

@@ -27,6 +27,20 @@ export function credentialsOf(headers: Record<string, string>, query: Record<str
 
 export const invalidCredentials = () => new ApiError('invalid_credentials', 'Invalid Application-ID or API key');
 
+/**
+ * The admin key with another application id: its holder may learn the one
+ * it goes with (so that `lantern import --url` needs no --app-id); anyone
+ * else learns nothing.
+ */
+const otherApplicationId = (appId: string) =>
+  new ApiError('invalid_credentials', `Invalid Application-ID or API key (the admin key is right: the application id is ${JSON.stringify(appId)})`);
+
+/** The application id a refusal of the admin key names (see otherApplicationId), if it names one. */
+export function applicationIdNamedIn(message: string): string | undefined {
+  const named = /\(the admin key is right: the application id is ("(?:[^"\\]|\\.)*")\)$/.exec(message)?.[1];
+  return named === undefined ? undefined : JSON.parse(named) as string;
+}
+
 const ALL_RIGHTS = new Set<Right>([...KEY_RIGHTS, 'admin']);
 
 /** What authentication reads from the engine. */
@@ -70,8 +84,8 @@ export async function authenticate(
   if (engine.adminKey === undefined) return ADMIN;
   const appId = credential(APP_ID_NAMES, headers, query);
   const key = credential(API_KEY_NAMES, headers, query);
-  if (engine.appId !== undefined && appId !== engine.appId) throw invalidCredentials();
   if (key === undefined || key === '') throw invalidCredentials();
+  if (engine.appId !== undefined && appId !== engine.appId) throw constantTimeEqual(key, engine.adminKey) ? otherApplicationId(engine.appId) : invalidCredentials();
   if (constantTimeEqual(key, engine.adminKey)) {
     // a proxy: the admin key applies a rate-limited key's limits to the end user's address
     const forwarded = headers['x-forwarded-api-key'];
