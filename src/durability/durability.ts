@@ -205,7 +205,7 @@ export class Durability<Operation extends object> {
    * AnalyticsState.flush).
    */
   async logApplied(op: Operation): Promise<number> {
-    if (this.log.refusal() !== undefined) return 0;
+    if (!this.log.writes) return 0;
     return this.log.append(op, { queued: false, weight: 1, applied: true });
   }
 

@@ -61,6 +61,12 @@ export interface OperationLog<Operation> {
   readonly shared: boolean;
   /** It keeps what it records: a replica with a log of its own logs what it applies, and stands on snapshots. */
   readonly keeps: boolean;
+  /**
+   * It takes this engine's own writes at all (a follower's and a read-only
+   * store's never do: the search events such an engine records stay in
+   * memory). One that takes them may still refuse them for a while (`refusal`).
+   */
+  readonly writes: boolean;
   /** Why this engine's own writes are refused now (the error they get); undefined while they are taken. */
   refusal(): ApiError | undefined;
   /**
@@ -91,6 +97,7 @@ export interface OperationLog<Operation> {
  */
 export abstract class LocalLog<Operation> implements OperationLog<Operation> {
   readonly shared = false;
+  readonly writes: boolean = true;
   abstract readonly keeps: boolean;
   protected next = 1;
   private deliver: Deliver<Operation> | undefined;
@@ -141,6 +148,7 @@ export class MemoryLog<Operation extends object> extends LocalLog<Operation> {
  * storage's log, when it has one) or a read-only storage's.
  */
 export class RefusingLog<Operation extends object> extends LocalLog<Operation> {
+  override readonly writes = false;
   readonly keeps: boolean;
 
   constructor(private readonly error: () => ApiError, private readonly recording?: OperationLog<Operation>) {

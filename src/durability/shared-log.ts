@@ -90,6 +90,7 @@ export class LogTrimmedError extends Error {
 export class SharedOperationLog<Operation extends object> implements OperationLog<Operation> {
   readonly shared = true;
   readonly keeps = false;
+  readonly writes = true;
   /** Entries handed over so far (through this taskID), and appends waiting for theirs. */
   private handed = { through: 0, waiting: [] as Array<{ taskID: number; resume: () => void }> };
 
