@@ -15,6 +15,7 @@ import { applyRules, type AppliedRules } from '../index/rules.js';
 import { fullBitmap, hasBit, wordsFor } from '../index/bitmap.js';
 import type { SearchIndex } from '../index/search-index.js';
 import type { QueryDictionaries } from '../text/dictionaries.js';
+import type { Hit, SearchAnswer, SearchResult } from './search-result.js';
 
 export interface SearchContext {
   /** The key may see unretrievableAttributes (admin key or seeUnretrievableAttributes). */
@@ -108,26 +109,8 @@ function placePromotions(hits: CoreHit[], promoted: Array<{ id: number; position
   return out;
 }
 
-/** A hit as answered: the record's retrieved attributes, and what the search adds (`_highlightResult`, `_rankingInfo`...). */
-export interface Hit { objectID: string; _rankingInfo?: Record<string, unknown>; [attribute: string]: unknown }
-
-/**
- * A search's answer in the wire format. Any field may be missing
- * (`responseFields` keeps only those asked for); the ones the engine reads
- * back (analytics, personalization, multi-index strategy) are typed.
- */
-export interface SearchResponse {
-  hits?: Hit[];
-  nbHits?: number;
-  page?: number;
-  hitsPerPage?: number;
-  offset?: number;
-  length?: number;
-  query?: string;
-  [field: string]: unknown;
-}
-
-export function searchIndex(index: SearchIndex, requested: SearchParams, context: SearchContext): SearchResponse {
+/** Runs a search: its result, with the whole answer (see search-result.ts for what the caller gets of it). */
+export function searchIndex(index: SearchIndex, requested: SearchParams, context: SearchContext): SearchResult {
   const started = performance.now();
   const ruled = applyRules(index, requested, context.dictionaries);
   const params = ruled.params;
@@ -156,7 +139,7 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
   const hits = pageHits(index, result.hits, shape, params, plan, marked);
   const limit: number = setting('paginationLimitedTo');
   const paged = sortedHits ?? result.nbHits;
-  const response: SearchResponse = {
+  const answer: SearchAnswer = {
     hits,
     nbHits: result.nbHits,
     page: page.page,
@@ -166,24 +149,25 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
     exhaustiveTypo: true,
     exhaustive: { nbHits: true, typo: true, ...(faceted ? { facetsCount: true } : {}) },
   };
-  if (faceted) Object.assign(response, { facets: faceted.facets, exhaustiveFacetsCount: true });
-  if (faceted && Object.keys(faceted.stats).length) response.facets_stats = faceted.stats;
-  if (plan.geo?.around) response.aroundLatLng = `${plan.geo.around.lat},${plan.geo.around.lng}`;
-  if (plan.geo?.automaticRadius !== undefined) response.automaticRadius = String(Math.ceil(plan.geo.automaticRadius));
-  if (page.usesOffset) Object.assign(response, { offset: page.offset, length: page.length });
-  if (strictness !== undefined) Object.assign(response, { appliedRelevancyStrictness: strictness, nbSortedHits: sortedHits });
+  if (faceted) Object.assign(answer, { facets: faceted.facets, exhaustiveFacetsCount: true });
+  if (faceted && Object.keys(faceted.stats).length) answer.facets_stats = faceted.stats;
+  if (plan.geo?.around) answer.aroundLatLng = `${plan.geo.around.lat},${plan.geo.around.lng}`;
+  if (plan.geo?.automaticRadius !== undefined) answer.automaticRadius = String(Math.ceil(plan.geo.automaticRadius));
+  if (page.usesOffset) Object.assign(answer, { offset: page.offset, length: page.length });
+  if (strictness !== undefined) Object.assign(answer, { appliedRelevancyStrictness: strictness, nbSortedHits: sortedHits });
   const renderingContent = renderingContentOf(index, params);
-  if (renderingContent) response.renderingContent = renderingContent;
+  if (renderingContent) answer.renderingContent = renderingContent;
   const userData = [...(requested.userData !== undefined ? [requested.userData] : []), ...ruled.userData];
-  if (userData.length) response.userData = userData;
-  if (ruled.appliedRules.length) response.appliedRules = ruled.appliedRules;
-  Object.assign(response, {
+  if (userData.length) answer.userData = userData;
+  if (ruled.appliedRules.length) answer.appliedRules = ruled.appliedRules;
+  Object.assign(answer, {
     query: requested.query ?? '',
     parsedQuery: words.filter((_, w) => (plan.stopWords & (1 << w)) === 0).join(' '),
     params: encodeParams(requested),
     processingTimeMS: Math.round(performance.now() - started),
   });
-  return selectFields(response, setting('responseFields'));
+  const objectIDs = result.hits.map((hit) => index.objectIDOf(hit.id)!);
+  return { nbHits: result.nbHits, page, objectIDs, answer, responseFields: setting('responseFields') };
 }
 
 /**
@@ -205,12 +189,6 @@ function renderingContentOf(index: SearchIndex, params: SearchParams): Record<st
 function relevantSortOf(index: SearchIndex, setting: Setting): number | undefined {
   if (!index.sharesData || index.ranking.custom.length === 0) return undefined;
   return setting('relevancyStrictness');
-}
-
-/** responseFields: only the listed top-level fields (`*` = all). */
-function selectFields(response: SearchResponse, fields: string[] | undefined): SearchResponse {
-  if (!fields || fields.includes('*')) return response;
-  return Object.fromEntries(Object.entries(response).filter(([k]) => fields.includes(k)));
 }
 
 /** What every hit of a search holds: the same for each, so worked out once. */
