@@ -6,7 +6,7 @@ import { answerOf, type SearchResult } from '../query/search-result.js';
 import { browseIndex } from '../query/browse.js';
 import { searchFacetValues } from '../query/facet-search.js';
 import { isPlainObject } from '../index/records.js';
-import type { OperationContext } from './types.js';
+import { Reply, type OperationContext } from './types.js';
 import { objectBody } from './body-values.js';
 import { restrictParams } from '../auth/restrictions.js';
 import { effectiveSetting } from '../index/settings.js';
@@ -36,11 +36,14 @@ export function searchSingleIndex(ctx: OperationContext<'indexName', Uses>) {
   return singleIndexAnswer(run(ctx, ctx.params.indexName, parseSearchParams(objectBody(ctx.body, 'search parameters'))));
 }
 
-/** A single-index answer also names its query `parsed_query`, when the caller's responseFields kept the query. */
-function singleIndexAnswer(result: SearchResult): Record<string, unknown> {
+/**
+ * A single-index answer also names its query `parsed_query`, when the
+ * caller's responseFields kept the query; the call log gets its nbHits.
+ */
+function singleIndexAnswer(result: SearchResult): Reply {
   const answer = answerOf(result);
   if (answer.query !== undefined) answer.parsed_query = answer.query;
-  return answer;
+  return new Reply(200, answer, undefined, result.nbHits);
 }
 
 /** The query string's search parameters, as a `params` string (credentials, agent and `cursor` left out). */
