@@ -120,28 +120,28 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
   const promoted = promotionsOf(index, ruled, plan, page);
   const strictness = promoted.length === 0 ? relevantSortOf(index, setting) : undefined;
   if (strictness !== undefined) Object.assign(plan.core, { offset: 0, length: RELEVANT_SORT_WINDOW });
-  const result = runPlan(index, plan, setting);
+  const found = runPlan(index, plan, setting);
   let sortedHits: number | undefined;
   if (strictness !== undefined) {
-    const sorted = relevantSorted(result.hits, strictness);
+    const sorted = relevantSorted(found.hits, strictness);
     sortedHits = sorted.length;
-    result.hits = sorted.slice(page.offset, page.offset + page.length);
+    found.hits = sorted.slice(page.offset, page.offset + page.length);
   }
-  result.hits = placePromotions(result.hits, promoted, page);
-  result.nbHits += promoted.length;
+  found.hits = placePromotions(found.hits, promoted, page);
+  found.nbHits += promoted.length;
   const facetAttributes = requestedFacets(params.facets, setting);
   const faceted = facetAttributes.length > 0 ? facetsOf(index, facetAttributes, index.coreIndex.candidates(), setting) : undefined;
   const query = plan.core.query;
-  const words = result.words.map(([s, e]) => query.slice(s, e));
+  const words = found.words.map(([s, e]) => query.slice(s, e));
   const shape = hitShape(index, words, setting, plan, context);
   // which attributes of each hit hold a matched term: the others are highlighted without the core
-  const marked = shape.marked && !shape.idOnly && result.hits.length > 0 ? index.coreIndex.markedAttributes(result.hits.map((hit) => hit.id)) : undefined;
-  const hits = pageHits(index, result.hits, shape, params, plan, marked);
+  const marked = shape.marked && !shape.idOnly && found.hits.length > 0 ? index.coreIndex.markedAttributes(found.hits.map((hit) => hit.id)) : undefined;
+  const hits = pageHits(index, found.hits, shape, params, plan, marked);
   const limit: number = setting('paginationLimitedTo');
-  const paged = sortedHits ?? result.nbHits;
+  const paged = sortedHits ?? found.nbHits;
   const answer: SearchAnswer = {
     hits,
-    nbHits: result.nbHits,
+    nbHits: found.nbHits,
     page: page.page,
     nbPages: page.hitsPerPage > 0 ? Math.ceil(Math.min(paged, limit) / page.hitsPerPage) : 0,
     hitsPerPage: page.hitsPerPage,
@@ -166,8 +166,8 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
     params: encodeParams(requested),
     processingTimeMS: Math.round(performance.now() - started),
   });
-  const objectIDs = result.hits.map((hit) => index.objectIDOf(hit.id)!);
-  return { nbHits: result.nbHits, page, objectIDs, answer, responseFields: setting('responseFields') };
+  const objectIDs = found.hits.map((hit) => index.objectIDOf(hit.id)!);
+  return { nbHits: found.nbHits, page, objectIDs, answer, responseFields: setting('responseFields') };
 }
 
 /**
