@@ -3,7 +3,9 @@
 // the multi-query strategy, query suggestions) reads the result; only the
 // answer sent to the caller is cut to `responseFields`, here and nowhere
 // else: a field the caller leaves out is still known to the engine.
-import type { Page } from './search.js';
+
+/** The window of hits a search answers (see pageOf): page and hitsPerPage, or offset and length. */
+export interface Page { offset: number; length: number; page: number; hitsPerPage: number; usesOffset: boolean }
 
 /** A hit as answered: the record's retrieved attributes, and what the search adds (`_highlightResult`, `_rankingInfo`...). */
 export interface Hit { objectID: string; _rankingInfo?: Record<string, unknown>; [attribute: string]: unknown }

@@ -15,7 +15,7 @@ import { applyRules, type AppliedRules } from '../index/rules.js';
 import { fullBitmap, hasBit, wordsFor } from '../index/bitmap.js';
 import type { SearchIndex } from '../index/search-index.js';
 import type { QueryDictionaries } from '../text/dictionaries.js';
-import type { Hit, SearchAnswer, SearchResult } from './search-result.js';
+import type { Hit, Page, SearchAnswer, SearchResult } from './search-result.js';
 
 export interface SearchContext {
   /** The key may see unretrievableAttributes (admin key or seeUnretrievableAttributes). */
@@ -23,8 +23,6 @@ export interface SearchContext {
   /** The application's stop words, plurals and compounds (the built-in ones when absent). */
   dictionaries?: QueryDictionaries;
 }
-
-export interface Page { offset: number; length: number; page: number; hitsPerPage: number; usesOffset: boolean }
 
 export function settingsOf(index: SearchIndex, params: SearchParams): Setting {
   return settingsFor(index.settings, params);
