@@ -2,9 +2,11 @@
 // index picks the variant (index and custom parameters), personalization
 // re-ranks the hits for a known user, and the search is recorded (unless
 // `analytics: false`) with a queryID returned when `clickAnalytics` is set.
+// All of it reads the search's result, never the answer cut to the caller's
+// responseFields (see search-result.ts).
 import type { Engine } from '../engine/engine.js';
 import type { SearchParams } from '../index/params.js';
-import type { SearchResponse } from '../query/search.js';
+import { replaceHits, type SearchResult } from '../query/search-result.js';
 import { effectiveSetting } from '../index/settings.js';
 import { wellFormed } from '../index/storable.js';
 import type { FilterExpression } from '../index/filters/parse.js';
@@ -20,8 +22,7 @@ export interface SearchCall {
   sourceIp: string;
 }
 
-type Response = SearchResponse;
-export type RunSearch = (indexName: string, params: SearchParams) => Response;
+export type RunSearch = (indexName: string, params: SearchParams) => SearchResult;
 
 /** The tags and filters of the many searches that have none: one empty list they share (every event is kept). */
 const NONE: never[] = [];
@@ -42,7 +43,7 @@ function userTokenOf(call: SearchCall, params: SearchParams): string | undefined
   return params.userToken ?? call.headers['x-algolia-usertoken'];
 }
 
-export function observeSearch(call: SearchCall, indexName: string, requested: SearchParams, run: RunSearch): Response {
+export function observeSearch(call: SearchCall, indexName: string, requested: SearchParams, run: RunSearch): SearchResult {
   const state = call.engine.analytics;
   const user = userTokenOf(call, requested) ?? call.sourceIp;
   const test = requested.enableABTest === false ? undefined : runningTestOn(state.abTests.values(), indexName);
@@ -50,17 +51,17 @@ export function observeSearch(call: SearchCall, indexName: string, requested: Se
   const target = test ? test.variants[variant! - 1] : undefined;
   const searchedIndex = target?.index ?? indexName;
   const params = { ...requested, ...target?.customSearchParameters };
-  const response = personalized(call, searchedIndex, params, run) ?? run(searchedIndex, params);
-  if (test) Object.assign(response, { abTestID: test.abTestID, abTestVariantID: variant });
-  if (params.analytics === false) return response;
+  const result = personalized(call, searchedIndex, params, run) ?? run(searchedIndex, params);
+  if (test) result.abTest = { id: test.abTestID, variant: variant! };
+  if (params.analytics === false) return result;
   // the texts a search may carry as given (its query, filters, tags, userToken) with lone surrogates
   // replaced: one would make the whole batch of searches unloggable, and lose it at the next restart
   const event: SearchEvent = {
     id: newID(),
     index: indexName,
     query: wellFormed(String(requested.query ?? '')),
-    nbHits: response.nbHits ?? 0,
-    hits: (response.hits ?? []).map((h: { objectID: string }) => h.objectID),
+    nbHits: result.nbHits,
+    hits: result.objectIDs,
     filters: usedFilters(params).map((f) => ({ ...f, attribute: wellFormed(f.attribute), value: wellFormed(f.value) })),
     tags: (params.analyticsTags ?? NONE).map(wellFormed),
     user: wellFormed(user),
@@ -69,17 +70,17 @@ export function observeSearch(call: SearchCall, indexName: string, requested: Se
   };
   const country = call.engine.resolveCountry?.(call.sourceIp);
   if (country) event.country = country;
-  if (test) event.abTest = { id: test.abTestID, variant: variant! };
+  if (result.abTest) event.abTest = result.abTest;
   state.recordSearch(event);
-  if (event.tracked) response.queryID = event.id;
-  return response;
+  if (event.tracked) result.queryID = event.id;
+  return result;
 }
 
 /**
  * With enablePersonalization, a userToken, a strategy and a profile: the page
  * of hits re-ranked from the top of the relevance order; undefined otherwise.
  */
-function personalized(call: SearchCall, indexName: string, params: SearchParams, run: RunSearch): Response | undefined {
+function personalized(call: SearchCall, indexName: string, params: SearchParams, run: RunSearch): SearchResult | undefined {
   const engine = call.engine;
   const index = engine.indexes.get(indexName);
   const userToken = userTokenOf(call, params);
@@ -87,19 +88,17 @@ function personalized(call: SearchCall, indexName: string, params: SearchParams,
   if (!index || !enabled || userToken === undefined || !engine.analytics.strategy) return undefined;
   const profile = profileOf(engine.analytics, userToken, (name, objectID) => engine.indexes.get(name)?.get(objectID));
   if (!profile) return undefined;
-  const response = run(indexName, params);
+  const result = run(indexName, params);
   const limit = Math.min(PERSONALIZATION_WINDOW, effectiveSetting(index.settings, 'paginationLimitedTo') ?? PERSONALIZATION_WINDOW);
   const { page: _page, hitsPerPage: _size, offset: _offset, length: _length, ...rest } = params;
-  const window = run(indexName, { ...rest, offset: 0, length: limit }).hits ?? [];
+  const window = run(indexName, { ...rest, offset: 0, length: limit }).answer.hits;
   const impact = params.personalizationImpact ?? engine.analytics.strategy.personalizationImpact;
   const ranked = rerank(window, (hit) => personalScore(profile.scores, index.get(hit.objectID) ?? { objectID: hit.objectID }), impact);
-  // responseFields may have left out the paging fields: no page of hits then
-  const start = response.offset ?? (response.page ?? 0) * (response.hitsPerPage ?? 0);
-  const size = response.length ?? response.hitsPerPage ?? 0;
-  response.hits = ranked.slice(start, start + size).map(({ item, filtersScore, rankingScore, score }) => (
+  const { offset, length } = result.page;
+  replaceHits(result, ranked.slice(offset, offset + length).map(({ item, filtersScore, rankingScore, score }) => (
     item._rankingInfo ? { ...item, _rankingInfo: { ...item._rankingInfo, personalization: { filtersScore, rankingScore, score } } } : item
-  ));
-  return response;
+  )));
+  return result;
 }
 
 function atomsOf(expression: FilterExpression): UsedFilter[] {

@@ -124,9 +124,10 @@ function innerQueries(call: AnsweredCall): InnerQuery[] | undefined {
   });
 }
 
+/** A query's hits: as its handler found them, else as answered (a relayed call, a browse). */
 function nbHitsOf(call: AnsweredCall, kind: Entry['kind']): string | undefined {
   if (kind !== 'query' || call.route?.op === 'search') return undefined;
-  const nbHits = (call.response.body as { nbHits?: unknown } | undefined)?.nbHits;
+  const nbHits = call.nbHits ?? (call.response.body as { nbHits?: unknown } | undefined)?.nbHits;
   return typeof nbHits === 'number' ? String(nbHits) : undefined;
 }
 

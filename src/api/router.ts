@@ -241,7 +241,7 @@ function splitPath(request: ApiRequest): { path: string; query: Record<string, s
 const json = (status: number, body: unknown): ApiResponse => ({ status, body });
 
 /** What answering a call learnt, for its log entry. */
-interface Seen { route?: Route; params?: Record<string, string>; body?: unknown }
+interface Seen { route?: Route; params?: Record<string, string>; body?: unknown; nbHits?: number }
 
 /**
  * Answers one call; every answer names its call (`X-Request-Id`) and every
@@ -262,7 +262,7 @@ export async function route(engine: Engine, services: ApiServices, request: ApiR
     const logging = performance.now();
     logs.logCall(engine, services.callLog, {
       requestId, method: request.method, path, query, headers, body: seen.body, sourceIp, response,
-      processingTimeMs: logging - started, route: seen.route, params: seen.params,
+      processingTimeMs: logging - started, route: seen.route, params: seen.params, nbHits: seen.nbHits,
     });
     if (seen.route && !readsRecords(seen.route)) engine.pacer.charge(performance.now() - logging);
   }
@@ -316,6 +316,7 @@ async function answer(
     const answered = await pending;
     const result = restrictResult(found.route, caller, answered);
     if (!(result instanceof Reply)) return json(200, result);
+    seen.nbHits = result.nbHits;
     return result.headers ? { status: result.status, body: result.body, headers: result.headers } : json(result.status, result.body);
   } catch (e) {
     return failure(e);

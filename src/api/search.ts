@@ -2,10 +2,11 @@
 import { badRequest } from '../util/errors.js';
 import { parseSearchParams, type SearchParams } from '../index/params.js';
 import { searchIndex } from '../query/search.js';
+import { answerOf, type SearchResult } from '../query/search-result.js';
 import { browseIndex } from '../query/browse.js';
 import { searchFacetValues } from '../query/facet-search.js';
 import { isPlainObject } from '../index/records.js';
-import type { OperationContext } from './types.js';
+import { Reply, type OperationContext } from './types.js';
 import { objectBody } from './body-values.js';
 import { restrictParams } from '../auth/restrictions.js';
 import { effectiveSetting } from '../index/settings.js';
@@ -21,7 +22,8 @@ function restricted(ctx: OperationContext<never, Uses>, index: SearchIndex, para
   return restrictParams(ctx.caller, params, pageSize ?? effectiveSetting(index.settings, 'hitsPerPage') ?? 20);
 }
 
-function run(ctx: OperationContext<never, Uses>, indexName: string, params: SearchParams) {
+/** Runs and observes one search: its result (answerOf gives what the caller gets). */
+function run(ctx: OperationContext<never, Uses>, indexName: string, params: SearchParams): SearchResult {
   return observeSearch(ctx, indexName, params, (name, variantParams) => {
     const index = ctx.engine.index(name);
     return searchIndex(index, restricted(ctx, index, variantParams), {
@@ -31,12 +33,17 @@ function run(ctx: OperationContext<never, Uses>, indexName: string, params: Sear
 }
 
 export function searchSingleIndex(ctx: OperationContext<'indexName', Uses>) {
-  return withParsedQuery(run(ctx, ctx.params.indexName, parseSearchParams(objectBody(ctx.body, 'search parameters'))));
+  return singleIndexAnswer(run(ctx, ctx.params.indexName, parseSearchParams(objectBody(ctx.body, 'search parameters'))));
 }
 
-/** A single-index answer also names its query `parsed_query` (the response is the search's own, not shared). */
-function withParsedQuery(response: ReturnType<typeof run>) {
-  return Object.assign(response, { parsed_query: response.query });
+/**
+ * A single-index answer also names its query `parsed_query`, when the
+ * caller's responseFields kept the query; the call log gets its nbHits.
+ */
+function singleIndexAnswer(result: SearchResult): Reply {
+  const answer = answerOf(result);
+  if (answer.query !== undefined) answer.parsed_query = answer.query;
+  return new Reply(200, answer, undefined, result.nbHits);
 }
 
 /** The query string's search parameters, as a `params` string (credentials, agent and `cursor` left out). */
@@ -47,7 +54,7 @@ function queryStringParams(ctx: OperationContext<never, Uses>): { params: string
 
 /** GET /1/indexes/{indexName}: parameters in the query string. */
 export function searchWithQueryString(ctx: OperationContext<'indexName', Uses>) {
-  return withParsedQuery(run(ctx, ctx.params.indexName, parseSearchParams(queryStringParams(ctx))));
+  return singleIndexAnswer(run(ctx, ctx.params.indexName, parseSearchParams(queryStringParams(ctx))));
 }
 
 const REQUEST_FIELDS = ['indexName', 'type', 'facet'] as const;
@@ -81,7 +88,7 @@ interface InnerQuery { indexName: string; facet?: string; params: SearchParams }
 /** The most queries one multi-index call may hold (compatibility.md, multi-query). */
 const MAX_QUERIES = 50;
 
-/** Multi-index queries; `stopIfEnoughMatches` stops once one has hitsPerPage hits. */
+/** Multi-index queries; `stopIfEnoughMatches` stops once one has found hitsPerPage hits (whatever its answer shows). */
 export function search(ctx: OperationContext<never, Uses>) {
   const body = ctx.body;
   if (!isPlainObject(body) || !Array.isArray(body.requests)) throw badRequest('Missing "requests" array');
@@ -104,9 +111,9 @@ export function search(ctx: OperationContext<never, Uses>) {
       return searchFacetValues(index, facet, restricted(ctx, index, params), ctx.engine.dictionaries.query);
     }
     if (enough) return { index: indexName, hits: [], nbHits: 0, processed: false };
-    const response: Record<string, unknown> = { ...run(ctx, indexName, params), index: indexName };
-    if (strategy === 'stopIfEnoughMatches' && (response.nbHits as number) >= (response.hitsPerPage as number)) enough = true;
-    return response;
+    const result = run(ctx, indexName, params);
+    if (strategy === 'stopIfEnoughMatches' && result.nbHits >= result.page.hitsPerPage) enough = true;
+    return Object.assign(answerOf(result), { index: indexName });
   });
   return { results };
 }

@@ -120,6 +120,8 @@ export interface AnsweredCall {
   /** The matched operation, when the path matched one. */
   route?: { op: string; method: string; right: Right };
   params?: Record<string, string>;
+  /** The hits a search found, whether or not its answer shows them (see Reply). */
+  nbHits?: number;
 }
 
 
@@ -154,9 +156,14 @@ export interface OperationContext<Params extends string = never, Uses = unknown>
   step: () => Promise<void>;
 }
 
-/** A reply other than 200, or with headers of its own (a content type other than JSON, for one). */
+/**
+ * A reply other than 200, or with headers of its own (a content type other
+ * than JSON, for one), or with what the call log records of it that its
+ * body may not show (`nbHits`: a search's hits, which responseFields may
+ * leave out of the answer).
+ */
 export class Reply {
-  constructor(readonly status: number, readonly body: unknown, readonly headers?: Record<string, string>) {}
+  constructor(readonly status: number, readonly body: unknown, readonly headers?: Record<string, string>, readonly nbHits?: number) {}
 }
 
 /**

@@ -44,10 +44,10 @@ export function searchUsers(users: UserUsage[], request: UserSearch) {
     ...(request.cluster !== undefined ? { facetFilters: [`clusterName:${request.cluster}`] } : {}),
   }), { seeUnretrievable: true });
   return {
-    hits: result.hits,
+    hits: result.answer.hits,
     nbHits: result.nbHits,
-    page: result.page,
-    hitsPerPage: result.hitsPerPage,
+    page: result.page.page,
+    hitsPerPage: result.page.hitsPerPage,
     updatedAt: new Date().toISOString(), // the spec's RFC 3339 string (the older documents: unix seconds)
   };
 }

@@ -15,6 +15,7 @@ import { applyRules, type AppliedRules } from '../index/rules.js';
 import { fullBitmap, hasBit, wordsFor } from '../index/bitmap.js';
 import type { SearchIndex } from '../index/search-index.js';
 import type { QueryDictionaries } from '../text/dictionaries.js';
+import type { Hit, Page, SearchAnswer, SearchResult } from './search-result.js';
 
 export interface SearchContext {
   /** The key may see unretrievableAttributes (admin key or seeUnretrievableAttributes). */
@@ -22,8 +23,6 @@ export interface SearchContext {
   /** The application's stop words, plurals and compounds (the built-in ones when absent). */
   dictionaries?: QueryDictionaries;
 }
-
-export interface Page { offset: number; length: number; page: number; hitsPerPage: number; usesOffset: boolean }
 
 export function settingsOf(index: SearchIndex, params: SearchParams): Setting {
   return settingsFor(index.settings, params);
@@ -108,26 +107,8 @@ function placePromotions(hits: CoreHit[], promoted: Array<{ id: number; position
   return out;
 }
 
-/** A hit as answered: the record's retrieved attributes, and what the search adds (`_highlightResult`, `_rankingInfo`...). */
-export interface Hit { objectID: string; _rankingInfo?: Record<string, unknown>; [attribute: string]: unknown }
-
-/**
- * A search's answer in the wire format. Any field may be missing
- * (`responseFields` keeps only those asked for); the ones the engine reads
- * back (analytics, personalization, multi-index strategy) are typed.
- */
-export interface SearchResponse {
-  hits?: Hit[];
-  nbHits?: number;
-  page?: number;
-  hitsPerPage?: number;
-  offset?: number;
-  length?: number;
-  query?: string;
-  [field: string]: unknown;
-}
-
-export function searchIndex(index: SearchIndex, requested: SearchParams, context: SearchContext): SearchResponse {
+/** Runs a search: its result, with the whole answer (see search-result.ts for what the caller gets of it). */
+export function searchIndex(index: SearchIndex, requested: SearchParams, context: SearchContext): SearchResult {
   const started = performance.now();
   const ruled = applyRules(index, requested, context.dictionaries);
   const params = ruled.params;
@@ -137,28 +118,28 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
   const promoted = promotionsOf(index, ruled, plan, page);
   const strictness = promoted.length === 0 ? relevantSortOf(index, setting) : undefined;
   if (strictness !== undefined) Object.assign(plan.core, { offset: 0, length: RELEVANT_SORT_WINDOW });
-  const result = runPlan(index, plan, setting);
+  const found = runPlan(index, plan, setting);
   let sortedHits: number | undefined;
   if (strictness !== undefined) {
-    const sorted = relevantSorted(result.hits, strictness);
+    const sorted = relevantSorted(found.hits, strictness);
     sortedHits = sorted.length;
-    result.hits = sorted.slice(page.offset, page.offset + page.length);
+    found.hits = sorted.slice(page.offset, page.offset + page.length);
   }
-  result.hits = placePromotions(result.hits, promoted, page);
-  result.nbHits += promoted.length;
+  found.hits = placePromotions(found.hits, promoted, page);
+  found.nbHits += promoted.length;
   const facetAttributes = requestedFacets(params.facets, setting);
   const faceted = facetAttributes.length > 0 ? facetsOf(index, facetAttributes, index.coreIndex.candidates(), setting) : undefined;
   const query = plan.core.query;
-  const words = result.words.map(([s, e]) => query.slice(s, e));
+  const words = found.words.map(([s, e]) => query.slice(s, e));
   const shape = hitShape(index, words, setting, plan, context);
   // which attributes of each hit hold a matched term: the others are highlighted without the core
-  const marked = shape.marked && !shape.idOnly && result.hits.length > 0 ? index.coreIndex.markedAttributes(result.hits.map((hit) => hit.id)) : undefined;
-  const hits = pageHits(index, result.hits, shape, params, plan, marked);
+  const marked = shape.marked && !shape.idOnly && found.hits.length > 0 ? index.coreIndex.markedAttributes(found.hits.map((hit) => hit.id)) : undefined;
+  const hits = pageHits(index, found.hits, shape, params, plan, marked);
   const limit: number = setting('paginationLimitedTo');
-  const paged = sortedHits ?? result.nbHits;
-  const response: SearchResponse = {
+  const paged = sortedHits ?? found.nbHits;
+  const answer: SearchAnswer = {
     hits,
-    nbHits: result.nbHits,
+    nbHits: found.nbHits,
     page: page.page,
     nbPages: page.hitsPerPage > 0 ? Math.ceil(Math.min(paged, limit) / page.hitsPerPage) : 0,
     hitsPerPage: page.hitsPerPage,
@@ -166,24 +147,25 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
     exhaustiveTypo: true,
     exhaustive: { nbHits: true, typo: true, ...(faceted ? { facetsCount: true } : {}) },
   };
-  if (faceted) Object.assign(response, { facets: faceted.facets, exhaustiveFacetsCount: true });
-  if (faceted && Object.keys(faceted.stats).length) response.facets_stats = faceted.stats;
-  if (plan.geo?.around) response.aroundLatLng = `${plan.geo.around.lat},${plan.geo.around.lng}`;
-  if (plan.geo?.automaticRadius !== undefined) response.automaticRadius = String(Math.ceil(plan.geo.automaticRadius));
-  if (page.usesOffset) Object.assign(response, { offset: page.offset, length: page.length });
-  if (strictness !== undefined) Object.assign(response, { appliedRelevancyStrictness: strictness, nbSortedHits: sortedHits });
+  if (faceted) Object.assign(answer, { facets: faceted.facets, exhaustiveFacetsCount: true });
+  if (faceted && Object.keys(faceted.stats).length) answer.facets_stats = faceted.stats;
+  if (plan.geo?.around) answer.aroundLatLng = `${plan.geo.around.lat},${plan.geo.around.lng}`;
+  if (plan.geo?.automaticRadius !== undefined) answer.automaticRadius = String(Math.ceil(plan.geo.automaticRadius));
+  if (page.usesOffset) Object.assign(answer, { offset: page.offset, length: page.length });
+  if (strictness !== undefined) Object.assign(answer, { appliedRelevancyStrictness: strictness, nbSortedHits: sortedHits });
   const renderingContent = renderingContentOf(index, params);
-  if (renderingContent) response.renderingContent = renderingContent;
+  if (renderingContent) answer.renderingContent = renderingContent;
   const userData = [...(requested.userData !== undefined ? [requested.userData] : []), ...ruled.userData];
-  if (userData.length) response.userData = userData;
-  if (ruled.appliedRules.length) response.appliedRules = ruled.appliedRules;
-  Object.assign(response, {
+  if (userData.length) answer.userData = userData;
+  if (ruled.appliedRules.length) answer.appliedRules = ruled.appliedRules;
+  Object.assign(answer, {
     query: requested.query ?? '',
     parsedQuery: words.filter((_, w) => (plan.stopWords & (1 << w)) === 0).join(' '),
     params: encodeParams(requested),
     processingTimeMS: Math.round(performance.now() - started),
   });
-  return selectFields(response, setting('responseFields'));
+  const objectIDs = found.hits.map((hit) => index.objectIDOf(hit.id)!);
+  return { nbHits: found.nbHits, page, objectIDs, answer, responseFields: setting('responseFields') };
 }
 
 /**
@@ -205,12 +187,6 @@ function renderingContentOf(index: SearchIndex, params: SearchParams): Record<st
 function relevantSortOf(index: SearchIndex, setting: Setting): number | undefined {
   if (!index.sharesData || index.ranking.custom.length === 0) return undefined;
   return setting('relevancyStrictness');
-}
-
-/** responseFields: only the listed top-level fields (`*` = all). */
-function selectFields(response: SearchResponse, fields: string[] | undefined): SearchResponse {
-  if (!fields || fields.includes('*')) return response;
-  return Object.fromEntries(Object.entries(response).filter(([k]) => fields.includes(k)));
 }
 
 /** What every hit of a search holds: the same for each, so worked out once. */

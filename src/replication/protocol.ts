@@ -14,7 +14,7 @@ export type ReadCall = Omit<OperationContext<string, unknown>, 'engine' | 'servi
 
 /** A read's outcome: its result (a reply's status and headers too), or the error it failed with. */
 export type ReadAnswer =
-  | { ok: true; result: unknown; reply?: { status: number; headers?: Record<string, string> } }
+  | { ok: true; result: unknown; reply?: { status: number; headers?: Record<string, string>; nbHits?: number } }
   | { ok: false; code?: ErrorCode; message: string };
 
 /** From the pool to a worker. */

@@ -30,7 +30,8 @@ export async function answerRead(engine: Engine, services: ApiServices, op: stri
   try {
     const result = await handlerFor(op as RouteOp)({ ...call, engine, services, step: noStep });
     if (!(result instanceof Reply)) return { ok: true, result };
-    return { ok: true, result: result.body, reply: { status: result.status, ...(result.headers ? { headers: result.headers } : {}) } };
+    const reply = { status: result.status, ...(result.headers ? { headers: result.headers } : {}), ...(result.nbHits !== undefined ? { nbHits: result.nbHits } : {}) };
+    return { ok: true, result: result.body, reply };
   } catch (e) {
     if (e instanceof ApiError) return { ok: false, code: e.code, message: e.message };
     return { ok: false, message: e instanceof Error ? e.message : String(e) };
@@ -43,5 +44,5 @@ const noStep = (): Promise<void> => Promise.resolve();
 export function resultOf(answer: ReadAnswer, headers: Record<string, string>): unknown {
   if (!answer.ok) throw answer.code ? new ApiError(answer.code, answer.message) : new Error(answer.message);
   const reply = answer.reply;
-  return new Reply(reply?.status ?? 200, answer.result, { ...reply?.headers, ...headers });
+  return new Reply(reply?.status ?? 200, answer.result, { ...reply?.headers, ...headers }, reply?.nbHits);
 }

@@ -80,18 +80,16 @@ function topValues(counts: Record<string, number> | undefined, amount: number): 
 /** The query run on the source index now: its hit count and facets; undefined below minHits. */
 function figuresOf(query: string, { source, index, scope, log }: SourceContext): SourceFigures | undefined {
   const facets = source.facets ?? [];
-  // responseFields: ['*'], or the index's own responseFields setting could leave nbHits and facets out
   const params = parseSearchParams({
-    query, hitsPerPage: 0, responseFields: ['*'],
+    query, hitsPerPage: 0,
     ...(facets.length ? { facets: facets.map((f) => f.attribute), maxValuesPerFacet: Math.max(...facets.map((f) => f.amount)) } : {}),
   });
-  const response = searchIndex(index, params, { seeUnretrievable: true });
-  const nbHits = response.nbHits as number;
+  const { nbHits, answer } = searchIndex(index, params, { seeUnretrievable: true });
   if (nbHits < source.minHits) {
     log.add('SKIP', 2, `skipping query "${query}": not enough search results, got ${nbHits}, expected ${source.minHits}`);
     return undefined;
   }
-  const found = (response.facets ?? {}) as Record<string, Record<string, number>>;
+  const found = (answer.facets ?? {}) as Record<string, Record<string, number>>;
   const figures: SourceFigures = { exact_nb_hits: nbHits, facets: { exact_matches: {}, analytics: {} } };
   for (const { attribute, amount } of facets) {
     figures.facets.exact_matches[attribute] = topValues(found[attribute], amount);

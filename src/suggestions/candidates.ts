@@ -47,10 +47,9 @@ const facetFilter = (attribute: string, value: string) => `${attribute}:${value.
 
 /** Values of `attribute` among the records matching `filters`. */
 function facetValues(index: SearchIndex, attribute: string, filters: string[]): string[] {
-  // responseFields: ['*'], or the index's responseFields setting could leave the facets out
-  const params = parseSearchParams({ query: '', hitsPerPage: 0, responseFields: ['*'], facets: [attribute], maxValuesPerFacet: MAX_GENERATED, facetFilters: filters });
-  const response = searchIndex(index, params, { seeUnretrievable: true });
-  const counts = (response.facets as Record<string, Record<string, number>> | undefined)?.[attribute] ?? {};
+  const params = parseSearchParams({ query: '', hitsPerPage: 0, facets: [attribute], maxValuesPerFacet: MAX_GENERATED, facetFilters: filters });
+  const { answer } = searchIndex(index, params, { seeUnretrievable: true });
+  const counts = (answer.facets as Record<string, Record<string, number>> | undefined)?.[attribute] ?? {};
   return Object.keys(counts);
 }
 

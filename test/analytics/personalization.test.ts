@@ -104,6 +104,21 @@ describe('profiles and re-ranking', () => {
     expect(page2.hits.map((h) => h.objectID)).toEqual(expected.slice(5, 10).map((e) => e.id));
   });
 
+  it('re-ranks the page the same when responseFields leave out the paging fields', async () => {
+    const personalized = { enablePersonalization: true, userToken: 'ocean-fan' };
+    const all = (await search(personalized)).hits.map((h) => h.objectID);
+    const hitsOnly = await search({ ...personalized, responseFields: ['hits'] });
+    expect(Object.keys(hitsOnly)).toEqual(['hits']);
+    expect(hitsOnly.hits.map((h) => h.objectID)).toEqual(all);
+    const page2 = await search({ ...personalized, page: 1, hitsPerPage: 5, responseFields: ['hits'] });
+    expect(page2.hits.map((h) => h.objectID)).toEqual(all.slice(5, 10));
+  });
+
+  it('answers no hits when responseFields leave them out', async () => {
+    const counted = await search({ enablePersonalization: true, userToken: 'ocean-fan', responseFields: ['nbHits'] });
+    expect(counted).toEqual({ nbHits: (await search({})).nbHits });
+  });
+
   it('impact 0, no userToken, or personalization off: the relevance order', async () => {
     const base = (await search({})).hits.map((h) => h.objectID);
     expect((await search({ enablePersonalization: true, userToken: 'ocean-fan', personalizationImpact: 0 })).hits.map((h) => h.objectID)).toEqual(base);

@@ -193,6 +193,34 @@ describe('multi-query POST /1/indexes/*/queries', () => {
     expect(results[2].processed).toBe(false);
   });
 
+  it('stopIfEnoughMatches: stops on the hits found, even when responseFields leave nbHits and hitsPerPage out', async () => {
+    const response = await send('POST', '/1/indexes/*/queries', {
+      requests: [
+        { indexName: 'talks', query: 'design', hitsPerPage: 5, responseFields: ['hits'] },
+        { indexName: 'talks', query: 'gvier' },
+      ],
+      strategy: 'stopIfEnoughMatches',
+    });
+    const { results } = response.body;
+    expect(results[0]).not.toHaveProperty('nbHits');
+    expect(results[0].hits.length).toBe(5);
+    expect(results[1].processed).toBe(false);
+  });
+
+  it('stopIfEnoughMatches: goes on after a query with too few hits, whatever its responseFields', async () => {
+    const response = await send('POST', '/1/indexes/*/queries', {
+      requests: [
+        { indexName: 'talks', query: 'gvier', hitsPerPage: 5, responseFields: ['hits'] },
+        { indexName: 'talks', query: 'design', hitsPerPage: 5 },
+      ],
+      strategy: 'stopIfEnoughMatches',
+    });
+    const { results } = response.body;
+    expect(results[0].hits.length).toBe(1);
+    expect(results[1].processed).not.toBe(false);
+    expect(results[1].hits.length).toBe(5);
+  });
+
   it('an unknown strategy or a missing requests array is 400', async () => {
     expectError(await send('POST', '/1/indexes/*/queries', { requests: [], strategy: 'sometimes' }), 400);
     expectError(await send('POST', '/1/indexes/*/queries', { strategy: 'none' }), 400);

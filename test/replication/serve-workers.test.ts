@@ -119,6 +119,20 @@ describe('lantern serve --workers 2', () => {
     expect(logged).toEqual(expect.arrayContaining(queries));
   }, 30_000);
 
+  it('what workers found is logged and counted, though responseFields leave nbHits out of their answers', async () => {
+    await waitForTask('counted', (await batch('counted', records(0, 5, 'counted'))).body.taskID);
+    const queries = ['counted', 'zzqxvw', 'counted', 'zzqxvw'];
+    const answers = [];
+    for (const query of queries) answers.push(await search('counted', { query, responseFields: ['hits'] }));
+    expect(new Set(answers.map((a) => a.worker))).toEqual(new Set(['1', '2']));
+    for (const answer of answers) expect(Object.keys(answer.body)).toEqual(['hits']);
+    const { body } = await call('GET', '/1/logs?length=4&indexName=counted');
+    expect(body.logs.map((l: { query_nb_hits: string }) => l.query_nb_hits)).toEqual(['0', '5', '0', '5']);
+    const today = new Date().toISOString().slice(0, 10);
+    const rate = await call('GET', `/2/searches/noResultRate?index=counted&startDate=${today}&endDate=${today}`);
+    expect(rate.body).toMatchObject({ count: 4, noResultCount: 2, rate: 0.5 });
+  }, 30_000);
+
   it('a rate limit counts the calls of every worker', async () => {
     await waitForTask('limited', (await batch('limited', records(0, 5, 'limited'))).body.taskID);
     const { body } = await call('POST', '/1/keys', { acl: ['search'], maxQueriesPerIPPerHour: 4 });

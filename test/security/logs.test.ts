@@ -54,6 +54,15 @@ describe('GET /1/logs', () => {
     expect(JSON.stringify(entry)).not.toContain(ADMIN_KEY);
   });
 
+  it('a search whose responseFields leave nbHits out still logs the hits it found', async () => {
+    const response = await call('POST', '/1/indexes/dev_films/query', { query: 'film', responseFields: ['hits'] });
+    expect(response.body).not.toHaveProperty('nbHits');
+    const [entry] = await logs('?length=1');
+    expect(entry.query_nb_hits).toBe('3');
+    await call('GET', '/1/indexes/dev_films?query=film&responseFields=hits');
+    expect((await logs('?length=1'))[0].query_nb_hits).toBe('3');
+  });
+
   it('bodies and answers are cut to 1000 characters', async () => {
     const long = { title: 'x'.repeat(3000) };
     const text = JSON.stringify(long);
