@@ -34,7 +34,8 @@ import type { SnapshotUse, StateSection } from './state-section.js';
 import type { ReplicatedOp, ReplicationTarget, StateImage } from './replication.js';
 import { concat } from '../util/bytes.js';
 import { LogTrimmedError, SharedOperationLog, type SharedLog } from './shared-log.js';
-import { MemoryLog, RefusingLog, type HandedEntry, type Logged, type OperationLog } from './operation-log.js';
+import { asJson, MemoryLog, RefusingLog, type HandedEntry, type Logged, type OperationLog } from './operation-log.js';
+import { assertJson } from '../util/json-check.js';
 import { StorageLog } from './storage-log.js';
 
 export type { Logged } from './operation-log.js';
@@ -209,14 +210,18 @@ export class Durability<Operation extends object> {
     return this.log.append(op, { queued: false, weight: 1, applied: true });
   }
 
-  /** Refused writes are refused before anything is checked; what a snapshot could not hold is a 400 before it is logged. */
+  /**
+   * Refused writes are refused before anything is checked; what a snapshot
+   * could not hold is a 400 before it is logged (what is not JSON at all,
+   * which the check sees as nested too deep or worse, says so).
+   */
   private appended(op: Logged<Operation>, shape: { queued: boolean; weight: number; group?: string }): Promise<number> {
     const refused = this.log.refusal();
     if (refused) return Promise.reject(refused);
     try {
       this.options.check?.(op);
     } catch (e) {
-      return Promise.reject(e);
+      return Promise.reject(notJson(op) ?? e);
     }
     return this.log.append(op, shape);
   }
@@ -507,5 +512,15 @@ export class Durability<Operation extends object> {
     if (!this.snapshotDue() || !this.snapshotCaptured) return;
     await this.snapshotting?.catch(() => {});
     this.autoSnapshot();
+  }
+}
+
+/** The 400 for an operation JSON cannot hold (a cycle, a BigInt: only in-process callers can send them), if it is one. */
+function notJson(op: object): unknown {
+  try {
+    asJson(() => assertJson(op));
+    return undefined;
+  } catch (e) {
+    return e;
   }
 }
