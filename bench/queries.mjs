@@ -179,3 +179,33 @@ export function buildQueries(corpus, counts = DEFAULT_COUNTS, seed = 7) {
 
   return { exact, multi, asYouType, typo1, typo2, typoSource };
 }
+
+/**
+ * Two-word queries from records' titles: the first word (5+ letters) with an
+ * inner letter replaced, the next word (4+ letters) cut to 3 letters or
+ * more but not whole; and the record.
+ * @param {import('./corpus.mjs').Corpus} corpus
+ * @param {number} count
+ * @param {number} seed
+ */
+export function typedQueries(corpus, count, seed) {
+  const rng = mulberry32(seed);
+  /** @type {Array<{ query: string, objectID: string }>} */
+  const out = [];
+  const seen = new Set();
+  while (out.length < count) {
+    const record = corpus.records[Math.floor(rng() * corpus.records.length)];
+    const words = record.title.toLowerCase().split(' ');
+    const at = Math.floor(rng() * (words.length - 1));
+    const [first, second] = [words[at], words[at + 1]];
+    if (first.length < 5 || second.length < 4 || !/^\p{L}+$/u.test(first + second)) continue;
+    const inner = 1 + Math.floor(rng() * (first.length - 2));
+    let letter = String.fromCharCode(97 + Math.floor(rng() * 26));
+    if (letter === first[inner]) letter = letter === 'z' ? 'a' : String.fromCharCode(letter.charCodeAt(0) + 1);
+    const query = `${first.slice(0, inner)}${letter}${first.slice(inner + 1)} ${second.slice(0, 3 + Math.floor(rng() * (second.length - 3)))}`;
+    if (seen.has(query)) continue;
+    seen.add(query);
+    out.push({ query, objectID: record.objectID });
+  }
+  return out;
+}

@@ -1,0 +1,77 @@
+// Queries at first sight, two builds A/B in one process (see first-sight.mjs
+// for the queries): both builds index the same synthetic records, then each
+// query, new to both, is asked of A and of B in turns (A first on even
+// queries, B first on odd ones), as the default answer (20 hits,
+// highlighted) and as objectID only on alternate queries. Prints each
+// build's figures, the ratio B/A, and whether both ranked every query alike.
+//
+//   node --max-old-space-size=4096 bench/first-sight-ab.mjs --a DIST_A --b DIST_B [--records 100000] [--queries 1000]
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { synthetic } from './corpus.mjs';
+import { settleHeap, stats } from './measure.mjs';
+import { flatDocument, loadLibraries, TOP } from './peers.mjs';
+import { typedQueries } from './queries.mjs';
+
+const { values } = parseArgs({
+  options: {
+    a: { type: 'string' }, b: { type: 'string' },
+    records: { type: 'string', default: '100000' }, queries: { type: 'string', default: '1000' }, seed: { type: 'string', default: '25' },
+  },
+});
+if (!values.a || !values.b) throw new Error('usage: node bench/first-sight-ab.mjs --a DIST_A --b DIST_B');
+const RECORDS = Number(values.records);
+const QUERIES = Number(values.queries);
+const WARMUP = 50;
+
+const corpusFor = () => {
+  const records = synthetic(RECORDS);
+  return { ...records, documents: records.records.map((r) => flatDocument(r, records.peer)) };
+};
+const { indexName, all } = (() => {
+  const corpus = corpusFor();
+  return { indexName: corpus.name, all: typedQueries(corpus, WARMUP + QUERIES, Number(values.seed)) };
+})();
+const [warmup, queries] = [all.slice(0, WARMUP), all.slice(WARMUP)];
+
+/** @typedef {import('./peers.mjs').LanternInstance} LanternInstance */
+/** @type {Array<{ name: string, instance: LanternInstance }>} */
+const builds = [];
+for (const [name, dist] of [['A', values.a], ['B', values.b]]) {
+  const [lantern] = await loadLibraries(['lantern'], resolve(dist));
+  builds.push({ name, instance: /** @type {LanternInstance} */ (await lantern.build(corpusFor())) });
+  settleHeap();
+}
+
+/** @type {(instance: LanternInstance, query: string) => Promise<string[]>} the default answer's ids */
+const defaultAnswer = async (instance, query) => {
+  const response = await instance.engine.request({ method: 'POST', path: `/1/indexes/${indexName}/query`, body: { query } });
+  return /** @type {{ hits: Array<{ objectID: string }> }} */ (response.body).hits.map((h) => h.objectID);
+};
+/** @type {(instance: LanternInstance, query: string) => Promise<string[]>} */
+const idsOnly = async (instance, query) => (await instance.search(query)).ids;
+
+for (const { query } of warmup) for (const { instance } of builds) await defaultAnswer(instance, query);
+/** @type {Record<string, { full: number[], ids: number[], hash: import('node:crypto').Hash }>} */
+const measured = Object.fromEntries(builds.map(({ name }) => [name, { full: [], ids: [], hash: createHash('sha256') }]));
+for (const [i, { query }] of queries.entries()) {
+  const ask = i % 4 < 2 ? defaultAnswer : idsOnly;
+  for (const { name, instance } of i % 2 === 0 ? builds : [...builds].reverse()) {
+    const started = performance.now();
+    const ids = await ask(instance, query);
+    measured[name][ask === defaultAnswer ? 'full' : 'ids'].push(performance.now() - started);
+    measured[name].hash.update(`${ids.slice(0, TOP).join(',')}\n`);
+  }
+}
+
+/** @type {(s: { p50: number, p99: number }) => string} */
+const figures = (s) => `p50 ${s.p50.toFixed(3)} ms, p99 ${s.p99.toFixed(2)} ms`;
+console.log(`${RECORDS} synthetic records, ${QUERIES} first-sight queries asked of both builds in turns\nA: ${values.a}\nB: ${values.b}`);
+for (const [kind, label] of /** @type {const} */ ([['full', 'default answer'], ['ids', 'objectID only']])) {
+  const [a, b] = ['A', 'B'].map((name) => stats(measured[name][kind]));
+  console.log(`${label.padEnd(15)} A ${figures(a)}; B ${figures(b)}; B/A p50 ${(b.p50 / a.p50).toFixed(3)}, p99 ${(b.p99 / a.p99).toFixed(3)}`);
+}
+const [hashA, hashB] = ['A', 'B'].map((name) => measured[name].hash.digest('hex').slice(0, 16));
+console.log(`rankings: A ${hashA}, B ${hashB} (${hashA === hashB ? 'the same' : 'DIFFERENT'})`);
+for (const { instance } of builds) await instance.close?.();
