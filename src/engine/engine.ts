@@ -61,9 +61,11 @@ export interface EngineOptions {
    */
   maxQueuedRecords?: number;
   /**
-   * Milliseconds a write waits for room in the task queue (see
-   * `maxQueuedRecords`) before it is refused, 503 with Retry-After, nothing
-   * written (default: no bound; `lantern serve` uses SERVE_WRITE_WAIT_MS, 2 s).
+   * Milliseconds a write waits for its turn to be accepted (writes are
+   * accepted one at a time, paced while searches arrive), and then for room
+   * in the task queue (see `maxQueuedRecords`), before it is refused, 503
+   * with Retry-After, nothing written (default: no bound; `lantern serve`
+   * uses SERVE_WRITE_WAIT_MS, 2 s each).
    */
   maxWriteWaitMs?: number;
   /** The country (ISO code) of a search's source address, for analytics; unknown when absent or undefined. */
@@ -144,7 +146,7 @@ export class Engine {
   /** @internal What this process served: operations, latency, indexing time, incidents. */
   readonly metrics = new Metrics();
   /** @internal Keeps indexing from starving searches (the router notes each read). */
-  readonly pacer = new WritePacer(() => this.durability.tasks.queuedWeight);
+  readonly pacer: WritePacer;
   /** @internal Signs browse cursors; a new one per process, so older cursors are stale. */
   cursorKey!: CryptoKey;
 
@@ -166,6 +168,7 @@ export class Engine {
 
   /** @internal Engines are opened with `Lantern.open`. */
   protected constructor(options: EngineOptions) {
+    this.pacer = new WritePacer(() => this.durability.tasks.queuedWeight, options.maxWriteWaitMs);
     this.appId = options.appId;
     this.adminKey = options.adminKey;
     this.resolveCountry = options.resolveCountry;

@@ -7,6 +7,7 @@
 // runs at full speed. A large write's acceptance is stepped work (see
 // PacedWork): each step is charged, and searches waiting run between steps.
 import { yieldTurn } from '../util/turns.js';
+import { RetryLater } from '../util/errors.js';
 
 /**
  * Milliseconds of pause per millisecond of charged write work. More than 1:
@@ -35,8 +36,12 @@ export class WritePacer {
   /** When the last read was answered (performance.now()). */
   private lastRead = -Infinity;
 
-  /** `queued`: the records accepted and not applied yet (see ADMIT_DEPTH). */
-  constructor(private readonly queued: () => number = () => 0) {}
+  /**
+   * `queued`: the records accepted and not applied yet (see ADMIT_DEPTH);
+   * `maxAdmitWaitMs`: how long a write may wait for its turn to be accepted
+   * before it is refused (default: no bound; see `admit`).
+   */
+  constructor(private readonly queued: () => number = () => 0, private readonly maxAdmitWaitMs = Infinity) {}
 
   /** A read (search, browse, getObject...) was answered. */
   noteRead(): void {
@@ -54,12 +59,21 @@ export class WritePacer {
    * after the one before it, and after a pause for the write work owed. Four
    * writers' bodies arriving together are accepted one pause apart instead of
    * in one block that searches would wait behind; the pause grows with the
-   * records already queued.
+   * records already queued. A write whose turn does not come within
+   * `maxAdmitWaitMs` (many writers at once while searches arrive) is refused,
+   * 503 with Retry-After, before anything of it is read: the caller gets an
+   * answer in time and may send it again (its turn still passes in order).
    */
   admit(): Promise<void> {
     const turn = this.admitted.then(() => this.pause(1 + this.queued() / ADMIT_DEPTH));
     this.admitted = turn;
-    return turn;
+    if (!Number.isFinite(this.maxAdmitWaitMs)) return turn;
+    return new Promise((admitted, refused) => {
+      const timer = setTimeout(() => refused(new RetryLater(
+        'unavailable', `Too many writes at once: send the write again in a moment (it waited ${this.maxAdmitWaitMs} ms for its turn; nothing was written)`, 1,
+      )), this.maxAdmitWaitMs);
+      void turn.then(() => { clearTimeout(timer); admitted(); });
+    });
   }
 
   /** Write work done: accepting a write (parsing, checking, logging) or applying a slice of one. */

@@ -12,6 +12,7 @@ import { loadCore } from '../../src/core/wasm.js';
 import { Lantern } from '../../src/lantern.js';
 import { RankOrder, type KeySorter } from '../../src/index/rank-order.js';
 import { CoreIndex } from '../../src/core/core-index.js';
+import { RetryLater } from '../../src/util/errors.js';
 import { WritePacer } from '../../src/engine/write-pacer.js';
 import { RecordStore } from '../../src/index/record-store.js';
 import { compareValues, sortValue } from '../../src/index/sort-values.js';
@@ -72,6 +73,26 @@ describe('write pacing', () => {
     await Promise.all([1, 2].map((n) => pacer.admit().then(() => { order.push(n); pacer.charge(15); pacer.noteRead(); })));
     expect(order).toEqual([1, 2]);
     expect(performance.now() - started).toBeGreaterThanOrEqual(44);
+  });
+});
+
+describe('admission in time', () => {
+  it('a write whose turn does not come within the bound is refused, 503 with Retry-After; the turns after go on', async () => {
+    const pacer = new WritePacer(() => 0, 60);
+    pacer.noteRead();
+    pacer.charge(100); // the next turn pauses 150 ms for it: longer than 60
+    const started = performance.now();
+    const refused = await pacer.admit().then(() => undefined, (e: unknown) => e);
+    expect(performance.now() - started).toBeLessThan(140);
+    expect(refused).toBeInstanceOf(RetryLater);
+    expect(refused).toMatchObject({ status: 503, retryAfter: 1 });
+    // its turn still passes in order (a write sent meanwhile waits behind it, refused too); once it has, the next
+    // write, owing nothing, is admitted at once
+    await expect(pacer.admit()).rejects.toBeInstanceOf(RetryLater);
+    await new Promise((resume) => setTimeout(resume, 150));
+    const next = performance.now();
+    await expect(pacer.admit()).resolves.toBeUndefined();
+    expect(performance.now() - next).toBeLessThan(40);
   });
 });
 
