@@ -33,10 +33,12 @@ import type { SnapshotUse, StateSection } from './state-section.js';
 import type { ReplicatedOp, ReplicationTarget, StateImage } from './replication.js';
 import { concat } from '../util/bytes.js';
 import { LogTrimmedError, type NewEntry, type SharedEntry, type SharedLog } from './shared-log.js';
+import { SNAPSHOT_FORMAT } from './snapshot-upgrade.js';
 
 /** What every snapshot holds besides the sections' parts. */
 export interface SnapshotHeader {
-  version: 1;
+  /** Its format (see snapshot-upgrade.ts: a snapshot of an older one is upgraded as it is decoded). */
+  version: typeof SNAPSHOT_FORMAT;
   /** The last task the snapshot holds (a snapshot is taken between tasks). */
   lastTaskID: number;
 }
@@ -531,7 +533,7 @@ export class Durability<Operation extends object> {
   private captured(use: SnapshotUse): Promise<SnapshotHeader> {
     return this.tasks.exclusive(async () => {
       if (use === 'store') this.storage.snapshotStarted?.(this.lastApplied);
-      const state: SnapshotHeader = { version: 1, lastTaskID: this.lastApplied };
+      const state: SnapshotHeader = { version: SNAPSHOT_FORMAT, lastTaskID: this.lastApplied };
       for (const section of this.options.sections) Object.assign(state, await section.snapshot(use));
       return state;
     });
