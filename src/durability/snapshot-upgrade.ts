@@ -25,7 +25,7 @@
 // before manifests is described when it is opened, src/storage/fs.ts) and
 // the IndexedDB database (its schema version, src/storage/idb.ts).
 import { decode } from '../util/msgpack.js';
-import { deflate, inflate } from '../util/compression.js';
+import { deflate, deflateNow, inflate } from '../util/compression.js';
 import { ByteWriter } from '../util/bytes.js';
 import { CHUNK_RECORDS, type PackedRecords } from '../index/record-store.js';
 import { StorageError } from '../storage/errors.js';
@@ -142,7 +142,8 @@ async function recordsAsJson(packed: RecordsOfFormat1, pause: () => Promise<void
     if (ends[id] !== start) writer.appendUtf8(JSON.stringify(decode(inflated.subarray(start - base, ends[id] - base))));
     written[id] = before + writer.length;
     if (id % CHUNK_RECORDS === CHUNK_RECORDS - 1 || id === count - 1) {
-      out.push(await deflate(writer.view().slice()));
+      // on this thread where it can be (thousands of small chunks: a trip to the thread pool each cost more)
+      out.push(deflateNow(writer.view()) ?? await deflate(writer.view().slice()));
       before += writer.length;
       writer.clear();
       if (out.length % 256 === 0) await pause();
