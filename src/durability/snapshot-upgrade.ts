@@ -11,16 +11,19 @@
 // format in test/fixtures/stores/ (see test/persistence/formats.test.ts).
 //
 //   1  Lantern 0.1.0: a whole snapshot ("LNTS"); an index's core is one byte
-//      array (core format 3) and its records are MessagePack in chunks of
-//      512 record ids; no rank freshness, no dictionaries, no quarantine.
+//      array (core format 3: a record's forward list length alone) and its
+//      records are MessagePack in chunks of 512 record ids; no rank
+//      freshness, no dictionaries, no quarantine.
 //   2  Snapshots in sections ("LNT2", see persistence.ts); an index's core
-//      is a list of parts (core format 4) with `ranksFresh`, its records are
+//      is a list of parts (core format 4: a live record's forward list
+//      length plus one, 0 = no record) with `ranksFresh`, its records are
 //      JSON text in chunks of 16 (`format: 'json'`); the application's
 //      dictionaries; quarantined indexes.
 //
 // Formats that are versioned apart and read where they are stored: the
 // container (the magic: "LNTS", "LNT2", persistence.ts), the core's binary
-// snapshot (its own version: assembly/snapshot.ts reads 3 and 4), the data
+// snapshot (its own magic and version, assembly/snapshot.ts: it reads 4,
+// and 3 is upgraded here with the snapshot format that held it), the data
 // directory's manifest (src/storage/manifest.ts, format 1; a directory from
 // before manifests is described when it is opened, src/storage/fs.ts) and
 // the IndexedDB database (its schema version, src/storage/idb.ts).
@@ -98,8 +101,7 @@ async function fromFormat1(state: AnyState, pause: () => Promise<void>): Promise
   state.dictionaries = { entries: {}, disableStandardEntries: {} };
   for (const index of (state.indexes ?? []) as IndexOfFormat1[]) {
     try {
-      // the core reads its format 3 itself; it was one array
-      if (!Array.isArray(index.core)) index.core = [index.core];
+      index.core = [coreAsFormat4(index.core as Uint8Array)];
       // 0.1.0 computed an index's rank slots before exporting its core
       index.ranksFresh = true;
       index.records = await recordsAsJson(index.records as RecordsOfFormat1, pause);
@@ -150,4 +152,48 @@ async function recordsAsJson(packed: RecordsOfFormat1, pause: () => Promise<void
     }
   }
   return { format: 'json', objectIDs: packed.objectIDs, ends: new Uint8Array(written.buffer), chunks: out, chunkRecords: CHUNK_RECORDS };
+}
+
+const CORE_MAGIC = 0x49434e4c; // "LNCI"
+
+/**
+ * A core snapshot of core format 3 (0.1.0's) as format 4: the same bytes but
+ * for the version and each record's length word, which format 4 writes plus
+ * one for a live record (0 = no record). Format 3 wrote 0 for a live record
+ * without text too, which it read as no record: so does this. The layout
+ * (u32 little endian; see assembly/snapshot.ts): magic, version, term count;
+ * each term's UTF-16 length and units padded to 4 bytes; per term a posting
+ * list, then per term a whole-value list (end marker, length, bytes padded
+ * to 4); the record count, each record's length and forward list; the rank
+ * slots. Changed in place: the array is the decoded snapshot's own.
+ */
+function coreAsFormat4(core: Uint8Array): Uint8Array {
+  const view = new DataView(core.buffer, core.byteOffset, core.byteLength);
+  let at = 0;
+  const word = () => {
+    if (at + 4 > core.length) throw new Error('its core snapshot is cut short');
+    const value = view.getUint32(at, true);
+    at += 4;
+    return value;
+  };
+  const skip = (bytes: number) => {
+    at += bytes;
+    if (at > core.length) throw new Error('its core snapshot is cut short');
+  };
+  if (word() !== CORE_MAGIC) throw new Error('its core is not a core snapshot');
+  if (word() !== 3) throw new Error('its core snapshot is not of core format 3');
+  view.setUint32(4, 4, true);
+  const terms = word();
+  for (let t = 0; t < terms; t++) skip((word() * 2 + 3) & ~3);
+  for (let t = 0; t < 2 * terms; t++) {
+    word(); // the list's end marker
+    skip((word() + 3) & ~3);
+  }
+  const records = word();
+  for (let r = 0; r < records; r++) {
+    const length = word();
+    if (length > 0) view.setUint32(at - 4, length + 1, true);
+    skip(length);
+  }
+  return core;
 }
