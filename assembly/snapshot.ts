@@ -9,16 +9,14 @@ import {
 } from './snapshot-stream';
 import { internToken, termCount, termUnitLength, termUnitStart, termUnits } from './dictionary';
 import { MAX_TOKEN_UNITS, loadFoldedTerm, tokens } from './text';
-import { PostingLists, rebuildPostings, docLength, docPtr, ensureDocs, ensureTerms, isLive, postings, storeForward, wholeValues } from './store';
+import { PostingLists, docLength, docPtr, ensureDocs, ensureTerms, isLive, postings, storeForward, wholeValues } from './store';
 import { rankSlots } from './ranking';
 
 const MAGIC: u32 = 0x49434e4c; // "LNCI"
 /** Version 4 writes a record's forward list length plus one (0 = no record), so a live record without text comes back. */
 const VERSION: u32 = 4;
-/** Version 3 wrote the forward list length alone: a live record without text read as no record. */
-const VERSION_LENGTHS: u32 = 3;
-/** Version 2 stored attribute keys in postings as rank << 10 | position: its postings are rebuilt on import. */
-const VERSION_OLD_KEYS: u32 = 2;
+// Version 3 (Lantern 0.1.0) wrote the forward list length alone: it is
+// upgraded with the snapshot that holds it (src/durability/snapshot-upgrade.ts).
 /** Rank slots worth saving: customRanking, asc/desc entries, distinct groups. */
 const SAVED_SLOTS: i32[] = [0, 1, 2, 3, 4, 5, 6, 7, 10];
 
@@ -124,7 +122,6 @@ function exportSlot(i: i32): void {
 
 // ---------------------------------------------------------------- import
 
-let version: u32 = 0;
 /** A record's forward list on its way in. */
 let forward: ByteVec | null = null;
 
@@ -154,8 +151,7 @@ export function beginImport(length: i32): bool {
   beginRead(length);
   enter(DONE, 0);
   if (take32() != MAGIC) return false;
-  version = take32();
-  if (version != VERSION && version != VERSION_LENGTHS && version != VERSION_OLD_KEYS) return false;
+  if (take32() != VERSION) return false;
   enter(TERMS, takeCount(8));
   return !truncated;
 }
@@ -175,7 +171,6 @@ export function importSome(budget: i32): i32 {
   }
   if (phase != DONE) return 0;
   freeForward();
-  if (version == VERSION_OLD_KEYS) rebuildPostings(termCount);
   return atEnd() ? 1 : -1;
 }
 
@@ -227,7 +222,7 @@ function importPostingList(lists: PostingLists, t: i32): void {
 function importDoc(d: i32): void {
   const stored = takeCount(1);
   if (stored == 0) return;
-  const n = version == VERSION ? stored - 1 : stored;
+  const n = stored - 1;
   const into = forward!;
   into.length = 0;
   into.reserve(n);

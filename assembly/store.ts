@@ -404,36 +404,6 @@ function sketchPairs(doc: i32): void {
   }
 }
 
-/** Rebuilds every posting list from the live records' forward lists (a snapshot of the old key layout holds no lists of the new). */
-export function rebuildPostings(termTotal: i32): void {
-  postings.reset(termTotal);
-  wholeValues.reset(termTotal);
-  for (let doc = 0, n = docPtr.length; doc < n; doc++) {
-    if (!isLive(doc)) continue;
-    let p = <usize>docPtr.get(doc);
-    const end = p + <usize>docLength.get(doc);
-    let segmentTerm = -1;
-    let segmentTokens = 0;
-    let attribute = 0;
-    let position = 0;
-    while (p < end) {
-      const v = readVarint(p);
-      p = varintEnd;
-      if (v == SEGMENT) {
-        if (segmentTokens == 1) wholeValues.add(segmentTerm, doc, 0);
-        segmentTokens = 0;
-        attribute = <i32>readVarint(p); p = varintEnd;
-        position = <i32>readVarint(p); p = varintEnd;
-      } else {
-        segmentTerm = <i32>v - 1;
-        segmentTokens++;
-        postings.add(segmentTerm, doc, attributeKey(attribute, position++));
-      }
-    }
-    if (segmentTokens == 1) wholeValues.add(segmentTerm, doc, 0);
-  }
-}
-
 /**
  * Drops the removed records' postings from the lists of terms `first`
  * onwards, until about `budget` bytes of lists are rewritten; returns the

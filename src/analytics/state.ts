@@ -32,8 +32,7 @@ export interface AnalyticsSnapshot extends EventsSnapshot {
   lastABTestID: number;
   strategy?: Strategy;
   profileResets: Array<[string, number]>;
-  /** Absent in older snapshots. */
-  suggestions?: SuggestionsSnapshot;
+  suggestions: SuggestionsSnapshot;
 }
 
 /** Where operations go: the engine's durable, immediately applied log write; resolves with the taskID. */
@@ -46,7 +45,7 @@ const SEARCH_BATCH = 500;
 /** A batch of searches the log refused is offered again after this long. */
 const RETRY_MS = 2000;
 
-/** Analytics' part of a snapshot (absent in older snapshots). */
+/** Analytics' part of a snapshot (absent in a follower's image: see src/follow/scope.ts). */
 export interface AnalyticsPart {
   analytics?: AnalyticsSnapshot;
 }

@@ -10,7 +10,7 @@ import { KeyMap } from './key-map.js';
 import type { AllowedSource, ApiKeyChange, WriteOperation } from '../engine/writes.js';
 import type { StateSection } from '../durability/state-section.js';
 
-/** Security's part of a snapshot (each field absent in older snapshots). */
+/** Security's part of a snapshot (no keys where keys are shared, nor in a follower's image). */
 export interface SecurityPart {
   keys?: ApiKey[];
   deletedKeys?: ApiKey[];

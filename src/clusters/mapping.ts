@@ -47,7 +47,7 @@ export type RecordSource = (indexName: string) => { get(objectID: string): Searc
 
 const encoder = new TextEncoder();
 
-/** The clusters' part of a snapshot (absent in older snapshots). */
+/** The clusters' part of a snapshot (absent in a follower's image). */
 export interface ClustersPart {
   clusters?: ClusterState;
 }

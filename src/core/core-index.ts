@@ -411,12 +411,11 @@ export class CoreIndex {
   }
 
   /**
-   * Loads a snapshot (its bytes, or the parts `exportSnapshot` gave) into
-   * this empty index, `pause` awaited between steps; false when the bytes
-   * are not a valid snapshot.
+   * Loads a snapshot (the parts `exportSnapshot` gave, or any cut of their
+   * bytes) into this empty index, `pause` awaited between steps; false when
+   * the bytes are not a valid snapshot.
    */
-  async importSnapshot(snapshot: Uint8Array | Uint8Array[], pause: () => Promise<void> = async () => {}, step = SNAPSHOT_STEP): Promise<boolean> {
-    const parts = Array.isArray(snapshot) ? snapshot : [snapshot];
+  async importSnapshot(parts: Uint8Array[], pause: () => Promise<void> = async () => {}, step = SNAPSHOT_STEP): Promise<boolean> {
     let part = 0;
     let at = 0;
     const read = (into: Uint8Array) => {

@@ -12,9 +12,9 @@ import {
 } from './entries.js';
 import { CompiledDictionaries } from './lookup.js';
 
-/** The dictionaries' part of a snapshot (absent in older snapshots). */
+/** The dictionaries' part of a snapshot. */
 export interface DictionariesPart {
-  dictionaries?: {
+  dictionaries: {
     entries: { [D in DictionaryName]?: DictionaryEntry[] };
     disableStandardEntries: StandardEntries;
   };
@@ -75,14 +75,14 @@ export class DictionariesState implements StateSection<DictionariesPart, { type:
     return { dictionaries: { entries, disableStandardEntries: this.disableStandardEntries } };
   }
 
-  restore({ dictionaries }: DictionariesPart): void {
+  restore({ dictionaries }: Partial<DictionariesPart>): void {
     this.reset();
-    if (!dictionaries) return;
+    if (!dictionaries) return; // a part an image left out
     for (const d of DICTIONARY_NAMES) {
       const byID = this.entries.get(d)!;
       for (const entry of dictionaries.entries[d] ?? []) byID.set(entry.objectID, entry);
     }
-    this.disableStandardEntries = dictionaries.disableStandardEntries ?? {};
+    this.disableStandardEntries = dictionaries.disableStandardEntries;
   }
 
   reset(): void {

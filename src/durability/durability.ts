@@ -37,12 +37,14 @@ import { LogTrimmedError, SharedOperationLog, type SharedLog } from './shared-lo
 import { asJson, MemoryLog, RefusingLog, type HandedEntry, type Logged, type OperationLog } from './operation-log.js';
 import { assertJson } from '../util/json-check.js';
 import { StorageLog } from './storage-log.js';
+import { SNAPSHOT_FORMAT } from './snapshot-upgrade.js';
 
 export type { Logged } from './operation-log.js';
 
 /** What every snapshot holds besides the sections' parts. */
 export interface SnapshotHeader {
-  version: 1;
+  /** Its format (see snapshot-upgrade.ts: a snapshot of an older one is upgraded as it is decoded). */
+  version: typeof SNAPSHOT_FORMAT;
   /** The last task the snapshot holds (a snapshot is taken between tasks). */
   lastTaskID: number;
 }
@@ -467,7 +469,7 @@ export class Durability<Operation extends object> {
   private captured(use: SnapshotUse): Promise<SnapshotHeader> {
     return this.tasks.exclusive(async () => {
       if (use === 'store') this.storage.snapshotStarted?.(this.lastApplied);
-      const state: SnapshotHeader = { version: 1, lastTaskID: this.lastApplied };
+      const state: SnapshotHeader = { version: SNAPSHOT_FORMAT, lastTaskID: this.lastApplied };
       for (const section of this.options.sections) Object.assign(state, await section.snapshot(use));
       return state;
     });

@@ -6,9 +6,10 @@
 // each: u32 length of what follows the digest, the SHA-256 of that (hashed off
 // the main thread by WebCrypto), and the sealed section: its number (u32),
 // then its payload. A damaged section fails its digest; a section moved fails
-// its number; a wrong key fails to unseal sections whose digest holds. Older
-// snapshots ("LNTS": the magic, a SHA-256, the whole state sealed in one
-// piece) are still read.
+// its number; a wrong key fails to unseal sections whose digest holds.
+// Snapshots of Lantern 0.1.0 ("LNTS": the magic, a SHA-256, the whole state
+// sealed in one piece) are still read; what the state holds, and how a
+// snapshot of an older format is upgraded, is snapshot-upgrade.ts's.
 import { decode } from '../util/msgpack.js'; // keeps "__proto__" keys as data
 import { concat } from '../util/bytes.js';
 import { cut, join, type CutState } from './snapshot-sections.js';

@@ -7,10 +7,14 @@
 // StoreDamagedError, unless the caller asked to repair: then what can be kept
 // is kept and the rest reported. A missing encryption key, or one that
 // decrypts nothing, is a key error, never damage: it is thrown before
-// anything is judged lost, so neither an open nor a repair changes a byte.
+// anything is judged lost, so neither an open nor a repair changes a byte;
+// so is a snapshot of a format newer than this code reads. A snapshot of an
+// older format is upgraded as it is decoded (snapshot-upgrade.ts), and the
+// store then stands on a new one.
 import { MissingEncryptionKeyError, StorageError, StoreDamagedError, WrongEncryptionKeyError } from '../storage/errors.js';
 import type { Damage, StoredState, Unusable } from '../storage/storage.js';
 import { UndecryptableError, type Codec } from './persistence.js';
+import { SNAPSHOT_FORMAT, SnapshotFormatError, upgradeSnapshot } from './snapshot-upgrade.js';
 
 /** An index of a snapshot that could not be loaded (the rest of the snapshot may be sound). */
 export class IndexLoadError extends StorageError {
@@ -41,7 +45,7 @@ export interface Recovered {
   problems: string[];
   /** The problems that lost acknowledged writes (only ever non-empty with repair). */
   lost: string[];
-  /** The newest snapshot could not be used: the store should stand on a new one. */
+  /** The newest snapshot could not be used, or is of an older format: the store should stand on a new one. */
   fellBack: boolean;
   /** Stored pieces that could not be used: the storage sets them aside (never deletes them). */
   unusable: Unusable;
@@ -63,19 +67,23 @@ export async function recover<State extends { lastTaskID: number }>(
 
   let base = 0;
   // the newest snapshot an index of which failed to load: used, with that index quarantined, when no snapshot loads whole
-  let partial: { taskID: number; state: State } | undefined;
+  let partial: { taskID: number; state: State; format: number } | undefined;
+  // the format the snapshot loaded was written in
+  let format = SNAPSHOT_FORMAT;
   for (const snapshot of stored.snapshots) {
-    let state: State | undefined;
+    let decoded: Decoded<State> | undefined;
     try {
       const bytes = await snapshot.read();
-      state = await keys.watch(() => decodeSnapshotOf<State>(codec, bytes, snapshot.taskID));
+      decoded = await keys.watch(() => decodeStored<State>(codec, bytes, snapshot.taskID));
       // indexes quarantined before stay quarantined, and are reported at every open
-      for (const name of await target.restore(state, false)) problems.push(quarantineNote(name, snapshot.taskID));
+      for (const name of await target.restore(decoded.state, false)) problems.push(quarantineNote(name, snapshot.taskID));
       base = snapshot.taskID;
+      format = decoded.format;
       break;
     } catch (e) {
-      if (e instanceof MissingEncryptionKeyError) throw e;
-      if (e instanceof IndexLoadError && state) partial ??= { taskID: snapshot.taskID, state };
+      // a key error, or a newer version's snapshot: nothing is judged from what cannot be read here
+      if (e instanceof MissingEncryptionKeyError || e instanceof SnapshotFormatError) throw e;
+      if (e instanceof IndexLoadError && decoded) partial ??= { taskID: snapshot.taskID, ...decoded };
       problems.push(`the snapshot of task ${snapshot.taskID} cannot be used: ${messageOf(e)}`);
       unusable.snapshots.push(snapshot.taskID);
       target.reset();
@@ -85,6 +93,7 @@ export async function recover<State extends { lastTaskID: number }>(
     // open the other indexes rather than none
     for (const name of await target.restore(partial.state, true)) problems.push(quarantineNote(name, partial.taskID));
     base = partial.taskID;
+    format = partial.format;
     unusable.snapshots = unusable.snapshots.filter((taskID) => taskID !== base);
   }
   if (base === 0 && stored.needsSnapshot && stored.log[0]?.taskID !== 1) {
@@ -116,19 +125,35 @@ export async function recover<State extends { lastTaskID: number }>(
   const reported = [...problems, ...lost.filter((p) => !problems.includes(p))];
   if (lost.length > 0 && !repair) throw new StoreDamagedError(reported, REPAIR_HINT);
   for (const problem of reported) console.warn(`lantern: ${problem}`);
-  const fellBack = stored.snapshots.length > 0 && base !== stored.snapshots[0].taskID;
+  const fellBack = (stored.snapshots.length > 0 && base !== stored.snapshots[0].taskID) || format < SNAPSHOT_FORMAT;
   return { lastTaskID, problems: reported, lost, fellBack, unusable, setAside: [] };
 }
 
-/** A snapshot's state, checked to be the one taken after `taskID` (not a file of another time or store). */
+/** A snapshot's state in the current format, and the format it was written in. */
+interface Decoded<State> {
+  state: State;
+  format: number;
+}
+
+/**
+ * The state a snapshot's bytes hold, upgraded to the current format (see
+ * snapshot-upgrade.ts), checked to be the one taken after `taskID` (not a
+ * file of another time or store).
+ */
 export async function decodeSnapshotOf<State extends { lastTaskID: number }>(
   codec: Codec, bytes: Uint8Array, taskID: number, pause?: () => Promise<void>,
 ): Promise<State> {
-  const state = await codec.decodeSnapshot(bytes, pause) as State;
+  return (await decodeStored<State>(codec, bytes, taskID, pause)).state;
+}
+
+async function decodeStored<State extends { lastTaskID: number }>(
+  codec: Codec, bytes: Uint8Array, taskID: number, pause?: () => Promise<void>,
+): Promise<Decoded<State>> {
+  const state = await codec.decodeSnapshot(bytes, pause) as State & { version?: unknown };
   if (state.lastTaskID !== taskID) {
     throw new StorageError(`it holds the state after task ${state.lastTaskID}, not ${taskID} (a file of another time or store)`);
   }
-  return state;
+  return { format: await upgradeSnapshot(state, pause), state };
 }
 
 const quarantineNote = (name: string, taskID: number) =>

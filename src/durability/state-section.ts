@@ -33,8 +33,9 @@ export interface StateSection<Part extends object = object, Operation = unknown>
    */
   snapshot(use: SnapshotUse): Part | Promise<Part>;
   /**
-   * Loads its part of a snapshot (fields a snapshot of an older version lacks
-   * are undefined); throws when it cannot. Returns what it set aside.
+   * Loads its part of a snapshot, in the current format (one of an older
+   * format is upgraded before: see snapshot-upgrade.ts; fields an image
+   * leaves out are undefined); throws when it cannot. Returns what it set aside.
    */
   restore(state: Partial<Part>, options: RestoreOptions): string[] | void | Promise<string[] | void>;
   /** Back to empty (a snapshot failed to load halfway, the next one is tried). */

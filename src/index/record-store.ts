@@ -1,6 +1,5 @@
 // The records of an index by record id, kept packed: one record each, in
-// chunks of 16 record ids, as JSON text in UTF-8 (stores read from older
-// snapshots keep MessagePack, see RecordFormat). A chunk is packed once its
+// chunks of 16 record ids, as JSON text in UTF-8. A chunk is packed once its
 // last id is issued (or at a snapshot, for the last one), so the heap holds
 // objects for at most one chunk of new records, whatever the size of the
 // index or of an import; a snapshot takes packed chunks as they are, and a
@@ -11,8 +10,6 @@
 // record's objectID is also kept in a dense list, so finding a record id by
 // objectID (a table over that list) and answering a hit by its objectID
 // alone never read the record itself.
-import { Encoder } from '@msgpack/msgpack';
-import { decode } from '../util/msgpack.js';
 import { deflate, deflateNow, inflate, inflateNow, inflateTransient, loadSyncZlib, syncZlib } from '../util/compression.js';
 import { ObjectIdTable } from './object-id-table.js';
 import { InflatedRing } from './inflated-ring.js';
@@ -29,8 +26,8 @@ const CHANGES_KEPT = 1 << 16;
  * records (where most chunks are deflated) chunks of 64 put 27-42% of a
  * first-sight answer's time in inflating, 16 brought the answer's p50 from
  * 3.5 to 2.3 ms. Smaller chunks deflate less well (0.43 of the JSON
- * against 0.39 for 64) and 8 were no faster. Stores read from older
- * snapshots keep the size they were written with.
+ * against 0.39 for 64) and 8 were no faster. A store read from a snapshot
+ * keeps the size the snapshot was written with.
  */
 export const CHUNK_RECORDS = 16;
 
@@ -90,30 +87,24 @@ const UNPACK_SLICE = 1 << 16;
 /** Largest offset the snapshot format's end offsets (32 bits) can hold. */
 const MAX_PACKED_BYTES = 0xffffffff;
 
-/**
- * How a store packs each record. `json`: JSON text in UTF-8, read back by
- * the engine's own JSON.parse (a record of the benchmark's 486 bytes in
- * ~1.1 µs, against 3-5.5 µs for MessagePack in JavaScript: a page of 20
- * hits spent 60-110 µs decoding, a fifth of a first-sight search). Every
- * value the API accepts is JSON, and keys such as "__proto__" are parsed as
- * data. `msgpack`: what snapshots before 2026-11-27 hold; a store read from
- * one keeps packing that way (its chunks are reused as they are).
- */
-export type RecordFormat = 'json' | 'msgpack';
-
 /** The records as a snapshot holds them: packed records, deflated in chunks. */
 export interface PackedRecords {
-  /** How each record is packed (absent: `msgpack`, snapshots before the field). */
-  format?: 'json';
+  /**
+   * How each record is packed: JSON text in UTF-8, read back by the engine's
+   * own JSON.parse (a record of the benchmark's 486 bytes in ~1.1 µs, against
+   * 3-5.5 µs for MessagePack in JavaScript, which 0.1.0's snapshots held: a
+   * page of 20 hits spent 60-110 µs decoding, a fifth of a first-sight
+   * search). Every value the API accepts is JSON, and keys such as
+   * "__proto__" are parsed as data.
+   */
+  format: 'json';
   /** objectID per record id ('' where there is no record). */
   objectIDs: string[];
   /** End offset of each record's bytes in the inflated chunks end to end (a Uint32Array's bytes, little endian); no bytes = no record. */
   ends: Uint8Array;
   /** The deflated chunks: chunk k holds the records of ids [k * chunkRecords, (k + 1) * chunkRecords). */
-  chunks?: Uint8Array[];
-  chunkRecords?: number;
-  /** Older snapshots: every record in one deflated blob. */
-  blob?: Uint8Array;
+  chunks: Uint8Array[];
+  chunkRecords: number;
 }
 
 /** The packed records of the ids [k * chunkRecords, (k + 1) * chunkRecords). */
@@ -154,9 +145,6 @@ export class RecordStore {
   private changes: number[] = [];
   private changesDropped = 0;
 
-  /** How this store packs records (see RecordFormat): a new store packs JSON. */
-  private format: RecordFormat = 'json';
-
   constructor(options: RecordStoreOptions = {}) {
     this.kept = new InflatedRing(options.inflatedBytes ?? INFLATED_BYTES, (k, view) => {
       const chunk = this.chunks[k];
@@ -190,7 +178,7 @@ export class RecordStore {
     const at = id % this.chunkRecords;
     // a chunk not read lately is inflated only as far as the record's end, into memory the next such read reuses
     const bytes = chunk.inflated || this.readBefore(k) ? this.inflatedOf(k, chunk) : inflateTransient(chunk.deflated!, this.inflatedSize(chunk), chunk.ends[at]);
-    const unpacked = unpackRecord(this.format, bytesIn(chunk.ends, at, bytes));
+    const unpacked = unpackRecord(bytesIn(chunk.ends, at, bytes));
     this.decoded.set(id, unpacked);
     return unpacked;
   }
@@ -305,7 +293,7 @@ export class RecordStore {
       const record = this.objects[id];
       if (record) entries.push([id, record]);
       else if (record === undefined && chunk && this.hasBytes(id)) {
-        entries.push([id, this.decoded.get(id) ?? unpackRecord(this.format, bytesIn(chunk.ends, id - first, inflated!))]);
+        entries.push([id, this.decoded.get(id) ?? unpackRecord(bytesIn(chunk.ends, id - first, inflated!))]);
       }
     }
     return entries;
@@ -321,7 +309,7 @@ export class RecordStore {
       if (!chunk) continue;
       const inflated = this.bytesOf(chunk);
       for (let id = first; id < Math.min(first + this.chunkRecords, this.objects.length); id++) {
-        if (this.objects[id] === undefined && this.hasBytes(id)) unpackRecord(this.format, bytesIn(chunk.ends, id - first, inflated));
+        if (this.objects[id] === undefined && this.hasBytes(id)) unpackRecord(bytesIn(chunk.ends, id - first, inflated));
       }
       await pause();
     }
@@ -365,15 +353,12 @@ export class RecordStore {
       chunks.push(chunk.deflated);
       if ((k * this.chunkRecords) % UNPACK_SLICE < this.chunkRecords) await yieldTurn();
     }
-    const packed: PackedRecords = { objectIDs: this.objectIDs.slice(), ends: new Uint8Array(ends.buffer), chunks, chunkRecords: this.chunkRecords };
-    if (this.format === 'json') packed.format = 'json';
-    return packed;
+    return { format: 'json', objectIDs: this.objectIDs.slice(), ends: new Uint8Array(ends.buffer), chunks, chunkRecords: this.chunkRecords };
   }
 
   static async unpack(packed: PackedRecords, options: RecordStoreOptions = {}): Promise<RecordStore> {
     const store = new RecordStore(options);
-    if (packed.format !== undefined && packed.format !== 'json') throw new Error(`snapshot records: unknown record format ${String(packed.format)}`);
-    store.format = packed.format ?? 'msgpack';
+    if (packed.format !== 'json') throw new Error(`snapshot records: unknown record format ${String(packed.format)}`);
     const count = packed.objectIDs.length;
     // a copy of its own (a Node Buffer's slice() is a view: its buffer may be a whole message's, of any length)
     const ends = new Uint32Array(Uint8Array.from(packed.ends).buffer);
@@ -386,14 +371,11 @@ export class RecordStore {
       if (ends[id] !== (id === 0 ? 0 : ends[id - 1])) store.ids.add(packed.objectIDs[id], id);
       if (id % UNPACK_SLICE === UNPACK_SLICE - 1) await yieldTurn();
     }
-    const chunkRecords = packed.chunks ? packed.chunkRecords ?? 512 : Math.max(1, count);
-    const deflated = packed.chunks ?? (packed.blob ? [packed.blob] : []);
-    if (!Number.isInteger(chunkRecords) || chunkRecords < 1 || deflated.length < Math.ceil(count / chunkRecords)) {
+    const { chunks, chunkRecords } = packed;
+    if (!Number.isInteger(chunkRecords) || chunkRecords < 1 || !Array.isArray(chunks) || chunks.length < Math.ceil(count / chunkRecords)) {
       throw new Error('snapshot records: chunks do not cover the record ids');
     }
-    // chunks are read as they are (of any size); an older snapshot's one blob is cut in chunks
-    if (packed.chunks) await store.adoptChunks(deflated, chunkRecords, ends);
-    else await store.adoptInflated(deflated, chunkRecords, ends);
+    await store.adoptChunks(chunks, chunkRecords, ends);
     return store;
   }
 
@@ -422,19 +404,6 @@ export class RecordStore {
     }
   }
 
-  /** Reads chunks of another size (an older snapshot's one blob) by inflating them all and cutting them in chunks of this size. */
-  private async adoptInflated(views: Uint8Array[], chunkRecords: number, ends: Uint32Array): Promise<void> {
-    const count = ends.length;
-    const parts = await Promise.all(views.slice(0, Math.ceil(count / chunkRecords)).map(inflate));
-    const whole = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-    parts.reduce((at, part) => { whole.set(part, at); return at + part.length; }, 0);
-    for (let k = 0; k * this.chunkRecords < count; k++) {
-      const start = k === 0 ? 0 : ends[k * this.chunkRecords - 1];
-      const relative = chunkEnds(ends, k, this.chunkRecords);
-      this.chunks[k] = { ends: relative, inflated: whole.slice(start, start + relative[this.chunkRecords - 1]), stale: false, deadBytes: 0 };
-    }
-  }
-
   /**
    * Packs chunk k as it is now: the records not packed yet, and the bytes of
    * those packed before and still live. Its objects are let go.
@@ -449,7 +418,7 @@ export class RecordStore {
     writer.clear();
     for (let id = first; id < first + this.chunkRecords; id++) {
       const record = id < last ? this.objects[id] : null;
-      if (record) packRecord(this.format, record, writer);
+      if (record) writer.appendUtf8(JSON.stringify(record));
       else if (record === undefined && previous && this.hasBytes(id)) writer.append(bytesIn(previous.ends, id - first, previousBytes!));
       ends[id - first] = writer.length;
     }
@@ -516,20 +485,13 @@ export class RecordStore {
   }
 }
 
-/** One encoder and one array for every chunk packed (a new one per record, or per chunk, costs more than encoding it). */
-const packer = new Encoder();
+/** One array for every chunk packed (a new one per chunk costs more than writing it). */
 const chunkWriter = new ByteWriter(1 << 18);
 const utf8Decoder = new TextDecoder();
 
-/** Appends a record's packed bytes to the chunk being written. */
-function packRecord(format: RecordFormat, record: SearchRecord, writer: ByteWriter): void {
-  if (format === 'msgpack') writer.append(packer.encodeSharedRef(record));
-  else writer.appendUtf8(JSON.stringify(record));
-}
-
-/** A record from its packed bytes. */
-function unpackRecord(format: RecordFormat, bytes: Uint8Array): SearchRecord {
-  return (format === 'json' ? JSON.parse(utf8Decoder.decode(bytes)) : decode(bytes)) as SearchRecord;
+/** A record from its packed bytes (JSON text). */
+function unpackRecord(bytes: Uint8Array): SearchRecord {
+  return JSON.parse(utf8Decoder.decode(bytes)) as SearchRecord;
 }
 
 /** The bytes of the record at position `at` of a chunk. */

@@ -66,12 +66,12 @@ export interface IndexSnapshot {
   settings: Settings;
   records: PackedRecords;
   dynamicAttributes: Array<[string, number]>;
-  /** The core's snapshot: its parts as exported (older snapshots: one array). */
-  core: Uint8Array | Uint8Array[];
-  /** The core's rank slots are this index's, up to date (absent in older snapshots, which always were). */
-  ranksFresh?: boolean;
-  synonyms?: Synonym[];
-  rules?: Rule[];
+  /** The core's snapshot: its parts as exported. */
+  core: Uint8Array[];
+  /** The core's rank slots are this index's, up to date. */
+  ranksFresh: boolean;
+  synonyms: Synonym[];
+  rules: Rule[];
   primary?: string;
 }
 
@@ -375,13 +375,13 @@ export class SearchIndex {
     }
     if (!(await index.core.importSnapshot(snapshot.core, yieldTurn))) throw new Error(`index ${snapshot.name}: invalid core snapshot`);
     index.records = await RecordStore.unpack(snapshot.records);
-    if (snapshot.ranksFresh !== false) {
+    if (snapshot.ranksFresh) {
       // the snapshot holds the rank slots
       index.core.ranksOwner = index;
       index.core.ranksVersion = index.version;
     }
-    for (const synonym of snapshot.synonyms ?? []) index.synonyms.set(synonym.objectID, synonym);
-    for (const rule of snapshot.rules ?? []) index.rules.set(rule.objectID, rule);
+    for (const synonym of snapshot.synonyms) index.synonyms.set(synonym.objectID, synonym);
+    for (const rule of snapshot.rules) index.rules.set(rule.objectID, rule);
     index.primary = snapshot.primary;
     return index;
   }

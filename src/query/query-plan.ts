@@ -251,8 +251,7 @@ export function planFilters(index: SearchIndex, params: SearchParams, setting: S
 
 function distinctOf(setting: Setting): number {
   if (!setting('attributeForDistinct')) return 0;
-  const d: unknown = setting('distinct'); // stores written before distinct was parsed to a number may hold true
-  return d === true ? 1 : typeof d === 'number' ? d : 0;
+  return setting('distinct');
 }
 
 /** `dictionaries`: the application's stop words, plurals and compounds (the built-in ones when not given). */

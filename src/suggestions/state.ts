@@ -53,8 +53,8 @@ export class SuggestionsState {
     return { configs: [...this.configs.values()], builds: [...this.builds] };
   }
 
-  restore(snapshot: SuggestionsSnapshot | undefined): void {
-    for (const config of snapshot?.configs ?? []) this.configs.set(config.indexName, config);
-    for (const [name, outcome] of snapshot?.builds ?? []) this.builds.set(name, outcome);
+  restore(snapshot: SuggestionsSnapshot): void {
+    for (const config of snapshot.configs) this.configs.set(config.indexName, config);
+    for (const [name, outcome] of snapshot.builds) this.builds.set(name, outcome);
   }
 }

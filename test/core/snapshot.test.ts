@@ -39,7 +39,7 @@ describe('core snapshot stream', () => {
   it('loads into an index that answers like the one written', async () => {
     expect(bytes.length).toBeGreaterThan(16 * 65536); // several windows, and blocks sent whole
     const loaded = fresh();
-    expect(await loaded.importSnapshot(bytes)).toBe(true);
+    expect(await loaded.importSnapshot([bytes])).toBe(true);
     expect(loaded.liveCount).toBe(written.liveCount);
     for (const text of QUERIES) expect(loaded.search(query(text, { length: 20 })), text).toEqual(written.search(query(text, { length: 20 })));
     expect(Buffer.compare(await exported(loaded), bytes)).toBe(0);
@@ -96,11 +96,11 @@ describe('core snapshot stream', () => {
 
   it('refuses a snapshot cut short or followed by more bytes, without throwing', async () => {
     for (const cut of [0, 3, 11, 4096, 65535, 65536, 65537, bytes.length >> 1, bytes.length - 1]) {
-      expect(await fresh().importSnapshot(bytes.subarray(0, cut)), `cut at ${cut}`).toBe(false);
+      expect(await fresh().importSnapshot([bytes.subarray(0, cut)]), `cut at ${cut}`).toBe(false);
     }
     const padded = new Uint8Array(bytes.length + 4);
     padded.set(bytes);
-    expect(await fresh().importSnapshot(padded)).toBe(false);
+    expect(await fresh().importSnapshot([padded])).toBe(false);
   });
 
   it('refuses counts larger than what is left of the snapshot, whatever word is corrupted', async () => {
@@ -110,7 +110,7 @@ describe('core snapshot stream', () => {
       for (const value of [0xffffffff, 0x7fffffff, 0x00ffffff]) {
         const corrupt = bytes.slice();
         new DataView(corrupt.buffer).setUint32(at, value, true);
-        await expect(fresh().importSnapshot(corrupt), `word ${at} = ${value}`).resolves.toBeTypeOf('boolean');
+        await expect(fresh().importSnapshot([corrupt]), `word ${at} = ${value}`).resolves.toBeTypeOf('boolean');
       }
     }
   });
@@ -122,7 +122,7 @@ describe('core snapshot stream', () => {
     expect(index.memoryBytes - before).toBeLessThan(bytes.length / 4); // the window, not the snapshot
     const empty = fresh().memoryBytes;
     const loaded = fresh();
-    await loaded.importSnapshot(bytes);
+    await loaded.importSnapshot([bytes]);
     expect(loaded.memoryBytes - empty).toBeLessThan(before - empty + bytes.length / 4);
   });
 });

@@ -106,15 +106,6 @@ describe('record store chunks', () => {
     expect(reopened.size).toBe(records.length - removed.size);
   });
 
-  it('reads a snapshot of the older format: every record in one deflated blob', async () => {
-    const { store, records, removed } = manyRecords();
-    const { chunks, chunkRecords, ...older } = await store.snapshot();
-    const whole = chunks!.map((chunk) => inflateRawSync(chunk));
-    const reopened = await RecordStore.unpack({ ...older, blob: deflateRawSync(Buffer.concat(whole)) });
-    expect(chunkRecords).toBe(CHUNK_RECORDS);
-    records.forEach((record, id) => expect(reopened.get(id)).toEqual(removed.has(id) ? undefined : record));
-  });
-
   it('refuses chunks that do not cover the record ids, and end offsets that are not one per record id', async () => {
     const packed = await manyRecords().store.snapshot();
     await expect(RecordStore.unpack({ ...packed, chunks: packed.chunks!.slice(0, 3) })).rejects.toThrow(/chunks/);

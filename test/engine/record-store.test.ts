@@ -2,9 +2,7 @@
 // with no snapshot to repack it (an in-memory engine never takes one): it
 // used to keep every version of every record it was sent.
 import { describe, expect, it } from 'vitest';
-import { encode } from '@msgpack/msgpack';
-import { RecordStore, type PackedRecords } from '../../src/index/record-store.js';
-import { concat } from '../../src/util/bytes.js';
+import { RecordStore } from '../../src/index/record-store.js';
 import { deflate, inflate } from '../../src/util/compression.js';
 import { prng } from '../support/random.js';
 
@@ -105,29 +103,6 @@ describe('how records are packed', () => {
       expect(Object.hasOwn(record, '__proto__')).toBe(true);
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     }
-  });
-
-  it('a snapshot packed as MessagePack (before the format field) is read, and its store goes on packing that way', async () => {
-    const records = Array.from({ length: 100 }, (_, i) => ({ objectID: `m${i}`, text: `record ${i} ΑΩ`, n: i }));
-    const packed = records.map((r) => encode(r));
-    const ends = new Uint32Array(records.length);
-    packed.reduce((end, bytes, i) => (ends[i] = end + bytes.length), 0);
-    const chunk = (from: number, to: number) => deflate(concat(packed.slice(from, to)));
-    const old: PackedRecords = {
-      objectIDs: records.map((r) => r.objectID),
-      ends: new Uint8Array(ends.buffer),
-      chunks: [await chunk(0, 64), await chunk(64, 100)],
-      chunkRecords: 64,
-    };
-    const store = await RecordStore.unpack(old);
-    for (const r of records) expect(store.get(store.idOf(r.objectID)!)).toEqual(r);
-    store.remove('m5');
-    store.push({ objectID: 'm5', text: 'replaced' });
-    const again = await store.snapshot();
-    expect(again.format).toBeUndefined();
-    const reopened = await RecordStore.unpack(again);
-    expect(reopened.get(reopened.idOf('m5')!)).toEqual({ objectID: 'm5', text: 'replaced' });
-    expect(reopened.get(reopened.idOf('m99')!)).toEqual(records[99]);
   });
 
   it('a snapshot naming a format it does not know is refused', async () => {

@@ -4,18 +4,15 @@
 // damage that costs nothing opens with a warning; one that would lose an
 // acknowledged write refuses to open and changes nothing, and a repair
 // (Lantern.open({ repair: true })) keeps every record but the lost ones.
-import { createHash } from 'node:crypto';
 import { copyFileSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadCore } from '../../src/core/wasm.js';
 import { StoreDamagedError } from '../../src/storage/errors.js';
-import { Codec } from '../../src/durability/persistence.js';
 import { concat } from '../../src/util/bytes.js';
-import { wholeSnapshot } from '../support/snapshot-bytes.js';
 import { asACrashLeavesIt } from '../support/crash.js';
 import {
-  caller, captureFailure, captureWarnings, cleanup, closeEngine, directoryContents, logPath, logRecords, openAt,
+  caller, captureFailure, captureWarnings, cleanup, closeEngine, directoryContents, logPath, logRecords, openAt, rewriteSnapshot,
   snapshotFiles, tempDir, type Call,
 } from './helpers.js';
 
@@ -160,18 +157,12 @@ describe('seeded damage, reopened twice, against a perfect recovery', () => {
 });
 
 describe('an index that cannot be loaded', () => {
-  /** Rewrites the only snapshot with index `name`'s core bytes damaged, its digests and the manifest made to match. */
+  /** Rewrites the only snapshot with index `name`'s core bytes damaged (its digests and the manifest made to match). */
   async function breakIndex(dir: string, name: string): Promise<void> {
-    const codec = await Codec.create();
-    const [file] = snapshotFiles(dir);
-    const state = await codec.decodeSnapshot(new Uint8Array(readFileSync(file.path))) as { indexes: Array<{ name: string; core: Uint8Array[] | Uint8Array }> };
-    const index = state.indexes.find((i) => i.name === name)!;
-    index.core = concat(index.core as Uint8Array[]).fill(7, 0, 8); // no longer a core snapshot
-    const bytes = await wholeSnapshot(await codec.encodeSnapshot(state));
-    writeFileSync(file.path, bytes);
-    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
-    manifest.snapshots[0] = { ...manifest.snapshots[0], bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
-    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
+    await rewriteSnapshot(dir, (state: { indexes: Array<{ name: string; core: Uint8Array[] }> }) => {
+      const index = state.indexes.find((i) => i.name === name)!;
+      index.core = [concat(index.core).fill(7, 0, 8)]; // no longer a core snapshot
+    });
   }
 
   it('the others open; it is quarantined (503, kept as stored in later snapshots) until deleted', async () => {

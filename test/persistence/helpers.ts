@@ -1,13 +1,16 @@
 // Shared helpers of the persistence suites: temporary directories, engines on
 // fsStorage that are closed after each test, the binary log format read
 // independently of src/storage/fs.ts, response normalisation, warnings caught.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { vi } from 'vitest';
 import { Lantern, type LanternOptions } from '../../src/lantern.js';
 import { fsStorage } from '../../src/storage/fs.js';
+import { Codec } from '../../src/durability/persistence.js';
+import { wholeSnapshot } from '../support/snapshot-bytes.js';
 export { readFixture, talksSettings } from '../support/fixtures.js';
 
 export { Lantern, fsStorage };
@@ -113,6 +116,23 @@ export function snapshotFiles(dir: string): Array<{ file: string; path: string; 
     .sort()
     .reverse()
     .map((file) => ({ file, path: join(dir, file), taskID: Number(SNAPSHOT.exec(file)![1]) }));
+}
+
+/**
+ * Rewrites the newest snapshot of a closed store with `change` made to its
+ * decoded state (as stored: before any upgrade), its digests and the
+ * manifest made to match: a store that looks as if it was written so.
+ */
+export async function rewriteSnapshot(dir: string, change: (state: any) => void): Promise<void> {
+  const codec = await Codec.create();
+  const [file] = snapshotFiles(dir);
+  const state = await codec.decodeSnapshot(new Uint8Array(readFileSync(file.path)));
+  change(state);
+  const bytes = await wholeSnapshot(await codec.encodeSnapshot(state));
+  writeFileSync(file.path, bytes);
+  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+  manifest.snapshots[0] = { ...manifest.snapshots[0], bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
 }
 
 /** Every file of the directory with its bytes (to compare a directory before and after). */
