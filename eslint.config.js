@@ -32,6 +32,11 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // durability knows nothing of what the state is: the sections say (what they hold, what they can store)
+    files: ['src/durability/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../index/*', '../query/*', '../api/*'], message: 'src/durability/ imports nothing from the layers whose state it keeps: pass what it needs in DurabilityOptions or a StateSection' }] }] },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

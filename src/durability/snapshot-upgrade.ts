@@ -30,7 +30,6 @@
 import { decode } from '../util/msgpack.js';
 import { deflate, deflateNow, inflate } from '../util/compression.js';
 import { ByteWriter } from '../util/bytes.js';
-import { CHUNK_RECORDS, type PackedRecords } from '../index/record-store.js';
 import { StorageError } from '../storage/errors.js';
 
 /** The format of the snapshots this code writes (the header's `version`). */
@@ -78,9 +77,23 @@ export async function upgradeSnapshot(decoded: { version?: unknown }, pause: () 
   return written;
 }
 
-// --- format 1 (0.1.0) to 2
+// --- format 1 (0.1.0) to 2: each step writes the shape of the format it
+// upgrades to, named here (not the index layer's current one, which a
+// later format may change)
 
-/** Records as format 1 holds them: MessagePack, deflated in chunks of `chunkRecords` (see PackedRecords for the rest). */
+/** Records of chunks format 2 packs together. */
+const FORMAT_2_CHUNK_RECORDS = 16;
+
+/** Records as format 2 holds them (src/index/record-store.ts, PackedRecords, says what each field holds). */
+interface RecordsOfFormat2 {
+  format: 'json';
+  objectIDs: string[];
+  ends: Uint8Array;
+  chunks: Uint8Array[];
+  chunkRecords: number;
+}
+
+/** Records as format 1 holds them: MessagePack, deflated in chunks of `chunkRecords` (the rest as RecordsOfFormat2). */
 interface RecordsOfFormat1 {
   objectIDs: string[];
   ends: Uint8Array;
@@ -93,7 +106,7 @@ interface IndexOfFormat1 {
   name: string;
   core: Uint8Array | Uint8Array[];
   ranksFresh?: boolean;
-  records: RecordsOfFormat1 | PackedRecords;
+  records: RecordsOfFormat1 | RecordsOfFormat2;
 }
 
 async function fromFormat1(state: AnyState, pause: () => Promise<void>): Promise<void> {
@@ -114,12 +127,12 @@ async function fromFormat1(state: AnyState, pause: () => Promise<void>): Promise
 
 /**
  * Format 1's records (MessagePack, in chunks of any size) packed as format 2
- * holds them: JSON text in chunks of CHUNK_RECORDS, record ids unchanged (the
+ * holds them: JSON text in chunks of 16, record ids unchanged (the
  * core refers to them; removed records keep their ids, without bytes).
  * Values JSON cannot hold, which 0.1.0 accepted from in-process callers,
  * become what JSON.stringify makes of them (a non-finite number: null).
  */
-async function recordsAsJson(packed: RecordsOfFormat1, pause: () => Promise<void>): Promise<PackedRecords> {
+async function recordsAsJson(packed: RecordsOfFormat1, pause: () => Promise<void>): Promise<RecordsOfFormat2> {
   // development builds between 0.1.0 and format 2 wrote JSON records under format 1: never released, not read
   if ('format' in packed) throw new Error('its records are JSON: a snapshot of a development build after 0.1.0, which no release reads');
   const count = packed.objectIDs.length;
@@ -143,7 +156,7 @@ async function recordsAsJson(packed: RecordsOfFormat1, pause: () => Promise<void
     const start = id === 0 ? 0 : ends[id - 1];
     if (ends[id] !== start) writer.appendUtf8(JSON.stringify(decode(inflated.subarray(start - base, ends[id] - base))));
     written[id] = before + writer.length;
-    if (id % CHUNK_RECORDS === CHUNK_RECORDS - 1 || id === count - 1) {
+    if (id % FORMAT_2_CHUNK_RECORDS === FORMAT_2_CHUNK_RECORDS - 1 || id === count - 1) {
       // on this thread where it can be (thousands of small chunks: a trip to the thread pool each cost more)
       out.push(deflateNow(writer.view()) ?? await deflate(writer.view().slice()));
       before += writer.length;
@@ -151,7 +164,7 @@ async function recordsAsJson(packed: RecordsOfFormat1, pause: () => Promise<void
       if (out.length % 256 === 0) await pause();
     }
   }
-  return { format: 'json', objectIDs: packed.objectIDs, ends: new Uint8Array(written.buffer), chunks: out, chunkRecords: CHUNK_RECORDS };
+  return { format: 'json', objectIDs: packed.objectIDs, ends: new Uint8Array(written.buffer), chunks: out, chunkRecords: FORMAT_2_CHUNK_RECORDS };
 }
 
 const CORE_MAGIC = 0x49434e4c; // "LNCI"
