@@ -2,7 +2,11 @@
 // requester that plugs the official client into it.
 export { Lantern, type LanternOptions } from './lantern.js';
 export { lanternRequester } from './requester.js';
-export { memoryStorage, type Storage, type Entry, type StoredState } from './storage/storage.js';
+export { memoryStorage, type Storage, type Entry, type StoredState, type Unusable } from './storage/storage.js';
+export {
+  StorageError, EncryptionKeyError, MissingEncryptionKeyError, WrongEncryptionKeyError, StoreLockedError, StoreDamagedError, StorageWriteError,
+} from './storage/errors.js';
+export { SnapshotFormatError } from './durability/snapshot-upgrade.js';
 export { LogTrimmedError, type SharedLog, type SharedEntry, type NewEntry } from './durability/shared-log.js';
 export { idbStorage, type IdbStorageOptions } from './storage/idb.js';
 export { ApiError, ERROR_STATUS, type ErrorCode } from './util/errors.js';

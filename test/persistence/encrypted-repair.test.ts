@@ -9,7 +9,8 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadCore } from '../../src/core/wasm.js';
-import { MissingEncryptionKeyError, StoreDamagedError, WrongEncryptionKeyError } from '../../src/storage/errors.js';
+// from the package's entry point: what a user catches
+import { MissingEncryptionKeyError, StoreDamagedError, WrongEncryptionKeyError } from '../../src/index.js';
 import { CLI, ROOT, startServe } from '../support/serve.js';
 import {
   caller, captureFailure, captureWarnings, cleanup, closeEngine, directoryContents, logRecords, openAt, snapshotFiles, tempDir,
