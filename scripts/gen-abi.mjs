@@ -1,14 +1,15 @@
 // Generates src/core/abi-slots.ts from the core's own constants: every
 // integer `export const` of assembly/params.ts (parameter slots, their
-// values, criterion codes, the hit layout) and the rank slots of
-// assembly/ranking.ts. The core is the one source of its interface; the
-// TypeScript side (src/core/abi.ts) only names groups of these.
+// values, criterion codes, the hit layout), the rank slots of
+// assembly/ranking.ts and the HMAC screen's scratch layout
+// (assembly/hmac-screen.ts). The core is the one source of its interface;
+// the TypeScript side (src/core/abi.ts) only names groups of these.
 //
 //   node scripts/gen-abi.mjs           writes the file
 //   node scripts/gen-abi.mjs --print   prints it (the test compares)
 import { readFileSync, writeFileSync } from 'node:fs';
 
-const SOURCES = ['assembly/params.ts', 'assembly/ranking.ts'];
+const SOURCES = ['assembly/params.ts', 'assembly/ranking.ts', 'assembly/hmac-screen.ts'];
 const root = new URL('..', import.meta.url);
 
 /**
