@@ -125,20 +125,35 @@ const lanes = memory.data(16 * 16, 16);
 const INNER: usize = 0;
 const OUTER: usize = 8 * 16;
 
-/** One SHA-256 compression of the four states at `state`, with each round's K + W (a v128) at `kw`. */
+/** A round's T1 (FIPS 180-4, 6.2.2) of state words e, f, g, h and the round's K + W. */
+@inline function t1(e: v128, f: v128, g: v128, h: v128, kw: v128): v128 {
+  const bigSigma1 = v128.xor(v128.xor(rotr(e, 6), rotr(e, 11)), rotr(e, 25));
+  return i32x4.add(i32x4.add(h, bigSigma1), i32x4.add(v128.bitselect(f, g, e), kw));
+}
+
+/** A round's T2 of state words a, b, c (the majority: c where a and b differ, b where they agree). */
+@inline function t2(a: v128, b: v128, c: v128): v128 {
+  const bigSigma0 = v128.xor(v128.xor(rotr(a, 2), rotr(a, 13)), rotr(a, 22));
+  return i32x4.add(bigSigma0, v128.bitselect(c, b, v128.xor(a, b)));
+}
+
+/**
+ * One SHA-256 compression of the four states at `state`, with each round's
+ * K + W (a v128) at `kw`. Eight rounds a turn, the words renamed instead of
+ * moved: a round's new e is kept in its d, its new a in its h.
+ */
 function compress(state: usize, kw: usize): void {
   let a = v128.load(state, 0), b = v128.load(state, 16), c = v128.load(state, 32), d = v128.load(state, 48);
   let e = v128.load(state, 64), f = v128.load(state, 80), g = v128.load(state, 96), h = v128.load(state, 112);
-  for (let i: usize = 0; i < ROUNDS; i++) {
-    const roundKW = v128.load(kw + (i << 4));
-    const bigSigma1 = v128.xor(v128.xor(rotr(e, 6), rotr(e, 11)), rotr(e, 25));
-    const choice = v128.bitselect(f, g, e);
-    const t1 = i32x4.add(i32x4.add(h, bigSigma1), i32x4.add(choice, roundKW));
-    const bigSigma0 = v128.xor(v128.xor(rotr(a, 2), rotr(a, 13)), rotr(a, 22));
-    const majority = v128.bitselect(c, b, v128.xor(a, b));
-    const t2 = i32x4.add(bigSigma0, majority);
-    h = g; g = f; f = e; e = i32x4.add(d, t1);
-    d = c; c = b; b = a; a = i32x4.add(t1, t2);
+  for (let k = kw; k < kw + ROUND_BYTES; k += 8 * 16) {
+    let x = t1(e, f, g, h, v128.load(k, 0)); d = i32x4.add(d, x); h = i32x4.add(x, t2(a, b, c));
+    x = t1(d, e, f, g, v128.load(k, 16)); c = i32x4.add(c, x); g = i32x4.add(x, t2(h, a, b));
+    x = t1(c, d, e, f, v128.load(k, 32)); b = i32x4.add(b, x); f = i32x4.add(x, t2(g, h, a));
+    x = t1(b, c, d, e, v128.load(k, 48)); a = i32x4.add(a, x); e = i32x4.add(x, t2(f, g, h));
+    x = t1(a, b, c, d, v128.load(k, 64)); h = i32x4.add(h, x); d = i32x4.add(x, t2(e, f, g));
+    x = t1(h, a, b, c, v128.load(k, 80)); g = i32x4.add(g, x); c = i32x4.add(x, t2(d, e, f));
+    x = t1(g, h, a, b, v128.load(k, 96)); f = i32x4.add(f, x); b = i32x4.add(x, t2(c, d, e));
+    x = t1(f, g, h, a, v128.load(k, 112)); e = i32x4.add(e, x); a = i32x4.add(x, t2(b, c, d));
   }
   v128.store(state, i32x4.add(v128.load(state, 0), a), 0); v128.store(state, i32x4.add(v128.load(state, 16), b), 16);
   v128.store(state, i32x4.add(v128.load(state, 32), c), 32); v128.store(state, i32x4.add(v128.load(state, 48), d), 48);

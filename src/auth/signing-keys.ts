@@ -6,10 +6,15 @@
 // The states are kept in the WebAssembly core too (SignerSlots), where the
 // screen runs: from the first key stored once the core is loaded (keys held
 // before, as a shared key directory may, are copied there when it is).
-import type { ApiKey } from './api-keys.js';
+// An unrestricted key (no expiry, referer or index) may sign keys for every
+// call its rights allow, so each right keeps the core slots of those apart,
+// ready to be copied whole into a screen: a scan of 100,000 keys reads none
+// of them one by one (that took ~25 ms, a cache miss or more per key).
+import { isUnrestricted, type ApiKey } from './api-keys.js';
 import { hmacState, type ScreenedMessage } from './hmac-screen.js';
 import { SignerSlots } from '../core/signer-slots.js';
 import { isCoreLoaded } from '../core/wasm.js';
+import { SlotList } from '../util/slot-list.js';
 
 /** A key that may sign secured keys, its HMAC state and the core's slot holding it. */
 export interface Signer {
@@ -32,6 +37,10 @@ export class SigningKeys {
   private readonly byValue = new Map<string, Signer>();
   /** Right → the signers holding it. */
   private readonly byRight = new Map<string, Set<Signer>>();
+  /** Right → the restricted signers holding it (checked one by one). */
+  private readonly restrictedByRight = new Map<string, Set<Signer>>();
+  /** Right → the core slots of the unrestricted signers holding it. */
+  private readonly unrestrictedByRight = new Map<string, SlotList>();
   /** The core's copy of the states, and the signer in each slot. */
   private slots: SignerSlots | undefined;
   private bySlot: (Signer | undefined)[] = [];
@@ -42,20 +51,24 @@ export class SigningKeys {
   add(key: ApiKey): void {
     this.remove(key.value);
     const signer: Signer = { key, state: hmacState(key.value), slot: NO_SLOT };
-    if (this.slots || isCoreLoaded()) this.place(signer);
     this.byValue.set(key.value, signer);
     for (const right of key.acl) {
-      let holders = this.byRight.get(right);
-      if (!holders) this.byRight.set(right, (holders = new Set()));
-      holders.add(signer);
+      holders(this.byRight, right).add(signer);
+      if (!isUnrestricted(key)) holders(this.restrictedByRight, right).add(signer);
     }
+    if (this.slots) this.place(signer);
+    else if (isCoreLoaded()) this.coreSlots();
   }
 
   remove(value: string): void {
     const signer = this.byValue.get(value);
     if (!signer) return;
     this.byValue.delete(value);
-    for (const right of signer.key.acl) this.byRight.get(right)?.delete(signer);
+    for (const right of signer.key.acl) {
+      this.byRight.get(right)?.delete(signer);
+      this.restrictedByRight.get(right)?.delete(signer);
+      if (signer.slot !== NO_SLOT) this.unrestrictedByRight.get(right)?.delete(signer.slot);
+    }
     if (signer.slot !== NO_SLOT) {
       this.slots!.free(signer.slot);
       this.bySlot[signer.slot] = undefined;
@@ -65,6 +78,8 @@ export class SigningKeys {
   clear(): void {
     this.byValue.clear();
     this.byRight.clear();
+    this.restrictedByRight.clear();
+    this.unrestrictedByRight.clear();
     // a new core instance when one is needed again: the old one's memory goes with it
     this.slots = undefined;
     this.bySlot = [];
@@ -80,20 +95,49 @@ export class SigningKeys {
     return this.byRight.get(right) ?? NONE;
   }
 
+  /** The first of `signers` whose key signed `message` (in their order), and the number screened up to it. */
+  screenEach(message: ScreenedMessage, signers: readonly Signer[]): Screened {
+    this.coreSlots();
+    this.reserveCandidates(signers.length);
+    signers.forEach((signer, i) => (this.candidates[i] = signer.slot));
+    return this.screenCandidates(message, signers.length);
+  }
+
   /**
-   * The first of `signers` that `tried` selects whose key signed `message`
-   * (in their order), screened in the core; the number screened counts
-   * those tried up to it.
+   * A signer of `message` among those holding `right`, but `skipped`: every
+   * unrestricted one, and the restricted ones `admitted` selects.
    */
-  screen(message: ScreenedMessage, signers: Iterable<Signer>, tried: (signer: Signer) => boolean): Screened {
-    const slots = this.coreSlots();
+  screenHolders(message: ScreenedMessage, right: string, admitted: (signer: Signer) => boolean, skipped: ReadonlySet<Signer>): Screened {
+    this.coreSlots();
+    const unrestricted = this.unrestrictedByRight.get(right);
+    const restricted = this.restrictedByRight.get(right) ?? NONE;
+    this.reserveCandidates((unrestricted?.size ?? 0) + restricted.size);
     let count = 0;
-    for (const signer of signers) {
-      if (!tried(signer)) continue;
-      if (count === this.candidates.length) this.growCandidates();
-      this.candidates[count++] = signer.slot;
+    if (unrestricted) {
+      this.candidates.set(unrestricted.items);
+      count = unrestricted.size;
+      count = this.withoutPlaces(count, [...skipped].map((signer) => unrestricted.placeOf(signer.slot)).filter((place) => place >= 0));
     }
-    const place = count === 0 ? -1 : slots.screen(message, this.candidates, count);
+    for (const signer of restricted) {
+      if (admitted(signer) && !skipped.has(signer)) this.candidates[count++] = signer.slot;
+    }
+    return this.screenCandidates(message, count);
+  }
+
+  /** Takes the candidates at `places` out of the first `count`, the others kept in order; returns the count left. */
+  private withoutPlaces(count: number, places: number[]): number {
+    places.sort((a, b) => a - b);
+    let to = places[0];
+    places.forEach((place, i) => {
+      const end = i + 1 < places.length ? places[i + 1] : count;
+      this.candidates.copyWithin(to, place + 1, end);
+      to += end - place - 1;
+    });
+    return count - places.length;
+  }
+
+  private screenCandidates(message: ScreenedMessage, count: number): Screened {
+    const place = count === 0 ? -1 : this.slots!.screen(message, this.candidates, count);
     return place < 0 ? { signer: undefined, screened: count } : { signer: this.bySlot[this.candidates[place]], screened: place + 1 };
   }
 
@@ -109,11 +153,21 @@ export class SigningKeys {
   private place(signer: Signer): void {
     signer.slot = this.coreSlots().store(signer.state);
     this.bySlot[signer.slot] = signer;
+    if (!isUnrestricted(signer.key)) return;
+    for (const right of signer.key.acl) {
+      let slots = this.unrestrictedByRight.get(right);
+      if (!slots) this.unrestrictedByRight.set(right, (slots = new SlotList()));
+      slots.add(signer.slot);
+    }
   }
 
-  private growCandidates(): void {
-    const grown = new Int32Array(this.candidates.length * 2);
-    grown.set(this.candidates);
-    this.candidates = grown;
+  private reserveCandidates(count: number): void {
+    if (count > this.candidates.length) this.candidates = new Int32Array(Math.max(count, this.candidates.length * 2));
   }
+}
+
+function holders(byRight: Map<string, Set<Signer>>, right: string): Set<Signer> {
+  let set = byRight.get(right);
+  if (!set) byRight.set(right, (set = new Set()));
+  return set;
 }
