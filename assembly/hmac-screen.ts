@@ -103,21 +103,54 @@ function scheduleMessage(message: usize, blocks: i32): void {
 
 @inline function rotr32(x: u32, n: u32): u32 { return (x >>> n) | (x << (32 - n)); }
 
-/** The outer hash's K + W for four inner digests (words 8..15 of its block are fixed padding). */
-function scheduleOuter(d0: v128, d1: v128, d2: v128, d3: v128, d4: v128, d5: v128, d6: v128, d7: v128): void {
-  const w = outerKW;
-  v128.store(w, d0, 0); v128.store(w, d1, 16); v128.store(w, d2, 32); v128.store(w, d3, 48);
-  v128.store(w, d4, 64); v128.store(w, d5, 80); v128.store(w, d6, 96); v128.store(w, d7, 112);
-  v128.store(w, i32x4.splat(OUTER_PAD_FIRST), 128);
-  for (let i: usize = 9; i < 15; i++) v128.store(w + (i << 4), i32x4.splat(0));
-  v128.store(w, i32x4.splat(OUTER_BITS), 240);
-  for (let at = w; at < w + (ROUNDS - 16) * 16; at += 16) {
-    // W[i] (at + 16 words) from W[i-16] (at), W[i-15], W[i-7] and W[i-2]
-    const s0 = sigma0(v128.load(at, 1 * 16));
-    const s1 = sigma1(v128.load(at, 14 * 16));
-    v128.store(at, i32x4.add(i32x4.add(v128.load(at), s0), i32x4.add(v128.load(at, 9 * 16), s1)), 16 * 16);
+/** The outer hash's W of words 8..15 of its block (fixed). */
+const outerW = memory.data(16 * 16, 16);
+
+/** Words 8..15 of the outer hash's block are its fixed padding: their W and K + W are set once. */
+function setOuterPadding(): void {
+  for (let i: usize = 8; i < 16; i++) {
+    const word: u32 = i == 8 ? OUTER_PAD_FIRST : i == 15 ? OUTER_BITS : 0;
+    v128.store(outerW + (i << 4), i32x4.splat(word));
+    storeOuterKW(i, i32x4.splat(word));
   }
-  for (let i: usize = 0; i < ROUNDS; i++) v128.store(w + (i << 4), i32x4.add(v128.load(w + (i << 4)), i32x4.splat(load<i32>(K + (i << 2)))));
+}
+setOuterPadding();
+
+@inline function storeOuterKW(i: usize, w: v128): void {
+  v128.store(outerKW + (i << 4), i32x4.add(w, i32x4.splat(load<i32>(K + (i << 2)))));
+}
+
+/**
+ * The outer hash's K + W for four inner digests (the rest of its block is
+ * fixed: setOuterPadding). W is made 16 words a turn in 16 variables, each
+ * replaced by the word 16 places on (W[i] from W[i-16], W[i-15], W[i-7]
+ * and W[i-2]): kept in memory, each word waited on the store of the one
+ * before last (a fifth of the screen's time).
+ */
+function scheduleOuter(d0: v128, d1: v128, d2: v128, d3: v128, d4: v128, d5: v128, d6: v128, d7: v128): void {
+  storeOuterKW(0, d0); storeOuterKW(1, d1); storeOuterKW(2, d2); storeOuterKW(3, d3);
+  storeOuterKW(4, d4); storeOuterKW(5, d5); storeOuterKW(6, d6); storeOuterKW(7, d7);
+  let w0 = d0, w1 = d1, w2 = d2, w3 = d3, w4 = d4, w5 = d5, w6 = d6, w7 = d7;
+  let w8 = v128.load(outerW, 8 * 16), w9 = v128.load(outerW, 9 * 16), w10 = v128.load(outerW, 10 * 16), w11 = v128.load(outerW, 11 * 16);
+  let w12 = v128.load(outerW, 12 * 16), w13 = v128.load(outerW, 13 * 16), w14 = v128.load(outerW, 14 * 16), w15 = v128.load(outerW, 15 * 16);
+  for (let i: usize = 16; i < ROUNDS; i += 16) {
+    w0 = i32x4.add(i32x4.add(w0, sigma0(w1)), i32x4.add(w9, sigma1(w14))); storeOuterKW(i + 0, w0);
+    w1 = i32x4.add(i32x4.add(w1, sigma0(w2)), i32x4.add(w10, sigma1(w15))); storeOuterKW(i + 1, w1);
+    w2 = i32x4.add(i32x4.add(w2, sigma0(w3)), i32x4.add(w11, sigma1(w0))); storeOuterKW(i + 2, w2);
+    w3 = i32x4.add(i32x4.add(w3, sigma0(w4)), i32x4.add(w12, sigma1(w1))); storeOuterKW(i + 3, w3);
+    w4 = i32x4.add(i32x4.add(w4, sigma0(w5)), i32x4.add(w13, sigma1(w2))); storeOuterKW(i + 4, w4);
+    w5 = i32x4.add(i32x4.add(w5, sigma0(w6)), i32x4.add(w14, sigma1(w3))); storeOuterKW(i + 5, w5);
+    w6 = i32x4.add(i32x4.add(w6, sigma0(w7)), i32x4.add(w15, sigma1(w4))); storeOuterKW(i + 6, w6);
+    w7 = i32x4.add(i32x4.add(w7, sigma0(w8)), i32x4.add(w0, sigma1(w5))); storeOuterKW(i + 7, w7);
+    w8 = i32x4.add(i32x4.add(w8, sigma0(w9)), i32x4.add(w1, sigma1(w6))); storeOuterKW(i + 8, w8);
+    w9 = i32x4.add(i32x4.add(w9, sigma0(w10)), i32x4.add(w2, sigma1(w7))); storeOuterKW(i + 9, w9);
+    w10 = i32x4.add(i32x4.add(w10, sigma0(w11)), i32x4.add(w3, sigma1(w8))); storeOuterKW(i + 10, w10);
+    w11 = i32x4.add(i32x4.add(w11, sigma0(w12)), i32x4.add(w4, sigma1(w9))); storeOuterKW(i + 11, w11);
+    w12 = i32x4.add(i32x4.add(w12, sigma0(w13)), i32x4.add(w5, sigma1(w10))); storeOuterKW(i + 12, w12);
+    w13 = i32x4.add(i32x4.add(w13, sigma0(w14)), i32x4.add(w6, sigma1(w11))); storeOuterKW(i + 13, w13);
+    w14 = i32x4.add(i32x4.add(w14, sigma0(w15)), i32x4.add(w7, sigma1(w12))); storeOuterKW(i + 14, w14);
+    w15 = i32x4.add(i32x4.add(w15, sigma0(w0)), i32x4.add(w8, sigma1(w13))); storeOuterKW(i + 15, w15);
+  }
 }
 
 /** The states of four keys being screened: the inner hash's 8 words, then the outer's, one v128 (a lane per key) each. */
@@ -131,10 +164,14 @@ const OUTER: usize = 8 * 16;
   return i32x4.add(i32x4.add(h, bigSigma1), i32x4.add(v128.bitselect(f, g, e), kw));
 }
 
-/** A round's T2 of state words a, b, c (the majority: c where a and b differ, b where they agree). */
-@inline function t2(a: v128, b: v128, c: v128): v128 {
+/**
+ * A round's T2 of state words a and b (FIPS 180-4, 6.2.2), given a ^ b and
+ * b ^ c: the majority is b where a and b agree and c (that is a) where b and
+ * c differ, and b ^ c is the last round's a ^ b (each round shifts a, b, c).
+ */
+@inline function t2(a: v128, b: v128, ab: v128, bc: v128): v128 {
   const bigSigma0 = v128.xor(v128.xor(rotr(a, 2), rotr(a, 13)), rotr(a, 22));
-  return i32x4.add(bigSigma0, v128.bitselect(c, b, v128.xor(a, b)));
+  return i32x4.add(bigSigma0, v128.xor(b, v128.and(ab, bc)));
 }
 
 /**
@@ -145,15 +182,17 @@ const OUTER: usize = 8 * 16;
 function compress(state: usize, kw: usize): void {
   let a = v128.load(state, 0), b = v128.load(state, 16), c = v128.load(state, 32), d = v128.load(state, 48);
   let e = v128.load(state, 64), f = v128.load(state, 80), g = v128.load(state, 96), h = v128.load(state, 112);
+  // a ^ b of the rounds, two at a time: p this round's, q the last one's
+  let p: v128, q = v128.xor(b, c);
   for (let k = kw; k < kw + ROUND_BYTES; k += 8 * 16) {
-    let x = t1(e, f, g, h, v128.load(k, 0)); d = i32x4.add(d, x); h = i32x4.add(x, t2(a, b, c));
-    x = t1(d, e, f, g, v128.load(k, 16)); c = i32x4.add(c, x); g = i32x4.add(x, t2(h, a, b));
-    x = t1(c, d, e, f, v128.load(k, 32)); b = i32x4.add(b, x); f = i32x4.add(x, t2(g, h, a));
-    x = t1(b, c, d, e, v128.load(k, 48)); a = i32x4.add(a, x); e = i32x4.add(x, t2(f, g, h));
-    x = t1(a, b, c, d, v128.load(k, 64)); h = i32x4.add(h, x); d = i32x4.add(x, t2(e, f, g));
-    x = t1(h, a, b, c, v128.load(k, 80)); g = i32x4.add(g, x); c = i32x4.add(x, t2(d, e, f));
-    x = t1(g, h, a, b, v128.load(k, 96)); f = i32x4.add(f, x); b = i32x4.add(x, t2(c, d, e));
-    x = t1(f, g, h, a, v128.load(k, 112)); e = i32x4.add(e, x); a = i32x4.add(x, t2(b, c, d));
+    let x = t1(e, f, g, h, v128.load(k, 0)); d = i32x4.add(d, x); p = v128.xor(a, b); h = i32x4.add(x, t2(a, b, p, q));
+    x = t1(d, e, f, g, v128.load(k, 16)); c = i32x4.add(c, x); q = v128.xor(h, a); g = i32x4.add(x, t2(h, a, q, p));
+    x = t1(c, d, e, f, v128.load(k, 32)); b = i32x4.add(b, x); p = v128.xor(g, h); f = i32x4.add(x, t2(g, h, p, q));
+    x = t1(b, c, d, e, v128.load(k, 48)); a = i32x4.add(a, x); q = v128.xor(f, g); e = i32x4.add(x, t2(f, g, q, p));
+    x = t1(a, b, c, d, v128.load(k, 64)); h = i32x4.add(h, x); p = v128.xor(e, f); d = i32x4.add(x, t2(e, f, p, q));
+    x = t1(h, a, b, c, v128.load(k, 80)); g = i32x4.add(g, x); q = v128.xor(d, e); c = i32x4.add(x, t2(d, e, q, p));
+    x = t1(g, h, a, b, v128.load(k, 96)); f = i32x4.add(f, x); p = v128.xor(c, d); b = i32x4.add(x, t2(c, d, p, q));
+    x = t1(f, g, h, a, v128.load(k, 112)); e = i32x4.add(e, x); q = v128.xor(b, c); a = i32x4.add(x, t2(b, c, q, p));
   }
   v128.store(state, i32x4.add(v128.load(state, 0), a), 0); v128.store(state, i32x4.add(v128.load(state, 16), b), 16);
   v128.store(state, i32x4.add(v128.load(state, 32), c), 32); v128.store(state, i32x4.add(v128.load(state, 48), d), 48);

@@ -17,10 +17,11 @@ const secretOf = (length: number) => Array.from(randomBytes(length), (b) => (b %
 const messageOf = (length: number) => Array.from(randomBytes(length), (b) => String.fromCharCode(97 + (b % 26))).join('');
 const macOf = (secret: string, message: string) => createHmac('sha256', secret).update(message).digest('hex');
 
-/** A list of `count` slots stored with fresh keys, and the keys. */
+/** A list of `count` slots stored with fresh keys, and the keys (distinct: short ones may repeat, and the first that signed is found). */
 function storeKeys(slots: SignerSlots, count: number, length = () => 1 + Math.floor(Math.random() * 100)) {
-  const secrets = Array.from({ length: count }, () => secretOf(length()));
-  return { secrets, list: Int32Array.from(secrets, (secret) => slots.store(hmacState(secret))) };
+  const secrets = new Set<string>();
+  while (secrets.size < count) secrets.add(secretOf(length()));
+  return { secrets: [...secrets], list: Int32Array.from(secrets, (secret) => slots.store(hmacState(secret))) };
 }
 
 describe('the core\'s HMAC screen against node:crypto', () => {
