@@ -3,9 +3,10 @@
 // when it is deleted, and grouped by the rights the key grants: a secured
 // key has its parent's rights at most, so a call needing `search` is only
 // ever signed by a key holding `search` (secured-parents.ts tries no other).
-// The states are kept in the WebAssembly core too (SignerSlots), where the
-// screen runs: from the first key stored once the core is loaded (keys held
-// before, as a shared key directory may, are copied there when it is).
+// The states are kept in the WebAssembly core only (SignerSlots), where the
+// screen runs: each made as its key is stored once the core is loaded (keys
+// held before, as a shared key directory may, get theirs at the first
+// screen).
 // An unrestricted key (no expiry, referer or index) may sign keys for every
 // call its rights allow, so each right keeps the core slots of those apart,
 // ready to be copied whole into a screen: a scan of 100,000 keys reads none
@@ -16,10 +17,9 @@ import { SignerSlots } from '../core/signer-slots.js';
 import { isCoreLoaded } from '../core/wasm.js';
 import { SlotList } from '../util/slot-list.js';
 
-/** A key that may sign secured keys, its HMAC state and the core's slot holding it. */
+/** A key that may sign secured keys, and the core's slot holding its HMAC state. */
 export interface Signer {
   readonly key: ApiKey;
-  readonly state: Int32Array;
   /** NO_SLOT until the core holds the state. */
   slot: number;
 }
@@ -41,7 +41,7 @@ export class SigningKeys {
   private readonly restrictedByRight = new Map<string, Set<Signer>>();
   /** Right → the core slots of the unrestricted signers holding it. */
   private readonly unrestrictedByRight = new Map<string, SlotList>();
-  /** The core's copy of the states, and the signer in each slot. */
+  /** The signers' states, and the signer in each slot. */
   private slots: SignerSlots | undefined;
   private bySlot: (Signer | undefined)[] = [];
   /** The slots of a screen's candidates (reused: a scan lists every key). */
@@ -50,7 +50,7 @@ export class SigningKeys {
   /** Stores `key`'s state (anew when the key changed: its rights may have). */
   add(key: ApiKey): void {
     this.remove(key.value);
-    const signer: Signer = { key, state: hmacState(key.value), slot: NO_SLOT };
+    const signer: Signer = { key, slot: NO_SLOT };
     this.byValue.set(key.value, signer);
     for (const right of key.acl) {
       holders(this.byRight, right).add(signer);
@@ -141,7 +141,7 @@ export class SigningKeys {
     return place < 0 ? { signer: undefined, screened: count } : { signer: this.bySlot[this.candidates[place]], screened: place + 1 };
   }
 
-  /** The core's slots, made (and filled with the states held so far) on first use. */
+  /** The core's slots, made (and filled with the states of the keys held so far) on first use. */
   private coreSlots(): SignerSlots {
     if (!this.slots) {
       this.slots = new SignerSlots();
@@ -151,7 +151,7 @@ export class SigningKeys {
   }
 
   private place(signer: Signer): void {
-    signer.slot = this.coreSlots().store(signer.state);
+    signer.slot = this.coreSlots().store(hmacState(signer.key.value));
     this.bySlot[signer.slot] = signer;
     if (!isUnrestricted(signer.key)) return;
     for (const right of signer.key.acl) {
