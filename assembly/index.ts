@@ -16,6 +16,7 @@ import { beginExport, beginImport, exportSome, importSome } from './snapshot';
 import { invalidatePrefixCache as dropPrefixCache, hasEntries, notePosting } from './prefix-cache';
 import { sortByKeys } from './radix-sort';
 import { invalidateWordMemo } from './word-memo';
+import { freeSignerSlot, screenSlots, storeSignerState } from './hmac-screen';
 import { bitmapWords, candidateBitmap, isTermMatched, layOutCaches, marksAreComplete } from './wordsets';
 
 /** Gap in word positions between two elements of one array attribute. */
@@ -243,3 +244,9 @@ export function importSnapshotBegin(length: i32): i32 {
 export function importSnapshotSome(budget: i32): i32 { return importSome(budget); }
 export function termTotal(): i32 { return termCount; }
 export function liveTotal(): i32 { return liveCount; }
+
+/** Scratch: a key's HMAC states (SIGNER_WORDS words); returns the slot they are kept in (see hmac-screen.ts). */
+export function storeSigner(): i32 { return storeSignerState(scratchBase()); }
+export function freeSigner(slot: i32): void { freeSignerSlot(slot); }
+/** Scratch: a secured key's HMAC and message, then `count` slots (SCREEN_*); returns the place in that list of the first that signed it, or -1. */
+export function screenSigners(count: i32): i32 { return screenSlots(scratchBase(), count); }

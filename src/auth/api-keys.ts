@@ -141,6 +141,11 @@ export function refererAdmitted(patterns: readonly string[], referer: string | u
   return real.some((p) => matchesPattern(p, referer) || matchesPattern(p, bare));
 }
 
+/** Whether a key has no expiry, referers nor indexes: every call its rights allow, from anywhere, admits it. */
+export function isUnrestricted(key: ApiKey): boolean {
+  return key.expiresAt === 0 && key.referers.length === 0 && key.indexes.length === 0 && key.index === undefined;
+}
+
 export function isExpired(key: ApiKey, now = Date.now()): boolean {
   return key.expiresAt > 0 && now >= key.expiresAt;
 }

@@ -1,14 +1,17 @@
-// SHA-256 and HMAC-SHA256 from precomputed states, to screen many candidate
-// parents of a secured key in one synchronous loop. Neither standard API
-// does this cheaply: WebCrypto is one promise per HMAC (~50 µs each, with a
-// key import), and node:crypto, native as it is, costs ~3 µs a call from
-// JavaScript however small the message (createHmac, or hash() over the
-// padded key blocks; Hash.copy() of precomputed states ~5 µs), against
-// ~0.6 µs here for a query string of one block: an HMAC is the two
-// compressions after the padded key blocks, whose results are kept per key
-// (RFC 2104's "precomputed" ipad/opad states). So this only screens: the
-// candidate it finds is confirmed with WebCrypto before it is trusted
+// SHA-256 in TypeScript, for what is hashed once per key (its digest, by
+// which KeyMap finds it, and its HMAC states) and the message a secured key
+// is screened with: the screen itself runs in the WebAssembly core
+// (assembly/hmac-screen.ts), four stored keys at a time, over the states
+// made here. Neither standard API does this cheaply: WebCrypto is one
+// promise per HMAC (~50 µs each, with a key import), and node:crypto, native
+// as it is, costs ~3 µs a call from JavaScript however small the message
+// (createHmac, or hash() over the padded key blocks; Hash.copy() of
+// precomputed states ~5 µs): an HMAC is the two compressions after the
+// padded key blocks, whose results are kept per key (RFC 2104's
+// "precomputed" ipad/opad states). So this only screens: the candidate the
+// core finds is confirmed with WebCrypto before it is trusted
 // (secured-parents.ts), and a fault here could refuse a key, never accept one.
+import type { ScreenInput } from '../core/signer-slots.js';
 
 /** SHA-256 round constants (FIPS 180-4, 4.2.2). */
 const K = Int32Array.of(
@@ -113,39 +116,20 @@ export function hmacState(secret: string): Int32Array {
   return state;
 }
 
-/** A message to screen candidate secrets against: its padded blocks, made once for them all. */
-export class ScreenedMessage {
-  private readonly blocks: Int32Array;
+/** A message to screen candidate secrets against (in the core: SignerSlots.screen): its padded blocks, made once for them all. */
+export class ScreenedMessage implements ScreenInput {
+  /** The inner hash's message: the blocks after the key block. */
+  readonly blocks: Int32Array;
+  /** The MAC presented with it, as words. */
+  readonly mac: Int32Array;
   /** SHA-256 compressions per candidate: the message's blocks, then the outer hash's one. */
   readonly compressions: number;
-  /** The MAC presented with it, as words. */
-  private readonly expected: Int32Array;
-  private readonly inner = new Int32Array(8);
-  private readonly outer = new Int32Array(16);
 
   /** `mac`: 64 hex digits. */
   constructor(message: string, mac: string) {
     // the inner hash's message follows the key block
     this.blocks = paddedBlocks(encoder.encode(message), BLOCK_BYTES);
     this.compressions = this.blocks.length / 16 + 1;
-    this.expected = Int32Array.from({ length: 8 }, (_, i) => parseInt(mac.slice(i * 8, i * 8 + 8), 16) | 0);
-    // the outer hash's message is the inner digest (32 bytes) after the key block: one block, padding fixed
-    this.outer.set(paddedBlocks(new Uint8Array(32), BLOCK_BYTES));
-  }
-
-  /** Whether the HMAC of the message under `state` (hmacState) is the MAC presented, compared in constant time. */
-  signedWith(state: Int32Array): boolean {
-    const { inner, outer, blocks, expected } = this;
-    // copied word by word: a subarray per call would be an allocation per candidate
-    for (let i = 0; i < 8; i++) inner[i] = state[i];
-    for (let from = 0; from < blocks.length; from += 16) compress(inner, 0, blocks, from);
-    for (let i = 0; i < 8; i++) {
-      outer[i] = inner[i];
-      inner[i] = state[8 + i];
-    }
-    compress(inner, 0, outer, 0);
-    let diff = 0;
-    for (let i = 0; i < 8; i++) diff |= inner[i] ^ expected[i];
-    return diff === 0;
+    this.mac = Int32Array.from({ length: 8 }, (_, i) => parseInt(mac.slice(i * 8, i * 8 + 8), 16) | 0);
   }
 }

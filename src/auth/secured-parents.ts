@@ -3,13 +3,17 @@
 // qs)) + qs)), so there is no lookup: the one test is an HMAC per candidate
 // parent. Each try is made cheap and the tries are few:
 // - each stored key's HMAC state is computed once, when it is stored
-//   (signing-keys.ts), and a try is the two SHA-256 compressions after it
-//   in one synchronous loop (hmac-screen.ts: ~0.6 µs, against ~50 µs for a
-//   WebCrypto HMAC); the one candidate found is confirmed with WebCrypto;
+//   (signing-keys.ts), and a try is the two SHA-256 compressions after it,
+//   made in the WebAssembly core four keys at a time, over a list of the
+//   candidates in one call (assembly/hmac-screen.ts: ~0.2 µs a key, against
+//   ~50 µs for a WebCrypto HMAC); the one candidate found is confirmed with
+//   WebCrypto;
 // - only the keys that could serve the call are tried: a secured key has
 //   no more than its parent's rights, indexes and referers, so a key
 //   without the call's right, expired, or that cannot reach the call's
-//   index or referer, signed no key that could be used on it;
+//   index or referer, signed no key that could be used on it (keys with
+//   none of these restrictions are listed apart, per right, and need no
+//   check: signing-keys.ts);
 // - a key presented lately is answered from memory (its parent, checked to
 //   be live still): no HMAC;
 // - a new key is tried against the parents that signed keys lately first
@@ -26,7 +30,7 @@ import type { ApiKey } from './api-keys.js';
 import { hmacHex, type SecuredKey } from './secured-keys.js';
 import { constantTimeEqual } from './constant-time.js';
 import { ScreenedMessage } from './hmac-screen.js';
-import type { Signer, SigningKeys } from './signing-keys.js';
+import type { Screened, Signer, SigningKeys } from './signing-keys.js';
 
 const RECENT_KEYS = 4096;
 export const RECENT_PARENTS = 16;
@@ -40,7 +44,11 @@ export interface ParentFilter {
   right: string;
   /** The one key that may be the parent (getApiKey reads its caller's own key), if the call names one. */
   named?: string;
-  /** The key's own checks: live, its indexes and referers cover the call. */
+  /**
+   * The key's own checks: live, its indexes and referers cover the call.
+   * True for every unrestricted key (isUnrestricted): those are tried
+   * without asking.
+   */
   admits(key: ApiKey): boolean;
 }
 
@@ -66,14 +74,16 @@ export class SecuredKeyParents {
     }
     const message = new ScreenedMessage(secured.qs, secured.mac);
     const recent = this.parents.newestFirst().map((value) => signers.get(value)).filter(fits);
-    let parent = this.screen(message, recent);
+    let parent = this.counted(signers.screenEach(message, recent));
     if (!parent) {
       // the scan is paid before it is made, for every key its right or name selects (the rest of the filter is applied as it goes)
       const selected = candidates(signers, filter);
       const cost = selected.size * message.compressions;
       if (!this.scans.spend(sourceIp, Math.max(SCAN_BUDGET, cost), cost)) return undefined;
       const tried = new Set(recent);
-      parent = this.screen(message, selected, (signer) => fits(signer) && !tried.has(signer));
+      parent = this.counted(filter.named === undefined
+        ? signers.screenHolders(message, filter.right, fits, tried)
+        : signers.screenEach(message, [...selected].filter((signer) => fits(signer) && !tried.has(signer))));
     }
     if (!parent || !(await this.confirm(parent.key, secured))) return undefined;
     this.signedBy.set(presented, parent.key.value);
@@ -81,14 +91,10 @@ export class SecuredKeyParents {
     return parent.key;
   }
 
-  /** The first signer of the message that `tried` selects (which one signed is no secret: no need to try them all). */
-  private screen(message: ScreenedMessage, signers: Iterable<Signer>, tried: (signer: Signer) => boolean = () => true): Signer | undefined {
-    for (const signer of signers) {
-      if (!tried(signer)) continue;
-      this.hmacs.screened++;
-      if (message.signedWith(signer.state)) return signer;
-    }
-    return undefined;
+  /** The signer a screen found (which one signed is no secret: it stops at the first), its tries counted. */
+  private counted({ signer, screened }: Screened): Signer | undefined {
+    this.hmacs.screened += screened;
+    return signer;
   }
 
   /** The screen's answer checked with WebCrypto: the key is trusted on the standard implementation's word. */

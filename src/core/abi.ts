@@ -4,7 +4,8 @@
 // `npm run build:wasm`); this module only groups them.
 import * as core from './abi-slots.js';
 
-export { P, PARAM_COUNT, GEO_SLOT, FILTERS_SLOT, GROUP_SLOT, MAX_CRITERIA, MAX_SORT_SLOTS, HIT_STRIDE, TEXT_INDEXED, TEXT_EVERY_TOKEN, TOKEN_STRIDE } from './abi-slots.js';
+export { P, PARAM_COUNT, GEO_SLOT, FILTERS_SLOT, GROUP_SLOT, MAX_CRITERIA, MAX_SORT_SLOTS, HIT_STRIDE, TEXT_INDEXED, TEXT_EVERY_TOKEN, TOKEN_STRIDE,
+  SIGNER_WORDS, SCREEN_MAC, SCREEN_BLOCKS, SCREEN_MESSAGE } from './abi-slots.js';
 
 export const QUERY_TYPE = {
   prefixLast: core.QUERY_TYPE_PREFIX_LAST, prefixAll: core.QUERY_TYPE_PREFIX_ALL, prefixNone: core.QUERY_TYPE_PREFIX_NONE,

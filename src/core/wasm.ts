@@ -37,6 +37,9 @@ export interface CoreExports {
   importSnapshotSome(budget: number): number;
   termTotal(): number;
   liveTotal(): number;
+  storeSigner(): number;
+  freeSigner(slot: number): void;
+  screenSigners(count: number): number;
 }
 
 let compiled: Promise<WebAssembly.Module> | undefined;
@@ -58,6 +61,9 @@ export interface SnapshotStream {
   write(bytes: Uint8Array): void;
   read(into: Uint8Array): number;
 }
+
+/** Whether `loadCore` has resolved (`instantiateCore` may be called). */
+export function isCoreLoaded(): boolean { return ready !== undefined; }
 
 /** A core instance and the stream its snapshot calls go to (set around each step of a snapshot's export or import). */
 export function instantiateCore(): { core: CoreExports; stream: { current: SnapshotStream | undefined } } {
