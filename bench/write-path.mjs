@@ -3,7 +3,9 @@
 // records and for single-record writes, in memory, on files and on files
 // encrypted; the builds' turns alternate, and each figure is the median of
 // the rounds (this machine's speed drifts by tens of percent hour to hour:
-// only ratios taken in one process are comparable).
+// only ratios taken in one process are comparable). Each figure is the
+// process's CPU time (user and system) over the run, which other work on
+// the machine moves less than the wall-clock time printed beside it.
 //
 //   node bench/write-path.mjs --a DIST_A --b DIST_B [--rounds 5] [--records 20000]
 //   (a DIST is a build's dist/ directory: `npm run build` in a checkout of each)
@@ -12,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { settleHeap } from './measure.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -55,11 +58,19 @@ const PLACES = [
   })),
 ];
 
-/** Batches of 1,000 records, then single-record writes; milliseconds for each, from the first write to the last task applied. */
-/** @type {(build: Build, place: Place) => Promise<{ batches: number, singles: number }>} */
+/** CPU milliseconds (user and system) since `from` (a process.cpuUsage()). @type {(from: NodeJS.CpuUsage) => number} */
+const cpuSince = (from) => { const { user, system } = process.cpuUsage(from); return (user + system) / 1000; };
+
+/**
+ * Batches of 1,000 records, then single-record writes; CPU and wall-clock milliseconds for each, from the first write to the last task applied.
+ * @type {(build: Build, place: Place) => Promise<{ batches: number, singles: number, batchesWall: number, singlesWall: number }>}
+ */
 async function run(build, place) {
+  // the run before's garbage is collected now, not during this one
+  settleHeap();
   const { done, ...options } = place.storage(build);
   const engine = await build.Lantern.open({ ...options, snapshotEvery: 0 });
+  let cpu = process.cpuUsage();
   let started = performance.now();
   for (let at = 0; at < RECORDS; at += 1000) {
     const requests = Array.from({ length: 1000 }, (_, i) => ({ action: 'addObject', body: record(at + i) }));
@@ -67,14 +78,17 @@ async function run(build, place) {
     if (answer.status !== 200) throw new Error(`batch answered ${answer.status}`);
   }
   await engine.waitForTasks();
-  const batches = performance.now() - started;
+  const batches = cpuSince(cpu);
+  const batchesWall = performance.now() - started;
+  cpu = process.cpuUsage();
   started = performance.now();
   for (let i = 0; i < SINGLES; i++) await engine.request({ method: 'PUT', path: `/1/indexes/w/s${i}`, body: record(RECORDS + i) });
   await engine.waitForTasks();
-  const singles = performance.now() - started;
+  const singles = cpuSince(cpu);
+  const singlesWall = performance.now() - started;
   await engine.close();
   done();
-  return { batches, singles };
+  return { batches, singles, batchesWall, singlesWall };
 }
 
 /** @type {(values: number[]) => number} */
@@ -82,18 +96,18 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 
 console.log(`A: ${values.a}\nB: ${values.b}\n${RECORDS.toLocaleString('en')} records in batches of 1,000, then ${SINGLES} single-record writes; median of ${ROUNDS} rounds, turns alternated`);
 for (const place of PLACES) {
-  /** @type {Record<string, { batches: number[], singles: number[] }>} */
-  const times = { A: { batches: [], singles: [] }, B: { batches: [], singles: [] } };
+  /** @type {Record<string, { batches: number[], singles: number[], batchesWall: number[], singlesWall: number[] }>} */
+  const times = Object.fromEntries(['A', 'B'].map((name) => [name, { batches: [], singles: [], batchesWall: [], singlesWall: [] }]));
   await run(builds[0], place); // warm-up of both builds' code
   await run(builds[1], place);
   for (let r = 0; r < ROUNDS; r++) {
     for (const build of r % 2 === 0 ? builds : [...builds].reverse()) {
-      const { batches, singles } = await run(build, place);
-      times[build.name].batches.push(batches);
-      times[build.name].singles.push(singles);
+      const measured = await run(build, place);
+      for (const key of /** @type {const} */ (['batches', 'singles', 'batchesWall', 'singlesWall'])) times[build.name][key].push(measured[key]);
     }
   }
-  const [a, b] = [times.A, times.B].map((t) => ({ batches: median(t.batches), singles: median(t.singles) }));
-  console.log(`${place.name.padEnd(18)} batches A ${a.batches.toFixed(0)} ms, B ${b.batches.toFixed(0)} ms (B/A ${(b.batches / a.batches).toFixed(3)}); ` +
-    `single writes A ${a.singles.toFixed(0)} ms, B ${b.singles.toFixed(0)} ms (B/A ${(b.singles / a.singles).toFixed(3)})`);
+  const [a, b] = [times.A, times.B].map((t) => Object.fromEntries(Object.entries(t).map(([key, values]) => [key, median(values)])));
+  /** @type {(kind: string) => string} */
+  const pair = (kind) => `A ${a[kind].toFixed(0)} ms, B ${b[kind].toFixed(0)} ms (B/A ${(b[kind] / a[kind]).toFixed(3)}; wall ${(b[`${kind}Wall`] / a[`${kind}Wall`]).toFixed(3)})`;
+  console.log(`${place.name.padEnd(18)} batches, CPU ${pair('batches')}; single writes, CPU ${pair('singles')}`);
 }
