@@ -1,26 +1,59 @@
 // The replication seam, in process and without threads: a replica engine
 // started from the writer's image and fed the writer's stream (every
 // operation the writer applies, in its order) answers as the writer does,
-// whatever kind of operation the stream held. Read workers carry the same
-// entries over a thread's port.
-import { afterEach, describe, expect, it } from 'vitest';
-import { Lantern } from '../../src/lantern.js';
+// whatever kind of operation the stream held, and whatever log the writer
+// writes to (src/durability/operation-log.ts: none kept, the storage's on
+// files or IndexedDB, a cluster's shared log on nats-server). Read workers
+// carry the same entries over a thread's port.
+import 'fake-indexeddb/auto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Lantern, type LanternOptions } from '../../src/lantern.js';
+import { fsStorage } from '../../src/storage/fs.js';
+import { idbStorage } from '../../src/storage/idb.js';
+import { natsCluster } from '../../src/nats/cluster.js';
+import { natsServerFor, startNats, type NatsGroup } from '../support/nats.js';
 import { Replica } from '../../src/replication/replica.js';
 import type { ReplicatedOp } from '../../src/durability/replication.js';
 import type { WriteOperation } from '../../src/engine/writes.js';
 
 const opened: Lantern[] = [];
-afterEach(async () => { await Promise.all(opened.splice(0).map((e) => e.close())); });
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((e) => e.close()));
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+let nats: NatsGroup | undefined;
+const runNats = natsServerFor('test/replication/replica.test.ts');
+beforeAll(async () => { if (runNats) nats = await startNats(1); }, 30_000);
+afterAll(async () => { await nats?.close(); });
 
-async function open(): Promise<Lantern> {
-  const engine = await Lantern.open();
+async function open(options: LanternOptions = {}): Promise<Lantern> {
+  const engine = await Lantern.open(options);
   opened.push(engine);
   return engine;
 }
 
+let places = 0;
+/** Where the writer keeps its data, and so which log its writes go through. */
+const WRITERS: Array<{ log: string; options: () => Promise<LanternOptions> }> = [
+  { log: 'none kept (memory)', options: async () => ({}) },
+  { log: 'the storage\'s, on files', options: async () => { const dir = mkdtempSync(join(tmpdir(), 'lantern-replica-')); dirs.push(dir); return { storage: fsStorage(dir) }; } },
+  { log: 'the storage\'s, on IndexedDB', options: async () => ({ storage: idbStorage(`replica-${process.pid}-${places++}`) }) },
+  ...(runNats ? [{
+    log: 'a shared log on nats-server',
+    options: async () => {
+      const appId = `replica${places++}`;
+      return { ...await natsCluster({ servers: [nats!.urls], appId, report: () => {} }), appId };
+    },
+  }] : []),
+];
+
 /** A writer whose stream goes to a replica (through a copy, as a port would carry it); a task is published once the replica applied it. */
-async function writerAndReplica(before: (writer: Lantern) => Promise<void>) {
-  const writer = await open();
+async function writerAndReplica(writerOptions: LanternOptions, before: (writer: Lantern) => Promise<void>) {
+  const writer = await open(writerOptions);
   await before(writer);
   const engine = await open();
   let appliedThrough = 0;
@@ -64,9 +97,9 @@ async function answers(engine: Lantern): Promise<unknown[]> {
 const talks = (from: number, count: number, word: string) =>
   Array.from({ length: count }, (_, i) => ({ objectID: String(from + i), name: `${word} talk ${from + i}`, tags: [i % 2 ? 'odd' : 'even'] }));
 
-describe('a replica fed the writer\'s stream', () => {
+describe.each(WRITERS)('a replica fed the stream of a writer whose log is $log', ({ options }) => {
   it('answers as the writer does after every kind of operation, from an image taken mid-way', async () => {
-    const { writer, replica } = await writerAndReplica(async (w) => {
+    const { writer, replica } = await writerAndReplica(await options(), async (w) => {
       // before the image: the replica gets these from it
       await w.client().saveObjects({ indexName: 'talks', objects: talks(0, 300, 'giver'), waitForTasks: true });
       await w.client().addApiKey({ acl: ['search'], description: 'before' });
@@ -88,7 +121,7 @@ describe('a replica fed the writer\'s stream', () => {
   }, 30_000);
 
   it('holds a task back from publication until the replica applied it', async () => {
-    const { writer, replica } = await writerAndReplica(async () => {});
+    const { writer, replica } = await writerAndReplica(await options(), async () => {});
     // one batch of 2,000 records (the client would send two): the replica applies it in slices too
     const taskID = await writer.write({ type: 'batch', indexName: 'talks', actions: talks(0, 2000, 'slow').map((body) => ({ action: 'addObject', body })) });
     while (writer.tasks.status(taskID) !== 'published') await new Promise((r) => setTimeout(r, 1));
