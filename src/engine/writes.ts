@@ -63,6 +63,17 @@ function objectIDOf(item: Record<string, unknown>, position: number): string {
   return String(id);
 }
 
+/**
+ * The objectID of an action that writes a record under it: never empty, as
+ * the service answers 400 for one. deleteObject still takes "" so that a
+ * record stored under it before this check can be removed.
+ */
+function writtenIDOf(item: Record<string, unknown>, position: number): string {
+  const id = objectIDOf(item, position);
+  if (id === '') throw badRequest(`requests[${position}]: action ${item.action} needs a non-empty objectID`);
+  return id;
+}
+
 /** Checks one batch item (spec form: objectID beside the body; client form: inside it). */
 export function toAction(item: unknown, position: number): Action {
   if (!isPlainObject(item)) throw badRequest(`requests[${position}] must be an object`);
@@ -72,10 +83,10 @@ export function toAction(item: unknown, position: number): Action {
     case 'addObject':
       return { action, body: asRecord(item.body, undefined, position) };
     case 'updateObject':
-      return { action, body: asRecord(item.body, objectIDOf(item, position)) };
+      return { action, body: asRecord(item.body, writtenIDOf(item, position)) };
     case 'partialUpdateObject':
     case 'partialUpdateObjectNoCreate': {
-      const objectID = objectIDOf(item, position);
+      const objectID = writtenIDOf(item, position);
       checkPartial(item.body, objectID);
       return { action, objectID, body: item.body };
     }

@@ -52,6 +52,12 @@ export interface Rule {
 
 const ANCHORINGS = ['is', 'startsWith', 'endsWith', 'contains'] as const;
 
+/**
+ * How a condition's pattern is anchored: as sent, else `contains`, the value
+ * the service uses (spec: search-api.md, "Rule"). Kept as sent in storage.
+ */
+export const anchoringOf = (c: Condition): string => c.anchoring ?? 'contains';
+
 function checkCondition(c: unknown, where: string): void {
   if (!isPlainObject(c)) throw badRequest(`${where}: a condition must be an object`);
   if (c.anchoring !== undefined && !isOneOf(ANCHORINGS, c.anchoring)) {
@@ -64,8 +70,8 @@ function checkCondition(c: unknown, where: string): void {
   if (c.alternatives !== undefined && typeof c.alternatives !== 'boolean') throw badRequest(`${where}: alternatives must be a boolean`);
   if (typeof context === 'string' && !/^[\w-]+$/.test(context)) throw badRequest(`${where}: context must be letters, digits, "_" or "-"`);
   if (typeof filters === 'string') parseFilters(filters);
-  if ((c.pattern === undefined) !== (c.anchoring === undefined) && c.context === undefined && c.filters === undefined) {
-    throw badRequest(`${where}: pattern and anchoring go together`);
+  if (c.anchoring !== undefined && c.pattern === undefined && c.context === undefined && c.filters === undefined) {
+    throw badRequest(`${where}: anchoring needs a pattern`);
   }
 }
 
@@ -278,7 +284,7 @@ export function applyRules(
       if (c.context !== undefined && !contexts.includes(c.context)) continue;
       if (c.filters !== undefined && !filtersMatch(c.filters, searchedFacets ??= filteredFacets(params))) continue;
       const m = c.pattern === undefined ? { facetFilters: [], consumed: new Set<number>() }
-        : matchPattern(wordsOf(c.pattern), query, c.anchoring ?? 'contains', { facetValue, alike: c.alternatives ? alike : undefined });
+        : matchPattern(wordsOf(c.pattern), query, anchoringOf(c), { facetValue, alike: c.alternatives ? alike : undefined });
       if (m) { match = m; break; }
     }
     if (!match) continue;
@@ -326,7 +332,7 @@ export function searchRules(all: Rule[], search: RuleSearch) {
   const hits = all.filter((r) => {
     const conditions = r.conditions ?? (r.condition ? [r.condition] : []);
     if (search.context !== undefined && !conditions.some((c) => c.context === search.context)) return false;
-    if (search.anchoring !== undefined && !conditions.some((c) => c.anchoring === search.anchoring)) return false;
+    if (search.anchoring !== undefined && !conditions.some((c) => (c.pattern ?? c.anchoring) !== undefined && anchoringOf(c) === search.anchoring)) return false;
     if (search.enabled !== undefined && (r.enabled !== false) !== search.enabled) return false;
     const text = fold([r.objectID, r.description ?? '', ...conditions.map((c) => c.pattern ?? '')].join(' '));
     return q === '' || text.includes(q);

@@ -35,7 +35,8 @@ export function facetsOf(index: SearchIndex, attributes: FacetAttribute[], candi
   for (const attribute of attributes) {
     let counts = countValues(index, attribute.name, candidates).slice(0, max);
     if (alpha) counts = counts.sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
-    setOwn(facets, attribute.name, Object.fromEntries(counts.map((c) => [c.value, c.count])));
+    // The service leaves out a facet with no values among the candidates, rather than answering `{}` for it.
+    if (counts.length > 0) setOwn(facets, attribute.name, Object.fromEntries(counts.map((c) => [c.value, c.count])));
     const numeric = numericStats(index, attribute.name, candidates);
     if (numeric) setOwn(stats, attribute.name, numeric);
   }

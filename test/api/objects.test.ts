@@ -463,6 +463,17 @@ describe('POST /1/indexes/{indexName}/batch', () => {
     }
   });
 
+  it('an update with an empty objectID is rejected with 400 and nothing is written (issue #49)', async () => {
+    for (const action of ['updateObject', 'partialUpdateObject', 'partialUpdateObjectNoCreate']) {
+      for (const request of [{ action, objectID: '', body: { v: 1 } }, { action, body: { objectID: '', v: 1 } }]) {
+        const response = await send('POST', '/1/indexes/batch_empty_id/batch', { requests: [{ action: 'addObject', body: { objectID: 'ok' } }, request] });
+        expectError(response, 400, /non-empty objectID/);
+      }
+    }
+    await settled();
+    expectError(await getObject('batch_empty_id', 'ok'), 404);
+  });
+
   it('a body without requests is rejected with 400', async () => {
     expectError(await send('POST', '/1/indexes/batch_bad/batch', { nope: [] }), 400);
   });

@@ -138,6 +138,20 @@ describe('managing rules', () => {
     expect(all.hits.map((h: any) => h.objectID)).toEqual(['keep']);
   });
 
+  it('a pattern without anchoring is taken as contains, and stored as sent (issue #49)', async () => {
+    const saved = await call('PUT', '/1/indexes/talks/rules/bare', { conditions: [{ pattern: 'ocean' }], consequence: { userData: 'bare' } });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    await settle(saved.body as { taskID: number });
+    expect(await applied('deep ocean life')).toEqual(['bare']);
+    expect(await applied('oceans')).toEqual([]);
+    expect((await client.getRule({ indexName: 'talks', objectID: 'bare' })).conditions).toEqual([{ pattern: 'ocean' }]);
+    const found = await client.searchRules({ indexName: 'talks', searchRulesParams: { query: '', anchoring: 'contains' } });
+    expect(found.hits.map((h: any) => h.objectID)).toContain('bare');
+    const lone = await call('PUT', '/1/indexes/talks/rules/lone', { conditions: [{ anchoring: 'is' }], consequence: { userData: 1 } });
+    expect(lone.status).toBe(400);
+    expect((lone.body as any).message).toMatch(/anchoring needs a pattern/);
+  });
+
   it('bad filters in a condition are 400 naming the rule', async () => {
     const bad = await call('PUT', '/1/indexes/talks/rules/f', { conditions: [{ filters: 'tags:x AND' }], consequence: { userData: 1 } });
     expect(bad.status).toBe(400);

@@ -72,6 +72,20 @@ describe('which facets are returned', () => {
     expect(response).not.toHaveProperty('facets_stats');
   });
 
+  it('a facet with no values among the matches is left out, and so are its stats (issue #49)', async () => {
+    const client = engine.client();
+    await client.setSettings({ indexName: 'shop', indexSettings: { attributesForFaceting: ['brand', 'kind', 'weight'] } });
+    await client.saveObjects({ indexName: 'shop', objects: [{ objectID: 's1', name: 'kettle', kind: 'tool', weight: 3 }] });
+    await engine.waitForTasks();
+    const some = await search({ query: '', facets: ['brand', 'kind', 'weight'] }, 'shop');
+    expect(some.facets).toEqual({ kind: { tool: 1 }, weight: { 3: 1 } });
+    expect(Object.keys(some.facets_stats)).toEqual(['weight']);
+    const none = await search({ query: 'nothing-matches-this', facets: ['brand', 'kind', 'weight'] }, 'shop');
+    expect(none.nbHits).toBe(0);
+    expect(none.facets).toEqual({});
+    expect(none).not.toHaveProperty('facets_stats');
+  });
+
   it('an attribute not declared in attributesForFaceting is not returned', async () => {
     const response = await search({ facets: ['tags', 'viewed_count'], hitsPerPage: 0 });
     expect(response.facets).toHaveProperty('tags');

@@ -271,6 +271,13 @@ describe('numericFilters', () => {
     expect(await count({ numericFilters: ['date != 1479164400'] })).toBe(talks.length - 1);
   });
 
+  it('takes the range keyword in lower case too (issue #49)', async () => {
+    const inRange = where((t) => t.viewed_count >= 1000000 && t.viewed_count <= 2000000).length;
+    expect(inRange).toBeGreaterThan(0);
+    expect(await count({ numericFilters: ['viewed_count:1000000 to 2000000'] })).toBe(inRange);
+    expect(await count({ numericFilters: 'viewed_count:1000000 To 2000000' })).toBe(inRange);
+  });
+
   it('a comma-separated string is an AND list', async () => {
     expect(await count({ numericFilters: `date>${D},viewed_count>${V}` })).toBe(where((t) => t.date > D && t.viewed_count > V).length);
     expect(await count({ params: `numericFilters=${encodeURIComponent(`date>${D},viewed_count>${V}`)}` }))

@@ -536,7 +536,8 @@ function numericAtom(text: string, where: string, strict: boolean, score = DEFAU
 
   if (colon >= 0) {
     const attribute = text.slice(0, colon).trim();
-    const m = /^\s*(\S+)\s+TO\s+(\S+)\s*$/.exec(text.slice(colon + 1));
+    // The service takes the range keyword in any case here (`TO` or `to`).
+    const m = /^\s*(\S+)\s+TO\s+(\S+)\s*$/i.exec(text.slice(colon + 1));
     if (!m) {
       if (!strict) return undefined;
       throw badRequest(`${where}: ${quoted} is not a numeric filter: expected "attribute:low TO high"`);
