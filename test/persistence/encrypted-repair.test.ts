@@ -40,6 +40,27 @@ async function recordCount(dir: string, options: { encryptionKey?: string; repai
   return body.nbHits;
 }
 
+/**
+ * A store whose closed log part (b, c, d, kept while the first snapshot is)
+ * is cut after its first record, at a record boundary: what is left is a
+ * whole, valid log. The part's file name and its records as they were.
+ */
+async function closedPartCut() {
+  const dir = tempDir();
+  const engine = await openAt(dir, { snapshotEvery: 0 });
+  const call = caller(engine);
+  await call('PUT', '/1/indexes/things/a', { title: 'a' });
+  await engine.snapshot();
+  for (const id of ['b', 'c', 'd']) await call('PUT', `/1/indexes/things/${id}`, { title: id });
+  await engine.snapshot();
+  await closeEngine(engine);
+  const part = readdirSync(dir).find((f) => /^log-\d{16}\.bin$/.test(f))!;
+  const records = logRecords(dir).filter((r) => r.file === part);
+  expect(records.map((r) => r.taskID)).toHaveLength(3);
+  writeFileSync(join(dir, part), readFileSync(join(dir, part)).subarray(0, records[0].end));
+  return { dir, part, records };
+}
+
 interface Run { code: number | null; stdout: string; stderr: string }
 
 /** Runs the command line with exactly the environment variables given added (LANTERN_ENCRYPTION_KEY only when given). */
@@ -246,19 +267,7 @@ describe('the manifest knows the log the store needs', () => {
   });
 
   it('a closed log part cut at a record boundary is reported, and loses writes once the snapshot after it is gone', async () => {
-    const dir = tempDir();
-    const engine = await openAt(dir, { snapshotEvery: 0 });
-    const call = caller(engine);
-    await call('PUT', '/1/indexes/things/a', { title: 'a' });
-    await engine.snapshot();
-    for (const id of ['b', 'c', 'd']) await call('PUT', `/1/indexes/things/${id}`, { title: id });
-    await engine.snapshot(); // closes the part holding b, c, d: kept while the first snapshot is
-    await closeEngine(engine);
-    const part = readdirSync(dir).find((f) => /^log-\d{16}\.bin$/.test(f))!;
-    const records = logRecords(dir).filter((r) => r.file === part);
-    expect(records.map((r) => r.taskID)).toHaveLength(3);
-    // cut after its first record: what is left is a whole, valid log
-    writeFileSync(join(dir, part), readFileSync(join(dir, part)).subarray(0, records[0].end));
+    const { dir, part, records } = await closedPartCut();
 
     // the newest snapshot holds b, c, d: reported, nothing lost
     const { result: sound, warnings } = await captureWarnings(() => openAt(dir));
@@ -268,17 +277,7 @@ describe('the manifest knows the log the store needs', () => {
   });
 
   it('a closed log part cut, with the snapshot after it damaged: refused as lost writes, never opened without them', async () => {
-    const dir = tempDir();
-    const engine = await openAt(dir, { snapshotEvery: 0 });
-    const call = caller(engine);
-    await call('PUT', '/1/indexes/things/a', { title: 'a' });
-    await engine.snapshot();
-    for (const id of ['b', 'c', 'd']) await call('PUT', `/1/indexes/things/${id}`, { title: id });
-    await engine.snapshot();
-    await closeEngine(engine);
-    const part = readdirSync(dir).find((f) => /^log-\d{16}\.bin$/.test(f))!;
-    const records = logRecords(dir).filter((r) => r.file === part);
-    writeFileSync(join(dir, part), readFileSync(join(dir, part)).subarray(0, records[0].end));
+    const { dir, records } = await closedPartCut();
     const newest = snapshotFiles(dir)[0];
     const bytes = readFileSync(newest.path);
     bytes[bytes.length - 10] ^= 0xff;
