@@ -1,5 +1,6 @@
 // Objects: add, replace, get, delete, partial update, batch, multi-index
 // batch, multi-get. Every write becomes a batch of actions (writes.ts).
+import { checkBatchVectors } from '../vectors/record-vectors.js';
 import { badRequest, notFound } from '../util/errors.js';
 import { checkIndexName } from '../index/index-name.js';
 import { asRecord, checkPartial, isPlainObject, project, projection } from '../index/records.js';
@@ -17,12 +18,13 @@ import { Reply, type OperationContext } from './types.js';
 import type { Engine } from '../engine/engine.js';
 
 /** What these handlers use of the engine: the indexes and their write path. */
-type Uses = Pick<Engine, 'index' | 'indexes' | 'write'>;
+type Uses = Pick<Engine, 'embeddersOf' | 'index' | 'indexes' | 'write'>;
 
 
 async function writeActions(ctx: OperationContext<never, Uses>, indexName: string, actions: Action[]): Promise<number> {
   checkWritable(ctx, indexName);
   const reached = reachableDeletes(ctx, indexName, actions);
+  checkBatchVectors(reached, ctx.engine.embeddersOf(indexName));
   return ctx.engine.write({ type: 'batch', indexName: checkIndexName(indexName), actions: reached, ...writtenFor(ctx.headers) });
 }
 

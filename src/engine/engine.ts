@@ -4,6 +4,8 @@
 // reads (metrics, the write pacer, cursor signing). Every write is logged,
 // acknowledged with a taskID, then applied in order to every section;
 // reopening loads the newest valid snapshot and replays the log after it.
+import { AcceptedEmbedders } from '../vectors/accepted-embedders.js';
+import type { EmbedderSettings } from '../vectors/embedder-settings.js';
 import { loadCore } from '../core/wasm.js';
 import { memoryStorage, type Storage } from '../storage/storage.js';
 import type { ApiError } from '../util/errors.js';
@@ -163,6 +165,8 @@ export class Engine {
   readonly dictionaries = new DictionariesState();
 
   private readonly durability: Durability<WriteOperation>;
+  /** The embedders settings accepted and not yet applied (see embeddersOf). */
+  private readonly acceptedEmbedders = new AcceptedEmbedders();
   /** Room in the task queue, taken before a write is logged. */
   private readonly writeRoom: WriteRoom;
 
@@ -243,7 +247,20 @@ export class Engine {
       ? this.catalog.quarantineError(operation.indexName) : undefined;
     if (quarantined) return Promise.reject(quarantined);
     const weight = operation.type === 'batch' ? Math.max(1, operation.actions.length) : 1;
-    return this.writeRoom.write(weight, () => this.durability.write(operation, weight, 'indexName' in operation ? operation.indexName : undefined));
+    return this.writeRoom.write(weight, async () => {
+      const taskID = await this.durability.write(operation, weight, 'indexName' in operation ? operation.indexName : undefined);
+      this.acceptedEmbedders.note(operation);
+      return taskID;
+    });
+  }
+
+  /**
+   * @internal The embedders an index has once the writes accepted so far are
+   * applied: records written now are checked against them (a batch sent
+   * right after the settings that name its embedders is not refused).
+   */
+  embeddersOf(indexName: string): Readonly<Record<string, EmbedderSettings>> | undefined {
+    return this.acceptedEmbedders.of(indexName, this.catalog.indexes.get(indexName)?.settings.embedders);
   }
 
   /**

@@ -6,10 +6,12 @@ import { splitCommaList } from './filters/parse.js';
 import { CRITERION } from '../core/abi.js';
 import { isPlainObject } from './records.js';
 import { assignOwn, own } from '../util/own-keys.js';
+import { parseEmbedders, type EmbedderSettings } from '../vectors/embedder-settings.js';
 
 type Kind =
   | 'string' | 'int' | 'number' | 'bool' | 'stringList' | 'json' | 'object'
-  | 'typoTolerance' | 'boolOrStringList' | 'distinct' | 'radius' | 'filterList' | 'facets';
+  | 'typoTolerance' | 'boolOrStringList' | 'distinct' | 'radius' | 'filterList' | 'facets'
+  | 'embedders' | 'hybrid' | 'vector';
 
 /**
  * What a parameter of each kind holds once parsed: the types of
@@ -33,6 +35,12 @@ interface KindValues {
   /** A string (a comma-separated list in a URL) or an array of strings and OR-arrays, as sent. */
   filterList: string | unknown[];
   facets: string[];
+  /** The index's embedders by name (vectors.md). */
+  embedders: Record<string, EmbedderSettings>;
+  /** Which embedder a hybrid search uses, and how much the vector side weighs (0 keyword only, 1 vectors only). */
+  hybrid: { embedder?: string; semanticRatio?: number };
+  /** A query's own vector (its length is checked against the embedder's). */
+  vector: number[];
 }
 
 type Enum = readonly string[];
@@ -159,6 +167,9 @@ const SEARCH_ONLY = {
   facetQuery: s('string'),
   cursor: s('string'),
   attributes: s('stringList'),
+  hybrid: s('hybrid'),
+  vector: s('vector'),
+  retrieveVectors: s('bool'),
   /** AI features (query categorization) of a multi-query item: accepted, Lantern has none of them. */
   extensions: s('object'),
 } satisfies Record<string, Spec>;
@@ -171,6 +182,7 @@ const SETTINGS_ONLY = {
   minWordSizeForApprox2: s('int', { min: 0 }),
   customNormalization: s('object'),
   attributesToTransliterate: s('stringList'),
+  embedders: s('embedders'),
 } satisfies Record<string, Spec>;
 
 /** Old names and the names they stand for. */
@@ -276,7 +288,28 @@ function coerce(name: string, spec: Spec, v: unknown): unknown {
       if (typeof v === 'string') return /^\s*\[/.test(v) ? parseJsonText(name, v) : v;
       if (Array.isArray(v)) return v;
       return invalid(name, 'a string or an array');
+    case 'embedders':
+      return parseEmbedders(coerce(name, { kind: 'object' }, v));
+    case 'hybrid':
+      return toHybrid(name, coerce(name, { kind: 'object' }, v) as Record<string, unknown>);
+    case 'vector': {
+      const value = typeof v === 'string' ? parseJsonText(name, v) : v;
+      if (!Array.isArray(value) || value.length === 0 || !value.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+        return invalid(name, 'an array of finite numbers');
+      }
+      return value;
+    }
   }
+}
+
+/** `hybrid`: `{embedder?, semanticRatio?}`, the ratio between 0 and 1. */
+function toHybrid(name: string, value: Record<string, unknown>): KindValues['hybrid'] {
+  const { embedder, semanticRatio, ...unknown } = value;
+  const extra = Object.keys(unknown);
+  if (extra.length > 0) invalid(`${name}.${extra[0]}`, 'nothing: hybrid takes embedder and semanticRatio');
+  if (embedder !== undefined && (typeof embedder !== 'string' || embedder === '')) invalid(`${name}.embedder`, 'an embedder name');
+  const ratio = semanticRatio === undefined ? undefined : toNumber(`${name}.semanticRatio`, semanticRatio, { kind: 'number', min: 0, max: 1 }, false);
+  return { ...(embedder !== undefined ? { embedder: embedder as string } : {}), ...(ratio !== undefined ? { semanticRatio: ratio } : {}) };
 }
 
 function checkEntries(name: string, spec: Spec, value: unknown): unknown {

@@ -36,7 +36,7 @@ export function textLeaves(value: unknown, out: string[] = []): string[] {
 }
 
 /**
- * Every text leaf of a record (objectID excluded) with the dotted path of
+ * Every text leaf of a record (objectID and _vectors excluded) with the dotted path of
  * names it sits at (arrays add none), in document order. The leaves are met
  * where they are, not looked up by their path again: a name may hold dots,
  * or be empty.
@@ -48,7 +48,7 @@ export function pathLeaves(record: Record<string, unknown>, visit: (path: string
     else if (Array.isArray(v)) for (const x of v) walk(x, path);
     else if (isPlainObject(v)) for (const [k, x] of Object.entries(v)) walk(x, `${path}.${k}`);
   };
-  for (const [k, v] of Object.entries(record)) if (k !== 'objectID') walk(v, k);
+  for (const [k, v] of Object.entries(record)) if (k !== 'objectID' && k !== '_vectors') walk(v, k);
 }
 
 export function newObjectID(): string {

@@ -15,6 +15,7 @@ import type { Rule } from './rules.js';
 import { RecordStore, type PackedRecords } from './record-store.js';
 import { RankOrder, type KeySorter } from './rank-order.js';
 import { applyPartial, pathLeaves, textLeaves, valuesAt, type Json, type SearchRecord } from './records.js';
+import { IndexVectors, type EmbeddedVector, type VectorsSnapshot } from '../vectors/index-vectors.js';
 
 /** Records handed to the core per call: their text sits in its scratch memory, which never shrinks (250 ≈ 0.2 MB). */
 const CORE_BATCH = 250;
@@ -73,6 +74,8 @@ export interface IndexSnapshot {
   synonyms: Synonym[];
   rules: Rule[];
   primary?: string;
+  /** The embedders' vector spaces and computed vectors (absent before vectors, or without embedders). */
+  vectors?: VectorsSnapshot;
 }
 
 export class SearchIndex {
@@ -89,6 +92,8 @@ export class SearchIndex {
 
   private core = new CoreIndex();
   private records = new RecordStore();
+  /** The vectors of the records, per embedder (see index-vectors.ts). */
+  private ownVectors = new IndexVectors();
   private attributes: SearchableAttribute[] | null = null;
   /** parsedSearchableAttributes's answer, and the settings object it was parsed from. */
   private parsedSearchable: { of: Settings; attributes: SearchableAttribute[] | null } | undefined;
@@ -105,6 +110,8 @@ export class SearchIndex {
   /** A virtual replica: the index whose records, core and facets it reads (it holds none). */
   private shared: SearchIndex | undefined;
   private readonly compaction = new Compaction();
+  /** Set while records are saved again under new ids (a rebuild): their vectors are renumbered instead of placed again. */
+  private keepVectors = false;
   /** A copy built in the background for settings about to be applied (see prepareSettings). */
   private rebuilt: { settings: string; index: SearchIndex } | undefined;
 
@@ -125,6 +132,8 @@ export class SearchIndex {
   get memoryBytes(): number { return this.shared ? 0 : this.core.memoryBytes; }
   get coreIndex(): CoreIndex { return this.data.core; }
   get facets(): FacetIndex { return this.data.facetIndex; }
+  /** The vectors searched: this index's, or a virtual replica's primary's. */
+  get vectors(): IndexVectors { return this.data.ownVectors; }
   /** Record ids issued so far (live or not): the length of bitmaps over this index. */
   get capacity(): number { return this.data.records.length; }
 
@@ -209,6 +218,7 @@ export class SearchIndex {
       this.removeId(record.objectID);
       const id = this.records.push(record);
       this.facetIndex.add(id, record);
+      if (this.ownVectors.any && !this.keepVectors) this.ownVectors.noteSaved(id, record, this.searchableNames());
       for (const order of this.currentRankOrders()) order?.note(id, record);
       batch.push({ id, segments: this.segmentsOf(record) });
       if (batch.length >= CORE_BATCH) { this.core.addDocuments(batch); batch = []; }
@@ -218,7 +228,7 @@ export class SearchIndex {
   }
 
   delete(objectIDs: string[]): void {
-    for (const objectID of objectIDs) this.removeId(objectID);
+    for (const objectID of objectIDs) this.removeId(objectID, true);
     this.touched(performance.now(), objectIDs.length);
   }
 
@@ -233,6 +243,7 @@ export class SearchIndex {
     this.compaction.reset();
     this.core = new CoreIndex();
     this.facetIndex = this.newFacetIndex();
+    this.ownVectors.clear();
     this.configureCore();
     this.touched(performance.now());
   }
@@ -247,6 +258,7 @@ export class SearchIndex {
     this.ownVersion++;
     if (rebuilt) this.adopt(rebuilt);
     else if (reindex) this.reindex();
+    if (!this.shared) this.ownVectors.configure(next.embedders, this.liveEntries(), this.searchableNames());
     this.updatedAt = this.clock.now();
   }
 
@@ -265,6 +277,7 @@ export class SearchIndex {
     index.settings = next;
     index.plan = rankingPlan(next);
     index.configureCore();
+    index.keepVectors = true; // this index's vectors are renumbered when it adopts the copy
     const live = [...this.allRecords()];
     for (let i = 0; i < live.length; i += REBUILD_SLICE) {
       index.save(live.slice(i, i + REBUILD_SLICE));
@@ -278,6 +291,7 @@ export class SearchIndex {
 
   /** Takes over the records, core and facets of an index built with this index's settings. */
   private adopt(built: SearchIndex): void {
+    this.ownVectors.renumber(this.renumbering());
     this.core = built.core;
     this.records = built.records;
     this.attributes = built.attributes;
@@ -354,6 +368,7 @@ export class SearchIndex {
       synonyms: [...this.synonyms.values()],
       rules: [...this.rules.values()],
       primary: this.primary,
+      ...(this.ownVectors.any ? { vectors: await this.ownVectors.snapshot(yieldTurn) } : {}),
     };
   }
 
@@ -383,10 +398,38 @@ export class SearchIndex {
     for (const synonym of snapshot.synonyms) index.synonyms.set(synonym.objectID, synonym);
     for (const rule of snapshot.rules) index.rules.set(rule.objectID, rule);
     index.primary = snapshot.primary;
+    if (index.settings.embedders) {
+      index.ownVectors = await IndexVectors.restore(snapshot.vectors, index.settings.embedders, () => index.liveEntries(), index.searchableNames(), yieldTurn);
+    }
     return index;
   }
 
+  /** Vectors an embedder computed for records of this index (the engine logs them as a write: see engine.ts). */
+  takeEmbedded(embedder: string, vectors: EmbeddedVector[]): void {
+    this.ownVectors.takeEmbedded(embedder, vectors, (objectID) => {
+      const id = this.records.idOf(objectID);
+      return id === undefined ? undefined : { id, record: this.records.get(id)! };
+    }, this.searchableNames());
+    this.ownVersion++;
+  }
+
   // --- internals
+
+  /** Names of the searchable attributes (null: every attribute), what an embedder's text is made of by default. */
+  private searchableNames(): string[] | null {
+    return this.attributes?.map((a) => a.name) ?? null;
+  }
+
+  /**
+   * Record ids as a rebuild issues them again: the live records, in id
+   * order, get 0, 1, 2... (what `save` of allRecords() gives them).
+   */
+  private renumbering(): Int32Array {
+    const next = new Int32Array(this.records.length).fill(-1);
+    let id = 0;
+    for (const [old] of this.records.entries()) next[old] = id++;
+    return next;
+  }
 
   private newFacetIndex(): FacetIndex {
     return new FacetIndex(() => this.liveEntries());
@@ -402,17 +445,21 @@ export class SearchIndex {
   private reindex(): void {
     const started = performance.now();
     const live = [...this.allRecords()];
+    this.ownVectors.renumber(this.renumbering());
     this.records = new RecordStore();
     this.core = new CoreIndex();
     this.facetIndex = this.newFacetIndex();
     this.configureCore();
-    this.save(live);
+    this.keepVectors = true;
+    try { this.save(live); } finally { this.keepVectors = false; }
     this.lastBuildTimeS = Math.round((performance.now() - started) / 1000);
   }
 
-  private removeId(objectID: string): void {
+  /** Removes a record (`deleted`: for good, not replaced by a new version). */
+  private removeId(objectID: string, deleted = false): void {
     const id = this.records.remove(objectID);
     if (id === undefined) return;
+    if (this.ownVectors.any) this.ownVectors.noteRemoved(id, deleted ? objectID : undefined);
     this.core.removeDocument(id);
     this.compaction.removed();
   }

@@ -16,13 +16,20 @@ import { fullBitmap, hasBit, wordsFor } from '../index/bitmap.js';
 import type { SearchIndex } from '../index/search-index.js';
 import type { QueryDictionaries } from '../text/dictionaries.js';
 import type { Hit, Page, SearchAnswer, SearchResult } from './search-result.js';
+import { hybridRequestOf, runHybrid, type HybridResult, type HybridScores, type QueryVector } from './hybrid.js';
+import { VECTORS } from '../vectors/record-vectors.js';
 
 export interface SearchContext {
   /** The key may see unretrievableAttributes (admin key or seeUnretrievableAttributes). */
   seeUnretrievable: boolean;
   /** The application's stop words, plurals and compounds (the built-in ones when absent). */
   dictionaries?: QueryDictionaries;
+  /** The query's vector, embedded by the caller (which may wait for the embedder) for a hybrid search. */
+  queryVector?: QueryVector;
 }
+
+/** The fewest hits each side of a hybrid search brings to the fusion, however small the page. */
+const HYBRID_WINDOW = 20;
 
 export function settingsOf(index: SearchIndex, params: SearchParams): Setting {
   return settingsFor(index.settings, params);
@@ -116,25 +123,34 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
   const page = pageOf(params, setting);
   const plan = planQuery(index, params, setting, page.offset, page.length, context.dictionaries);
   const promoted = promotionsOf(index, ruled, plan, page);
-  const strictness = promoted.length === 0 ? relevantSortOf(index, setting) : undefined;
+  const hybrid = hybridRequestOf(index, params, setting, context.queryVector);
+  const vectorSearch = hybrid?.vector !== undefined && hybrid.semanticRatio > 0 ? { ...hybrid, vector: hybrid.vector } : undefined;
+  const strictness = promoted.length === 0 && !vectorSearch ? relevantSortOf(index, setting) : undefined;
   if (strictness !== undefined) Object.assign(plan.core, { offset: 0, length: RELEVANT_SORT_WINDOW });
-  const found = runPlan(index, plan, setting);
+  let fused: HybridResult | undefined;
+  let found: CoreResult;
+  if (vectorSearch) {
+    const start = plan.core.offset;
+    fused = runHybrid(index, plan, vectorSearch, Math.max(HYBRID_WINDOW, start + page.length), () => runPlan(index, plan, setting), plan.core.distinct ?? 0);
+    found = { ...fused, hits: fused.hits.slice(start, start + page.length) };
+  } else found = runPlan(index, plan, setting);
   let sortedHits: number | undefined;
   if (strictness !== undefined) {
     const sorted = relevantSorted(found.hits, strictness);
     sortedHits = sorted.length;
     found.hits = sorted.slice(page.offset, page.offset + page.length);
   }
+  const semanticHitCount = fused ? found.hits.filter((hit) => fused.vectorOnly.has(hit.id)).length : 0;
   found.hits = placePromotions(found.hits, promoted, page);
   found.nbHits += promoted.length;
   const facetAttributes = requestedFacets(params.facets, setting);
-  const faceted = facetAttributes.length > 0 ? facetsOf(index, facetAttributes, index.coreIndex.candidates(), setting) : undefined;
+  const faceted = facetAttributes.length > 0 ? facetsOf(index, facetAttributes, fused?.candidates ?? index.coreIndex.candidates(), setting) : undefined;
   const query = plan.core.query;
   const words = found.words.map(([s, e]) => query.slice(s, e));
-  const shape = hitShape(index, words, setting, plan, context);
+  const shape = hitShape(index, words, setting, plan, context, params.retrieveVectors === true);
   // which attributes of each hit hold a matched term: the others are highlighted without the core
   const marked = shape.marked && !shape.idOnly && found.hits.length > 0 ? index.coreIndex.markedAttributes(found.hits.map((hit) => hit.id)) : undefined;
-  const hits = pageHits(index, found.hits, shape, params, plan, marked);
+  const hits = pageHits(index, found.hits, shape, params, plan, marked, fused?.scores);
   const limit: number = setting('paginationLimitedTo');
   const paged = sortedHits ?? found.nbHits;
   const answer: SearchAnswer = {
@@ -158,6 +174,8 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
   const userData = [...(requested.userData !== undefined ? [requested.userData] : []), ...ruled.userData];
   if (userData.length) answer.userData = userData;
   if (ruled.appliedRules.length) answer.appliedRules = ruled.appliedRules;
+  if (fused) answer.semanticHitCount = semanticHitCount;
+  if (hybrid?.failure) answer.semanticError = hybrid.failure;
   Object.assign(answer, {
     query: requested.query ?? '',
     parsedQuery: words.filter((_, w) => (plan.stopWords & (1 << w)) === 0).join(' '),
@@ -208,6 +226,8 @@ interface HitShape {
   highlighting: () => HighlightOptions;
   /** A top-level attribute as highlighting reads it, looked up once per search. */
   attribute: (name: string) => HighlightedAttribute;
+  /** retrieveVectors: hits carry every vector of their record, written or computed. */
+  vectors: boolean;
 }
 
 /** A top-level attribute highlighted: whether it is indexed whole (see SearchIndex.indexesWhole), and its core attribute ids. */
@@ -225,11 +245,14 @@ function mayMatch(attribute: HighlightedAttribute, marked: Int32Array | undefine
   return false;
 }
 
-function hitShape(index: SearchIndex, words: string[], setting: Setting, plan: QueryPlan, context: SearchContext): HitShape {
+function hitShape(index: SearchIndex, words: string[], setting: Setting, plan: QueryPlan, context: SearchContext, vectors: boolean): HitShape {
   const hidden: string[] = context.seeUnretrievable ? [] : (setting('unretrievableAttributes') ?? []);
   let highlighting: HighlightOptions | undefined;
   const attributes = new Map<string, HighlightedAttribute>();
-  const retrieved = projection(setting('attributesToRetrieve'), hidden);
+  const toRetrieve: string[] | null = setting('attributesToRetrieve');
+  // a record's vectors are answered when asked for (retrieveVectors), not as any attribute is
+  const everything = toRetrieve === null || toRetrieve.length === 0 || toRetrieve.includes('*');
+  const retrieved = projection(toRetrieve, everything && index.vectors.any ? [...hidden, VECTORS] : hidden);
   const toHighlight: string[] | null = setting('attributesToHighlight');
   const toSnippet: string[] | null = setting('attributesToSnippet');
   const marked = !(toHighlight !== null && toHighlight.length === 0 && (toSnippet ?? []).length === 0);
@@ -243,6 +266,7 @@ function hitShape(index: SearchIndex, words: string[], setting: Setting, plan: Q
     idOnly: !marked && retrieved.names?.length === 1 && retrieved.names[0] === 'objectID',
     ellipsis: setting('snippetEllipsisText'),
     highlighting: () => (highlighting ??= highlightOptions(words, setting, plan)),
+    vectors: vectors && index.vectors.any,
     attribute: (name) => {
       let attribute = attributes.get(name);
       if (attribute === undefined) {
@@ -267,7 +291,10 @@ function highlightOptions(words: string[], setting: Setting, plan: QueryPlan): H
  * snippeted through the core is marked in one call (markValues): a call per
  * value cost more in crossings and views than the core spent tokenizing it.
  */
-function pageHits(index: SearchIndex, hits: CoreHit[], shape: HitShape, params: SearchParams, plan: QueryPlan, marked: Int32Array[] | undefined): Hit[] {
+function pageHits(
+  index: SearchIndex, hits: CoreHit[], shape: HitShape, params: SearchParams, plan: QueryPlan, marked: Int32Array[] | undefined,
+  hybridScores?: Map<number, HybridScores>,
+): Hit[] {
   const values = new ValuesToMark();
   const drafts = hits.map((hit, i) => draftHit(index, hit, shape, marked?.[i], values));
   const leaves = values.length > 0 ? markValues(index.coreIndex, values, shape.highlighting(), shape.ellipsis) : [];
@@ -279,7 +306,7 @@ function pageHits(index: SearchIndex, hits: CoreHit[], shape: HitShape, params: 
   };
   return drafts.map((draft, i) => {
     const out = finishHit(draft, shape, markedLeaf);
-    if (params.getRankingInfo) out._rankingInfo = rankingInfo(hits[i], index, plan);
+    if (params.getRankingInfo) out._rankingInfo = rankingInfo(hits[i], index, plan, hybridScores?.get(hits[i].id));
     return out;
   });
 }
@@ -315,6 +342,7 @@ function draftHit(index: SearchIndex, hit: CoreHit, shape: HitShape, marked: Int
   if (shape.idOnly) return new HitDraft({ objectID: index.objectIDOf(hit.id)! });
   const record = index.record(hit.id) as SearchRecord;
   const out: Hit = project(record, shape.retrieved);
+  if (shape.vectors) out[VECTORS] = vectorsOfHit(index, record);
   if (!shape.marked) return new HitDraft(out);
   const visible = shape.visible ? project(record, shape.visible) : record;
   const highlighted = highlightAttributes(visible, shape.toHighlight);
@@ -357,9 +385,22 @@ function highlightedNames(setting: string[] | null, searchable: SearchableAttrib
   return list.includes('*') ? '*' : [...new Set(list.map((a) => a.split('.')[0]))];
 }
 
+/** Every vector the index holds for a record, by embedder: the ones written with it, and those computed for it. */
+function vectorsOfHit(index: SearchIndex, record: SearchRecord): Json {
+  const out: Record<string, Json> = {};
+  for (const name of index.vectors.names()) {
+    const vector = index.vectors.vectorOf(name, record);
+    out[name] = vector === undefined ? null : Array.from(vector);
+  }
+  return out;
+}
+
+/** Attributes `*` stands for in highlighting and snippets: every one but objectID and the vectors. */
+const isText = (name: string) => name !== 'objectID' && name !== VECTORS;
+
 /** The attributes of `record` to highlight (see highlightedNames). */
 function highlightAttributes(record: Record<string, Json>, names: string[] | '*'): string[] {
-  return (names === '*' ? Object.keys(record).filter((k) => k !== 'objectID') : names).filter((n) => own(record, n) != null);
+  return (names === '*' ? Object.keys(record).filter(isText) : names).filter((n) => own(record, n) != null);
 }
 
 /** attributesToSnippet entries `attr` or `attr:N` (N words, default 10); `*` = every attribute. */
@@ -368,13 +409,13 @@ function snippetAttributes(record: Record<string, Json>, setting: string[] | nul
   for (const spec of setting ?? []) {
     const [name, size] = spec.split(':');
     const words = Number(size) > 0 ? Number(size) : 10;
-    const names = name === '*' ? Object.keys(record).filter((k) => k !== 'objectID') : [name];
+    const names = name === '*' ? Object.keys(record).filter(isText) : [name];
     for (const n of names) if (own(record, n) != null) out.push([n, words]);
   }
   return out;
 }
 
-function rankingInfo(hit: CoreHit & { promoted?: boolean }, index: SearchIndex, plan: QueryPlan): Record<string, unknown> {
+function rankingInfo(hit: CoreHit & { promoted?: boolean }, index: SearchIndex, plan: QueryPlan, hybrid?: HybridScores): Record<string, unknown> {
   const geo = plan.geo?.info?.get(hit.id);
   const info: Record<string, unknown> = {
     nbTypos: hit.typos,
@@ -390,5 +431,6 @@ function rankingInfo(hit: CoreHit & { promoted?: boolean }, index: SearchIndex, 
   };
   if (geo) info.matchedGeoLocation = { ...geo.point, distance: geo.distance };
   if (hit.promoted) info.promoted = true;
+  if (hybrid) Object.assign(info, hybrid);
   return info;
 }

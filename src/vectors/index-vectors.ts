@@ -1,0 +1,234 @@
+// The vectors of one index: a vector space per embedder (the core's nearest
+// neighbour index, over record ids), fed from the records as they are
+// written. A userProvided embedder's vectors come from the records'
+// `_vectors`; a rest or function embedder's are computed by the engine from
+// each record's text (its embedders' documentTemplate) and kept here with
+// the hash of that text, so a record written again with the same text is
+// not embedded again. A record's own `_vectors` entry wins over embedding.
+import { VectorSpace, type NearestVectors } from '../core/vector-space.js';
+import { documentText, textHash, type EmbedderSettings } from './embedder-settings.js';
+import { writtenVector } from './record-vectors.js';
+import type { SearchRecord } from '../index/records.js';
+
+/** A vector an embedder computed for a record's text. */
+export interface EmbeddedVector { objectID: string; hash: string; vector: Float32Array }
+
+/** A record's text an embedder has yet to embed. */
+export interface EmbeddingJob { embedder: string; objectID: string; text: string; hash: string }
+
+/** The vectors a snapshot holds: each space as the core exported it, and the computed vectors. */
+export interface VectorsSnapshot {
+  spaces: Array<[embedder: string, parts: Uint8Array[]]>;
+  embedded: Array<[embedder: string, entries: Array<[objectID: string, hash: string, vector: Uint8Array]>]>;
+}
+
+/** Settings that decide a space's vectors: a change of any other (an apiKey) keeps them. */
+function identity(settings: EmbedderSettings): string {
+  const { apiKey: _secret, headers: _headers, ...rest } = settings as EmbedderSettings & { apiKey?: string; headers?: unknown };
+  return JSON.stringify(rest);
+}
+
+const computes = (settings: EmbedderSettings) => settings.source !== 'userProvided';
+
+/** One embedder's vectors in an index. */
+class EmbedderVectors {
+  readonly space: VectorSpace;
+  /** objectID → what the embedder computed for it (rest and function embedders). */
+  readonly embedded = new Map<string, { hash: string; vector: Float32Array }>();
+
+  constructor(readonly name: string, readonly settings: EmbedderSettings, space?: VectorSpace) {
+    this.space = space ?? new VectorSpace(settings.dimensions);
+  }
+
+  get identity(): string { return identity(this.settings); }
+
+  /** The text of a record this embedder embeds (undefined: it does not compute vectors). */
+  textOf(record: SearchRecord, searchable: string[] | null): string | undefined {
+    if (!computes(this.settings)) return undefined;
+    return documentText((this.settings as { documentTemplate?: string }).documentTemplate, record, searchable);
+  }
+}
+
+export class IndexVectors {
+  private readonly embedders = new Map<string, EmbedderVectors>();
+  /** Texts waiting for an embedder, by embedder then objectID (the newest text of a record wins). */
+  private readonly waiting = new Map<string, Map<string, EmbeddingJob>>();
+
+  /** Whether the index has any embedder (searches and writes skip vectors otherwise). */
+  get any(): boolean { return this.embedders.size > 0; }
+  names(): string[] { return [...this.embedders.keys()]; }
+  settingsOf(name: string): EmbedderSettings | undefined { return this.embedders.get(name)?.settings; }
+
+  /**
+   * Takes the index's embedders setting: spaces of embedders gone are
+   * dropped, those of new or changed embedders made and filled from
+   * `records` (vectors computed for an embedder whose model changed are
+   * dropped: they are embedded again).
+   */
+  configure(settings: Readonly<Record<string, EmbedderSettings>> | undefined, records: Iterable<[number, SearchRecord]>, searchable: string[] | null): void {
+    const wanted = new Map(Object.entries(settings ?? {}));
+    for (const name of [...this.embedders.keys()]) {
+      const next = wanted.get(name);
+      if (!next || identity(next) !== this.embedders.get(name)!.identity) { this.embedders.delete(name); this.waiting.delete(name); }
+      else this.embedders.set(name, Object.assign(this.embedders.get(name)!, { settings: next }));
+    }
+    const fresh = [...wanted].filter(([name]) => !this.embedders.has(name)).map(([name, s]) => new EmbedderVectors(name, s));
+    if (fresh.length === 0) return;
+    for (const e of fresh) this.embedders.set(e.name, e);
+    for (const [id, record] of records) for (const e of fresh) this.place(e, id, record, searchable);
+  }
+
+  /** A record was written under record id `id` (its previous version, if any, was removed first). */
+  noteSaved(id: number, record: SearchRecord, searchable: string[] | null): void {
+    for (const e of this.embedders.values()) this.place(e, id, record, searchable);
+  }
+
+  /** The record with id `id` left the index (replaced: `objectID` undefined; deleted: its computed vectors go too). */
+  noteRemoved(id: number, deletedObjectID?: string): void {
+    for (const e of this.embedders.values()) {
+      e.space.delete(id);
+      if (deletedObjectID !== undefined) { e.embedded.delete(deletedObjectID); this.waiting.get(e.name)?.delete(deletedObjectID); }
+    }
+  }
+
+  /** Every record left the index. */
+  clear(): void {
+    for (const [name, e] of this.embedders) this.embedders.set(name, new EmbedderVectors(name, e.settings));
+    this.waiting.clear();
+  }
+
+  /** Record ids were issued again (the index was rebuilt): newIds[old] is a record's new id (-1: gone). */
+  renumber(newIds: Int32Array): void {
+    for (const e of this.embedders.values()) e.space.relabel(newIds);
+  }
+
+  /**
+   * Vectors an embedder computed: kept for records whose text is still the
+   * one embedded (`idOf`: the record id of a live objectID, `textNow`: its
+   * text for that embedder now); the others are dropped (written again
+   * since, their newer text is waiting).
+   */
+  takeEmbedded(embedder: string, vectors: EmbeddedVector[], current: (objectID: string) => { id: number; record: SearchRecord } | undefined, searchable: string[] | null): void {
+    const e = this.embedders.get(embedder);
+    if (!e) return;
+    for (const v of vectors) {
+      const live = current(v.objectID);
+      if (!live || v.vector.length !== e.settings.dimensions) continue;
+      const text = e.textOf(live.record, searchable);
+      if (text === undefined || textHash(text) !== v.hash) continue;
+      e.embedded.set(v.objectID, { hash: v.hash, vector: v.vector });
+      const waiting = this.waiting.get(embedder)?.get(v.objectID);
+      if (waiting?.hash === v.hash) this.waiting.get(embedder)!.delete(v.objectID);
+      if (writtenVector(live.record, embedder) === undefined) e.space.set(live.id, v.vector);
+    }
+  }
+
+  /** The texts waiting to be embedded, handed over once each (the engine queues them for their embedder). */
+  drainWaiting(): EmbeddingJob[] {
+    const jobs: EmbeddingJob[] = [];
+    for (const byObject of this.waiting.values()) jobs.push(...byObject.values());
+    this.waiting.clear();
+    return jobs;
+  }
+
+  /** The nearest records to `query` by `embedder`'s vectors (see VectorSpace.nearest). */
+  nearest(embedder: string, query: ArrayLike<number>, k: number, allowed?: Uint32Array): NearestVectors {
+    return this.embedders.get(embedder)!.space.nearest(query, k, allowed);
+  }
+
+  /** The vector `embedder` holds for a record: its written one, else the one computed for it. */
+  vectorOf(embedder: string, record: SearchRecord): readonly number[] | Float32Array | undefined {
+    return writtenVector(record, embedder) ?? this.embedders.get(embedder)?.embedded.get(record.objectID)?.vector;
+  }
+
+  /** Whether `embedder` has a vector for record id `id`. */
+  has(embedder: string, id: number): boolean { return this.embedders.get(embedder)?.space.has(id) ?? false; }
+
+  /** Vectors of `embedder` (live records with one). */
+  sizeOf(embedder: string): number { return this.embedders.get(embedder)?.space.size ?? 0; }
+
+  /** Links vectors waiting in the spaces into their graphs for about `budgetMs`; returns how many still wait. */
+  linkSome(budgetMs: number): number {
+    let left = 0;
+    for (const e of this.embedders.values()) left += e.space.pending > 0 ? e.space.linkSome(budgetMs) : 0;
+    return left;
+  }
+
+  get memoryBytes(): number {
+    let bytes = 0;
+    for (const e of this.embedders.values()) bytes += e.space.memoryBytes + e.embedded.size * e.settings.dimensions * 4;
+    return bytes;
+  }
+
+  async snapshot(pause: () => Promise<void>): Promise<VectorsSnapshot> {
+    const spaces: VectorsSnapshot['spaces'] = [];
+    const embedded: VectorsSnapshot['embedded'] = [];
+    for (const e of this.embedders.values()) {
+      spaces.push([e.name, await e.space.exportSnapshot(pause)]);
+      if (e.embedded.size > 0) {
+        embedded.push([e.name, [...e.embedded].map(([objectID, v]) => [objectID, v.hash, new Uint8Array(v.vector.buffer, v.vector.byteOffset, v.vector.byteLength)])]);
+      }
+    }
+    return { spaces, embedded };
+  }
+
+  /**
+   * The vectors of a restored index: its spaces imported as they were
+   * exported, for the embedders `settings` still has (a snapshot without
+   * them, or with a space that fails to import, rebuilds it from the
+   * records); the texts without a current vector wait again.
+   */
+  static async restore(
+    snapshot: VectorsSnapshot | undefined, settings: Readonly<Record<string, EmbedderSettings>> | undefined,
+    records: () => Iterable<[number, SearchRecord]>, searchable: string[] | null, pause: () => Promise<void>,
+  ): Promise<IndexVectors> {
+    const vectors = new IndexVectors();
+    const saved = new Map(snapshot?.spaces ?? []);
+    for (const [name, s] of Object.entries(settings ?? {})) {
+      const parts = saved.get(name);
+      const space = parts ? await VectorSpace.importSnapshot(parts, pause) : undefined;
+      vectors.embedders.set(name, new EmbedderVectors(name, s, space?.dimensions === s.dimensions ? space : undefined));
+    }
+    for (const [name, entries] of snapshot?.embedded ?? []) {
+      const e = vectors.embedders.get(name);
+      if (!e) continue;
+      for (const [objectID, hash, bytes] of entries) {
+        const copy = bytes.slice();
+        e.embedded.set(objectID, { hash, vector: new Float32Array(copy.buffer, 0, copy.byteLength >>> 2) });
+      }
+    }
+    const rebuilt = [...vectors.embedders.values()].filter((e) => !saved.has(e.name));
+    for (const [id, record] of records()) {
+      for (const e of rebuilt) vectors.place(e, id, record, searchable);
+      for (const e of vectors.embedders.values()) if (!rebuilt.includes(e)) vectors.noteIfUnembedded(e, record, searchable);
+    }
+    return vectors;
+  }
+
+  /** Puts a record's vector in `e`'s space: its written one, its computed one if its text is unchanged, or its text waits. */
+  private place(e: EmbedderVectors, id: number, record: SearchRecord, searchable: string[] | null): void {
+    const written = writtenVector(record, e.name);
+    // a record written before its embedder's dimensions changed keeps its vector out of the space
+    if (written) { if (written.length === e.settings.dimensions) e.space.set(id, written); return; }
+    const text = e.textOf(record, searchable);
+    if (text === undefined) return;
+    const hash = textHash(text);
+    const computed = e.embedded.get(record.objectID);
+    if (computed?.hash === hash) { e.space.set(id, computed.vector); return; }
+    this.wait(e.name, { embedder: e.name, objectID: record.objectID, text, hash });
+  }
+
+  private noteIfUnembedded(e: EmbedderVectors, record: SearchRecord, searchable: string[] | null): void {
+    if (writtenVector(record, e.name)) return;
+    const text = e.textOf(record, searchable);
+    if (text === undefined) return;
+    const hash = textHash(text);
+    if (e.embedded.get(record.objectID)?.hash !== hash) this.wait(e.name, { embedder: e.name, objectID: record.objectID, text, hash });
+  }
+
+  private wait(embedder: string, job: EmbeddingJob): void {
+    let byObject = this.waiting.get(embedder);
+    if (!byObject) this.waiting.set(embedder, (byObject = new Map()));
+    byObject.set(job.objectID, job);
+  }
+}
