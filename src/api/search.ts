@@ -1,7 +1,8 @@
 // Search endpoints: one index (POST or GET) and multi-index queries.
 import { badRequest } from '../util/errors.js';
 import { parseSearchParams, type SearchParams } from '../index/params.js';
-import { searchIndex } from '../query/search.js';
+import { searchIndex, settingsOf } from '../query/search.js';
+import { queryToEmbed, type QueryVector } from '../query/hybrid.js';
 import { answerOf, type SearchResult } from '../query/search-result.js';
 import { browseIndex } from '../query/browse.js';
 import { searchFacetValues } from '../query/facet-search.js';
@@ -15,25 +16,45 @@ import { observeSearch } from '../analytics/observe.js';
 import type { Engine } from '../engine/engine.js';
 
 /** What these handlers use of the engine: the indexes, the cursor key, the dictionaries, and what observing a search records. */
-type Uses = Pick<Engine, 'analytics' | 'cursorKey' | 'dictionaries' | 'index' | 'indexes' | 'resolveCountry'>;
+type Uses = Pick<Engine, 'analytics' | 'cursorKey' | 'dictionaries' | 'embeddings' | 'index' | 'indexes' | 'resolveCountry'>;
 
 /** The parameters a restricted key runs: forced ones win, filters ANDed, hits capped. */
 function restricted(ctx: OperationContext<never, Uses>, index: SearchIndex, params: SearchParams, pageSize?: number): SearchParams {
   return restrictParams(ctx.caller, params, pageSize ?? effectiveSetting(index.settings, 'hitsPerPage') ?? 20);
 }
 
+/**
+ * The vector of a search's query, when its index's embedder has to embed it
+ * first (see queryToEmbed): the only part of a search that waits.
+ */
+async function queryVectorOf(ctx: OperationContext<never, Uses>, indexName: string, params: SearchParams): Promise<QueryVector | undefined> {
+  const index = ctx.engine.indexes.get(indexName);
+  if (!index?.vectors.any) return undefined;
+  const restrictedParams = restricted(ctx, index, params);
+  const wanted = queryToEmbed(index, restrictedParams, settingsOf(index, restrictedParams));
+  return wanted && ctx.engine.embeddings.embedQuery(index, wanted.embedder, wanted.text);
+}
+
 /** Runs and observes one search: its result (answerOf gives what the caller gets). */
-function run(ctx: OperationContext<never, Uses>, indexName: string, params: SearchParams): SearchResult {
+function run(ctx: OperationContext<never, Uses>, indexName: string, params: SearchParams, queryVector?: QueryVector): SearchResult {
   return observeSearch(ctx, indexName, params, (name, variantParams) => {
     const index = ctx.engine.index(name);
     return searchIndex(index, restricted(ctx, index, variantParams), {
       seeUnretrievable: seesUnretrievable(ctx), dictionaries: ctx.engine.dictionaries.query,
+      // an A/B test's variant searching another index embeds nothing: its keyword results answer
+      ...(name === indexName ? { queryVector } : {}),
     });
   });
 }
 
-export function searchSingleIndex(ctx: OperationContext<'indexName', Uses>) {
-  return singleIndexAnswer(run(ctx, ctx.params.indexName, parseSearchParams(objectBody(ctx.body, 'search parameters'))));
+/** Embeds the query first when it must, then runs the search. */
+async function embedAndRun(ctx: OperationContext<never, Uses>, indexName: string, params: SearchParams): Promise<SearchResult> {
+  const queryVector = await queryVectorOf(ctx, indexName, params);
+  return run(ctx, indexName, params, queryVector);
+}
+
+export async function searchSingleIndex(ctx: OperationContext<'indexName', Uses>) {
+  return singleIndexAnswer(await embedAndRun(ctx, ctx.params.indexName, parseSearchParams(objectBody(ctx.body, 'search parameters'))));
 }
 
 /**
@@ -53,8 +74,8 @@ function queryStringParams(ctx: OperationContext<never, Uses>): { params: string
 }
 
 /** GET /1/indexes/{indexName}: parameters in the query string. */
-export function searchWithQueryString(ctx: OperationContext<'indexName', Uses>) {
-  return singleIndexAnswer(run(ctx, ctx.params.indexName, parseSearchParams(queryStringParams(ctx))));
+export async function searchWithQueryString(ctx: OperationContext<'indexName', Uses>) {
+  return singleIndexAnswer(await embedAndRun(ctx, ctx.params.indexName, parseSearchParams(queryStringParams(ctx))));
 }
 
 const REQUEST_FIELDS = ['indexName', 'type', 'facet'] as const;
@@ -89,7 +110,7 @@ interface InnerQuery { indexName: string; facet?: string; params: SearchParams }
 const MAX_QUERIES = 50;
 
 /** Multi-index queries; `stopIfEnoughMatches` stops once one has found hitsPerPage hits (whatever its answer shows). */
-export function search(ctx: OperationContext<never, Uses>) {
+export async function search(ctx: OperationContext<never, Uses>) {
   const body = ctx.body;
   if (!isPlainObject(body) || !Array.isArray(body.requests)) throw badRequest('Missing "requests" array');
   if (body.requests.length > MAX_QUERIES) throw badRequest('Too many queries in multi query request');
@@ -104,14 +125,16 @@ export function search(ctx: OperationContext<never, Uses>) {
     if (typeof facet !== 'string') throw badRequest(`requests[${i}]: a facet query needs "facet"`);
     return { indexName, facet, params: parseSearchParams(item, REQUEST_FIELDS) };
   });
+  // the queries an embedder has to embed are embedded together, before any search runs
+  const vectors = await Promise.all(parsed.map(({ indexName, facet, params }) => (facet === undefined ? queryVectorOf(ctx, indexName, params) : undefined)));
   let enough = false;
-  const results = parsed.map(({ indexName, facet, params }) => {
+  const results = parsed.map(({ indexName, facet, params }, i) => {
     if (facet !== undefined) {
       const index = ctx.engine.index(indexName);
       return searchFacetValues(index, facet, restricted(ctx, index, params), ctx.engine.dictionaries.query);
     }
     if (enough) return { index: indexName, hits: [], nbHits: 0, processed: false };
-    const result = run(ctx, indexName, params);
+    const result = run(ctx, indexName, params, vectors[i]);
     if (strategy === 'stopIfEnoughMatches' && result.nbHits >= result.page.hitsPerPage) enough = true;
     return Object.assign(answerOf(result), { index: indexName });
   });

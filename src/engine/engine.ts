@@ -4,7 +4,10 @@
 // reads (metrics, the write pacer, cursor signing). Every write is logged,
 // acknowledged with a taskID, then applied in order to every section;
 // reopening loads the newest valid snapshot and replays the log after it.
+import { isIndexWrite } from './index-catalog.js';
 import { AcceptedEmbedders } from '../vectors/accepted-embedders.js';
+import { Embeddings, type EmbeddingsOptions } from '../vectors/embeddings.js';
+import type { EmbedFunction } from '../vectors/embedder.js';
 import type { EmbedderSettings } from '../vectors/embedder-settings.js';
 import { loadCore } from '../core/wasm.js';
 import { memoryStorage, type Storage } from '../storage/storage.js';
@@ -119,6 +122,21 @@ export interface EngineOptions {
    * writes it missed. 0: this engine serves no followers.
    */
   followBacklog?: number;
+  /**
+   * In-process embedding functions, by name: an index's `function` embedder
+   * names one (`{"source": "function", "name": "minilm", "dimensions": 384}`).
+   * Each takes texts and resolves with one vector per text, in order
+   * (transformers.js with a local model, for example).
+   */
+  embedders?: Record<string, EmbedFunction>;
+  /**
+   * How long a search waits for its query's vector from a rest or function
+   * embedder before answering by keywords alone (default 2,000 ms); the
+   * answer then says why in `semanticError`.
+   */
+  queryEmbeddingTimeoutMs?: number;
+  /** @internal The background embedding queue's pacing (tests shorten its retry delays). */
+  embeddingQueue?: EmbeddingsOptions['queue'];
 }
 
 /**
@@ -165,6 +183,14 @@ export class Engine {
   readonly dictionaries = new DictionariesState();
 
   private readonly durability: Durability<WriteOperation>;
+  /** @internal The embedders at work: records' texts embedded in the background, queries on the spot. */
+  readonly embeddings: Embeddings;
+  /**
+   * Whether this engine embeds the texts its writes leave waiting: the one
+   * that accepts writes does, not a follower nor a replica (they receive the
+   * vectors it logs).
+   */
+  private embedsRecords: boolean;
   /** The embedders settings accepted and not yet applied (see embeddersOf). */
   private readonly acceptedEmbedders = new AcceptedEmbedders();
   /** Room in the task queue, taken before a write is logged. */
@@ -194,6 +220,11 @@ export class Engine {
       log: options.log,
       follows: options.follow && `This engine follows ${options.follow.url}: it applies only what that server sends, so send writes there`,
     });
+    this.embedsRecords = options.follow === undefined;
+    this.embeddings = new Embeddings({
+      functions: options.embedders, queue: options.embeddingQueue, queryTimeoutMs: options.queryEmbeddingTimeoutMs,
+      write: (op) => this.write(op),
+    });
     const tasks = this.durability.tasks;
     this.writeRoom = new WriteRoom(maxQueuedRecords, () => tasks.queuedWeight, (limit) => tasks.roomFor(limit), options.maxWriteWaitMs);
   }
@@ -206,6 +237,8 @@ export class Engine {
       await this.durability.open();
       // the memory the first searches would take is taken now (see CoreIndex.prepareSearches)
       this.catalog.prepareSearches();
+      // records written before a restart whose vectors were not logged yet are embedded now
+      if (this.embedsRecords) for (const index of this.catalog.indexes.values()) this.embeddings.takeWaiting(index, 0);
     } catch (e) {
       await this.durability.storage.close();
       throw e;
@@ -318,12 +351,26 @@ export class Engine {
   get appliedThrough(): number { return this.durability.appliedThrough; }
 
   /** @internal A replica's start: the writer's image (on an engine that holds nothing yet). */
-  loadImage(image: StateImage): Promise<void> { return this.durability.loadImage(image); }
+  loadImage(image: StateImage): Promise<void> {
+    this.embedsRecords = false;
+    return this.durability.loadImage(image);
+  }
 
   /** @internal A replica applies one operation of the writer's stream (a queued one once the previous one is done). */
-  applyReplicated(entry: ReplicatedOp<WriteOperation>): Promise<void> { return this.durability.applyReplicated(entry); }
+  applyReplicated(entry: ReplicatedOp<WriteOperation>): Promise<void> {
+    this.embedsRecords = false;
+    return this.durability.applyReplicated(entry);
+  }
+
+  /** Resolves once no record waits for an embedder (every text written so far embedded, and its vectors logged). */
+  async waitForEmbeddings(): Promise<void> {
+    await this.waitForTasks();
+    await this.embeddings.idle();
+    await this.waitForTasks();
+  }
 
   async close(): Promise<void> {
+    this.embeddings.close();
     this.analytics.stopRetrying();
     // searches the log refuses now (cluster mode without NATS) end with this process: they were never replicated
     await this.analytics.flush().catch((e: Error) => console.error(`lantern: search events not logged are lost (${e.message.split('\n')[0]})`));
@@ -334,6 +381,7 @@ export class Engine {
   private async runTask(op: Logged<WriteOperation>, taskID: number): Promise<void> {
     if (op.type === 'settings') await this.catalog.prepareSettings(op);
     await observeTask(this, op, () => this.applyInSlices(op, taskID));
+    if (this.embedsRecords && isIndexWrite(op)) for (const index of this.catalog.written(op)) this.embeddings.takeWaiting(index, taskID);
   }
 
   /**

@@ -3,6 +3,8 @@
 // index writes (batches, settings, synonyms, rules, copy/move, deletions),
 // each at the time it was accepted, and gives the durability module its
 // part of snapshots (`indexes`, `quarantined`).
+import { vectorOfText } from '../vectors/vector-text.js';
+import type { EmbeddedVector } from '../vectors/index-vectors.js';
 import { ApiError, notFound } from '../util/errors.js';
 import { IndexLoadError } from '../durability/recovery.js';
 import { matchingObjectIDs } from '../query/browse.js';
@@ -79,7 +81,25 @@ export class IndexCatalog implements StateSection<IndexesPart, WriteOperation & 
       case 'deleteIndex': return this.dropIndex(op.indexName);
       case 'deleteByQuery':
         for (const index of withReplicas(this.indexes, op.indexName, true)) index.delete(matchingObjectIDs(index, op.params));
+        return;
+      case 'vectors': return this.applyVectors(op);
     }
+  }
+
+  /** Computed vectors go to the index and to its replicas (each keeps those of records whose text is still the one embedded). */
+  private applyVectors(op: Extract<IndexWrite, { type: 'vectors' }>): void {
+    const vectors: EmbeddedVector[] = [];
+    for (const entry of op.entries) {
+      const vector = vectorOfText(entry.vector);
+      if (vector) vectors.push({ objectID: entry.objectID, hash: entry.hash, vector });
+    }
+    for (const index of withReplicas(this.indexes, op.indexName, true)) index.takeEmbedded(op.embedder, vectors);
+  }
+
+  /** The indexes a write may have changed the records of: its index and that index's replicas (and a copy's or move's destination). */
+  written(op: IndexWrite): SearchIndex[] {
+    const names = op.type === 'operation' ? [op.indexName, op.destination] : [op.indexName];
+    return names.flatMap((name) => withReplicas(this.indexes, name, true));
   }
 
   /** Settings that change indexing are built in the background first (searches keep their answers). */

@@ -30,6 +30,8 @@ export type WriteOperation =
   | { type: 'operation'; indexName: string; operation: 'copy' | 'move'; destination: string; scope?: Scope[]; keys?: string[] }
   | { type: 'deleteIndex'; indexName: string }
   | { type: 'deleteByQuery'; indexName: string; params: Record<string, unknown> }
+  /** Vectors an embedder computed for records' texts (`vector`: see vector-text.ts), logged so that no node computes them again. */
+  | { type: 'vectors'; indexName: string; embedder: string; entries: Array<{ objectID: string; hash: string; vector: string }> }
   | KeyOperation
   | AnalyticsOperation
   | DictionaryOperation;

@@ -9,6 +9,7 @@ import { CRITERION, GROUP_SLOT } from '../core/abi.js';
 import type { CoreHit, CoreResult } from '../core/core-index.js';
 import { badRequest } from '../util/errors.js';
 import { checkVector } from '../vectors/record-vectors.js';
+import type { EmbedderSettings } from '../vectors/embedder-settings.js';
 import type { SearchParams } from '../index/params.js';
 import type { Setting } from '../index/settings.js';
 import type { SearchIndex } from '../index/search-index.js';
@@ -32,13 +33,16 @@ export interface QueryVector { vector?: ArrayLike<number>; failure?: string }
 /** The ratio a hybrid search weighs vectors by, unless it says (Meilisearch's default, and neuralSearch's). */
 export const DEFAULT_SEMANTIC_RATIO = 0.5;
 
+/** The embedder and ratio a search asks for, before its query's vector is known. */
+interface HybridAsked { embedder: string; settings: EmbedderSettings; semanticRatio: number }
+
 /**
  * The hybrid search `params` ask for on `index`: its `hybrid` parameter, or
  * the index's `mode: "neuralSearch"` (its first embedder); a `vector` alone
  * searches by vectors alone. Undefined for a keyword search. Refuses an
- * embedder the index does not have and a vector of the wrong length.
+ * embedder the index does not have.
  */
-export function hybridRequestOf(index: SearchIndex, params: SearchParams, setting: Setting, queryVector?: QueryVector): HybridRequest | undefined {
+function hybridAsked(index: SearchIndex, params: SearchParams, setting: Setting): HybridAsked | undefined {
   const names = index.vectors.names();
   const neural = setting('mode') === 'neuralSearch' && names.length > 0;
   if (params.hybrid === undefined && params.vector === undefined && !neural) return undefined;
@@ -48,6 +52,31 @@ export function hybridRequestOf(index: SearchIndex, params: SearchParams, settin
     throw badRequest(`Invalid value for "hybrid.embedder": ${embedder === undefined ? 'the index has no embedders' : `the index has no embedder "${embedder}" (it has ${names.join(', ') || 'none'})`}`);
   }
   const semanticRatio = params.hybrid?.semanticRatio ?? (params.hybrid === undefined && !neural ? 1 : DEFAULT_SEMANTIC_RATIO);
+  return { embedder, settings, semanticRatio };
+}
+
+/**
+ * The text a search's embedder has to embed before the search runs (its
+ * query, when the vector side counts and the search brings no vector of
+ * its own), and by which embedder; undefined when there is none to embed.
+ */
+export function queryToEmbed(index: SearchIndex, params: SearchParams, setting: Setting): { embedder: string; text: string } | undefined {
+  const asked = hybridAsked(index, params, setting);
+  const text = params.query ?? '';
+  if (!asked || asked.semanticRatio === 0 || params.vector !== undefined || text === '' || asked.settings.source === 'userProvided') return undefined;
+  return { embedder: asked.embedder, text };
+}
+
+/**
+ * The hybrid search `params` ask for (see hybridAsked), with its query's
+ * vector: given, or embedded by the caller (`queryVector`). Refuses a
+ * vector of the wrong length, and a query text a userProvided embedder
+ * cannot embed.
+ */
+export function hybridRequestOf(index: SearchIndex, params: SearchParams, setting: Setting, queryVector?: QueryVector): HybridRequest | undefined {
+  const asked = hybridAsked(index, params, setting);
+  if (!asked) return undefined;
+  const { embedder, settings, semanticRatio } = asked;
   const vector = params.vector ?? queryVector?.vector;
   if (vector !== undefined) checkVector(Array.from(vector), settings.dimensions, '"vector"');
   if (vector === undefined && settings.source === 'userProvided' && semanticRatio > 0 && (params.query ?? '') !== '') {

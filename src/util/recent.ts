@@ -31,6 +31,11 @@ export class RecentValues<K, V> {
     return value;
   }
 
+  /** Forgets the value kept for `key` (one that turned out wrong: a failed request's). */
+  delete(key: K): void {
+    this.values.delete(key);
+  }
+
   /** The keys kept, most recently used first. */
   newestFirst(): K[] {
     return [...this.values.keys()].reverse();
