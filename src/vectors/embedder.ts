@@ -105,11 +105,10 @@ function withDeadline<T>(name: string, options: EmbedOptions, run: (signal: Abor
 
 function restCall(name: string, settings: RestEmbedderSettings): Call {
   const where = endpoint(settings.url);
-  const headers: Record<string, string> = {
-    ...settings.headers,
-    'content-type': 'application/json',
-    ...(settings.apiKey !== undefined && { authorization: `Bearer ${settings.apiKey}` }),
-  };
+  // set() replaces a header of the settings whatever its case: the body is JSON, the key is apiKey's
+  const headers = new Headers(settings.headers);
+  headers.set('content-type', 'application/json');
+  if (settings.apiKey !== undefined) headers.set('authorization', `Bearer ${settings.apiKey}`);
   const secrets = [settings.apiKey, ...Object.entries(settings.headers ?? {}).filter(([h]) => isSecretHeader(h)).map(([, v]) => v)]
     .filter((secret): secret is string => !!secret);
   const fail = (kind: EmbedderErrorKind, message: string, status?: number) =>

@@ -22,6 +22,14 @@ export interface EmbeddingQueueOptions {
    * count as pending; if it rejects, they are embedded again later.
    */
   onEmbedded(embedder: string, results: EmbeddedVector[]): void | Promise<void>;
+  /**
+   * Asked as a job is about to be sent: false when the record is gone or
+   * already has the vector of this text (the caller stores each vector's
+   * hash), and the job is dropped as done. So a text is not embedded
+   * twice, whoever queues it again (a restart replaying writes), while a
+   * record deleted and written again is. Without it, every job is sent.
+   */
+  needsEmbedding?(embedder: string, job: EmbeddingJob): boolean;
   /** Texts per request (default MAX_TEXTS_PER_REQUEST, 64). */
   batchSize?: number;
   /** Requests in flight per embedder (default 2: a local model server is busy with one, the next is ready). */
@@ -134,6 +142,7 @@ export class EmbeddingQueue {
 
   /** Resolves once no text is pending for any embedder; rejects if the queue is closed first. */
   idle(): Promise<void> {
+    if (this.stopped.signal.aborted) return Promise.reject(this.stopped.signal.reason);
     return new Promise((resolve, reject) => {
       this.idleWaiters.push({ resolve, reject });
       this.settleIdle();
@@ -170,16 +179,16 @@ export class EmbeddingQueue {
       && lane.requests < this.maxInFlight && lane.waiting.size > 0) {
       const batch: EmbeddingJob[] = [];
       for (const job of lane.waiting.values()) {
-        batch.push(job);
         if (batch.length === this.batchSize) break;
-      }
-      for (const job of batch) {
         lane.waiting.delete(job.key);
-        lane.inFlight.set(job.key, job.hash);
+        if (this.options.needsEmbedding?.(lane.embedder.name, job) ?? true) batch.push(job);
       }
+      if (batch.length === 0) continue;
+      for (const job of batch) lane.inFlight.set(job.key, job.hash);
       lane.requests++;
       void this.embed(lane, batch);
     }
+    this.settleIdle(); // the jobs left may all have been done
   }
 
   private async embed(lane: Lane, batch: EmbeddingJob[]): Promise<void> {

@@ -39,10 +39,13 @@ describe('a REST embedder', () => {
     expect(server.lastHeaders.authorization).toBe(`Bearer ${KEY}`);
   });
 
-  it('sends its headers and no model when it has none', async () => {
-    await restEmbedder({ model: undefined, headers: { 'x-team': 'search' } }).embed(['a']);
+  it('sends its headers and no model when it has none; apiKey and JSON win over its headers', async () => {
+    const headers = { 'x-team': 'search', 'Content-Type': 'text/plain', Authorization: 'Bearer other' };
+    await restEmbedder({ model: undefined, headers }).embed(['a']);
     expect(server.lastModel).toBeUndefined();
     expect(server.lastHeaders['x-team']).toBe('search');
+    expect(server.lastHeaders['content-type']).toBe('application/json');
+    expect(server.lastHeaders.authorization).toBe(`Bearer ${KEY}`);
   });
 
   it('sends a batch of 150 texts in 3 requests, one at a time', async () => {

@@ -156,6 +156,31 @@ describe('EmbeddingQueue', () => {
     expectStored(queued);
   });
 
+  it('never embeds a (record, text) twice once its vector is stored, but does a record deleted and written again', async () => {
+    const deleted = new Set<string>();
+    startQueue({ needsEmbedding: (_name, { key, hash }) => !deleted.has(key) && stored.get(key)?.hash !== hash });
+    const queued = jobs(20);
+    queue.enqueue(embedder, queued);
+    await queue.idle();
+    queue.enqueue(embedder, queued); // the writes replayed after a restart
+    await queue.idle();
+    expect(server.textsEmbedded).toBe(20);
+    expect(queue.pending('rest')).toBe(0);
+
+    const changed = job('record-3', 'a new text for record 3');
+    deleted.add('record-5'); // deleted before its new text was sent
+    queue.enqueue(embedder, [...queued, changed, job('record-5', 'gone')]);
+    await queue.idle();
+    expect(server.textsEmbedded).toBe(21);
+    expectStored([changed]);
+
+    stored.delete('record-7'); // deleted, then written again with the same text
+    queue.enqueue(embedder, [queued[7]]);
+    await queue.idle();
+    expect(server.textsEmbedded).toBe(22);
+    expectStored(queued.filter((q) => q.key !== 'record-3'));
+  });
+
   it('embeds again the texts whose vectors could not be stored', async () => {
     let refusals = 1;
     startQueue({
@@ -208,5 +233,6 @@ describe('EmbeddingQueue', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(server.requests).toBe(requests);
     expect(() => queue.enqueue(embedder, jobs(1))).toThrow('closed');
+    await expect(queue.idle()).rejects.toThrow('closed');
   });
 });
