@@ -69,7 +69,7 @@ describe('EmbeddingQueue', () => {
   });
 
   it('keeps at most maxInFlight requests at the server at once', async () => {
-    server.setDelay(50);
+    server.setDelay(150); // long enough for the requests sent together to be at the server together, even on a busy machine
     startQueue({ batchSize: 5, maxInFlight: 2 });
     queue.enqueue(embedder, jobs(40));
     await until(() => queue.status().rest.requests === 2);
