@@ -1,5 +1,6 @@
 // Index management, settings and task status.
-import { badRequest, notFound } from '../util/errors.js';
+import { mergeEmbedderSecrets, redactEmbedders, type EmbedderSettings } from '../vectors/embedder-settings.js';
+import { ApiError, badRequest, notFound } from '../util/errors.js';
 import { checkIndexName } from '../index/index-name.js';
 import { parseSettings } from '../index/params.js';
 import { isOneOf, isPlainObject } from '../index/records.js';
@@ -12,7 +13,7 @@ import type { OperationContext } from './types.js';
 import type { Engine } from '../engine/engine.js';
 
 /** What these handlers use of the engine: the index catalog, its write path and its tasks. */
-type Uses = Pick<Engine, 'index' | 'indexKeysReaching' | 'indexes' | 'taskStatus' | 'tasks' | 'write'>;
+type Uses = Pick<Engine, 'embeddersOf' | 'embeddings' | 'index' | 'indexKeysReaching' | 'indexes' | 'taskStatus' | 'tasks' | 'write'>;
 
 const PAGE_SIZE = 100;
 
@@ -57,6 +58,8 @@ export function getSettings(ctx: OperationContext<'indexName', Uses>) {
     Object.entries({ ...DEFAULT_SETTINGS, ...index.settings }).filter(([, value]) => value !== null),
   );
   if (index.primary) settings.primary = index.primary;
+  // an embedder's API key is the admin's: other keys see it masked
+  if (!ctx.caller.isAdmin && isPlainObject(settings.embedders)) settings.embedders = redactEmbedders(settings.embedders as Record<string, EmbedderSettings>);
   // synonyms were part of settings once; getVersion=2 leaves them out
   if (ctx.query.getVersion !== '2') settings.synonyms = [...index.synonyms.values()];
   return settings;
@@ -67,6 +70,12 @@ export async function setSettings(ctx: OperationContext<'indexName', Uses>) {
   const settings = parseSettings(ctx.body);
   rankingPlan(settings); // rejects a bad ranking or customRanking before anything is logged
   const indexName = checkIndexName(ctx.params.indexName);
+  if (settings.embedders !== undefined) {
+    // an embedder calls the URL it names with the key it holds: only the admin points it anywhere
+    if (!ctx.caller.isAdmin) throw new ApiError('not_allowed', 'Only the admin API key may change "embedders"');
+    // a masked secret sent back (read from a redacted getSettings) keeps the one stored
+    if (settings.embedders) settings.embedders = mergeEmbedderSecrets(settings.embedders, ctx.engine.embeddersOf(indexName) ?? {});
+  }
   if (ctx.engine.indexes.get(indexName)?.primary && settings.replicas !== undefined) {
     throw badRequest('A replica cannot have replicas');
   }
@@ -85,7 +94,10 @@ async function taskStatus(ctx: OperationContext<'taskID', Uses>) {
   if (!Number.isInteger(taskID) || taskID <= 0) throw badRequest(`Invalid taskID: ${ctx.params.taskID}`);
   const status = await ctx.engine.taskStatus(taskID);
   if (!status) throw notFound(`Task ${taskID} does not exist`);
-  return { status }; // the older documents' pendingTask was "deprecated, must not be used"; the spec allows status alone
+  // the older documents' pendingTask was "deprecated, must not be used"; the spec allows status alone, and
+  // Lantern says how many of the task's records still wait for an embedder (searchable by keywords meanwhile)
+  const waiting = ctx.engine.embeddings.waitingOf(taskID);
+  return waiting > 0 ? { status, pendingEmbeddings: waiting } : { status };
 }
 
 export function getTask(ctx: OperationContext<'indexName' | 'taskID', Uses>) {

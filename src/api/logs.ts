@@ -1,6 +1,6 @@
 // GET /1/logs: the engine's last calls (src/api/call-log.ts), recorded by
 // the router after each answer. Credentials never reach a log entry: API key
-// headers and query parameters are masked, key values in paths too (in
+// headers and query parameters are masked, embedders' keys in settings too, key values in paths too (in
 // key-management paths, and any segment that is or looks like a key), and
 // the answers of key management (which hold key values) are left out. A
 // restricted `logs` key reads only the entries of its indexes.
@@ -11,6 +11,7 @@ import { checkIndex, mayReach } from '../auth/restrictions.js';
 import { parseSecuredKey } from '../auth/secured-keys.js';
 import type { AnsweredCall, ApiResponse, Caller, InnerQuery, LogEntry as Entry, OperationContext, Right } from './types.js';
 import { jsonStart } from '../util/json-start.js';
+import { parseEmbedders, redactEmbedders } from '../vectors/embedder-settings.js';
 import type { CallLog } from './call-log.js';
 
 /** How much of a body or an answer an entry keeps. */
@@ -93,8 +94,22 @@ function asText(value: unknown): string {
   }
 }
 
+/** Settings' paths: their answers (and bodies) may hold embedders' secrets. */
+const SETTINGS_PATH = /\/settings\/?$/;
+
+/** A body that sets embedders (settings) with their secrets masked. */
+function withoutEmbedderSecrets(body: unknown): unknown {
+  if (!isPlainObject(body) || !isPlainObject(body.embedders)) return body;
+  try {
+    return { ...body, embedders: redactEmbedders(parseEmbedders(body.embedders)) };
+  } catch {
+    return { ...body, embedders: '(not valid embedders: not logged)' };
+  }
+}
+
 /** The start of the answer: of its text when the wire serialised it already (see ApiRequest.answerAsText). */
 function answerText(response: ApiResponse, path: string, maskedPath: string): string {
+  if (SETTINGS_PATH.test(path)) return asText(withoutEmbedderSecrets(response.body));
   if (response.text !== undefined && path === maskedPath) return cut(response.text);
   return asText(withMaskedPath(response.body, path, maskedPath));
 }
@@ -146,7 +161,7 @@ export function logCall(engine: KeyValues, log: CallLog<Entry>, call: AnsweredCa
     call: { requestId, method, path, query, headers, sourceIp, processingTimeMs },
     status: call.response.status,
     index: index !== undefined && keyLike(index, engine) ? maskKey(index) : index,
-    body: asText(call.body),
+    body: asText(withoutEmbedderSecrets(call.body)),
     answer: KEY_MANAGEMENT.test(call.path) ? '' : answerText(call.response, call.path, path),
     inner,
     nbHits: nbHitsOf(call, kind),

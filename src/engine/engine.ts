@@ -7,6 +7,7 @@
 import { isIndexWrite } from './index-catalog.js';
 import { AcceptedEmbedders } from '../vectors/accepted-embedders.js';
 import { Embeddings, type EmbeddingsOptions } from '../vectors/embeddings.js';
+import { VectorLinker } from '../vectors/vector-linker.js';
 import type { EmbedFunction } from '../vectors/embedder.js';
 import type { EmbedderSettings } from '../vectors/embedder-settings.js';
 import { loadCore } from '../core/wasm.js';
@@ -191,6 +192,8 @@ export class Engine {
    * vectors it logs).
    */
   private embedsRecords: boolean;
+  /** Links written vectors into their graphs in the background. */
+  private readonly linker: VectorLinker;
   /** The embedders settings accepted and not yet applied (see embeddersOf). */
   private readonly acceptedEmbedders = new AcceptedEmbedders();
   /** Room in the task queue, taken before a write is logged. */
@@ -221,8 +224,10 @@ export class Engine {
       follows: options.follow && `This engine follows ${options.follow.url}: it applies only what that server sends, so send writes there`,
     });
     this.embedsRecords = options.follow === undefined;
+    this.linker = new VectorLinker(() => this.catalog.indexes.values(), this.pacer);
     this.embeddings = new Embeddings({
       functions: options.embedders, queue: options.embeddingQueue, queryTimeoutMs: options.queryEmbeddingTimeoutMs,
+      index: (name) => this.catalog.indexes.get(name),
       write: (op) => this.write(op),
     });
     const tasks = this.durability.tasks;
@@ -239,6 +244,7 @@ export class Engine {
       this.catalog.prepareSearches();
       // records written before a restart whose vectors were not logged yet are embedded now
       if (this.embedsRecords) for (const index of this.catalog.indexes.values()) this.embeddings.takeWaiting(index, 0);
+      this.linker.wake();
     } catch (e) {
       await this.durability.storage.close();
       throw e;
@@ -369,8 +375,12 @@ export class Engine {
     await this.waitForTasks();
   }
 
+  /** @internal Resolves once every vector written is linked into its graph (benches and tests; searches find them before). */
+  waitForVectorLinks(): Promise<void> { return this.linker.idle(); }
+
   async close(): Promise<void> {
     this.embeddings.close();
+    this.linker.close();
     this.analytics.stopRetrying();
     // searches the log refuses now (cluster mode without NATS) end with this process: they were never replicated
     await this.analytics.flush().catch((e: Error) => console.error(`lantern: search events not logged are lost (${e.message.split('\n')[0]})`));
@@ -382,6 +392,7 @@ export class Engine {
     if (op.type === 'settings') await this.catalog.prepareSettings(op);
     await observeTask(this, op, () => this.applyInSlices(op, taskID));
     if (this.embedsRecords && isIndexWrite(op)) for (const index of this.catalog.written(op)) this.embeddings.takeWaiting(index, taskID);
+    this.linker.wake();
   }
 
   /**

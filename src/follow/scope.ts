@@ -1,11 +1,13 @@
 // What a follower receives: the index data (records, settings, synonyms,
 // rules, replicas) of the indexes its key reaches, and the dictionaries
-// every search reads; nothing else of the server's state — no API keys,
+// every search reads; nothing else of the server's state — no API keys
+// (embedders' keys are masked),
 // secured keys' parents, source allow-list, logs, analytics or cluster
 // mappings. The server applies it twice: to the image a follower starts
 // from (`followerImage`) and to every operation of its stream (`visibility`).
 import type { Caller } from '../auth/caller.js';
 import { mayReach } from '../auth/restrictions.js';
+import { withoutSecrets } from '../vectors/embedder-settings.js';
 import type { SnapshotHeader, Logged } from '../durability/durability.js';
 import { isIndexWrite, type IndexesPart, type IndexWrite } from '../engine/index-catalog.js';
 import type { WriteOperation } from '../engine/writes.js';
@@ -18,7 +20,8 @@ type FollowerState = SnapshotHeader & Partial<IndexesPart> & Partial<Dictionarie
 /** The image a follower with `caller`'s key starts from: the indexes it reaches and the dictionaries. */
 export function followerImage(state: SnapshotHeader, caller: Caller): FollowerState {
   const { version, lastTaskID, indexes = [], dictionaries } = state as FollowerState;
-  return { version, lastTaskID, indexes: indexes.filter((index) => mayReach(caller, index.name)), ...(dictionaries ? { dictionaries } : {}) };
+  const reached = indexes.filter((index) => mayReach(caller, index.name)).map((index) => ({ ...index, settings: withoutSecrets(index.settings) }));
+  return { version, lastTaskID, indexes: reached, ...(dictionaries ? { dictionaries } : {}) };
 }
 
 /**
@@ -62,9 +65,10 @@ function derivesIndexes(op: IndexWrite): boolean {
   return op.type === 'operation' || (op.type === 'settings' && op.settings.replicas !== undefined);
 }
 
-/** An index write without what belongs to other parts of the state: the keys a copy extends, the user a batch is for. */
+/** An index write without what belongs to other parts of the state (the keys a copy extends, the user a batch is for) nor secrets (embedders' API keys). */
 function stripped(op: Logged<IndexWrite>): Logged<IndexWrite> {
   if (op.type === 'operation' && op.keys !== undefined) return { ...op, keys: [] };
+  if (op.type === 'settings' && op.settings.embedders) return { ...op, settings: withoutSecrets(op.settings) };
   if (op.type === 'batch' && op.userID !== undefined) return { ...op, userID: undefined };
   return op;
 }

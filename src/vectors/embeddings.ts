@@ -9,7 +9,7 @@
 // for a while (a search box asks the same text again and again).
 import { createEmbedder, type EmbedFunction, type Embedder } from './embedder.js';
 import { EmbeddingQueue, type EmbeddedVector, type EmbeddingQueueOptions } from './embedding-queue.js';
-import type { EmbedderSettings } from './embedder-settings.js';
+import { sameVectorSpace, type EmbedderSettings } from './embedder-settings.js';
 import type { EmbeddingJob } from './index-vectors.js';
 import type { SearchIndex } from '../index/search-index.js';
 import type { WriteOperation } from '../engine/writes.js';
@@ -25,6 +25,8 @@ const QUERIES_KEPT = 512;
 export interface EmbeddingsOptions {
   /** In-process embedding functions, by the name a `function` embedder's setting gives. */
   functions?: Record<string, EmbedFunction>;
+  /** The index of that name, if there is one (a text is sent only while its record still needs it). */
+  index(name: string): SearchIndex | undefined;
   /** Logs computed vectors as a write (the engine's write path); resolves once logged. */
   write(operation: Extract<WriteOperation, { type: 'vectors' }>): Promise<unknown>;
   /** The background queue's pacing (tests shorten its retry delays). */
@@ -45,7 +47,14 @@ export class Embeddings {
   private readonly queries = new RecentValues<string, Promise<Float32Array>>(QUERIES_KEPT);
 
   constructor(private readonly options: EmbeddingsOptions) {
-    this.queue = new EmbeddingQueue({ ...options.queue, onEmbedded: (lane, results) => this.log(lane, results) });
+    this.queue = new EmbeddingQueue({
+      ...options.queue,
+      onEmbedded: (lane, results) => this.log(lane, results),
+      needsEmbedding: (lane, job) => {
+        const [indexName, embedder] = JSON.parse(lane) as [string, string];
+        return options.index(indexName)?.vectors.needsEmbedding(embedder, job.key, job.hash) ?? false;
+      },
+    });
   }
 
   /** After a write to `index` is applied (task `taskID`; 0 when recovering): queues the texts it left waiting. */
@@ -101,6 +110,8 @@ export class Embeddings {
     const lane = laneOf(indexName, name);
     const built = this.embedders.get(lane);
     if (built && JSON.stringify(built.settings) === JSON.stringify(settings)) return built.embedder;
+    // answers of another model are not this one's: dropped with the texts sent for them
+    if (built && !sameVectorSpace(built.settings, settings)) this.queue.clear(lane);
     const embedder = createEmbedder(lane, settings, this.options.functions ?? {});
     if (!embedder) return undefined;
     this.embedders.set(lane, { settings, embedder });

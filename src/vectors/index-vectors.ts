@@ -6,7 +6,7 @@
 // the hash of that text, so a record written again with the same text is
 // not embedded again. A record's own `_vectors` entry wins over embedding.
 import { VectorSpace, type NearestVectors } from '../core/vector-space.js';
-import { documentText, textHash, type EmbedderSettings } from './embedder-settings.js';
+import { documentText, sameVectorSpace, textHash, type EmbedderSettings } from './embedder-settings.js';
 import { writtenVector } from './record-vectors.js';
 import type { SearchRecord } from '../index/records.js';
 
@@ -22,13 +22,8 @@ export interface VectorsSnapshot {
   embedded: Array<[embedder: string, entries: Array<[objectID: string, hash: string, vector: Uint8Array]>]>;
 }
 
-/** Settings that decide a space's vectors: a change of any other (an apiKey) keeps them. */
-function identity(settings: EmbedderSettings): string {
-  const { apiKey: _secret, headers: _headers, ...rest } = settings as EmbedderSettings & { apiKey?: string; headers?: unknown };
-  return JSON.stringify(rest);
-}
-
-const computes = (settings: EmbedderSettings) => settings.source !== 'userProvided';
+/** What makes an embedder's texts: a change of it leaves the vectors valid but their texts to check again. */
+const textRecipe = (settings: EmbedderSettings) => (settings.source === 'userProvided' ? '' : JSON.stringify([settings.documentTemplate, settings.documentTemplateMaxBytes]));
 
 /** One embedder's vectors in an index. */
 class EmbedderVectors {
@@ -36,16 +31,15 @@ class EmbedderVectors {
   /** objectID → what the embedder computed for it (rest and function embedders). */
   readonly embedded = new Map<string, { hash: string; vector: Float32Array }>();
 
-  constructor(readonly name: string, readonly settings: EmbedderSettings, space?: VectorSpace) {
+  constructor(readonly name: string, public settings: EmbedderSettings, space?: VectorSpace) {
     this.space = space ?? new VectorSpace(settings.dimensions);
   }
 
-  get identity(): string { return identity(this.settings); }
-
   /** The text of a record this embedder embeds (undefined: it does not compute vectors). */
   textOf(record: SearchRecord, searchable: string[] | null): string | undefined {
-    if (!computes(this.settings)) return undefined;
-    return documentText((this.settings as { documentTemplate?: string }).documentTemplate, record, searchable);
+    const settings = this.settings;
+    if (settings.source === 'userProvided') return undefined;
+    return documentText(settings.documentTemplate, record, searchable, settings.documentTemplateMaxBytes);
   }
 }
 
@@ -67,15 +61,27 @@ export class IndexVectors {
    */
   configure(settings: Readonly<Record<string, EmbedderSettings>> | undefined, records: Iterable<[number, SearchRecord]>, searchable: string[] | null): void {
     const wanted = new Map(Object.entries(settings ?? {}));
-    for (const name of [...this.embedders.keys()]) {
+    /** Embedders whose vectors stay but whose texts changed: each record's text is checked again. */
+    const retexted: EmbedderVectors[] = [];
+    for (const [name, e] of [...this.embedders]) {
       const next = wanted.get(name);
-      if (!next || identity(next) !== this.embedders.get(name)!.identity) { this.embedders.delete(name); this.waiting.delete(name); }
-      else this.embedders.set(name, Object.assign(this.embedders.get(name)!, { settings: next }));
+      if (!next || !sameVectorSpace(e.settings, next)) { this.embedders.delete(name); this.waiting.delete(name); continue; }
+      if (textRecipe(next) !== textRecipe(e.settings)) retexted.push(e);
+      e.settings = next;
     }
     const fresh = [...wanted].filter(([name]) => !this.embedders.has(name)).map(([name, s]) => new EmbedderVectors(name, s));
-    if (fresh.length === 0) return;
+    if (fresh.length === 0 && retexted.length === 0) return;
     for (const e of fresh) this.embedders.set(e.name, e);
-    for (const [id, record] of records) for (const e of fresh) this.place(e, id, record, searchable);
+    for (const [id, record] of records) {
+      for (const e of fresh) this.place(e, id, record, searchable);
+      for (const e of retexted) this.noteIfUnembedded(e, record, searchable);
+    }
+  }
+
+  /** Whether `embedder` still needs a vector for this text of a record (none computed for it since it was queued). */
+  needsEmbedding(embedder: string, objectID: string, hash: string): boolean {
+    const e = this.embedders.get(embedder);
+    return e !== undefined && e.embedded.get(objectID)?.hash !== hash;
   }
 
   /** A record was written under record id `id` (its previous version, if any, was removed first). */
@@ -146,6 +152,13 @@ export class IndexVectors {
 
   /** Vectors of `embedder` (live records with one). */
   sizeOf(embedder: string): number { return this.embedders.get(embedder)?.space.size ?? 0; }
+
+  /** Vectors written and not linked into their space's graph yet (searched exactly meanwhile). */
+  get pending(): number {
+    let pending = 0;
+    for (const e of this.embedders.values()) pending += e.space.pending;
+    return pending;
+  }
 
   /** Links vectors waiting in the spaces into their graphs for about `budgetMs`; returns how many still wait. */
   linkSome(budgetMs: number): number {
