@@ -131,7 +131,7 @@ describe('an embedder\'s API key', () => {
     const admin = (method: string, path: string, body?: unknown) => engine.request({ method, path, body, headers: { 'x-algolia-api-key': 'admin', 'x-algolia-application-id': 'A' } });
     await admin('PUT', '/1/indexes/talks/settings', embedders());
     await engine.waitForTasks();
-    const key = ((await admin("POST", "/1/keys", { acl: ["settings", "editSettings", "logs"] })).body as { key: string }).key;
+    const key = ((await admin('POST', '/1/keys', { acl: ['settings', 'editSettings', 'logs'] })).body as { key: string }).key;
     const other = (method: string, path: string, body?: unknown) => engine.request({ method, path, body, headers: { 'x-algolia-api-key': key, 'x-algolia-application-id': 'A' } });
     await engine.waitForTasks();
 
