@@ -114,6 +114,35 @@ describe('vectors a userProvided embedder holds', () => {
     expect(matched._highlightResult.title.value).toContain('<em>river</em>');
   });
 
+  it('rules and distinct shape hybrid answers as keyword ones: promoted first, hidden absent, one hit per group', async () => {
+    const engine = await openAt(tempDir());
+    const call = caller(engine);
+    const records = places(120);
+    await indexWith(call, records);
+    const nearestAll = nearestIDs(records, QUERY, 120);
+    const [hidden, , , promoted] = nearestAll;
+    const last = nearestAll[nearestAll.length - 1];
+    await call('PUT', '/1/indexes/places/rules/r1', {
+      objectID: 'r1', conditions: [{ pattern: 'river', anchoring: 'contains' }],
+      consequence: { promote: [{ objectID: last, position: 0 }], hide: [{ objectID: hidden }] },
+    });
+    await engine.waitForTasks();
+    const ruled = await call('POST', '/1/indexes/places/query', { query: 'river', vector: QUERY, hybrid: { semanticRatio: 0.9 }, hitsPerPage: 10 });
+    const ids = ruled.body.hits.map((h: any) => h.objectID);
+    expect(ids[0]).toBe(last);
+    expect(ids).not.toContain(hidden);
+    expect(ids).toContain(promoted);
+    expect(new Set(ids).size).toBe(ids.length);
+
+    await call('PUT', '/1/indexes/places/settings', { attributeForDistinct: 'color' });
+    await engine.waitForTasks();
+    const distinct = await call('POST', '/1/indexes/places/query', { vector: QUERY, distinct: 1, hitsPerPage: 10 });
+    expect(distinct.body.hits.map((h: any) => h.color).sort()).toEqual([...COLORS].sort());
+    // the nearest of each color, in order
+    const firstOfEach = COLORS.map((c) => nearestAll.find((id) => records.find((r) => r.objectID === id)!.color === c)!);
+    expect(distinct.body.hits.map((h: any) => h.objectID)).toEqual(nearestAll.filter((id) => firstOfEach.includes(id)));
+  });
+
   it('hits carry _vectors only with retrieveVectors; _vectors is never searched as text', async () => {
     const engine = await openAt(tempDir());
     const call = caller(engine);
