@@ -243,7 +243,7 @@ export class Engine {
       // the memory the first searches would take is taken now (see CoreIndex.prepareSearches)
       this.catalog.prepareSearches();
       // records written before a restart whose vectors were not logged yet are embedded now
-      if (this.embedsRecords) for (const index of this.catalog.indexes.values()) this.embeddings.takeWaiting(index, 0);
+      if (this.embedsRecords) for (const index of this.catalog.indexes.values()) this.takeWaitingTexts(index, 0);
       this.linker.wake();
     } catch (e) {
       await this.durability.storage.close();
@@ -391,8 +391,13 @@ export class Engine {
   private async runTask(op: Logged<WriteOperation>, taskID: number): Promise<void> {
     if (op.type === 'settings') await this.catalog.prepareSettings(op);
     await observeTask(this, op, () => this.applyInSlices(op, taskID));
-    if (this.embedsRecords && isIndexWrite(op)) for (const index of this.catalog.written(op)) this.embeddings.takeWaiting(index, taskID);
+    if (this.embedsRecords && isIndexWrite(op)) for (const index of this.catalog.written(op)) this.takeWaitingTexts(index, taskID);
     this.linker.wake();
+  }
+
+  /** Queues the texts a write to `index` left waiting for an embedder (a replica's as its primary's, see Embeddings.takeWaiting). */
+  private takeWaitingTexts(index: SearchIndex, taskID: number): void {
+    this.embeddings.takeWaiting(index, taskID, index.primary === undefined ? undefined : this.catalog.indexes.get(index.primary));
   }
 
   /**

@@ -57,20 +57,26 @@ export class Embeddings {
     });
   }
 
-  /** After a write to `index` is applied (task `taskID`; 0 when recovering): queues the texts it left waiting. */
-  takeWaiting(index: SearchIndex, taskID: number): void {
+  /**
+   * After a write to `index` is applied (task `taskID`; 0 when recovering):
+   * queues the texts it left waiting. A standard replica with its
+   * primary's embedders queues them as its primary's: the vectors logged
+   * for the primary reach its replicas too, so a text is embedded once.
+   */
+  takeWaiting(index: SearchIndex, taskID: number, primary?: SearchIndex): void {
     const jobs = index.vectors.drainWaiting();
     if (jobs.length === 0) return;
+    const owner = primary && JSON.stringify(primary.settings.embedders) === JSON.stringify(index.settings.embedders) ? primary : index;
     const byEmbedder = new Map<string, EmbeddingJob[]>();
     for (const job of jobs) {
       const list = byEmbedder.get(job.embedder);
       if (list) list.push(job); else byEmbedder.set(job.embedder, [job]);
     }
     for (const [name, list] of byEmbedder) {
-      const settings = index.vectors.settingsOf(name);
-      const embedder = settings && this.embedderFor(index.name, name, settings);
+      const settings = owner.vectors.settingsOf(name);
+      const embedder = settings && this.embedderFor(owner.name, name, settings);
       if (!embedder) continue;
-      const lane = laneOf(index.name, name);
+      const lane = laneOf(owner.name, name);
       for (const job of list) this.own(lane, job.objectID, taskID);
       this.queue.enqueue(embedder, list.map((job) => ({ key: job.objectID, text: job.text, hash: job.hash })));
     }

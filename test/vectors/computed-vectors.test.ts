@@ -102,6 +102,25 @@ describe('a rest embedder', () => {
   });
 });
 
+describe('replicas', () => {
+  it('a standard replica with its primary\'s embedders searches by meaning; each text is embedded once for both', async () => {
+    const engine = await openAt(tempDir(), { embeddingQueue: RETRY });
+    const call = caller(engine);
+    const before = server.textsEmbedded;
+    await call('PUT', '/1/indexes/talks/settings?forwardToReplicas=true', { ...embedders(), replicas: ['talks_by_views'] });
+    await engine.waitForTasks();
+    await call('PUT', '/1/indexes/talks_by_views/settings', { customRanking: ['desc(views)'] });
+    await call('POST', '/1/indexes/talks/batch', { requests: TALKS.map((body) => ({ action: 'addObject', body })) });
+    await engine.waitForEmbeddings();
+    expect(server.textsEmbedded - before).toBe(TALKS.length);
+    const query = 'trees and parks in cities';
+    for (const indexName of ['talks', 'talks_by_views']) {
+      const r = await call('POST', `/1/indexes/${indexName}/query`, { query, hybrid: { semanticRatio: 1 }, hitsPerPage: 2 });
+      expect(r.body.hits.map((h: any) => h.objectID), indexName).toEqual(nearest(query, 2));
+    }
+  });
+});
+
 describe('an embedder that fails', () => {
   it('loses no write: records are kept and searchable by keywords, queries answer keyword results and say why, and all is embedded once it is back', async () => {
     const engine = await openAt(tempDir(), { embeddingQueue: RETRY, queryEmbeddingTimeoutMs: 500 });
