@@ -34,8 +34,12 @@ export interface Embedder {
 export type EmbedderErrorKind = 'unreachable' | 'status' | 'malformed' | 'dimensions' | 'timeout';
 
 export class EmbedderError extends Error {
-  constructor(readonly embedder: string, readonly kind: EmbedderErrorKind, message: string, readonly status?: number) {
-    super(`Embedder "${embedder}": ${message}`);
+  /** What went wrong, without the embedder's name. */
+  readonly reason: string;
+
+  constructor(readonly embedder: string, readonly kind: EmbedderErrorKind, reason: string, readonly status?: number) {
+    super(`Embedder "${embedder}": ${reason}`);
+    this.reason = reason;
     this.name = 'EmbedderError';
   }
 }
