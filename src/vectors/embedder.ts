@@ -202,8 +202,9 @@ function functionCall(name: string, settings: FunctionEmbedderSettings, function
   return async (texts) => {
     if (!embed) {
       const given = Object.keys(functions);
-      throw new EmbedderError(name, 'unreachable', `no function "${settings.name}" was given to Lantern.open({ embedders })` +
-        ` (${given.length ? `it has ${given.map((g) => `"${g}"`).join(', ')}` : 'it has none'})`);
+      // a function cannot be sent to another thread: an engine in a worker (or lantern serve) has only those given there
+      throw new EmbedderError(name, 'unreachable', `no function "${settings.name}" was given to this thread's Lantern.open({ embedders })` +
+        ` (${given.length ? `it has ${given.map((g) => `"${g}"`).join(', ')}` : 'it has none'}; functions do not cross to worker threads)`);
     }
     let vectors: unknown;
     try {

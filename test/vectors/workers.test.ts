@@ -91,6 +91,13 @@ describe('the engine in a Comlink worker', () => {
       expect((expected[0] as any).hits.length).toBeGreaterThan(0);
       expect((expected[0] as any).semanticHitCount).toBeDefined();
       expect(await answers(remote)).toEqual(expected);
+      // a function given to this thread's engine does not cross to the worker's: its search answers by keywords, and says why
+      await remote.request({ method: 'PUT', path: '/1/indexes/talks/settings', body: settings(true) });
+      await remote.waitForTasks(); // (its records wait for the function in vain: waitForEmbeddings would not resolve)
+      const answer = await remote.request({ method: 'POST', path: '/1/indexes/talks/query', body: { query: 'ocean', hybrid: { embedder: 'local' } } });
+      expect(answer.status).toBe(200);
+      expect((answer.body as any).semanticError).toMatch(/no function "hashed" was given to this thread's Lantern.open/);
+      expect((answer.body as any).hits.map((h: any) => h.objectID).sort()).toEqual(['t1', 't2']);
     } finally {
       await local.close();
       await remote.close();
@@ -139,7 +146,7 @@ describe('lantern serve --workers 2', () => {
       for (let round = 0; round < 2; round++) {
         const answer = await call('POST', '/1/indexes/talks/query', hybrid);
         expect(answer.status).toBe(200);
-        expect(answer.body.semanticError).toMatch(/^the query could not be embedded by the embedder "local", keyword results only: no function "hashed" was given/);
+        expect(answer.body.semanticError).toMatch(/^the query could not be embedded by the embedder "local", keyword results only: no function "hashed" was given to this thread's Lantern.open\(\{ embedders \}\) \(it has none; functions do not cross to worker threads\)$/);
         expect(answer.body.hits.map((h: any) => h.objectID).sort()).toEqual(['t1', 't2', 't7']);
       }
       // in the process that was given it, the same search has its vector side
