@@ -5,7 +5,7 @@
 // embedding server, behind an API key), and records for a function embedder
 // the page's engine alone has. The follower receives the records with their
 // `_vectors` and the computed vectors the server logged, never the
-// embedder's API key (neither in the image nor in the log); with the server
+// embedder's API key or credential headers (neither in the image nor in the log); with the server
 // gone and the page offline it answers vector searches as the server did,
 // and embeds its own queries with its function embedder.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,6 +24,7 @@ const PAGES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const ADMIN = 'browser-vectors-admin';
 const APP = 'BROWSERVECTORS';
 const SECRET = 'sk-follow-0123456789SECRET';
+const HEADER_SECRET = 'hdr-follow-0123456789SECRET';
 const DIMENSIONS = 16;
 
 let site: Server | undefined;
@@ -121,7 +122,9 @@ describe.skipIf(!haveChromium)('vectors on a follower in a browser worker', () =
     await call('POST', '/1/indexes/own/batch', { requests: OWN.map((body) => ({ action: 'addObject', body })) });
     await call('PUT', '/1/indexes/computed/settings', {
       searchableAttributes: ['title'],
-      embedders: { meaning: { source: 'rest', url: embeddings!.url, apiKey: SECRET, dimensions: DIMENSIONS, documentTemplate: '{{doc.title}}' } },
+      embedders: {
+        meaning: { source: 'rest', url: embeddings!.url, apiKey: SECRET, headers: { 'x-api-key': HEADER_SECRET, 'x-team': 'search' }, dimensions: DIMENSIONS, documentTemplate: '{{doc.title}}' },
+      },
     });
     const { taskID: embedded } = await call('POST', '/1/indexes/computed/batch', { requests: TALKS.map((body) => ({ action: 'addObject', body })) });
     await call('PUT', '/1/indexes/local/settings', { searchableAttributes: ['title'], embedders: { local: { source: 'function', name: 'hashed', dimensions: DIMENSIONS } } });
@@ -136,7 +139,7 @@ describe.skipIf(!haveChromium)('vectors on a follower in a browser worker', () =
     const log = await streamed;
     expect(log).toContain('"type":"vectors"');
     expect(log).toContain('whales');
-    for (const text of [image, log]) expect(text).not.toContain(SECRET);
+    for (const text of [image, log]) for (const secret of [SECRET, HEADER_SECRET, 'SECRET']) expect(text).not.toContain(secret);
 
     const page = await context!.newPage();
     page.on('console', (m) => pageLog.push(`[${m.type()}] ${m.text()}`));
@@ -147,7 +150,7 @@ describe.skipIf(!haveChromium)('vectors on a follower in a browser worker', () =
 
     const request = (method: string, path: string) => page.evaluate(([m, p]) => (window as any).lantern.request({ method: m, path: p }), [method, path] as const);
     // the follower's settings hold the key masked
-    expect((await request('GET', '/1/indexes/computed/settings')).body.embedders.meaning.apiKey).toBe('sk-...');
+    expect((await request('GET', '/1/indexes/computed/settings')).body.embedders.meaning).toMatchObject({ apiKey: 'sk-...', headers: { 'x-api-key': 'hdr...', 'x-team': 'search' } });
     // records come with their vectors as written
     for (const record of OWN) expect((await request('GET', `/1/indexes/own/${record.objectID}`)).body).toEqual(record);
 

@@ -135,6 +135,22 @@ describe('lantern serve --workers 2', () => {
       expect(workers).toEqual(new Set(['1', '2']));
       // the query texts were embedded (by the workers: the main thread answers no search)
       expect(embeddings.embeddedTexts.get('trees talking')).toBeGreaterThanOrEqual(1);
+      // an embedder that fails: each worker answers by keywords, and says why
+      embeddings.setFailing('always');
+      const workersFailing = new Set<string | null>();
+      try {
+        // texts asked for the first time (a worker remembers the vectors of texts it embedded)
+        for (const [text, found] of [['whales', ['t1']], ['warming', ['t2']], ['oceans', ['t1', 't2']]]) {
+          const answer = await call('POST', '/1/indexes/talks/query', { query: text, hybrid: { embedder: 'meaning' } });
+          expect(answer.status).toBe(200);
+          expect(answer.body.semanticError).toMatch(/^the query could not be embedded by the embedder "meaning", keyword results only: .*500/);
+          expect(answer.body.hits.map((h: any) => h.objectID).sort()).toEqual(found);
+          workersFailing.add(answer.worker);
+        }
+        expect(workersFailing).toEqual(new Set(['1', '2']));
+      } finally {
+        embeddings.setFailing(0);
+      }
 
       // the function embedder the server was not given: keyword results, and why
       await call('PUT', '/1/indexes/talks/settings', settings(true));
