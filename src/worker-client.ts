@@ -16,6 +16,7 @@ export interface WireResponse { status: number; headers?: Record<string, string>
 export interface WorkerApi {
   request(request: ApiRequest): Promise<WireResponse>;
   waitForTasks(): Promise<void>;
+  waitForEmbeddings(): Promise<void>;
   snapshot(): Promise<void>;
   followState(): Promise<FollowState | undefined>;
   caughtUp(taskID?: number): Promise<void>;
@@ -35,6 +36,8 @@ export interface RemoteLantern {
   request(request: ApiRequest): Promise<ApiResponse>;
   client(apiKey?: string, appId?: string): LanternClient;
   waitForTasks(): Promise<void>;
+  /** Resolves once the tasks are applied and the texts they left are embedded (see Lantern.waitForEmbeddings). */
+  waitForEmbeddings(): Promise<void>;
   snapshot(): Promise<void>;
   /** Where the worker's engine stands with the server it follows (undefined when it follows none). */
   followState(): Promise<FollowState | undefined>;
@@ -56,6 +59,7 @@ export function connectWorker(worker: Comlink.Endpoint | NodeWorkerLike): Remote
     request,
     client: (apiKey, appId) => createClient(request, apiKey, appId),
     waitForTasks: () => remote.waitForTasks(),
+    waitForEmbeddings: () => remote.waitForEmbeddings(),
     snapshot: () => remote.snapshot(),
     followState: () => remote.followState(),
     caughtUp: (taskID) => remote.caughtUp(taskID),

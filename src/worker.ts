@@ -27,6 +27,7 @@ export function exposeEngine(engine: Lantern | Promise<Lantern>, endpoint: Comli
       return Comlink.transfer({ status: response.status, headers: response.headers, json }, [json.buffer as ArrayBuffer]);
     },
     waitForTasks: async () => (await opened).waitForTasks(),
+    waitForEmbeddings: async () => (await opened).waitForEmbeddings(),
     snapshot: async () => (await opened).snapshot(),
     followState: async () => (await opened).follower?.state,
     async caughtUp(taskID) {

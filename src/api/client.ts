@@ -5,10 +5,12 @@
 // typed in LanternExtras, and one that neither types fails to compile.
 import type {
   AbtestingClient, AbtestingV3Client, AddApiKeyResponse, AnalyticsClient, ApiKey, BrowseResponse, DeleteApiKeyResponse,
-  GetApiKeyResponse, InsightsClient, ListApiKeysResponse, MonitoringClient, PersonalizationClient,
-  PersonalizationStrategyParams, QuerySuggestionsClient, SearchClient, SearchResponse,
-  SetPersonalizationStrategyResponse, UpdateApiKeyResponse,
+  GetApiKeyResponse, GetSettingsProps, IndexSettings, InsightsClient, ListApiKeysResponse, MonitoringClient,
+  PersonalizationClient, PersonalizationStrategyParams, QuerySuggestionsClient, SearchClient, SearchMethodParams,
+  SearchParams as OfficialSearchParams, SearchResponse, SearchResult, SetPersonalizationStrategyResponse,
+  SetSettingsProps, SettingsResponse, UpdateApiKeyResponse, UpdatedAtResponse,
 } from 'algoliasearch';
+import type { SearchParams, Settings, SettingsChanges } from '../index/params.js';
 import { ApiError } from '../util/errors.js';
 import { ROUTES, type Route, type RouteOp } from './routes.js';
 import type { ApiRequest, ApiResponse } from './types.js';
@@ -62,6 +64,36 @@ export interface LanternExtras {
   followLog(args?: { after?: number }): Promise<ReadableStream<Uint8Array>>;
 }
 
+/** Lantern's vector search parameters (vectors.md), typed off the parameter table; the official types have none of them. */
+export type VectorSearchParams = Partial<Pick<SearchParams, 'hybrid' | 'vector' | 'retrieveVectors'>>;
+
+/** What a hybrid or vector search's answer adds (its hits carry `_vectors` with `retrieveVectors`: type them in T). */
+export interface VectorAnswer {
+  /** Hits of the page found by the vector side alone. */
+  semanticHitCount?: number;
+  /** Why the query has no vector (its embedder failed): the answer is the keyword one. */
+  semanticError?: string;
+}
+
+/** An official request option argument, which Lantern's client accepts and ignores. */
+type RequestOptions = Parameters<SearchClient['searchSingleIndex']>[1];
+
+/** The official methods whose parameters and answers Lantern extends with vectors (embedders, hybrid, vector, retrieveVectors). */
+export interface LanternVectorMethods {
+  searchSingleIndex<T = Record<string, unknown>>(
+    args: { indexName: string; searchParams?: OfficialSearchParams & VectorSearchParams }, requestOptions?: RequestOptions,
+  ): Promise<SearchResponse<T> & VectorAnswer>;
+  search<T = Record<string, unknown>>(
+    args: Omit<SearchMethodParams, 'requests'> & { requests: Array<SearchMethodParams['requests'][number] & VectorSearchParams> }, requestOptions?: RequestOptions,
+  ): Promise<{ results: Array<SearchResult<T> & VectorAnswer> }>;
+  /** `embedders` (only the admin key may change it; null removes them all). */
+  setSettings(
+    args: Omit<SetSettingsProps, 'indexSettings'> & { indexSettings: IndexSettings & Pick<SettingsChanges, 'embedders'> }, requestOptions?: RequestOptions,
+  ): Promise<UpdatedAtResponse>;
+  /** `embedders` with their API keys masked unless the key has the admin right. */
+  getSettings(args: GetSettingsProps, requestOptions?: RequestOptions): Promise<SettingsResponse & Partial<Pick<Settings, 'embedders'>>>;
+}
+
 /** The official clients' helpers Lantern's client has too. */
 export interface LanternHelpers {
   /** Saves records in batches of `batchSize` (1,000), waiting for each task with `waitForTasks`. */
@@ -73,13 +105,15 @@ export interface LanternHelpers {
 /**
  * `engine.client()`: every operation of the route table, typed as the
  * official client types it (a misspelt method or argument does not compile;
- * `searchSingleIndex<Talk>` types the hits). The official methods' second
+ * `searchSingleIndex<Talk>` types the hits), with Lantern's vector
+ * parameters and settings added (LanternVectorMethods). The official methods' second
  * argument, request options, is accepted and ignored.
  */
-export type LanternClient = { [K in Exclude<RouteOp, keyof LanternExtras>]: OfficialMethod<K> } & LanternExtras & LanternHelpers;
+export type LanternClient =
+  { [K in Exclude<RouteOp, keyof LanternExtras | keyof LanternVectorMethods>]: OfficialMethod<K> } & LanternExtras & LanternVectorMethods & LanternHelpers;
 
 /** Route operations typed by no official client nor LanternExtras: must stay `never` (a compile error names them). */
-type Untyped = { [K in RouteOp]: K extends keyof LanternExtras ? never : [OfficialMethod<K>] extends [never] ? K : never }[RouteOp];
+type Untyped = { [K in RouteOp]: K extends keyof LanternExtras | keyof LanternVectorMethods ? never : [OfficialMethod<K>] extends [never] ? K : never }[RouteOp];
 const everyOperationTyped: [Untyped] extends [never] ? true : { untyped: Untyped } = true;
 void everyOperationTyped;
 

@@ -399,7 +399,8 @@ export class SearchIndex {
     for (const rule of snapshot.rules) index.rules.set(rule.objectID, rule);
     index.primary = snapshot.primary;
     if (index.settings.embedders) {
-      index.ownVectors = await IndexVectors.restore(snapshot.vectors, index.settings.embedders, () => index.liveEntries(), index.searchableNames(), yieldTurn);
+      index.ownVectors = await IndexVectors.restore(snapshot.vectors, index.settings.embedders, () => index.liveEntries(), index.searchableNames(), yieldTurn)
+        .catch((e: Error) => { throw new Error(`index ${snapshot.name}: ${e.message}`); });
     }
     return index;
   }

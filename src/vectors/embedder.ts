@@ -34,8 +34,12 @@ export interface Embedder {
 export type EmbedderErrorKind = 'unreachable' | 'status' | 'malformed' | 'dimensions' | 'timeout';
 
 export class EmbedderError extends Error {
-  constructor(readonly embedder: string, readonly kind: EmbedderErrorKind, message: string, readonly status?: number) {
-    super(`Embedder "${embedder}": ${message}`);
+  /** What went wrong, without the embedder's name. */
+  readonly reason: string;
+
+  constructor(readonly embedder: string, readonly kind: EmbedderErrorKind, reason: string, readonly status?: number) {
+    super(`Embedder "${embedder}": ${reason}`);
+    this.reason = reason;
     this.name = 'EmbedderError';
   }
 }
@@ -198,8 +202,9 @@ function functionCall(name: string, settings: FunctionEmbedderSettings, function
   return async (texts) => {
     if (!embed) {
       const given = Object.keys(functions);
-      throw new EmbedderError(name, 'unreachable', `no function "${settings.name}" was given to Lantern.open({ embedders })` +
-        ` (${given.length ? `it has ${given.map((g) => `"${g}"`).join(', ')}` : 'it has none'})`);
+      // a function cannot be sent to another thread: an engine in a worker (or lantern serve) has only those given there
+      throw new EmbedderError(name, 'unreachable', `no function "${settings.name}" was given to this thread's Lantern.open({ embedders })` +
+        ` (${given.length ? `it has ${given.map((g) => `"${g}"`).join(', ')}` : 'it has none'}; functions do not cross to worker threads)`);
     }
     let vectors: unknown;
     try {

@@ -7,7 +7,7 @@
 // of its records still wait for an embedder (`pendingEmbeddings`).
 // Queries are embedded on the spot, within a time limit, and remembered
 // for a while (a search box asks the same text again and again).
-import { createEmbedder, type EmbedFunction, type Embedder } from './embedder.js';
+import { EmbedderError, createEmbedder, type EmbedFunction, type Embedder } from './embedder.js';
 import { EmbeddingQueue, type EmbeddedVector, type EmbeddingQueueOptions } from './embedding-queue.js';
 import { sameVectorSpace, type EmbedderSettings } from './embedder-settings.js';
 import type { EmbeddingJob } from './index-vectors.js';
@@ -105,7 +105,9 @@ export class Embeddings {
       return { vector: await embedding };
     } catch (error) {
       this.queries.delete(key); // the next search asks again
-      return { failure: `the query could not be embedded, keyword results only: ${(error as Error).message}` };
+      // the embedder is named as the index names it (an EmbedderError names the queue's lane)
+      const reason = error instanceof EmbedderError ? error.reason : (error as Error).message;
+      return { failure: `the query could not be embedded by the embedder "${name}", keyword results only: ${reason}` };
     }
   }
 

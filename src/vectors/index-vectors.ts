@@ -188,8 +188,10 @@ export class IndexVectors {
   /**
    * The vectors of a restored index: its spaces imported as they were
    * exported, for the embedders `settings` still has (a snapshot without
-   * them, or with a space that fails to import, rebuilds it from the
-   * records); the texts without a current vector wait again.
+   * them rebuilds them from the records); the texts without a current
+   * vector wait again. A space that does not import, or does not hold the
+   * vectors its records say it holds, is refused: the snapshot is damaged
+   * (its proof fails, so it never replaces a good one).
    */
   static async restore(
     snapshot: VectorsSnapshot | undefined, settings: Readonly<Record<string, EmbedderSettings>> | undefined,
@@ -199,8 +201,7 @@ export class IndexVectors {
     const saved = new Map(snapshot?.spaces ?? []);
     for (const [name, s] of Object.entries(settings ?? {})) {
       const parts = saved.get(name);
-      const space = parts ? await VectorSpace.importSnapshot(parts, pause) : undefined;
-      vectors.embedders.set(name, new EmbedderVectors(name, s, space?.dimensions === s.dimensions ? space : undefined));
+      vectors.embedders.set(name, new EmbedderVectors(name, s, parts ? await importedSpace(name, parts, s.dimensions, pause) : undefined));
     }
     for (const [name, entries] of snapshot?.embedded ?? []) {
       const e = vectors.embedders.get(name);
@@ -211,9 +212,17 @@ export class IndexVectors {
       }
     }
     const rebuilt = [...vectors.embedders.values()].filter((e) => !saved.has(e.name));
+    const imported = [...vectors.embedders.values()].filter((e) => saved.has(e.name)).map((e) => ({ e, may: 0 }));
     for (const [id, record] of records()) {
       for (const e of rebuilt) vectors.place(e, id, record, searchable);
-      for (const e of vectors.embedders.values()) if (!rebuilt.includes(e)) vectors.noteIfUnembedded(e, record, searchable);
+      for (const check of imported) {
+        const holds = vectors.noteRestored(check.e, record, searchable);
+        if (holds === 'must' && !check.e.space.has(id)) throw spaceMismatch(check.e.name, `record ${JSON.stringify(record.objectID)} has no vector in it`);
+        if (holds !== 'not') check.may++;
+      }
+    }
+    for (const { e, may } of imported) {
+      if (e.space.size > may) throw spaceMismatch(e.name, `it holds ${e.space.size} vectors, its records at most ${may}`);
     }
     return vectors;
   }
@@ -239,9 +248,41 @@ export class IndexVectors {
     if (e.embedded.get(record.objectID)?.hash !== hash) this.wait(e.name, { embedder: e.name, objectID: record.objectID, text, hash });
   }
 
+  /**
+   * A record of a restored space (see noteIfUnembedded), and whether the
+   * space must hold its vector (written, or computed from its text now),
+   * may hold one (computed from an older text: kept while the new one
+   * waits) or holds none.
+   */
+  private noteRestored(e: EmbedderVectors, record: SearchRecord, searchable: string[] | null): 'must' | 'may' | 'not' {
+    const written = writtenVector(record, e.name);
+    if (written) return written.length === e.settings.dimensions ? 'must' : 'not';
+    const text = e.textOf(record, searchable);
+    if (text === undefined) return 'not';
+    const hash = textHash(text);
+    const computed = e.embedded.get(record.objectID);
+    if (computed?.hash === hash) return 'must';
+    this.wait(e.name, { embedder: e.name, objectID: record.objectID, text, hash });
+    return computed ? 'may' : 'not';
+  }
+
   private wait(embedder: string, job: EmbeddingJob): void {
     let byObject = this.waiting.get(embedder);
     if (!byObject) this.waiting.set(embedder, (byObject = new Map()));
     byObject.set(job.objectID, job);
   }
 }
+
+/** A snapshot's space of embedder `name`, imported; refused when it does not import or has other dimensions than `dimensions`. */
+async function importedSpace(name: string, parts: Uint8Array[], dimensions: number, pause: () => Promise<void>): Promise<VectorSpace> {
+  let space: VectorSpace;
+  try {
+    space = await VectorSpace.importSnapshot(parts, pause);
+  } catch (e) {
+    throw spaceMismatch(name, `it does not load (${(e as Error).message})`);
+  }
+  if (space.dimensions !== dimensions) throw spaceMismatch(name, `it has ${space.dimensions} dimensions, the embedder ${dimensions}`);
+  return space;
+}
+
+const spaceMismatch = (embedder: string, why: string) => new Error(`the vector space of embedder "${embedder}" is damaged: ${why}`);

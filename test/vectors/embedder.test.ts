@@ -153,7 +153,7 @@ describe('a function embedder', () => {
   it('says which function is missing, and those it was given', async () => {
     const error = await createEmbedder('local', { ...settings, name: 'minilm' }, functions)!.embed(['a']).catch((e) => e);
     expect(error.kind).toBe('unreachable');
-    expect(error.message).toBe('Embedder "local": no function "minilm" was given to Lantern.open({ embedders }) (it has "hash")');
+    expect(error.message).toBe('Embedder "local": no function "minilm" was given to this thread\'s Lantern.open({ embedders }) (it has "hash"; functions do not cross to worker threads)');
   });
 
   it('times out a function that never answers', async () => {
