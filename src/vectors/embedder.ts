@@ -34,7 +34,8 @@ export interface Embedder {
 export type EmbedderErrorKind = 'unreachable' | 'status' | 'malformed' | 'dimensions' | 'timeout';
 
 export class EmbedderError extends Error {
-  constructor(readonly embedder: string, readonly kind: EmbedderErrorKind, message: string, readonly status?: number) {
+  /** `received`: for kind 'dimensions', the length of the vectors the embedder answered. */
+  constructor(readonly embedder: string, readonly kind: EmbedderErrorKind, message: string, readonly status?: number, readonly received?: number) {
     super(`Embedder "${embedder}": ${message}`);
     this.name = 'EmbedderError';
   }
@@ -223,7 +224,7 @@ function checkedVectors(name: string, dimensions: number, count: number, vectors
       throw new EmbedderError(name, 'malformed', `text ${i} got no vector`);
     }
     if (vector.length !== dimensions) {
-      throw new EmbedderError(name, 'dimensions', `got a vector of ${vector.length} dimensions, the setting says ${dimensions}`);
+      throw new EmbedderError(name, 'dimensions', `got a vector of ${vector.length} dimensions, the setting says ${dimensions}`, undefined, vector.length);
     }
     const floats = new Float32Array(dimensions);
     for (let d = 0; d < dimensions; d++) {
