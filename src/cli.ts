@@ -361,6 +361,14 @@ async function serveCommand(): Promise<void> {
   if (cluster?.nodes) advertise(engine, cluster.nodes, flags.advertise ?? url);
   // the key itself is never printed: terminals, CI logs and screen shares keep what is printed
   const auth = adminKey ? ` -H "X-Algolia-API-Key: $${ADMIN_KEY_VARIABLE}" -H 'X-Algolia-Application-Id: ${flags['app-id'] ?? ''}'` : '';
+  // before "listening on": whoever reads that line may stop the server at once
+  const shutDown = async () => {
+    await pool?.close();
+    await engine.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', shutDown);
+  process.on('SIGTERM', shutDown);
   console.log(`listening on ${url}`);
   if (pool) console.log(`reads answered by ${workers} worker threads, each holding a copy of the state`);
   if (cluster?.nodes) console.log(`serving cluster ${cluster.nodes.served} of application ${flags['app-id']} from NATS JetStream (${flags.nats}); calls for users of other clusters go to their nodes`);
@@ -369,13 +377,6 @@ async function serveCommand(): Promise<void> {
   console.log(`try: curl -s${auth} -X POST ${url}/1/indexes/talks/query -d '{"params":"query=gvier&hitsPerPage=3&attributesToRetrieve=name"}'`);
   if (vectors) console.log(`by meaning: curl -s${auth} -X POST ${url}/1/indexes/talks/query -d '{"query":"feeling lonely","hybrid":{"semanticRatio":0.8},"hitsPerPage":3,"attributesToRetrieve":["name"]}'`);
   if (adminKey) console.log(`(with ${ADMIN_KEY_VARIABLE} set to the admin key)`);
-  const shutDown = async () => {
-    await pool?.close();
-    await engine.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', shutDown);
-  process.on('SIGTERM', shutDown);
 }
 
 async function importCommand(indexName?: string, file?: string): Promise<void> {
