@@ -1,7 +1,7 @@
 // The demo page: Lantern in a module worker on IndexedDB, the TED talks
 // imported on the first visit, and InstantSearch.js on top through the
 // official lite client with `lanternRequester`.
-import { liteClient } from 'algoliasearch/lite';
+import { liteClient, type LiteClient } from 'algoliasearch/lite';
 import instantsearch from 'instantsearch.js';
 import {
   clearRefinements, configure, currentRefinements, hits, menu, pagination, refinementList, searchBox, sortBy, stats,
@@ -36,10 +36,57 @@ function showProgress(done: number, total: number): void {
 
 const formatDate = (timestamp: number) => new Date(timestamp * 1000).toLocaleDateString('en', { year: 'numeric', month: 'short', timeZone: 'UTC' });
 
-function startSearch(engine: RemoteLantern, withSuggestions: boolean): void {
+/**
+ * The embedder of the server's talks, when it has one (`lantern serve --demo
+ * --demo-vectors`): their vectors and the model that embeds queries are the
+ * server's, not the page's.
+ */
+async function serverEmbedder(): Promise<string | undefined> {
+  try {
+    const response = await fetch(new URL(`/1/indexes/${TALKS}/settings`, location.origin));
+    const { embedders } = response.ok ? await response.json() as { embedders?: Record<string, unknown> } : {};
+    return Object.keys(embedders ?? {})[0];
+  } catch {
+    return undefined; // offline, or a server that is not lantern serve
+  }
+}
+
+type SearchRequests = Array<{ indexName: string; params?: Record<string, unknown> }>;
+
+/**
+ * The words/meaning slider: at 0 every search is the worker's (keywords,
+ * offline); above it the searches of the talks (by relevance) go to the
+ * server as hybrid searches with that semanticRatio. Sorts by date and the
+ * suggestions stay in the worker.
+ */
+function meaningSlider(local: LiteClient, embedder: string, onChange: () => void): LiteClient {
+  const server = liteClient('lantern-demo', 'search-only', {
+    hosts: [{ url: location.host, protocol: location.protocol.replace(':', '') as 'http' | 'https', accept: 'read' }],
+    // the server waits up to 2 s for the query's vector before answering by keywords: the client's default read timeout is those 2 s
+    timeouts: { connect: 2000, read: 6000, write: 6000 },
+  });
+  const slider = element<HTMLInputElement>('meaning-ratio');
+  element('meaning').hidden = false;
+  slider.addEventListener('input', () => {
+    document.body.dataset.semanticRatio = slider.value;
+    onChange();
+  });
+  const search = ((requests: SearchRequests) => {
+    const semanticRatio = Number(slider.value);
+    if (semanticRatio === 0 || !Array.isArray(requests) || requests.some((r) => r.indexName !== TALKS)) return local.search(requests);
+    // hybrid is Lantern's (and Meilisearch's) parameter: the official client's types do not know it
+    const hybrid = requests.map((r) => ({ ...r, params: { ...r.params, hybrid: { embedder, semanticRatio } } }));
+    return server.search(hybrid as Parameters<LiteClient['search']>[0]);
+  }) as LiteClient['search'];
+  return { ...local, search };
+}
+
+function startSearch(engine: RemoteLantern, withSuggestions: boolean, embedder: string | undefined): void {
   const client = liteClient('lantern-demo', 'search-only', { requester: lanternRequester(engine) });
+  const onMeaningChange = () => search.refresh();
+  const searchClient = embedder ? meaningSlider(client, embedder, onMeaningChange) : client;
   // routing: the query, refinements, page and sort live in the address (back and forward work, a link shares a search)
-  const search = instantsearch({ indexName: TALKS, searchClient: client, routing: true, future: { preserveSharedStateOnUnmount: true } });
+  const search = instantsearch({ indexName: TALKS, searchClient, routing: true, future: { preserveSharedStateOnUnmount: true } });
   search.addWidgets([
     configure({ hitsPerPage: 8, distinct: false, attributesToSnippet: ['description:30'], snippetEllipsisText: '…' }),
     searchBox({ container: '#searchbox', placeholder: 'Search talks, speakers, events, tags… (typos welcome)', autofocus: true, showLoadingIndicator: false }),
@@ -127,7 +174,7 @@ async function main(): Promise<void> {
     indexes = (await inventory(engine)).indexes;
     element('import').hidden = true;
   }
-  startSearch(engine, indexes.has(SUGGESTIONS));
+  startSearch(engine, indexes.has(SUGGESTIONS), readOnly ? undefined : await serverEmbedder());
   element('app').hidden = false;
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (readOnly) {

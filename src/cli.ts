@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Lantern } from './lantern.js';
@@ -18,6 +19,8 @@ import { COLUMN_TYPES, SourceError, type ColumnType } from './cli/record-sources
 import { encryptionKeyFrom, KeySourceError } from './cli/encryption-key.js';
 import { RejectsFile } from './cli/rejects.js';
 import { resumeCommand } from './cli/resume.js';
+import { EmbedError, embedFile, vectorsOfFile, type EmbedSummary } from './cli/embed.js';
+import { MAX_TEXTS_PER_REQUEST } from './vectors/embedder.js';
 import { isPlainObject } from './index/records.js';
 import { ReadPool } from './replication/read-pool.js';
 import { SERVE_WRITE_WAIT_MS } from './engine/write-room.js';
@@ -28,12 +31,17 @@ import { availableParallelism } from 'node:os';
 const COMMANDS: Record<string, string> = {
   serve: `lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory | --nats URL,... --app-id ID [--nats-replicas 1]]
               [--app-id ID] [--admin-key KEY] [--key-file FILE] [--clusters c1,c2] [--advertise URL] [--trust-proxy] [--max-connections-per-address 256]
-              [--workers 1] [--snapshot-every 2000] [--follow-backlog 10000] [--demo]
+              [--workers 1] [--snapshot-every 2000] [--follow-backlog 10000]
+              [--demo [--demo-vectors FILE --embedder-url URL [--model NAME] [--api-key KEY]]]
     The REST API over HTTP. The admin key may come from the LANTERN_ADMIN_KEY environment
     variable instead of --admin-key (set but empty, it is refused); without one, any credentials
     are accepted. An encrypted store's key comes from LANTERN_ENCRYPTION_KEY or --key-file FILE
     (see repair). --demo serves the web demo and imports its talks into the index talks, again
-    at the next start when one was stopped before all of them were in. --workers N
+    at the next start when one was stopped before all of them were in. --demo-vectors FILE:
+    the talks with their vectors (lantern embed's output) imported instead, and an embedder
+    that embeds the queries with the same server (--embedder-url or LANTERN_EMBEDDER_URL, --model
+    or LANTERN_EMBEDDER_MODEL, the key from LANTERN_EMBEDDER_API_KEY or OPENAI_API_KEY): the
+    talks are searched by meaning too, and the web demo shows a words/meaning slider. --workers N
     (or auto: one per core) answers reads on N worker threads, each holding a copy of the
     whole state in memory; the main thread stays the one writer. --nats keeps the data in
     NATS JetStream (servers started with -js): every node started with the same --app-id
@@ -70,6 +78,19 @@ const COMMANDS: Record<string, string> = {
     application id is found with the admin key, or give --app-id).`,
   export: `lantern export INDEX [--data DIR | --url http://HOST:PORT]
     Writes every record of INDEX to standard output as NDJSON (lantern import reads it back).`,
+  embed: `lantern embed FILE --url URL [--model NAME] [--api-key KEY] [--template TEMPLATE] [--embedder default] [--out OUT]
+              [--dimensions N] [--batch 64] [--concurrency 2] [--retries 6] [--format json|ndjson|csv]
+    Computes the vector of each record of FILE once, offline, with an OpenAI-compatible
+    embeddings server (OpenAI, Ollama's http://127.0.0.1:11434/v1/embeddings, llama.cpp's server,
+    LM Studio, vLLM, TEI) and writes the records with _vectors.EMBEDDER set to OUT (NDJSON, by
+    default FILE's name ending .vectors.ndjson), for lantern import. A record's text is TEMPLATE
+    filled in ('{{doc.name}}. {{doc.description}}'), by default every attribute as a "name: value"
+    line, cut to 2,000 bytes; a record with its vector already keeps it. The API key comes from
+    LANTERN_EMBEDDER_API_KEY or OPENAI_API_KEY (kept out of the process list), or --api-key.
+    Requests of --batch texts (at most 64) go --concurrency at a time; a failed one is retried
+    --retries times with a growing delay. Stopped in any way (Ctrl-C, a server that stays down), OUT
+    holds the first records whole, and the same command goes on after them. It ends with the
+    embedder setting that embeds queries as the records were (add the apiKey to it).`,
   repair: `lantern repair [--data DIR] [--key-file FILE]
     Opens a damaged store with what it still holds, moves what it cannot use to DIR/damaged/
     (nothing is deleted), and reports each thing it moved and what is lost. An encrypted store
@@ -105,6 +126,19 @@ const OPTIONS = {
     hits: { type: 'string', default: '10' },
     url: { type: 'string' },
     demo: { type: 'boolean', default: false },
+    // serve --demo: the talks' vectors (lantern embed's output) and the server that embeds the queries
+    'demo-vectors': { type: 'string' },
+    'embedder-url': { type: 'string' },
+    // embed: the output, the embeddings server's model and key, the text of a record, the vectors' name and length
+    out: { type: 'string' },
+    model: { type: 'string' },
+    'api-key': { type: 'string' },
+    template: { type: 'string' },
+    embedder: { type: 'string', default: 'default' },
+    dimensions: { type: 'string' },
+    batch: { type: 'string' },
+    concurrency: { type: 'string' },
+    retries: { type: 'string' },
     // behind one reverse proxy: its X-Forwarded-For names the caller
     'trust-proxy': { type: 'boolean', default: false },
     // open connections one client address may hold (0 = no limit); behind a proxy, the proxy's
@@ -161,7 +195,7 @@ function readSettings(path: string | URL): Record<string, unknown> {
 }
 
 /** A flag's non-negative integer, or undefined when the flag is absent. */
-function count(flag: 'max-connections-per-address' | 'skip' | 'snapshot-every' | 'follow-backlog'): number | undefined {
+function count(flag: 'max-connections-per-address' | 'skip' | 'snapshot-every' | 'follow-backlog' | 'dimensions' | 'batch' | 'concurrency' | 'retries'): number | undefined {
   const text = flags[flag];
   if (text === undefined) return undefined;
   if (!/^\d+$/.test(text)) fail(`--${flag} needs a whole number, not "${text}"`);
@@ -249,24 +283,59 @@ function advertise(engine: Lantern, nodes: AdvertisedNodes, url: string): void {
   nodes.advertise(url);
 }
 
+/** The demo's talks with their vectors (--demo-vectors) and the server that embeds the queries. */
+interface DemoVectors { path: string; embedder: string; dimensions: number; url: string }
+
 /**
- * The demo's talks into the index `talks`, unless it holds them all: a first
- * start stopped midway (Ctrl-C, kill -9) left it with some, and the next
- * start imports the file again (a talk has an objectID: one already in is
- * replaced by itself). The index's settings, inferred by the first start,
- * are kept.
+ * The demo's talks into the index `talks`, unless it holds them all (and,
+ * with `vectors`, their vectors): a first start stopped midway (Ctrl-C,
+ * kill -9) left it with some, and the next start imports the file again (a
+ * talk has an objectID: one already in is replaced by itself). The index's
+ * settings, inferred by the first start, are kept.
  */
-async function importDemo(engine: Lantern): Promise<void> {
+async function importDemo(engine: Lantern, vectors: DemoVectors | undefined): Promise<void> {
   const { talks } = JSON.parse(readFileSync(new URL('manifest.json', DEMO_DIR), 'utf8')) as { talks: number };
-  const holds = engine.indexes.get('talks')?.size;
-  if (holds !== undefined && holds >= talks) return;
-  if (holds !== undefined) console.error(`the demo's import did not finish (${holds.toLocaleString('en')} of ${talks.toLocaleString('en')} talks are in): importing the talks again`);
+  const index = engine.indexes.get('talks');
+  const holds = index?.size;
+  const vectorsIn = vectors ? index?.vectors.sizeOf(vectors.embedder) ?? 0 : talks;
+  if (holds !== undefined && holds >= talks && vectorsIn >= talks) return;
+  if (holds !== undefined && holds < talks) console.error(`the demo's import did not finish (${holds.toLocaleString('en')} of ${talks.toLocaleString('en')} talks are in): importing the talks again`);
+  else if (holds !== undefined) console.error(`the demo's talks: importing their vectors from ${vectors!.path}`);
   // the dataset's facets and ranking, with search-box settings inferred from the talks (its own searchable attributes are left out)
   const { attributesToIndex: _searchable, ...settings } = readSettings(new URL('talks_settings.json', DEMO_DIR));
-  const path = fileURLToPath(new URL('talks.json', DEMO_DIR));
-  const summary = await importFile(engine.client(), { indexName: 'talks', path, settings, inferSettings: true, onInferred: printInferred, progressTo: process.stderr });
+  // the records carry their vectors: an embedder that computes none takes them (a rest one is set once they are in)
+  const embedders = vectors ? { embedders: { [vectors.embedder]: { source: 'userProvided', dimensions: vectors.dimensions } } } : {};
+  const path = vectors?.path ?? fileURLToPath(new URL('talks.json', DEMO_DIR));
+  const summary = await importFile(engine.client(), { indexName: 'talks', path, settings: { ...settings, ...embedders }, inferSettings: true, onInferred: printInferred, progressTo: process.stderr });
   if (summary.stopped) stop(`the demo's talks: ${summary.stopped.reason}`);
   await engine.snapshot();
+}
+
+/** --demo-vectors FILE: the file's embedder and dimensions, and the server that embeds the queries. */
+async function demoVectors(): Promise<DemoVectors | undefined> {
+  const path = flags['demo-vectors'];
+  if (path === undefined) return undefined;
+  if (!flags.demo) fail('--demo-vectors goes with --demo');
+  const url = flags['embedder-url'] ?? process.env.LANTERN_EMBEDDER_URL;
+  if (!url) fail('--demo-vectors needs --embedder-url (or LANTERN_EMBEDDER_URL): the server that computed the vectors embeds the queries');
+  const { embedder, dimensions } = await vectorsOfFile(path).catch((e: Error) => stop(e.message));
+  return { path, embedder, dimensions, url };
+}
+
+/** The demo's embedder: queries (and talks added later) embedded by the server that computed the talks' vectors. */
+async function setDemoEmbedder(engine: Lantern, { embedder, dimensions, url }: DemoVectors): Promise<void> {
+  const model = flags.model ?? process.env.LANTERN_EMBEDDER_MODEL;
+  const apiKey = embedderApiKey();
+  const rest = { source: 'rest', url, dimensions, ...(model && { model }), ...(apiKey && { apiKey }) };
+  const response = await engine.request({ method: 'PUT', path: indexPath('talks', 'settings'), body: { embedders: { [embedder]: rest } } });
+  const { taskID } = answered<{ taskID: number }>(response);
+  await engine.client().waitForTask({ indexName: 'talks', taskID });
+}
+
+/** An embeddings server's API key: from the environment (out of the process list and shell history), or --api-key. */
+function embedderApiKey(): string | undefined {
+  // a variable set but empty is no key
+  return flags['api-key'] || process.env.LANTERN_EMBEDDER_API_KEY || process.env.OPENAI_API_KEY || undefined;
 }
 
 async function serveCommand(): Promise<void> {
@@ -276,8 +345,10 @@ async function serveCommand(): Promise<void> {
   if (flags['nats-replicas'] && !flags.nats) fail('--nats-replicas goes with --nats URL');
   if (flags.advertise && !flags.nats) fail('--advertise goes with --nats URL and --clusters NAME');
   const cluster = flags.nats === undefined ? undefined : await joinCluster(flags.nats);
+  const vectors = await demoVectors();
   const engine = await open(flags.memory || cluster ? undefined : (flags.data ?? DEFAULT_DATA), false, cluster, SERVE_WRITE_WAIT_MS);
-  if (flags.demo) await importDemo(engine);
+  if (flags.demo) await importDemo(engine, vectors);
+  if (vectors) await setDemoEmbedder(engine, vectors);
   const host = flags.host!;
   const demo = flags.demo ? staticFiles(DEMO_APP, '/demo/') : undefined;
   const root = rootPage({ name: PACKAGE.name, version: PACKAGE.version, ...(demo ? { demo: '/demo/' } : {}) });
@@ -290,13 +361,7 @@ async function serveCommand(): Promise<void> {
   if (cluster?.nodes) advertise(engine, cluster.nodes, flags.advertise ?? url);
   // the key itself is never printed: terminals, CI logs and screen shares keep what is printed
   const auth = adminKey ? ` -H "X-Algolia-API-Key: $${ADMIN_KEY_VARIABLE}" -H 'X-Algolia-Application-Id: ${flags['app-id'] ?? ''}'` : '';
-  console.log(`listening on ${url}`);
-  if (pool) console.log(`reads answered by ${workers} worker threads, each holding a copy of the state`);
-  if (cluster?.nodes) console.log(`serving cluster ${cluster.nodes.served} of application ${flags['app-id']} from NATS JetStream (${flags.nats}); calls for users of other clusters go to their nodes`);
-  else if (cluster) console.log(`serving application ${flags['app-id']} from NATS JetStream (${flags.nats}) with every node of that app id`);
-  if (flags.demo) console.log(`web demo (InstantSearch on Lantern in a worker, offline after the first visit): ${url}/demo/`);
-  console.log(`try: curl -s${auth} -X POST ${url}/1/indexes/talks/query -d '{"params":"query=gvier&hitsPerPage=3&attributesToRetrieve=name"}'`);
-  if (adminKey) console.log(`(with ${ADMIN_KEY_VARIABLE} set to the admin key)`);
+  // before "listening on": whoever reads that line may stop the server at once
   const shutDown = async () => {
     await pool?.close();
     await engine.close();
@@ -304,6 +369,14 @@ async function serveCommand(): Promise<void> {
   };
   process.on('SIGINT', shutDown);
   process.on('SIGTERM', shutDown);
+  console.log(`listening on ${url}`);
+  if (pool) console.log(`reads answered by ${workers} worker threads, each holding a copy of the state`);
+  if (cluster?.nodes) console.log(`serving cluster ${cluster.nodes.served} of application ${flags['app-id']} from NATS JetStream (${flags.nats}); calls for users of other clusters go to their nodes`);
+  else if (cluster) console.log(`serving application ${flags['app-id']} from NATS JetStream (${flags.nats}) with every node of that app id`);
+  if (flags.demo) console.log(`web demo (InstantSearch on Lantern in a worker, offline after the first visit): ${url}/demo/`);
+  console.log(`try: curl -s${auth} -X POST ${url}/1/indexes/talks/query -d '{"params":"query=gvier&hitsPerPage=3&attributesToRetrieve=name"}'`);
+  if (vectors) console.log(`by meaning: curl -s${auth} -X POST ${url}/1/indexes/talks/query -d '{"query":"feeling lonely","hybrid":{"semanticRatio":0.8},"hitsPerPage":3,"attributesToRetrieve":["name"]}'`);
+  if (adminKey) console.log(`(with ${ADMIN_KEY_VARIABLE} set to the admin key)`);
 }
 
 async function importCommand(indexName?: string, file?: string): Promise<void> {
@@ -459,6 +532,43 @@ function withoutMarks(hit: Record<string, unknown>): Record<string, unknown> {
   return record;
 }
 
+async function embedCommand(file?: string): Promise<void> {
+  if (!file) fail('embed needs FILE, the records (a JSON array, NDJSON or CSV)');
+  if (!flags.url) fail('embed needs --url, the embeddings endpoint (Ollama: http://127.0.0.1:11434/v1/embeddings)');
+  if (!existsSync(file)) stop(`${file}: no such file`);
+  const batchSize = count('batch');
+  if (batchSize !== undefined && (batchSize < 1 || batchSize > MAX_TEXTS_PER_REQUEST)) fail(`--batch takes 1 to ${MAX_TEXTS_PER_REQUEST} texts a request, not ${batchSize}`);
+  const concurrency = count('concurrency');
+  if (concurrency === 0) fail('--concurrency needs 1 request at a time or more');
+  const out = flags.out ?? `${file.replace(/\.(json|ndjson|jsonl|csv)$/i, '')}.vectors.ndjson`;
+  if (resolvePath(out) === resolvePath(file)) fail(`--out ${out} is FILE itself: pass another --out`);
+  // Ctrl-C: the requests in flight are answered and written; a second one stops at once (OUT holds whole records)
+  const interrupt = new AbortController();
+  process.once('SIGINT', () => { interrupt.abort(); process.once('SIGINT', () => process.exit(130)); });
+  const summary = await embedFile({
+    path: file, format: flags.format, out, url: flags.url, model: flags.model, apiKey: embedderApiKey(), embedder: flags.embedder!,
+    template: flags.template, dimensions: count('dimensions'), batchSize, concurrency, retries: count('retries'),
+    signal: interrupt.signal, progressTo: process.stderr,
+  }).catch((e: Error) => {
+    if (e instanceof EmbedError) stop(e.message);
+    if (e instanceof SourceError) stop(`${file}: ${e.message}`);
+    throw e;
+  });
+  for (const line of embedSummaryLines(out, summary)) console.log(line);
+}
+
+function embedSummaryLines(out: string, s: EmbedSummary): string[] {
+  const rate = s.seconds > 0 ? `${Math.round(s.embedded / s.seconds).toLocaleString('en')}/s, ` : '';
+  const lines = [`embedded ${s.embedded.toLocaleString('en')} records into ${out} in ${s.seconds.toFixed(1)} s (${rate}${s.requests.toLocaleString('en')} requests, ${s.retries} retried)`];
+  if (s.resumed > 0) lines.push(`passed over the first ${s.resumed.toLocaleString('en')} records: ${out} held them already`);
+  if (s.kept > 0) lines.push(`kept the vectors ${s.kept.toLocaleString('en')} records had`);
+  if (s.empty > 0) lines.push(`warning: ${s.empty.toLocaleString('en')} records had no text to embed (see --template): written without a vector`);
+  if (s.interrupted) lines.push(`interrupted: ${out} holds the first ${(s.resumed + s.embedded + s.kept + s.empty).toLocaleString('en')} records; the same command goes on from there`);
+  // the API key stays out of what is printed: it is the index admin's to add
+  lines.push(`settings for lantern import --settings (queries embedded by the same server${s.settings.model ? ' and model' : ''}; add "apiKey" if it needs one): ${JSON.stringify({ embedders: { [flags.embedder!]: s.settings } })}`);
+  return lines;
+}
+
 /**
  * Opens the store with repair: an encrypted one only with its key (a wrong
  * or missing key stops before anything changes); prints what was set aside,
@@ -510,6 +620,8 @@ if (flags.version) {
   await searchCommand(args[0], args[1]);
 } else if (command === 'export') {
   await exportCommand(args[0]);
+} else if (command === 'embed') {
+  await embedCommand(args[0]);
 } else if (command === 'repair') {
   await repairCommand();
 } else {

@@ -438,7 +438,7 @@ describe('lantern search --url, export, help', () => {
     expect(help.stdout).toMatch(/--with-replicas/);
     const unknown = await run(['help', 'toString']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toBe('lantern: no command "toString" (commands: serve, import, search, export, repair) (lantern --help shows the usage)\n');
+    expect(unknown.stderr).toBe('lantern: no command "toString" (commands: serve, import, search, export, embed, repair) (lantern --help shows the usage)\n');
   });
 });
 

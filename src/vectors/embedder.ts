@@ -37,7 +37,8 @@ export class EmbedderError extends Error {
   /** What went wrong, without the embedder's name. */
   readonly reason: string;
 
-  constructor(readonly embedder: string, readonly kind: EmbedderErrorKind, reason: string, readonly status?: number) {
+  /** `received`: for kind 'dimensions', the length of the vectors the embedder answered. */
+  constructor(readonly embedder: string, readonly kind: EmbedderErrorKind, reason: string, readonly status?: number, readonly received?: number) {
     super(`Embedder "${embedder}": ${reason}`);
     this.reason = reason;
     this.name = 'EmbedderError';
@@ -228,7 +229,7 @@ function checkedVectors(name: string, dimensions: number, count: number, vectors
       throw new EmbedderError(name, 'malformed', `text ${i} got no vector`);
     }
     if (vector.length !== dimensions) {
-      throw new EmbedderError(name, 'dimensions', `got a vector of ${vector.length} dimensions, the setting says ${dimensions}`);
+      throw new EmbedderError(name, 'dimensions', `got a vector of ${vector.length} dimensions, the setting says ${dimensions}`, undefined, vector.length);
     }
     const floats = new Float32Array(dimensions);
     for (let d = 0; d < dimensions; d++) {

@@ -74,6 +74,16 @@ describe('the examples, against the packed tarball', () => {
     expect(JSON.parse(node(project, ['main.mjs', join(project, 'data')]))).toEqual({ typed: 'The Dispossessed', official: 'The Left Hand of Darkness' });
   }, 60_000);
 
+  it('transformers-js: a function embedder, run with its stand-in (no model can be fetched here); the vectors reopen from its data', () => {
+    const project = example('transformers-js', ['algoliasearch', '@algolia']);
+    const data = join(project, 'data');
+    const run = () => JSON.parse(node(project, ['search.mjs', join(project, 'no-models'), data]));
+    const first = run();
+    expect(first).toMatchObject({ model: 'stand-in', firstRun: true, query: 'human connection', first: 'The power of vulnerability' });
+    expect(first.semanticHitCount).toBe(1); // the second hit: brought by the vectors alone (no keyword match)
+    expect(run()).toEqual({ ...first, firstRun: false });
+  }, 60_000);
+
   it.skipIf(!haveChromium)('browser-instantsearch: bundles for browsers, searches as one types, reopens from IndexedDB', async () => {
     const project = example('browser-instantsearch', ['algoliasearch', '@algolia', 'instantsearch.js', 'esbuild']);
     const built = node(project, ['build.mjs']);
