@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
+import { readStreamFor } from '../support/api.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumFor, launchChromium, originOf, servePages } from '../support/chromium.js';
 import { EmbeddingServer, localEmbedding } from '../support/embedding-server.js';
@@ -43,14 +44,8 @@ async function call(method: string, path: string, body?: unknown, key = ADMIN): 
 }
 
 /** Reads `path` for `ms` milliseconds (a stream is cut then): its bytes as text. */
-async function readFor(path: string, key: string, ms: number): Promise<string> {
-  const response = await fetch(api!.url + path, { headers: { 'x-algolia-api-key': key, 'x-algolia-application-id': APP }, signal: AbortSignal.timeout(ms) });
-  const chunks: Uint8Array[] = [];
-  const reader = response.body!.getReader();
-  try {
-    for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
-  } catch { /* cut after ms */ }
-  return Buffer.concat(chunks).toString('latin1');
+function readFor(path: string, key: string, ms: number): Promise<string> {
+  return readStreamFor(api!.url + path, { 'x-algolia-api-key': key, 'x-algolia-application-id': APP }, ms);
 }
 
 const vectorOf = (text: string) => Array.from(localEmbedding(text, DIMENSIONS));

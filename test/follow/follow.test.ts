@@ -14,7 +14,7 @@ import { Lantern } from '../../src/lantern.js';
 import { fsStorage } from '../../src/storage/fs.js';
 import type { FollowOptions } from '../../src/follow/options.js';
 import { startServe, type Served } from '../support/serve.js';
-import { expectError } from '../support/api.js';
+import { expectError, readStreamFor } from '../support/api.js';
 
 const ADMIN = 'follow-admin-key';
 const APP = 'FOLLOWAPP';
@@ -73,14 +73,8 @@ const hitIDs = async (engine: Lantern, indexName: string, query = '') =>
   ((await search(engine, indexName, query)).body as { hits: Array<{ objectID: string }> }).hits.map((h) => h.objectID).sort();
 
 /** Reads `path` of the follow API with `key` for `ms` milliseconds (a stream is cut then); the bytes as text. */
-async function readFor(path: string, key: string, ms: number): Promise<string> {
-  const response = await fetch(server.url + path, { headers: { 'x-algolia-api-key': key, 'x-algolia-application-id': APP }, signal: AbortSignal.timeout(ms) });
-  const chunks: Uint8Array[] = [];
-  const reader = response.body!.getReader();
-  try {
-    for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
-  } catch { /* cut after ms */ }
-  return Buffer.concat(chunks).toString('latin1');
+function readFor(path: string, key: string, ms: number): Promise<string> {
+  return readStreamFor(server.url + path, { 'x-algolia-api-key': key, 'x-algolia-application-id': APP }, ms);
 }
 
 /** The last task of the snapshot a follower with `key` would load now. */

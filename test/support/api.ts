@@ -24,3 +24,14 @@ export function expectError(response: Response, status: number, message?: RegExp
   expect(JSON.parse(JSON.stringify(response.body))).toEqual(response.body);
   if (message) expect(response.body.message).toMatch(message);
 }
+
+/** Reads `url` for `ms` milliseconds (a stream is cut then): the bytes received, as latin1 text. */
+export async function readStreamFor(url: string, headers: Record<string, string>, ms: number): Promise<string> {
+  const response = await fetch(url, { headers, signal: AbortSignal.timeout(ms) });
+  const chunks: Uint8Array[] = [];
+  const reader = response.body!.getReader();
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
+  } catch { /* cut after ms */ }
+  return Buffer.concat(chunks).toString('latin1');
+}
