@@ -20,7 +20,7 @@ import { freeSignerSlot, screenSlots, storeSignerState } from './hmac-screen';
 import { bitmapWords, candidateBitmap, isTermMatched, layOutCaches, marksAreComplete } from './wordsets';
 import { configureSpace, deleteLabel, linkPending, relabelNodes, storeVector } from './vectors/space';
 import {
-  dimensions as vectorDims, liveCount as vectorLive, maxLinks as vectorMaxLinks, nodeOf as nodeOfLabel, pendingCount as vectorPendingCount,
+  dimensions as vectorDims, liveCount as vectorLive, nodeCount as vectorNodeCount, maxLinks as vectorMaxLinks, nodeOf as nodeOfLabel, pendingCount as vectorPendingCount,
   storedBytes as vectorStoredBytes,
 } from './vectors/nodes';
 import { efConstruction as vectorEf } from './vectors/graph';
@@ -282,6 +282,8 @@ export function vectorRelabel(count: i32): void { relabelNodes(scratchBase(), co
 export function vectorLinkSome(count: i32): i32 { return linkPending(count); }
 export function vectorSize(): i32 { return vectorLive; }
 export function vectorPending(): i32 { return vectorPendingCount; }
+/** Deleted and replaced vectors still in the graph (they route searches, never answer them). */
+export function vectorTombstones(): i32 { return vectorNodeCount - vectorLive; }
 /** Bytes the vectors' codes, links and label map take. */
 export function vectorBytes(): f64 { return vectorStoredBytes(); }
 

@@ -22,7 +22,10 @@
 // script bundles it from src/ with the built core (npm run build:wasm first).
 //
 //   node bench/vectors.mjs [--sizes 10000,100000] [--dimensions 384] [--shapes clustered,uniform]
-//        [--queries 100] [--peer-queries 20] [--peers js,orama,hnswlib]
+//        [--queries 100] [--peer-queries 20] [--peers js,orama,hnswlib] [--peer-shapes clustered] [--ef 96,128,192]
+//
+// The default run takes about 6 minutes on 2 cores (hnswlib-wasm's build of
+// 100k vectors, 2 of them).
 import { build } from 'esbuild';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,6 +43,8 @@ const { values } = parseArgs({
     queries: { type: 'string', default: '100' },
     'peer-queries': { type: 'string', default: '20' },
     peers: { type: 'string', default: 'js,orama,hnswlib' },
+    'peer-shapes': { type: 'string', default: 'clustered' },
+    ef: { type: 'string', default: '' },
   },
 });
 const SIZES = values.sizes.split(',').map(Number);
@@ -47,6 +52,10 @@ const DIMS = Number(values.dimensions);
 const QUERIES = Number(values.queries);
 const PEER_QUERIES = Number(values['peer-queries']);
 const PEERS = new Set(values.peers.split(','));
+/** Shapes Orama and hnswlib-wasm are run on (hnswlib-wasm takes 9 minutes to build 100k uniform vectors). */
+const PEER_SHAPES = new Set(values['peer-shapes'].split(','));
+/** efSearch values to try besides the default, on the same graph (a snapshot of it imported with each). */
+const EF_SWEEP = values.ef ? values.ef.split(',').map(Number) : [];
 const K = 10;
 
 /** @typedef {typeof import('../src/core/vector-space.js')} VectorModule */
@@ -309,11 +318,19 @@ async function runCase(shape, size) {
     'Lantern', `${ms(buildMs / 1000)} s (set ${ms(setMs / 1000)} s)`, recall.toFixed(3), ms(lantern.p50), ms(lantern.p95), '1',
     `${mb(space.storedBytes)} (${(space.storedBytes / floatBytes).toFixed(3)}x); memory ${mb(space.memoryBytes)} (${(space.memoryBytes / floatBytes).toFixed(3)}x)`,
   ]];
+  for (const efSearch of EF_SWEEP) {
+    const copy = await VectorSpace.importSnapshot(await space.exportSnapshot(async () => {}), async () => {}, { efSearch });
+    /** @type {ArrayLike<number>[]} */
+    const got = new Array(QUERIES);
+    const t = timed(QUERIES, (q) => { got[q] = copy.nearest(row(queries, q), K).labels; });
+    const r = got.reduce((sum, f, q) => sum + recallOf(f, truth[q]), 0) / QUERIES;
+    rows.push([`Lantern, efSearch ${efSearch}`, '-', r.toFixed(3), ms(t.p50), ms(t.p95), (t.p50 / lantern.p50).toFixed(1), '-']);
+  }
   /** @type {unknown[][]} */
   const filteredPeers = [];
   if (PEERS.has('js')) rows.push(['JS loop (exact)', '-', '1.000', ms(exactMs.p50), ms(exactMs.p95), (exactMs.p50 / lantern.p50).toFixed(0), `${mb(floatBytes)} (1x)`]);
   for (const make of [PEERS.has('orama') ? orama : null, PEERS.has('hnswlib') ? hnswlib : null]) {
-    if (!make) continue;
+    if (!make || !PEER_SHAPES.has(shape)) continue;
     const peer = await make(all);
     const peerQueries = peer.name === 'Orama' ? Math.min(QUERIES, PEER_QUERIES) : QUERIES;
     /** @type {ArrayLike<number>[]} */

@@ -19,10 +19,13 @@ export interface VectorSpaceOptions {
 }
 
 /** Defaults measured by bench/vectors.mjs (see docs/DESIGN.md): recall@10 ≥ 0.95 at 100k × 384 within 0.35× float32's bytes. */
-export const VECTOR_DEFAULTS: Required<VectorSpaceOptions> = { links: 12, efConstruction: 96, efSearch: 64, exactBelow: 4096 };
+export const VECTOR_DEFAULTS: Required<VectorSpaceOptions> = { links: 12, efConstruction: 128, efSearch: 128, exactBelow: 1024 };
 
 /** Vectors linked per call into the core while `linkSome` has time left (a call stays well under a millisecond). */
 const LINK_BATCH = 8;
+
+/** Labels are dense record ids; the core maps each below the largest to its node (4 bytes a label). */
+const MAX_LABEL = 2 ** 27 - 1;
 
 /** Why the core could not code a vector (assembly/vectors/codes.ts). */
 const CODE_NOT_FINITE = 1;
@@ -60,9 +63,17 @@ export class VectorSpace {
   /** Vectors stored but not yet linked into the graph (searched exactly meanwhile). */
   get pending(): number { return this.core.vectorPending(); }
 
+  /**
+   * Deleted and replaced vectors still in the graph: they route searches and
+   * are never answered, and keep their bytes. Nothing compacts them: the
+   * owner builds a fresh space from its records when they outnumber the live
+   * ones (see docs/DESIGN.md).
+   */
+  get tombstones(): number { return this.core.vectorTombstones(); }
+
   /** Stores or replaces `label`'s vector: searchable at once (exact scan of the pending ones), linked into the graph by linkSome. Throws on a wrong length or a non-finite component or a zero vector. */
   set(label: number, vector: ArrayLike<number>): void {
-    checkCount('label', label, 0, 2 ** 31 - 2);
+    checkCount('label', label, 0, MAX_LABEL);
     this.writeVector(vector, `the vector of label ${label}`, 0);
     const why = this.core.vectorSet(label);
     if (why !== 0) throw new TypeError(uncodable(`the vector of label ${label}`, why));
@@ -158,7 +169,7 @@ function uncodable(what: string, why: number): string {
     : `${what} is all zeros: it has no direction to compare`;
 }
 
-function isLabel(label: number): boolean { return Number.isInteger(label) && label >= 0 && label < 2 ** 31 - 1; }
+function isLabel(label: number): boolean { return Number.isInteger(label) && label >= 0 && label <= MAX_LABEL; }
 
 function checkCount(name: string, value: number, min: number, max: number): void {
   if (!Number.isInteger(value) || value < min || value > max) throw new RangeError(`vector space: ${name} must be an integer from ${min} to ${max}, not ${value}`);

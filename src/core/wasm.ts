@@ -51,6 +51,7 @@ export interface CoreExports {
   vectorLinkSome(count: number): number;
   vectorSize(): number;
   vectorPending(): number;
+  vectorTombstones(): number;
   vectorBytes(): number;
   vectorSearch(k: number, ef: number, exactBelow: number, words: number): number;
   vectorExportBegin(): void;
