@@ -78,27 +78,30 @@ export function entryFor(code: usize, scale: f32, level: i32): i32 {
   return node;
 }
 
-/**
- * Fills `found` with the `ef` most similar nodes to the code met from
- * `start` at `level`. `admit` says which nodes may be found (the others
- * still route): with a filter the beam keeps widening until `ef` admitted
- * nodes are met, which is what makes a filtered walk slower as it gets
- * stricter. Mode: ADMIT_ALL (linking), ADMIT_LIVE, ADMIT_ALLOWED (live and
- * set in the bitmap at `allowed`).
- */
+/** Which nodes a search may find (the others still route): every one (linking), live ones, live ones whose label a bitmap allows. */
 export const ADMIT_ALL = 0;
 export const ADMIT_LIVE = 1;
 export const ADMIT_ALLOWED = 2;
+
+/** Whether the bitmap of `words` u32 at `allowed` has `label`'s bit set. */
+@inline export function isAllowed(allowed: usize, words: i32, label: i32): bool {
+  const word = label >>> 5;
+  return word < words && (load<u32>(allowed + (<usize>word << 2)) & (1 << (label & 31))) != 0;
+}
 
 @inline function admits(node: i32, mode: i32, allowed: usize, words: i32): bool {
   if (mode == ADMIT_ALL) return true;
   const label = labelOf(node);
   if (label < 0) return false;
-  if (mode == ADMIT_LIVE) return true;
-  const word = label >>> 5;
-  return word < words && (load<u32>(allowed + (<usize>word << 2)) & (1 << (label & 31))) != 0;
+  return mode == ADMIT_LIVE || isAllowed(allowed, words, label);
 }
 
+/**
+ * Fills `found` with the `ef` nodes most similar to the code met from
+ * `start` at `level`, those `mode` admits. With a filter the beam keeps
+ * widening until `ef` admitted nodes are met, which is what makes a
+ * filtered walk slower as it gets stricter.
+ */
 export function searchLevel(code: usize, scale: f32, start: i32, level: i32, ef: i32, mode: i32, allowed: usize, words: i32): void {
   beginVisits(nodeCount);
   candidates.clear();

@@ -5,7 +5,7 @@
 import { results } from '../buffers';
 import { codeInt16, queryTop } from './codes';
 import { PairHeap } from './heap';
-import { ADMIT_ALLOWED, ADMIT_LIVE, entry, entryFor, found, searchLevel } from './graph';
+import { ADMIT_ALLOWED, ADMIT_LIVE, entry, entryFor, found, isAllowed, searchLevel } from './graph';
 import { dimensions, labelNode, labelOf, linked, liveCount, maxLinks0, nodeCount, nodeOf, padded, pendingCount } from './nodes';
 import { probe, similarity } from './probe';
 
@@ -14,17 +14,11 @@ const best = new PairHeap();
 let queryScale: f32 = 0;
 let wanted = 0;
 
-@inline function allows(allowed: usize, words: i32, label: i32): bool {
-  if (allowed == 0) return true;
-  const word = label >>> 5;
-  return word < words && (load<u32>(allowed + (<usize>word << 2)) & (1 << (label & 31))) != 0;
-}
-
 /** Scores the live, allowed nodes in [from, to). */
 function scanNodes(from: i32, to: i32, allowed: usize, words: i32): void {
   for (let node = from; node < to; node++) {
     const label = labelOf(node);
-    if (label >= 0 && allows(allowed, words, label)) best.offer(similarity(probe, queryScale, node), node, wanted);
+    if (label >= 0 && (allowed == 0 || isAllowed(allowed, words, label))) best.offer(similarity(probe, queryScale, node), node, wanted);
   }
 }
 

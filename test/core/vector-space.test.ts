@@ -227,6 +227,10 @@ describe('VectorSpace', () => {
     copy.linkSome(1e9);
     for (const q of queries.slice(30, 40)) expect(copy.nearest(q, 10).labels).toEqual(space.nearest(q, 10).labels);
     expect(concat(await copy.exportSnapshot(pause)).length).toBe(concat(await space.exportSnapshot(pause)).length);
+    const empty = await VectorSpace.importSnapshot(await new VectorSpace(10).exportSnapshot(pause), pause);
+    expect([empty.dimensions, empty.size, empty.pending]).toEqual([10, 0, 0]);
+    empty.set(3, Float32Array.from({ length: 10 }, (_, i) => i + 1));
+    expect(empty.nearest(Float32Array.from({ length: 10 }, (_, i) => i), 5).labels).toEqual(Int32Array.of(3));
   });
 
   it('refuses a truncated, flipped or foreign snapshot', async () => {
