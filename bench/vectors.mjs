@@ -9,6 +9,8 @@
 //   instance's whole linear memory, against the float32 vectors' bytes;
 //   filtered: 10% and 1% of the labels allowed (a bitmap), recall against
 //   the exact top 10 among the allowed;
+//   the same graph searched with other efSearch values (--ef) and by an
+//   exact scan of the codes (what exactBelow chooses below its size);
 //   peers: a plain JavaScript loop over the Float32Arrays (the exact search
 //   itself, timed), Orama's vector search (brute force, `similarity: -1` so
 //   nothing is cut), hnswlib-wasm (M 16, efConstruction 200, ef 64).
@@ -318,13 +320,16 @@ async function runCase(shape, size) {
     'Lantern', `${ms(buildMs / 1000)} s (set ${ms(setMs / 1000)} s)`, recall.toFixed(3), ms(lantern.p50), ms(lantern.p95), '1',
     `${mb(space.storedBytes)} (${(space.storedBytes / floatBytes).toFixed(3)}x); memory ${mb(space.memoryBytes)} (${(space.memoryBytes / floatBytes).toFixed(3)}x)`,
   ]];
-  for (const efSearch of EF_SWEEP) {
-    const copy = await VectorSpace.importSnapshot(await space.exportSnapshot(async () => {}), async () => {}, { efSearch });
+  // other search settings on the same graph: a snapshot of it imported with each
+  const parts = await space.exportSnapshot(async () => {});
+  const variants = [...EF_SWEEP.map((efSearch) => ({ name: `efSearch ${efSearch}`, options: { efSearch } })), { name: 'exact scan of the codes', options: { exactBelow: size + 1 } }];
+  for (const { name, options } of variants) {
+    const copy = await VectorSpace.importSnapshot(parts, async () => {}, options);
     /** @type {ArrayLike<number>[]} */
     const got = new Array(QUERIES);
     const t = timed(QUERIES, (q) => { got[q] = copy.nearest(row(queries, q), K).labels; });
     const r = got.reduce((sum, f, q) => sum + recallOf(f, truth[q]), 0) / QUERIES;
-    rows.push([`Lantern, efSearch ${efSearch}`, '-', r.toFixed(3), ms(t.p50), ms(t.p95), (t.p50 / lantern.p50).toFixed(1), '-']);
+    rows.push([`Lantern, ${name}`, '-', r.toFixed(3), ms(t.p50), ms(t.p95), (t.p50 / lantern.p50).toFixed(1), '-']);
   }
   /** @type {unknown[][]} */
   const filteredPeers = [];

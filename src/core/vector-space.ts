@@ -19,7 +19,7 @@ export interface VectorSpaceOptions {
 }
 
 /** Defaults measured by bench/vectors.mjs (see docs/DESIGN.md): recall@10 ≥ 0.95 at 100k × 384 within 0.35× float32's bytes. */
-export const VECTOR_DEFAULTS: Required<VectorSpaceOptions> = { links: 12, efConstruction: 128, efSearch: 128, exactBelow: 1024 };
+export const VECTOR_DEFAULTS: Required<VectorSpaceOptions> = { links: 12, efConstruction: 128, efSearch: 128, exactBelow: 3072 };
 
 /** Vectors linked per call into the core while `linkSome` has time left (a call stays well under a millisecond). */
 const LINK_BATCH = 8;
