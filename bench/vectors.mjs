@@ -25,6 +25,7 @@
 //
 //   node bench/vectors.mjs [--sizes 10000,100000] [--dimensions 384] [--shapes clustered,uniform]
 //        [--queries 100] [--peer-queries 20] [--peers js,orama,hnswlib] [--peer-shapes clustered] [--ef 96,128,192]
+//        [--links 12] [--ef-construction 128]
 //
 // The default run takes about 6 minutes on 2 cores (hnswlib-wasm's build of
 // 100k vectors, 2 of them).
@@ -47,6 +48,8 @@ const { values } = parseArgs({
     peers: { type: 'string', default: 'js,orama,hnswlib' },
     'peer-shapes': { type: 'string', default: 'clustered' },
     ef: { type: 'string', default: '' },
+    links: { type: 'string' },
+    'ef-construction': { type: 'string' },
   },
 });
 const SIZES = values.sizes.split(',').map(Number);
@@ -58,6 +61,11 @@ const PEERS = new Set(values.peers.split(','));
 const PEER_SHAPES = new Set(values['peer-shapes'].split(','));
 /** efSearch values to try besides the default, on the same graph (a snapshot of it imported with each). */
 const EF_SWEEP = values.ef ? values.ef.split(',').map(Number) : [];
+/** The graph's shape, when not the defaults. */
+const GRAPH = {
+  ...(values.links ? { links: Number(values.links) } : {}),
+  ...(values['ef-construction'] ? { efConstruction: Number(values['ef-construction']) } : {}),
+};
 const K = 10;
 
 /** @typedef {typeof import('../src/core/vector-space.js')} VectorModule */
@@ -276,7 +284,7 @@ function sortedNeighbours(r) {
 // ---------------------------------------------------------------- run
 
 const { VectorSpace, VECTOR_DEFAULTS } = await loadVectorSpace();
-console.log(`vectors: ${DIMS} dimensions, k ${K}, ${QUERIES} queries (peers ${PEER_QUERIES}), Lantern ${JSON.stringify(VECTOR_DEFAULTS)}; node ${process.version}\n`);
+console.log(`vectors: ${DIMS} dimensions, k ${K}, ${QUERIES} queries (peers ${PEER_QUERIES}), Lantern ${JSON.stringify({ ...VECTOR_DEFAULTS, ...GRAPH })}; node ${process.version}\n`);
 
 for (const shape of values.shapes.split(',')) {
   for (const size of SIZES) await runCase(shape, size);
@@ -299,7 +307,7 @@ async function runCase(shape, size) {
 
   // Lantern
   let start = performance.now();
-  const space = new VectorSpace(DIMS);
+  const space = new VectorSpace(DIMS, GRAPH);
   for (let i = 0; i < size; i++) space.set(i, row(all, i));
   const setMs = performance.now() - start;
   while (space.linkSome(50) > 0) { /* linked in steps, as between requests */ }
