@@ -21,8 +21,8 @@ export interface VectorSpaceOptions {
 /** Defaults measured by bench/vectors.mjs (see docs/DESIGN.md): recall@10 ≥ 0.95 at 100k × 384 within 0.35× float32's bytes. */
 export const VECTOR_DEFAULTS: Required<VectorSpaceOptions> = { links: 12, efConstruction: 128, efSearch: 128, exactBelow: 3072 };
 
-/** Vectors linked per call into the core while `linkSome` has time left (a call stays well under a millisecond). */
-const LINK_BATCH = 8;
+/** Vectors linked per call into the core while `linkSome` has time left: one (0.01-0.4 ms; a call costs far less), so a budget is overrun by one link at most. */
+const LINK_BATCH = 1;
 
 /** Labels are dense record ids; the core maps each below the largest to its node (4 bytes a label). */
 const MAX_LABEL = 2 ** 27 - 1;
