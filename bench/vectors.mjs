@@ -25,7 +25,11 @@
 //
 //   node bench/vectors.mjs [--sizes 10000,100000] [--dimensions 384] [--shapes clustered,uniform]
 //        [--queries 100] [--peer-queries 20] [--peers js,orama,hnswlib] [--peer-shapes clustered] [--ef 96,128,192]
-//        [--links 12] [--ef-construction 128]
+//        [--links 12] [--ef-construction 128] [--deletes 0.25,0.5,0.75]
+//
+// --deletes: the same graph with that share of its labels deleted (their
+// nodes left as tombstones, which still route), recall against the exact top
+// 10 of the labels left: when a space is worth rebuilding.
 //
 // The default run takes about 6 minutes on 2 cores (hnswlib-wasm's build of
 // 100k vectors, 2 of them).
@@ -49,6 +53,7 @@ const { values } = parseArgs({
     'peer-shapes': { type: 'string', default: 'clustered' },
     ef: { type: 'string', default: '' },
     links: { type: 'string' },
+    deletes: { type: 'string', default: '' },
     'ef-construction': { type: 'string' },
   },
 });
@@ -61,6 +66,8 @@ const PEERS = new Set(values.peers.split(','));
 const PEER_SHAPES = new Set(values['peer-shapes'].split(','));
 /** efSearch values to try besides the default, on the same graph (a snapshot of it imported with each). */
 const EF_SWEEP = values.ef ? values.ef.split(',').map(Number) : [];
+/** Shares of the labels to delete from the graph, each on a copy of it. */
+const DELETES = values.deletes ? values.deletes.split(',').map(Number) : [];
 /** The graph's shape, when not the defaults. */
 const GRAPH = {
   ...(values.links ? { links: Number(values.links) } : {}),
@@ -338,6 +345,17 @@ async function runCase(shape, size) {
     const t = timed(QUERIES, (q) => { got[q] = copy.nearest(row(queries, q), K).labels; });
     const r = got.reduce((sum, f, q) => sum + recallOf(f, truth[q]), 0) / QUERIES;
     rows.push([`Lantern, ${name}`, '-', r.toFixed(3), ms(t.p50), ms(t.p95), (t.p50 / lantern.p50).toFixed(1), '-']);
+  }
+  for (const share of DELETES) {
+    const copy = await VectorSpace.importSnapshot(parts, async () => {});
+    const kept = allowList(size, 1 - share, 91);
+    for (let i = 0; i < size; i++) if (!allows(kept, i)) copy.delete(i);
+    const keptTruth = truth.map((_, q) => exactTop(all, inverse, row(queries, q), kept));
+    /** @type {ArrayLike<number>[]} */
+    const got = new Array(QUERIES);
+    const t = timed(QUERIES, (q) => { got[q] = copy.nearest(row(queries, q), K).labels; });
+    const r = got.reduce((sum, f, q) => sum + recallOf(f, keptTruth[q]), 0) / QUERIES;
+    rows.push([`Lantern, ${share * 100}% deleted`, '-', r.toFixed(3), ms(t.p50), ms(t.p95), (t.p50 / lantern.p50).toFixed(1), `${copy.tombstones} tombstones`]);
   }
   /** @type {unknown[][]} */
   const filteredPeers = [];
