@@ -10,7 +10,7 @@ import { exportInSteps, importInSteps } from './snapshot-steps.js';
 export interface NearestVectors { labels: Int32Array; similarities: Float32Array } // best first, at most k
 
 export interface VectorSpaceOptions {
-  /** graph links per node */
+  /** graph links per node (twice as many on the graph's bottom level) */
   links?: number;
   efConstruction?: number;
   efSearch?: number;
@@ -41,7 +41,10 @@ export class VectorSpace {
   private readonly exactBelow: number;
 
   constructor(dimensions: number, options: VectorSpaceOptions = {}) {
-    const settings = { ...VECTOR_DEFAULTS, ...options };
+    // an option given as undefined takes its default too
+    const settings = Object.fromEntries(
+      Object.entries(VECTOR_DEFAULTS).map(([name, value]) => [name, options[name as keyof VectorSpaceOptions] ?? value]),
+    ) as Required<VectorSpaceOptions>;
     checkCount('dimensions', dimensions, 1, 1 << 16);
     checkCount('links', settings.links, 2, 256);
     checkCount('efConstruction', settings.efConstruction, 1, 1 << 16);

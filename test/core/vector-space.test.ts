@@ -264,6 +264,8 @@ describe('VectorSpace', () => {
     expect(() => space.nearest([0, 0, 0, 0], 1)).toThrow(/query vector is all zeros/);
     expect(() => space.nearest([1, 0], 1)).toThrow(/2 components/);
     expect(() => new VectorSpace(0)).toThrow(RangeError);
+    expect(() => new VectorSpace(4, { links: 1 })).toThrow(/links must be an integer from 2/);
+    expect(new VectorSpace(4, { links: undefined, efSearch: undefined }).size).toBe(0);
     expect(space.size).toBe(1);
     expect(space.nearest([2, 0.1, 0, 0], 5)).toEqual({ labels: Int32Array.of(0), similarities: expect.any(Float32Array) });
     expect(space.nearest([-1, 0, 0, 0], 1).similarities[0]).toBeCloseTo(-1, 3);
