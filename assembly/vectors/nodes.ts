@@ -1,5 +1,5 @@
 // The vector space's nodes: one fixed-size record per vector ever stored,
-// in insertion order, kept in chunks of CHUNK records so the store grows
+// in insertion order, kept in chunks of `chunkSize` records so the store grows
 // without copying (and without the doubled block a reallocation leaves in a
 // memory that never shrinks). A record holds
 //
@@ -13,8 +13,10 @@
 import { IntVec } from '../buffers';
 import { paddedLength } from './codes';
 
-export const CHUNK_BITS = 10;
-export const CHUNK = 1 << CHUNK_BITS;
+/** Records per chunk: 1,024, fewer for long vectors, so a chunk takes about 1 MB at most (a small space of long vectors stays small). */
+export let chunkBits = 10;
+export let chunkSize = 1 << 10;
+const CHUNK_BYTES: f64 = 1048576;
 
 export let dimensions = 0;
 export let padded = 0;
@@ -45,10 +47,13 @@ export function configure(dims: i32, links: i32): void {
   maxLinks = links;
   maxLinks0 = links * 2;
   stride = padded + LINKS0 + 4 + (maxLinks0 << 2);
+  chunkBits = 10;
+  while (chunkBits > 4 && <f64>(1 << chunkBits) * <f64>stride > CHUNK_BYTES) chunkBits--;
+  chunkSize = 1 << chunkBits;
 }
 
 @inline export function nodeAt(node: i32): usize {
-  return <usize>chunks.get(node >>> CHUNK_BITS) + <usize>(node & (CHUNK - 1)) * <usize>stride;
+  return <usize>chunks.get(node >>> chunkBits) + <usize>(node & (chunkSize - 1)) * <usize>stride;
 }
 
 @inline export function codeOf(node: i32): usize { return nodeAt(node); }
@@ -87,7 +92,7 @@ export function raise(node: i32, level: i32): void {
 /** Appends a node for `label` (its code to be written at `codeOf`); returns it. */
 export function appendNode(label: i32): i32 {
   const node = nodeCount;
-  if ((node >>> CHUNK_BITS) == chunks.length) chunks.push(<i32>heap.alloc(<usize>CHUNK * <usize>stride));
+  if ((node >>> chunkBits) == chunks.length) chunks.push(<i32>heap.alloc(<usize>chunkSize * <usize>stride));
   nodeCount++;
   const at = nodeAt(node);
   memory.fill(at + <usize>padded, 0, <usize>(stride - padded));
@@ -153,7 +158,7 @@ export function remapLabels(): bool {
 
 /** Bytes the nodes take (records, upper blocks, the label map). */
 export function storedBytes(): f64 {
-  let bytes = <f64>chunks.length * <f64>CHUNK * <f64>stride + <f64>labelNode.capacity * 4;
+  let bytes = <f64>chunks.length * <f64>chunkSize * <f64>stride + <f64>labelNode.capacity * 4;
   for (let node = 0; node < linked; node++) {
     const level = levelOf(node);
     if (level > 0) bytes += upperBytes(level);

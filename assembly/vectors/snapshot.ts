@@ -10,7 +10,7 @@ import {
 import { configureSpace } from './space';
 import { efConstruction, entry, restoreGraph, seed, topLevel } from './graph';
 import {
-  CHUNK, CHUNK_BITS, capacityAt, chunks, dimensions, levelOf, linked, linksAt, maxLinks, nodeAt, nodeCount, padded, remapLabels,
+  capacityAt, chunkBits, chunkSize, chunks, dimensions, levelOf, linked, linksAt, maxLinks, nodeAt, nodeCount, padded, remapLabels,
   restoreCounts, setUpper, stride, upperBytes, upperOf,
 } from './nodes';
 
@@ -56,10 +56,10 @@ const DONE = 2;
 let phase = DONE;
 let at = 0;
 
-@inline function chunkTotal(): i32 { return (nodeCount + CHUNK - 1) >>> CHUNK_BITS; }
+@inline function chunkTotal(): i32 { return (nodeCount + chunkSize - 1) >>> chunkBits; }
 @inline function chunkBytes(c: i32): i32 {
-  const nodes = nodeCount - (c << CHUNK_BITS);
-  return (nodes < CHUNK ? nodes : CHUNK) * stride;
+  const nodes = nodeCount - (c << chunkBits);
+  return (nodes < chunkSize ? nodes : chunkSize) * stride;
 }
 
 // ---------------------------------------------------------------- export
@@ -160,13 +160,13 @@ function fail(): i32 {
 }
 
 function importChunk(c: i32): bool {
-  const block = heap.alloc(<usize>CHUNK * <usize>stride);
+  const block = heap.alloc(<usize>chunkSize * <usize>stride);
   chunks.push(<i32>block);
   const bytes = chunkBytes(c);
   takeBytes(block, bytes);
   if (truncated) return false;
   hashWords(block, bytes);
-  const first = c << CHUNK_BITS;
+  const first = c << chunkBits;
   for (let node = first; node < first + bytes / stride; node++) {
     store<i32>(nodeAt(node) + <usize>padded + UPPER_FIELD, 0);
     if (!linksFit(linksAt(node, 0), node < linked ? capacityAt(0) : 0)) return false;

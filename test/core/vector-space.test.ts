@@ -252,6 +252,20 @@ describe('VectorSpace', () => {
     await expect(VectorSpace.importSnapshot([whole.subarray(0, 100), whole.subarray(100)], pause)).resolves.toBeInstanceOf(VectorSpace);
   });
 
+  it('keeps long vectors in small chunks: a small space stays small, and chunks end where they should', async () => {
+    const long = clustered(600, 3000, 6, 11);
+    const space = new VectorSpace(3000, { exactBelow: 0 });
+    space.set(0, long[0]);
+    expect(space.memoryBytes).toBeLessThan(2 << 20); // 1,024 records of 3,000 bytes would be 3 MB
+    long.forEach((v, label) => space.set(label, v));
+    space.linkSome(1e9);
+    const copy = await VectorSpace.importSnapshot(await space.exportSnapshot(pause), pause);
+    for (const label of [0, 255, 256, 511, 512, 599]) {
+      expect(space.nearest(long[label], 1).labels[0]).toBe(label);
+      expect(copy.nearest(long[label], 3)).toEqual(space.nearest(long[label], 3));
+    }
+  });
+
   it('refuses a wrong length, a non-finite component and a zero vector, keeping what it had', () => {
     const space = new VectorSpace(4);
     space.set(0, [1, 0, 0, 0]);
