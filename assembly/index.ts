@@ -18,6 +18,15 @@ import { sortByKeys } from './radix-sort';
 import { invalidateWordMemo } from './word-memo';
 import { freeSignerSlot, screenSlots, storeSignerState } from './hmac-screen';
 import { bitmapWords, candidateBitmap, isTermMatched, layOutCaches, marksAreComplete } from './wordsets';
+import { configureSpace, deleteLabel, linkPending, relabelNodes, storeVector } from './vectors/space';
+import {
+  dimensions as vectorDims, liveCount as vectorLive, nodeCount as vectorNodeCount, maxLinks as vectorMaxLinks, nodeOf as nodeOfLabel, pendingCount as vectorPendingCount,
+  storedBytes as vectorStoredBytes,
+} from './vectors/nodes';
+import { efConstruction as vectorEf } from './vectors/graph';
+import { searchNearest } from './vectors/nearest';
+import { codability } from './vectors/codes';
+import { beginVectorExport, beginVectorImport, exportVectorsSome, importVectorsSome } from './vectors/snapshot';
 
 /** Gap in word positions between two elements of one array attribute. */
 const ARRAY_GAP = 8;
@@ -250,3 +259,52 @@ export function storeSigner(): i32 { return storeSignerState(scratchBase()); }
 export function freeSigner(slot: i32): void { freeSignerSlot(slot); }
 /** Scratch: a secured key's HMAC and message, then `count` slots (SCREEN_*); returns the place in that list of the first that signed it, or -1. */
 export function screenSigners(count: i32): i32 { return screenSlots(scratchBase(), count); }
+
+// ---------------------------------------------------------------- vectors
+// A core instance holds one vector space (src/core/vector-space.ts): its
+// own instance, apart from the text index's (see assembly/vectors/).
+
+/** Shapes the space: 1, or 0 when it already has a shape or this one is not valid. */
+export function vectorConfigure(dimensions: i32, links: i32, efConstruction: i32): i32 {
+  return configureSpace(dimensions, links, efConstruction) ? 1 : 0;
+}
+export function vectorDimensions(): i32 { return vectorDims; }
+export function vectorLinks(): i32 { return vectorMaxLinks; }
+export function vectorEfConstruction(): i32 { return vectorEf; }
+
+/** Scratch: the vector, as f32. Stores it for `label` (pending); 0, or why it cannot be coded (1: not finite, 2: zero). */
+export function vectorSet(label: i32): i32 { return storeVector(label, scratchBase()); }
+export function vectorDelete(label: i32): void { deleteLabel(label); }
+export function vectorHas(label: i32): i32 { return nodeOfLabel(label) >= 0 ? 1 : 0; }
+/** Scratch: `count` i32, the new label of each old one (-1: deleted). */
+export function vectorRelabel(count: i32): void { relabelNodes(scratchBase(), count); }
+/** Links up to `count` pending vectors into the graph; returns how many are still pending. */
+export function vectorLinkSome(count: i32): i32 { return linkPending(count); }
+export function vectorSize(): i32 { return vectorLive; }
+export function vectorPending(): i32 { return vectorPendingCount; }
+/** Deleted and replaced vectors still in the graph (they route searches, never answer them). */
+export function vectorTombstones(): i32 { return vectorNodeCount - vectorLive; }
+/** Bytes the vectors' codes, links and label map take. */
+export function vectorBytes(): f64 { return vectorStoredBytes(); }
+
+/**
+ * Scratch: the query (f32, the space's dimensions), then `words` u32 of the
+ * allowed labels' bitmap (0 words: every label). Results: up to `k` pairs,
+ * best first, of a label and its cosine similarity (f32 bits). Returns 0,
+ * or why the query cannot be coded (as vectorSet).
+ */
+export function vectorSearch(k: i32, ef: i32, exactBelow: i32, words: i32): i32 {
+  const query = scratchBase();
+  const why = codability(query, vectorDims);
+  if (why != 0) return why;
+  return searchNearest(query, k, ef, exactBelow, words > 0 ? query + (<usize>vectorDims << 2) : 0, words);
+}
+
+/** Starts streaming the space's snapshot (env.snapshotWrite); `vectorExportSome` writes it. */
+export function vectorExportBegin(): void { beginVectorExport(); }
+/** Writes about `budget` more bytes; 1 once all of it is written. */
+export function vectorExportSome(budget: i32): i32 { return exportVectorsSome(budget) ? 1 : 0; }
+/** Starts reading a snapshot of `length` bytes (env.snapshotRead) into this unshaped space; 0 when it is not one. */
+export function vectorImportBegin(length: i32): i32 { return beginVectorImport(length) ? 1 : 0; }
+/** Reads about `budget` more bytes: 0 while more is left, 1 once all of it is in and valid, -1 when it is not valid. */
+export function vectorImportSome(budget: i32): i32 { return importVectorsSome(budget); }

@@ -4,11 +4,9 @@
 import { CRITERION, EXACT_SINGLE, FILTERS_SLOT, GEO_SLOT, HIT_STRIDE, P, PARAM_COUNT, QUERY_TYPE, TEXT_EVERY_TOKEN, TEXT_INDEXED, TYPO_MODE } from './abi.js';
 
 export { TEXT_EVERY_TOKEN, TEXT_INDEXED, TOKEN_STRIDE } from './abi.js';
-import { instantiateCore, type CoreExports, type SnapshotStream } from './wasm.js';
-import { ByteWriter } from '../util/bytes.js';
+import { instantiateCore, type CoreExports } from './wasm.js';
+import { exportInSteps, importInSteps, SNAPSHOT_STEP } from './snapshot-steps.js';
 
-/** Bytes of a snapshot exported or imported per step (a few milliseconds of work). */
-const SNAPSHOT_STEP = 1 << 21;
 
 export interface Segment { attribute: number; text: string }
 export interface CoreDocument { id: number; segments: Segment[] }
@@ -397,17 +395,7 @@ export class CoreIndex {
    * until it resolves.
    */
   async exportSnapshot(pause: () => Promise<void> = async () => {}, step = SNAPSHOT_STEP): Promise<Uint8Array[]> {
-    const parts: Uint8Array[] = [];
-    // a step's windows are copied into one part (a step writes about `step` bytes; one item written whole may be more)
-    const part = new ByteWriter(step + (1 << 16));
-    const stream = { write: (bytes: Uint8Array) => part.append(bytes), read: () => 0 };
-    this.streaming(stream, () => this.core.exportSnapshotBegin());
-    for (;;) {
-      const done = this.streaming(stream, () => this.core.exportSnapshotSome(step)) === 1;
-      if (part.length > 0) parts.push(part.take());
-      if (done) return parts;
-      await pause();
-    }
+    return exportInSteps(this.instance, () => this.core.exportSnapshotBegin(), (budget) => this.core.exportSnapshotSome(budget), pause, step);
   }
 
   /**
@@ -416,30 +404,12 @@ export class CoreIndex {
    * the bytes are not a valid snapshot.
    */
   async importSnapshot(parts: Uint8Array[], pause: () => Promise<void> = async () => {}, step = SNAPSHOT_STEP): Promise<boolean> {
-    let part = 0;
-    let at = 0;
-    const read = (into: Uint8Array) => {
-      while (part < parts.length && at === parts[part].length) { part++; at = 0; }
-      if (part === parts.length) return 0;
-      const n = Math.min(into.length, parts[part].length - at);
-      into.set(parts[part].subarray(at, at + n));
-      at += n;
-      return n;
-    };
-    const length = parts.reduce((sum, p) => sum + p.length, 0);
     this.heldRanks.clear(); // the snapshot brings its own rank slots
-    if (this.streaming({ write: () => {}, read }, () => this.core.importSnapshotBegin(length)) !== 1) return false;
-    for (;;) {
-      const state = this.streaming({ write: () => {}, read }, () => this.core.importSnapshotSome(step));
-      if (state !== 0) return state === 1;
-      await pause();
-    }
+    return importInSteps(
+      this.instance, parts, (length) => this.core.importSnapshotBegin(length), (budget) => this.core.importSnapshotSome(budget), pause, step,
+    );
   }
 
-  private streaming<T>(stream: SnapshotStream, run: () => T): T {
-    this.instance.stream.current = stream;
-    try { return run(); } finally { this.instance.stream.current = undefined; }
-  }
   get termCount(): number { return this.core.termTotal(); }
   get liveCount(): number { return this.core.liveTotal(); }
   get memoryBytes(): number { return this.core.memory.buffer.byteLength; }

@@ -40,6 +40,24 @@ export interface CoreExports {
   storeSigner(): number;
   freeSigner(slot: number): void;
   screenSigners(count: number): number;
+  vectorConfigure(dimensions: number, links: number, efConstruction: number): number;
+  vectorDimensions(): number;
+  vectorLinks(): number;
+  vectorEfConstruction(): number;
+  vectorSet(label: number): number;
+  vectorDelete(label: number): void;
+  vectorHas(label: number): number;
+  vectorRelabel(count: number): void;
+  vectorLinkSome(count: number): number;
+  vectorSize(): number;
+  vectorPending(): number;
+  vectorTombstones(): number;
+  vectorBytes(): number;
+  vectorSearch(k: number, ef: number, exactBelow: number, words: number): number;
+  vectorExportBegin(): void;
+  vectorExportSome(budget: number): number;
+  vectorImportBegin(length: number): number;
+  vectorImportSome(budget: number): number;
 }
 
 let compiled: Promise<WebAssembly.Module> | undefined;
@@ -66,7 +84,9 @@ export interface SnapshotStream {
 export function isCoreLoaded(): boolean { return ready !== undefined; }
 
 /** A core instance and the stream its snapshot calls go to (set around each step of a snapshot's export or import). */
-export function instantiateCore(): { core: CoreExports; stream: { current: SnapshotStream | undefined } } {
+export interface CoreInstance { core: CoreExports; stream: { current: SnapshotStream | undefined } }
+
+export function instantiateCore(): CoreInstance {
   if (!ready) throw new Error('lantern core not loaded: await loadCore() first');
   const stream: { current: SnapshotStream | undefined } = { current: undefined };
   const bytesAt = (ptr: number, length: number) => new Uint8Array(core.memory.buffer, ptr, length);
