@@ -18,7 +18,7 @@ import { sortByKeys } from './radix-sort';
 import { invalidateWordMemo } from './word-memo';
 import { freeSignerSlot, screenSlots, storeSignerState } from './hmac-screen';
 import { bitmapWords, candidateBitmap, isTermMatched, layOutCaches, marksAreComplete } from './wordsets';
-import { configureSpace, deleteLabel, linkPending, relabelNodes, storeVector } from './vectors/space';
+import { configureSpace, deleteLabel, linkPending, moveLabel, relabelNodes, storeVector } from './vectors/space';
 import {
   dimensions as vectorDims, liveCount as vectorLive, nodeCount as vectorNodeCount, maxLinks as vectorMaxLinks, nodeOf as nodeOfLabel, pendingCount as vectorPendingCount,
   storedBytes as vectorStoredBytes,
@@ -278,6 +278,8 @@ export function vectorDelete(label: i32): void { deleteLabel(label); }
 export function vectorHas(label: i32): i32 { return nodeOfLabel(label) >= 0 ? 1 : 0; }
 /** Scratch: `count` i32, the new label of each old one (-1: deleted). */
 export function vectorRelabel(count: i32): void { relabelNodes(scratchBase(), count); }
+/** Gives label `from`'s vector to label `to`; 1 when `from` had one. */
+export function vectorMove(from: i32, to: i32): i32 { return moveLabel(from, to) ? 1 : 0; }
 /** Links up to `count` pending vectors into the graph; returns how many are still pending. */
 export function vectorLinkSome(count: i32): i32 { return linkPending(count); }
 export function vectorSize(): i32 { return vectorLive; }

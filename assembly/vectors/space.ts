@@ -31,6 +31,22 @@ export function storeVector(label: i32, vector: usize): i32 {
   return CODE_OK;
 }
 
+/**
+ * Gives `from`'s vector to label `to`, linked as it is (a record written
+ * again with the same vector gets a new record id: moving its node spares
+ * a tombstone and linking it again); false when `from` has no vector.
+ */
+export function moveLabel(from: i32, to: i32): bool {
+  const node = nodeOf(from);
+  if (node < 0) return false;
+  if (from == to) return true;
+  deleteLabel(to);
+  labelNode.set(from, 0);
+  setLabel(node, to);
+  mapLabel(to, node);
+  return true;
+}
+
 export function deleteLabel(label: i32): void {
   const node = nodeOf(label);
   if (node >= 0) bury(node);

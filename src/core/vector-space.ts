@@ -90,6 +90,11 @@ export class VectorSpace {
     return isLabel(label) && this.core.vectorHas(label) === 1;
   }
 
+  /** Gives `from`'s vector to label `to`, as it is linked (a record written again with the same vector); false when `from` has none. */
+  move(from: number, to: number): boolean {
+    return isLabel(from) && isLabel(to) && this.core.vectorMove(from, to) === 1;
+  }
+
   /** After records are renumbered: newLabels[old] is the label's new value (-1: deleted). */
   relabel(newLabels: Int32Array): void {
     const ptr = this.core.scratch(newLabels.length * 4 + 4);

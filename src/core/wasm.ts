@@ -48,6 +48,7 @@ export interface CoreExports {
   vectorDelete(label: number): void;
   vectorHas(label: number): number;
   vectorRelabel(count: number): void;
+  vectorMove(from: number, to: number): number;
   vectorLinkSome(count: number): number;
   vectorSize(): number;
   vectorPending(): number;

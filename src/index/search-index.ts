@@ -215,10 +215,12 @@ export class SearchIndex {
         this.core.addDocuments(batch);
         batch = [];
       }
-      this.removeId(record.objectID);
+      // the version replaced, for its vectors: kept (moved to the new record id) where they did not change
+      const replaced = previous !== undefined && this.ownVectors.any && !this.keepVectors ? { id: previous, record: this.records.get(previous)! } : undefined;
+      this.removeId(record.objectID, replaced ? 'vectorsMoved' : 'replaced');
       const id = this.records.push(record);
       this.facetIndex.add(id, record);
-      if (this.ownVectors.any && !this.keepVectors) this.ownVectors.noteSaved(id, record, this.searchableNames());
+      if (this.ownVectors.any && !this.keepVectors) this.ownVectors.noteSaved(id, record, this.searchableNames(), replaced);
       for (const order of this.currentRankOrders()) order?.note(id, record);
       batch.push({ id, segments: this.segmentsOf(record) });
       if (batch.length >= CORE_BATCH) { this.core.addDocuments(batch); batch = []; }
@@ -228,7 +230,7 @@ export class SearchIndex {
   }
 
   delete(objectIDs: string[]): void {
-    for (const objectID of objectIDs) this.removeId(objectID, true);
+    for (const objectID of objectIDs) this.removeId(objectID, 'deleted');
     this.touched(performance.now(), objectIDs.length);
   }
 
@@ -456,11 +458,15 @@ export class SearchIndex {
     this.lastBuildTimeS = Math.round((performance.now() - started) / 1000);
   }
 
-  /** Removes a record (`deleted`: for good, not replaced by a new version). */
-  private removeId(objectID: string, deleted = false): void {
+  /**
+   * Removes a record: `deleted` for good, `replaced` by a new version, or
+   * replaced with its vectors left for the new version to take
+   * (`vectorsMoved`: see IndexVectors.noteSaved).
+   */
+  private removeId(objectID: string, why: 'deleted' | 'replaced' | 'vectorsMoved' = 'replaced'): void {
     const id = this.records.remove(objectID);
     if (id === undefined) return;
-    if (this.ownVectors.any) this.ownVectors.noteRemoved(id, deleted ? objectID : undefined);
+    if (this.ownVectors.any && why !== 'vectorsMoved') this.ownVectors.noteRemoved(id, why === 'deleted' ? objectID : undefined);
     this.core.removeDocument(id);
     this.compaction.removed();
   }

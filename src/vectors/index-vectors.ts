@@ -85,8 +85,21 @@ export class IndexVectors {
   }
 
   /** A record was written under record id `id` (its previous version, if any, was removed first). */
-  noteSaved(id: number, record: SearchRecord, searchable: string[] | null): void {
-    for (const e of this.embedders.values()) this.place(e, id, record, searchable);
+  noteSaved(id: number, record: SearchRecord, searchable: string[] | null, replaced?: { id: number; record: SearchRecord }): void {
+    for (const e of this.embedders.values()) {
+      // a new version with the vector of the one it replaces keeps its node in the graph, linked as it is
+      if (replaced && this.sameVector(e, replaced.record, record, searchable) && e.space.move(replaced.id, id)) continue;
+      if (replaced) e.space.delete(replaced.id);
+      this.place(e, id, record, searchable);
+    }
+  }
+
+  /** Whether two versions of a record have the same vector for `e`: the same written one, or none written and the same text. */
+  private sameVector(e: EmbedderVectors, before: SearchRecord, after: SearchRecord, searchable: string[] | null): boolean {
+    const [was, is] = [writtenVector(before, e.name), writtenVector(after, e.name)];
+    if (was || is) return was !== undefined && is !== undefined && was.length === is.length && was.every((x, i) => x === is[i]);
+    const text = e.textOf(after, searchable);
+    return text !== undefined && text === e.textOf(before, searchable);
   }
 
   /** The record with id `id` left the index (replaced: `objectID` undefined; deleted: its computed vectors go too). */
@@ -158,6 +171,13 @@ export class IndexVectors {
     let pending = 0;
     for (const e of this.embedders.values()) pending += e.space.pending;
     return pending;
+  }
+
+  /** Vectors deleted or replaced that still route searches in their graphs (see VectorSpace.tombstones). */
+  get tombstones(): number {
+    let tombstones = 0;
+    for (const e of this.embedders.values()) tombstones += e.space.tombstones;
+    return tombstones;
   }
 
   /** Links vectors waiting in the spaces into their graphs for about `budgetMs`; returns how many still wait. */

@@ -169,6 +169,31 @@ describe('vectors a userProvided embedder holds', () => {
     for (const hit of distinct.body.hits) expectNearest([hit.objectID], records.filter((r) => r.color === hit.color), QUERY, 1);
   });
 
+  it('a record written again with the same vector keeps its place in the graph; a new vector takes a new one', async () => {
+    const engine = await openAt(tempDir());
+    const call = caller(engine);
+    const records = places(4000, 5); // past the size where the space walks its graph rather than scanning
+    await indexWith(call, records);
+    await engine.waitForTasks();
+    await engine.waitForVectorLinks();
+    const index = engine.index('places');
+    expect(index.vectors.pending).toBe(0);
+    await call('POST', '/1/indexes/places/batch', {
+      requests: records.slice(0, 500).map((r) => ({ action: 'partialUpdateObject', body: { objectID: r.objectID, rank: r.rank + 10_000 } })),
+    });
+    await call('PUT', '/1/indexes/places/p600', { ...records[600], title: 'renamed' });
+    await engine.waitForTasks();
+    expect(index.vectors.tombstones).toBe(0);
+    const moved = { ...records[700], _vectors: { default: QUERY } };
+    await call('PUT', '/1/indexes/places/p700', moved);
+    await engine.waitForTasks();
+    expect(index.vectors.tombstones).toBe(1);
+    const r = await call('POST', '/1/indexes/places/query', { vector: QUERY, hitsPerPage: 10 });
+    expect(r.body.hits[0].objectID).toBe('p700');
+    const updated = records.map((p) => (p.objectID === 'p700' ? moved : p));
+    expectNearest(r.body.hits.map((h: any) => h.objectID), updated, QUERY, 10);
+  });
+
   it('hits carry _vectors only with retrieveVectors; _vectors is never searched as text', async () => {
     const engine = await openAt(tempDir());
     const call = caller(engine);
