@@ -79,7 +79,8 @@ export function hybridRequestOf(index: SearchIndex, params: SearchParams, settin
   const { embedder, settings, semanticRatio } = asked;
   const vector = params.vector ?? queryVector?.vector;
   if (vector !== undefined) checkVector(Array.from(vector), settings.dimensions, '"vector"');
-  if (vector === undefined && settings.source === 'userProvided' && semanticRatio > 0 && (params.query ?? '') !== '') {
+  // an index searching in neuralSearch mode answers a query without a vector by its keywords (the setting asked, not the query)
+  if (vector === undefined && settings.source === 'userProvided' && semanticRatio > 0 && (params.query ?? '') !== '' && params.hybrid !== undefined) {
     throw badRequest(`"vector" is required: the embedder "${embedder}" is userProvided, so Lantern cannot embed the query`);
   }
   return { embedder, semanticRatio, ...(vector !== undefined ? { vector } : {}), ...(queryVector?.failure ? { failure: queryVector.failure } : {}) };

@@ -194,6 +194,23 @@ describe('vectors a userProvided embedder holds', () => {
     expectNearest(r.body.hits.map((h: any) => h.objectID), updated, QUERY, 10);
   });
 
+  it('mode neuralSearch makes hybrid search the default: its first embedder, ratio 0.5; a query without a vector answers by keywords', async () => {
+    const engine = await openAt(tempDir());
+    const call = caller(engine);
+    await indexWith(call, places(100));
+    await call('PUT', '/1/indexes/places/settings', { mode: 'neuralSearch' });
+    await engine.waitForTasks();
+    const hybrid = await call('POST', '/1/indexes/places/query', { query: 'river', vector: QUERY, getRankingInfo: true });
+    expect(hybrid.status).toBe(200);
+    const info = hybrid.body.hits[0]._rankingInfo;
+    expect(info.neuralScore).toBeCloseTo(0.5 * info.keywordScore + 0.5 * info.semanticScore, 6);
+    expect(hybrid.body.semanticHitCount).toBeGreaterThanOrEqual(0);
+    const words = await call('POST', '/1/indexes/places/query', { query: 'river' });
+    expect(words.status).toBe(200);
+    expect(words.body.hits.every((h: any) => /river/.test(h.title))).toBe(true);
+    expect(words.body).not.toHaveProperty('semanticHitCount');
+  });
+
   it('hits carry _vectors only with retrieveVectors; _vectors is never searched as text', async () => {
     const engine = await openAt(tempDir());
     const call = caller(engine);
