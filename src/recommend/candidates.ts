@@ -51,11 +51,13 @@ export function relatedProducts(
     ? ranked(models.related.neighbours(item), models, record.objectID) : [];
   if (byEvents.length >= MAX_CANDIDATES) return byEvents;
   const seen = new Set(byEvents.map((c) => c.objectID).concat(record.objectID));
-  return byEvents.concat(byContent(index, record, search).filter((c) => !seen.has(c.objectID)));
+  // what users did ranks first: content scores stay under the lowest score from events
+  const cap = Math.min(CONTENT_SCORE, (byEvents[byEvents.length - 1]?.score ?? Infinity) * 0.99);
+  return byEvents.concat(byContent(index, record, search, cap).filter((c) => !seen.has(c.objectID)));
 }
 
-/** Records like `record` by its facet values (or, in an index without facets, its words), scored up to CONTENT_SCORE. */
-function byContent(index: SearchIndex, record: SearchRecord, search: ContentSearch): Scored[] {
+/** Records like `record` by its facet values (or, in an index without facets, its words), scored up to `cap`. */
+function byContent(index: SearchIndex, record: SearchRecord, search: ContentSearch, cap: number): Scored[] {
   const facets = facetAttributes(effectiveSetting(index.settings, 'attributesForFaceting')).map((a) => a.name);
   const shared = facets.flatMap((facet) => valuesAt(record, facet).map((value) => `${facet}:${value}`));
   const text = shared.length ? '' : firstText(index, record);
@@ -69,7 +71,7 @@ function byContent(index: SearchIndex, record: SearchRecord, search: ContentSear
   return result.answer.hits.map((hit) => {
     const info = hit._rankingInfo as { filters?: number; words?: number } | undefined;
     const share = shared.length ? (info?.filters ?? 0) / shared.length : (info?.words ?? 0) / Math.max(1, words);
-    return { objectID: hit.objectID, score: percent(share * CONTENT_SCORE / 100) };
+    return { objectID: hit.objectID, score: percent(share * cap / 100) };
   }).filter((c) => c.objectID !== record.objectID && c.score > 0).sort((a, b) => b.score - a.score);
 }
 
