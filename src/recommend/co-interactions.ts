@@ -66,7 +66,7 @@ export class CoInteractions {
   static restore(s: CoInteractionsSnapshot): CoInteractions {
     const out = new CoInteractions();
     s.groups.forEach((g, i) => { out.groupIds.set(g, i); out.groups.push(g); });
-    out.groupItems.push(...s.groupItems);
+    for (const items of s.groupItems) out.groupItems.push(items);
     s.itemGroups.forEach((groups, item) => { if (groups) out.itemGroups[item] = groups; });
     out.events = s.events;
     return out;
