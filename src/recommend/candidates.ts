@@ -23,6 +23,10 @@ export interface ScoredFacet { facetName: string; facetValue: string; score: num
 export const MAX_CANDIDATES = 1000;
 /** The highest score of a recommendation by content alone. */
 const CONTENT_SCORE = 50;
+/** Related products are completed by content when events give fewer than this (the most a request returns)... */
+const CONTENT_WHEN_FEWER = 30;
+/** ...with at most this many records. */
+const CONTENT_CANDIDATES = 100;
 /** Words of the viewed record's text a content search uses. */
 const CONTENT_WORDS = 10;
 
@@ -49,7 +53,8 @@ export function relatedProducts(
   const item = models?.known(record.objectID);
   const byEvents = models && item !== undefined && models.related.events >= settings.minRelatedEvents
     ? ranked(models.related.neighbours(item), models, record.objectID) : [];
-  if (byEvents.length >= MAX_CANDIDATES) return byEvents;
+  // content completes thin events only: a page's worth of recommendations (its search is the costly part)
+  if (byEvents.length >= CONTENT_WHEN_FEWER) return byEvents;
   const seen = new Set(byEvents.map((c) => c.objectID).concat(record.objectID));
   // what users did ranks first: content scores stay under the lowest score from events
   const cap = Math.min(CONTENT_SCORE, (byEvents[byEvents.length - 1]?.score ?? Infinity) * 0.99);
@@ -64,7 +69,7 @@ function byContent(index: SearchIndex, record: SearchRecord, search: ContentSear
   if (!shared.length && !text) return [];
   const words = text.split(/\s+/).filter(Boolean).length;
   const result = search({
-    query: text, hitsPerPage: MAX_CANDIDATES, getRankingInfo: true, attributesToRetrieve: ['objectID'],
+    query: text, hitsPerPage: CONTENT_CANDIDATES, getRankingInfo: true, attributesToRetrieve: ['objectID'],
     attributesToHighlight: [], attributesToSnippet: [],
     ...(shared.length ? { optionalFilters: shared, sumOrFiltersScores: true } : { removeWordsIfNoResults: 'allOptional' as const, optionalWords: [text] }),
   });
