@@ -6,7 +6,7 @@
 import type {
   AbtestingClient, AbtestingV3Client, AddApiKeyResponse, AnalyticsClient, ApiKey, BrowseResponse, DeleteApiKeyResponse,
   GetApiKeyResponse, GetSettingsProps, IndexSettings, InsightsClient, ListApiKeysResponse, MonitoringClient,
-  PersonalizationClient, PersonalizationStrategyParams, QuerySuggestionsClient, SearchClient, SearchMethodParams,
+  PersonalizationClient, PersonalizationStrategyParams, QuerySuggestionsClient, RecommendClient, SearchClient, SearchMethodParams,
   SearchParams as OfficialSearchParams, SearchResponse, SearchResult, SetPersonalizationStrategyResponse,
   SetSettingsProps, SettingsResponse, UpdateApiKeyResponse, UpdatedAtResponse,
 } from 'algoliasearch';
@@ -27,7 +27,8 @@ type OfficialMethod<K extends string> =
           : K extends keyof InsightsClient ? InsightsClient[K]
             : K extends keyof PersonalizationClient ? PersonalizationClient[K]
               : K extends keyof QuerySuggestionsClient ? QuerySuggestionsClient[K]
-                : V3Method<K>;
+                : K extends keyof RecommendClient ? RecommendClient[K]
+                  : V3Method<K>;
 
 /** A/B testing v3's methods, which the route table names `<method>V3` (v2 has the plain names: routes.ts). */
 type V3Method<K extends string> = K extends `${infer Name}V3` ? Name extends keyof AbtestingV3Client ? AbtestingV3Client[Name] : never : never;

@@ -23,6 +23,7 @@ import * as suggestions from './suggestions.js';
 import * as clusters from './clusters.js';
 import * as dictionaries from './dictionaries.js';
 import * as follow from './follow.js';
+import * as recommend from './recommend.js';
 import { observeRequest } from '../monitoring/observe.js';
 import * as logs from './logs.js';
 import { requestIdHeaders, requestIdOf } from './request-id.js';
@@ -162,6 +163,12 @@ const HANDLERS: { readonly [K in RouteOp]: Handler<PathParamsOf<K>, Engine> } = 
   removeUserId: clusters.removeUserId,
   listUserIds: clusters.listUserIds,
   listClusters: clusters.listClusters,
+  getRecommendations: recommend.getRecommendations,
+  getRecommendRule: recommend.getRecommendRule,
+  deleteRecommendRule: recommend.deleteRecommendRule,
+  searchRecommendRules: recommend.searchRecommendRules,
+  batchRecommendRules: recommend.batchRecommendRules,
+  getRecommendStatus: recommend.getRecommendStatus,
   batchDictionaryEntries: dictionaries.batchDictionaryEntries,
   searchDictionaryEntries: dictionaries.searchDictionaryEntries,
   getDictionarySettings: dictionaries.getDictionarySettings,

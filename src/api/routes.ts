@@ -166,6 +166,13 @@ const ROUTE_TABLE = [
   { op: 'removeUserId', method: 'DELETE', path: '/1/clusters/mapping/{userID}', right: 'admin' },
   { op: 'listUserIds', method: 'GET', path: '/1/clusters/mapping', right: 'admin', query: ['page', 'hitsPerPage'] },
   { op: 'listClusters', method: 'GET', path: '/1/clusters', right: 'admin' },
+  // Recommend (recommend.yml); rights: the spec's x-acl
+  { op: 'getRecommendations', method: 'POST', path: '/1/indexes/*/recommendations', right: 'search', body: '.' },
+  { op: 'getRecommendRule', method: 'GET', path: '/1/indexes/{indexName}/{model}/recommend/rules/{objectID}', right: 'settings' },
+  { op: 'deleteRecommendRule', method: 'DELETE', path: '/1/indexes/{indexName}/{model}/recommend/rules/{objectID}', right: 'editSettings' },
+  { op: 'searchRecommendRules', method: 'POST', path: '/1/indexes/{indexName}/{model}/recommend/rules/search', right: 'settings', body: 'searchRecommendRulesParams' },
+  { op: 'batchRecommendRules', method: 'POST', path: '/1/indexes/{indexName}/{model}/recommend/rules/batch', right: 'editSettings', body: 'recommendRule', query: ['clearExistingRules'] },
+  { op: 'getRecommendStatus', method: 'GET', path: '/1/indexes/{indexName}/{model}/task/{taskID}', right: 'editSettings' },
   // dictionaries (application-wide: every index's searches read them); rights: the spec's x-acl
   { op: 'batchDictionaryEntries', method: 'POST', path: '/1/dictionaries/{dictionaryName}/batch', right: 'editSettings', body: 'batchDictionaryEntriesParams' },
   { op: 'searchDictionaryEntries', method: 'POST', path: '/1/dictionaries/{dictionaryName}/search', right: 'settings', body: 'searchDictionaryEntriesParams' },

@@ -6,7 +6,7 @@ import type { RateLimiter } from './rate-limit.js';
 import { checkIndex, indexesInRequests, mayReach } from './restrictions.js';
 
 /** Operations whose body names the indexes (`requests[].indexName`). */
-const MULTI_INDEX = new Set(['search', 'getObjects', 'multipleBatch']);
+const MULTI_INDEX = new Set(['search', 'getObjects', 'multipleBatch', 'getRecommendations']);
 
 /** `keyCalls`: the engine's per-hour counter of calls by key, address or vouched user token. */
 export function enforce(keyCalls: RateLimiter, route: { op: string }, caller: Caller, params: Record<string, string>, body: unknown): void {

@@ -1,5 +1,5 @@
 // The engine: the composition root. It wires the state sections (indexes,
-// security, analytics, clusters, dictionaries) to the durability module (the task queue,
+// security, analytics, clusters, dictionaries, recommend) to the durability module (the task queue,
 // the log, snapshots, recovery: src/durability/), and the services the API
 // reads (metrics, the write pacer, cursor signing). Every write is logged,
 // acknowledged with a taskID, then applied in order to every section;
@@ -29,6 +29,8 @@ import { SecurityState, type SharedKeys } from '../auth/security-state.js';
 import { AnalyticsState, type AnalyticsOperation } from '../analytics/state.js';
 import { ClusterMap, type SharedAssignments } from '../clusters/mapping.js';
 import { DictionariesState } from '../dictionaries/state.js';
+import { RecommendState, type RecommendOperation } from '../recommend/state.js';
+import type { RecommendOptions } from '../recommend/options.js';
 import type { DictionaryOperation } from '../dictionaries/entries.js';
 import { Metrics } from '../monitoring/metrics.js';
 import { observeTask } from '../monitoring/observe.js';
@@ -136,6 +138,14 @@ export interface EngineOptions {
    * answer then says why in `semanticError`.
    */
   queryEmbeddingTimeoutMs?: number;
+  /**
+   * How the recommend models learn from insight events: the service's
+   * windows and minimums by default (1,000 conversions for frequently bought
+   * together, 10,000 events for related products, 500 conversions for
+   * trending), lowered here for a small application, and how fresh the
+   * models stay (see RecommendOptions).
+   */
+  recommend?: RecommendOptions;
   /** @internal The background embedding queue's pacing (tests shorten its retry delays). */
   embeddingQueue?: EmbeddingsOptions['queue'];
 }
@@ -182,6 +192,8 @@ export class Engine {
   readonly clusters: ClusterMap;
   /** @internal The stop words, plurals and compounds dictionaries (every index's searches read them). */
   readonly dictionaries = new DictionariesState();
+  /** @internal Recommend rules, and the models learnt from the analytics section's insight events. */
+  readonly recommend: RecommendState;
 
   private readonly durability: Durability<WriteOperation>;
   /** @internal The embedders at work: records' texts embedded in the background, queries on the spot. */
@@ -207,6 +219,7 @@ export class Engine {
     this.resolveCountry = options.resolveCountry;
     this.clusters = new ClusterMap(options.clusters, options.assignments);
     this.security = new SecurityState((name) => this.catalog.indexes.has(name), options.apiKeys);
+    this.recommend = new RecommendState(() => this.analytics.store, options.recommend, options.follow === undefined);
     const maxQueuedRecords = options.maxQueuedRecords ?? 20_000;
     this.durability = new Durability<WriteOperation>({
       storage: options.storage ?? memoryStorage(),
@@ -215,7 +228,7 @@ export class Engine {
       maxQueuedRecords,
       repair: options.repair === true,
       check: assertStorable,
-      sections: [this.security, this.analytics, this.clusters, this.dictionaries, this.catalog],
+      sections: [this.security, this.analytics, this.clusters, this.dictionaries, this.catalog, this.recommend],
       pacer: this.pacer,
       runTask: (op, taskID) => this.runTask(op, taskID),
       replays: (op, taskID) => this.catalog.replays(op, taskID),
@@ -308,7 +321,7 @@ export class Engine {
    * Resolves with the taskID.
    * @internal
    */
-  writeKey(op: KeyOperation | AnalyticsOperation | DictionaryOperation): Promise<number> { return this.durability.writeNow(op); }
+  writeKey(op: KeyOperation | AnalyticsOperation | DictionaryOperation | RecommendOperation): Promise<number> { return this.durability.writeNow(op); }
 
   /** @internal Makes an API key change: in the shared keys when there are, else logged here. */
   async changeKey(change: ApiKeyChange): Promise<void> {
@@ -382,6 +395,7 @@ export class Engine {
     this.embeddings.close();
     this.linker.close();
     this.analytics.stopRetrying();
+    this.recommend.stop();
     // searches the log refuses now (cluster mode without NATS) end with this process: they were never replicated
     await this.analytics.flush().catch((e: Error) => console.error(`lantern: search events not logged are lost (${e.message.split('\n')[0]})`));
     await this.durability.close();

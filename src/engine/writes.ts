@@ -10,6 +10,7 @@ import type { Rule } from '../index/rules.js';
 import type { ApiKey } from '../auth/api-keys.js';
 import type { AnalyticsOperation } from '../analytics/state.js';
 import type { DictionaryOperation } from '../dictionaries/entries.js';
+import type { RecommendOperation } from '../recommend/state.js';
 
 export type Action =
   | { action: 'addObject' | 'updateObject'; body: SearchRecord }
@@ -34,7 +35,8 @@ export type WriteOperation =
   | { type: 'vectors'; indexName: string; embedder: string; entries: Array<{ objectID: string; hash: string; vector: string }> }
   | KeyOperation
   | AnalyticsOperation
-  | DictionaryOperation;
+  | DictionaryOperation
+  | RecommendOperation;
 
 /** API key changes: idempotent, so replaying one a snapshot already holds is harmless. */
 export type KeyOperation =

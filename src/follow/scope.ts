@@ -1,5 +1,7 @@
 // What a follower receives: the index data (records, settings, synonyms,
-// rules, replicas) of the indexes its key reaches, and the dictionaries
+// rules, replicas) of the indexes its key reaches, their recommend rules and
+// trained recommend models (a follower learns nothing: it gets no events),
+// and the dictionaries
 // every search reads; nothing else of the server's state — no API keys
 // (embedders' keys are masked),
 // secured keys' parents, source allow-list, logs, analytics or cluster
@@ -13,15 +15,20 @@ import { isIndexWrite, type IndexesPart, type IndexWrite } from '../engine/index
 import type { WriteOperation } from '../engine/writes.js';
 import { replicaName, withReplicas, type Indexes } from '../index/index-config.js';
 import type { DictionariesPart } from '../dictionaries/state.js';
+import type { RecommendOperation, RecommendPart } from '../recommend/state.js';
 
 /** The parts of a snapshot a follower may receive. */
-type FollowerState = SnapshotHeader & Partial<IndexesPart> & Partial<DictionariesPart>;
+type FollowerState = SnapshotHeader & Partial<IndexesPart> & Partial<DictionariesPart> & RecommendPart;
 
 /** The image a follower with `caller`'s key starts from: the indexes it reaches and the dictionaries. */
 export function followerImage(state: SnapshotHeader, caller: Caller): FollowerState {
-  const { version, lastTaskID, indexes = [], dictionaries } = state as FollowerState;
+  const { version, lastTaskID, indexes = [], dictionaries, recommend } = state as FollowerState;
   const reached = indexes.filter((index) => mayReach(caller, index.name)).map((index) => ({ ...index, settings: withoutSecrets(index.settings) }));
-  return { version, lastTaskID, indexes: reached, ...(dictionaries ? { dictionaries } : {}) };
+  const recommendReached = recommend && {
+    rules: recommend.rules.filter(([index]) => mayReach(caller, index)),
+    models: (recommend.models ?? []).filter(([index]) => mayReach(caller, index)),
+  };
+  return { version, lastTaskID, indexes: reached, ...(dictionaries ? { dictionaries } : {}), ...(recommendReached ? { recommend: recommendReached } : {}) };
 }
 
 /**
@@ -31,6 +38,7 @@ export function followerImage(state: SnapshotHeader, caller: Caller): FollowerSt
  * replicas a settings change names. Empty for an operation on no index.
  */
 export function reachOf(op: WriteOperation, indexes: Indexes): string[] {
+  if (op.type === 'recommend') return [op.indexName];
   if (!isIndexWrite(op)) return [];
   const names = new Set([op.indexName, ...withReplicas(indexes, op.indexName, true).map((index) => index.name)]);
   if (op.type === 'operation') names.add(op.destination);
@@ -53,6 +61,8 @@ export type Visibility = { send: Logged<IndexWrite> } | 'skip' | 'reload';
  */
 export function visibility(op: Logged<WriteOperation>, reach: readonly string[], caller: Caller): Visibility {
   if (op.type === 'dictionaries') return 'reload';
+  // recommend rules of an index it holds (sent as they are: they hold no secret)
+  if (op.type === 'recommend') return reach.every((name) => mayReach(caller, name)) ? { send: op as Logged<RecommendOperation> as unknown as Logged<IndexWrite> } : 'skip';
   if (!isIndexWrite(op)) return 'skip';
   const reached = reach.filter((name) => mayReach(caller, name)).length;
   if (reached === 0) return 'skip';

@@ -16,7 +16,8 @@ export interface Profile { userToken: string; lastEventAt: string; scores: Affin
 
 type RecordOf = (index: string, objectID: string) => SearchRecord | undefined;
 
-function valuesAt(record: SearchRecord, path: string): string[] {
+/** A record's values at a path (`brand`, `meta.color`), as strings; objects left out. */
+export function valuesAt(record: SearchRecord, path: string): string[] {
   let value: Json | undefined = record;
   for (const part of path.split('.')) value = value && typeof value === 'object' && !Array.isArray(value) ? own(value, part) as Json | undefined : undefined;
   const list = Array.isArray(value) ? value : [value];

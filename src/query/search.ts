@@ -12,7 +12,7 @@ import { RELEVANT_SORT_WINDOW, relevantSorted } from './relevant-sort.js';
 import { project, projection, type Json, type Projection, type SearchRecord } from '../index/records.js';
 import { own, setOwn } from '../util/own-keys.js';
 import { applyRules, type AppliedRules } from '../index/rules.js';
-import { fullBitmap, hasBit, wordsFor } from '../index/bitmap.js';
+import { andInto, fullBitmap, hasBit, wordsFor, type Bitmap } from '../index/bitmap.js';
 import type { SearchIndex } from '../index/search-index.js';
 import type { QueryDictionaries } from '../text/dictionaries.js';
 import type { Hit, Page, SearchAnswer, SearchResult } from './search-result.js';
@@ -26,6 +26,8 @@ export interface SearchContext {
   dictionaries?: QueryDictionaries;
   /** The query's vector, embedded by the caller (which may wait for the embedder) for a hybrid search. */
   queryVector?: QueryVector;
+  /** The records the search may find (recommendations: the candidates a model chose); every record when absent. */
+  within?: Bitmap;
 }
 
 /** The fewest hits each side of a hybrid search brings to the fusion, however small the page. */
@@ -122,6 +124,7 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
   const setting = settingsOf(index, params);
   const page = pageOf(params, setting);
   const plan = planQuery(index, params, setting, page.offset, page.length, context.dictionaries);
+  if (context.within) plan.core.filter = plan.core.filter ? andInto(plan.core.filter.slice(), context.within) : context.within;
   const promoted = promotionsOf(index, ruled, plan, page);
   const hybrid = hybridRequestOf(index, params, setting, context.queryVector);
   const vectorSearch = hybrid?.vector !== undefined && hybrid.semanticRatio > 0 ? { ...hybrid, vector: hybrid.vector } : undefined;

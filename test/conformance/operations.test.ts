@@ -76,6 +76,7 @@ function clientsOn(requester: ReturnType<typeof recordingRequester>) {
     insights: search.initInsights({ options }),
     monitoring: search.initMonitoring({ options }),
     personalization: search.initPersonalization({ region: 'us', options }),
+    recommend: search.initRecommend({ options }),
     querySuggestions: search.initQuerySuggestions({ region: 'us', options }),
   };
 }
@@ -246,6 +247,29 @@ const OPERATIONS: Record<string, Entry> = {
     call: ({ search }) => search.setDictionarySettings({ disableStandardEntries: { stopwords: { fr: true } } }),
   },
   'search:getDictionaryLanguages': { call: ({ search }) => search.getDictionaryLanguages() },
+  // recommend: related products by content (the seed's events are too few for the models' minimums), rules
+  'recommend:getRecommendations': {
+    call: ({ recommend }) => recommend.getRecommendations({
+      requests: [
+        { indexName: IDX, model: 'related-products', objectID: talks[0]!.objectID, threshold: 0, maxRecommendations: 5, queryParameters: { clickAnalytics: true } },
+        { indexName: IDX, model: 'trending-facets', facetName: 'tags', threshold: 0 },
+        { indexName: IDX, model: 'trending-items', threshold: 0, maxRecommendations: 3, fallbackParameters: { filters: 'tags:science' } },
+      ],
+    }),
+  },
+  'recommend:batchRecommendRules': {
+    call: ({ recommend }) => recommend.batchRecommendRules({
+      indexName: IDX, model: 'related-products',
+      recommendRule: [{ objectID: 'rec-1', condition: { context: 'mobile' }, consequence: { hide: [{ objectID: talks[2]!.objectID }] }, description: 'hide one' }],
+    }),
+    keep: keepTask,
+  },
+  'recommend:getRecommendStatus': { call: ({ recommend }, s) => recommend.getRecommendStatus({ indexName: IDX, model: 'related-products', taskID: s.taskID }) },
+  'recommend:getRecommendRule': { call: ({ recommend }) => recommend.getRecommendRule({ indexName: IDX, model: 'related-products', objectID: 'rec-1' }) },
+  'recommend:searchRecommendRules': {
+    call: ({ recommend }) => recommend.searchRecommendRules({ indexName: IDX, model: 'related-products', searchRecommendRulesParams: { query: '', hitsPerPage: 10 } }),
+  },
+  'recommend:deleteRecommendRule': { call: ({ recommend }) => recommend.deleteRecommendRule({ indexName: IDX, model: 'related-products', objectID: 'rec-1' }) },
   // clusters and user IDs
   'search:listClusters': { call: ({ search }) => search.listClusters() },
   'search:assignUserId': { call: ({ search }) => search.assignUserId({ xAlgoliaUserID: 'user-2', assignUserIdParams: { cluster: CLUSTERS[0]! } }) },

@@ -1,0 +1,163 @@
+// The recommend section of the engine's state: the recommend rules of each
+// index and model (logged as `recommend` operations through the engine's
+// immediate-write path, idempotent like key changes), and the models
+// learnt from the analytics section's insight events.
+//
+// The models follow the event store: `consumed` events of it are learnt,
+// and once per `freshnessMs` after new ones are applied the rest is learnt
+// in slices that yield to searches. Once a day (the window moves) and after
+// a user's events are forgotten, the models are trained anew from the whole
+// store in the background, the old ones answering meanwhile.
+//
+// Snapshots: a stored snapshot holds the rules only, the models are trained
+// again from the stored events at load (as fast as loading them would be,
+// and nothing twice on disk: bench/recommend.mjs). An image for a replica
+// or a follower (which receives no events: src/follow/scope.ts) carries the
+// trained models too, and a follower keeps them as received.
+import type { EventStore } from '../analytics/events.js';
+import type { SnapshotUse, StateSection } from '../durability/state-section.js';
+import { IndexModels, type IndexModelsSnapshot } from './index-models.js';
+import { dayOf, recommendSettings, type RecommendOptions, type RecommendSettings } from './options.js';
+import type { RecommendRule, RuleModel } from './rules.js';
+import { learnNew, trainAll } from './training.js';
+
+export type RecommendOperation = { type: 'recommend' } & (
+  | { action: 'saveRules'; indexName: string; model: RuleModel; rules: RecommendRule[]; clearExisting: boolean }
+  | { action: 'deleteRule'; indexName: string; model: RuleModel; objectID: string }
+);
+
+export interface RecommendSnapshot {
+  /** [index, model, rules]. */
+  rules: Array<[string, RuleModel, RecommendRule[]]>;
+  /** Trained models, in images for replicas and followers only: [index, models]. */
+  models?: Array<[string, IndexModelsSnapshot]>;
+}
+
+export interface RecommendPart { recommend?: RecommendSnapshot }
+
+/** A change of rules or events, as the section reads the operations it is given. */
+type Applied = { type: string; action?: string; indexName?: string };
+
+export class RecommendState implements StateSection<RecommendPart, Applied> {
+  readonly settings: RecommendSettings;
+  /** index → model → objectID → rule */
+  private readonly rules = new Map<string, Map<RuleModel, Map<string, RecommendRule>>>();
+  private models = new Map<string, IndexModels>();
+  /** Events of the store learnt by `models`. */
+  private consumed = 0;
+  /** The day the models were trained (the window moves with it). */
+  private trainedDay = -1;
+  private mustRetrain = true;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+
+  /**
+   * `events`: the analytics section's event store (read, never changed);
+   * `learns`: false for a follower, whose models come with its images.
+   */
+  constructor(private readonly events: () => EventStore, options: RecommendOptions | undefined, private readonly learns: boolean) {
+    this.settings = recommendSettings(options);
+  }
+
+  /** The models of an index (undefined: no events for it yet). */
+  modelsOf(indexName: string): IndexModels | undefined { return this.models.get(indexName); }
+
+  /** The rules of an index and model, by objectID. */
+  rulesOf(indexName: string, model: RuleModel): ReadonlyMap<string, RecommendRule> {
+    return this.rules.get(indexName)?.get(model) ?? new Map();
+  }
+
+  apply(op: Applied): void {
+    if (op.type === 'analytics') {
+      if (op.action === 'forgetUser') this.mustRetrain = true;
+      if (op.action === 'events' || op.action === 'forgetUser') this.scheduleRefresh();
+      return;
+    }
+    if (op.type !== 'recommend') return;
+    const change = op as RecommendOperation;
+    const byModel = this.rules.get(change.indexName) ?? new Map<RuleModel, Map<string, RecommendRule>>();
+    this.rules.set(change.indexName, byModel);
+    const rules = byModel.get(change.model) ?? new Map<string, RecommendRule>();
+    byModel.set(change.model, rules);
+    if (change.action === 'deleteRule') { rules.delete(change.objectID); return; }
+    if (change.clearExisting) rules.clear();
+    for (const rule of change.rules) rules.set(rule.objectID, rule);
+  }
+
+  /** Learns what the store holds beyond the models, within `freshnessMs` (one timer for any number of events). */
+  private scheduleRefresh(): void {
+    if (!this.learns || this.timer || this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.refresh().catch((e: Error) => console.error(`lantern: recommend models not updated (${e.message})`));
+    }, this.settings.freshnessMs);
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+
+  /**
+   * Brings the models up to the store: an increment, or a whole training
+   * when the day changed or events were forgotten. One at a time.
+   */
+  refresh(now = Date.now()): Promise<void> {
+    if (!this.learns) return Promise.resolve();
+    const previous = this.running ?? Promise.resolve();
+    const run = previous.then(() => this.update(now));
+    this.running = run.finally(() => { if (this.running === run) this.running = undefined; });
+    return run;
+  }
+
+  private async update(now: number): Promise<void> {
+    const store = this.events();
+    if (this.mustRetrain || dayOf(now) !== this.trainedDay || this.consumed > store.events.length) {
+      this.mustRetrain = false;
+      const upTo = store.events.length;
+      const models = await trainAll(store.events.slice(0, upTo), this.settings, now);
+      this.models = models;
+      this.consumed = upTo;
+      this.trainedDay = dayOf(now);
+    }
+    this.consumed = await learnNew(this.models, store.events, this.consumed, store.events.length, this.settings, now);
+  }
+
+  /** Resolves once the models have learnt every event applied so far (tests, benches, `lantern` tools). */
+  async whenFresh(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.refresh();
+  }
+
+  /** Stops following events (the engine is closing). */
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  snapshot(use: SnapshotUse): RecommendPart {
+    const rules: RecommendSnapshot['rules'] = [];
+    for (const [index, byModel] of this.rules) for (const [model, byID] of byModel) if (byID.size) rules.push([index, model, [...byID.values()]]);
+    if (use === 'store') return { recommend: { rules } };
+    return { recommend: { rules, models: [...this.models].map(([index, m]) => [index, m.snapshot()]) } };
+  }
+
+  restore({ recommend }: Partial<RecommendPart>): void {
+    this.reset();
+    for (const [index, model, rules] of recommend?.rules ?? []) this.apply({ type: 'recommend', action: 'saveRules', indexName: index, model, rules, clearExisting: true } as RecommendOperation);
+    if (recommend?.models) {
+      this.models = new Map(recommend.models.map(([index, m]) => [index, IndexModels.restore(m)]));
+      this.consumed = this.events().events.length;
+      this.trainedDay = dayOf(Date.now());
+      this.mustRetrain = false;
+    }
+    this.scheduleRefresh();
+  }
+
+  reset(): void {
+    this.rules.clear();
+    this.models = new Map();
+    this.consumed = 0;
+    this.trainedDay = -1;
+    this.mustRetrain = true;
+  }
+}
