@@ -18,10 +18,11 @@ const INDEX = 'shop';
 const now = Date.now();
 const rnd = mulberry32(42);
 const heap = () => { globalThis.gc?.(); return process.memoryUsage().heapUsed; };
-const mb = (bytes) => `${(bytes / 1e6).toFixed(0)} MB`;
-const ms = (t) => `${t.toFixed(t < 10 ? 2 : 0)} ms`;
-const pick = (n) => Math.floor(rnd() * n);
+const mb = (/** @type {number} */ bytes) => `${(bytes / 1e6).toFixed(0)} MB`;
+const ms = (/** @type {number} */ t) => `${t.toFixed(t < 10 ? 2 : 0)} ms`;
+const pick = (/** @type {number} */ n) => Math.floor(rnd() * n);
 let id = 0;
+/** @type {(eventType: string, userToken: string, objectIDs: string[], at: number) => any} an event as the engine stores it (src/analytics/events.ts) */
 const event = (eventType, userToken, objectIDs, at) => ({
   id: `e${id++}`, eventType, eventName: eventType, index: INDEX, userToken, objectIDs, at, receivedAt: at,
 });
@@ -43,6 +44,7 @@ function plantedEvents() {
   for (let r = 0; r < RISING; r++) for (let k = 0; k < 60; k++) out.push(event('conversion', `rise${r}_${k}`, [`p${RISING_START + r}`], now - pick(3_600_000)));
   return out;
 }
+/** @param {number} n */
 function noise(n) {
   const out = [];
   for (let i = 0; i < n; i++) {
@@ -90,17 +92,18 @@ started = performance.now();
 const image = JSON.stringify(engine.recommend.snapshot('replica'));
 const packed = performance.now() - started;
 started = performance.now();
-const copy = new (engine.recommend.constructor)(() => engine.analytics.store, {}, false);
+const copy = new (/** @type {any} */ (engine.recommend.constructor))(() => engine.analytics.store, {}, false);
 copy.restore(JSON.parse(image));
 const loaded = performance.now() - started;
 console.log(`models in a snapshot: ${mb(image.length)} of JSON, ${ms(packed)} to write, ${ms(loaded)} to load (training again: ${ms(training)})`);
 
 // getRecommendations latency
+/** @param {Record<string, unknown>} request @returns {Promise<Array<{ objectID: string }>>} */
 async function recommendations(request) {
   const response = await engine.request({ method: 'POST', path: '/1/indexes/*/recommendations', body: { requests: [{ indexName: INDEX, threshold: 0, maxRecommendations: 10, ...request }] } });
-  return response.body.results[0].hits;
+  return /** @type {any} */ (response.body).results[0].hits;
 }
-for (const [model, objectID] of [['bought-together', () => `p${pick(2 * PAIRS)}`], ['related-products', () => `p${TASTE_START + pick(GROUPS * GROUP_ITEMS)}`], ['trending-items', () => undefined]]) {
+for (const [model, objectID] of /** @type {Array<[string, () => string | undefined]>} */ ([['bought-together', () => `p${pick(2 * PAIRS)}`], ['related-products', () => `p${TASTE_START + pick(GROUPS * GROUP_ITEMS)}`], ['trending-items', () => undefined]])) {
   const times = [];
   for (let i = 0; i < 500; i++) {
     const o = objectID();
@@ -138,12 +141,13 @@ const vectors = Array.from({ length: 5000 }, () => Array.from({ length: DIM }, (
 await similar.request({ method: 'PUT', path: '/1/indexes/v/settings', body: { embedders: { look: { source: 'userProvided', dimensions: DIM } } } });
 await similar.request({ method: 'POST', path: '/1/indexes/v/batch', body: { requests: vectors.map((v, i) => ({ action: 'addObject', body: { objectID: `v${i}`, _vectors: { look: v } } })) } });
 await similar.waitForTasks();
+/** @type {(a: number[], b: number[]) => number} */
 const cosine = (a, b) => { let d = 0, na = 0, nb = 0; for (let i = 0; i < DIM; i++) { d += a[i] * b[i]; na += a[i] * a[i]; nb += b[i] * b[i]; } return d / Math.sqrt(na * nb); };
 let hitsFound = 0;
 for (let q = 0; q < 100; q++) {
   const exact = vectors.map((v, i) => [i, cosine(vectors[q], v)]).filter(([i]) => i !== q).sort((a, b) => b[1] - a[1]).slice(0, 10).map(([i]) => `v${i}`);
   const response = await similar.request({ method: 'POST', path: '/1/indexes/*/recommendations', body: { requests: [{ indexName: 'v', model: 'looking-similar', objectID: `v${q}`, threshold: 0, maxRecommendations: 10 }] } });
-  hitsFound += response.body.results[0].hits.filter((h) => exact.includes(h.objectID)).length;
+  hitsFound += /** @type {any} */ (response.body).results[0].hits.filter((/** @type {{ objectID: string }} */ h) => exact.includes(h.objectID)).length;
 }
 console.log(`recall@10 looking-similar (against an exact scan of 5,000 vectors): ${(hitsFound / 1000 * 100).toFixed(1)}%`);
 await similar.close();
