@@ -407,6 +407,12 @@ export class SearchIndex {
     return index;
   }
 
+  /** About `budgetMs` of upkeep of this index's vector spaces (linking vectors written, rebuilding worn spaces: see IndexVectors.upkeep). */
+  upkeepVectors(budgetMs: number): void {
+    if (this.shared) return;
+    this.ownVectors.upkeep(budgetMs, (id) => this.records.get(id), () => this.records.liveIds());
+  }
+
   /** Vectors an embedder computed for records of this index (the engine logs them as a write: see engine.ts). */
   takeEmbedded(embedder: string, vectors: EmbeddedVector[]): void {
     this.ownVectors.takeEmbedded(embedder, vectors, (objectID) => {

@@ -25,11 +25,30 @@ export interface VectorsSnapshot {
 /** What makes an embedder's texts: a change of it leaves the vectors valid but their texts to check again. */
 const textRecipe = (settings: EmbedderSettings) => (settings.source === 'userProvided' ? '' : JSON.stringify([settings.documentTemplate, settings.documentTemplateMaxBytes]));
 
+/**
+ * Tombstones (vectors deleted or replaced, still routing searches) that
+ * start a rebuild of a space once they outnumber its live vectors: past
+ * that, walks slow down (1.3x the whole graph's time at half the nodes
+ * dead, 4x at 90%: bench/vectors.mjs --deletes). Fewer never start one.
+ */
+const REBUILD_MIN_TOMBSTONES = 1000;
+/** Records copied into a space being rebuilt per step, between which searches run. */
+const REBUILD_COPY_STEP = 500;
+
+/** A space built again without its tombstones, a step at a time; every write reaches it meanwhile. */
+interface Replacement {
+  space: VectorSpace;
+  /** The record ids that had a vector when the rebuild began, and how many are copied. */
+  ids: Int32Array;
+  copied: number;
+}
+
 /** One embedder's vectors in an index. */
 class EmbedderVectors {
-  readonly space: VectorSpace;
+  space: VectorSpace;
   /** objectID → what the embedder computed for it (rest and function embedders). */
   readonly embedded = new Map<string, { hash: string; vector: Float32Array }>();
+  private replacement: Replacement | undefined;
 
   constructor(readonly name: string, public settings: EmbedderSettings, space?: VectorSpace) {
     this.space = space ?? new VectorSpace(settings.dimensions);
@@ -40,6 +59,66 @@ class EmbedderVectors {
     const settings = this.settings;
     if (settings.source === 'userProvided') return undefined;
     return documentText(settings.documentTemplate, record, searchable, settings.documentTemplateMaxBytes);
+  }
+
+  // every change of the space reaches its replacement too, while one is built
+
+  set(id: number, vector: ArrayLike<number>): void {
+    this.space.set(id, vector);
+    this.replacement?.space.set(id, vector);
+  }
+
+  delete(id: number): void {
+    this.space.delete(id);
+    this.replacement?.space.delete(id);
+  }
+
+  /** See VectorSpace.move; a record not copied into the replacement yet is copied under its new id later. */
+  move(from: number, to: number): boolean {
+    const moved = this.space.move(from, to);
+    if (moved) this.replacement?.space.move(from, to);
+    return moved;
+  }
+
+  relabel(newIds: Int32Array): void {
+    this.space.relabel(newIds);
+    this.replacement = undefined; // ids issued again: a rebuild starts over when it is due
+  }
+
+  /** Whether the space links vectors written, or rebuilds itself: work for the linker. */
+  get busy(): boolean { return this.space.pending > 0 || this.replacement !== undefined || this.worn; }
+
+  private get worn(): boolean {
+    return this.space.tombstones > Math.max(this.space.size, REBUILD_MIN_TOMBSTONES);
+  }
+
+  /**
+   * About `budgetMs` of upkeep: linking vectors written, then rebuilding a
+   * worn space (copying its records' vectors into a new one, linking
+   * them, and taking it in place of the old once all are linked).
+   * `vectorOf`: a live record's vector, by record id; `liveIds`: the
+   * index's live record ids.
+   */
+  upkeep(budgetMs: number, vectorOf: (id: number) => ArrayLike<number> | undefined, liveIds: () => Iterable<number>): void {
+    if (this.space.pending > 0) { this.space.linkSome(budgetMs); return; }
+    if (!this.replacement) {
+      if (!this.worn) return;
+      const ids = Int32Array.from(liveIds());
+      this.replacement = { space: new VectorSpace(this.settings.dimensions), ids, copied: 0 };
+    }
+    const r = this.replacement;
+    if (r.copied < r.ids.length) {
+      const end = Math.min(r.ids.length, r.copied + REBUILD_COPY_STEP);
+      for (; r.copied < end; r.copied++) {
+        const id = r.ids[r.copied];
+        const vector = this.space.has(id) && !r.space.has(id) ? vectorOf(id) : undefined;
+        if (vector) r.space.set(id, vector);
+      }
+      return;
+    }
+    if (r.space.linkSome(budgetMs) > 0) return;
+    this.space = r.space;
+    this.replacement = undefined;
   }
 }
 
@@ -88,8 +167,8 @@ export class IndexVectors {
   noteSaved(id: number, record: SearchRecord, searchable: string[] | null, replaced?: { id: number; record: SearchRecord }): void {
     for (const e of this.embedders.values()) {
       // a new version with the vector of the one it replaces keeps its node in the graph, linked as it is
-      if (replaced && this.sameVector(e, replaced.record, record, searchable) && e.space.move(replaced.id, id)) continue;
-      if (replaced) e.space.delete(replaced.id);
+      if (replaced && this.sameVector(e, replaced.record, record, searchable) && e.move(replaced.id, id)) continue;
+      if (replaced) e.delete(replaced.id);
       this.place(e, id, record, searchable);
     }
   }
@@ -105,7 +184,7 @@ export class IndexVectors {
   /** The record with id `id` left the index (replaced: `objectID` undefined; deleted: its computed vectors go too). */
   noteRemoved(id: number, deletedObjectID?: string): void {
     for (const e of this.embedders.values()) {
-      e.space.delete(id);
+      e.delete(id);
       if (deletedObjectID !== undefined) { e.embedded.delete(deletedObjectID); this.waiting.get(e.name)?.delete(deletedObjectID); }
     }
   }
@@ -118,7 +197,7 @@ export class IndexVectors {
 
   /** Record ids were issued again (the index was rebuilt): newIds[old] is a record's new id (-1: gone). */
   renumber(newIds: Int32Array): void {
-    for (const e of this.embedders.values()) e.space.relabel(newIds);
+    for (const e of this.embedders.values()) e.relabel(newIds);
   }
 
   /**
@@ -138,7 +217,7 @@ export class IndexVectors {
       e.embedded.set(v.objectID, { hash: v.hash, vector: v.vector });
       const waiting = this.waiting.get(embedder)?.get(v.objectID);
       if (waiting?.hash === v.hash) this.waiting.get(embedder)!.delete(v.objectID);
-      if (writtenVector(live.record, embedder) === undefined) e.space.set(live.id, v.vector);
+      if (writtenVector(live.record, embedder) === undefined) e.set(live.id, v.vector);
     }
   }
 
@@ -180,11 +259,20 @@ export class IndexVectors {
     return tombstones;
   }
 
-  /** Links vectors waiting in the spaces into their graphs for about `budgetMs`; returns how many still wait. */
-  linkSome(budgetMs: number): number {
-    let left = 0;
-    for (const e of this.embedders.values()) left += e.space.pending > 0 ? e.space.linkSome(budgetMs) : 0;
-    return left;
+  /** Whether the spaces have upkeep to do (vectors to link, a worn space to rebuild: see EmbedderVectors.upkeep). */
+  get busy(): boolean {
+    for (const e of this.embedders.values()) if (e.busy) return true;
+    return false;
+  }
+
+  /** About `budgetMs` of each space's upkeep; `record`: a live record by id; `liveIds`: the live record ids. */
+  upkeep(budgetMs: number, record: (id: number) => SearchRecord | undefined, liveIds: () => Iterable<number>): void {
+    for (const e of this.embedders.values()) {
+      e.upkeep(budgetMs, (id) => {
+        const found = record(id);
+        return found && this.vectorOf(e.name, found);
+      }, liveIds);
+    }
   }
 
   get memoryBytes(): number {
@@ -251,12 +339,12 @@ export class IndexVectors {
   private place(e: EmbedderVectors, id: number, record: SearchRecord, searchable: string[] | null): void {
     const written = writtenVector(record, e.name);
     // a record written before its embedder's dimensions changed keeps its vector out of the space
-    if (written) { if (written.length === e.settings.dimensions) e.space.set(id, written); return; }
+    if (written) { if (written.length === e.settings.dimensions) e.set(id, written); return; }
     const text = e.textOf(record, searchable);
     if (text === undefined) return;
     const hash = textHash(text);
     const computed = e.embedded.get(record.objectID);
-    if (computed?.hash === hash) { e.space.set(id, computed.vector); return; }
+    if (computed?.hash === hash) { e.set(id, computed.vector); return; }
     this.wait(e.name, { embedder: e.name, objectID: record.objectID, text, hash });
   }
 

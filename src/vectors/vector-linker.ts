@@ -1,9 +1,10 @@
-// Links vectors written into their spaces' graphs in the background: a
-// space answers a vector as soon as it is written (scanning the ones not
-// linked yet exactly), and linking, the costly part of building the graph,
-// goes a few milliseconds at a time, charged to the write pacer like any
-// write work, so searches keep their share of the thread while an import's
-// vectors are linked.
+// The upkeep of vector spaces in the background: linking the vectors
+// written into their graphs (a space answers a vector as soon as it is
+// written, scanning the ones not linked yet exactly), and rebuilding a
+// space whose deleted vectors outnumber its live ones. It goes a few
+// milliseconds at a time, charged to the write pacer like any write work,
+// so searches keep their share of the thread while an import's vectors are
+// linked.
 import type { SearchIndex } from '../index/search-index.js';
 import type { WritePacer } from '../engine/write-pacer.js';
 import { yieldTurn } from '../util/turns.js';
@@ -35,10 +36,11 @@ export class VectorLinker {
     while (waiting && !this.stopped) {
       waiting = false;
       for (const index of [...this.indexes()]) {
-        if (index.sharesData || index.vectors.pending === 0) continue;
+        if (index.sharesData || !index.vectors.busy) continue;
         await this.pacer.pause();
         const started = performance.now();
-        if (index.vectors.linkSome(STEP_MS) > 0) waiting = true;
+        index.upkeepVectors(STEP_MS);
+        if (index.vectors.busy) waiting = true;
         this.pacer.charge(performance.now() - started);
         await yieldTurn();
       }

@@ -194,6 +194,26 @@ describe('vectors a userProvided embedder holds', () => {
     expectNearest(r.body.hits.map((h: any) => h.objectID), updated, QUERY, 10);
   });
 
+  it('a space whose deleted vectors outnumber its live ones is rebuilt in the background, answering throughout', async () => {
+    const engine = await openAt(tempDir());
+    const call = caller(engine);
+    const records = places(4000, 9);
+    await indexWith(call, records);
+    await engine.waitForTasks();
+    await engine.waitForVectorLinks();
+    const index = engine.index('places');
+    const gone = new Set(records.filter((r) => r.rank % 3 !== 0).map((r) => r.objectID));
+    await call('POST', '/1/indexes/places/batch', { requests: [...gone].map((objectID) => ({ action: 'deleteObject', body: { objectID } })) });
+    await engine.waitForTasks();
+    const left = records.filter((r) => !gone.has(r.objectID));
+    // searched before the rebuild is done, and after: the nearest of the records left
+    expectNearest((await call('POST', '/1/indexes/places/query', { vector: QUERY, hitsPerPage: 10 })).body.hits.map((h: any) => h.objectID), left, QUERY, 10);
+    await engine.waitForVectorLinks();
+    expect(index.vectors.tombstones).toBe(0);
+    expect(index.vectors.sizeOf('default')).toBe(left.length);
+    expectNearest((await call('POST', '/1/indexes/places/query', { vector: QUERY, hitsPerPage: 10 })).body.hits.map((h: any) => h.objectID), left, QUERY, 10);
+  });
+
   it('mode neuralSearch makes hybrid search the default: its first embedder, ratio 0.5; a query without a vector answers by keywords', async () => {
     const engine = await openAt(tempDir());
     const call = caller(engine);
