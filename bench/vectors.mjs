@@ -346,6 +346,20 @@ async function runCase(shape, size) {
     const r = got.reduce((sum, f, q) => sum + recallOf(f, truth[q]), 0) / QUERIES;
     rows.push([`Lantern, ${name}`, '-', r.toFixed(3), ms(t.p50), ms(t.p95), (t.p50 / lantern.p50).toFixed(1), '-']);
   }
+  {
+    // the engine calibrates a space as it grows (IndexVectors: samples of its own vectors, VectorSpace.calibrate)
+    const copy = await VectorSpace.importSnapshot(parts, async () => {});
+    const started = performance.now();
+    let rounds = 1;
+    for (const next = random(5); !copy.calibrate(Array.from({ length: 5 }, () => row(all, Math.floor(next() * size)))); rounds++) { /* another round */ }
+    const calibrateMs = performance.now() - started;
+    /** @type {ArrayLike<number>[]} */
+    const got = new Array(QUERIES);
+    const t = timed(QUERIES, (q) => { got[q] = copy.nearest(row(queries, q), K).labels; });
+    const r = got.reduce((sum, f, q) => sum + recallOf(f, truth[q]), 0) / QUERIES;
+    const shape = copy.searchShape;
+    rows.push([`Lantern, calibrated (${shape.exact ? 'exact scans' : `efSearch ${shape.efSearch}`})`, `${rounds} rounds, ${ms(calibrateMs)} ms`, r.toFixed(3), ms(t.p50), ms(t.p95), (t.p50 / lantern.p50).toFixed(1), '-']);
+  }
   for (const share of DELETES) {
     const copy = await VectorSpace.importSnapshot(parts, async () => {});
     const kept = allowList(size, 1 - share, 91);

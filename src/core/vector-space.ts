@@ -24,6 +24,15 @@ export const VECTOR_DEFAULTS: Required<VectorSpaceOptions> = { links: 12, efCons
 /** Vectors linked per call into the core while `linkSome` has time left: one (0.01-0.4 ms; a call costs far less), so a budget is overrun by one link at most. */
 const LINK_BATCH = 1;
 
+/** An exactBelow no space reaches: always an exact scan. */
+const EXACT_ALWAYS = 2 ** 31 - 1;
+/** The share of the exact top k a calibrated graph finds on its samples (see calibrate). */
+const CALIBRATED_RECALL = 0.9;
+/** An exact scan this many times the graph's time at most is worth its exactness (see calibrate). */
+const EXACT_IF_WITHIN = 2;
+/** The widest beam calibrate gives a graph before it searches exactly. */
+const MAX_EF_SEARCH = 1024;
+
 /** Labels are dense record ids; the core maps each below the largest to its node (4 bytes a label). */
 const MAX_LABEL = 2 ** 27 - 1;
 
@@ -37,8 +46,8 @@ export class VectorSpace {
   readonly dimensions: number;
   private readonly instance: CoreInstance;
   private readonly core: CoreExports;
-  private readonly efSearch: number;
-  private readonly exactBelow: number;
+  private efSearch: number;
+  private exactBelow: number;
 
   constructor(dimensions: number, options: VectorSpaceOptions = {}) {
     // an option given as undefined takes its default too
@@ -112,11 +121,52 @@ export class VectorSpace {
 
   /** The k nearest live labels by cosine similarity, best first; `allowed`: only labels whose bit is set. */
   nearest(query: ArrayLike<number>, k: number, allowed?: Uint32Array): NearestVectors {
+    return this.search(query, k, allowed, this.exactBelow);
+  }
+
+  /**
+   * One round of checking the graph against exact scans of the codes, on
+   * `samples` (vectors like the data's: the owner passes some of its own).
+   * While the graph finds fewer than CALIBRATED_RECALL of the exact top k,
+   * its beam is widened (efSearch doubled, up to MAX_EF_SEARCH), unless an
+   * exact scan took no more than EXACT_IF_WITHIN times the graph's time:
+   * the space then scans exactly from then on (vectors without structure,
+   * as uniform random ones, where a graph finds little). Returns whether the
+   * space is calibrated (false: another round is due).
+   */
+  calibrate(samples: ArrayLike<number>[], k = 10): boolean {
+    if (samples.length === 0 || this.size <= this.exactBelow) return true;
+    let found = 0;
+    let wanted = 0;
+    let exactMs = 0;
+    let graphMs = 0;
+    for (const sample of samples) {
+      let started = performance.now();
+      const exact = new Set(this.search(sample, k, undefined, EXACT_ALWAYS).labels);
+      exactMs += performance.now() - started;
+      started = performance.now();
+      const graph = this.search(sample, k, undefined, this.exactBelow).labels;
+      graphMs += performance.now() - started;
+      wanted += exact.size;
+      for (const label of graph) if (exact.has(label)) found++;
+    }
+    if (found >= CALIBRATED_RECALL * wanted) return true;
+    if (this.efSearch < MAX_EF_SEARCH && exactMs > EXACT_IF_WITHIN * graphMs) this.efSearch = Math.min(MAX_EF_SEARCH, this.efSearch * 2);
+    else this.exactBelow = EXACT_ALWAYS;
+    return this.exactBelow === EXACT_ALWAYS;
+  }
+
+  /** How the space searches now (calibrate may have changed it). */
+  get searchShape(): { efSearch: number; exact: boolean } {
+    return { efSearch: this.efSearch, exact: this.exactBelow === EXACT_ALWAYS };
+  }
+
+  private search(query: ArrayLike<number>, k: number, allowed: Uint32Array | undefined, exactBelow: number): NearestVectors {
     checkCount('k', k, 0, 2 ** 31 - 1);
     const words = allowed?.length ?? 0;
     const ptr = this.writeVector(query, 'the query vector', words * 4);
     if (allowed) new Uint32Array(this.core.memory.buffer, ptr + this.dimensions * 4, words).set(allowed);
-    const why = this.core.vectorSearch(k, this.efSearch, this.exactBelow, words);
+    const why = this.core.vectorSearch(k, this.efSearch, exactBelow, words);
     if (why !== 0) throw new TypeError(uncodable('the query vector', why));
     const length = this.core.resultsLength() >> 1;
     const pairs = this.core.resultsPtr();

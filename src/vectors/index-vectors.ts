@@ -5,7 +5,7 @@
 // each record's text (its embedders' documentTemplate) and kept here with
 // the hash of that text, so a record written again with the same text is
 // not embedded again. A record's own `_vectors` entry wins over embedding.
-import { VectorSpace, type NearestVectors } from '../core/vector-space.js';
+import { VECTOR_DEFAULTS, VectorSpace, type NearestVectors } from '../core/vector-space.js';
 import { documentText, sameVectorSpace, textHash, type EmbedderSettings } from './embedder-settings.js';
 import { writtenVector } from './record-vectors.js';
 import type { SearchRecord } from '../index/records.js';
@@ -35,6 +35,9 @@ const REBUILD_MIN_TOMBSTONES = 1000;
 /** Records copied into a space being rebuilt per step, between which searches run. */
 const REBUILD_COPY_STEP = 500;
 
+/** Vectors of its own a space is checked with per round of calibration (see VectorSpace.calibrate). */
+const CALIBRATION_SAMPLES = 5;
+
 /** A space built again without its tombstones, a step at a time; every write reaches it meanwhile. */
 interface Replacement {
   space: VectorSpace;
@@ -49,6 +52,8 @@ class EmbedderVectors {
   /** objectID → what the embedder computed for it (rest and function embedders). */
   readonly embedded = new Map<string, { hash: string; vector: Float32Array }>();
   private replacement: Replacement | undefined;
+  /** The size the space was last calibrated at: it is again once it doubles. */
+  private calibratedAt = 0;
 
   constructor(readonly name: string, public settings: EmbedderSettings, space?: VectorSpace) {
     this.space = space ?? new VectorSpace(settings.dimensions);
@@ -86,7 +91,12 @@ class EmbedderVectors {
   }
 
   /** Whether the space links vectors written, or rebuilds itself: work for the linker. */
-  get busy(): boolean { return this.space.pending > 0 || this.replacement !== undefined || this.worn; }
+  get busy(): boolean { return this.space.pending > 0 || this.replacement !== undefined || this.worn || this.calibrationDue; }
+
+  /** Whether the graph is to be checked against exact scans (see VectorSpace.calibrate): once it has grown to twice the size it was checked at. */
+  private get calibrationDue(): boolean {
+    return this.space.size >= 2 * Math.max(1, this.calibratedAt) && this.space.size > VECTOR_DEFAULTS.exactBelow;
+  }
 
   private get worn(): boolean {
     return this.space.tombstones > Math.max(this.space.size, REBUILD_MIN_TOMBSTONES);
@@ -101,6 +111,7 @@ class EmbedderVectors {
    */
   upkeep(budgetMs: number, vectorOf: (id: number) => ArrayLike<number> | undefined, liveIds: () => Iterable<number>): void {
     if (this.space.pending > 0) { this.space.linkSome(budgetMs); return; }
+    if (!this.replacement && !this.worn && this.calibrationDue) { this.calibrateRound(vectorOf, liveIds); return; }
     if (!this.replacement) {
       if (!this.worn) return;
       const ids = Int32Array.from(liveIds());
@@ -119,6 +130,19 @@ class EmbedderVectors {
     if (r.space.linkSome(budgetMs) > 0) return;
     this.space = r.space;
     this.replacement = undefined;
+    this.calibratedAt = 0;
+  }
+
+  /** A round of the graph's calibration, on vectors of a few of its records drawn at random. */
+  private calibrateRound(vectorOf: (id: number) => ArrayLike<number> | undefined, liveIds: () => Iterable<number>): void {
+    const ids = Int32Array.from(liveIds());
+    const samples: Array<ArrayLike<number>> = [];
+    for (let tries = 0; samples.length < CALIBRATION_SAMPLES && tries < 4 * CALIBRATION_SAMPLES && ids.length > 0; tries++) {
+      const id = ids[Math.floor(Math.random() * ids.length)];
+      const vector = this.space.has(id) ? vectorOf(id) : undefined;
+      if (vector) samples.push(vector);
+    }
+    if (this.space.calibrate(samples)) this.calibratedAt = this.space.size;
   }
 }
 

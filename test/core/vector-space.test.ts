@@ -266,6 +266,31 @@ describe('VectorSpace', () => {
     }
   });
 
+  it('calibrates: a graph on clustered vectors keeps its beam; on vectors without structure it widens it, then scans exactly', () => {
+    const structured = new VectorSpace(DIMS, { exactBelow: 1000 });
+    data.forEach((v, i) => structured.set(i, v));
+    linkAll(structured);
+    expect(structured.calibrate(data.slice(0, 5))).toBe(true);
+    expect(structured.searchShape).toEqual({ efSearch: 128, exact: false });
+
+    // uniform random vectors in many dimensions: nearest neighbours barely nearer than the rest, where no graph helps
+    const next = random(11);
+    const uniform = Array.from({ length: 4000 }, () => Float32Array.from({ length: 256 }, () => next() * 2 - 1));
+    const space = new VectorSpace(256, { exactBelow: 1000, efSearch: 16, links: 4, efConstruction: 16 });
+    uniform.forEach((v, i) => space.set(i, v));
+    linkAll(space);
+    const probes = Array.from({ length: 20 }, () => Float32Array.from({ length: 256 }, () => next() * 2 - 1));
+    const recallNow = () => probes.reduce((sum, q) => sum + recall(space.nearest(q, 10), exactNearest(uniform, q, 10)), 0) / probes.length;
+    const before = recallNow();
+    let rounds = 0;
+    while (!space.calibrate(uniform.slice(rounds * 5, rounds * 5 + 5))) rounds++;
+    expect(rounds).toBeLessThan(10);
+    // widened, or scanning exactly (which one depends on what each took on this machine)
+    const shape = space.searchShape;
+    expect(shape.exact || shape.efSearch > 16).toBe(true);
+    expect(recallNow()).toBeGreaterThan(Math.max(0.85, before));
+  });
+
   it('refuses a wrong length, a non-finite component and a zero vector, keeping what it had', () => {
     const space = new VectorSpace(4);
     space.set(0, [1, 0, 0, 0]);
