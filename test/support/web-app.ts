@@ -3,7 +3,9 @@
 // its esbuild bundle) on two origins, so every call is cross-origin. The
 // browser tests of the libraries (test/web/) open one each. The API is an
 // engine served here, or one already listening (`{ origin }`: a `lantern
-// serve` process, whose answers only the page sees).
+// serve` process, whose answers only the page sees). Besides its bundle, the
+// site may serve files (a worker's script) and the built package (dist/).
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { build } from 'esbuild';
@@ -11,7 +13,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { RequestHandler } from '../../src/requester.js';
 import { serve } from '../../src/server/http.js';
-import { CHROMIUM } from './chromium.js';
+import { CHROMIUM, pageFile } from './chromium.js';
 
 /** One call the API answered. */
 export interface Seen { method: string; path: string; status: number; body?: unknown }
@@ -40,7 +42,7 @@ const listen = async (server: Server): Promise<string> => {
 };
 
 /** Serves `engine`'s API and a site whose page is `html` and whose `/app.js` is `entry` bundled; opens a page in Chromium. */
-export async function openWebApp(engine: RequestHandler | { origin: string }, site: { entry: string; html: string; jsx?: 'automatic' }): Promise<WebApp> {
+export async function openWebApp(engine: RequestHandler | { origin: string }, site: { entry: string; html: string; jsx?: 'automatic'; files?: Record<string, string> }): Promise<WebApp> {
   const served: Seen[] = [];
   const api = 'origin' in engine ? undefined : await serveApi(engine, served);
   const apiOrigin = api ? `http://127.0.0.1:${(api.address() as AddressInfo).port}` : (engine as { origin: string }).origin;
@@ -56,7 +58,11 @@ export async function openWebApp(engine: RequestHandler | { origin: string }, si
     if (path === '/') res.writeHead(200, { 'content-type': 'text/html' }).end(site.html);
     else if (path === '/app.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(js);
     else if (path === '/favicon.ico') res.writeHead(204).end();
-    else res.writeHead(404).end();
+    else {
+      const file = pageFile(site.files ?? {}, path);
+      if (file) res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(file));
+      else res.writeHead(404).end();
+    }
   });
   const siteOrigin = await listen(siteServer);
 
