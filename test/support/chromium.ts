@@ -21,6 +21,16 @@ export function chromiumFor(file: string): boolean {
   return false;
 }
 
+/** The file a page server answers `path` with: one of `files` (URL path → file), or one of the built package's (dist/); undefined when none exists. */
+export function pageFile(files: Record<string, string>, path: string): string | undefined {
+  let file = files[path];
+  if (!file && path.startsWith('/dist/')) {
+    const candidate = normalize(join(ROOT, path));
+    if (candidate.startsWith(join(ROOT, 'dist'))) file = candidate;
+  }
+  return file && existsSync(file) ? file : undefined;
+}
+
 /** Serves a test's page files (URL path → file) and the built package (dist/) on a free loopback port; `/` is `files['/']`, or a page loading `/page.js`. */
 export function servePages(files: Record<string, string>): Promise<Server> {
   const server = createServer((req, res) => {
@@ -29,12 +39,8 @@ export function servePages(files: Record<string, string>): Promise<Server> {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><meta charset="utf-8"><script type="module" src="/page.js"></script>');
       return;
     }
-    let file = files[path];
-    if (!file && path.startsWith('/dist/')) {
-      const candidate = normalize(join(ROOT, path));
-      if (candidate.startsWith(join(ROOT, 'dist'))) file = candidate;
-    }
-    if (!file || !existsSync(file)) {
+    const file = pageFile(files, path);
+    if (!file) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }

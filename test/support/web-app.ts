@@ -1,7 +1,11 @@
 // A page of a front-end library in Chromium against Lantern over HTTP, as a
 // real site has it: the API (every answer noted) and the site (the page and
 // its esbuild bundle) on two origins, so every call is cross-origin. The
-// browser tests of the libraries (test/web/) open one each.
+// browser tests of the libraries (test/web/) open one each. The API is an
+// engine served here, or one already listening (`{ origin }`: a `lantern
+// serve` process, whose answers only the page sees). Besides its bundle, the
+// site may serve files (a worker's script) and the built package (dist/).
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { build } from 'esbuild';
@@ -9,7 +13,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { RequestHandler } from '../../src/requester.js';
 import { serve } from '../../src/server/http.js';
-import { CHROMIUM } from './chromium.js';
+import { CHROMIUM, pageFile } from './chromium.js';
 
 /** One call the API answered. */
 export interface Seen { method: string; path: string; status: number; body?: unknown }
@@ -38,16 +42,11 @@ const listen = async (server: Server): Promise<string> => {
 };
 
 /** Serves `engine`'s API and a site whose page is `html` and whose `/app.js` is `entry` bundled; opens a page in Chromium. */
-export async function openWebApp(engine: RequestHandler, site: { entry: string; html: string; jsx?: 'automatic' }): Promise<WebApp> {
+export async function openWebApp(engine: RequestHandler | { origin: string }, site: { entry: string; html: string; jsx?: 'automatic'; files?: Record<string, string> }): Promise<WebApp> {
   const served: Seen[] = [];
-  const api = await serve({
-    request: async (request) => {
-      const response = await engine.request(request);
-      served.push({ method: request.method, path: request.path, status: response.status, body: request.body });
-      return response;
-    },
-  }, { port: 0, host: '127.0.0.1' });
-  const apiOrigin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+  const api = 'origin' in engine ? undefined : await serveApi(engine, served);
+  const apiOrigin = api ? `http://127.0.0.1:${(api.address() as AddressInfo).port}` : (engine as { origin: string }).origin;
+
 
   const bundle = await build({
     entryPoints: [site.entry], bundle: true, write: false, format: 'esm', platform: 'browser', target: 'es2022', logLevel: 'silent',
@@ -59,7 +58,11 @@ export async function openWebApp(engine: RequestHandler, site: { entry: string; 
     if (path === '/') res.writeHead(200, { 'content-type': 'text/html' }).end(site.html);
     else if (path === '/app.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(js);
     else if (path === '/favicon.ico') res.writeHead(204).end();
-    else res.writeHead(404).end();
+    else {
+      const file = pageFile(site.files ?? {}, path);
+      if (file) res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(file));
+      else res.writeHead(404).end();
+    }
   });
   const siteOrigin = await listen(siteServer);
 
@@ -77,9 +80,20 @@ export async function openWebApp(engine: RequestHandler, site: { entry: string; 
     log: () => `${pageLog.join('\n')}\n${served.map((s) => `${s.status} ${s.method} ${s.path}`).join('\n')}`,
     async close() {
       await browser.close();
-      for (const server of [siteServer, api]) await new Promise((resolve) => server.close(resolve));
+      for (const server of [siteServer, api]) await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
     },
   };
+}
+
+/** Serves `engine` on a free loopback port, noting every answer in `served`. */
+function serveApi(engine: RequestHandler, served: Seen[]): Promise<Server> {
+  return serve({
+    request: async (request) => {
+      const response = await engine.request(request);
+      served.push({ method: request.method, path: request.path, status: response.status, body: request.body });
+      return response;
+    },
+  }, { port: 0, host: '127.0.0.1' });
 }
 
 /**
