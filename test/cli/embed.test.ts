@@ -222,7 +222,7 @@ describe('the demo with vectors', () => {
       expect(body.semanticError).toBeUndefined();
       expect(body.semanticHitCount).toBeGreaterThan(0);
       expect(body.hits[0]!.objectID).toBe('2652');
-      expect((body.hits[0]!._rankingInfo as { semanticScore: number }).semanticScore).toBeCloseTo(1, 5);
+      expect((body.hits[0]!._rankingInfo as { semanticScore: number }).semanticScore).toBeGreaterThan(0.999);
       expect((body.hits[0]!._vectors as { default: number[] }).default).toEqual(giver._vectors.default);
       // hybrid: the keyword hits, and the vector hits after them
       const keywords = await query({ query: 'giver', hitsPerPage: 0 });
