@@ -27,6 +27,10 @@ function expectedRight(method: string, path: string): string {
   if (path.startsWith('/1/dictionaries/')) return method === 'GET' || path.endsWith('/search') ? 'settings' : 'editSettings';
   if (path.startsWith('/2/') || path.startsWith('/3/patterns/')) return 'analytics';
   if (path === '/1/recommendation/personalization/strategy') return method === 'GET' ? 'settings' : 'editSettings';
+  // recommend.yml's x-acl: recommendations are searches; rules are settings; a task's status needs editSettings
+  if (path === '/1/indexes/*/recommendations') return 'search';
+  if (path.includes('/{model}/recommend/rules')) return method === 'GET' || path.endsWith('/search') ? 'settings' : 'editSettings';
+  if (path.includes('/{model}/task/')) return 'editSettings';
   if (/^\/1\/(strategies|profiles)\//.test(path)) return 'personalization';
   if (/^\/1\/(status|incidents|usage|inventory|latency|indexing|reachability|infrastructure)(\/|$)/.test(path)) return 'usage'; // monitoring
   if (path === '/1/indexes' && method === 'GET') return 'listIndexes';
@@ -47,7 +51,7 @@ function expectedRight(method: string, path: string): string {
 function fill(route: Route, index: string): { path: string; body: unknown } {
   const path = route.path
     .replace('{indexName}', encodeURIComponent(index)).replace('{objectID}', '1').replace('{facetName}', 'genre')
-    .replace('{taskID}', '1').replace('{key}', 'somekey');
+    .replace('{taskID}', '1').replace('{key}', 'somekey').replace('{model}', 'related-products');
   const item = { indexName: index, objectID: '1', action: 'addObject', body: { objectID: '9', genre: 'x' } };
   const bodies: Record<string, unknown> = {
     search: { requests: [{ indexName: index }] },
@@ -55,6 +59,7 @@ function fill(route: Route, index: string): { path: string; body: unknown } {
     getObjects: { requests: [{ indexName: index, objectID: '1' }] },
     batch: { requests: [{ action: 'addObject', body: { genre: 'y' } }] },
     operationIndex: { operation: 'copy', destination: `${index}_copy` },
+    getRecommendations: { requests: [{ indexName: index, model: 'trending-items', threshold: 0 }] },
   };
   const body = bodies[route.op] ?? (route.method === 'POST' || route.method === 'PUT' ? { objectID: '1', genre: 'z' } : undefined);
   return { path, body };
@@ -92,7 +97,7 @@ describe('the access matrix', () => {
         for (const index of ['allowed_a', 'other']) {
           const { path, body } = fill(route, index);
           const res = await send(route.method, path, body, as(key));
-          const touchesIndex = route.path.includes('{indexName}') || ['search', 'multipleBatch', 'getObjects'].includes(route.op);
+          const touchesIndex = route.path.includes('{indexName}') || ['search', 'multipleBatch', 'getObjects', 'getRecommendations'].includes(route.op);
           const allowed = held === right && right !== 'admin' && (!touchesIndex || index === 'allowed_a');
           if (allowed ? res.status === 403 : res.status !== 403) {
             failures.push(`${route.op} ${route.method} ${path} with [${held}]: ${res.status} ${JSON.stringify(res.body).slice(0, 80)}`);
