@@ -3,6 +3,7 @@ import { badRequest, notFound } from '../util/errors.js';
 import { searchRules, toRule } from '../index/rules.js';
 import { forwardToReplicas, now, queryFlag } from './query-flags.js';
 import type { OperationContext } from './types.js';
+import { checkIndexName } from '../index/index-name.js';
 import { fieldsOf, integerParam, optionalBoolean, optionalString, stringParam } from './body-values.js';
 import type { Engine } from '../engine/engine.js';
 
@@ -11,18 +12,18 @@ type Uses = Pick<Engine, 'index' | 'write'>;
 
 
 export async function saveRule(ctx: OperationContext<'indexName' | 'objectID', Uses>) {
-  ctx.engine.index(ctx.params.indexName);
+  const indexName = checkIndexName(ctx.params.indexName); // a new index, as records and settings make one
   const rule = toRule(ctx.body, ctx.params.objectID);
-  const taskID = await ctx.engine.write({ type: 'rules', indexName: ctx.params.indexName, save: [rule], forwardToReplicas: forwardToReplicas(ctx) });
+  const taskID = await ctx.engine.write({ type: 'rules', indexName, save: [rule], forwardToReplicas: forwardToReplicas(ctx) });
   return { taskID, updatedAt: now() };
 }
 
 export async function saveRules(ctx: OperationContext<'indexName', Uses>) {
-  ctx.engine.index(ctx.params.indexName);
+  const indexName = checkIndexName(ctx.params.indexName); // a new index, as records and settings make one
   if (!Array.isArray(ctx.body)) throw badRequest('Invalid JSON: expected an array of rules');
   const save = ctx.body.map((r) => toRule(r));
   const taskID = await ctx.engine.write({
-    type: 'rules', indexName: ctx.params.indexName, save, clear: queryFlag(ctx, 'clearExistingRules'), forwardToReplicas: forwardToReplicas(ctx),
+    type: 'rules', indexName, save, clear: queryFlag(ctx, 'clearExistingRules'), forwardToReplicas: forwardToReplicas(ctx),
   });
   return { taskID, updatedAt: now() };
 }

@@ -3,6 +3,7 @@ import { badRequest, notFound } from '../util/errors.js';
 import { searchSynonyms, synonymTypeOf, toSynonym } from '../index/synonyms.js';
 import { forwardToReplicas, now, queryFlag } from './query-flags.js';
 import type { OperationContext } from './types.js';
+import { checkIndexName } from '../index/index-name.js';
 import { fieldsOf, integerParam, stringParam } from './body-values.js';
 import type { Engine } from '../engine/engine.js';
 
@@ -11,18 +12,18 @@ type Uses = Pick<Engine, 'index' | 'write'>;
 
 
 export async function saveSynonym(ctx: OperationContext<'indexName' | 'objectID', Uses>) {
-  ctx.engine.index(ctx.params.indexName);
+  const indexName = checkIndexName(ctx.params.indexName); // a new index, as records and settings make one
   const synonym = toSynonym(ctx.body, ctx.params.objectID);
-  const taskID = await ctx.engine.write({ type: 'synonyms', indexName: ctx.params.indexName, save: [synonym], forwardToReplicas: forwardToReplicas(ctx) });
+  const taskID = await ctx.engine.write({ type: 'synonyms', indexName, save: [synonym], forwardToReplicas: forwardToReplicas(ctx) });
   return { taskID, updatedAt: now(), id: synonym.objectID };
 }
 
 export async function saveSynonyms(ctx: OperationContext<'indexName', Uses>) {
-  ctx.engine.index(ctx.params.indexName);
+  const indexName = checkIndexName(ctx.params.indexName); // a new index, as records and settings make one
   if (!Array.isArray(ctx.body)) throw badRequest('Invalid JSON: expected an array of synonyms');
   const save = ctx.body.map((s) => toSynonym(s));
   const taskID = await ctx.engine.write({
-    type: 'synonyms', indexName: ctx.params.indexName, save, clear: queryFlag(ctx, 'replaceExistingSynonyms'), forwardToReplicas: forwardToReplicas(ctx),
+    type: 'synonyms', indexName, save, clear: queryFlag(ctx, 'replaceExistingSynonyms'), forwardToReplicas: forwardToReplicas(ctx),
   });
   return { taskID, updatedAt: now() };
 }

@@ -1,0 +1,42 @@
+// Behaviours of the hosted service the official clients rely on: a rule or
+// synonym written to a new index makes it, unknown parameters of the rule and
+// synonym searches are refused, the user ID may come as a query parameter,
+// empty strings in list settings are ignored, and the error messages clients
+// match on.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { expectError, openWithClient, type OfficialClient, type Send } from './helpers.js';
+
+let client: OfficialClient;
+let send: Send;
+
+beforeEach(async () => {
+  ({ client, send } = await openWithClient());
+});
+
+describe('rules and synonyms written to an index that does not exist', () => {
+  const rule = { objectID: 'r1', conditions: [{ pattern: 'red', anchoring: 'is' as const }], consequence: { userData: { r: 1 } } };
+  const synonym = { objectID: 's1', type: 'synonym', synonyms: ['red', 'crimson'] };
+
+  it('saveRule and saveRules make the index and keep the rules', async () => {
+    await client.waitForTask({ indexName: 'one', taskID: (await client.saveRule({ indexName: 'one', objectID: 'r1', rule })).taskID });
+    await client.waitForTask({ indexName: 'many', taskID: (await client.saveRules({ indexName: 'many', rules: [rule] })).taskID });
+    expect(await client.getRule({ indexName: 'one', objectID: 'r1' })).toMatchObject({ objectID: 'r1' });
+    expect(await client.getRule({ indexName: 'many', objectID: 'r1' })).toMatchObject({ objectID: 'r1' });
+    const names = (await client.listIndices()).items.map((i) => i.name).sort();
+    expect(names).toEqual(['many', 'one']);
+  });
+
+  it('saveSynonym and saveSynonyms make the index and keep the synonyms', async () => {
+    const one = await client.saveSynonym({ indexName: 'one', objectID: 's1', synonymHit: synonym as any });
+    await client.waitForTask({ indexName: 'one', taskID: one.taskID });
+    const many = await client.saveSynonyms({ indexName: 'many', synonymHit: [synonym as any] });
+    await client.waitForTask({ indexName: 'many', taskID: many.taskID });
+    expect(await client.getSynonym({ indexName: 'one', objectID: 's1' })).toMatchObject({ synonyms: ['red', 'crimson'] });
+    expect(await client.getSynonym({ indexName: 'many', objectID: 's1' })).toMatchObject({ synonyms: ['red', 'crimson'] });
+  });
+
+  it('a bad rule still makes nothing', async () => {
+    expectError(await send('PUT', '/1/indexes/none/rules/r1', { conditions: 5, consequence: {} }), 400);
+    expectError(await send('GET', '/1/indexes/none/settings'), 404);
+  });
+});
