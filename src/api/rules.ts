@@ -4,11 +4,14 @@ import { searchRules, toRule } from '../index/rules.js';
 import { forwardToReplicas, now, queryFlag } from './query-flags.js';
 import type { OperationContext } from './types.js';
 import { checkIndexName } from '../index/index-name.js';
-import { fieldsOf, integerParam, optionalBoolean, optionalString, stringParam } from './body-values.js';
+import { fieldsOf, onlyParams, integerParam, optionalBoolean, optionalString, stringParam } from './body-values.js';
 import type { Engine } from '../engine/engine.js';
 
 /** What these handlers use of the engine: one index, and the write path. */
 type Uses = Pick<Engine, 'index' | 'write'>;
+
+/** The body parameters of a search (searchRulesParams: no others). */
+const SEARCH_PARAMS = ['query', 'anchoring', 'context', 'page', 'hitsPerPage', 'enabled'];
 
 
 export async function saveRule(ctx: OperationContext<'indexName' | 'objectID', Uses>) {
@@ -49,7 +52,7 @@ export async function clearRules(ctx: OperationContext<'indexName', Uses>) {
 
 export function searchRulesOperation(ctx: OperationContext<'indexName', Uses>) {
   const index = ctx.engine.index(ctx.params.indexName);
-  const body = fieldsOf(ctx.body);
+  const body = onlyParams(fieldsOf(ctx.body), SEARCH_PARAMS);
   return searchRules([...index.rules.values()], {
     query: stringParam(body, 'query'),
     page: integerParam(body, 'page', 0),

@@ -4,11 +4,14 @@ import { searchSynonyms, synonymTypeOf, toSynonym } from '../index/synonyms.js';
 import { forwardToReplicas, now, queryFlag } from './query-flags.js';
 import type { OperationContext } from './types.js';
 import { checkIndexName } from '../index/index-name.js';
-import { fieldsOf, integerParam, stringParam } from './body-values.js';
+import { fieldsOf, onlyParams, integerParam, stringParam } from './body-values.js';
 import type { Engine } from '../engine/engine.js';
 
 /** What these handlers use of the engine: one index, and the write path. */
 type Uses = Pick<Engine, 'index' | 'write'>;
+
+/** The body parameters of a search (searchSynonymsParams: no others). */
+const SEARCH_PARAMS = ['query', 'type', 'page', 'hitsPerPage'];
 
 
 export async function saveSynonym(ctx: OperationContext<'indexName' | 'objectID', Uses>) {
@@ -49,7 +52,7 @@ export async function clearSynonyms(ctx: OperationContext<'indexName', Uses>) {
 
 export function searchSynonymsOperation(ctx: OperationContext<'indexName', Uses>) {
   const index = ctx.engine.index(ctx.params.indexName);
-  const body = fieldsOf(ctx.body);
+  const body = onlyParams(fieldsOf(ctx.body), SEARCH_PARAMS);
   const type = stringParam(body, 'type');
   const types = type !== '' ? type.split(',').map((t: string) => {
     const known = synonymTypeOf(t.trim());

@@ -40,3 +40,21 @@ describe('rules and synonyms written to an index that does not exist', () => {
     expectError(await send('GET', '/1/indexes/none/settings'), 404);
   });
 });
+
+describe('searchRules and searchSynonyms take only their own parameters', () => {
+  beforeEach(async () => {
+    await client.waitForTask({ indexName: 'shop', taskID: (await client.setSettings({ indexName: 'shop', indexSettings: {} })).taskID });
+  });
+
+  it('an unknown parameter is a 400 that names it', async () => {
+    expectError(await send('POST', '/1/indexes/shop/rules/search', { query: '', filters: 'a:b' }), 400, /filters/);
+    expectError(await send('POST', '/1/indexes/shop/synonyms/search', { query: '', anchoring: 'is' }), 400, /anchoring/);
+  });
+
+  it('their own parameters are answered', async () => {
+    const rules = await send('POST', '/1/indexes/shop/rules/search', { query: '', anchoring: 'is', context: 'c', page: 0, hitsPerPage: 5, enabled: true });
+    expect(rules).toMatchObject({ status: 200, body: { hits: [], nbHits: 0 } });
+    const synonyms = await send('POST', '/1/indexes/shop/synonyms/search', { query: '', type: 'synonym', page: 0, hitsPerPage: 5 });
+    expect(synonyms).toMatchObject({ status: 200, body: { hits: [], nbHits: 0 } });
+  });
+});
