@@ -4,7 +4,8 @@
 // empty strings in list settings are ignored, and the error messages clients
 // match on.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { expectError, openWithClient, type OfficialClient, type Send } from './helpers.js';
+import { Lantern } from '../../src/lantern.js';
+import { ADMIN_HEADERS, ADMIN_KEY, APP_ID, expectError, openWithClient, sender, type OfficialClient, type Send } from './helpers.js';
 
 let client: OfficialClient;
 let send: Send;
@@ -56,5 +57,18 @@ describe('searchRules and searchSynonyms take only their own parameters', () => 
     expect(rules).toMatchObject({ status: 200, body: { hits: [], nbHits: 0 } });
     const synonyms = await send('POST', '/1/indexes/shop/synonyms/search', { query: '', type: 'synonym', page: 0, hitsPerPage: 5 });
     expect(synonyms).toMatchObject({ status: 200, body: { hits: [], nbHits: 0 } });
+  });
+});
+
+describe('the user ID as a query parameter', () => {
+  it('assignUserId takes X-Algolia-User-ID from the query string, as from the header', async () => {
+    const engine = await Lantern.open({ appId: APP_ID, adminKey: ADMIN_KEY, clusters: ['c1-test', 'c2-test'] });
+    const call = sender(engine);
+    expect(await call('POST', '/1/clusters/mapping?X-Algolia-User-ID=u1', { cluster: 'c2-test' })).toMatchObject({ status: 200 });
+    expect(await call('POST', '/1/clusters/mapping', { cluster: 'c1-test' }, { ...ADMIN_HEADERS, 'X-Algolia-User-ID': 'u2' })).toMatchObject({ status: 200 });
+    expect((await call('GET', '/1/clusters/mapping/u1')).body).toMatchObject({ userID: 'u1', clusterName: 'c2-test' });
+    expect((await call('GET', '/1/clusters/mapping/u2')).body).toMatchObject({ userID: 'u2', clusterName: 'c1-test' });
+    expectError(await call('POST', '/1/clusters/mapping', { cluster: 'c1-test' }), 400, /X-Algolia-User-ID/);
+    await engine.close();
   });
 });
