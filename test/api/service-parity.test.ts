@@ -72,3 +72,17 @@ describe('the user ID as a query parameter', () => {
     await engine.close();
   });
 });
+
+describe('empty strings in list settings', () => {
+  it('are ignored, the other entries kept and still checked', async () => {
+    const indexSettings = { attributesToSnippet: ['', 'title:10'], replicas: [''], searchableAttributes: ['', 'title'], ignorePlurals: ['', 'en'] };
+    const put = await send('PUT', '/1/indexes/shop/settings', indexSettings);
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    await client.waitForTask({ indexName: 'shop', taskID: put.body.taskID });
+    const settings = await client.getSettings({ indexName: 'shop' });
+    expect(settings).toMatchObject({ attributesToSnippet: ['title:10'], searchableAttributes: ['title'], ignorePlurals: ['en'] });
+    expect(settings.replicas ?? []).toEqual([]);
+    expect((await client.listIndices()).items.map((i) => i.name)).toEqual(['shop']);
+    expectError(await send('PUT', '/1/indexes/shop/settings', { attributesToSnippet: ['', 'title:x'] }), 400, /title:x/);
+  });
+});
