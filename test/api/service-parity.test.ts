@@ -86,3 +86,23 @@ describe('empty strings in list settings', () => {
     expectError(await send('PUT', '/1/indexes/shop/settings', { attributesToSnippet: ['', 'title:x'] }), 400, /title:x/);
   });
 });
+
+describe('the error messages clients match on', () => {
+  it('a missing A/B test is "ABTestID not found", in v2 and v3', async () => {
+    for (const path of ['/2/abtests/4242', '/3/abtests/4242']) {
+      const response = await send('GET', path);
+      expectError(response, 404);
+      expect(response.body.message).toBe('ABTestID not found');
+    }
+  });
+
+  it('a key restricted to other indexes reads "Index not allowed with this API key", nothing more', async () => {
+    const created = await send('POST', '/1/keys', { acl: ['search'], indexes: ['other'] });
+    expect(created.status).toBe(200);
+    const headers = { ...ADMIN_HEADERS, 'x-algolia-api-key': created.body.key };
+    await expect.poll(async () => (await send('POST', '/1/indexes/other/query', {}, headers)).status).not.toBe(403);
+    const refused = await send('POST', '/1/indexes/shop/query', {}, headers);
+    expectError(refused, 403);
+    expect(refused.body.message).toBe('Index not allowed with this API key');
+  });
+});
