@@ -5,6 +5,7 @@
 // match on.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Lantern } from '../../src/lantern.js';
+import { caller, cleanup, closeEngine, openAt, tempDir } from '../persistence/helpers.js';
 import { ADMIN_HEADERS, ADMIN_KEY, APP_ID, expectError, openWithClient, sender, type OfficialClient, type Send } from './helpers.js';
 
 let client: OfficialClient;
@@ -34,6 +35,18 @@ describe('rules and synonyms written to an index that does not exist', () => {
     await client.waitForTask({ indexName: 'many', taskID: many.taskID });
     expect(await client.getSynonym({ indexName: 'one', objectID: 's1' })).toMatchObject({ synonyms: ['red', 'crimson'] });
     expect(await client.getSynonym({ indexName: 'many', objectID: 's1' })).toMatchObject({ synonyms: ['red', 'crimson'] });
+  });
+
+  it('the index they made is back after reopening the store', async () => {
+    const dir = tempDir();
+    const first = await openAt(dir);
+    await caller(first)('PUT', '/1/indexes/fresh/rules/r1', rule);
+    await caller(first)('PUT', '/1/indexes/fresh/synonyms/s1', synonym);
+    await closeEngine(first);
+    const call = caller(await openAt(dir));
+    expect((await call('GET', '/1/indexes/fresh/rules/r1')).body).toMatchObject({ objectID: 'r1' });
+    expect((await call('GET', '/1/indexes/fresh/synonyms/s1')).body).toMatchObject({ objectID: 's1' });
+    await cleanup();
   });
 
   it('a bad rule still makes nothing', async () => {
