@@ -3,10 +3,10 @@
 // handlers do (abtests.ts: the same shapes). Both versions share the tests
 // of the analytics state: a test created through one answers through the
 // other, in each version's shape (src/abtest/v3.ts).
-import { badRequest, notFound } from '../util/errors.js';
+import { badRequest } from '../util/errors.js';
 import { checkIndex, mayReach } from '../auth/restrictions.js';
 import type { ABTest } from '../abtest/tests.js';
-import { createABTest, intParam } from './abtests.js';
+import { abTestNotFound, createABTest, intParam } from './abtests.js';
 import { describeABTestV3, listOrderV3, newABTestV3, timeseriesV3 } from '../abtest/v3.js';
 import type { OperationContext } from './types.js';
 import type { Engine } from '../engine/engine.js';
@@ -20,7 +20,7 @@ function existing(ctx: OperationContext<'id', Uses>): ABTest {
   const id = Number(ctx.params.id);
   if (!/^\d+$/.test(ctx.params.id) || !Number.isSafeInteger(id)) throw badRequest(`Invalid A/B test ID "${ctx.params.id}": expected an integer`);
   const test = ctx.engine.analytics.abTests.get(id);
-  if (!test) throw notFound(`A/B test ${id} not found`);
+  if (!test) throw abTestNotFound();
   checkIndex(ctx.caller, test.variants[0].index);
   return test;
 }

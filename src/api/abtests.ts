@@ -13,6 +13,9 @@ type Uses = Pick<Engine, 'analytics' | 'indexes'>;
 
 const DEFAULT_LIMIT = 10;
 
+/** A missing test, in the service's words (clients match on them): v2 and v3 alike. */
+export const abTestNotFound = () => notFound('ABTestID not found');
+
 function idParam(ctx: OperationContext<'id', Uses>, invalid: ErrorCode): number {
   const id = Number(ctx.params.id);
   if (!/^\d+$/.test(ctx.params.id) || !Number.isSafeInteger(id)) throw new ApiError(invalid, 'Invalid A/B test ID');
@@ -21,7 +24,7 @@ function idParam(ctx: OperationContext<'id', Uses>, invalid: ErrorCode): number 
 
 function existing(ctx: OperationContext<'id', Uses>, invalidId: ErrorCode): ABTest {
   const test = ctx.engine.analytics.abTests.get(idParam(ctx, invalidId));
-  if (!test) throw notFound('A/B test not found');
+  if (!test) throw abTestNotFound();
   checkIndex(ctx.caller, test.variants[0].index);
   return test;
 }

@@ -20,6 +20,13 @@ export function objectBody(body: unknown, what: string): Body {
   return body;
 }
 
+/** `body` itself, once it holds no field outside `names` (the service answers 400 naming the first other). */
+export function onlyParams(body: Body, names: readonly string[]): Body {
+  const unknown = Object.keys(body).find((k) => !names.includes(k));
+  if (unknown !== undefined) throw badRequest(`Unknown parameter: ${unknown}`);
+  return body;
+}
+
 /** `body[name]`: an integer in `range` (a JSON number, or its digits as a string); `fallback` when absent. */
 export function integerParam(body: Body, name: string, fallback: number, range: { min?: number; max?: number } = {}): number {
   const { min = 0, max = Number.MAX_SAFE_INTEGER } = range;

@@ -25,11 +25,14 @@ export const USERS_PER_PAGE = 1000;
 /** Mapping calls about one user: answered by a node of that user's cluster (its records are there; a move carries them from there). */
 const ABOUT_A_USER = new Set(['getUserId', 'removeUserId', 'assignUserId']);
 
+/** Where a call names its user (see userIDOf). */
+interface UserCall { headers: Record<string, string>; query: Record<string, string> }
+
 /** The user a call acts for: the header's (mapping calls but those about one user act for none). */
-function userOfCall(route: { path: string; op: string }, params: Readonly<Record<string, string>>, headers: Record<string, string>): string | undefined {
-  if (route.op === 'assignUserId') return userIDOf(headers);
+function userOfCall(route: { path: string; op: string }, params: Readonly<Record<string, string>>, call: UserCall): string | undefined {
+  if (route.op === 'assignUserId') return userIDOf(call.headers, call.query);
   if (ABOUT_A_USER.has(route.op)) return params.userID;
-  return route.path.startsWith('/1/clusters') ? undefined : userIDOf(headers);
+  return route.path.startsWith('/1/clusters') ? undefined : userIDOf(call.headers, call.query);
 }
 
 /**
@@ -38,9 +41,9 @@ function userOfCall(route: { path: string; op: string }, params: Readonly<Record
  * for a user no cluster holds (404).
  */
 export function placeCall(
-  engine: Uses, nodes: ClusterNodes | undefined, route: { path: string; op: string }, params: Readonly<Record<string, string>>, headers: Record<string, string>,
+  engine: Uses, nodes: ClusterNodes | undefined, route: { path: string; op: string }, params: Readonly<Record<string, string>>, call: UserCall,
 ): Elsewhere | undefined {
-  const userID = userOfCall(route, params, headers);
+  const userID = userOfCall(route, params, call);
   if (userID === undefined) return undefined;
   const cluster = engine.clusters.clusterOf(userID);
   if (cluster === undefined) {
@@ -48,8 +51,8 @@ export function placeCall(
     throw notFound(`User ID "${userID}" is not assigned to any cluster`);
   }
   if (!nodes || cluster === nodes.served) return undefined;
-  if (headers[FORWARDED_HEADER] !== undefined) {
-    throw new ApiError('unavailable', `User ID "${userID}" is on cluster "${cluster}", and this node (cluster "${nodes.served}") was sent the call by a node of cluster "${headers[FORWARDED_HEADER]}": the nodes disagree on the assignment for now; try again`);
+  if (call.headers[FORWARDED_HEADER] !== undefined) {
+    throw new ApiError('unavailable', `User ID "${userID}" is on cluster "${cluster}", and this node (cluster "${nodes.served}") was sent the call by a node of cluster "${call.headers[FORWARDED_HEADER]}": the nodes disagree on the assignment for now; try again`);
   }
   return { userID, cluster };
 }
@@ -83,8 +86,8 @@ function assignedUser(ctx: OperationContext<never, Uses>, userID: string): UserU
  * a cluster served by other nodes, its records follow (pending meanwhile).
  */
 export async function assignUserId(ctx: OperationContext<never, Uses>) {
-  const userID = userIDOf(ctx.headers);
-  if (userID === undefined) throw badRequest('The X-Algolia-User-ID (or X-Service-User-ID) header is required');
+  const userID = userIDOf(ctx.headers, ctx.query);
+  if (userID === undefined) throw badRequest('The X-Algolia-User-ID (or X-Service-User-ID) header or query parameter is required');
   const cluster = checkCluster(ctx, fieldsOf(ctx.body).cluster);
   const from = ctx.engine.clusters.clusterOf(checkUserID(userID));
   const nodes = ctx.services.clusterNodes;

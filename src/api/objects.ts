@@ -25,7 +25,7 @@ async function writeActions(ctx: OperationContext<never, Uses>, indexName: strin
   checkWritable(ctx, indexName);
   const reached = reachableDeletes(ctx, indexName, actions);
   checkBatchVectors(reached, ctx.engine.embeddersOf(indexName));
-  return ctx.engine.write({ type: 'batch', indexName: checkIndexName(indexName), actions: reached, ...writtenFor(ctx.headers) });
+  return ctx.engine.write({ type: 'batch', indexName: checkIndexName(indexName), actions: reached, ...writtenFor(ctx.headers, ctx.query) });
 }
 
 /**

@@ -310,14 +310,14 @@ async function answer(
     // index restrictions (every index of a multi-index call) and the rate limit
     enforce(services.keyCalls, found.route, caller, found.params, body);
     // a call for a user of a cluster another node serves is answered there (and checked, logged and observed here too)
-    const elsewhere = clusters.placeCall(engine, services.clusterNodes, found.route, found.params, headers);
+    const elsewhere = clusters.placeCall(engine, services.clusterNodes, found.route, found.params, { headers, query });
     const context = { engine, services, params: found.params, query, body, headers, sourceIp, caller, step };
     const here = elsewhere === undefined
       ? () => handlerOf(found.route)(context)
       : () => relayed(services.clusterNodes!, elsewhere, { method, path, query, headers, body: received });
     // a read may be answered by a replica (the call is checked, logged and observed here all the same)
     const run = services.reads && elsewhere === undefined ? () => services.reads!.run(found.route.op, context, here) : here;
-    const pending = observeRequest(engine, { route: found.route, params: found.params, body, headers }, run);
+    const pending = observeRequest(engine, { route: found.route, params: found.params, body, headers, query }, run);
     // the handler's part before its first await (all of a small write's checks) is charged too
     work?.charge();
     const answered = await pending;

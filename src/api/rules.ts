@@ -3,26 +3,30 @@ import { badRequest, notFound } from '../util/errors.js';
 import { searchRules, toRule } from '../index/rules.js';
 import { forwardToReplicas, now, queryFlag } from './query-flags.js';
 import type { OperationContext } from './types.js';
-import { fieldsOf, integerParam, optionalBoolean, optionalString, stringParam } from './body-values.js';
+import { checkIndexName } from '../index/index-name.js';
+import { fieldsOf, onlyParams, integerParam, optionalBoolean, optionalString, stringParam } from './body-values.js';
 import type { Engine } from '../engine/engine.js';
 
 /** What these handlers use of the engine: one index, and the write path. */
 type Uses = Pick<Engine, 'index' | 'write'>;
 
+/** The body parameters of a search (searchRulesParams: no others). */
+const SEARCH_PARAMS = ['query', 'anchoring', 'context', 'page', 'hitsPerPage', 'enabled'];
+
 
 export async function saveRule(ctx: OperationContext<'indexName' | 'objectID', Uses>) {
-  ctx.engine.index(ctx.params.indexName);
+  const indexName = checkIndexName(ctx.params.indexName); // a new index, as records and settings make one
   const rule = toRule(ctx.body, ctx.params.objectID);
-  const taskID = await ctx.engine.write({ type: 'rules', indexName: ctx.params.indexName, save: [rule], forwardToReplicas: forwardToReplicas(ctx) });
+  const taskID = await ctx.engine.write({ type: 'rules', indexName, save: [rule], forwardToReplicas: forwardToReplicas(ctx) });
   return { taskID, updatedAt: now() };
 }
 
 export async function saveRules(ctx: OperationContext<'indexName', Uses>) {
-  ctx.engine.index(ctx.params.indexName);
+  const indexName = checkIndexName(ctx.params.indexName); // a new index, as records and settings make one
   if (!Array.isArray(ctx.body)) throw badRequest('Invalid JSON: expected an array of rules');
   const save = ctx.body.map((r) => toRule(r));
   const taskID = await ctx.engine.write({
-    type: 'rules', indexName: ctx.params.indexName, save, clear: queryFlag(ctx, 'clearExistingRules'), forwardToReplicas: forwardToReplicas(ctx),
+    type: 'rules', indexName, save, clear: queryFlag(ctx, 'clearExistingRules'), forwardToReplicas: forwardToReplicas(ctx),
   });
   return { taskID, updatedAt: now() };
 }
@@ -48,7 +52,7 @@ export async function clearRules(ctx: OperationContext<'indexName', Uses>) {
 
 export function searchRulesOperation(ctx: OperationContext<'indexName', Uses>) {
   const index = ctx.engine.index(ctx.params.indexName);
-  const body = fieldsOf(ctx.body);
+  const body = onlyParams(fieldsOf(ctx.body), SEARCH_PARAMS);
   return searchRules([...index.rules.values()], {
     query: stringParam(body, 'query'),
     page: integerParam(body, 'page', 0),

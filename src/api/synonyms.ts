@@ -3,26 +3,30 @@ import { badRequest, notFound } from '../util/errors.js';
 import { searchSynonyms, synonymTypeOf, toSynonym } from '../index/synonyms.js';
 import { forwardToReplicas, now, queryFlag } from './query-flags.js';
 import type { OperationContext } from './types.js';
-import { fieldsOf, integerParam, stringParam } from './body-values.js';
+import { checkIndexName } from '../index/index-name.js';
+import { fieldsOf, onlyParams, integerParam, stringParam } from './body-values.js';
 import type { Engine } from '../engine/engine.js';
 
 /** What these handlers use of the engine: one index, and the write path. */
 type Uses = Pick<Engine, 'index' | 'write'>;
 
+/** The body parameters of a search (searchSynonymsParams: no others). */
+const SEARCH_PARAMS = ['query', 'type', 'page', 'hitsPerPage'];
+
 
 export async function saveSynonym(ctx: OperationContext<'indexName' | 'objectID', Uses>) {
-  ctx.engine.index(ctx.params.indexName);
+  const indexName = checkIndexName(ctx.params.indexName); // a new index, as records and settings make one
   const synonym = toSynonym(ctx.body, ctx.params.objectID);
-  const taskID = await ctx.engine.write({ type: 'synonyms', indexName: ctx.params.indexName, save: [synonym], forwardToReplicas: forwardToReplicas(ctx) });
+  const taskID = await ctx.engine.write({ type: 'synonyms', indexName, save: [synonym], forwardToReplicas: forwardToReplicas(ctx) });
   return { taskID, updatedAt: now(), id: synonym.objectID };
 }
 
 export async function saveSynonyms(ctx: OperationContext<'indexName', Uses>) {
-  ctx.engine.index(ctx.params.indexName);
+  const indexName = checkIndexName(ctx.params.indexName); // a new index, as records and settings make one
   if (!Array.isArray(ctx.body)) throw badRequest('Invalid JSON: expected an array of synonyms');
   const save = ctx.body.map((s) => toSynonym(s));
   const taskID = await ctx.engine.write({
-    type: 'synonyms', indexName: ctx.params.indexName, save, clear: queryFlag(ctx, 'replaceExistingSynonyms'), forwardToReplicas: forwardToReplicas(ctx),
+    type: 'synonyms', indexName, save, clear: queryFlag(ctx, 'replaceExistingSynonyms'), forwardToReplicas: forwardToReplicas(ctx),
   });
   return { taskID, updatedAt: now() };
 }
@@ -48,7 +52,7 @@ export async function clearSynonyms(ctx: OperationContext<'indexName', Uses>) {
 
 export function searchSynonymsOperation(ctx: OperationContext<'indexName', Uses>) {
   const index = ctx.engine.index(ctx.params.indexName);
-  const body = fieldsOf(ctx.body);
+  const body = onlyParams(fieldsOf(ctx.body), SEARCH_PARAMS);
   const type = stringParam(body, 'type');
   const types = type !== '' ? type.split(',').map((t: string) => {
     const known = synonymTypeOf(t.trim());

@@ -11,15 +11,15 @@ import { filterParams, hasFilters } from '../query/browse.js';
 
 export type { Restrictions } from './caller.js';
 
-export const forbiddenIndex = (indexName: string) =>
-  new ApiError('not_allowed', `Index not allowed with this API key: ${indexName}`);
+/** The service's message, word for word: clients match on it (so it names no index). */
+export const forbiddenIndex = () => new ApiError('not_allowed', 'Index not allowed with this API key');
 
 export function mayReach(caller: Caller, indexName: string): boolean {
   return (caller.restrictions?.indexes ?? []).every((patterns) => indexAdmitted(patterns, indexName));
 }
 
 export function checkIndex(caller: Caller, indexName: string): void {
-  if (!mayReach(caller, indexName)) throw forbiddenIndex(indexName);
+  if (!mayReach(caller, indexName)) throw forbiddenIndex();
 }
 
 /** Forced parameters from a URL-encoded string (a key's queryParameters, a secured key's). */

@@ -74,8 +74,13 @@ export class IndexCatalog implements StateSection<IndexesPart, WriteOperation & 
       case 'batch': return this.applyBatch(op.indexName, op.actions);
       case 'settings':
         return applySettings(this.indexes, (n) => this.ensureIndex(n), op.indexName, op.settings, op.forwardToReplicas === true);
-      case 'synonyms': return applySynonymChanges(this.indexes, op.indexName, op, op.forwardToReplicas === true);
-      case 'rules': return applyRuleChanges(this.indexes, op.indexName, op, op.forwardToReplicas === true);
+      // synonyms and rules written to a new index make it, as records and settings do
+      case 'synonyms':
+        this.ensureIndex(op.indexName);
+        return applySynonymChanges(this.indexes, op.indexName, op, op.forwardToReplicas === true);
+      case 'rules':
+        this.ensureIndex(op.indexName);
+        return applyRuleChanges(this.indexes, op.indexName, op, op.forwardToReplicas === true);
       case 'operation':
         return applyOperation(this.indexes, (n) => this.ensureIndex(n), (n) => this.newIndex(n), op.indexName, op.destination, op.operation, op.scope);
       case 'deleteIndex': return this.dropIndex(op.indexName);

@@ -326,9 +326,25 @@ export function parseParamString(params: string): Record<string, string> {
   return out;
 }
 
+/** The kinds whose value may be a list of strings. */
+const STRING_LIST_KINDS: ReadonlySet<Kind> = new Set(['stringList', 'boolOrStringList', 'facets']);
+
+/** A string list without its empty entries (`[""]` in settings is ignored, as the service does); other values as they are. */
+function withoutEmptyEntries(spec: Spec, value: unknown): unknown {
+  return STRING_LIST_KINDS.has(spec.kind) && Array.isArray(value) ? value.filter((e) => e !== '') : value;
+}
+
+interface ParseOptions {
+  /** The parameters read from a URL-encoded string (see splitCommaList). */
+  fromUrl?: ReadonlySet<string>;
+  /** Whether empty strings in string lists are dropped before their entries are checked (settings). */
+  dropEmptyEntries?: boolean;
+}
+
 function parseWith(
-  table: Record<string, Spec>, raw: Record<string, unknown>, what: string, fromUrl: ReadonlySet<string> = new Set(),
+  table: Record<string, Spec>, raw: Record<string, unknown>, what: string, options: ParseOptions = {},
 ): Record<string, unknown> {
+  const { fromUrl = new Set<string>(), dropEmptyEntries = false } = options;
   const out: Record<string, unknown> = {};
   for (const given of Object.keys(raw)) {
     const value = raw[given];
@@ -336,7 +352,8 @@ function parseWith(
     const spec = own(table, given) as Spec | undefined; // "constructor", "__proto__": unknown like any other name
     if (!spec) throw badRequest(`Unknown ${what}: ${given}`);
     const name = (own(ALIASES, given) as string | undefined) ?? given;
-    out[name] = value === null ? null : checkEntries(given, spec, coerce(given, spec, value));
+    const coerced = value === null ? null : coerce(given, spec, value);
+    out[name] = coerced === null ? null : checkEntries(given, spec, dropEmptyEntries ? withoutEmptyEntries(spec, coerced) : coerced);
     // in a URL an array is a comma-separated list (filter lists: `a,(b,c)`)
     if (spec.kind === 'filterList' && fromUrl.has(given) && typeof out[name] === 'string') {
       out[name] = splitCommaList(given, out[name] as string);
@@ -365,16 +382,16 @@ export function parseSearchParams(body: Record<string, unknown> | undefined, ign
   for (const name of ignore) delete raw[name];
   // null asks for the default, as leaving the parameter out does (in settings it resets one)
   for (const name of Object.keys(raw)) if (raw[name] === null) delete raw[name];
-  return parseWith(SEARCH_PARAMETERS, raw, 'parameter', fromUrl) as SearchParams;
+  return parseWith(SEARCH_PARAMETERS, raw, 'parameter', { fromUrl }) as SearchParams;
 }
 
 /** What a GET of the settings answers that a PUT may send back unchanged: ignored. */
 const READ_ONLY_SETTINGS = new Set(['primary', 'master', 'synonyms', 'version']);
 
-/** Settings from a PUT body: old names mapped, null = reset to default, unknown names refused. */
+/** Settings from a PUT body: old names mapped, null = reset to default, unknown names refused, empty list entries dropped. */
 export function parseSettings(body: Record<string, unknown>): SettingsChanges {
   const writable = Object.fromEntries(Object.entries(body).filter(([k]) => !READ_ONLY_SETTINGS.has(k)));
-  return parseWith(SETTINGS, writable, 'setting') as SettingsChanges;
+  return parseWith(SETTINGS, writable, 'setting', { dropEmptyEntries: true }) as SettingsChanges;
 }
 
 /** Encodes parameters back to the `params` echo of a search response. */

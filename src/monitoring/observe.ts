@@ -24,6 +24,7 @@ export interface ObservedCall {
   params: Record<string, string>;
   body: unknown;
   headers: Record<string, string>;
+  query?: Record<string, string>;
 }
 
 /** The cluster serving a user's calls (the first one for calls without a user). */
@@ -57,7 +58,7 @@ function describe(e: unknown): string {
  */
 export function observeRequest<T>(engine: Observed, call: ObservedCall, run: () => T | Promise<T>): T | Promise<T> {
   const started = performance.now();
-  const server = serverFor(engine, userIDOf(call.headers));
+  const server = serverFor(engine, userIDOf(call.headers, call.query));
   const finish = (succeeded: boolean, error?: unknown) => {
     if (!succeeded && !(error instanceof ApiError)) engine.metrics.recordIncident(server, `Internal error in ${call.route.op}`, describe(error));
     const requests = (call.body as { requests?: unknown } | undefined)?.requests;

@@ -176,7 +176,6 @@ describe('algoliasearch v3 (Node build) over HTTP', () => {
 describe('algoliasearch v3 over HTTP: the helpers built on several calls', () => {
   it('exportSynonyms and exportRules read every one', async () => {
     const target = client.initIndex('export_v3');
-    await wait(target, target.setSettings({ searchableAttributes: ['name'] })); // synonyms go to an index that exists (404 otherwise)
     await wait(target, target.batchSynonyms(Array.from({ length: 12 }, (_, i) => ({ objectID: `s${i}`, type: 'synonym', synonyms: [`word${i}`, `other${i}`] }))));
     await wait(target, target.batchRules(Array.from({ length: 7 }, (_, i) => ({ objectID: `r${i}`, condition: { pattern: `p${i}`, anchoring: 'is' }, consequence: { userData: { i } } }))));
     const synonyms = await target.exportSynonyms(5);

@@ -1,0 +1,121 @@
+// Behaviours of the hosted service the official clients rely on: a rule or
+// synonym written to a new index makes it, unknown parameters of the rule and
+// synonym searches are refused, the user ID may come as a query parameter,
+// empty strings in list settings are ignored, and the error messages clients
+// match on.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { Lantern } from '../../src/lantern.js';
+import { caller, cleanup, closeEngine, openAt, tempDir } from '../persistence/helpers.js';
+import { ADMIN_HEADERS, ADMIN_KEY, APP_ID, expectError, openWithClient, sender, type OfficialClient, type Send } from './helpers.js';
+
+let client: OfficialClient;
+let send: Send;
+
+beforeEach(async () => {
+  ({ client, send } = await openWithClient());
+});
+
+describe('rules and synonyms written to an index that does not exist', () => {
+  const rule = { objectID: 'r1', conditions: [{ pattern: 'red', anchoring: 'is' as const }], consequence: { userData: { r: 1 } } };
+  const synonym = { objectID: 's1', type: 'synonym', synonyms: ['red', 'crimson'] };
+
+  it('saveRule and saveRules make the index and keep the rules', async () => {
+    await client.waitForTask({ indexName: 'one', taskID: (await client.saveRule({ indexName: 'one', objectID: 'r1', rule })).taskID });
+    await client.waitForTask({ indexName: 'many', taskID: (await client.saveRules({ indexName: 'many', rules: [rule] })).taskID });
+    expect(await client.getRule({ indexName: 'one', objectID: 'r1' })).toMatchObject({ objectID: 'r1' });
+    expect(await client.getRule({ indexName: 'many', objectID: 'r1' })).toMatchObject({ objectID: 'r1' });
+    const names = (await client.listIndices()).items.map((i) => i.name).sort();
+    expect(names).toEqual(['many', 'one']);
+  });
+
+  it('saveSynonym and saveSynonyms make the index and keep the synonyms', async () => {
+    const one = await client.saveSynonym({ indexName: 'one', objectID: 's1', synonymHit: synonym as any });
+    await client.waitForTask({ indexName: 'one', taskID: one.taskID });
+    const many = await client.saveSynonyms({ indexName: 'many', synonymHit: [synonym as any] });
+    await client.waitForTask({ indexName: 'many', taskID: many.taskID });
+    expect(await client.getSynonym({ indexName: 'one', objectID: 's1' })).toMatchObject({ synonyms: ['red', 'crimson'] });
+    expect(await client.getSynonym({ indexName: 'many', objectID: 's1' })).toMatchObject({ synonyms: ['red', 'crimson'] });
+  });
+
+  it('the index they made is back after reopening the store', async () => {
+    const dir = tempDir();
+    const first = await openAt(dir);
+    await caller(first)('PUT', '/1/indexes/fresh/rules/r1', rule);
+    await caller(first)('PUT', '/1/indexes/fresh/synonyms/s1', synonym);
+    await closeEngine(first);
+    const call = caller(await openAt(dir));
+    expect((await call('GET', '/1/indexes/fresh/rules/r1')).body).toMatchObject({ objectID: 'r1' });
+    expect((await call('GET', '/1/indexes/fresh/synonyms/s1')).body).toMatchObject({ objectID: 's1' });
+    await cleanup();
+  });
+
+  it('a bad rule still makes nothing', async () => {
+    expectError(await send('PUT', '/1/indexes/none/rules/r1', { conditions: 5, consequence: {} }), 400);
+    expectError(await send('GET', '/1/indexes/none/settings'), 404);
+  });
+});
+
+describe('searchRules and searchSynonyms take only their own parameters', () => {
+  beforeEach(async () => {
+    await client.waitForTask({ indexName: 'shop', taskID: (await client.setSettings({ indexName: 'shop', indexSettings: {} })).taskID });
+  });
+
+  it('an unknown parameter is a 400 that names it', async () => {
+    expectError(await send('POST', '/1/indexes/shop/rules/search', { query: '', filters: 'a:b' }), 400, /filters/);
+    expectError(await send('POST', '/1/indexes/shop/synonyms/search', { query: '', anchoring: 'is' }), 400, /anchoring/);
+  });
+
+  it('their own parameters are answered', async () => {
+    const rules = await send('POST', '/1/indexes/shop/rules/search', { query: '', anchoring: 'is', context: 'c', page: 0, hitsPerPage: 5, enabled: true });
+    expect(rules).toMatchObject({ status: 200, body: { hits: [], nbHits: 0 } });
+    const synonyms = await send('POST', '/1/indexes/shop/synonyms/search', { query: '', type: 'synonym', page: 0, hitsPerPage: 5 });
+    expect(synonyms).toMatchObject({ status: 200, body: { hits: [], nbHits: 0 } });
+  });
+});
+
+describe('the user ID as a query parameter', () => {
+  it('assignUserId takes X-Algolia-User-ID from the query string, as from the header', async () => {
+    const engine = await Lantern.open({ appId: APP_ID, adminKey: ADMIN_KEY, clusters: ['c1-test', 'c2-test'] });
+    const call = sender(engine);
+    expect(await call('POST', '/1/clusters/mapping?X-Algolia-User-ID=u1', { cluster: 'c2-test' })).toMatchObject({ status: 200 });
+    expect(await call('POST', '/1/clusters/mapping', { cluster: 'c1-test' }, { ...ADMIN_HEADERS, 'X-Algolia-User-ID': 'u2' })).toMatchObject({ status: 200 });
+    expect((await call('GET', '/1/clusters/mapping/u1')).body).toMatchObject({ userID: 'u1', clusterName: 'c2-test' });
+    expect((await call('GET', '/1/clusters/mapping/u2')).body).toMatchObject({ userID: 'u2', clusterName: 'c1-test' });
+    expectError(await call('POST', '/1/clusters/mapping', { cluster: 'c1-test' }), 400, /X-Algolia-User-ID/);
+    await engine.close();
+  });
+});
+
+describe('empty strings in list settings', () => {
+  it('are ignored, the other entries kept and still checked', async () => {
+    const indexSettings = { attributesToSnippet: ['', 'title:10'], replicas: [''], searchableAttributes: ['', 'title'], ignorePlurals: ['', 'en'] };
+    const put = await send('PUT', '/1/indexes/shop/settings', indexSettings);
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    await client.waitForTask({ indexName: 'shop', taskID: put.body.taskID });
+    const settings = await client.getSettings({ indexName: 'shop' });
+    expect(settings).toMatchObject({ attributesToSnippet: ['title:10'], searchableAttributes: ['title'], ignorePlurals: ['en'] });
+    expect(settings.replicas ?? []).toEqual([]);
+    expect((await client.listIndices()).items.map((i) => i.name)).toEqual(['shop']);
+    expectError(await send('PUT', '/1/indexes/shop/settings', { attributesToSnippet: ['', 'title:x'] }), 400, /title:x/);
+  });
+});
+
+describe('the error messages clients match on', () => {
+  it('a missing A/B test is "ABTestID not found", in v2 and v3', async () => {
+    for (const path of ['/2/abtests/4242', '/3/abtests/4242']) {
+      const response = await send('GET', path);
+      expectError(response, 404);
+      expect(response.body.message).toBe('ABTestID not found');
+    }
+  });
+
+  it('a key restricted to other indexes reads "Index not allowed with this API key", nothing more', async () => {
+    const created = await send('POST', '/1/keys', { acl: ['search'], indexes: ['other'] });
+    expect(created.status).toBe(200);
+    const headers = { ...ADMIN_HEADERS, 'x-algolia-api-key': created.body.key };
+    await expect.poll(async () => (await send('POST', '/1/indexes/other/query', {}, headers)).status).not.toBe(403);
+    const refused = await send('POST', '/1/indexes/shop/query', {}, headers);
+    expectError(refused, 403);
+    expect(refused.body.message).toBe('Index not allowed with this API key');
+  });
+});
