@@ -91,10 +91,12 @@ function firstText(index: SearchIndex, record: SearchRecord): string {
 }
 
 /** Trends of the index's items, or of their values of `facetName`; the top one scores 100. */
-function trends<G>(models: IndexModels | undefined, settings: RecommendSettings, now: number, groupsOf: (item: number) => Iterable<G>): Array<[G, number]> {
+function trends<G>(
+  models: IndexModels | undefined, settings: RecommendSettings, now: number, groupsOf: (item: number) => Iterable<G>, key: string,
+): Array<[G, number]> {
   if (!models || models.conversions.events < settings.minTrendingEvents) return [];
   const span = { today: dayOf(now), recentDays: Math.max(1, settings.trendingRecentDays), firstDay: dayOf(models.since) };
-  const found = models.conversions.trends(span, groupsOf);
+  const found = models.conversions.trends(span, groupsOf, key);
   const top = found[0]?.[1] ?? 0;
   return found.slice(0, MAX_CANDIDATES).map(([g, trend]) => [g, trend / top]);
 }
@@ -105,12 +107,15 @@ export function trendingItems(
   const within = facet
     ? (item: number) => { const r = index.get(models!.items[item]); return r && valuesAt(r, facet.name).includes(facet.value) ? [item] : []; }
     : (item: number) => [item];
-  return trends(models, settings, now, within).map(([item, share]) => ({ objectID: models!.items[item], score: percent(share) }));
+  // items alone read no record: their trends stand until a conversion; a facet's read the records as they are now
+  const key = facet ? JSON.stringify(['items', facet.name, facet.value, index.version]) : 'items';
+  return trends(models, settings, now, within, key).map(([item, share]) => ({ objectID: models!.items[item], score: percent(share) }));
 }
 
 export function trendingFacets(models: IndexModels | undefined, index: SearchIndex, settings: RecommendSettings, now: number, facetName: string): ScoredFacet[] {
   const valuesOf = (item: number) => { const r = index.get(models!.items[item]); return r ? new Set(valuesAt(r, facetName)) : []; };
-  return trends(models, settings, now, valuesOf).map(([facetValue, share]) => ({ facetName, facetValue, score: percent(share) }));
+  const key = JSON.stringify(['facet', facetName, index.version]);
+  return trends(models, settings, now, valuesOf, key).map(([facetValue, share]) => ({ facetName, facetValue, score: percent(share) }));
 }
 
 /** The records nearest the viewed one by an embedder's vectors (the first of the index's when `embedder` is not named). */

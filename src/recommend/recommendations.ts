@@ -51,8 +51,8 @@ export function recommend(request: RecommendRequest, ctx: RecommendContext): Sea
   const candidates = candidatesOf(request, ctx, record);
   const effects = request.model === 'looking-similar' ? noEffects() : ruleEffects(ctx, record, request.queryParameters.ruleContexts ?? []);
   const kept = candidates.filter((c) => c.score >= request.threshold && !effects.hidden.has(c.objectID));
-  let hits = searched(ctx, kept, { ...request.queryParameters, _ruleFilters: [...request.queryParameters._ruleFilters ?? [], ...effects.filters] });
-  hits = hits.slice(0, request.maxRecommendations);
+  const filters = [...request.queryParameters._ruleFilters ?? [], ...effects.filters];
+  let hits = searched(ctx, kept, { ...request.queryParameters, _ruleFilters: filters }, request.maxRecommendations);
   hits = promote(ctx, hits, effects, request);
   if (request.maxRecommendations !== undefined && hits.length < request.maxRecommendations && request.fallbackParameters) {
     hits = hits.concat(fallback(ctx, request, hits, request.maxRecommendations - hits.length));
@@ -102,23 +102,38 @@ function matches(index: SearchIndex, record: SearchRecord, filters: string): boo
   return id !== undefined && (filter === undefined || hasBit(filter, id));
 }
 
-/** The candidates the parameters keep, as hits in score order, each with its `_score`. */
-function searched(ctx: RecommendContext, candidates: Scored[], params: SearchParams): Hit[] {
-  if (candidates.length === 0) return [];
+/**
+ * The candidates the parameters keep, as hits in score order, each with its
+ * `_score`, the first `limit` of them. Which candidates the parameters keep
+ * is found by a search answering objectIDs alone; only the first `limit`
+ * are then read as hits (a trending model has up to 1,000 candidates: reading
+ * and highlighting all of them took 8 ms where ten take a tenth of it).
+ */
+function searched(ctx: RecommendContext, candidates: Scored[], params: SearchParams, limit = Infinity): Hit[] {
+  if (candidates.length === 0 || limit <= 0) return [];
   const { index } = ctx;
-  const within = emptyBitmap(wordsFor(index.capacity));
   const scores = new Map<string, number>();
+  const within = bitmapOfCandidates(index, candidates, scores);
+  const { page: _page, offset: _offset, length: _length, ...rest } = params;
+  const kept = ctx.search({ ...rest, hitsPerPage: scores.size, attributesToRetrieve: ['objectID'], attributesToHighlight: [], attributesToSnippet: [], getRankingInfo: false, facets: [] }, within)
+    .answer.hits.map((hit) => hit.objectID).sort((a, b) => scores.get(b)! - scores.get(a)!).slice(0, limit);
+  if (kept.length === 0) return [];
+  const first = bitmapOfCandidates(index, kept.map((objectID) => ({ objectID, score: scores.get(objectID)! })), new Map());
+  return ctx.search({ ...rest, hitsPerPage: kept.length }, first).answer.hits
+    .map((hit) => ({ ...hit, _score: scores.get(hit.objectID)! }))
+    .sort((a, b) => b._score - a._score);
+}
+
+/** The records of `candidates` as a bitmap over the index's record ids; `scores` gets each one's score by objectID. */
+function bitmapOfCandidates(index: SearchIndex, candidates: Scored[], scores: Map<string, number>): Bitmap {
+  const within = emptyBitmap(wordsFor(index.capacity));
   for (const c of candidates) {
     const id = index.idOf(c.objectID);
     if (id === undefined) continue;
     setBit(within, id);
     scores.set(c.objectID, c.score);
   }
-  const { page: _page, offset: _offset, length: _length, ...rest } = params;
-  const result = ctx.search({ ...rest, hitsPerPage: scores.size }, within);
-  return result.answer.hits
-    .map((hit) => ({ ...hit, _score: scores.get(hit.objectID)! }))
-    .sort((a, b) => b._score - a._score);
+  return within;
 }
 
 /** Promoted items placed at their positions (scored 100: a merchandiser chose them), out of the list where they were. */
