@@ -25,13 +25,14 @@ import { isPlainObject } from './index/records.js';
 import { ReadPool } from './replication/read-pool.js';
 import { SERVE_WRITE_WAIT_MS } from './engine/write-room.js';
 import { natsCluster, type AdvertisedNodes, type NatsCluster } from './nats/cluster.js';
+import type { RecommendOptions } from './recommend/options.js';
 import { availableParallelism } from 'node:os';
 
 /** Each command's usage: `lantern help COMMAND` prints one, `lantern --help` all of them. */
 const COMMANDS: Record<string, string> = {
   serve: `lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory | --nats URL,... --app-id ID [--nats-replicas 1]]
               [--app-id ID] [--admin-key KEY] [--key-file FILE] [--clusters c1,c2] [--advertise URL] [--trust-proxy] [--max-connections-per-address 256]
-              [--workers 1] [--snapshot-every 2000] [--follow-backlog 10000]
+              [--workers 1] [--snapshot-every 2000] [--follow-backlog 10000] [--recommend-min-events N]
               [--demo [--demo-vectors FILE --embedder-url URL [--model NAME] [--api-key KEY]]]
     The REST API over HTTP. The admin key may come from the LANTERN_ADMIN_KEY environment
     variable instead of --admin-key (set but empty, it is refused); without one, any credentials
@@ -53,7 +54,9 @@ const COMMANDS: Record<string, string> = {
     application's stream). Followers (engines opened with follow: { url, apiKey } and a key
     with the follow right) load a snapshot, then tail the writes; --follow-backlog N keeps N
     records' worth of recent writes for those that reconnect (one away for longer loads a
-    snapshot again; 0 serves no followers).`,
+    snapshot again; 0 serves no followers). --recommend-min-events N: the events each Recommend
+    model needs before it answers (by default the service's: 1,000 conversions for bought
+    together, 10,000 events for related products, 500 conversions for trending), for a small shop.`,
   import: `lantern import INDEX FILE [--format json|ndjson|csv] [--types COL:TYPE,...] [--settings FILE.json]
               [--with-replicas] [--skip N] [--rejects REJECTS] [--dry-run] [--data DIR | --url http://HOST:PORT]
     Streams FILE into INDEX: a JSON array, NDJSON (a record a line) or CSV with a header row
@@ -154,6 +157,7 @@ const OPTIONS = {
     'snapshot-every': { type: 'string' },
     // records' worth of recent writes kept for followers
     'follow-backlog': { type: 'string' },
+    'recommend-min-events': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
     version: { type: 'boolean', short: 'v', default: false },
 } as const;
@@ -195,7 +199,9 @@ function readSettings(path: string | URL): Record<string, unknown> {
 }
 
 /** A flag's non-negative integer, or undefined when the flag is absent. */
-function count(flag: 'max-connections-per-address' | 'skip' | 'snapshot-every' | 'follow-backlog' | 'dimensions' | 'batch' | 'concurrency' | 'retries'): number | undefined {
+function count(
+  flag: 'max-connections-per-address' | 'skip' | 'snapshot-every' | 'follow-backlog' | 'recommend-min-events' | 'dimensions' | 'batch' | 'concurrency' | 'retries',
+): number | undefined {
   const text = flags[flag];
   if (text === undefined) return undefined;
   if (!/^\d+$/.test(text)) fail(`--${flag} needs a whole number, not "${text}"`);
@@ -251,8 +257,14 @@ async function open(dataDir: string | undefined, repair = false, cluster?: NatsC
   const shared = cluster?.assignments ? { assignments: cluster.assignments, apiKeys: cluster.apiKeys } : {};
   return Lantern.open({
     appId: flags['app-id'], adminKey, storage, log: cluster?.log, clusters, ...shared, repair, ...(key === undefined ? {} : { encryptionKey: key }), snapshotEvery: count('snapshot-every'), followBacklog: count('follow-backlog'),
-    maxWriteWaitMs,
+    maxWriteWaitMs, recommend: recommendMinimums(),
   });
+}
+
+/** --recommend-min-events N: every Recommend model's minimum of events (undefined: the service's). */
+function recommendMinimums(): RecommendOptions | undefined {
+  const events = count('recommend-min-events');
+  return events === undefined ? undefined : { minBoughtTogetherEvents: events, minRelatedEvents: events, minTrendingEvents: events };
 }
 
 /** --clusters: the names given (with --nats, one: the cluster this node serves). */
