@@ -177,7 +177,7 @@ export class IndexVectors {
     for (const e of fresh) this.embedders.set(e.name, e);
     for (const [id, record] of records) {
       for (const e of fresh) this.place(e, id, record, searchable);
-      for (const e of retexted) this.noteIfUnembedded(e, record, searchable);
+      for (const e of retexted) this.vectorNow(e, record, searchable); // the texts that changed wait; their old vectors stay meanwhile
     }
   }
 
@@ -359,43 +359,39 @@ export class IndexVectors {
     return vectors;
   }
 
-  /** Puts a record's vector in `e`'s space: its written one, its computed one if its text is unchanged, or its text waits. */
+  /** Puts a record's vector in `e`'s space, when it has one now (see vectorNow). */
   private place(e: EmbedderVectors, id: number, record: SearchRecord, searchable: string[] | null): void {
-    const written = writtenVector(record, e.name);
-    // a record written before its embedder's dimensions changed keeps its vector out of the space
-    if (written) { if (written.length === e.settings.dimensions) e.set(id, written); return; }
-    const text = e.textOf(record, searchable);
-    if (text === undefined) return;
-    const hash = textHash(text);
-    const computed = e.embedded.get(record.objectID);
-    if (computed?.hash === hash) { e.set(id, computed.vector); return; }
-    this.wait(e.name, { embedder: e.name, objectID: record.objectID, text, hash });
-  }
-
-  private noteIfUnembedded(e: EmbedderVectors, record: SearchRecord, searchable: string[] | null): void {
-    if (writtenVector(record, e.name)) return;
-    const text = e.textOf(record, searchable);
-    if (text === undefined) return;
-    const hash = textHash(text);
-    if (e.embedded.get(record.objectID)?.hash !== hash) this.wait(e.name, { embedder: e.name, objectID: record.objectID, text, hash });
+    const { vector } = this.vectorNow(e, record, searchable);
+    if (vector) e.set(id, vector);
   }
 
   /**
-   * A record of a restored space (see noteIfUnembedded), and whether the
-   * space must hold its vector (written, or computed from its text now),
-   * may hold one (computed from an older text: kept while the new one
-   * waits) or holds none.
+   * A record of a restored space (see vectorNow), and whether the space must
+   * hold its vector (written, or computed from its text now), may hold one
+   * (computed from an older text: kept while the new one waits) or holds none.
    */
   private noteRestored(e: EmbedderVectors, record: SearchRecord, searchable: string[] | null): 'must' | 'may' | 'not' {
+    const { vector, stale } = this.vectorNow(e, record, searchable);
+    return vector ? 'must' : stale ? 'may' : 'not';
+  }
+
+  /**
+   * The vector `e` has for a record now: its written one (of the embedder's
+   * dimensions: one written before they changed stays out), or the one
+   * computed from its text as it is. A record with text to embed and no
+   * vector for it has its text wait (`stale`: a vector computed from an
+   * older text of it is kept meanwhile).
+   */
+  private vectorNow(e: EmbedderVectors, record: SearchRecord, searchable: string[] | null): { vector?: ArrayLike<number>; stale?: boolean } {
     const written = writtenVector(record, e.name);
-    if (written) return written.length === e.settings.dimensions ? 'must' : 'not';
+    if (written) return written.length === e.settings.dimensions ? { vector: written } : {};
     const text = e.textOf(record, searchable);
-    if (text === undefined) return 'not';
+    if (text === undefined) return {};
     const hash = textHash(text);
     const computed = e.embedded.get(record.objectID);
-    if (computed?.hash === hash) return 'must';
+    if (computed?.hash === hash) return { vector: computed.vector };
     this.wait(e.name, { embedder: e.name, objectID: record.objectID, text, hash });
-    return computed ? 'may' : 'not';
+    return { stale: computed !== undefined };
   }
 
   private wait(embedder: string, job: EmbeddingJob): void {
