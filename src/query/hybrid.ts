@@ -14,7 +14,7 @@ import type { SearchParams } from '../index/params.js';
 import type { Setting } from '../index/settings.js';
 import type { SearchIndex } from '../index/search-index.js';
 import type { QueryPlan } from './query-plan.js';
-import { emptyBitmap, hasBit, orInto, setBit, wordsFor } from '../index/bitmap.js';
+import { emptyBitmap, forEachId, hasBit, orInto, setBit, wordsFor } from '../index/bitmap.js';
 
 /** A hybrid search as asked: which embedder, how much its side weighs, and the query's vector when there is one. */
 export interface HybridRequest {
@@ -170,15 +170,7 @@ export function runHybrid(
 function vectorsAllowed(index: SearchIndex, embedder: string, filter: Uint32Array | undefined): number {
   if (!filter) return index.vectors.sizeOf(embedder);
   let count = 0;
-  for (let word = 0; word < filter.length; word++) {
-    let bits = filter[word];
-    while (bits !== 0) {
-      const low = bits & -bits;
-      const id = (word << 5) + 31 - Math.clz32(low);
-      if (index.vectors.has(embedder, id)) count++;
-      bits ^= low;
-    }
-  }
+  forEachId(filter, (id) => { if (index.vectors.has(embedder, id)) count++; });
   return count;
 }
 
