@@ -112,28 +112,24 @@ function matches(index: SearchIndex, record: SearchRecord, filters: string): boo
 function searched(ctx: RecommendContext, candidates: Scored[], params: SearchParams, limit = Infinity): Hit[] {
   if (candidates.length === 0 || limit <= 0) return [];
   const { index } = ctx;
-  const scores = new Map<string, number>();
-  const within = bitmapOfCandidates(index, candidates, scores);
+  const scores = new Map(candidates.map((c) => [c.objectID, c.score]));
   const { page: _page, offset: _offset, length: _length, ...rest } = params;
-  const kept = ctx.search({ ...rest, hitsPerPage: scores.size, attributesToRetrieve: ['objectID'], attributesToHighlight: [], attributesToSnippet: [], getRankingInfo: false, facets: [] }, within)
-    .answer.hits.map((hit) => hit.objectID).sort((a, b) => scores.get(b)! - scores.get(a)!).slice(0, limit);
+  const passing = ctx.search({ ...rest, hitsPerPage: scores.size, attributesToRetrieve: ['objectID'], attributesToHighlight: [], attributesToSnippet: [], getRankingInfo: false, facets: [] }, recordsBitmap(index, scores.keys()));
+  const kept = passing.answer.hits.map((hit) => hit.objectID).sort((a, b) => scores.get(b)! - scores.get(a)!).slice(0, limit);
   if (kept.length === 0) return [];
-  const first = bitmapOfCandidates(index, kept.map((objectID) => ({ objectID, score: scores.get(objectID)! })), new Map());
-  return ctx.search({ ...rest, hitsPerPage: kept.length }, first).answer.hits
+  return ctx.search({ ...rest, hitsPerPage: kept.length }, recordsBitmap(index, kept)).answer.hits
     .map((hit) => ({ ...hit, _score: scores.get(hit.objectID)! }))
     .sort((a, b) => b._score - a._score);
 }
 
-/** The records of `candidates` as a bitmap over the index's record ids; `scores` gets each one's score by objectID. */
-function bitmapOfCandidates(index: SearchIndex, candidates: Scored[], scores: Map<string, number>): Bitmap {
-  const within = emptyBitmap(wordsFor(index.capacity));
-  for (const c of candidates) {
-    const id = index.idOf(c.objectID);
-    if (id === undefined) continue;
-    setBit(within, id);
-    scores.set(c.objectID, c.score);
+/** The records of `objectIDs` the index holds, as a bitmap over its record ids. */
+function recordsBitmap(index: SearchIndex, objectIDs: Iterable<string>): Bitmap {
+  const bitmap = emptyBitmap(wordsFor(index.capacity));
+  for (const objectID of objectIDs) {
+    const id = index.idOf(objectID);
+    if (id !== undefined) setBit(bitmap, id);
   }
-  return within;
+  return bitmap;
 }
 
 /** Promoted items placed at their positions (scored 100: a merchandiser chose them), out of the list where they were. */
