@@ -141,6 +141,9 @@ function sameStaticCriteria(): bool {
   return true;
 }
 
+/** Per record id, its position in staticOrder (i32.MAX_VALUE: not in it). */
+const staticRank = new IntVec();
+
 /** Sorts every live record by the criteria once; later empty queries reuse the order. */
 function buildStaticOrder(): void {
   candidates.length = 0;
@@ -152,28 +155,101 @@ function buildStaticOrder(): void {
   rankCandidates(candidates.length);
   staticOrder.resetZero(ranked.length);
   for (let i = 0; i < ranked.length; i++) staticOrder.set(i, candidates.get(ranked.get(i)));
+  staticRank.resetZero(liveBits.length << 5);
+  memory.fill(staticRank.ptr, 0xff, <usize>staticRank.length << 2);
+  for (let i = 0; i < staticOrder.length; i++) staticRank.set(staticOrder.get(i), i);
   const n = unchecked(params[P_CRITERIA_COUNT]);
   staticCriteria.resetZero(n);
   for (let c = 0; c < n; c++) staticCriteria.set(c, unchecked(params[P_CRITERIA + c]));
   staticOrderValid = true;
 }
 
-/** The page of an empty query: the static order filtered by the candidate bitmap. */
+/**
+ * The page of an empty query: the static order filtered by the candidate
+ * bitmap, walked until the page is full; or, when few records pass (a
+ * filter, a recommend model's candidates), those records sorted by their
+ * place in the static order: a walk finds k of c candidates after about
+ * n·k/c steps, all n of them when fewer than k pass.
+ */
 function searchStatic(): void {
   if (!staticOrderValid || !sameStaticCriteria()) buildStaticOrder();
   candidates.length = 0;
   writeQueryCandidates();
   const nbHits = candidateCount;
-  const bitmap = candidateBitmap();
   const k = unchecked(params[P_TOP_K]);
   ranked.length = 0;
+  if (nbHits > 0 && k > 0) {
+    if (sortingIsCheaper(nbHits, k)) rankFewStatic(k);
+    else walkStaticOrder(k);
+  }
+  writeResults(nbHits);
+}
+
+function sortingIsCheaper(count: i32, k: i32): bool {
+  const n = <f64>staticOrder.length;
+  const walk = Math.min(n, n * <f64>k / <f64>count);
+  const sort = <f64>bitmapWords + <f64>count * (Math.log2(<f64>count) + 1) * 4;
+  return sort < walk;
+}
+
+function walkStaticOrder(k: i32): void {
+  const bitmap = candidateBitmap();
   for (let i = 0; i < staticOrder.length && ranked.length < k; i++) {
     const doc = staticOrder.get(i);
     if (!testBit(bitmap, doc)) continue;
     candidates.push(doc);
     ranked.push(candidates.length - 1);
   }
-  writeResults(nbHits);
+}
+
+/** The first k candidates of the bitmap by static rank: each keyed (rank, id), heap-sorted. */
+function rankFewStatic(k: i32): void {
+  const bitmap = candidateBitmap();
+  const count = candidateCount;
+  const keys = heap.alloc(<usize>count << 3);
+  let m = 0;
+  for (let w = 0; w < bitmapWords; w++) {
+    let bits = load<u32>(bitmap + (<usize>w << 2));
+    while (bits != 0 && m < count) {
+      const doc = (w << 5) + <i32>ctz(bits);
+      const rank = doc < staticRank.length ? <u32>staticRank.get(doc) : <u32>0xffffffff;
+      store<u64>(keys + (<usize>m << 3), (<u64>rank << 32) | <u64><u32>doc);
+      m++;
+      bits &= bits - 1;
+    }
+  }
+  heapSortU64(keys, m);
+  for (let i = 0; i < m && i < k; i++) {
+    candidates.push(<i32>(load<u64>(keys + (<usize>i << 3)) & 0xffffffff));
+    ranked.push(i);
+  }
+  heap.free(keys);
+}
+
+/** Sorts `count` u64 at `at` ascending, in place. */
+function heapSortU64(at: usize, count: i32): void {
+  for (let i = (count >> 1) - 1; i >= 0; i--) siftDown(at, i, count);
+  for (let end = count - 1; end > 0; end--) {
+    const top = load<u64>(at);
+    store<u64>(at, load<u64>(at + (<usize>end << 3)));
+    store<u64>(at + (<usize>end << 3), top);
+    siftDown(at, 0, end);
+  }
+}
+
+function siftDown(at: usize, from: i32, count: i32): void {
+  let i = from;
+  const value = load<u64>(at + (<usize>i << 3));
+  while (true) {
+    let child = (i << 1) + 1;
+    if (child >= count) break;
+    if (child + 1 < count && load<u64>(at + (<usize>(child + 1) << 3)) > load<u64>(at + (<usize>child << 3))) child++;
+    const c = load<u64>(at + (<usize>child << 3));
+    if (c <= value) break;
+    store<u64>(at + (<usize>i << 3), c);
+    i = child;
+  }
+  store<u64>(at + (<usize>i << 3), value);
 }
 
 /** Keeps the candidates allowed by typoTolerance min (lowest typo count) or strict (two lowest). */

@@ -1,5 +1,6 @@
 // What each model recommends before rules and parameters: items (or facet
-// values) with a score from 0 to 100, best first. Event models answer once
+// values) with a score from 0 to 100, best first (callers rely on the
+// order, and must not change the lists: trends are shared between requests). Event models answer once
 // their window holds their minimum of events; related products are
 // completed by content (records sharing the viewed one's facet values, or
 // words of its first searchable attribute), scored at most CONTENT_SCORE so
@@ -32,16 +33,15 @@ const CONTENT_WORDS = 10;
 
 const percent = (share: number) => Math.round(Math.min(1, Math.max(0, share)) * 10_000) / 100;
 
-function ranked(neighbours: Map<number, number>, models: IndexModels, except: string): Scored[] {
-  return [...neighbours].sort((a, b) => b[1] - a[1]).slice(0, MAX_CANDIDATES + 1)
-    .map(([item, share]) => ({ objectID: models.items[item], score: percent(share) }))
+function ranked(neighbours: Array<[number, number]>, models: IndexModels, except: string): Scored[] {
+  return neighbours.map(([item, share]) => ({ objectID: models.items[item], score: percent(share) }))
     .filter((c) => c.objectID !== except && c.score > 0);
 }
 
 export function boughtTogether(models: IndexModels | undefined, objectID: string, settings: RecommendSettings): Scored[] {
   const item = models?.known(objectID);
   if (!models || item === undefined || models.boughtTogether.events < settings.minBoughtTogetherEvents) return [];
-  return ranked(models.boughtTogether.neighbours(item), models, objectID);
+  return ranked(models.boughtTogether.neighbours(item, MAX_CANDIDATES), models, objectID);
 }
 
 /** A search over the index's records for content completion (the caller restricts it as the request's key must). */
@@ -52,7 +52,7 @@ export function relatedProducts(
 ): Scored[] {
   const item = models?.known(record.objectID);
   const byEvents = models && item !== undefined && models.related.events >= settings.minRelatedEvents
-    ? ranked(models.related.neighbours(item), models, record.objectID) : [];
+    ? ranked(models.related.neighbours(item, MAX_CANDIDATES), models, record.objectID) : [];
   // content completes thin events only: a page's worth of recommendations (its search is the costly part)
   if (byEvents.length >= CONTENT_WHEN_FEWER) return byEvents;
   const seen = new Set(byEvents.map((c) => c.objectID).concat(record.objectID));
@@ -90,15 +90,28 @@ function firstText(index: SearchIndex, record: SearchRecord): string {
   return '';
 }
 
-/** Trends of the index's items, or of their values of `facetName`; the top one scores 100. */
-function trends<G>(
+/**
+ * Scored trends by the trend list they were made from: ConversionDays
+ * hands back the same list until a conversion is learnt, so each request
+ * between two conversions reuses its thousand scored candidates.
+ */
+const scoredTrends = new WeakMap<object, unknown[]>();
+
+/** Trends of the index's items, or of their values of `facetName`, scored by `score` (the top one's share is 1). */
+function trends<G, S>(
   models: IndexModels | undefined, settings: RecommendSettings, now: number, groupsOf: (item: number) => Iterable<G>, key: string,
-): Array<[G, number]> {
+  score: (group: G, share: number) => S,
+): S[] {
   if (!models || models.conversions.events < settings.minTrendingEvents) return [];
   const span = { today: dayOf(now), recentDays: Math.max(1, settings.trendingRecentDays), firstDay: dayOf(models.since) };
   const found = models.conversions.trends(span, groupsOf, key);
-  const top = found[0]?.[1] ?? 0;
-  return found.slice(0, MAX_CANDIDATES).map(([g, trend]) => [g, trend / top]);
+  let scored = scoredTrends.get(found) as S[] | undefined;
+  if (!scored) {
+    const top = found[0]?.[1] ?? 0;
+    scored = found.slice(0, MAX_CANDIDATES).map(([g, trend]) => score(g, trend / top));
+    scoredTrends.set(found, scored);
+  }
+  return scored;
 }
 
 export function trendingItems(
@@ -109,13 +122,13 @@ export function trendingItems(
     : (item: number) => [item];
   // items alone read no record: their trends stand until a conversion; a facet's read the records as they are now
   const key = facet ? JSON.stringify(['items', facet.name, facet.value, index.version]) : 'items';
-  return trends(models, settings, now, within, key).map(([item, share]) => ({ objectID: models!.items[item], score: percent(share) }));
+  return trends(models, settings, now, within, key, (item, share): Scored => ({ objectID: models!.items[item], score: percent(share) }));
 }
 
 export function trendingFacets(models: IndexModels | undefined, index: SearchIndex, settings: RecommendSettings, now: number, facetName: string): ScoredFacet[] {
   const valuesOf = (item: number) => { const r = index.get(models!.items[item]); return r ? new Set(valuesAt(r, facetName)) : []; };
   const key = JSON.stringify(['facet', facetName, index.version]);
-  return trends(models, settings, now, valuesOf, key).map(([facetValue, share]) => ({ facetName, facetValue, score: percent(share) }));
+  return trends(models, settings, now, valuesOf, key, (facetValue, share): ScoredFacet => ({ facetName, facetValue, score: percent(share) }));
 }
 
 /** The records nearest the viewed one by an embedder's vectors (the first of the index's when `embedder` is not named). */

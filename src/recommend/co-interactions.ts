@@ -10,6 +10,10 @@
 const GROUP_ITEMS = 30;
 /** The most recent groups of an item its pairs are counted over. */
 const COUNTED_GROUPS = 1000;
+/** Similarities are told apart to a millionth... */
+const SIMILARITY_STEPS = 1_000_000;
+/** ...above the item numbers (below 2^32: keys stay exact in a double, under 2^52). */
+const ITEM_SPAN = 2 ** 32;
 
 export interface CoInteractionsSnapshot { groups: string[]; groupItems: number[][]; itemGroups: number[][]; events: number }
 
@@ -22,6 +26,8 @@ export class CoInteractions {
   private readonly itemGroups: number[][] = [];
   /** Events learnt (the model's minimum counts them). */
   events = 0;
+  /** Scratch of `neighbours`: shared groups per item. */
+  private shared = new Uint32Array(0);
 
   /** `group` interacted with `item`. */
   add(group: string, item: number): void {
@@ -45,18 +51,38 @@ export class CoInteractions {
   countOf(item: number): number { return this.itemGroups[item]?.length ?? 0; }
 
   /**
-   * The items sharing groups with `item`, each with its cosine similarity
-   * (shared groups over the geometric mean of both items' groups), 0 to 1.
+   * The items sharing groups with `item`, most similar first, at most
+   * `limit`, each with its cosine similarity (shared groups over the
+   * geometric mean of both items' groups), 0 to 1. Items of equal
+   * similarity (to a millionth) come highest item number first.
    */
-  neighbours(item: number): Map<number, number> {
+  neighbours(item: number, limit: number): Array<[number, number]> {
     const groups = this.itemGroups[item] ?? [];
-    const shared = new Map<number, number>();
-    for (let i = Math.max(0, groups.length - COUNTED_GROUPS); i < groups.length; i++) {
-      for (const other of this.groupItems[groups[i]]) if (other !== item) shared.set(other, (shared.get(other) ?? 0) + 1);
-    }
     const counted = Math.min(groups.length, COUNTED_GROUPS);
-    for (const [other, n] of shared) shared.set(other, n / Math.sqrt(counted * Math.min(this.countOf(other), COUNTED_GROUPS)));
-    return shared;
+    const shared = this.sharedScratch();
+    const touched: number[] = [];
+    for (let i = groups.length - counted; i < groups.length; i++) {
+      for (const other of this.groupItems[groups[i]]) if (other !== item && shared[other]++ === 0) touched.push(other);
+    }
+    // (similarity in millionths, item) packed in one float sorts natively, without a comparator
+    const keys = new Float64Array(touched.length);
+    touched.forEach((other, i) => {
+      const similarity = shared[other] / Math.sqrt(counted * Math.min(this.countOf(other), COUNTED_GROUPS));
+      keys[i] = Math.round(similarity * SIMILARITY_STEPS) * ITEM_SPAN + other;
+      shared[other] = 0;
+    });
+    keys.sort();
+    const out: Array<[number, number]> = [];
+    for (let i = keys.length - 1; i >= 0 && out.length < limit; i--) {
+      out.push([keys[i] % ITEM_SPAN, Math.floor(keys[i] / ITEM_SPAN) / SIMILARITY_STEPS]);
+    }
+    return out;
+  }
+
+  /** A zeroed count per item (zeroed again after each use: only the items counted are touched). */
+  private sharedScratch(): Uint32Array {
+    if (this.shared.length < this.itemGroups.length) this.shared = new Uint32Array(Math.max(this.itemGroups.length, this.shared.length * 2));
+    return this.shared;
   }
 
   snapshot(): CoInteractionsSnapshot {
