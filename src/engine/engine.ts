@@ -143,7 +143,8 @@ export interface EngineOptions {
    * windows and minimums by default (1,000 conversions for frequently bought
    * together, 10,000 events for related products, 500 conversions for
    * trending), lowered here for a small application, and how fresh the
-   * models stay (see RecommendOptions).
+   * models stay (see RecommendOptions). Not for a follower: it receives its
+   * server's models, and answers with its server's minimums.
    */
   recommend?: RecommendOptions;
   /** @internal The background embedding queue's pacing (tests shorten its retry delays). */

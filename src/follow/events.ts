@@ -8,14 +8,20 @@
 //   id: 13 / event: skip / data: {}                          a task the key does not see
 //   event: live / data: {}                                   caught up: what follows is new
 //   event: reload / data: {"message":"..."}                  load a new snapshot, then follow again
+//   event: models / data: {"indexName":"shop","settings":{...},"models":{...}}
+//                                                            an index's recommend models now (null: none)
 //   : ping                                                   every few seconds while nothing happens
+
+import type { IndexModelsSnapshot } from '../recommend/index-models.js';
+import type { RecommendSettings } from '../recommend/options.js';
 
 /** One event of the follow log. */
 export type FollowEvent =
   | { type: 'op'; taskID: number; queued: boolean; op: unknown }
   | { type: 'skip'; taskID: number }
   | { type: 'live' }
-  | { type: 'reload'; message: string };
+  | { type: 'reload'; message: string }
+  | { type: 'models'; indexName: string; models: IndexModelsSnapshot | null; settings: RecommendSettings };
 
 /** An operation's event; `opText`: the operation as JSON (written once, sent to every follower that sees it). */
 export function opEvent(taskID: number, queued: boolean, opText: string): string {
@@ -27,6 +33,10 @@ export const skipEvent = (taskID: number): string => `id: ${taskID}\nevent: skip
 export const LIVE_EVENT = 'event: live\ndata: {}\n\n';
 
 export const reloadEvent = (message: string): string => `event: reload\ndata: ${JSON.stringify({ message })}\n\n`;
+
+/** An index's recommend models and the settings they were learnt with (`modelsText`: the models as JSON, or null). */
+export const modelsEvent = (indexName: string, modelsText: string, settings: RecommendSettings): string =>
+  `event: models\ndata: {"indexName":${JSON.stringify(indexName)},"settings":${JSON.stringify(settings)},"models":${modelsText}}\n\n`;
 
 /** A comment: keeps the connection (and proxies) from deeming it idle; `retry` tells EventSource how soon to reconnect. */
 export const PING = ': ping\n\n';
@@ -71,13 +81,14 @@ export class EventReader {
     const { event, data, id } = this.fields;
     this.fields = { data: [] };
     if (data.length === 0) return undefined;
-    const body = JSON.parse(data.join('\n')) as { queued?: boolean; op?: unknown; message?: string };
+    const body = JSON.parse(data.join('\n')) as { queued?: boolean; op?: unknown; message?: string; indexName?: string; models?: IndexModelsSnapshot | null; settings?: RecommendSettings };
     const taskID = Number(id);
     switch (event) {
       case 'op': return { type: 'op', taskID, queued: body.queued === true, op: body.op };
       case 'skip': return { type: 'skip', taskID };
       case 'live': return { type: 'live' };
       case 'reload': return { type: 'reload', message: String(body.message) };
+      case 'models': return { type: 'models', indexName: String(body.indexName), models: body.models ?? null, settings: body.settings! };
       default: return undefined;
     }
   }

@@ -2,11 +2,13 @@
 // tails, kept in one backlog. The feed is a replication target of the
 // writer (src/durability/replication.ts): it is handed every operation
 // entering the writer's state and keeps those a follower may need (index
-// writes and dictionary changes), each with the indexes it reaches, up to
-// `backlog` records' worth. Each follower's log is a cursor into it, read
+// writes, recommend rules and dictionary changes), each with the indexes it
+// reaches, up to `backlog` records' worth. Each follower's log is a cursor into it, read
 // at the follower's pace (a slow one holds no copy: one that falls behind
 // the backlog's start is told to load a snapshot), filtered by its key
-// (scope.ts) and written as server-sent events (events.ts).
+// (scope.ts) and written as server-sent events (events.ts). Once a follower
+// has every kept operation, its stream sends the recommend models it has
+// not received (models.ts).
 import type { Caller } from '../auth/caller.js';
 import type { Engine } from '../engine/engine.js';
 import type { WriteOperation } from '../engine/writes.js';
@@ -14,10 +16,11 @@ import type { Logged } from '../durability/durability.js';
 import type { ReplicatedOp, ReplicationTarget } from '../durability/replication.js';
 import { ApiError } from '../util/errors.js';
 import { LIVE_EVENT, PING, STREAM_START, opEvent, reloadEvent, skipEvent } from './events.js';
+import { ModelsFeed, type SentModels } from './models.js';
 import { reachOf, visibility } from './scope.js';
 
 /** What the feed reads of the writer. */
-export type FeedSource = Pick<Engine, 'indexes' | 'tasks' | 'replicateTo' | 'appliedThrough'>;
+export type FeedSource = Pick<Engine, 'indexes' | 'tasks' | 'replicateTo' | 'appliedThrough' | 'recommend'>;
 
 /** An operation kept for followers: what it reaches, as the writer stood when it was handed over. */
 interface Kept {
@@ -52,10 +55,12 @@ export class FollowFeed implements ReplicationTarget<WriteOperation> {
   private arrival = new Promise<void>((resolve) => { this.arrived = resolve; });
   private closed = false;
   private readonly detach: () => void;
+  private readonly models: ModelsFeed;
 
   private constructor(private readonly engine: FeedSource, private readonly backlog: number, readonly pingMs: number) {
     this.covers = engine.appliedThrough;
     this.detach = engine.replicateTo(this);
+    this.models = new ModelsFeed(engine.recommend, () => this.wake());
   }
 
   /** A feed of `engine`'s operations from now on, keeping `backlog` records' worth. */
@@ -65,13 +70,13 @@ export class FollowFeed implements ReplicationTarget<WriteOperation> {
 
   /**
    * An operation entering the writer's state. Queued writes come in taskID
-   * order; a dictionary change is applied (and handed over) at once, maybe
-   * before queued writes with smaller taskIDs: it is held until they are
-   * handed over, so that taskIDs only grow along a follower's log (it
-   * resumes after the last one it has).
+   * order; a dictionary change or recommend rules are applied (and handed
+   * over) at once, maybe before queued writes with smaller taskIDs: they
+   * are held until those are handed over, so that taskIDs only grow along a
+   * follower's log (it resumes after the last one it has).
    */
   feed({ taskID, op, queued }: ReplicatedOp<WriteOperation>): void {
-    if (this.closed || (!queued && op.type !== 'dictionaries')) return;
+    if (this.closed || (!queued && op.type !== 'dictionaries' && op.type !== 'recommend')) return;
     const kept: Kept = { taskID, op, queued, reach: reachOf(op, this.engine.indexes), weight: weightOf(op) };
     if (queued) {
       this.releaseHeld(taskID);
@@ -134,12 +139,13 @@ export class FollowFeed implements ReplicationTarget<WriteOperation> {
     const encoder = new TextEncoder();
     let live = false;
     let ended = false;
+    const sent: SentModels = new Map();
     return new ReadableStream<Uint8Array>({
       start: (controller) => controller.enqueue(encoder.encode(STREAM_START)),
       // a pull that enqueues nothing is not called again: it waits until there is something to send
       pull: async (controller) => {
         for (;;) {
-          const { text, next, end } = await this.nextChunk(caller, position, live);
+          const { text, next, end } = await this.nextChunk(caller, position, live, sent);
           if (ended) return;
           position = next;
           if (text === LIVE_EVENT) live = true;
@@ -154,15 +160,18 @@ export class FollowFeed implements ReplicationTarget<WriteOperation> {
 
   /**
    * What a follower at `position` reads next: kept operations it sees (a
-   * chunk of them), `live` once it has them all, a ping when nothing comes
-   * for a while, a reload when the backlog dropped what it needs next; `end`
-   * once the stream is over.
+   * chunk of them), then the recommend models it was not `sent`, `live`
+   * once it has them all, a ping when nothing comes for a while, a reload
+   * when the backlog dropped what it needs next; `end` once the stream is
+   * over.
    */
-  private async nextChunk(caller: Caller, position: number, live: boolean): Promise<{ text: string; next: number; end?: boolean }> {
+  private async nextChunk(caller: Caller, position: number, live: boolean, sent: SentModels): Promise<{ text: string; next: number; end?: boolean }> {
     if (this.closed) return { text: '', next: position, end: true };
     if (position < this.dropped) return { text: reloadEvent('this follower fell behind the log the server keeps'), next: position, end: true };
     const end = this.dropped + this.kept.length;
     if (position < end) return this.chunk(caller, position, Math.min(end, position + CHUNK));
+    const models = this.models.unsent(caller, sent);
+    if (models !== '') return { text: models, next: position };
     if (!live) return { text: LIVE_EVENT, next: position };
     return { text: (await this.arrivedWithin(this.pingMs)) ? '' : PING, next: position };
   }
@@ -195,6 +204,7 @@ export class FollowFeed implements ReplicationTarget<WriteOperation> {
   close(): void {
     this.closed = true;
     this.detach();
+    this.models.close();
     this.kept = [];
     this.held = [];
     this.wake();

@@ -5,8 +5,9 @@
 // server-sent events) from the last taskID it holds, applying each write
 // through the replication seam (`Engine.loadImage`, `applyReplicated`: a
 // replica's path, which logs them first when the engine has a store of its
-// own). A lost connection is made again with growing pauses; meanwhile the
-// engine answers from what it holds. The wire is `fetch` streaming, read
+// own), and the recommend models the log sends as they change. A lost
+// connection is made again with growing pauses; meanwhile the engine
+// answers from what it holds. The wire is `fetch` streaming, read
 // by events.ts: one path for Node, Electron, workers and pages, the key in
 // a header (not in URLs), and the HTTP status of a refusal in hand.
 import type { Engine } from '../engine/engine.js';
@@ -17,7 +18,7 @@ import { EventReader, type FollowEvent } from './events.js';
 import type { FollowOptions, FollowState } from './options.js';
 
 /** What a follower drives of its engine. */
-export type FollowingEngine = Pick<Engine, 'loadImage' | 'applyReplicated'>;
+export type FollowingEngine = Pick<Engine, 'loadImage' | 'applyReplicated' | 'recommend'>;
 
 const SNAPSHOT_PATH = '/1/lantern/follow/snapshot';
 const LOG_PATH = '/1/lantern/follow/log';
@@ -156,6 +157,7 @@ export class Follower {
         this.attempted();
         return this.advance(this.position);
       case 'reload': throw new Behind(event.message);
+      case 'models': return this.engine.recommend.receive(event.indexName, event.models, event.settings);
     }
   }
 

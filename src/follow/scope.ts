@@ -1,7 +1,7 @@
 // What a follower receives: the index data (records, settings, synonyms,
 // rules, replicas) of the indexes its key reaches, their recommend rules and
-// trained recommend models (a follower learns nothing: it gets no events),
-// and the dictionaries
+// trained recommend models (a follower learns nothing: it gets no events;
+// the models come along the log, see models.ts), and the dictionaries
 // every search reads; nothing else of the server's state — no API keys
 // (embedders' keys are masked),
 // secured keys' parents, source allow-list, logs, analytics or cluster
@@ -20,14 +20,15 @@ import type { RecommendOperation, RecommendPart } from '../recommend/state.js';
 /** The parts of a snapshot a follower may receive. */
 type FollowerState = SnapshotHeader & Partial<IndexesPart> & Partial<DictionariesPart> & RecommendPart;
 
-/** The image a follower with `caller`'s key starts from: the indexes it reaches and the dictionaries. */
+/**
+ * The image a follower with `caller`'s key starts from: the indexes it
+ * reaches, their recommend rules, and the dictionaries (the recommend
+ * models follow on its log, which sends each index's as they change).
+ */
 export function followerImage(state: SnapshotHeader, caller: Caller): FollowerState {
   const { version, lastTaskID, indexes = [], dictionaries, recommend } = state as FollowerState;
   const reached = indexes.filter((index) => mayReach(caller, index.name)).map((index) => ({ ...index, settings: withoutSecrets(index.settings) }));
-  const recommendReached = recommend && {
-    rules: recommend.rules.filter(([index]) => mayReach(caller, index)),
-    models: (recommend.models ?? []).filter(([index]) => mayReach(caller, index)),
-  };
+  const recommendReached = recommend && { rules: recommend.rules.filter(([index]) => mayReach(caller, index)) };
   return { version, lastTaskID, indexes: reached, ...(dictionaries ? { dictionaries } : {}), ...(recommendReached ? { recommend: recommendReached } : {}) };
 }
 

@@ -7,13 +7,17 @@
 // and once per `freshnessMs` after new ones are applied the rest is learnt
 // in slices that yield to searches. Once a day (the window moves) and after
 // a user's events are forgotten, the models are trained anew from the whole
-// store in the background, the old ones answering meanwhile.
+// store in the background, the old ones answering meanwhile. Each time an
+// index's models learnt something, `onLearnt` listeners hear of it (the
+// follow feed sends them on).
 //
 // Snapshots: a stored snapshot holds the rules only, the models are trained
 // again from the stored events at load (as fast as loading them would be,
 // and nothing twice on disk: bench/recommend.mjs). An image for a replica
-// or a follower (which receives no events: src/follow/scope.ts) carries the
-// trained models too, and a follower keeps them as received.
+// carries the trained models too. A follower receives no events
+// (src/follow/scope.ts): it learns nothing, and answers with the models
+// and settings (the minimums) its server sends along its log (`receive`),
+// which its stored snapshots keep.
 import type { EventStore } from '../analytics/events.js';
 import type { SnapshotUse, StateSection } from '../durability/state-section.js';
 import { IndexModels, type IndexModelsSnapshot } from './index-models.js';
@@ -29,8 +33,10 @@ export type RecommendOperation = { type: 'recommend' } & (
 export interface RecommendSnapshot {
   /** [index, model, rules]. */
   rules: Array<[string, RuleModel, RecommendRule[]]>;
-  /** Trained models, in images for replicas and followers only: [index, models]. */
+  /** Trained models, in images for replicas and a follower's stored snapshots only: [index, models]. */
   models?: Array<[string, IndexModelsSnapshot]>;
+  /** The settings the models were learnt with (with `models`): a follower answers with its server's minimums. */
+  settings?: RecommendSettings;
 }
 
 export interface RecommendPart { recommend?: RecommendSnapshot }
@@ -38,8 +44,11 @@ export interface RecommendPart { recommend?: RecommendSnapshot }
 /** A change of rules or events, as the section reads the operations it is given. */
 type Applied = { type: string; action?: string; indexName?: string };
 
+/** Told the indexes whose models learnt something (or were dropped). */
+export type LearntListener = (indexNames: string[]) => void;
+
 export class RecommendState implements StateSection<RecommendPart, Applied> {
-  readonly settings: RecommendSettings;
+  private learntWith: RecommendSettings;
   /** index → model → objectID → rule */
   private readonly rules = new Map<string, Map<RuleModel, Map<string, RecommendRule>>>();
   private models = new Map<string, IndexModels>();
@@ -51,13 +60,35 @@ export class RecommendState implements StateSection<RecommendPart, Applied> {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
+  private readonly listeners = new Set<LearntListener>();
 
   /**
    * `events`: the analytics section's event store (read, never changed);
    * `learns`: false for a follower, whose models come with its images.
    */
   constructor(private readonly events: () => EventStore, options: RecommendOptions | undefined, private readonly learns: boolean) {
-    this.settings = recommendSettings(options);
+    if (!learns && options !== undefined) throw new TypeError('recommend options are not for a follower: it answers with the models and minimums of the server it follows (set them there)');
+    this.learntWith = recommendSettings(options);
+  }
+
+  /** The windows and minimums the models are learnt and answered with (a follower's: its server's). */
+  get settings(): RecommendSettings { return this.learntWith; }
+
+  /** The indexes with models. */
+  indexesLearnt(): string[] { return [...this.models.keys()]; }
+
+  /** Calls `listener` each time models learn; returns what stops it. */
+  onLearnt(listener: LearntListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** A follower's: the models of an index its server sent (null: it has none now), and the settings they were learnt with. */
+  receive(indexName: string, models: IndexModelsSnapshot | null, settings: RecommendSettings): void {
+    if (this.learns) throw new Error('recommend models are received by a follower only: this engine learns its own');
+    this.learntWith = recommendSettings(settings);
+    if (models) this.models.set(indexName, IndexModels.restore(models));
+    else this.models.delete(indexName);
   }
 
   /** The models of an index (undefined: no events for it yet). */
@@ -109,15 +140,20 @@ export class RecommendState implements StateSection<RecommendPart, Applied> {
 
   private async update(now: number): Promise<void> {
     const store = this.events();
+    const learnt = new Set<string>();
     if (this.mustRetrain || dayOf(now) !== this.trainedDay || this.consumed > store.events.length) {
       this.mustRetrain = false;
       const upTo = store.events.length;
       const models = await trainAll(store.events.slice(0, upTo), this.settings, now);
+      for (const index of [...this.models.keys(), ...models.keys()]) learnt.add(index);
       this.models = models;
       this.consumed = upTo;
       this.trainedDay = dayOf(now);
     }
-    this.consumed = await learnNew(this.models, store.events, this.consumed, store.events.length, this.settings, now);
+    const from = this.consumed;
+    this.consumed = await learnNew(this.models, store.events, from, store.events.length, this.settings, now);
+    for (let i = from; i < this.consumed; i++) learnt.add(store.events[i].index);
+    if (learnt.size > 0) for (const listener of this.listeners) listener([...learnt]);
   }
 
   /** Resolves once the models have learnt every event applied so far (tests, benches, `lantern` tools). */
@@ -137,13 +173,15 @@ export class RecommendState implements StateSection<RecommendPart, Applied> {
   snapshot(use: SnapshotUse): RecommendPart {
     const rules: RecommendSnapshot['rules'] = [];
     for (const [index, byModel] of this.rules) for (const [model, byID] of byModel) if (byID.size) rules.push([index, model, [...byID.values()]]);
-    if (use === 'store') return { recommend: { rules } };
-    return { recommend: { rules, models: [...this.models].map(([index, m]) => [index, m.snapshot()]) } };
+    // a stored snapshot of an engine that learns holds no models: it learns them again at load
+    if (use === 'store' && this.learns) return { recommend: { rules } };
+    return { recommend: { rules, models: [...this.models].map(([index, m]) => [index, m.snapshot()]), settings: this.settings } };
   }
 
   restore({ recommend }: Partial<RecommendPart>): void {
     this.reset();
     for (const [index, model, rules] of recommend?.rules ?? []) this.apply({ type: 'recommend', action: 'saveRules', indexName: index, model, rules, clearExisting: true } as RecommendOperation);
+    if (recommend?.settings && !this.learns) this.learntWith = recommendSettings(recommend.settings);
     if (recommend?.models) {
       this.models = new Map(recommend.models.map(([index, m]) => [index, IndexModels.restore(m)]));
       this.consumed = this.events().events.length;

@@ -32,6 +32,32 @@ export const conversion = (index: string, userToken: string, objectIDs: string[]
 export const click = (index: string, userToken: string, objectIDs: string[], timestamp: number): PlantedEvent =>
   ({ eventType: 'click', eventName: 'Viewed', index, userToken, objectIDs, timestamp });
 
+/**
+ * The planted events of `index` (products p0..p39), as of `now`: bought
+ * together (p1+p2), two taste groups (clicks on p0..p9, on p20..p29), p7
+ * rising; random noise around them.
+ */
+export function plantedEvents(index: string, now: number): PlantedEvent[] {
+  const rnd = random(7);
+  const pick = () => `p${Math.floor(rnd() * 40)}`;
+  const events: PlantedEvent[] = [];
+  const at = (daysAgo: number) => now - daysAgo * DAY - Math.floor(rnd() * 3_600_000);
+  for (let u = 0; u < 30; u++) {
+    events.push(conversion(index, `buyer${u}`, ['p1', 'p2'], at(u % 3)));
+    for (let k = 0; k < 3; k++) events.push(conversion(index, `buyer${u}`, [pick()], at(1 + (k % 2))));
+  }
+  for (let u = 0; u < 60; u++) {
+    const taste = u < 30 ? 0 : 20;
+    for (let k = 0; k < 6; k++) events.push(click(index, `taster${u}`, [`p${taste + Math.floor(rnd() * 10)}`], at(k % 3)));
+    events.push(click(index, `taster${u}`, [pick()], at(2)));
+  }
+  // p7 rising: 1 a day before, 25 today; p20 steady at 5 a day
+  for (let d = 1; d <= 3; d++) events.push(conversion(index, `early${d}`, ['p7'], at(d)));
+  for (let k = 0; k < 25; k++) events.push(conversion(index, `fan${k}`, ['p7'], now - 60_000 * k));
+  for (let d = 0; d <= 3; d++) for (let k = 0; k < 5; k++) events.push(conversion(index, `steady${d}_${k}`, ['p20'], d === 0 ? now - 60_000 * k : at(d)));
+  return events;
+}
+
 /** Sends events through POST /1/events, 1,000 a call (`headers`: the credentials). */
 export async function pushEvents(engine: Lantern, events: PlantedEvent[], headers: Record<string, string> = {}): Promise<void> {
   for (let i = 0; i < events.length; i += 1000) {

@@ -6,7 +6,7 @@ import { algoliasearch } from 'algoliasearch';
 import { Lantern } from '../../src/lantern.js';
 import { lanternRequester } from '../../src/requester.js';
 import { APP_ID, ADMIN_HEADERS, ADMIN_KEY, sender, expectError, type Send } from '../api/helpers.js';
-import { BRANDS, DAY, click, conversion, products, pushEvents, random, type PlantedEvent } from './planted.js';
+import { BRANDS, plantedEvents, products, pushEvents } from './planted.js';
 
 const SHOP = 'shop';
 const PLAIN = 'plain';
@@ -17,28 +17,6 @@ let send: Send;
 let recommend: ReturnType<ReturnType<typeof algoliasearch>['initRecommend']>;
 const now = Date.now();
 
-/** The planted events: bought together (p1+p2), two taste groups, p7 rising; random noise around them. */
-function plantedEvents(): PlantedEvent[] {
-  const rnd = random(7);
-  const pick = () => `p${Math.floor(rnd() * 40)}`;
-  const events: PlantedEvent[] = [];
-  const at = (daysAgo: number) => now - daysAgo * DAY - Math.floor(rnd() * 3_600_000);
-  for (let u = 0; u < 30; u++) {
-    events.push(conversion(SHOP, `buyer${u}`, ['p1', 'p2'], at(u % 3)));
-    for (let k = 0; k < 3; k++) events.push(conversion(SHOP, `buyer${u}`, [pick()], at(1 + (k % 2))));
-  }
-  for (let u = 0; u < 60; u++) {
-    const taste = u < 30 ? 0 : 20;
-    for (let k = 0; k < 6; k++) events.push(click(SHOP, `taster${u}`, [`p${taste + Math.floor(rnd() * 10)}`], at(k % 3)));
-    events.push(click(SHOP, `taster${u}`, [pick()], at(2)));
-  }
-  // p7 rising: 1 a day before, 25 today; p20 steady at 5 a day
-  for (let d = 1; d <= 3; d++) events.push(conversion(SHOP, `early${d}`, ['p7'], at(d)));
-  for (let k = 0; k < 25; k++) events.push(conversion(SHOP, `fan${k}`, ['p7'], now - 60_000 * k));
-  for (let d = 0; d <= 3; d++) for (let k = 0; k < 5; k++) events.push(conversion(SHOP, `steady${d}_${k}`, ['p20'], d === 0 ? now - 60_000 * k : at(d)));
-  return events;
-}
-
 beforeAll(async () => {
   engine = await Lantern.open({ appId: APP_ID, adminKey: ADMIN_KEY, recommend: LOW_MINIMUMS });
   send = sender(engine);
@@ -48,7 +26,7 @@ beforeAll(async () => {
   const { taskID } = await client.saveObjects({ indexName: SHOP, objects: products(40), waitForTasks: true }).then((r) => r[r.length - 1]!);
   await client.waitForTask({ indexName: SHOP, taskID });
   await client.saveObjects({ indexName: PLAIN, objects: products(5).map(({ _vectors, ...p }) => p), waitForTasks: true });
-  await pushEvents(engine, plantedEvents(), ADMIN_HEADERS);
+  await pushEvents(engine, plantedEvents(SHOP, now), ADMIN_HEADERS);
   await engine.recommend.whenFresh();
 });
 
