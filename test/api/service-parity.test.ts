@@ -232,3 +232,32 @@ describe('ordered() searchable attributes', () => {
     expectError(await send('PUT', '/1/indexes/books/settings', { searchableAttributes: ['sorted(title)'] }), 400, /ordered\(attribute\)/);
   });
 });
+
+describe('an index made by copying only rules or synonyms', () => {
+  afterEach(cleanup);
+
+  it('answers getSettings as an index made by a record does, through a restart too', async () => {
+    const dir = tempDir();
+    const options = { appId: APP_ID, adminKey: ADMIN_KEY, snapshotEvery: 0 };
+    const first = await openAt(dir, options);
+    const admin = algoliasearch(APP_ID, ADMIN_KEY, { requester: lanternRequester(first) });
+    const done = async (indexName: string, task: Promise<{ taskID: number }>) => admin.waitForTask({ indexName, taskID: (await task).taskID });
+    await done('source', admin.setSettings({ indexName: 'source', indexSettings: { typoTolerance: 'min', searchableAttributes: ['title'] } }));
+    await done('source', admin.saveRule({ indexName: 'source', objectID: 'r1', rule: { objectID: 'r1', conditions: [{ pattern: 'x', anchoring: 'is' }], consequence: { userData: {} } } }));
+    await done('source', admin.saveSynonym({ indexName: 'source', objectID: 's1', synonymHit: { objectID: 's1', type: 'synonym', synonyms: ['a', 'b'] } }));
+    for (const scope of ['rules', 'synonyms'] as const) {
+      await done('source', admin.operationIndex({ indexName: 'source', operationIndexParams: { operation: 'copy', destination: `only_${scope}`, scope: [scope] } }));
+    }
+    await done('fresh', admin.saveObject({ indexName: 'fresh', body: { objectID: '1' } }));
+    const read = async (engine: Lantern, indexName: string) => (await sender(engine)('GET', `/1/indexes/${indexName}/settings?getVersion=2`)).body;
+    const fresh = await read(first, 'fresh');
+    expect(fresh).not.toHaveProperty('typoTolerance', 'min');
+    expect(await read(first, 'only_rules')).toEqual(fresh);
+    expect(await read(first, 'only_synonyms')).toEqual(fresh);
+    await first.snapshot();
+    await closeEngine(first);
+    const second = await openAt(dir, options);
+    expect(await read(second, 'only_rules')).toEqual(fresh);
+    expect(await read(second, 'only_synonyms')).toEqual(fresh);
+  });
+});
