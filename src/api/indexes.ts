@@ -54,8 +54,9 @@ export async function deleteIndex(ctx: OperationContext<'indexName', Uses>) {
 export function getSettings(ctx: OperationContext<'indexName', Uses>) {
   const index = ctx.engine.index(ctx.params.indexName);
   // a setting unset and without a default is left out (the spec types them as arrays, never null)
+  // each in the form it was given (typoTolerance "false" stays a string), as the service answers
   const settings: Record<string, unknown> = Object.fromEntries(
-    Object.entries({ ...DEFAULT_SETTINGS, ...index.settings }).filter(([, value]) => value !== null),
+    Object.entries({ ...DEFAULT_SETTINGS, ...index.settings, ...index.givenForms }).filter(([, value]) => value !== null),
   );
   if (index.primary) settings.primary = index.primary;
   // an embedder's API key is the admin's: other keys see it masked
@@ -67,7 +68,7 @@ export function getSettings(ctx: OperationContext<'indexName', Uses>) {
 
 export async function setSettings(ctx: OperationContext<'indexName', Uses>) {
   if (!isPlainObject(ctx.body)) throw badRequest('Invalid JSON: settings must be a JSON object');
-  const settings = parseSettings(ctx.body);
+  const { settings, given } = parseSettings(ctx.body);
   rankingPlan(settings); // rejects a bad ranking or customRanking before anything is logged
   const indexName = checkIndexName(ctx.params.indexName);
   if (settings.embedders !== undefined) {
@@ -85,7 +86,7 @@ export async function setSettings(ctx: OperationContext<'indexName', Uses>) {
     const other = ctx.engine.indexes.get(name);
     if (other?.primary && other.primary !== indexName) throw badRequest(`Index ${name} is already a replica of ${other.primary}`);
   }
-  const taskID = await ctx.engine.write({ type: 'settings', indexName, settings, forwardToReplicas: forwardToReplicas(ctx) });
+  const taskID = await ctx.engine.write({ type: 'settings', indexName, settings, given, forwardToReplicas: forwardToReplicas(ctx) });
   return { updatedAt: new Date().toISOString(), taskID };
 }
 

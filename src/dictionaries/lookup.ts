@@ -9,6 +9,7 @@ import { pluralForms as englishForms } from '../text/plurals.js';
 import { ENGLISH_STOP_WORDS } from '../text/stop-words.js';
 import type { Languages, QueryDictionaries } from '../text/dictionaries.js';
 import { standardDisabled, type DictionaryEntry, type DictionaryName, type StandardEntries } from './entries.js';
+import { standardStopWord } from './standard.js';
 
 type PerLanguage<T> = Map<string, T>;
 
@@ -26,6 +27,9 @@ function forLanguages<T>(map: PerLanguage<T>, languages: Languages): T[] {
 
 const enabled = (entry: DictionaryEntry) => entry.state !== 'disabled';
 
+/** The stop word an entry is about: its word, or the standard one its objectID names (an entry may leave out its word). */
+const stopWordOf = (entry: DictionaryEntry): string | undefined => entry.word ?? standardStopWord(entry.objectID);
+
 export class CompiledDictionaries implements QueryDictionaries {
   private readonly stopWords: PerLanguage<Set<string>> = new Map();
   private readonly forms: PerLanguage<Map<string, Set<string>>> = new Map();
@@ -37,8 +41,14 @@ export class CompiledDictionaries implements QueryDictionaries {
     if (!standardDisabled(settings, 'stopwords', 'en')) this.stopWords.set('en', new Set(ENGLISH_STOP_WORDS));
     const stopwords = [...entries.get('stopwords')?.values() ?? []];
     // disabled entries take standard words out first, so an enabled entry of the same word wins
-    for (const entry of stopwords) if (!enabled(entry)) this.stopWords.get(entry.language)?.delete(fold(entry.word!));
-    for (const entry of stopwords) if (enabled(entry)) slot(this.stopWords, entry.language, () => new Set()).add(fold(entry.word!));
+    for (const entry of stopwords) {
+      const word = stopWordOf(entry);
+      if (word !== undefined && !enabled(entry)) this.stopWords.get(entry.language)?.delete(fold(word));
+    }
+    for (const entry of stopwords) {
+      const word = stopWordOf(entry);
+      if (word !== undefined && enabled(entry)) slot(this.stopWords, entry.language, () => new Set()).add(fold(word));
+    }
     this.englishRules = !standardDisabled(settings, 'plurals', 'en');
     for (const entry of entries.get('plurals')?.values() ?? []) {
       if (!enabled(entry)) continue;

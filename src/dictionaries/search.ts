@@ -6,12 +6,12 @@ import { DICTIONARY_NAMES, SUPPORTED_LANGUAGES, standardDisabled, type Dictionar
 import { standardEntries } from './standard.js';
 import type { EntrySearch } from './validate.js';
 
-/** The words an entry is found by: its word, its forms, its parts. */
+/** What an entry is found by: its objectID, its word, its forms, its parts. */
 function wordsOf(entry: DictionaryEntry): string[] {
-  return [entry.word ?? '', ...entry.words ?? [], ...entry.decomposition ?? []].filter((w) => w !== '').map(fold);
+  return [entry.objectID, entry.word ?? '', ...entry.words ?? [], ...entry.decomposition ?? []].filter((w) => w !== '').map(fold);
 }
 
-/** Every word of the query begins one of the entry's words (an empty query finds every entry). */
+/** Every word of the query begins the entry's objectID or one of its words (an empty query finds every entry). */
 function matches(entry: DictionaryEntry, queryWords: string[]): boolean {
   if (queryWords.length === 0) return true;
   const words = wordsOf(entry).flatMap((w) => [w, ...w.split(/\s+/)]);

@@ -15,6 +15,13 @@ const PLURALS: readonly DictionaryEntry[] = Object.entries(IRREGULAR_PLURALS).so
   objectID: `standard-en-${singular}`, language: 'en', words: [singular, plural], type: 'standard' as const,
 }));
 
+const STOP_WORD_BY_ID = new Map(STOP_WORDS.map((entry) => [entry.objectID, entry.word!]));
+
+/** The word of the standard stop word of this objectID (a custom entry without a word may name one to turn it off). */
+export function standardStopWord(objectID: string): string | undefined {
+  return STOP_WORD_BY_ID.get(objectID);
+}
+
 /** The standard entries of a dictionary, every language. */
 export function standardEntries(dictionary: DictionaryName): readonly DictionaryEntry[] {
   return dictionary === 'stopwords' ? STOP_WORDS : dictionary === 'plurals' ? PLURALS : [];

@@ -39,25 +39,32 @@ function wordList(value: unknown, where: string, least: number): string[] {
   return value.map((w: unknown, i) => nonEmptyString(w, `${where}[${i}]`));
 }
 
-/** The fields each dictionary's entries have (besides objectID, language, state, type). */
-const OWN_FIELDS: Record<DictionaryName, string> = { stopwords: 'word', plurals: 'words', compounds: 'word' };
-const OTHER_FIELDS = ['word', 'words', 'decomposition'];
+/**
+ * The fields an entry of each dictionary must have (besides objectID and
+ * language). The spec's dictionaryEntry requires none but objectID: a stop
+ * word may leave out `word` (a disabled one naming a standard entry's
+ * objectID turns that entry off), and the fields of the other dictionaries
+ * may come along, checked like the rest and kept.
+ */
+const REQUIRED: Record<DictionaryName, ReadonlyArray<'word' | 'words' | 'decomposition'>> = {
+  stopwords: [], plurals: ['words'], compounds: ['word', 'decomposition'],
+};
 
-/** An entry to add: its dictionary's fields checked, `type` custom, other fields of its own kept. */
+/** An entry to add: its words checked wherever they are given, `type` custom, other fields of its own kept. */
 export function checkEntry(dictionary: DictionaryName, body: unknown, where: string): DictionaryEntry {
   if (!isPlainObject(body)) throw badRequest(`${where}: expected an entry object, got ${shown(body)}`);
   const objectID = nonEmptyString(body.objectID, `${where}.objectID`);
   const language = checkLanguage(body.language, `${where}.language`);
-  const own = dictionary === 'compounds' ? ['word', 'decomposition'] : [OWN_FIELDS[dictionary]];
-  const misplaced = OTHER_FIELDS.find((f) => !own.includes(f) && body[f] !== undefined);
-  if (misplaced) throw badRequest(`${where}.${misplaced}: a ${dictionary} entry has no "${misplaced}" (it has ${own.join(', ')})`);
   const state = body.state ?? 'enabled';
   if (state !== 'enabled' && state !== 'disabled') throw badRequest(`${where}.state: expected enabled or disabled, got ${shown(state)}`);
   if (body.type !== undefined && body.type !== 'custom') throw badRequest(`${where}.type: only custom entries can be added, got ${shown(body.type)}`);
   const entry: DictionaryEntry = { ...body, objectID, language, state, type: 'custom' };
-  if (dictionary === 'plurals') entry.words = wordList(body.words, `${where}.words`, 2);
-  else entry.word = nonEmptyString(body.word, `${where}.word`);
-  if (dictionary === 'compounds') entry.decomposition = wordList(body.decomposition, `${where}.decomposition`, 1);
+  const required = REQUIRED[dictionary];
+  if (body.word !== undefined || required.includes('word')) entry.word = nonEmptyString(body.word, `${where}.word`);
+  if (body.words !== undefined || required.includes('words')) entry.words = wordList(body.words, `${where}.words`, 2);
+  if (body.decomposition !== undefined || required.includes('decomposition')) {
+    entry.decomposition = wordList(body.decomposition, `${where}.decomposition`, 1);
+  }
   return entry;
 }
 

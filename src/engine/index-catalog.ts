@@ -73,7 +73,7 @@ export class IndexCatalog implements StateSection<IndexesPart, WriteOperation & 
     switch (op.type) {
       case 'batch': return this.applyBatch(op.indexName, op.actions);
       case 'settings':
-        return applySettings(this.indexes, (n) => this.ensureIndex(n), op.indexName, op.settings, op.forwardToReplicas === true);
+        return applySettings(this.indexes, (n) => this.ensureIndex(n), op.indexName, { settings: op.settings, given: op.given ?? {} }, op.forwardToReplicas === true);
       // synonyms and rules written to a new index make it, as records and settings do
       case 'synonyms':
         this.ensureIndex(op.indexName);

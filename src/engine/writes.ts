@@ -3,7 +3,7 @@
 // endpoints, batches and multi-index batches share one path.
 import { badRequest, shown } from '../util/errors.js';
 import { asRecord, checkPartial, isOneOf, isPlainObject, type Json, type SearchRecord } from '../index/records.js';
-import type { SettingsChanges } from '../index/params.js';
+import type { GivenForms, SettingsChanges } from '../index/params.js';
 import type { Scope, SetChanges } from '../index/index-config.js';
 import type { Synonym } from '../index/synonyms.js';
 import type { Rule } from '../index/rules.js';
@@ -21,7 +21,8 @@ export type Action =
 export type WriteOperation =
   /** `userID`: the multi-cluster user the records are written for. */
   | { type: 'batch'; indexName: string; actions: Action[]; userID?: string }
-  | { type: 'settings'; indexName: string; settings: SettingsChanges; forwardToReplicas?: boolean }
+  /** `given`: the forms getSettings answers where they differ from `settings` (absent in logs written before them). */
+  | { type: 'settings'; indexName: string; settings: SettingsChanges; given?: GivenForms; forwardToReplicas?: boolean }
   | ({ type: 'synonyms'; indexName: string; forwardToReplicas?: boolean } & SetChanges<Synonym>)
   | ({ type: 'rules'; indexName: string; forwardToReplicas?: boolean } & SetChanges<Rule>)
   /**

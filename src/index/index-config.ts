@@ -2,7 +2,7 @@
 // kept in sync with every write to their primary), settings/synonyms/rules
 // forwarded to replicas, and copy/move.
 import { SearchIndex } from './search-index.js';
-import type { SettingsChanges } from './params.js';
+import type { GivenForms, SettingsChanges, SettingsWrite } from './params.js';
 import type { Synonym } from './synonyms.js';
 import type { Rule } from './rules.js';
 
@@ -32,8 +32,8 @@ export function withReplicas(indexes: Indexes, name: string, forward: boolean): 
   return [index, ...replicaNames(index).map((r) => indexes.get(r)).filter((r): r is SearchIndex => r?.primary === name)];
 }
 
-/** Settings (or changes) without their `replicas`: what a replica takes from its primary. */
-function withoutReplicas<T extends SettingsChanges>(settings: T): T {
+/** Settings (or changes, or given forms) without their `replicas`: what a replica takes from its primary. */
+function withoutReplicas<T extends SettingsChanges | GivenForms>(settings: T): T {
   const { replicas: _, ...rest } = settings;
   return rest as T;
 }
@@ -73,10 +73,11 @@ export function settingsTargets(indexes: Indexes, name: string, settings: Settin
   return [[index, settings], ...replicas.map((r): [SearchIndex, SettingsChanges] => [r, withoutReplicas(settings)])];
 }
 
-export function applySettings(indexes: Indexes, ensure: (name: string) => SearchIndex, name: string, settings: SettingsChanges, forward: boolean): void {
+export function applySettings(indexes: Indexes, ensure: (name: string) => SearchIndex, name: string, write: SettingsWrite, forward: boolean): void {
+  const { settings, given } = write;
   const index = ensure(name);
   const before = new Set(replicaNames(index));
-  index.setSettings(settings);
+  index.setSettings(settings, given);
   if ('replicas' in settings) {
     const after = replicaNames(index);
     for (const gone of before) {
@@ -87,11 +88,11 @@ export function applySettings(indexes: Indexes, ensure: (name: string) => Search
       // a new replica starts with the primary's settings; an existing one keeps its own
       const existed = indexes.has(added);
       const replica = ensure(added);
-      if (!existed) replica.setSettings(withoutReplicas(index.settings));
+      if (!existed) replica.setSettings(withoutReplicas(index.settings), withoutReplicas(index.givenForms));
       if (replica.primary !== name || replica.sharesData !== isVirtualReplica(index, added)) attach(replica, index);
     }
   }
-  for (const [replica, changes] of settingsTargets(indexes, name, settings, forward).slice(1)) replica.setSettings(changes);
+  for (const [replica, changes] of settingsTargets(indexes, name, settings, forward).slice(1)) replica.setSettings(changes, withoutReplicas(given));
 }
 
 export interface SetChanges<T> { save?: T[]; remove?: string[]; clear?: boolean }
@@ -119,6 +120,7 @@ export function applyOperation(
   if (!from || source === destination) return;
   const existing = indexes.get(destination);
   const keepReplicas = existing?.settings.replicas;
+  const keepGivenReplicas = existing?.givenForms.replicas;
   let to: SearchIndex;
   if (operation === 'copy' && scope?.length) {
     to = ensure(destination);
@@ -130,7 +132,10 @@ export function applyOperation(
   const parts: Scope[] = operation === 'copy' && scope?.length ? scope : ['settings', 'synonyms', 'rules'];
   if (parts.includes('settings')) {
     const reset = Object.fromEntries(Object.keys(to.settings).map((k) => [k, null]));
-    to.setSettings({ ...reset, ...withoutReplicas(from.settings), ...(keepReplicas ? { replicas: keepReplicas } : {}) });
+    to.setSettings(
+      { ...reset, ...withoutReplicas(from.settings), ...(keepReplicas ? { replicas: keepReplicas } : {}) },
+      { ...withoutReplicas(from.givenForms), ...(keepReplicas && keepGivenReplicas !== undefined ? { replicas: keepGivenReplicas } : {}) },
+    );
   }
   if (parts.includes('synonyms')) applyChanges(to.synonyms, { clear: true, save: [...from.synonyms.values()] });
   if (parts.includes('rules')) applyChanges(to.rules, { clear: true, save: [...from.rules.values()] });

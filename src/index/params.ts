@@ -126,7 +126,7 @@ const SHARED = {
   numericAttributesForFiltering: s('stringList'),
   allowCompressionOfIntegerArray: s('bool'),
   attributeForDistinct: s('string'),
-  searchableAttributes: listOf('attribute, "a,b" or unordered(attribute)', new RegExp(`^(unordered\\(${ATTRIBUTE}\\)|${ATTRIBUTE})$`)),
+  searchableAttributes: listOf('attribute, "a,b", ordered(attribute) or unordered(attribute)', new RegExp(`^((un)?ordered\\(${ATTRIBUTE}\\)|${ATTRIBUTE})$`)),
   replicas: listOf('index names or virtual(name)', new RegExp(`^(virtual\\(${ATTRIBUTE}\\)|${ATTRIBUTE})$`)),
   attributeCriteriaComputedBy: s('string'),
   maxFacetHitsPerQuery: s('int'),
@@ -216,6 +216,13 @@ export type Settings = Parsed<typeof SHARED & typeof SETTINGS_ONLY>;
 
 /** A settings change: a value sets a setting, null resets it to its default. */
 export type SettingsChanges = { [Name in keyof Settings]?: Settings[Name] | null };
+
+/**
+ * The settings whose value was given in another form than the one they are
+ * read in (`typoTolerance: "false"`, `distinct: true`, `"5"` for 5): the
+ * form given, which getSettings answers, as the service does.
+ */
+export type GivenForms = { [Name in keyof Settings]?: unknown };
 
 function invalid(name: string, expected: string): never {
   throw badRequest(`Invalid value for "${name}": expected ${expected}`);
@@ -339,12 +346,17 @@ interface ParseOptions {
   fromUrl?: ReadonlySet<string>;
   /** Whether empty strings in string lists are dropped before their entries are checked (settings). */
   dropEmptyEntries?: boolean;
+  /** Collects, by current name, each value given in another form than the one parsed (settings). */
+  givenForms?: Record<string, unknown>;
 }
+
+/** Kinds whose values are kept only as parsed: embedders carry secrets merged in after parsing. */
+const PARSED_ONLY_KINDS: ReadonlySet<Kind> = new Set(['embedders']);
 
 function parseWith(
   table: Record<string, Spec>, raw: Record<string, unknown>, what: string, options: ParseOptions = {},
 ): Record<string, unknown> {
-  const { fromUrl = new Set<string>(), dropEmptyEntries = false } = options;
+  const { fromUrl = new Set<string>(), dropEmptyEntries = false, givenForms } = options;
   const out: Record<string, unknown> = {};
   for (const given of Object.keys(raw)) {
     const value = raw[given];
@@ -357,6 +369,10 @@ function parseWith(
     // in a URL an array is a comma-separated list (filter lists: `a,(b,c)`)
     if (spec.kind === 'filterList' && fromUrl.has(given) && typeof out[name] === 'string') {
       out[name] = splitCommaList(given, out[name] as string);
+    }
+    if (givenForms && !PARSED_ONLY_KINDS.has(spec.kind)) {
+      const form = dropEmptyEntries ? withoutEmptyEntries(spec, value) : value;
+      if (JSON.stringify(form) !== JSON.stringify(out[name])) givenForms[name] = form;
     }
   }
   return out;
@@ -388,10 +404,15 @@ export function parseSearchParams(body: Record<string, unknown> | undefined, ign
 /** What a GET of the settings answers that a PUT may send back unchanged: ignored. */
 const READ_ONLY_SETTINGS = new Set(['primary', 'master', 'synonyms', 'version']);
 
+/** A PUT of settings: the changes as the engine reads them, and the forms given where they differ. */
+export interface SettingsWrite { settings: SettingsChanges; given: GivenForms }
+
 /** Settings from a PUT body: old names mapped, null = reset to default, unknown names refused, empty list entries dropped. */
-export function parseSettings(body: Record<string, unknown>): SettingsChanges {
+export function parseSettings(body: Record<string, unknown>): SettingsWrite {
   const writable = Object.fromEntries(Object.entries(body).filter(([k]) => !READ_ONLY_SETTINGS.has(k)));
-  return parseWith(SETTINGS, writable, 'setting', { dropEmptyEntries: true }) as SettingsChanges;
+  const given: Record<string, unknown> = {};
+  const settings = parseWith(SETTINGS, writable, 'setting', { dropEmptyEntries: true, givenForms: given }) as SettingsChanges;
+  return { settings, given };
 }
 
 /** Encodes parameters back to the `params` echo of a search response. */

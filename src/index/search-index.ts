@@ -6,7 +6,7 @@ import {
   effectiveSetting, rankingPlan, searchableAttributes, type RankingPlan, type SearchableAttribute,
   type Settings, type SortEntry,
 } from './settings.js';
-import type { SettingsChanges } from './params.js';
+import type { GivenForms, SettingsChanges } from './params.js';
 import { yieldTurn } from '../util/turns.js';
 import { FacetIndex, facetAttributes } from './facets.js';
 import { Compaction } from './compaction.js';
@@ -40,6 +40,16 @@ function mergeSettings(current: Settings, changes: SettingsChanges): Settings {
   return next as Settings;
 }
 
+/** The given forms after a change: each setting changed loses its old form and keeps the new one when given in another. */
+function mergeGivenForms(current: GivenForms, changes: SettingsChanges, given: GivenForms): GivenForms {
+  const next: Record<string, unknown> = { ...current };
+  for (const [name, value] of Object.entries(changes)) {
+    delete next[name];
+    if (value !== null && Object.hasOwn(given, name)) next[name] = given[name as keyof GivenForms];
+  }
+  return next;
+}
+
 /**
  * The time of the write being applied: the engine sets it to the time the
  * write was accepted, so replaying a log gives the same createdAt/updatedAt.
@@ -65,6 +75,8 @@ export interface IndexSnapshot {
   updatedAt: number;
   lastBuildTimeS: number;
   settings: Settings;
+  /** The settings given in another form (absent when none was, and in snapshots written before them). */
+  givenForms?: GivenForms;
   records: PackedRecords;
   dynamicAttributes: Array<[string, number]>;
   /** The core's snapshot: its parts as exported. */
@@ -86,6 +98,8 @@ export class SearchIndex {
   /** Set on a replica: the index it follows. */
   primary: string | undefined;
   settings: Settings = {};
+  /** The settings given in another form than `settings` holds them, in that form: what getSettings answers. */
+  givenForms: GivenForms = {};
   lastBuildTimeS = 0;
   /** Bumped by every change of this index's records or settings. */
   private ownVersion = 0;
@@ -250,7 +264,9 @@ export class SearchIndex {
     this.touched(performance.now());
   }
 
-  setSettings(changes: SettingsChanges): void {
+  /** Applies `changes` (as read), `given` holding the forms of those given in another form. */
+  setSettings(changes: SettingsChanges, given: GivenForms = {}): void {
+    this.givenForms = mergeGivenForms(this.givenForms, changes, given);
     const next = mergeSettings(this.settings, changes);
     const reindex = !this.shared && changed(next, this.settings, INDEXING_SETTINGS);
     const rebuilt = this.rebuilt?.settings === JSON.stringify(next) ? this.rebuilt.index : undefined;
@@ -363,6 +379,7 @@ export class SearchIndex {
       updatedAt: this.updatedAt.getTime(),
       lastBuildTimeS: this.lastBuildTimeS,
       settings: this.settings,
+      ...(Object.keys(this.givenForms).length > 0 ? { givenForms: this.givenForms } : {}),
       records: await this.records.snapshot(),
       dynamicAttributes: [...this.dynamicAttributes],
       core,
@@ -382,6 +399,7 @@ export class SearchIndex {
   static async restore(snapshot: IndexSnapshot, clock?: WriteClock): Promise<SearchIndex> {
     const index = new SearchIndex(snapshot.name, new Date(snapshot.createdAt), clock);
     index.settings = snapshot.settings;
+    index.givenForms = snapshot.givenForms ?? {};
     index.plan = rankingPlan(index.settings);
     index.updatedAt = new Date(snapshot.updatedAt);
     index.lastBuildTimeS = snapshot.lastBuildTimeS;

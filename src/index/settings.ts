@@ -81,23 +81,24 @@ export interface SearchableAttribute {
   unordered: boolean;
 }
 
-const UNORDERED = /^unordered\((.+)\)$/;
+/** A modifier around an entry's attributes: `unordered(...)` or `ordered(...)` (the default, said explicitly). */
+const MODIFIER = /^(unordered|ordered)\((.+)\)$/;
 
 /**
  * `searchableAttributes` in order: each entry one rank; "a,b" shares a rank;
- * `unordered(attr)` ignores the position. Null or empty = every attribute.
+ * `unordered(attr)` ignores the position, `ordered(attr)` counts it as a bare
+ * name does; a modifier around "a,b" applies to both. Null or empty = every attribute.
  */
 export function searchableAttributes(settings: Settings): SearchableAttribute[] | null {
   const list = settings.searchableAttributes;
   if (!list || list.length === 0) return null;
   const out: SearchableAttribute[] = [];
   list.forEach((entry, rank) => {
-    for (const part of entry.split(',')) {
-      const trimmed = part.trim();
-      if (!trimmed) continue;
-      const m = UNORDERED.exec(trimmed);
-      const name = m ? m[1].trim() : trimmed;
-      out.push({ name, path: name.split('.'), rank, unordered: m !== null });
+    const m = MODIFIER.exec(entry.trim());
+    const unordered = m?.[1] === 'unordered';
+    for (const part of (m ? m[2] : entry).split(',')) {
+      const name = part.trim();
+      if (name) out.push({ name, path: name.split('.'), rank, unordered });
     }
   });
   return out;

@@ -55,9 +55,9 @@ function sameSettings(current: Record<string, unknown>, wanted: Record<string, u
 
 /** Writes the settings (when they differ) and the records through the engine's write path; resolves once applied. */
 async function replaceRecords(engine: SuggestionsEngine, indexName: string, built: Built): Promise<void> {
-  const settings = parseSettings(built.settings);
+  const { settings, given } = parseSettings(built.settings);
   const index = engine.indexes.get(indexName);
-  if (!index || !sameSettings(index.settings, settings)) await engine.write({ type: 'settings', indexName, settings });
+  if (!index || !sameSettings(index.settings, settings)) await engine.write({ type: 'settings', indexName, settings, given });
   const actions: Action[] = [{ action: 'clear' }, ...built.records.map((body): Action => ({ action: 'addObject', body }))];
   await engine.write({ type: 'batch', indexName, actions });
   await engine.tasks.exclusive(async () => {});

@@ -1,18 +1,22 @@
 // Behaviours of the hosted service the official clients rely on: a rule or
 // synonym written to a new index makes it, unknown parameters of the rule and
 // synonym searches are refused, the user ID may come as a query parameter,
-// empty strings in list settings are ignored, and the error messages clients
-// match on.
-import { beforeEach, describe, expect, it } from 'vitest';
+// empty strings in list settings are ignored, settings are read back in the
+// form given (through a restart too), ordered() searchable attributes, and
+// the error messages clients match on.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { algoliasearch } from 'algoliasearch';
 import { Lantern } from '../../src/lantern.js';
+import { lanternRequester } from '../../src/requester.js';
 import { caller, cleanup, closeEngine, openAt, tempDir } from '../persistence/helpers.js';
 import { ADMIN_HEADERS, ADMIN_KEY, APP_ID, expectError, openWithClient, sender, type OfficialClient, type Send } from './helpers.js';
 
+let engine: Lantern;
 let client: OfficialClient;
 let send: Send;
 
 beforeEach(async () => {
-  ({ client, send } = await openWithClient());
+  ({ engine, client, send } = await openWithClient());
 });
 
 describe('rules and synonyms written to an index that does not exist', () => {
@@ -117,5 +121,143 @@ describe('the error messages clients match on', () => {
     const refused = await send('POST', '/1/indexes/shop/query', {}, headers);
     expectError(refused, 403);
     expect(refused.body.message).toBe('Index not allowed with this API key');
+  });
+});
+
+describe('settings are read back in the form given', () => {
+  afterEach(cleanup);
+
+  /** Settings in another form than the one the engine reads (a string for a boolean, true for 1...). */
+  const GIVEN = {
+    typoTolerance: 'false', distinct: true, attributeForDistinct: 'brand', ignorePlurals: 'true',
+    hitsPerPage: '5', advancedSyntax: 1, attributesToRetrieve: 'name,brand', removeStopWords: ['', 'en'],
+  };
+  /** What getSettings answers for them: each as given (empty list entries dropped, as the service does). */
+  const ANSWERED = { ...GIVEN, removeStopWords: ['en'] };
+
+  const records = [
+    { objectID: '1', name: 'phone case', brand: 'acme' },
+    { objectID: '2', name: 'phone charger', brand: 'acme' },
+    { objectID: '3', name: 'phone stand', brand: 'zeta' },
+  ];
+
+  async function write(engine: Lantern, indexName: string, body: Record<string, unknown>): Promise<void> {
+    const admin = algoliasearch(APP_ID, ADMIN_KEY, { requester: lanternRequester(engine) });
+    const { taskID } = await admin.setSettings({ indexName, indexSettings: body as any });
+    await admin.waitForTask({ indexName, taskID });
+  }
+
+  it('getSettings answers each as given; searches read them as the engine parses them', async () => {
+    await client.waitForTask({ indexName: 'shop', taskID: (await client.saveObjects({ indexName: 'shop', objects: records }))[0].taskID });
+    await write(engine, 'shop', GIVEN);
+    expect(await client.getSettings({ indexName: 'shop' })).toMatchObject(ANSWERED);
+    // typoTolerance "false": no typo allowed; distinct true: one hit per brand; hitsPerPage "5"
+    const typo = await client.searchSingleIndex({ indexName: 'shop', searchParams: { query: 'phome' } });
+    expect(typo.nbHits).toBe(0);
+    const grouped = await client.searchSingleIndex({ indexName: 'shop', searchParams: { query: 'phone' } });
+    expect({ nbHits: grouped.nbHits, hitsPerPage: grouped.hitsPerPage }).toEqual({ nbHits: 2, hitsPerPage: 5 });
+    expect(Object.keys(grouped.hits[0]).sort()).toEqual(['_highlightResult', 'brand', 'name', 'objectID']);
+  });
+
+  it('a setting given again in the engine\'s form, or reset, loses the form given before', async () => {
+    await write(engine, 'shop', GIVEN);
+    await write(engine, 'shop', { typoTolerance: false, distinct: null });
+    const settings = await client.getSettings({ indexName: 'shop' });
+    expect(settings.typoTolerance).toBe(false);
+    expect(settings.distinct).toBe(0);
+  });
+
+  it('replicas and copies take the forms given', async () => {
+    await write(engine, 'shop', { ...GIVEN, replicas: ['shop_by_price'] });
+    await client.waitForTask({ indexName: 'shop', taskID: (await client.operationIndex({ indexName: 'shop', operationIndexParams: { operation: 'copy', destination: 'copied', scope: ['settings'] } })).taskID });
+    await write(engine, 'shop', { typoTolerance: 'min' });
+    const forwarded = await send('PUT', '/1/indexes/shop/settings?forwardToReplicas=true', { distinct: 'false' });
+    await client.waitForTask({ indexName: 'shop', taskID: forwarded.body.taskID });
+    expect(await client.getSettings({ indexName: 'copied' })).toMatchObject(ANSWERED);
+    expect(await client.getSettings({ indexName: 'shop_by_price' })).toMatchObject({ ...ANSWERED, distinct: 'false' });
+  });
+
+  it('survive a snapshot and a restart byte for byte, and writes logged after it', async () => {
+    const dir = tempDir();
+    const options = { appId: APP_ID, adminKey: ADMIN_KEY, snapshotEvery: 0 };
+    const first = await openAt(dir, options);
+    await write(first, 'snapshotted', GIVEN);
+    await first.snapshot();
+    await write(first, 'logged', { ...GIVEN, typoTolerance: 'true', distinct: '2' });
+    const read = async (engine: Lantern, indexName: string) => JSON.stringify((await sender(engine)('GET', `/1/indexes/${indexName}/settings?getVersion=2`)).body);
+    const before = [await read(first, 'snapshotted'), await read(first, 'logged')];
+    expect(JSON.parse(before[0])).toMatchObject(ANSWERED);
+    expect(JSON.parse(before[1])).toMatchObject({ typoTolerance: 'true', distinct: '2' });
+    await closeEngine(first);
+    const second = await openAt(dir, options);
+    expect([await read(second, 'snapshotted'), await read(second, 'logged')]).toEqual(before);
+    await second.snapshot(); // the log's write now in a snapshot too
+    await closeEngine(second);
+    const third = await openAt(dir, options);
+    expect([await read(third, 'snapshotted'), await read(third, 'logged')]).toEqual(before);
+  });
+});
+
+describe('ordered() searchable attributes', () => {
+  const records = [
+    { objectID: 'late', title: 'a big red phone', author: 'ann' },
+    { objectID: 'early', title: 'phone', author: 'bob' },
+    { objectID: 'byAuthor', title: 'a lamp', author: 'phone maker' },
+  ];
+
+  async function ranked(searchableAttributes: string[]): Promise<string[]> {
+    const { taskID } = await client.setSettings({ indexName: 'books', indexSettings: { searchableAttributes, ranking: ['attribute'] } });
+    await client.waitForTask({ indexName: 'books', taskID });
+    const { hits } = await client.searchSingleIndex({ indexName: 'books', searchParams: { query: 'phone' } });
+    return hits.map((h) => h.objectID);
+  }
+
+  beforeEach(async () => {
+    await client.waitForTask({ indexName: 'books', taskID: (await client.saveObjects({ indexName: 'books', objects: records }))[0].taskID });
+  });
+
+  it('ordered(attr) is accepted and counts the position, as the bare name does; unordered(attr) does not', async () => {
+    expect(await ranked(['ordered(title)'])).toEqual(['early', 'late']);
+    expect(await ranked(['title'])).toEqual(['early', 'late']);
+    expect(await ranked(['unordered(title)'])).toEqual(['late', 'early']);
+    expect((await client.getSettings({ indexName: 'books' })).searchableAttributes).toEqual(['unordered(title)']);
+  });
+
+  it('a modifier around "a,b" applies to both attributes, at one rank', async () => {
+    expect((await ranked(['ordered(title,author)'])).sort()).toEqual(['byAuthor', 'early', 'late']);
+    expect(await ranked(['unordered(title,author)', 'ordered(nothing)'])).toEqual(['late', 'early', 'byAuthor']);
+  });
+
+  it('other modifiers are still refused', async () => {
+    expectError(await send('PUT', '/1/indexes/books/settings', { searchableAttributes: ['sorted(title)'] }), 400, /ordered\(attribute\)/);
+  });
+});
+
+describe('an index made by copying only rules or synonyms', () => {
+  afterEach(cleanup);
+
+  it('answers getSettings as an index made by a record does, through a restart too', async () => {
+    const dir = tempDir();
+    const options = { appId: APP_ID, adminKey: ADMIN_KEY, snapshotEvery: 0 };
+    const first = await openAt(dir, options);
+    const admin = algoliasearch(APP_ID, ADMIN_KEY, { requester: lanternRequester(first) });
+    const done = async (indexName: string, task: Promise<{ taskID: number }>) => admin.waitForTask({ indexName, taskID: (await task).taskID });
+    await done('source', admin.setSettings({ indexName: 'source', indexSettings: { typoTolerance: 'min', searchableAttributes: ['title'] } }));
+    await done('source', admin.saveRule({ indexName: 'source', objectID: 'r1', rule: { objectID: 'r1', conditions: [{ pattern: 'x', anchoring: 'is' }], consequence: { userData: {} } } }));
+    await done('source', admin.saveSynonym({ indexName: 'source', objectID: 's1', synonymHit: { objectID: 's1', type: 'synonym', synonyms: ['a', 'b'] } }));
+    for (const scope of ['rules', 'synonyms'] as const) {
+      await done('source', admin.operationIndex({ indexName: 'source', operationIndexParams: { operation: 'copy', destination: `only_${scope}`, scope: [scope] } }));
+    }
+    await done('fresh', admin.saveObject({ indexName: 'fresh', body: { objectID: '1' } }));
+    const read = async (engine: Lantern, indexName: string) => (await sender(engine)('GET', `/1/indexes/${indexName}/settings?getVersion=2`)).body;
+    const fresh = await read(first, 'fresh');
+    expect(fresh).not.toHaveProperty('typoTolerance', 'min');
+    expect(await read(first, 'only_rules')).toEqual(fresh);
+    expect(await read(first, 'only_synonyms')).toEqual(fresh);
+    await first.snapshot();
+    await closeEngine(first);
+    const second = await openAt(dir, options);
+    expect(await read(second, 'only_rules')).toEqual(fresh);
+    expect(await read(second, 'only_synonyms')).toEqual(fresh);
   });
 });

@@ -207,11 +207,12 @@ describe('invalid bodies', () => {
     ['an entry without objectID', 'POST', '/1/dictionaries/stopwords/batch', { requests: [{ action: 'addEntry', body: { language: 'en', word: 'x' } }] }, 400, /requests\[0\]\.body\.objectID/],
     ['an entry without language', 'POST', '/1/dictionaries/stopwords/batch', { requests: [{ action: 'addEntry', body: { objectID: 'a', word: 'x' } }] }, 400, /\.language/],
     ['an unsupported language', 'POST', '/1/dictionaries/stopwords/batch', { requests: [{ action: 'addEntry', body: { objectID: 'a', language: 'xx', word: 'x' } }] }, 400, /supported language/],
-    ['a stop word without word', 'POST', '/1/dictionaries/stopwords/batch', { requests: [{ action: 'addEntry', body: { objectID: 'a', language: 'en' } }] }, 400, /\.word/],
+    ['a stop word that is not a string', 'POST', '/1/dictionaries/stopwords/batch', { requests: [{ action: 'addEntry', body: { objectID: 'a', language: 'en', word: 5 } }] }, 400, /\.word/],
     ['a bad state', 'POST', '/1/dictionaries/stopwords/batch', { requests: [{ action: 'addEntry', body: { ...stopword('a', 'x'), state: 'off' } }] }, 400, /\.state/],
     ['a standard entry added', 'POST', '/1/dictionaries/stopwords/batch', { requests: [{ action: 'addEntry', body: { ...stopword('a', 'x'), type: 'standard' } }] }, 400, /\.type/],
     ['a plural of one word', 'POST', '/1/dictionaries/plurals/batch', { requests: [{ action: 'addEntry', body: { objectID: 'a', language: 'en', words: ['x'] } }] }, 400, /\.words/],
-    ['a plural with a word', 'POST', '/1/dictionaries/plurals/batch', { requests: [{ action: 'addEntry', body: { objectID: 'a', language: 'en', word: 'x', words: ['x', 'xs'] } }] }, 400, /no "word"/],
+    ['a plural with a word that is not a string', 'POST', '/1/dictionaries/plurals/batch', { requests: [{ action: 'addEntry', body: { objectID: 'a', language: 'en', word: ['x'], words: ['x', 'xs'] } }] }, 400, /\.word/],
+    ['a plural without words', 'POST', '/1/dictionaries/plurals/batch', { requests: [{ action: 'addEntry', body: { objectID: 'a', language: 'en', word: 'x' } }] }, 400, /\.words/],
     ['a compound without decomposition', 'POST', '/1/dictionaries/compounds/batch', { requests: [{ action: 'addEntry', body: { objectID: 'a', language: 'de', word: 'x' } }] }, 400, /\.decomposition/],
     ['a compound part not a string', 'POST', '/1/dictionaries/compounds/batch', { requests: [{ action: 'addEntry', body: { objectID: 'a', language: 'de', word: 'x', decomposition: ['a', 3] } }] }, 400, /decomposition\[1\]/],
     ['a delete without objectID', 'POST', '/1/dictionaries/stopwords/batch', { requests: [{ action: 'deleteEntry', body: {} }] }, 400, /objectID/],
@@ -230,7 +231,7 @@ describe('invalid bodies', () => {
   it('a refused batch changes nothing (checked whole before it is logged)', async () => {
     const response = await send('POST', '/1/dictionaries/stopwords/batch', {
       clearExistingDictionaryEntries: true,
-      requests: [{ action: 'addEntry', body: stopword('ok', 'fine') }, { action: 'addEntry', body: { objectID: 'bad' } }],
+      requests: [{ action: 'addEntry', body: stopword('ok', 'fine') }, { action: 'addEntry', body: { objectID: 'bad', language: 'en', word: '' } }],
     });
     expectError(response, 400);
     const found = await send('POST', '/1/dictionaries/stopwords/search', { query: 'fine' });
@@ -240,7 +241,45 @@ describe('invalid bodies', () => {
   it('the official client rejects an invalid entry with the message', async () => {
     await expect(client.batchDictionaryEntries({
       dictionaryName: 'stopwords',
-      batchDictionaryEntriesParams: { requests: [{ action: 'addEntry', body: { objectID: 'a', language: 'en' } }] },
+      batchDictionaryEntriesParams: { requests: [{ action: 'addEntry', body: { objectID: 'a', language: 'en', word: ' ' } }] },
     })).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/word/) });
+  });
+});
+
+describe('entries as the spec types them (only objectID required)', () => {
+  async function add(dictionary: 'stopwords' | 'plurals', body: Record<string, unknown>): Promise<void> {
+    const response = await send('POST', `/1/dictionaries/${dictionary}/batch`, { requests: [{ action: 'addEntry', body }] });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+  }
+
+  it('a stop word without a word is kept; disabled, it turns off the standard entry its objectID names', async () => {
+    await add('stopwords', { objectID: 'standard-en-the', language: 'en', state: 'disabled' });
+    await add('stopwords', { objectID: 'placeholder', language: 'en' });
+    const found = await list('stopwords', { query: 'placeholder' });
+    expect(found.hits).toEqual([{ objectID: 'placeholder', language: 'en', state: 'enabled', type: 'custom' }]);
+    await client.saveObjects({ indexName: 'docs', objects: [{ objectID: 'g', title: 'guide' }], waitForTasks: true });
+    const search = (query: string) => client.searchSingleIndex({ indexName: 'docs', searchParams: { query, removeStopWords: true } });
+    expect((await search('the guide')).nbHits).toBe(0); // "the" is no stop word any more: it must match
+    expect((await search('a guide')).nbHits).toBe(1); // other standard stop words still are
+  });
+
+  it('a plural with a word keeps it and is found by it', async () => {
+    await add('plurals', { objectID: 'horse', language: 'fr', word: 'cheval', words: ['cheval', 'chevaux'] });
+    const found = await list('plurals', { query: 'cheval', language: 'fr' });
+    expect(found.hits).toEqual([{ objectID: 'horse', language: 'fr', word: 'cheval', words: ['cheval', 'chevaux'], state: 'enabled', type: 'custom' }]);
+  });
+});
+
+describe('searchDictionaryEntries', () => {
+  it('matches an entry by its objectID (custom and standard), from its beginning', async () => {
+    await client.batchDictionaryEntries({
+      dictionaryName: 'stopwords',
+      batchDictionaryEntriesParams: { requests: [{ action: 'addEntry', body: stopword('shop-words-1', 'lantern') }] },
+    });
+    expect((await list('stopwords', { query: 'shop-words' })).hits.map((h) => h.objectID)).toEqual(['shop-words-1']);
+    const standard = (await list('stopwords', { query: 'standard-en-the' })).hits.map((h) => h.objectID);
+    expect(standard).toContain('standard-en-the');
+    expect(standard.every((id) => id.startsWith('standard-en-the'))).toBe(true);
+    expect((await list('stopwords', { query: 'words-1' })).nbHits).toBe(0);
   });
 });

@@ -26,12 +26,14 @@ async function customise(engine: Lantern): Promise<void> {
         { action: 'addEntry', body: { objectID: 'lantern', language: 'en', word: 'lantern', note: { kept: [1, 'two', null] } } },
         { action: 'addEntry', body: { objectID: 'gone', language: 'en', word: 'gone' } },
         { action: 'addEntry', body: { objectID: 'fr-le', language: 'fr', word: 'le', state: 'disabled' } },
+        // without a word (the spec requires only objectID): turns the standard "the" off
+        { action: 'addEntry', body: { objectID: 'standard-en-the', language: 'en', state: 'disabled' } },
       ],
     },
   });
   await client.batchDictionaryEntries({ dictionaryName: 'stopwords', batchDictionaryEntriesParams: { requests: [{ action: 'deleteEntry', body: { objectID: 'gone' } }] } });
   await client.batchDictionaryEntries({
-    dictionaryName: 'plurals', batchDictionaryEntriesParams: { requests: [{ action: 'addEntry', body: { objectID: 'p', language: 'fr', words: ['cheval', 'chevaux'] } }] },
+    dictionaryName: 'plurals', batchDictionaryEntriesParams: { requests: [{ action: 'addEntry', body: { objectID: 'p', language: 'fr', word: 'cheval', words: ['cheval', 'chevaux'] } }] },
   });
   await client.batchDictionaryEntries({
     dictionaryName: 'compounds',
@@ -69,7 +71,7 @@ describe('dictionaries across restarts', () => {
     await customise(first);
     const before = await fingerprint(first);
     expect(before.searches).toEqual([['g'], [], ['k']]);
-    expect(before.stopwords.hits.map((h) => h.objectID)).toEqual(['lantern', 'fr-le']);
+    expect(before.stopwords.hits.map((h) => h.objectID)).toEqual(['lantern', 'fr-le', 'standard-en-the']);
     const bytes = sectionBytes(first);
     await closeEngine(first);
     const second = await open(dir);
