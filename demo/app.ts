@@ -1,6 +1,7 @@
 // The demo page: Lantern in a module worker on IndexedDB, the TED talks
 // imported on the first visit, and InstantSearch.js on top through the
-// official lite client with `lanternRequester`.
+// official lite client with `lanternRequester`. A click on a talk opens it:
+// the Related talks panel (./related.ts) learns from the visitor's clicks.
 import { liteClient, type LiteClient } from 'algoliasearch/lite';
 import instantsearch from 'instantsearch.js';
 import {
@@ -9,6 +10,7 @@ import {
 import { lanternRequester } from '../src/requester.js';
 import { connectWorker, type RemoteLantern } from '../src/worker-client.js';
 import { importDataset, inventory, SUGGESTIONS, TALKS, TALKS_NEWEST_FIRST, TALKS_OLDEST_FIRST } from './dataset.js';
+import { RelatedTalks, visitorInsights, type Talk } from './related.js';
 import { querySuggestions, yearRange } from './widgets.js';
 
 const element = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -81,12 +83,15 @@ function meaningSlider(local: LiteClient, embedder: string, onChange: () => void
   return { ...local, search };
 }
 
-function startSearch(engine: RemoteLantern, withSuggestions: boolean, embedder: string | undefined): void {
+/** `readOnly`: the engine of a second tab, which cannot record the visitor's clicks (the related talks are those it opened with). */
+function startSearch(engine: RemoteLantern, withSuggestions: boolean, embedder: string | undefined, readOnly: boolean): void {
   const client = liteClient('lantern-demo', 'search-only', { requester: lanternRequester(engine) });
   const onMeaningChange = () => search.refresh();
   const searchClient = embedder ? meaningSlider(client, embedder, onMeaningChange) : client;
+  const insights = readOnly ? false : visitorInsights(engine, () => related.followClick());
   // routing: the query, refinements, page and sort live in the address (back and forward work, a link shares a search)
-  const search = instantsearch({ indexName: TALKS, searchClient, routing: true, future: { preserveSharedStateOnUnmount: true } });
+  const search = instantsearch({ indexName: TALKS, searchClient, routing: true, insights, future: { preserveSharedStateOnUnmount: true } });
+  const related = new RelatedTalks(search, client, element('related'));
   search.addWidgets([
     configure({ hitsPerPage: 8, distinct: false, attributesToSnippet: ['description:30'], snippetEllipsisText: '…' }),
     searchBox({ container: '#searchbox', placeholder: 'Search talks, speakers, events, tags… (typos welcome)', autofocus: true, showLoadingIndicator: false }),
@@ -112,8 +117,9 @@ function startSearch(engine: RemoteLantern, withSuggestions: boolean, embedder: 
       container: '#hits',
       templates: {
         empty: ({ query }, { html }) => html`<p class="empty">No talk matches “${query}”.</p>`,
+        // a click anywhere on the card is a click event (the insights middleware's) and opens the talk
         item: (hit, { html, components }) => html`
-          <article class="talk">
+          <article class="talk" data-object-id=${hit.objectID} onClick=${() => related.open(hit as unknown as Talk)}>
             <h2><a href="https://www.ted.com/talks/${hit.slug}" target="_blank" rel="noopener">${components.Highlight({ hit, attribute: 'name' })}</a></h2>
             <p class="meta">
               <span class="speakers">${components.Highlight({ hit, attribute: 'speakers' })}</span>
@@ -130,7 +136,10 @@ function startSearch(engine: RemoteLantern, withSuggestions: boolean, embedder: 
   // the suggestions index is optional: without one the widget is never mounted and its box stays hidden
   if (withSuggestions) search.addWidgets([querySuggestions({ container: element('suggestions'), client, indexName: SUGGESTIONS })]);
   // with nothing found, the facet panels and the pagination have nothing to offer: hidden (style.css)
-  search.on('render', () => { element('app').dataset.empty = String((search.helper?.lastResults?.nbHits ?? 0) === 0); });
+  search.on('render', () => {
+    element('app').dataset.empty = String((search.helper?.lastResults?.nbHits ?? 0) === 0);
+    related.markOpened();
+  });
   search.start();
 }
 
@@ -174,7 +183,7 @@ async function main(): Promise<void> {
     indexes = (await inventory(engine)).indexes;
     element('import').hidden = true;
   }
-  startSearch(engine, indexes.has(SUGGESTIONS), readOnly ? undefined : await serverEmbedder());
+  startSearch(engine, indexes.has(SUGGESTIONS), readOnly ? undefined : await serverEmbedder(), readOnly);
   element('app').hidden = false;
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (readOnly) {
