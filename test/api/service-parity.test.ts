@@ -86,6 +86,29 @@ describe('the user ID as a query parameter', () => {
   });
 });
 
+describe('searchUserIds', () => {
+  // user IDs as the official clients' tests make them: a date, numbers, then the user's number
+  const base = 'javascript-2026-11-29-08-30-00-123-lantern-mcm';
+  const users = [`${base}-0`, `${base}-1`, `${base}-2`, `${base}-10`];
+
+  it('a full user ID answers that user alone; a shorter query, the users it begins, that one first', async () => {
+    const engine = await Lantern.open({ appId: APP_ID, adminKey: ADMIN_KEY, clusters: ['c1-test', 'c2-test'] });
+    const call = sender(engine);
+    expect(await call('POST', '/1/clusters/mapping/batch?X-Algolia-User-ID=x', { cluster: 'c1-test', users })).toMatchObject({ status: 200 });
+    const search = async (query: string, more: object = {}) => (await call('POST', '/1/clusters/mapping/search', { query, ...more })).body;
+    for (const userID of [`${base}-0`, `${base}-2`]) {
+      const found = await search(userID, { clusterName: 'c1-test' });
+      expect(found).toMatchObject({ nbHits: 1, page: 0, hits: [{ userID, objectID: userID, clusterName: 'c1-test' }] });
+      expect(found.hits[0]._highlightResult.userID).toMatchObject({ value: `<em>${userID}</em>`, matchLevel: 'full' });
+    }
+    expect((await search(`${base}-1`)).hits.map((h: { userID: string }) => h.userID)).toEqual([`${base}-1`, `${base}-10`]);
+    expect((await search(base.toUpperCase())).nbHits).toBe(4);
+    expect((await search('lantern')).nbHits).toBe(0);
+    expect((await search(`${base}-0`, { clusterName: 'c2-test' })).nbHits).toBe(0);
+    await engine.close();
+  });
+});
+
 describe('empty strings in list settings', () => {
   it('are ignored, the other entries kept and still checked', async () => {
     const indexSettings = { attributesToSnippet: ['', 'title:10'], replicas: [''], searchableAttributes: ['', 'title'], ignorePlurals: ['', 'en'] };
