@@ -132,6 +132,27 @@ describe('the error messages clients match on', () => {
     }
   });
 
+  it('a key that may not change an index reads the service\'s 400 "Not enough rights to update an object"', async () => {
+    // what a copy to another application meets with a key of that application that reads but may not write
+    await client.waitForTask({ indexName: 'shop', taskID: (await client.setSettings({ indexName: 'shop', indexSettings: {} })).taskID });
+    const created = await send('POST', '/1/keys', { acl: ['search', 'browse', 'settings'] });
+    const headers = { ...ADMIN_HEADERS, 'x-algolia-api-key': created.body.key };
+    await expect.poll(async () => (await send('GET', '/1/indexes/shop/settings', undefined, headers)).status).toBe(200);
+    const writes: Array<[string, string, unknown]> = [
+      ['PUT', '/1/indexes/shop/settings', { searchableAttributes: ['title'] }],
+      ['POST', '/1/indexes/shop/batch', { requests: [{ action: 'addObject', body: { objectID: '1' } }] }],
+      ['POST', '/1/indexes/shop/rules/batch', [{ objectID: 'r', consequence: { userData: {} } }]],
+      ['POST', '/1/indexes/shop/synonyms/batch', [{ objectID: 's', type: 'synonym', synonyms: ['a', 'b'] }]],
+      ['POST', '/1/indexes/shop/operation', { operation: 'copy', destination: 'shop_copy' }],
+    ];
+    for (const [method, path, body] of writes) {
+      const refused = await send(method, path, body, headers);
+      expect(refused, `${method} ${path}`).toMatchObject({ status: 400, body: { message: 'Not enough rights to update an object', status: 400 } });
+    }
+    expectError(await send('GET', '/1/keys', undefined, headers), 403, /Method not allowed with this API key/);
+    expect(await client.getSettings({ indexName: 'shop' })).not.toHaveProperty('searchableAttributes');
+  });
+
   it('a key restricted to other indexes reads "Index not allowed with this API key", nothing more', async () => {
     const created = await send('POST', '/1/keys', { acl: ['search'], indexes: ['other'] });
     expect(created.status).toBe(200);
