@@ -123,6 +123,18 @@ describe('empty strings in list settings', () => {
   });
 });
 
+describe('renderingContent in search answers', () => {
+  it('is the index\'s when its settings have one, else {} as the service answers, in single and multi-index searches', async () => {
+    const facetOrdering = { facets: { order: ['brand'] }, values: { brand: { order: ['Sony'], sortRemainingBy: 'count' as const } } };
+    await client.waitForTask({ indexName: 'plain', taskID: (await client.saveObject({ indexName: 'plain', body: { objectID: '1', brand: 'Sony' } })).taskID });
+    await client.waitForTask({ indexName: 'shop', taskID: (await client.setSettings({ indexName: 'shop', indexSettings: { renderingContent: { facetOrdering } } })).taskID });
+    expect((await client.searchSingleIndex({ indexName: 'plain', searchParams: { query: '' } })).renderingContent).toEqual({});
+    expect((await client.searchSingleIndex({ indexName: 'shop', searchParams: { query: '' } })).renderingContent).toEqual({ facetOrdering });
+    const { results } = await client.search({ requests: [{ indexName: 'plain' }, { indexName: 'shop' }] });
+    expect(results.map((r) => (r as { renderingContent?: unknown }).renderingContent)).toEqual([{}, { facetOrdering }]);
+  });
+});
+
 describe('the error messages clients match on', () => {
   it('a missing A/B test is "ABTestID not found", in v2 and v3', async () => {
     for (const path of ['/2/abtests/4242', '/3/abtests/4242']) {
