@@ -40,10 +40,33 @@ export interface ReportParams {
 
 export const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-function parseDay(name: string, text: string): number {
+/** Whether `text` is a day of the calendar, `YYYY-MM-DD`. */
+function isDay(text: string): boolean {
   const ms = /^\d{4}-\d{2}-\d{2}$/.test(text) ? Date.parse(`${text}T00:00:00Z`) : NaN;
-  if (Number.isNaN(ms) || dayOf(ms) !== text) throw badRequest(`Invalid value for "${name}": expected a date YYYY-MM-DD`);
-  return ms;
+  return !Number.isNaN(ms) && dayOf(ms) === text;
+}
+
+function parseDay(name: string, text: string): number {
+  if (!isDay(text)) throw badRequest(`Invalid value for "${name}": expected a date YYYY-MM-DD`);
+  return Date.parse(`${text}T00:00:00Z`);
+}
+
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/i;
+
+/**
+ * A bound of a range as its first and last millisecond: a UTC day, or (where
+ * dates may be date-times: the patterns queries) an RFC 3339 instant.
+ */
+function parseBound(name: string, text: string, dateTimes: boolean): { first: number; last: number } {
+  if (dateTimes && text.includes('T')) {
+    const date = DATE_TIME.exec(text)?.[1];
+    // the day checked on its own: Date.parse takes 2024-02-30 for March 1
+    const ms = date !== undefined && isDay(date) ? Date.parse(text) : NaN;
+    if (Number.isNaN(ms)) throw badRequest(`Invalid value for "${name}": expected a date YYYY-MM-DD or a date-time such as 2026-11-22T00:00:00Z`);
+    return { first: ms, last: ms };
+  }
+  const day = parseDay(name, text);
+  return { first: day, last: day + DAY_MS - 1 };
 }
 
 function parseCount(name: string, text: string | undefined, fallback: number, max: number): number {
@@ -71,22 +94,24 @@ export function matchesTags(tags: string[][] | undefined, searchTags: string[]):
   return tags === undefined || tags.some((group) => group.every((t) => searchTags.includes(t)));
 }
 
-/** The days asked for, cut to the retention window (RETENTION_DAYS days at most). */
-function dayRange(query: Record<string, string>, now: number): Pick<ReportParams, 'from' | 'to' | 'days'> {
+/**
+ * The days asked for, cut to the retention window (RETENTION_DAYS days at
+ * most). A range holding none of those days answers empty figures (no day,
+ * nothing counted), as the service does for dates older than what it keeps.
+ */
+function dayRange(query: Record<string, string>, now: number, dateTimes: boolean): Pick<ReportParams, 'from' | 'to' | 'days'> {
   const today = parseDay('endDate', dayOf(now));
   const asked = {
-    start: query.startDate !== undefined ? parseDay('startDate', query.startDate) : today - DEFAULT_DAYS_BACK * DAY_MS,
-    end: query.endDate !== undefined ? parseDay('endDate', query.endDate) : today,
+    from: query.startDate !== undefined ? parseBound('startDate', query.startDate, dateTimes).first : today - DEFAULT_DAYS_BACK * DAY_MS,
+    to: (query.endDate !== undefined ? parseBound('endDate', query.endDate, dateTimes).last : today + DAY_MS - 1) + 1,
   };
-  if (asked.start > asked.end) throw badRequest('startDate must not be after endDate');
-  const start = Math.max(asked.start, today - (RETENTION_DAYS - 1) * DAY_MS);
-  const end = Math.min(asked.end, today);
-  if (start > end) {
-    throw badRequest(`The date range holds none of the last ${RETENTION_DAYS} days (UTC, today included): analytics are kept ${RETENTION_DAYS} days`);
-  }
+  if (asked.from >= asked.to) throw badRequest('startDate must not be after endDate');
+  const from = Math.max(asked.from, today - (RETENTION_DAYS - 1) * DAY_MS);
+  const to = Math.min(asked.to, today + DAY_MS);
+  if (from >= to) return { from, to: from, days: [] };
   const days: string[] = [];
-  for (let d = start; d <= end; d += DAY_MS) days.push(dayOf(d));
-  return { from: start, to: end + DAY_MS, days };
+  for (let d = from - (from % DAY_MS); d < to; d += DAY_MS) days.push(dayOf(d));
+  return { from, to, days };
 }
 
 /** The index parameter alone (status, and every other endpoint's first check). */
@@ -96,7 +121,8 @@ export function indexParam(query: Record<string, string>): string {
   return index;
 }
 
-export function parseReportParams(query: Record<string, string>, now = Date.now()): ReportParams {
+/** A report's parameters; `dateTimes`: its dates may also be RFC 3339 date-times (the patterns queries). */
+export function parseReportParams(query: Record<string, string>, now = Date.now(), { dateTimes = false } = {}): ReportParams {
   const clickAnalytics = parseBool('clickAnalytics', query.clickAnalytics);
   const orderBy = (query.orderBy ?? 'searchCount') as OrderBy;
   if (!ORDER_BY.includes(orderBy)) throw badRequest(`Invalid value for "orderBy": expected one of ${ORDER_BY.join(', ')}`);
@@ -105,7 +131,7 @@ export function parseReportParams(query: Record<string, string>, now = Date.now(
   if (direction !== 'asc' && direction !== 'desc') throw badRequest('Invalid value for "direction": expected asc or desc');
   return {
     index: indexParam(query),
-    ...dayRange(query, now),
+    ...dayRange(query, now, dateTimes),
     limit: parseCount('limit', query.limit, DEFAULT_LIMIT, TOP_LIMIT),
     offset: parseCount('offset', query.offset, 0, Number.MAX_SAFE_INTEGER),
     tags: parseTags(query.tags ?? query.tag),

@@ -3,8 +3,9 @@
 // publishes (`catalog()`, one domain, `core`). A query names its metrics
 // (and groupBy fields, filters, distributions) by kind and gives its literal
 // values in `parameters`: `indices` (required: the indexes searched),
-// `startDate` and `endDate` (UTC days, as the /2 reports: the last 90 days at
-// most, the last 8 by default), `tags` (analyticsTags, as /2's), and the
+// `startDate` and `endDate` (UTC days as the /2 reports take, or date-times
+// such as 2026-11-22T00:00:00Z; the last 90 days at most, the last 8 by
+// default), `tags` (analyticsTags, as /2's), and the
 // operands filters refer to. Searches count as the /2 reports count them
 // (final queries of keystroke series; clicks and conversions attributed
 // through their queryID: reports.ts). Every mistake is a 400 naming it.
@@ -197,7 +198,7 @@ function queryOf(body: Body, domain: string, store: EventStore, now: number): Qu
   const range = parseReportParams({
     index: String(indices[0]),
     ...definedOnly({ startDate: stringParameter(values, 'startDate'), endDate: stringParameter(values, 'endDate') }),
-  }, now);
+  }, now, { dateTimes: true });
   const tags = parseTags(stringParameter(values, 'tags'));
   const tests = arrayOf(body, 'filters', false).map((f, i) => filterOf(f, `filters[${i}]`, domain, values));
   const wanted = new Set(indices as string[]);

@@ -29,7 +29,7 @@ import * as logs from './logs.js';
 import { requestIdHeaders, requestIdOf } from './request-id.js';
 import { parseJsonBody } from './json-body.js';
 import { Reply, contentOf, type ApiRequest, type ApiResponse, type ApiServices, type Handler } from './types.js';
-import { ROUTES, type PathParamsOf, type Route, type RouteOp } from './routes.js';
+import { changesIndex, ROUTES, type PathParamsOf, type Route, type RouteOp } from './routes.js';
 import { RecentValues } from '../util/recent.js';
 import { relay, type ClusterNodes, type Elsewhere, type ForwardedCall } from '../clusters/forwarding.js';
 
@@ -293,7 +293,7 @@ async function answer(
     if (!sources.sourceAllowed(engine.sources, sourceIp)) throw new ApiError('not_allowed', 'Source address not allowed');
     const caller = await authenticate(engine, services.securedKeyParents, headers, query, info, needsOf(found.route, found.params));
     if (!(found.route.op === 'getApiKey' && caller.key !== undefined && caller.key === found.params.key)) {
-      authorize(caller, found.route.right);
+      authorize(caller, found.route.right, { changesIndex: changesIndex(found.route) });
     }
     const reads = readsRecords(found.route);
     if (reads) engine.pacer.noteRead();

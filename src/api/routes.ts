@@ -186,6 +186,10 @@ const ROUTE_TABLE = [
 
 export const ROUTES: readonly Route[] = ROUTE_TABLE;
 
+/** Whether a route changes an index: its records, settings, rules or synonyms, or copies or moves it. */
+export const changesIndex = (route: Route) =>
+  route.method !== 'GET' && route.path.startsWith('/1/indexes/') && (route.right === 'addObject' || route.right === 'editSettings');
+
 /** Every operation's name (the typed client's methods: see client.ts). */
 export type RouteOp = (typeof ROUTE_TABLE)[number]['op'];
 

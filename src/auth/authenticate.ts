@@ -163,6 +163,16 @@ function parentFilter(needs: CallNeeds, referer: string | undefined, now: number
   };
 }
 
-export function authorize(caller: Caller, right: Right): void {
-  if (!caller.rights.has(right)) throw new ApiError('not_allowed', `Method not allowed with this API key (needs ${right})`);
+/**
+ * The service's answer to a key without the right to change an index
+ * (`addObject`, `editSettings`): a 400 in these words, which the official
+ * clients' copy helpers meet on a destination application's key.
+ */
+export const NOT_ENOUGH_RIGHTS = 'Not enough rights to update an object';
+
+/** Refuses a call whose key lacks `right`; `changesIndex`: the call writes an index's records, settings, rules or synonyms. */
+export function authorize(caller: Caller, right: Right, { changesIndex = false } = {}): void {
+  if (caller.rights.has(right)) return;
+  if (changesIndex) throw new ApiError('not_enough_rights', NOT_ENOUGH_RIGHTS);
+  throw new ApiError('not_allowed', `Method not allowed with this API key (needs ${right})`);
 }

@@ -1,9 +1,5 @@
 // Figures and lookups over the users' usage: per cluster totals, the top
-// users of each cluster, and search over user IDs (a throwaway index of
-// the users, searched by the same pipeline as any index).
-import { SearchIndex } from '../index/search-index.js';
-import { searchIndex } from '../query/search.js';
-import { parseSearchParams } from '../index/params.js';
+// users of each cluster, and search over user IDs (by prefix).
 import type { UserUsage } from './mapping.js';
 
 export type { UserUsage } from './mapping.js';
@@ -32,22 +28,39 @@ export function topUsers(names: readonly string[], users: UserUsage[]): Array<Re
 
 export interface UserSearch { query: string; cluster?: string; page: number; hitsPerPage: number }
 
+/**
+ * Search over user IDs, as the service's: the query is a prefix of the
+ * whole user ID (case aside), not words matched anywhere in it. A user ID
+ * is usually made of words and numbers (`app-2026-11-29-0`): matched word
+ * by word, with the last word a prefix, `app-2026-11-29-0` would also find
+ * `app-2026-11-29-1` (its `0` a prefix of nothing there, but `2` of `2026`
+ * for `…-2`), and the service answers one user for a full ID. The user
+ * whose ID is the query comes first, then the others in user ID order.
+ */
 export function searchUsers(users: UserUsage[], request: UserSearch) {
-  const index = new SearchIndex('userIDs');
-  index.setSettings({ searchableAttributes: ['userID', 'clusterName'], attributesForFaceting: ['filterOnly(clusterName)'] });
-  index.save(users.map((u) => ({ objectID: u.userID, ...u })));
-  const result = searchIndex(index, parseSearchParams({
-    query: request.query,
-    page: request.page,
-    hitsPerPage: request.hitsPerPage,
-    attributesToHighlight: ['userID', 'clusterName'],
-    ...(request.cluster !== undefined ? { facetFilters: [`clusterName:${request.cluster}`] } : {}),
-  }), { seeUnretrievable: true });
+  const query = request.query.toLowerCase();
+  const found = users
+    .filter((u) => u.userID.toLowerCase().startsWith(query) && (request.cluster === undefined || u.clusterName === request.cluster))
+    .sort((a, b) => Number(b.userID.toLowerCase() === query) - Number(a.userID.toLowerCase() === query) || (a.userID < b.userID ? -1 : a.userID > b.userID ? 1 : 0));
+  const { page, hitsPerPage } = request;
   return {
-    hits: result.answer.hits,
-    nbHits: result.nbHits,
-    page: result.page.page,
-    hitsPerPage: result.page.hitsPerPage,
+    hits: found.slice(page * hitsPerPage, (page + 1) * hitsPerPage).map((u) => userHit(u, request.query.length)),
+    nbHits: found.length,
+    page,
+    hitsPerPage,
     updatedAt: new Date().toISOString(), // the spec's RFC 3339 string (the older documents: unix seconds)
+  };
+}
+
+/** A user as a hit: its figures, objectID, and the matched prefix highlighted (user IDs hold no HTML to escape). */
+function userHit(user: UserUsage, matched: number) {
+  const prefix = user.userID.slice(0, matched);
+  const userID = matched === 0
+    ? { value: user.userID, matchLevel: 'none', matchedWords: [] }
+    : { value: `<em>${prefix}</em>${user.userID.slice(matched)}`, matchLevel: 'full', fullyHighlighted: matched === user.userID.length, matchedWords: [prefix] };
+  return {
+    ...user,
+    objectID: user.userID,
+    _highlightResult: { userID, clusterName: { value: user.clusterName, matchLevel: 'none', matchedWords: [] } },
   };
 }

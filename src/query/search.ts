@@ -172,8 +172,7 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
   if (plan.geo?.automaticRadius !== undefined) answer.automaticRadius = String(Math.ceil(plan.geo.automaticRadius));
   if (page.usesOffset) Object.assign(answer, { offset: page.offset, length: page.length });
   if (strictness !== undefined) Object.assign(answer, { appliedRelevancyStrictness: strictness, nbSortedHits: sortedHits });
-  const renderingContent = renderingContentOf(index, params);
-  if (renderingContent) answer.renderingContent = renderingContent;
+  answer.renderingContent = renderingContentOf(index, params);
   const userData = [...(requested.userData !== undefined ? [requested.userData] : []), ...ruled.userData];
   if (userData.length) answer.userData = userData;
   if (ruled.appliedRules.length) answer.appliedRules = ruled.appliedRules;
@@ -192,12 +191,11 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
 /**
  * What the page renders: the index's renderingContent with the query's (a
  * parameter, or a rule's consequence) laid over it part by part, so a rule's
- * `redirect` keeps the index's `facetOrdering`.
+ * `redirect` keeps the index's `facetOrdering`. Without either, `{}`: the
+ * service answers the field on every search.
  */
-function renderingContentOf(index: SearchIndex, params: SearchParams): Record<string, unknown> | undefined {
-  const own = index.settings.renderingContent;
-  const given = params.renderingContent;
-  return own && given ? { ...own, ...given } : given ?? own;
+function renderingContentOf(index: SearchIndex, params: SearchParams): Record<string, unknown> {
+  return { ...index.settings.renderingContent, ...params.renderingContent };
 }
 
 /**

@@ -113,11 +113,9 @@ function matches(index: SearchIndex, record: SearchRecord, filters: string): boo
 function searched(ctx: RecommendContext, candidates: Scored[], params: SearchParams, limit = Infinity): Hit[] {
   if (candidates.length === 0 || limit <= 0) return [];
   const { page: _page, offset: _offset, length: _length, ...rest } = params;
-  let kept: Scored[] = [];
-  for (let tried = Math.min(candidates.length, Math.max(FIRST_TRY, limit * 4)); ; tried = candidates.length) {
-    kept = passing(ctx, candidates.slice(0, tried), rest).slice(0, limit);
-    if (kept.length >= limit || tried === candidates.length) break;
-  }
+  const first = Math.min(candidates.length, Math.max(FIRST_TRY, limit * 4));
+  let kept = passing(ctx, candidates.slice(0, first), rest).slice(0, limit);
+  if (kept.length < limit && first < candidates.length) kept = passing(ctx, candidates, rest).slice(0, limit);
   if (kept.length === 0) return [];
   const scores = new Map(kept.map((c) => [c.objectID, c.score]));
   return ctx.search({ ...rest, hitsPerPage: kept.length }, recordsBitmap(ctx.index, scores.keys())).answer.hits

@@ -14,6 +14,8 @@ export const ERROR_STATUS = {
   invalid_credentials: 403,
   /** The key may not do this: a right, an index, a referer, a source address it lacks. */
   not_allowed: 403,
+  /** The key may not change this index (records, settings, rules, synonyms, copy/move): the service's 400, not a 403. */
+  not_enough_rights: 400,
   /** No such path, index, record, key, rule, synonym, test or configuration. */
   not_found: 404,
   /** A write sent to a follower (src/follow/): it only applies what the server it follows sends. */

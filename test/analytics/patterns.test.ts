@@ -88,6 +88,20 @@ describe('queries', () => {
     expect(both).toEqual({ searchesCount: SEARCHES.filter((s) => s.day === 1).length });
   });
 
+  it('dates may be date-times: the range starts and ends at those instants', async () => {
+    const scalar = async (startDate: string, endDate: string) => (await c.analytics.queryPatternsScalar({
+      scalarPayload: { metrics: [{ kind: 'searchesCount' }], parameters: [{ kind: 'indices', value: [INDEX, B_INDEX] }, { kind: 'startDate', value: startDate }, { kind: 'endDate', value: endDate }] },
+    })).searchesCount;
+    const midnight = `${today}T00:00:00Z`;
+    expect(await scalar(`${yesterday}T00:00:00Z`, new Date(Date.now() + DAY).toISOString())).toBe(SEARCHES.length);
+    expect(await scalar(midnight, `${today}T23:59:59.999+00:00`)).toBe(SEARCHES.filter((s) => s.day === 1).length);
+    expect(await scalar(`${yesterday}T00:00:00Z`, `${yesterday}T23:59:59Z`)).toBe(SEARCHES.filter((s) => s.day === 0).length);
+    const series = await c.analytics.queryPatternsTimeseries({
+      timeseriesPayload: { metrics: [{ kind: 'searchesCount' }], parameters: [{ kind: 'indices', value: [INDEX] }, { kind: 'startDate', value: midnight }, { kind: 'endDate', value: today }] },
+    });
+    expect(series.series).toEqual([{ totals: { searchesCount: on((s) => s.day === 1).length }, dates: [{ date: today, metrics: { searchesCount: on((s) => s.day === 1).length } }] }]);
+  });
+
   it('timeseries: one series per group, most searched first, totals and each day', async () => {
     const body = await c.analytics.queryPatternsTimeseries({
       timeseriesPayload: { metrics: [{ kind: 'searchesCount' }, { kind: 'clickedSearchesCount' }], groupBy: [{ kind: 'search' }], parameters: PARAMS() },
@@ -178,6 +192,9 @@ describe('mistakes', () => {
       ['scalar', { metrics: [{ domain: 'personalization', kind: 'searchesCount' }], parameters: PARAMS() }, /unknown domain "personalization"/],
       ['scalar', { metrics, parameters: PARAMS(), groupBy: [] }, /unknown field "groupBy"/],
       ['scalar', { metrics, parameters: [...PARAMS().slice(0, 1), { kind: 'startDate', value: '2024-02-30' }] }, /startDate.*YYYY-MM-DD/],
+      ['scalar', { metrics, parameters: [...PARAMS().slice(0, 1), { kind: 'startDate', value: '2024-02-30T00:00:00Z' }] }, /startDate.*date-time/],
+      ['scalar', { metrics, parameters: [...PARAMS().slice(0, 1), { kind: 'endDate', value: '2024-02-01T00:00' }] }, /endDate.*date-time/],
+      ['scalar', { metrics, parameters: [...PARAMS().slice(0, 1), { kind: 'endDate', value: '2024-13-01T00:00:00Z' }] }, /endDate.*date-time/],
       ['scalar', { metrics, parameters: PARAMS(), filters: [{ kind: 'search' }] }, /"search" is not boolean/],
       ['scalar', { metrics, parameters: PARAMS(), filters: [{ kind: 'nbHits', operator: 'CONTAINS', parameter: { kind: 'n' } }] }, /does not apply to "nbHits"/],
       ['scalar', { metrics, parameters: PARAMS(), filters: [{ kind: 'search', operator: '=', parameter: { kind: 'q' } }] }, /"q" is not among the parameters/],

@@ -90,6 +90,29 @@ describe('the user ID as a query parameter', () => {
   });
 });
 
+describe('searchUserIds', () => {
+  // user IDs as the official clients' tests make them: a date, numbers, then the user's number
+  const base = 'javascript-2026-11-29-08-30-00-123-lantern-mcm';
+  const users = [`${base}-0`, `${base}-1`, `${base}-2`, `${base}-10`];
+
+  it('a full user ID answers that user alone; a shorter query, the users it begins, that one first', async () => {
+    const engine = await Lantern.open({ appId: APP_ID, adminKey: ADMIN_KEY, clusters: ['c1-test', 'c2-test'] });
+    const call = sender(engine);
+    expect(await call('POST', '/1/clusters/mapping/batch?X-Algolia-User-ID=x', { cluster: 'c1-test', users })).toMatchObject({ status: 200 });
+    const search = async (query: string, more: object = {}) => (await call('POST', '/1/clusters/mapping/search', { query, ...more })).body;
+    for (const userID of [`${base}-0`, `${base}-2`]) {
+      const found = await search(userID, { clusterName: 'c1-test' });
+      expect(found).toMatchObject({ nbHits: 1, page: 0, hits: [{ userID, objectID: userID, clusterName: 'c1-test' }] });
+      expect(found.hits[0]._highlightResult.userID).toMatchObject({ value: `<em>${userID}</em>`, matchLevel: 'full' });
+    }
+    expect((await search(`${base}-1`)).hits.map((h: { userID: string }) => h.userID)).toEqual([`${base}-1`, `${base}-10`]);
+    expect((await search(base.toUpperCase())).nbHits).toBe(4);
+    expect((await search('lantern')).nbHits).toBe(0);
+    expect((await search(`${base}-0`, { clusterName: 'c2-test' })).nbHits).toBe(0);
+    await engine.close();
+  });
+});
+
 describe('empty strings in list settings', () => {
   it('are ignored, the other entries kept and still checked', async () => {
     const indexSettings = { attributesToSnippet: ['', 'title:10'], replicas: [''], searchableAttributes: ['', 'title'], ignorePlurals: ['', 'en'] };
@@ -104,6 +127,18 @@ describe('empty strings in list settings', () => {
   });
 });
 
+describe('renderingContent in search answers', () => {
+  it('is the index\'s when its settings have one, else {} as the service answers, in single and multi-index searches', async () => {
+    const facetOrdering = { facets: { order: ['brand'] }, values: { brand: { order: ['Sony'], sortRemainingBy: 'count' as const } } };
+    await client.waitForTask({ indexName: 'plain', taskID: (await client.saveObject({ indexName: 'plain', body: { objectID: '1', brand: 'Sony' } })).taskID });
+    await client.waitForTask({ indexName: 'shop', taskID: (await client.setSettings({ indexName: 'shop', indexSettings: { renderingContent: { facetOrdering } } })).taskID });
+    expect((await client.searchSingleIndex({ indexName: 'plain', searchParams: { query: '' } })).renderingContent).toEqual({});
+    expect((await client.searchSingleIndex({ indexName: 'shop', searchParams: { query: '' } })).renderingContent).toEqual({ facetOrdering });
+    const { results } = await client.search({ requests: [{ indexName: 'plain' }, { indexName: 'shop' }] });
+    expect(results.map((r) => (r as { renderingContent?: unknown }).renderingContent)).toEqual([{}, { facetOrdering }]);
+  });
+});
+
 describe('the error messages clients match on', () => {
   it('a missing A/B test is "ABTestID not found", in v2 and v3', async () => {
     for (const path of ['/2/abtests/4242', '/3/abtests/4242']) {
@@ -111,6 +146,27 @@ describe('the error messages clients match on', () => {
       expectError(response, 404);
       expect(response.body.message).toBe('ABTestID not found');
     }
+  });
+
+  it('a key that may not change an index reads the service\'s 400 "Not enough rights to update an object"', async () => {
+    // what a copy to another application meets with a key of that application that reads but may not write
+    await client.waitForTask({ indexName: 'shop', taskID: (await client.setSettings({ indexName: 'shop', indexSettings: {} })).taskID });
+    const created = await send('POST', '/1/keys', { acl: ['search', 'browse', 'settings'] });
+    const headers = { ...ADMIN_HEADERS, 'x-algolia-api-key': created.body.key };
+    await expect.poll(async () => (await send('GET', '/1/indexes/shop/settings', undefined, headers)).status).toBe(200);
+    const writes: Array<[string, string, unknown]> = [
+      ['PUT', '/1/indexes/shop/settings', { searchableAttributes: ['title'] }],
+      ['POST', '/1/indexes/shop/batch', { requests: [{ action: 'addObject', body: { objectID: '1' } }] }],
+      ['POST', '/1/indexes/shop/rules/batch', [{ objectID: 'r', consequence: { userData: {} } }]],
+      ['POST', '/1/indexes/shop/synonyms/batch', [{ objectID: 's', type: 'synonym', synonyms: ['a', 'b'] }]],
+      ['POST', '/1/indexes/shop/operation', { operation: 'copy', destination: 'shop_copy' }],
+    ];
+    for (const [method, path, body] of writes) {
+      const refused = await send(method, path, body, headers);
+      expect(refused, `${method} ${path}`).toMatchObject({ status: 400, body: { message: 'Not enough rights to update an object', status: 400 } });
+    }
+    expectError(await send('GET', '/1/keys', undefined, headers), 403, /Method not allowed with this API key/);
+    expect(await client.getSettings({ indexName: 'shop' })).not.toHaveProperty('searchableAttributes');
   });
 
   it('a key restricted to other indexes reads "Index not allowed with this API key", nothing more', async () => {

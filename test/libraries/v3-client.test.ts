@@ -157,7 +157,7 @@ describe('algoliasearch v3 (Node build) over HTTP', () => {
     expect(await client.getApiKey(key)).toMatchObject({ value: key, acl: ['search'], indexes: ['products'], maxHitsPerQuery: 2 });
     const limited = clientWith(key).initIndex('products');
     expect((await limited.search('')).hits.length).toBe(2);
-    await expect(limited.addObject({ name: 'nope' })).rejects.toMatchObject({ statusCode: 403 });
+    await expect(limited.addObject({ name: 'nope' })).rejects.toMatchObject({ statusCode: 400, message: 'Not enough rights to update an object' });
     await client.deleteApiKey(key);
     await expect.poll(() => client.getApiKey(key).then(() => 'there', (e: any) => e.statusCode), { timeout: 5000 }).toBe(404);
   });

@@ -161,7 +161,7 @@ describe('algoliasearch v4 over HTTP', () => {
     const { hits } = await limited.search('', { hitsPerPage: 10 });
     expect(hits.length).toBe(3);
     await expect(clientWith(key).initIndex('scratch').search('')).rejects.toMatchObject({ status: 403 });
-    await expect(limited.saveObject({ objectID: 'x', name: 'x' })).rejects.toMatchObject({ status: 403 });
+    await expect(limited.saveObject({ objectID: 'x', name: 'x' })).rejects.toMatchObject({ status: 400, message: 'Not enough rights to update an object' });
     await client.deleteApiKey(key).wait();
     await expect(client.getApiKey(key)).rejects.toMatchObject({ status: 404 });
   });

@@ -281,8 +281,8 @@ describe('renderingContent', () => {
     expect(response.renderingContent).toEqual(override);
   });
 
-  it('absent when neither sets it', async () => {
+  it('{} when neither sets it, as the service answers', async () => {
     const response = await search({ query: 'design' });
-    expect(response).not.toHaveProperty('renderingContent');
+    expect(response.renderingContent).toEqual({});
   });
 });
