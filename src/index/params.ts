@@ -370,7 +370,8 @@ function parseWith(
     if (spec.kind === 'filterList' && fromUrl.has(given) && typeof out[name] === 'string') {
       out[name] = splitCommaList(given, out[name] as string);
     }
-    if (givenForms && !PARSED_ONLY_KINDS.has(spec.kind)) {
+    const clamped = spec.clamp === true && spec.max !== undefined && Number(value) > spec.max;
+    if (givenForms && !PARSED_ONLY_KINDS.has(spec.kind) && !clamped) { // a clamped value reads back clamped (compatibility.md)
       const form = dropEmptyEntries ? withoutEmptyEntries(spec, value) : value;
       if (JSON.stringify(form) !== JSON.stringify(out[name])) givenForms[name] = form;
     }
