@@ -1,6 +1,6 @@
 // One index: its records (objectID ↔ dense record id), settings, and the
 // WebAssembly core instance holding its dictionary, postings and ranks.
-import { GROUP_SLOT } from '../core/abi.js';
+import { GROUP_SLOT, TIE_SLOT } from '../core/abi.js';
 import { CoreIndex, type CoreDocument, type RankLabels, type Segment } from '../core/core-index.js';
 import {
   effectiveSetting, rankingPlan, searchableAttributes, type RankingPlan, type SearchableAttribute,
@@ -21,6 +21,8 @@ import { IndexVectors, type EmbeddedVector, type VectorsSnapshot } from '../vect
 const CORE_BATCH = 250;
 
 /** The labels of a slot that ranks by nothing: every record 0 (the core ranks ids past a slot's end 0). */
+/** The tie order's one entry (see tieOrder). */
+const TIE_ENTRY: SortEntry = { attribute: 'objectID', path: ['objectID'], descending: true };
 const UNRANKED: RankLabels = { labels: new Int32Array(0), generation: 0, changed: [] };
 
 /** Records indexed per event-loop turn by a background rebuild. */
@@ -107,6 +109,12 @@ export class SearchIndex {
   private rankOrders: { plan: RankingPlan; orders: Array<RankOrder | undefined> } | undefined;
   /** Sorts by 64-bit keys in this index's core (any core would do: the sort keeps nothing). */
   private readonly sortByKeys: KeySorter = (ids, high, low) => this.core.sortByKeys(ids, high, low);
+  /**
+   * The order of records every criterion ties: by objectID, descending, as
+   * the service's (docs/COMPATIBILITY.md, "Tie order"); whatever the plan,
+   * so kept across settings, and the same for a record saved again.
+   */
+  private readonly tieOrder = new RankOrder([TIE_ENTRY], this.sortByKeys);
   /** A virtual replica: the index whose records, core and facets it reads (it holds none). */
   private shared: SearchIndex | undefined;
   private readonly compaction = new Compaction();
@@ -222,6 +230,7 @@ export class SearchIndex {
       this.facetIndex.add(id, record);
       if (this.ownVectors.any && !this.keepVectors) this.ownVectors.noteSaved(id, record, this.searchableNames(), replaced);
       for (const order of this.currentRankOrders()) order?.note(id, record);
+      this.tieOrder.note(id, record);
       batch.push({ id, segments: this.segmentsOf(record) });
       if (batch.length >= CORE_BATCH) { this.core.addDocuments(batch); batch = []; }
     }
@@ -334,7 +343,7 @@ export class SearchIndex {
   }
 
   private computeRanks(): Array<[number, RankLabels]> {
-    const slots: Array<[number, RankLabels]> = [[0, this.ranksFor(this.plan.custom, 0)]];
+    const slots: Array<[number, RankLabels]> = [[0, this.ranksFor(this.plan.custom, 0)], [TIE_SLOT, this.tieOrder.update(this.data.records)]];
     this.plan.sorts.forEach((entry, i) => slots.push([i + 1, this.ranksFor([entry], i + 1)]));
     const distinctAttribute: string | undefined = this.settings.attributeForDistinct;
     // the groups are computed whole for each version: a new source, which the core copies whole
@@ -392,7 +401,8 @@ export class SearchIndex {
     }
     if (!(await index.core.importSnapshot(snapshot.core, yieldTurn))) throw new Error(`index ${snapshot.name}: invalid core snapshot`);
     index.records = await RecordStore.unpack(snapshot.records);
-    if (snapshot.ranksFresh) {
+    // a snapshot from before the tie order (its slot empty) has its ranks computed at the first search
+    if (snapshot.ranksFresh && (index.records.size === 0 || index.core.rankSlotLength(TIE_SLOT) > 0)) {
       // the snapshot holds the rank slots
       index.core.ranksOwner = index;
       index.core.ranksVersion = index.version;
