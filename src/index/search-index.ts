@@ -14,6 +14,7 @@ import type { Synonym } from './synonyms.js';
 import type { Rule } from './rules.js';
 import { RecordStore, type PackedRecords } from './record-store.js';
 import { RankOrder, type KeySorter } from './rank-order.js';
+import { TieOrder } from './tie-order.js';
 import { applyPartial, pathLeaves, textLeaves, valuesAt, type Json, type SearchRecord } from './records.js';
 import { IndexVectors, type EmbeddedVector, type VectorsSnapshot } from '../vectors/index-vectors.js';
 
@@ -21,8 +22,6 @@ import { IndexVectors, type EmbeddedVector, type VectorsSnapshot } from '../vect
 const CORE_BATCH = 250;
 
 /** The labels of a slot that ranks by nothing: every record 0 (the core ranks ids past a slot's end 0). */
-/** The tie order's one entry (see tieOrder). */
-const TIE_ENTRY: SortEntry = { attribute: 'objectID', path: ['objectID'], descending: true };
 const UNRANKED: RankLabels = { labels: new Int32Array(0), generation: 0, changed: [] };
 
 /** Records indexed per event-loop turn by a background rebuild. */
@@ -114,7 +113,7 @@ export class SearchIndex {
    * the service's (docs/COMPATIBILITY.md, "Tie order"); whatever the plan,
    * so kept across settings, and the same for a record saved again.
    */
-  private readonly tieOrder = new RankOrder([TIE_ENTRY], this.sortByKeys);
+  private readonly tieOrder = new TieOrder(this.sortByKeys);
   /** A virtual replica: the index whose records, core and facets it reads (it holds none). */
   private shared: SearchIndex | undefined;
   private readonly compaction = new Compaction();
@@ -151,6 +150,11 @@ export class SearchIndex {
   }
 
   record(id: number): SearchRecord | undefined { return this.data.records.get(id); }
+  /** The texts of a live record that the core indexes (its searchable values): none for an id without a record. */
+  searchableTexts(id: number): string[] {
+    const record = this.record(id);
+    return record ? this.segmentsOf(record).map((segment) => segment.text) : [];
+  }
 
   /**
    * The searchable attributes of this index's settings (null: every
@@ -230,7 +234,6 @@ export class SearchIndex {
       this.facetIndex.add(id, record);
       if (this.ownVectors.any && !this.keepVectors) this.ownVectors.noteSaved(id, record, this.searchableNames(), replaced);
       for (const order of this.currentRankOrders()) order?.note(id, record);
-      this.tieOrder.note(id, record);
       batch.push({ id, segments: this.segmentsOf(record) });
       if (batch.length >= CORE_BATCH) { this.core.addDocuments(batch); batch = []; }
     }
