@@ -13,7 +13,7 @@ import { MAX_WORDS, wordCount } from './matcher';
 import { docLength, docPtr } from './store';
 import { candidates, countBoth, listedTypoTied } from './candidates';
 import {
-  FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, attributeRulesActive, bestProximityOf, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isUncounted, matchedWordsOf, proximity, isExcluded, rankedWordCount, scanRecord, stopWordCount, stopWords, typosIn, wordsKeyOf,
+  FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, TIE_SLOT, attributeRulesActive, bestProximityOf, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isUncounted, matchedWordsOf, proximity, isExcluded, rankedWordCount, scanRecord, stopWordCount, stopWords, typosIn, wordsKeyOf,
 } from './ranking';
 import { anyTypoMatch, bestAttributeOf, bitmapWords, candidateBitmap, ensureKeysFolded, exactBitmap, leadBitmap, levelBitmap, testBit, wholeValueBitmap } from './wordsets';
 import {
@@ -175,8 +175,8 @@ export function scanOnce(position: i32): void {
 }
 
 /**
- * The key of criterion `c` (index into the criteria list; c == count: record
- * id) for a candidate, for the criteria fillKeys has no loop of its own for:
+ * The key of criterion `c` (index into the criteria list; c == count: the
+ * tie order, see tieSlot) for a candidate, for the criteria fillKeys has no loop of its own for:
  * the typo, rank-slot (custom, sort, geo, filters) and postings' attribute
  * keys never come here.
  */
@@ -489,6 +489,9 @@ function rankGroups(from: i32, to: i32, c: i32): void {
 
 // --- keys of one criterion over a range, into work's high halves
 
+/** The rank slot that orders records every criterion ties (TIE_SLOT), or -1 while it is empty: then by record id. */
+@inline function tieSlot(): i32 { return unchecked(rankSlots[TIE_SLOT]).length > 0 ? TIE_SLOT : -1; }
+
 /** Per ranked word, the bitmap a key loop reads (looked up once per range, not per record). */
 const wordBitmaps = new StaticArray<usize>(MAX_WORDS);
 
@@ -497,7 +500,7 @@ function fillKeys(from: i32, to: i32, c: i32): void {
   startKeys();
   const code = c == criteriaCount ? -1 : unchecked(params[P_CRITERIA + c]);
   if (code == C_ATTRIBUTE) ensureKeysFolded(candidates);
-  const slot = code == C_CUSTOM ? 0 : code == C_GEO ? GEO_SLOT : code == C_FILTERS ? FILTERS_SLOT : code >= C_SORT_SLOT ? code - C_SORT_SLOT : -1;
+  const slot = code == C_CUSTOM ? 0 : code == C_GEO ? GEO_SLOT : code == C_FILTERS ? FILTERS_SLOT : code >= C_SORT_SLOT ? code - C_SORT_SLOT : code < 0 ? tieSlot() : -1;
   if (slot >= 0) {
     const ranks = unchecked(rankSlots[slot]);
     const n = ranks.length;

@@ -8,7 +8,7 @@ import {
   attributeKey, attributeRank, attributeUnordered, compactSome as compactPostingsFrom, postingBytes as allPostingBytes, docLength, docPtr, ensureTerms, isLive,
   docCapacity, liveCount, postings, removeDoc, storeForward, wholeValues, SEGMENT,
 } from './store';
-import { rankSlots } from './ranking';
+import { TIE_SLOT, rankSlots } from './ranking';
 import { invalidateStaticOrder, prepareQuery as prepareQueryWords, search as runSearch, unmatchedWords as lastUnmatchedWords } from './search';
 import { params } from './params';
 import { highlightAll } from './highlight';
@@ -128,9 +128,12 @@ export function removeDocument(doc: i32): void {
   removeDoc(doc);
 }
 
+/** How many records rank slot `slot` holds labels for (0: an empty slot). */
+export function rankSlotLength(slot: i32): i32 { return slot >= 0 && slot < rankSlots.length ? rankSlots[slot].length : 0; }
+
 /** Scratch: `count` i32 ranks (lower first) for records 0..count-1, into slot 0 (custom) or a sort slot. */
 export function setRanks(slot: i32, count: i32): void {
-  if (slot < 8) invalidateStaticOrder();
+  if (slot < 8 || slot == TIE_SLOT) invalidateStaticOrder();
   const ranks = rankSlots[slot];
   ranks.resetZero(count);
   memory.copy(ranks.ptr, scratchBase(), <usize>count << 2);
@@ -138,7 +141,7 @@ export function setRanks(slot: i32, count: i32): void {
 
 /** Scratch: `count` pairs of i32 (record id, rank): those records' ranks in slot `slot`, the others' kept. */
 export function setRanksOf(slot: i32, count: i32): void {
-  if (slot < 8) invalidateStaticOrder();
+  if (slot < 8 || slot == TIE_SLOT) invalidateStaticOrder();
   const ranks = rankSlots[slot];
   const base = scratchBase();
   for (let i = 0; i < count; i++) {

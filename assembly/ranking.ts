@@ -18,8 +18,14 @@ export const GEO_SLOT = 8;
 export const FILTERS_SLOT = 9;
 /** Per record: its attributeForDistinct group (-1: none). */
 export const GROUP_SLOT = 10;
-export const rankSlots = new Array<IntVec>(11);
-for (let i = 0; i < 11; i++) rankSlots[i] = new IntVec();
+/**
+ * Per record: its place by objectID, descending, which orders the records
+ * every criterion ties (the service's tie order, docs/COMPATIBILITY.md);
+ * while empty, ties come by record id.
+ */
+export const TIE_SLOT = 11;
+export const rankSlots = new Array<IntVec>(12);
+for (let i = 0; i < 12; i++) rankSlots[i] = new IntVec();
 
 // Per-attribute rules of the current query, as 64-bit masks over attribute ids
 // (ids past 63 always allowed): restrictSearchableAttributes,

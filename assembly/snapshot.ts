@@ -17,8 +17,8 @@ const MAGIC: u32 = 0x49434e4c; // "LNCI"
 const VERSION: u32 = 4;
 // Version 3 (Lantern 0.1.0) wrote the forward list length alone: it is
 // upgraded with the snapshot that holds it (src/durability/snapshot-upgrade.ts).
-/** Rank slots worth saving: customRanking, asc/desc entries, distinct groups. */
-const SAVED_SLOTS: i32[] = [0, 1, 2, 3, 4, 5, 6, 7, 10];
+/** Rank slots worth saving: customRanking, asc/desc entries, distinct groups, the tie order. */
+const SAVED_SLOTS: i32[] = [0, 1, 2, 3, 4, 5, 6, 7, 10, 11];
 
 // Export and import run a step at a time (`exportSome`, `importSome`: about
 // `budget` bytes each), so JS can answer searches between steps of a large

@@ -61,6 +61,7 @@ export const MAX_SORT_SLOTS = 7;
 export const GEO_SLOT = 8;
 export const FILTERS_SLOT = 9;
 export const GROUP_SLOT = 10;
+export const TIE_SLOT = 11;
 export const SIGNER_WORDS = 16;
 export const SCREEN_MAC = 0;
 export const SCREEN_BLOCKS = 8;

@@ -412,6 +412,8 @@ export class CoreIndex {
 
   get termCount(): number { return this.core.termTotal(); }
   get liveCount(): number { return this.core.liveTotal(); }
+  /** How many records rank slot `slot` holds labels for (0: none, e.g. a slot a snapshot did not carry). */
+  rankSlotLength(slot: number): number { return this.core.rankSlotLength(slot); }
   get memoryBytes(): number { return this.core.memory.buffer.byteLength; }
 }
 

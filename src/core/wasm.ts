@@ -20,6 +20,7 @@ export interface CoreExports {
   removeDocument(doc: number): void;
   setRanks(slot: number, count: number): void;
   setRanksOf(slot: number, count: number): void;
+  rankSlotLength(slot: number): number;
   sortKeys(count: number): void;
   search(): void;
   prepareQuery(): void;

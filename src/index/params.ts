@@ -163,7 +163,7 @@ const SEARCH_ONLY = {
   ruleContexts: s('stringList'),
   personalizationImpact: s('int', { min: 0, max: 100 }),
   userToken: s('string'),
-  explain: s('stringList'),
+  explain: someOf('*', 'match.alternatives'),
   facetQuery: s('string'),
   cursor: s('string'),
   attributes: s('stringList'),

@@ -1,6 +1,6 @@
 // One index: its records (objectID ↔ dense record id), settings, and the
 // WebAssembly core instance holding its dictionary, postings and ranks.
-import { GROUP_SLOT } from '../core/abi.js';
+import { GROUP_SLOT, TIE_SLOT } from '../core/abi.js';
 import { CoreIndex, type CoreDocument, type RankLabels, type Segment } from '../core/core-index.js';
 import {
   effectiveSetting, rankingPlan, searchableAttributes, type RankingPlan, type SearchableAttribute,
@@ -14,6 +14,7 @@ import type { Synonym } from './synonyms.js';
 import type { Rule } from './rules.js';
 import { RecordStore, type PackedRecords } from './record-store.js';
 import { RankOrder, type KeySorter } from './rank-order.js';
+import { TieOrder } from './tie-order.js';
 import { applyPartial, pathLeaves, textLeaves, valuesAt, type Json, type SearchRecord } from './records.js';
 import { IndexVectors, type EmbeddedVector, type VectorsSnapshot } from '../vectors/index-vectors.js';
 
@@ -121,6 +122,12 @@ export class SearchIndex {
   private rankOrders: { plan: RankingPlan; orders: Array<RankOrder | undefined> } | undefined;
   /** Sorts by 64-bit keys in this index's core (any core would do: the sort keeps nothing). */
   private readonly sortByKeys: KeySorter = (ids, high, low) => this.core.sortByKeys(ids, high, low);
+  /**
+   * The order of records every criterion ties: by objectID, descending, as
+   * the service's (docs/COMPATIBILITY.md, "Tie order"); whatever the plan,
+   * so kept across settings, and the same for a record saved again.
+   */
+  private readonly tieOrder = new TieOrder(this.sortByKeys);
   /** A virtual replica: the index whose records, core and facets it reads (it holds none). */
   private shared: SearchIndex | undefined;
   private readonly compaction = new Compaction();
@@ -157,6 +164,11 @@ export class SearchIndex {
   }
 
   record(id: number): SearchRecord | undefined { return this.data.records.get(id); }
+  /** The texts of a live record that the core indexes (its searchable values): none for an id without a record. */
+  searchableTexts(id: number): string[] {
+    const record = this.record(id);
+    return record ? this.segmentsOf(record).map((segment) => segment.text) : [];
+  }
 
   /**
    * The searchable attributes of this index's settings (null: every
@@ -350,7 +362,7 @@ export class SearchIndex {
   }
 
   private computeRanks(): Array<[number, RankLabels]> {
-    const slots: Array<[number, RankLabels]> = [[0, this.ranksFor(this.plan.custom, 0)]];
+    const slots: Array<[number, RankLabels]> = [[0, this.ranksFor(this.plan.custom, 0)], [TIE_SLOT, this.tieOrder.update(this.data.records)]];
     this.plan.sorts.forEach((entry, i) => slots.push([i + 1, this.ranksFor([entry], i + 1)]));
     const distinctAttribute: string | undefined = this.settings.attributeForDistinct;
     // the groups are computed whole for each version: a new source, which the core copies whole
@@ -410,7 +422,8 @@ export class SearchIndex {
     }
     if (!(await index.core.importSnapshot(snapshot.core, yieldTurn))) throw new Error(`index ${snapshot.name}: invalid core snapshot`);
     index.records = await RecordStore.unpack(snapshot.records);
-    if (snapshot.ranksFresh) {
+    // a snapshot from before the tie order (its slot empty) has its ranks computed at the first search
+    if (snapshot.ranksFresh && (index.records.size === 0 || index.core.rankSlotLength(TIE_SLOT) > 0)) {
       // the snapshot holds the rank slots
       index.core.ranksOwner = index;
       index.core.ranksVersion = index.version;

@@ -1,8 +1,9 @@
 // Browse: every matching record, up to 1000 a call, in custom ranking order
-// (objectID breaks ties). The cursor carries the last record's sort key, so
+// (objectID breaks ties), from the page asked for (`page` pages of
+// `hitsPerPage` records passed over). The cursor carries the last record's sort key, so
 // a record present throughout is returned exactly once even while writes
 // happen; cursors are signed (HMAC-SHA256), a forged or stale one is a 400.
-import { hasBit, idsOf } from '../index/bitmap.js';
+import { hasBit, idsOf, type Bitmap } from '../index/bitmap.js';
 import { badRequest } from '../util/errors.js';
 import { encodeParams, parseSearchParams, type SearchParams } from '../index/params.js';
 import { planQuery } from './query-plan.js';
@@ -95,6 +96,16 @@ function positionAfter(order: BrowseOrder, index: SearchIndex, cursor: Cursor | 
   return lo;
 }
 
+/** Index in `order` of the matching record that `skipped` matching records come before (the end when fewer match). */
+function positionOfMatch(order: BrowseOrder, candidates: Bitmap, skipped: number): number {
+  let seen = 0;
+  for (let position = 0; position < order.ids.length; position++) {
+    if (!hasBit(candidates, order.ids[position])) continue;
+    if (seen++ === skipped) return position;
+  }
+  return order.ids.length;
+}
+
 /**
  * What browse forces (compatibility.md, browse): advancedSyntax, ignorePlurals,
  * enableRules and enablePersonalization off, no optionalFilters, and
@@ -139,7 +150,9 @@ export async function browseIndex(index: SearchIndex, body: Record<string, unkno
   const order = browseOrder(index);
   const retrieved = projection(setting('attributesToRetrieve'), seeUnretrievable ? [] : (setting('unretrievableAttributes') ?? []));
   const hits = [];
-  let position = positionAfter(order, index, cursor);
+  // a cursor continues after its record; else `page` pages of matching records are passed over, as search pages them
+  const page = cursor ? cursor.page + 1 : Math.max(0, params.page ?? 0);
+  let position = cursor ? positionAfter(order, index, cursor) : positionOfMatch(order, candidates, page * hitsPerPage);
   let lastId = -1;
   for (; position < order.ids.length && hits.length < hitsPerPage; position++) {
     const id = order.ids[position];
@@ -151,7 +164,7 @@ export async function browseIndex(index: SearchIndex, body: Record<string, unkno
   const response: Record<string, unknown> = {
     hits,
     nbHits,
-    page: cursor ? cursor.page + 1 : 0,
+    page,
     nbPages: hitsPerPage > 0 ? Math.ceil(nbHits / hitsPerPage) : 0,
     hitsPerPage,
     query: params.query ?? '',
@@ -161,7 +174,7 @@ export async function browseIndex(index: SearchIndex, body: Record<string, unkno
   if (more && lastId >= 0) {
     response.cursor = await encodeCursor(cursorKey, {
       index: index.name, params: encodeParams(requested), key: order.keys[lastId], objectID: index.objectIDOf(lastId)!,
-      page: cursor ? cursor.page + 1 : 0, issuedAt: Date.now(),
+      page, issuedAt: Date.now(),
     });
   }
   return response;

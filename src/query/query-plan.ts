@@ -32,7 +32,12 @@ export interface QueryPlan {
   lightWords: number;
   /** removeStopWords's stop words: ranking-only words, not highlighted nor in parsedQuery (see stopWordsMask). */
   stopWords: number;
+  /** Where core.alternatives came from, in their order (explain: see explain.ts). */
+  alternativeSources: AlternativeSource[];
 }
+
+/** Alternatives of one kind, as explain's `types` names it. */
+export interface AlternativeSource { type: 'plural' | 'compound' | 'synonym' | 'splitOrConcat'; alternatives: Alternative[] }
 
 
 const bit = (w: number) => (w < 32 ? 1 << w : 0);
@@ -298,16 +303,21 @@ export function planQuery(
   if (noPrefix) core.noPrefixAttributes = index.attributeIds(noPrefix);
   if (noExact) core.noExactAttributes = index.attributeIds(noExact);
   const synonyms = synonymsOf(index, query, words, setting);
-  core.alternatives = [
-    ...wordAlternatives(query, words, setting, dictionaries), ...compoundAlternatives(query, words, setting, dictionaries), ...synonyms,
-    ...splitsAndConcatenations(query, words, core),
+  const alternativeSources: AlternativeSource[] = [
+    { type: 'plural', alternatives: wordAlternatives(query, words, setting, dictionaries) },
+    { type: 'compound', alternatives: compoundAlternatives(query, words, setting, dictionaries) },
+    { type: 'synonym', alternatives: synonyms },
+    { type: 'splitOrConcat', alternatives: splitsAndConcatenations(query, words, core) },
   ];
+  core.alternatives = alternativeSources.flatMap((source) => source.alternatives);
   const { filter, geo, scores } = planFilters(index, params, setting);
   core.filter = filter;
   if (geo?.ranks) core.geoRanks = geo.ranks;
   if (scores) core.filterRanks = scores.ranks;
   core.distinct = distinctOf(setting);
-  return { core, words, geo, scores: scores?.scores, synonyms, lightWords: relaxedLightWords(words, query, setting, dictionaries), stopWords };
+  return {
+    core, words, geo, scores: scores?.scores, synonyms, lightWords: relaxedLightWords(words, query, setting, dictionaries), stopWords, alternativeSources,
+  };
 }
 
 /** lastWords / firstWords remove at most this many words (compatibility.md, query strategy). */

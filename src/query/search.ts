@@ -18,6 +18,7 @@ import type { QueryDictionaries } from '../text/dictionaries.js';
 import type { Hit, Page, SearchAnswer, SearchResult } from './search-result.js';
 import { hybridRequestOf, runHybrid, type HybridResult, type HybridScores, type QueryVector } from './hybrid.js';
 import { VECTORS } from '../vectors/record-vectors.js';
+import { explainMatch, explainsMatch } from './explain.js';
 
 export interface SearchContext {
   /** The key may see unretrievableAttributes (admin key or seeUnretrievableAttributes). */
@@ -153,6 +154,8 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
   const shape = hitShape(index, words, setting, plan, context, params.retrieveVectors === true);
   // which attributes of each hit hold a matched term: the others are highlighted without the core
   const marked = shape.marked && !shape.idOnly && found.hits.length > 0 ? index.coreIndex.markedAttributes(found.hits.map((hit) => hit.id)) : undefined;
+  // before the hits are marked: explaining reads the core's marks of the page's tokens
+  const explained = explainsMatch(params.explain) ? explainMatch(plan, index.coreIndex, found.hits.flatMap((hit) => index.searchableTexts(hit.id))) : undefined;
   const hits = pageHits(index, found.hits, shape, params, plan, marked, fused?.scores);
   const limit: number = setting('paginationLimitedTo');
   const paged = sortedHits ?? found.nbHits;
@@ -176,6 +179,7 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
   const userData = [...(requested.userData !== undefined ? [requested.userData] : []), ...ruled.userData];
   if (userData.length) answer.userData = userData;
   if (ruled.appliedRules.length) answer.appliedRules = ruled.appliedRules;
+  if (explained) answer.explain = explained;
   if (fused) answer.semanticHitCount = semanticHitCount;
   if (hybrid?.failure) answer.semanticError = hybrid.failure;
   Object.assign(answer, {

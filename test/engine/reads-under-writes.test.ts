@@ -12,6 +12,8 @@ import { loadCore } from '../../src/core/wasm.js';
 import { Lantern } from '../../src/lantern.js';
 import { RankOrder, type KeySorter } from '../../src/index/rank-order.js';
 import { CoreIndex } from '../../src/core/core-index.js';
+import { TIE_SLOT } from '../../src/core/abi.js';
+import { TieOrder } from '../../src/index/tie-order.js';
 import { RetryLater } from '../../src/util/errors.js';
 import { WritePacer } from '../../src/engine/write-pacer.js';
 import { RecordStore } from '../../src/index/record-store.js';
@@ -239,8 +241,9 @@ describe('rank labels in the core', () => {
       for (const query of ['', 'record', 'numb']) expect(await page(engine, query), `round ${round}, "${query}"`).toEqual(await page(fresh, query));
       await fresh.close();
     }
-    // whole copies: the fresh indexes' and the first ones; the engine's later writes copied their own labels
-    expect(wholeCopies.mock.calls.length).toBeLessThan(rounds * 2 + 4);
+    // whole copies, per slot (customRanking's, the tie order's): the fresh indexes' and the first ones; the
+    // engine's later writes copied their own labels
+    for (const slot of [0, TIE_SLOT]) expect(wholeCopies.mock.calls.filter(([s]) => s === slot).length, `slot ${slot}`).toBeLessThan(rounds * 2 + 4);
     wholeCopies.mockRestore();
     await engine.close();
   });
@@ -421,6 +424,71 @@ describe('rank orders kept across writes', () => {
     const second = new RecordStore();
     for (let i = 0; i < 10; i++) second.push({ objectID: `b${i}`, views: i } as SearchRecord);
     expect(Array.from(ranksOf(order, second))).toEqual(Array.from(fullSort(second, entries)));
+  });
+
+  describe('the tie order (objectID, descending)', () => {
+    /** objectIDs of many shapes: long shared prefixes (several radix passes), prefixes of one another, '' and a NUL, non-ASCII. */
+    const objectIDOf = (random: () => number) => (): string => {
+      const n = Math.floor(random() * 4000);
+      switch (Math.floor(random() * 6)) {
+        case 0: return `product-${String(n).padStart(9, '0')}`;
+        case 1: return n.toString(16).repeat(1 + (n % 3));
+        case 2: return String(n);
+        case 3: return `ab${'\u0000'.repeat(n % 3)}${n % 7 === 0 ? '' : n}`;
+        case 4: return n % 50 === 0 ? '' : `é${n}ü\u{1F600}`;
+        default: return `${String.fromCharCode(0xffff - (n % 40))}${n}`;
+      }
+    };
+    /** The live ids as their labels order them; the labels must also be distinct (no two objectIDs tie). */
+    const labelled = (order: TieOrder, store: RecordStore): number[] => {
+      const { labels } = order.update(store);
+      const live = [...store.liveIds()];
+      expect(new Set(live.map((id) => labels[id])).size).toBe(live.length);
+      return live.sort((a, b) => labels[a] - labels[b]);
+    };
+    const byObjectID = (store: RecordStore): number[] => [...store.liveIds()].sort((a, b) => {
+      const x = store.objectIDOf(a)!;
+      const y = store.objectIDOf(b)!;
+      return x < y ? 1 : x > y ? -1 : 0;
+    });
+
+    for (const seed of [31, 32]) {
+      it(`seed ${seed}: sorted whole by radix passes, then kept by folds, equal to a full sort`, () => {
+        const random = prng(seed);
+        const nextID = objectIDOf(random);
+        const store = new RecordStore();
+        for (let i = 0; i < 6000; i++) {
+          const objectID = nextID();
+          store.remove(objectID);
+          store.push({ objectID } as SearchRecord);
+        }
+        const order = new TieOrder(sortByKeys);
+        const sortsEverything = vi.spyOn(order as unknown as { rebuild: () => void }, 'rebuild');
+        expect(labelled(order, store)).toEqual(byObjectID(store));
+        for (let round = 0; round < 30; round++) {
+          for (let c = 1 + Math.floor(random() * 100); c > 0; c--) {
+            const objectID = nextID();
+            store.remove(objectID);
+            if (random() < 0.7) store.push({ objectID } as SearchRecord);
+          }
+          expect(labelled(order, store), `round ${round}`).toEqual(byObjectID(store));
+        }
+        expect(sortsEverything).toHaveBeenCalledTimes(1);
+      });
+    }
+
+    it('a replaced record takes the place of the one it replaces, and only its label is copied', () => {
+      const store = new RecordStore();
+      for (let i = 0; i < 100; i++) store.push({ objectID: `k${i}` } as SearchRecord);
+      const order = new TieOrder(sortByKeys);
+      const before = labelled(order, store).map((id) => store.objectIDOf(id));
+      const generation = order.generation;
+      store.remove('k42');
+      const id = store.push({ objectID: 'k42' } as SearchRecord);
+      expect(labelled(order, store).map((other) => store.objectIDOf(other))).toEqual(before);
+      expect(order.generation).toBe(generation);
+      expect(order.changed).toEqual([id]);
+    });
   });
 });
 
