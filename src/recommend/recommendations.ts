@@ -34,8 +34,8 @@ export interface RecommendContext {
   search: RecommendSearch;
 }
 
-/** What the rules that apply do: items hidden and promoted, filters on the recommendations. */
-interface RuleEffects { hidden: Set<string>; promoted: Array<{ objectID: string; position: number }>; filters: string[] }
+/** What the rules that apply do: items hidden and promoted, filters on the recommendations, optional filters boosting some. */
+interface RuleEffects { hidden: Set<string>; promoted: Array<{ objectID: string; position: number }>; filters: string[]; optionalFilters: string[] }
 
 /** The answer to one request: a search result whose hits are the recommendations. */
 export function recommend(request: RecommendRequest, ctx: RecommendContext): SearchResult {
@@ -50,7 +50,7 @@ export function recommend(request: RecommendRequest, ctx: RecommendContext): Sea
   if (request.objectID !== undefined && !record) return answered(base, [], request);
   const candidates = candidatesOf(request, ctx, record);
   const effects = request.model === 'looking-similar' ? noEffects() : ruleEffects(ctx, record, request.queryParameters.ruleContexts ?? []);
-  const kept = candidates.filter((c) => c.score >= request.threshold && !effects.hidden.has(c.objectID));
+  const kept = boosted(index, candidates.filter((c) => c.score >= request.threshold && !effects.hidden.has(c.objectID)), effects.optionalFilters);
   const filters = [...request.queryParameters._ruleFilters ?? [], ...effects.filters];
   let hits = searched(ctx, kept, { ...request.queryParameters, _ruleFilters: filters }, request.maxRecommendations);
   hits = promote(ctx, hits, effects, request);
@@ -73,7 +73,7 @@ function candidatesOf(request: RecommendRequest, ctx: RecommendContext, record: 
   }
 }
 
-const noEffects = (): RuleEffects => ({ hidden: new Set(), promoted: [], filters: [] });
+const noEffects = (): RuleEffects => ({ hidden: new Set(), promoted: [], filters: [], optionalFilters: [] });
 
 /** The effects of the rules on at `now` whose condition the viewed item (when there is one) matches. */
 function ruleEffects(ctx: RecommendContext, record: SearchRecord | undefined, contexts: readonly string[]): RuleEffects {
@@ -86,12 +86,28 @@ function ruleEffects(ctx: RecommendContext, record: SearchRecord | undefined, co
     for (const h of c.hide ?? []) effects.hidden.add(h.objectID);
     effects.promoted.push(...c.promote ?? []);
     if (c.params?.filters) effects.filters.push(c.params.filters);
+    effects.optionalFilters.push(...c.params?.optionalFilters ?? []);
     for (const auto of c.params?.automaticFacetFilters ?? []) {
       const values = record ? valuesAt(record, auto.facet) : [];
       if (values.length) effects.filters.push(facetFilter(auto.facet, values, auto.negative === true));
     }
   }
   return effects;
+}
+
+/**
+ * The candidates with those the optional filters score highest first (a
+ * negative one, `facet:-value`, scores the records without the value), the
+ * model's order kept among equals, as optional filters rank search results.
+ */
+function boosted(index: SearchIndex, candidates: Scored[], optionalFilters: string[]): Scored[] {
+  if (optionalFilters.length === 0 || candidates.length < 2) return candidates;
+  const params: SearchParams = { optionalFilters };
+  const { scores } = planFilters(index, params, settingsOf(index, params));
+  if (!scores) return candidates;
+  const boost = (c: Scored) => scores.scores[index.idOf(c.objectID) ?? -1] ?? 0;
+  return candidates.map((c, i) => ({ c, i, boost: boost(c) }))
+    .sort((a, b) => b.boost - a.boost || a.i - b.i).map(({ c }) => c);
 }
 
 /** Whether a record matches a filter expression (a rule's condition). */
@@ -103,7 +119,7 @@ function matches(index: SearchIndex, record: SearchRecord, filters: string): boo
 }
 
 /**
- * The candidates (best first) the parameters keep, as hits in score order, each with its
+ * The candidates (best first) the parameters keep, as hits in their order, each with its
  * `_score`, the first `limit` of them. Which candidates the parameters keep
  * is found by a search answering objectIDs alone, over the best-scored
  * candidates first (a model has up to 1,000: when a few times `limit` of
@@ -117,10 +133,10 @@ function searched(ctx: RecommendContext, candidates: Scored[], params: SearchPar
   let kept = passing(ctx, candidates.slice(0, first), rest).slice(0, limit);
   if (kept.length < limit && first < candidates.length) kept = passing(ctx, candidates, rest).slice(0, limit);
   if (kept.length === 0) return [];
-  const scores = new Map(kept.map((c) => [c.objectID, c.score]));
-  return ctx.search({ ...rest, hitsPerPage: kept.length }, recordsBitmap(ctx.index, scores.keys())).answer.hits
-    .map((hit) => ({ ...hit, _score: scores.get(hit.objectID)! }))
-    .sort((a, b) => b._score - a._score);
+  const place = new Map(kept.map((c, i) => [c.objectID, i]));
+  return ctx.search({ ...rest, hitsPerPage: kept.length }, recordsBitmap(ctx.index, place.keys())).answer.hits
+    .map((hit) => ({ ...hit, _score: kept[place.get(hit.objectID)!].score }))
+    .sort((a, b) => place.get(a.objectID)! - place.get(b.objectID)!);
 }
 
 /** Candidates tried first for a page of recommendations (see `searched`). */

@@ -1,12 +1,13 @@
 // Recommend rules: what a rule may hold (checked before it is logged) and
 // which rules apply to a request. A rule's condition is about the viewed
 // item (its `filters` must match it) and the request's `ruleContexts`; its
-// consequence hides and promotes items and filters the recommendations
+// consequence hides and promotes items, filters the recommendations
 // (`filters`, and `automaticFacetFilters`: the viewed item's own values of
-// a facet, or anything but them with `negative`).
+// a facet, or anything but them with `negative`) and boosts some of them
+// (`optionalFilters`).
 import { badRequest, shown } from '../util/errors.js';
 import { isPlainObject } from '../index/records.js';
-import { parseFilters } from '../index/filters/parse.js';
+import { parseFilters, parseOptionalFilters } from '../index/filters/parse.js';
 
 /** The models rules exist for (every model but looking-similar). */
 export const RULE_MODELS = ['related-products', 'bought-together', 'trending-facets', 'trending-items'] as const;
@@ -72,6 +73,11 @@ function checkParams(value: unknown, where: string): NonNullable<RecommendRule['
   if (checked !== undefined) out.filters = checked;
   if (optionalFilters !== undefined) {
     if (!Array.isArray(optionalFilters) || !optionalFilters.every((f) => typeof f === 'string')) throw badRequest(`${where}.optionalFilters must be an array of strings`);
+    try {
+      parseOptionalFilters(optionalFilters);
+    } catch (e) {
+      throw badRequest(`${where}.optionalFilters: ${(e as Error).message}`);
+    }
     out.optionalFilters = optionalFilters;
   }
   return out;

@@ -166,6 +166,28 @@ describe('rules', () => {
     for (const h of others) expect(h.brand).not.toBe(BRANDS[3]);
   });
 
+  it('optionalFilters put the recommendations they match first (a negative one last), the model\'s order kept among equals', async () => {
+    const before = await first({ model: 'bought-together', objectID: 'p1' });
+    const brand = before[before.length - 1]!.brand as string;
+    expect(before[0]!.brand).not.toBe(brand);
+    const matching = before.filter((h) => h.brand === brand).map((h) => h.objectID);
+    const others = before.filter((h) => h.brand !== brand).map((h) => h.objectID);
+    const boost = async (filter: string) => {
+      await recommend.batchRecommendRules({ indexName: SHOP, model: 'bought-together', recommendRule: [
+        { objectID: 'boost', consequence: { params: { optionalFilters: [filter] } } },
+      ] });
+      await engine.waitForTasks();
+      return ids(await first({ model: 'bought-together', objectID: 'p1' }));
+    };
+    expect(await boost(`brand:${brand}`)).toEqual([...matching, ...others]);
+    expect(await boost(`brand:-${brand}`)).toEqual([...others, ...matching]);
+    await recommend.deleteRecommendRule({ indexName: SHOP, model: 'bought-together', objectID: 'boost' });
+    expect(ids(await first({ model: 'bought-together', objectID: 'p1' }))).toEqual(ids(before));
+    expectError(await send('POST', `/1/indexes/${SHOP}/bought-together/recommend/rules/batch`, [
+      { objectID: 'bad', consequence: { params: { optionalFilters: ['brand:x<score=nope>'] } } },
+    ]), 400, /optionalFilters/);
+  });
+
   it('a bad rule is refused whole with a 400 naming the field', async () => {
     const response = await send('POST', `/1/indexes/${SHOP}/bought-together/recommend/rules/batch`, [
       { objectID: 'ok' }, { objectID: 'bad', consequence: { promote: [{ objectID: 'p1', position: -1 }] } },
