@@ -41,6 +41,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { mb, ms, table } from './format.mjs';
 import { percentile } from './measure.mjs';
+import { mulberry32 as random } from './corpus.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -99,17 +100,6 @@ async function loadVectorSpace() {
 }
 
 // ---------------------------------------------------------------- data
-
-/** mulberry32: a seeded generator. @param {number} seed */
-function random(seed) {
-  let s = seed;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** @param {() => number} next */
 const gaussian = (next) => () => Math.sqrt(-2 * Math.log(next() + 1e-12)) * Math.cos(2 * Math.PI * next());

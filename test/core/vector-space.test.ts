@@ -6,21 +6,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCore } from '../../src/core/wasm.js';
 import { VectorSpace, type NearestVectors } from '../../src/core/vector-space.js';
 import { concat } from '../../src/util/bytes.js';
+import { prng as random } from '../support/random.js';
 
 beforeAll(loadCore);
 
 const pause = async () => {};
-
-/** A seeded generator (mulberry32): the same data on every run. */
-function random(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `count` vectors of `dimensions` around `clusters` random centres (a Gaussian mixture, like embeddings). */
 function clustered(count: number, dimensions: number, clusters: number, seed: number): Float32Array[] {

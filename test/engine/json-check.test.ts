@@ -4,18 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { assertJson } from '../../src/util/json-check.js';
+import { prng as random } from '../support/random.js';
 
 const talks = JSON.parse(readFileSync(new URL('../fixtures/talks.json', import.meta.url), 'utf8'));
-
-/** A deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** What JSON.stringify does with a value: its error's type and message, or nothing. */
 function stringifyOutcome(value: unknown): string | undefined {

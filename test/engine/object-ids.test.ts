@@ -7,20 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { ObjectIdTable } from '../../src/index/object-id-table.js';
 import { CHUNK_RECORDS, RecordStore } from '../../src/index/record-store.js';
 import type { SearchRecord } from '../../src/index/records.js';
+import { prng as random } from '../support/random.js';
 
 // objectIDs as an application might make them: e-mail addresses (unique in this file)
 const contacts: SearchRecord[] = JSON.parse(readFileSync(new URL('../fixtures/contacts.json', import.meta.url), 'utf8'))
   .map((c: Record<string, string>) => ({ ...c, objectID: c.email }));
-
-/** A deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('objectID table', () => {
   it('answers as a Map does through adds, deletes and re-adds', () => {

@@ -2,20 +2,10 @@
 // in which a known pattern hides among random noise (seeded, so a failure
 // is the same every run).
 import type { Lantern } from '../../src/lantern.js';
+import { prng as random } from '../support/random.js';
 
 export const DAY = 86_400_000;
 export const BRANDS = ['acme', 'globex', 'initech', 'umbrella'];
-
-/** A small deterministic random source (mulberry32). */
-export function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `n` products p0..p(n-1): a brand each (p{i} has BRANDS[i % 4]), a price, a vector on a circle. */
 export function products(n: number): Array<Record<string, unknown> & { objectID: string }> {

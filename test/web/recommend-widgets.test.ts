@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumFor } from '../support/chromium.js';
 import { startServe, type Served } from '../support/serve.js';
 import { expectNoFailure, openWebApp, type WebApp } from '../support/web-app.js';
-import { BRANDS, DAY, click, conversion, products, random, type PlantedEvent } from '../recommend/planted.js';
+import { BRANDS, DAY, click, conversion, products, type PlantedEvent } from '../recommend/planted.js';
+import { prng as random } from '../support/random.js';
 
 const haveChromium = chromiumFor('recommend-widgets.test.ts');
 const ENTRY = fileURLToPath(new URL('./fixtures/recommend-app.ts', import.meta.url));
