@@ -4,7 +4,8 @@
 // server holds; the server goes away and the page goes offline, the server
 // comes back and takes writes meanwhile; the follower keeps answering from
 // what it holds, and once the page is online again its searches see the
-// writes.
+// writes. Its Recommend models come along the log: it recommends what the
+// server learnt from a few purchases, online and offline.
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumFor, launchChromium, originOf, servePages } from '../support/chromium.js';
 import { startServe, type Served } from '../support/serve.js';
+import { conversion } from '../recommend/planted.js';
 
 const haveChromium = chromiumFor('browser-follower.test.ts');
 const PAGES = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -28,7 +30,7 @@ const dirs: string[] = [];
 const pageLog: string[] = [];
 
 async function startApi(dataDir: string): Promise<Served> {
-  api = await startServe(['--data', dataDir, '--admin-key', ADMIN, '--app-id', APP, ...(apiPort ? ['--port', apiPort] : [])]);
+  api = await startServe(['--data', dataDir, '--admin-key', ADMIN, '--app-id', APP, '--recommend-min-events', '2', ...(apiPort ? ['--port', apiPort] : [])]);
   apiPort = new URL(api.url).port;
   return api;
 }
@@ -50,6 +52,17 @@ async function found(page: Page, query: string): Promise<string[]> {
   return (body.hits as Array<{ objectID: string }>).map((h) => h.objectID).sort();
 }
 
+const BOUGHT_WITH_P1 = { requests: [{ indexName: 'products', model: 'bought-together', objectID: 'p1', threshold: 0 }] };
+type Scored = Array<[objectID: string, score: number]>;
+const scored = (body: any): Scored => body.results[0].hits.map((h: { objectID: string; _score: number }) => [h.objectID, h._score]);
+
+/** What the page's follower recommends as bought together with p1: objectIDs and scores. */
+async function recommended(page: Page): Promise<Scored> {
+  const response = await page.evaluate((body) => (window as any).lantern.request({ method: 'POST', path: '/1/indexes/*/recommendations', body }), BOUGHT_WITH_P1);
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return scored(response.body);
+}
+
 const followState = (page: Page) => page.evaluate(() => (window as any).lantern.followState());
 
 beforeAll(async () => {
@@ -68,7 +81,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(!haveChromium)('a follower in a browser worker', () => {
-  it('answers while offline, and sees the server\'s writes once back online', async () => {
+  it('answers searches and recommendations while offline, and sees the server\'s writes once back online', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'lantern-follow-served-'));
     dirs.push(dataDir);
     await startApi(dataDir);
@@ -87,11 +100,21 @@ describe.skipIf(!haveChromium)('a follower in a browser worker', () => {
     await page.evaluate((t) => (window as any).lantern.caughtUp(t), first);
     expect(await found(page, 'television')).toEqual(['p1', 'p2']);
 
+    // a few purchases of p1 with p2: the server learns they go together (within its 5 s freshness), its follower receives the models
+    const purchases = ['u1', 'u2', 'u3'].map((user) => conversion('products', user, ['p1', 'p2'], Date.now() - 60_000));
+    await call('POST', '/1/events', { events: purchases });
+    const boughtWithP1 = [...new Set(purchases.flatMap((e) => (e.objectIDs.includes('p1') ? e.objectIDs.filter((id) => id !== 'p1') : [])))];
+    const serverRecommends = async () => scored(await call('POST', '/1/indexes/*/recommendations', BOUGHT_WITH_P1));
+    await expect.poll(async () => (await serverRecommends()).map(([id]) => id), { timeout: 15_000 }).toEqual(boughtWithP1);
+    const served = await serverRecommends();
+    await expect.poll(() => recommended(page), { timeout: 15_000 }).toEqual(served);
+
     // the page goes offline and the server goes away: the follower answers from what it holds
     await context!.setOffline(true);
     await api!.kill();
     await expect.poll(async () => (await followState(page)).connected, { timeout: 20_000 }).toBe(false);
     expect(await found(page, 'television')).toEqual(['p1', 'p2']);
+    expect(await recommended(page)).toEqual(served);
 
     // the server is back and takes a write while the page is still offline
     await startApi(dataDir);
@@ -99,11 +122,14 @@ describe.skipIf(!haveChromium)('a follower in a browser worker', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect((await followState(page)).connected).toBe(false);
     expect(await found(page, 'television')).toEqual(['p1', 'p2']);
+    expect(await recommended(page)).toEqual(served);
 
     // online again: it catches up
     await context!.setOffline(false);
     await page.evaluate((t) => (window as any).lantern.caughtUp(t), taskID);
     expect(await found(page, 'television')).toEqual(['p1', 'p2', 'p3']);
+    // the restarted server learns again from its stored events (within its freshness), and its follower with it
+    await expect.poll(() => recommended(page), { timeout: 15_000 }).toEqual(served);
     expect(await followState(page)).toMatchObject({ connected: true, caughtUp: true });
     // a write to the follower is refused
     const refused = await page.evaluate(() => (window as any).lantern.request({ method: 'POST', path: '/1/indexes/products', body: { name: 'x' } }));
