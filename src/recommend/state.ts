@@ -12,9 +12,11 @@
 // follow feed sends them on).
 //
 // Snapshots: a stored snapshot holds the rules only, the models are trained
-// again from the stored events at load (as fast as loading them would be,
-// and nothing twice on disk: bench/recommend.mjs). An image for a replica
-// carries the trained models too. A follower receives no events
+// again from the stored events at load, at once (as fast as loading them
+// would be, and nothing twice on disk: bench/recommend.mjs). An image for a
+// replica carries the trained models too, once there are any: until the
+// first training an image says nothing of models, so that a follower of a
+// server just restarted keeps answering with the models it has. A follower receives no events
 // (src/follow/scope.ts): it learns nothing, and answers with the models
 // and settings (the minimums) its server sends along its log (`receive`),
 // which its stored snapshots keep.
@@ -57,6 +59,8 @@ export class RecommendState implements StateSection<RecommendPart, Applied> {
   /** The day the models were trained (the window moves with it). */
   private trainedDay = -1;
   private mustRetrain = true;
+  /** Whether the models reflect the events (or, on a follower, its server's models) at least once since they were reset. */
+  private trained = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
@@ -89,6 +93,7 @@ export class RecommendState implements StateSection<RecommendPart, Applied> {
     this.learntWith = recommendSettings(settings);
     if (models) this.models.set(indexName, IndexModels.restore(models));
     else this.models.delete(indexName);
+    this.trained = true;
   }
 
   /** The models of an index (undefined: no events for it yet). */
@@ -119,10 +124,12 @@ export class RecommendState implements StateSection<RecommendPart, Applied> {
   /** Learns what the store holds beyond the models, within `freshnessMs` (one timer for any number of events). */
   private scheduleRefresh(): void {
     if (!this.learns || this.timer || this.stopped) return;
+    // models not trained since the engine opened answer nothing: train them at once
+    const delay = this.trained ? this.settings.freshnessMs : 0;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.refresh().catch((e: Error) => console.error(`lantern: recommend models not updated (${e.message})`));
-    }, this.settings.freshnessMs);
+    }, delay);
     (this.timer as { unref?: () => void }).unref?.();
   }
 
@@ -153,6 +160,7 @@ export class RecommendState implements StateSection<RecommendPart, Applied> {
     const from = this.consumed;
     this.consumed = await learnNew(this.models, store.events, from, store.events.length, this.settings, now);
     for (let i = from; i < this.consumed; i++) learnt.add(store.events[i].index);
+    this.trained = true;
     if (learnt.size > 0) for (const listener of this.listeners) listener([...learnt]);
   }
 
@@ -175,11 +183,15 @@ export class RecommendState implements StateSection<RecommendPart, Applied> {
     for (const [index, byModel] of this.rules) for (const [model, byID] of byModel) if (byID.size) rules.push([index, model, [...byID.values()]]);
     // a stored snapshot of an engine that learns holds no models: it learns them again at load
     if (use === 'store' && this.learns) return { recommend: { rules } };
+    // models not trained yet are not "no models": an image without them leaves a follower's own
+    if (!this.trained) return { recommend: { rules, settings: this.settings } };
     return { recommend: { rules, models: [...this.models].map(([index, m]) => [index, m.snapshot()]), settings: this.settings } };
   }
 
   restore({ recommend }: Partial<RecommendPart>): void {
+    const kept = !this.learns && !recommend?.models ? this.models : undefined;
     this.reset();
+    if (kept) { this.models = kept; this.trained = true; }
     for (const [index, model, rules] of recommend?.rules ?? []) this.apply({ type: 'recommend', action: 'saveRules', indexName: index, model, rules, clearExisting: true } as RecommendOperation);
     if (recommend?.settings && !this.learns) this.learntWith = recommendSettings(recommend.settings);
     if (recommend?.models) {
@@ -187,6 +199,7 @@ export class RecommendState implements StateSection<RecommendPart, Applied> {
       this.consumed = this.events().events.length;
       this.trainedDay = dayOf(Date.now());
       this.mustRetrain = false;
+      this.trained = true;
     }
     this.scheduleRefresh();
   }
@@ -197,5 +210,6 @@ export class RecommendState implements StateSection<RecommendPart, Applied> {
     this.consumed = 0;
     this.trainedDay = -1;
     this.mustRetrain = true;
+    this.trained = false;
   }
 }
