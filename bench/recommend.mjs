@@ -92,7 +92,7 @@ started = performance.now();
 const image = JSON.stringify(engine.recommend.snapshot('replica'));
 const packed = performance.now() - started;
 started = performance.now();
-const copy = new (/** @type {any} */ (engine.recommend.constructor))(() => engine.analytics.store, {}, false);
+const copy = new (/** @type {any} */ (engine.recommend.constructor))(() => engine.analytics.store, undefined, false);
 copy.restore(JSON.parse(image));
 const loaded = performance.now() - started;
 console.log(`models in a snapshot: ${mb(image.length)} of JSON, ${ms(packed)} to write, ${ms(loaded)} to load (training again: ${ms(training)})`);

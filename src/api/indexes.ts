@@ -6,6 +6,7 @@ import { parseSettings } from '../index/params.js';
 import { isOneOf, isPlainObject } from '../index/records.js';
 import { DEFAULT_SETTINGS, rankingPlan } from '../index/settings.js';
 import type { SearchIndex } from '../index/search-index.js';
+import { answeredSynonym } from '../index/synonyms.js';
 import { replicaName } from '../index/index-config.js';
 import { forwardToReplicas } from './query-flags.js';
 import { checkWholeIndexAllowed } from '../auth/restrictions.js';
@@ -62,7 +63,7 @@ export function getSettings(ctx: OperationContext<'indexName', Uses>) {
   // an embedder's API key is the admin's: other keys see it masked
   if (!ctx.caller.isAdmin && isPlainObject(settings.embedders)) settings.embedders = redactEmbedders(settings.embedders as Record<string, EmbedderSettings>);
   // synonyms were part of settings once; getVersion=2 leaves them out
-  if (ctx.query.getVersion !== '2') settings.synonyms = [...index.synonyms.values()];
+  if (ctx.query.getVersion !== '2') settings.synonyms = [...index.synonyms.values()].map(answeredSynonym);
   return settings;
 }
 

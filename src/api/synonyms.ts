@@ -1,6 +1,6 @@
 // Synonyms: save, batch, get, delete, clear, search.
 import { badRequest, notFound } from '../util/errors.js';
-import { searchSynonyms, synonymTypeOf, toSynonym } from '../index/synonyms.js';
+import { answeredSynonym, searchSynonyms, synonymTypeOf, toSynonym } from '../index/synonyms.js';
 import { forwardToReplicas, now, queryFlag } from './query-flags.js';
 import type { OperationContext } from './types.js';
 import { checkIndexName } from '../index/index-name.js';
@@ -34,7 +34,7 @@ export async function saveSynonyms(ctx: OperationContext<'indexName', Uses>) {
 export function getSynonym(ctx: OperationContext<'indexName' | 'objectID', Uses>) {
   const synonym = ctx.engine.index(ctx.params.indexName).synonyms.get(ctx.params.objectID);
   if (!synonym) throw notFound('Synonym set does not exist');
-  return synonym;
+  return answeredSynonym(synonym);
 }
 
 export async function deleteSynonym(ctx: OperationContext<'indexName' | 'objectID', Uses>) {

@@ -6,11 +6,21 @@ import { badRequest, shown } from '../util/errors.js';
 import { isPlainObject } from './records.js';
 import { fold } from '../text/fold.js';
 
-export type Synonym =
+export type Synonym = (
   | { objectID: string; type: 'synonym'; synonyms: string[] }
   | { objectID: string; type: 'onewaysynonym'; input: string; synonyms: string[] }
   | { objectID: string; type: 'altcorrection1' | 'altcorrection2'; word: string; corrections: string[] }
-  | { objectID: string; type: 'placeholder'; placeholder: string; replacements: string[] };
+  | { objectID: string; type: 'placeholder'; placeholder: string; replacements: string[] }
+) & {
+  /** The type as it was given when spelt otherwise (`oneWaySynonym`): answered as given, as settings are. */
+  typeGiven?: string;
+};
+
+/** A synonym as the API answers it: its type as it was given. */
+export function answeredSynonym(synonym: Synonym): Record<string, unknown> {
+  const { typeGiven, ...rest } = synonym;
+  return typeGiven === undefined ? rest : { ...rest, type: typeGiven };
+}
 
 export const SYNONYM_TYPES = ['synonym', 'onewaysynonym', 'altcorrection1', 'altcorrection2', 'placeholder'] as const;
 
@@ -30,26 +40,27 @@ export function toSynonym(body: unknown, objectID?: string): Synonym {
   if (!isPlainObject(body)) throw badRequest('Invalid JSON: a synonym must be an object');
   const id = objectID ?? body.objectID;
   if (typeof id !== 'string' || id === '') throw badRequest('A synonym needs an objectID');
-  const type = synonymTypeOf(body.type) ?? body.type; // stored in lower case
+  const type = synonymTypeOf(body.type) ?? body.type; // read in lower case, answered as given
   const fail: (what: string) => never = (what) => { throw badRequest(`Synonym ${id}: ${what}`); };
+  const given = typeof body.type === 'string' && body.type !== type ? { typeGiven: body.type } : {};
   const { synonyms, input, word, corrections, placeholder, replacements } = body;
   switch (type) {
     case 'synonym':
       if (!strings(synonyms) || synonyms.length < 2) fail('"synonyms" must list at least two words or phrases');
-      return { objectID: id, type, synonyms };
+      return { objectID: id, type, synonyms, ...given };
     case 'onewaysynonym':
       if (typeof input !== 'string' || input.trim() === '') fail('"input" must be a non-empty string');
       if (!strings(synonyms)) fail('"synonyms" must be a non-empty array of strings');
-      return { objectID: id, type, input, synonyms };
+      return { objectID: id, type, input, synonyms, ...given };
     case 'altcorrection1':
     case 'altcorrection2':
       if (typeof word !== 'string' || /\s/.test(word.trim()) || word.trim() === '') fail('"word" must be a single word');
       if (!strings(corrections) || corrections.some((c: string) => /\s/.test(c.trim()))) fail('"corrections" must be single words');
-      return { objectID: id, type, word, corrections };
+      return { objectID: id, type, word, corrections, ...given };
     case 'placeholder':
       if (typeof placeholder !== 'string' || !/^<[^<>]+>$/.test(placeholder)) fail('"placeholder" must look like <name>');
       if (!strings(replacements)) fail('"replacements" must be a non-empty array of strings');
-      return { objectID: id, type, placeholder, replacements };
+      return { objectID: id, type, placeholder, replacements, ...given };
     default:
       return fail(`unknown type ${shown(type)} (expected one of ${SYNONYM_TYPES.join(', ')})`);
   }
@@ -116,7 +127,7 @@ export function synonymWords(alternatives: Alternative[], words: number): Array<
 /** Synonym search: `query` in any of the synonym's words, `type` a comma list of types. */
 export function searchSynonyms(all: Synonym[], query: string, types: string[], page: number, hitsPerPage: number) {
   const q = key(query);
-  const text = (s: Synonym) => JSON.stringify(Object.values(s)).toLowerCase();
+  const text = (s: Synonym) => JSON.stringify(Object.values(answeredSynonym(s))).toLowerCase();
   const hits = all.filter((s) => (types.length === 0 || types.includes(s.type)) && (q === '' || key(text(s)).includes(q)));
-  return { hits: hits.slice(page * hitsPerPage, (page + 1) * hitsPerPage), nbHits: hits.length };
+  return { hits: hits.slice(page * hitsPerPage, (page + 1) * hitsPerPage).map(answeredSynonym), nbHits: hits.length };
 }

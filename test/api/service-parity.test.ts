@@ -233,17 +233,25 @@ describe('settings are read back in the form given', () => {
     expect(await client.getSettings({ indexName: 'shop_by_price' })).toMatchObject({ ...ANSWERED, distinct: 'false' });
   });
 
-  it('survive a snapshot and a restart byte for byte, and writes logged after it', async () => {
+  it('survive a snapshot and a restart byte for byte, and writes logged after it (synonym types as given too)', async () => {
     const dir = tempDir();
     const options = { appId: APP_ID, adminKey: ADMIN_KEY, snapshotEvery: 0 };
     const first = await openAt(dir, options);
+    const synonym = (engine: Lantern, indexName: string, body: Record<string, unknown>) => sender(engine)('PUT', `/1/indexes/${indexName}/synonyms/s1`, { objectID: 's1', ...body });
     await write(first, 'snapshotted', GIVEN);
+    expect((await synonym(first, 'snapshotted', { type: 'oneWaySynonym', input: 'cell', synonyms: ['phone'] })).status).toBe(200);
+    await first.waitForTasks();
     await first.snapshot();
     await write(first, 'logged', { ...GIVEN, typoTolerance: 'true', distinct: '2' });
-    const read = async (engine: Lantern, indexName: string) => JSON.stringify((await sender(engine)('GET', `/1/indexes/${indexName}/settings?getVersion=2`)).body);
+    expect((await synonym(first, 'logged', { type: 'altCorrection1', word: 'phone', corrections: ['fone'] })).status).toBe(200);
+    await first.waitForTasks();
+    const read = async (engine: Lantern, indexName: string) => JSON.stringify([
+      (await sender(engine)('GET', `/1/indexes/${indexName}/settings?getVersion=2`)).body,
+      (await sender(engine)('GET', `/1/indexes/${indexName}/synonyms/s1`)).body,
+    ]);
     const before = [await read(first, 'snapshotted'), await read(first, 'logged')];
-    expect(JSON.parse(before[0])).toMatchObject(ANSWERED);
-    expect(JSON.parse(before[1])).toMatchObject({ typoTolerance: 'true', distinct: '2' });
+    expect(JSON.parse(before[0])).toMatchObject([ANSWERED, { type: 'oneWaySynonym' }]);
+    expect(JSON.parse(before[1])).toMatchObject([{ typoTolerance: 'true', distinct: '2' }, { type: 'altCorrection1' }]);
     await closeEngine(first);
     const second = await openAt(dir, options);
     expect([await read(second, 'snapshotted'), await read(second, 'logged')]).toEqual(before);

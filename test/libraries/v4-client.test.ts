@@ -107,10 +107,12 @@ describe('algoliasearch v4 over HTTP', () => {
       { objectID: 'earphones', type: SynonymEnum.OneWaySynonym as 'oneWaySynonym', input: 'earphones', synonyms: ['headphones', 'earbuds'] },
       { objectID: 'notebook', type: SynonymEnum.Synonym as 'synonym', synonyms: ['notebook', 'laptop'] },
     ]).wait();
-    // stored and answered in lower case, as the service does (its spec lists both spellings)
-    expect(await index.getSynonym('earphones')).toMatchObject({ type: 'onewaysynonym', input: 'earphones', synonyms: ['headphones', 'earbuds'] });
+    // answered as given, as the service does (its spec lists both spellings); a search by either spelling finds it
+    expect(await index.getSynonym('earphones')).toMatchObject({ type: 'oneWaySynonym', input: 'earphones', synonyms: ['headphones', 'earbuds'] });
     const found = await index.searchSynonyms('', { type: 'onewaysynonym' } as any);
     expect(found.hits.map((s) => s.objectID)).toEqual(['earphones']);
+    expect(found.hits[0]!.type).toBe('oneWaySynonym');
+    expect((await index.getSettings() as { synonyms?: Array<{ type: string }> }).synonyms).toBeUndefined();
     const { hits } = await index.search<Product>('earphones', { attributesToRetrieve: ['name'] });
     const heard = PRODUCTS.filter((p) => p.category === 'headphones' || /earbuds|headphones/.test(p.name));
     expect(hits.map((h) => h.name).sort()).toEqual(heard.map((p) => p.name).sort()); // no record says earphones
@@ -119,7 +121,7 @@ describe('algoliasearch v4 over HTTP', () => {
     expect((await index.search('notebook', { hitsPerPage: 0 })).nbHits).toBe(0);
   });
 
-  // SynonymEnum's camel case (`oneWaySynonym`) names the type stored in lower case, in a search as in a save
+  // SynonymEnum's camel case (`oneWaySynonym`) names the type read in lower case, in a search as in a save
   it('searchSynonyms with the type as SynonymEnum spells it', async () => {
     const found = await index.searchSynonyms('', { type: SynonymEnum.OneWaySynonym } as any);
     expect(found.hits.map((s) => s.objectID)).toEqual(['earphones']);
