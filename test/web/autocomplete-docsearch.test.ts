@@ -48,6 +48,8 @@ beforeAll(async () => {
   if (!haveChromium) return;
   engine = await Lantern.open({ appId: APP_ID, adminKey: ADMIN_KEY });
   const admin = algoliasearch(APP_ID, ADMIN_KEY, { requester: lanternRequester(engine) });
+  // ranked by popularity, as the service sets a query suggestions index (ties would come by objectID)
+  await admin.waitForTask({ indexName: 'products_query_suggestions', taskID: (await admin.setSettings({ indexName: 'products_query_suggestions', indexSettings: { customRanking: ['desc(popularity)'] } })).taskID });
   await admin.saveObjects({ indexName: 'products_query_suggestions', objects: SUGGESTIONS, waitForTasks: true });
   const docsSettings = {
     searchableAttributes: ['unordered(hierarchy.lvl0)', 'unordered(hierarchy.lvl1)', 'unordered(hierarchy.lvl2)', 'content'],
