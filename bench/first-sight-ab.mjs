@@ -29,9 +29,9 @@ const corpusFor = () => {
   const records = synthetic(RECORDS);
   return { ...records, documents: records.records.map((r) => flatDocument(r, records.peer)) };
 };
-const { indexName, all } = (() => {
+const { all } = (() => {
   const corpus = corpusFor();
-  return { indexName: corpus.name, all: typedQueries(corpus, WARMUP + QUERIES, Number(values.seed)) };
+  return { all: typedQueries(corpus, WARMUP + QUERIES, Number(values.seed)) };
 })();
 const [warmup, queries] = [all.slice(0, WARMUP), all.slice(WARMUP)];
 
@@ -46,7 +46,7 @@ for (const [name, dist] of [['A', values.a], ['B', values.b]]) {
 
 /** @type {(instance: LanternInstance, query: string) => Promise<string[]>} the default answer's ids */
 const defaultAnswer = async (instance, query) => {
-  const response = await instance.engine.request({ method: 'POST', path: `/1/indexes/${indexName}/query`, body: { query } });
+  const response = await instance.answer({ query });
   return /** @type {{ hits: Array<{ objectID: string }> }} */ (response.body).hits.map((h) => h.objectID);
 };
 /** @type {(instance: LanternInstance, query: string) => Promise<string[]>} */
