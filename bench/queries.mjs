@@ -229,6 +229,20 @@ function replaceLetter(word, at, rng) {
  */
 
 /**
+ * The query shapes of bench/shapes.mjs: typed2 (two words of 6+ letters,
+ * one letter replaced in the first but not its first, the second all but its
+ * last two letters), prefix (one word of 6+ letters cut to 1-6 letters),
+ * typoAny (1-3 words of 4+ letters, a letter replaced anywhere in the
+ * first, the first letter included, the last cut to 4-8 letters).
+ * @type {Record<'typed2' | 'prefix' | 'typoAny', QueryShape>}
+ */
+export const QUERY_SHAPES = {
+  typed2: { words: [2, 2], minLetters: 6, typo: 'notFirst', last: 'allButTwo' },
+  prefix: { words: [1, 1], minLetters: 6, typo: 'none', last: [1, 6] },
+  typoAny: { words: [1, 3], minLetters: 4, typo: 'any', last: [4, 8] },
+};
+
+/**
  * `count` distinct queries of `shape` from the titles of `corpus`'s records,
  * each with the record it came from (fewer if the titles have too few words
  * of the shape). The letters kept of the last word are never more than it has.

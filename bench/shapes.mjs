@@ -10,7 +10,7 @@
 //     cities (135k real names);
 //   settings: the corpus's own (ordered attributes, customRanking) or every
 //     attribute unordered() and no customRanking;
-//   queries (queries.mjs shapedQueries, from records' titles): typed2 (two
+//   queries (queries.mjs QUERY_SHAPES, from records' titles): typed2 (two
 //     words of 6+ letters, one letter replaced in the first but not its
 //     first, the second all but its last two letters), prefix (one word
 //     of 6+ letters cut to 1-6 letters), typoAny (1-3 words of 4+ letters,
@@ -39,10 +39,9 @@ import { parseArgs } from 'node:util';
 import { cities, synthetic, ted, zipfText } from './corpus.mjs';
 import { settleHeap, stats } from './measure.mjs';
 import { flatDocument, loadLibraries, TOP } from './peers.mjs';
-import { shapedQueries } from './queries.mjs';
+import { QUERY_SHAPES, shapedQueries } from './queries.mjs';
 
 /** @typedef {import('./corpus.mjs').Corpus} Corpus */
-/** @typedef {import('./queries.mjs').QueryShape} QueryShape */
 
 const { values } = parseArgs({
   options: {
@@ -66,13 +65,6 @@ const RECORD_SETS = {
   cities,
 };
 
-/** @type {Record<string, QueryShape>} */
-const QUERY_SHAPES = {
-  typed2: { words: [2, 2], minLetters: 6, typo: 'notFirst', last: 'allButTwo' },
-  prefix: { words: [1, 1], minLetters: 6, typo: 'none', last: [1, 6] },
-  typoAny: { words: [1, 3], minLetters: 4, typo: 'any', last: [4, 8] },
-};
-
 /**
  * The settings a shape gives a corpus: its own, or every searchable
  * attribute unordered and no customRanking.
@@ -87,7 +79,7 @@ const SETTINGS = {
   },
 };
 
-/** @typedef {{ name: string, records: string, settings: string, queries: string }} Shape */
+/** @typedef {{ name: string, records: string, settings: string, queries: keyof typeof QUERY_SHAPES }} Shape */
 /** @type {Shape[]} in the order they run: shapes of one records and settings share a build */
 const SHAPES = [
   { name: 'zipf2 typed2 (the plain shape)', records: 'zipf2', settings: 'own', queries: 'typed2' },
