@@ -48,4 +48,12 @@ describe('jsonStart', () => {
   it('throws where JSON.stringify throws on what it reads (a BigInt)', () => {
     expect(() => jsonStart({ n: 1n }, 1000)).toThrow();
   });
+
+  it('writes a small value with a cycle until the limit, as a large one', () => {
+    const small: Record<string, unknown> = { objectID: 'a' };
+    small.self = small;
+    const start = jsonStart(small, 120);
+    expect(start.startsWith('{"objectID":"a","self":{"objectID":"a","self":{')).toBe(true);
+    expect(start.length).toBeGreaterThanOrEqual(120);
+  });
 });
