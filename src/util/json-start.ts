@@ -65,8 +65,11 @@ function tryStringify(container: object): string | undefined {
 }
 
 /**
- * `JSON.stringify(value).slice(0, limit)` and maybe more of it (a caller
- * cuts), without serialising what lies past `limit`. Throws where
+ * `JSON.stringify(value).slice(0, limit)`, without serialising what lies
+ * past `limit`; or the whole text, for a value that is not a container or
+ * one written whole (see WRITTEN_WHOLE: a caller cuts it). A start cut at
+ * the limit is a string of its own, joined from its parts (never a view
+ * of a longer one, which would keep all of that alive). Throws where
  * JSON.stringify throws on what it reads (a BigInt); a cycle is written
  * until the limit instead of refused. '' for a value JSON has no text for.
  */
@@ -76,8 +79,11 @@ export function jsonStart(value: unknown, limit: number): string {
   if (whole !== undefined) return whole;
   const parts: string[] = [];
   let length = 0;
+  // the part that crosses the limit is cut there (the first part, a bracket, never is: the join copies it)
   const emit = (text: string) => {
-    parts.push(text);
+    const room = limit - length;
+    if (room <= 0) return;
+    parts.push(text.length > room ? text.slice(0, room) : text);
     length += text.length;
   };
   const walk = (container: object): void => {
