@@ -18,13 +18,14 @@
 //     the last cut to 4-8 letters; a single word is kept whole).
 //
 // Each build of Lantern is a bulk import through the batch API (1,000
-// records a batch, no snapshot); its shapes are run in the table's order,
-// the first right after the import ("import"), the next ones after the
-// earlier shapes' queries ("warm": the queries are new, the engine is not).
-// Then every query is asked again ("seen again"). MiniSearch (peers.mjs:
+// records a batch, no snapshot), beside a build of MiniSearch (peers.mjs:
 // AND, prefix on the last word, typos by word length as Lantern allows,
-// the first attribute boosted 2x where attributes are ordered) is built
-// once per records and asked the same queries.
+// the first attribute boosted 2x where attributes are ordered), made
+// before it. Their shapes run in the table's order, the first right after
+// the import ("import"), the next ones after the earlier shapes' queries
+// ("warm": the queries are new, the engine is not). Each query is asked of
+// both in turns (which one first alternates), then of Lantern again
+// ("seen again").
 //
 // recall@10 (known item): the share of queries whose source record (the
 // one whose title the query was cut from) is among the first 10 hits. It
@@ -98,29 +99,38 @@ const chosen = SHAPES.filter((s) => !wanted || wanted.some((w) => s.name.startsW
 if (chosen.length === 0) throw new Error(`--shapes: names starting one of ${SHAPES.map((s) => `"${s.name}"`).join(', ')}`);
 
 /** @typedef {{ p50: number, p99: number, recall: number }} Figures */
+/** @typedef {(query: string) => Promise<string[]>} Ask the ids of the first hits */
 /**
- * Times `ask` once per query; the times' p50 and p99 (ms) and the known-item recall@10.
+ * Asks every query of each of `asks`, in turns (the first asked moves by one
+ * at each query, so that neither meets the machine's moments more than the
+ * other); per ask, the times' p50 and p99 (ms) and the known-item recall@10.
  * @param {Array<{ query: string, objectID: string }>} queries
- * @param {(query: string) => Promise<string[]> | string[]} ask the ids of the first hits
- * @returns {Promise<Figures>}
+ * @param {Ask[]} asks
+ * @returns {Promise<Figures[]>}
  */
-async function timeEach(queries, ask) {
-  const times = [];
-  let found = 0;
-  for (const { query, objectID } of queries) {
-    const started = performance.now();
-    const ids = await ask(query);
-    times.push(performance.now() - started);
-    if (ids.slice(0, TOP).includes(objectID)) found++;
+async function timeInTurns(queries, asks) {
+  /** @type {number[][]} */
+  const times = asks.map(() => []);
+  const found = asks.map(() => 0);
+  for (const [i, { query, objectID }] of queries.entries()) {
+    for (let turn = 0; turn < asks.length; turn++) {
+      const a = (i + turn) % asks.length;
+      const started = performance.now();
+      const ids = await asks[a](query);
+      times[a].push(performance.now() - started);
+      if (ids.slice(0, TOP).includes(objectID)) found[a]++;
+    }
   }
-  const { p50, p99 } = stats(times);
-  return { p50, p99, recall: found / queries.length };
+  return times.map((t, a) => {
+    const { p50, p99 } = stats(t);
+    return { p50, p99, recall: found[a] / queries.length };
+  });
 }
 
 const [lantern, peer] = await loadLibraries(['lantern', values.peer], new URL('../dist', import.meta.url).pathname);
 if (!peer) throw new Error(`--peer: one of the libraries peers.mjs knows, not "${values.peer}"`);
 
-/** @type {Map<Shape, { count: number, example: string, after: string, lantern: Figures, again: Figures, peer: Figures }>} */
+/** @type {Map<Shape, { example: string, after: string, lantern: Figures, again: Figures, peer: Figures }>} */
 const results = new Map();
 for (const recordsName of new Set(chosen.map((s) => s.records))) {
   const ofRecords = chosen.filter((s) => s.records === recordsName);
@@ -132,36 +142,29 @@ for (const recordsName of new Set(chosen.map((s) => s.records))) {
     for (const shape of ofRecords) made.set(shape, shapedQueries(corpus, WARMUP + QUERIES, Number(values.seed), QUERY_SHAPES[shape.queries]));
     return { queriesOf: made, ownSettings: corpus.settings, size: corpus.records.length };
   })();
-  /** @type {Map<Shape, Omit<Figures, never>[]>} Lantern's first sight and seen again */
-  const lanternFigures = new Map();
-  const after = new Map();
   for (const settingsName of new Set(ofRecords.map((s) => s.settings))) {
-    const instance = /** @type {import('./peers.mjs').LanternInstance} */ (await build(lantern, recordsName, SETTINGS[settingsName](ownSettings)));
-    /** @type {(query: string) => Promise<string[]>} */
+    const settings = SETTINGS[settingsName](ownSettings);
+    // the peer first: Lantern's first shape comes right after its import
+    const peerInstance = await build(peer, recordsName, settings);
+    const instance = /** @type {import('./peers.mjs').LanternInstance} */ (await build(lantern, recordsName, settings));
+    /** @type {Ask} */
     const defaultAnswer = async (query) => /** @type {{ hits: Array<{ objectID: string }> }} */ ((await instance.answer({ query, hitsPerPage: TOP })).body).hits.map((h) => h.objectID);
+    /** @type {Ask} */
+    const peerAnswer = async (query) => (await peerInstance.search(query)).ids;
     let first = true;
     for (const shape of ofRecords.filter((s) => s.settings === settingsName)) {
       const all = /** @type {Array<{ query: string, objectID: string }>} */ (queriesOf.get(shape));
-      for (const { query } of all.slice(0, WARMUP)) await defaultAnswer(query);
+      for (const { query } of all.slice(0, WARMUP)) { await defaultAnswer(query); await peerAnswer(query); }
       const timed = all.slice(WARMUP);
-      lanternFigures.set(shape, [await timeEach(timed, defaultAnswer), await timeEach(timed, defaultAnswer)]);
-      after.set(shape, first ? 'import' : 'warm');
+      const [lanternFigures, peerFigures] = await timeInTurns(timed, [defaultAnswer, peerAnswer]);
+      const [again] = await timeInTurns(timed, [defaultAnswer]);
+      results.set(shape, { example: timed[0]?.query ?? '', after: first ? 'import' : 'warm', lantern: lanternFigures, again, peer: peerFigures });
       first = false;
-      console.error(`  ${shape.name}: Lantern done`);
+      console.error(`  ${shape.name}: done (${size} records)`);
     }
     await instance.close();
+    await peerInstance.close();
   }
-  const peerInstance = await build(peer, recordsName, ownSettings);
-  for (const shape of ofRecords) {
-    const all = /** @type {Array<{ query: string, objectID: string }>} */ (queriesOf.get(shape));
-    const ask = async (/** @type {string} */ q) => (await peerInstance.search(q)).ids;
-    for (const { query } of all.slice(0, WARMUP)) await ask(query);
-    const [first, again] = /** @type {Figures[]} */ (lanternFigures.get(shape));
-    const timed = all.slice(WARMUP);
-    results.set(shape, { count: timed.length, example: timed[0]?.query ?? '', after: after.get(shape), lantern: first, again, peer: await timeEach(timed, ask) });
-    console.error(`  ${shape.name}: ${peer.name} done (${size} records)`);
-  }
-  await peerInstance.close();
 }
 
 /**
