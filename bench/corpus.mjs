@@ -14,6 +14,7 @@ const FIXTURES = new URL('../test/fixtures/', import.meta.url);
  * @property {string} tagField the peers' field holding the tags
  * @property {string} numeric the numeric attribute for the range filter
  * @property {(word: string) => number} typos the typos a query word may have
+ * @property {Record<string, number>} [boost] weights of fields (the peers that can weigh them)
  * @typedef {object} Corpus
  * @property {string} name
  * @property {BenchRecord[]} records
@@ -190,15 +191,8 @@ export const SYNTHETIC_SETTINGS = {
 export function synthetic(n, seed = 1, s = 1.07) {
   const vocab = tedVocabulary();
   const rng = mulberry32(seed);
-  const word = zipf(vocab.words.length, s, rng);
+  const phrase = phraseSampler(rng, s);
   const tag = zipf(vocab.tags.length, s, rng);
-  /** @type {(min: number, max: number) => string} */
-  const phrase = (min, max) => {
-    const count = randInt(rng, min, max);
-    const out = new Array(count);
-    for (let i = 0; i < count; i++) out[i] = vocab.words[word()];
-    return out.join(' ');
-  };
   const records = new Array(n);
   for (let i = 0; i < n; i++) {
     const title = phrase(4, 10);
@@ -227,6 +221,71 @@ export function synthetic(n, seed = 1, s = 1.07) {
     searchableText: (r) => [r.title, r.description, ...r.tags, r.speaker],
     title: (r) => r.title,
     peer: peerSpec(SYNTHETIC_SETTINGS, { fields: ['title', 'description', 'tags', 'speaker'], tag: 'tags', numeric: 'year' }),
+  };
+}
+
+/**
+ * Phrases of TED words drawn Zipf(`s`) by `rng`: (min, max) gives `min` to
+ * `max` words joined by spaces.
+ * @param {Rng} rng
+ * @param {number} s
+ * @returns {(min: number, max: number) => string}
+ */
+function phraseSampler(rng, s) {
+  const { words } = tedVocabulary();
+  const word = zipf(words.length, s, rng);
+  return (min, max) => {
+    const count = randInt(rng, min, max);
+    const out = new Array(count);
+    for (let i = 0; i < count; i++) out[i] = words[word()];
+    return out.join(' ');
+  };
+}
+
+/**
+ * The text attributes zipfText records may have, in this order: the first
+ * `attributes` of them are made. Words per attribute, at least and at most.
+ */
+export const ZIPF_ATTRIBUTES = [
+  { name: 'title', min: 3, max: 8 },
+  { name: 'body', min: 20, max: 60 },
+  { name: 'subtitle', min: 4, max: 12 },
+  { name: 'keywords', min: 1, max: 5 },
+  { name: 'author', min: 2, max: 3 },
+  { name: 'summary', min: 10, max: 30 },
+];
+
+/**
+ * `n` records, identical for identical arguments, of text only: the first
+ * `attributes` (2 to 6) of ZIPF_ATTRIBUTES, words drawn Zipf(`s`) from the
+ * TED vocabulary, and a `score` (uniform 0..999,999). Settings: those
+ * attributes searchable in that order, customRanking desc(score).
+ * @param {number} n
+ * @param {{ seed?: number, s?: number, attributes?: number }} [options]
+ * @returns {Corpus}
+ */
+export function zipfText(n, { seed = 1, s = 1, attributes = 2 } = {}) {
+  if (attributes < 1 || attributes > ZIPF_ATTRIBUTES.length) throw new Error(`attributes: 1 to ${ZIPF_ATTRIBUTES.length}, not ${attributes}`);
+  const rng = mulberry32(seed);
+  const phrase = phraseSampler(rng, s);
+  const fields = ZIPF_ATTRIBUTES.slice(0, attributes);
+  const records = new Array(n);
+  for (let i = 0; i < n; i++) {
+    /** @type {BenchRecord} */
+    const record = { objectID: String(i) };
+    for (const { name, min, max } of fields) record[name] = phrase(min, max);
+    record.score = Math.floor(rng() * 1e6);
+    records[i] = record;
+  }
+  const names = fields.map((f) => f.name);
+  const settings = { searchableAttributes: names, customRanking: ['desc(score)'] };
+  return {
+    name: `zipf-${n}`,
+    records,
+    settings,
+    searchableText: (r) => names.map((name) => r[name]),
+    title: (r) => r.title,
+    peer: peerSpec(settings, { fields: names, tag: 'keywords', numeric: 'score' }),
   };
 }
 

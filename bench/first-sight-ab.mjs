@@ -5,19 +5,23 @@
 // highlighted) and as objectID only on alternate queries. Prints each
 // build's figures, the ratio B/A, and whether both ranked every query alike.
 //
-//   node --max-old-space-size=4096 bench/first-sight-ab.mjs --a DIST_A --b DIST_B [--records 100000] [--queries 1000]
+// With --shape plain, the plain shape of bench/shapes.mjs instead: records
+// of zipfText (title and body), queries QUERY_SHAPES.typed2, 10 hits a page.
+//
+//   node --max-old-space-size=4096 bench/first-sight-ab.mjs --a DIST_A --b DIST_B [--records 100000] [--queries 1000] [--shape synthetic|plain]
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { synthetic } from './corpus.mjs';
+import { synthetic, zipfText } from './corpus.mjs';
 import { settleHeap, stats } from './measure.mjs';
 import { flatDocument, loadLibraries, TOP } from './peers.mjs';
-import { typedQueries } from './queries.mjs';
+import { QUERY_SHAPES, shapedQueries, typedQueries } from './queries.mjs';
 
 const { values } = parseArgs({
   options: {
     a: { type: 'string' }, b: { type: 'string' },
     records: { type: 'string', default: '100000' }, queries: { type: 'string', default: '1000' }, seed: { type: 'string', default: '25' },
+    shape: { type: 'string', default: 'synthetic' },
   },
 });
 if (!values.a || !values.b) throw new Error('usage: node bench/first-sight-ab.mjs --a DIST_A --b DIST_B');
@@ -25,13 +29,15 @@ const RECORDS = Number(values.records);
 const QUERIES = Number(values.queries);
 const WARMUP = 50;
 
+if (values.shape !== 'synthetic' && values.shape !== 'plain') throw new Error(`--shape: synthetic or plain, not "${values.shape}"`);
+const PLAIN = values.shape === 'plain';
 const corpusFor = () => {
-  const records = synthetic(RECORDS);
+  const records = PLAIN ? zipfText(RECORDS, { attributes: 2 }) : synthetic(RECORDS);
   return { ...records, documents: records.records.map((r) => flatDocument(r, records.peer)) };
 };
-const { indexName, all } = (() => {
+const { all } = (() => {
   const corpus = corpusFor();
-  return { indexName: corpus.name, all: typedQueries(corpus, WARMUP + QUERIES, Number(values.seed)) };
+  return { all: PLAIN ? shapedQueries(corpus, WARMUP + QUERIES, Number(values.seed), QUERY_SHAPES.typed2) : typedQueries(corpus, WARMUP + QUERIES, Number(values.seed)) };
 })();
 const [warmup, queries] = [all.slice(0, WARMUP), all.slice(WARMUP)];
 
@@ -46,7 +52,7 @@ for (const [name, dist] of [['A', values.a], ['B', values.b]]) {
 
 /** @type {(instance: LanternInstance, query: string) => Promise<string[]>} the default answer's ids */
 const defaultAnswer = async (instance, query) => {
-  const response = await instance.engine.request({ method: 'POST', path: `/1/indexes/${indexName}/query`, body: { query } });
+  const response = await instance.answer(PLAIN ? { query, hitsPerPage: TOP } : { query });
   return /** @type {{ hits: Array<{ objectID: string }> }} */ (response.body).hits.map((h) => h.objectID);
 };
 /** @type {(instance: LanternInstance, query: string) => Promise<string[]>} */
@@ -67,7 +73,7 @@ for (const [i, { query }] of queries.entries()) {
 
 /** @type {(s: { p50: number, p99: number }) => string} */
 const figures = (s) => `p50 ${s.p50.toFixed(3)} ms, p99 ${s.p99.toFixed(2)} ms`;
-console.log(`${RECORDS} synthetic records, ${QUERIES} first-sight queries asked of both builds in turns\nA: ${values.a}\nB: ${values.b}`);
+console.log(`${RECORDS} ${PLAIN ? 'zipfText (title, body)' : 'synthetic'} records, ${QUERIES} first-sight queries asked of both builds in turns\nA: ${values.a}\nB: ${values.b}`);
 for (const [kind, label] of /** @type {const} */ ([['full', 'default answer'], ['ids', 'objectID only']])) {
   const [a, b] = ['A', 'B'].map((name) => stats(measured[name][kind]));
   console.log(`${label.padEnd(15)} A ${figures(a)}; B ${figures(b)}; B/A p50 ${(b.p50 / a.p50).toFixed(3)}, p99 ${(b.p99 / a.p99).toFixed(3)}`);

@@ -100,10 +100,10 @@ const corpusFor = () => {
   const records = synthetic(RECORDS);
   return { ...records, documents: records.records.map((r) => flatDocument(r, records.peer)) };
 };
-/** The raw JSON's size, the index name and the queries, from records let go after. */
-const { rawJsonBytes, indexName, all } = (() => {
+/** The raw JSON's size and the queries, from records let go after. */
+const { rawJsonBytes, all } = (() => {
   const corpus = corpusFor();
-  return { rawJsonBytes: Buffer.byteLength(JSON.stringify(corpus.records)), indexName: corpus.name, all: typedQueries(corpus, WARMUP + 2 * QUERIES, Number(values.seed)) };
+  return { rawJsonBytes: Buffer.byteLength(JSON.stringify(corpus.records)), all: typedQueries(corpus, WARMUP + 2 * QUERIES, Number(values.seed)) };
 })();
 const [warmup, queries, warmProcessQueries] = [all.slice(0, WARMUP), all.slice(WARMUP, WARMUP + QUERIES), all.slice(WARMUP + QUERIES)];
 console.log(`${RECORDS} synthetic records (${(rawJsonBytes / 2 ** 20).toFixed(0)} MB of JSON), ${QUERIES} first-sight queries such as "${queries[0].query}", "${queries[1].query}"`);
@@ -130,7 +130,7 @@ const built = /** @type {import('./peers.mjs').LanternInstance} */ (fresh.instan
 settleHeap();
 /** @type {(query: string) => Promise<string[]>} the API's default answer (20 hits, highlighted) */
 const defaultAnswer = async (query) => {
-  const response = await answerTo(built, { query });
+  const response = await built.answer({ query });
   return /** @type {{ hits: Array<{ objectID: string }> }} */ (response.body).hits.map((h) => h.objectID);
 };
 for (const { query } of warmup) await defaultAnswer(query);
@@ -185,10 +185,10 @@ async function answerParts() {
   const noHighlighting = { attributesToHighlight: [], attributesToSnippet: [] };
   /** @type {Array<[string, (instance: import('./peers.mjs').LanternInstance, query: string) => unknown]>} */
   const parts = [
-    ['default answer', (instance, query) => answerTo(instance, { query })],
+    ['default answer', (instance, query) => instance.answer({ query })],
     ['objectID only (10 hits)', (instance, query) => instance.search(query)],
-    ['objectID only, 20 hits', (instance, query) => answerTo(instance, { ...noHighlighting, attributesToRetrieve: ['objectID'], query })],
-    ['20 records, no highlighting', (instance, query) => answerTo(instance, { ...noHighlighting, query })],
+    ['objectID only, 20 hits', (instance, query) => instance.answer({ ...noHighlighting, attributesToRetrieve: ['objectID'], query })],
+    ['20 records, no highlighting', (instance, query) => instance.answer({ ...noHighlighting, query })],
   ];
   const instances = [];
   for (const [, ask] of parts) {
@@ -237,9 +237,4 @@ async function answerParts() {
 function memoryAdded({ base, withRecords }) {
   const after = settleHeap();
   return Math.max(after.heapUsed + after.external - base.heapUsed - base.external, after.rss - withRecords.rss);
-}
-
-/** The API's answer to a query's `body` from an instance's engine. */
-async function answerTo(/** @type {import('./peers.mjs').LanternInstance} */ instance, /** @type {Record<string, unknown>} */ body) {
-  return instance.engine.request({ method: 'POST', path: `/1/indexes/${indexName}/query`, body });
 }

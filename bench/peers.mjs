@@ -46,7 +46,7 @@ import { tokens } from './corpus.mjs';
  */
 /**
  * Lantern's instance: the engine and the index, and the core alone.
- * @typedef {Instance<Uint8Array> & { engine: Lantern, index: LanternIndex, coreSearch(query: string): unknown }} LanternInstance
+ * @typedef {Instance<Uint8Array> & { engine: Lantern, index: LanternIndex, coreSearch(query: string): unknown, answer(body: Record<string, unknown>): Promise<import('lantern-search').ApiResponse> }} LanternInstance
  */
 /**
  * @typedef {object} Library
@@ -161,6 +161,8 @@ export function lanternLibrary(distDir) {
           ...(facets ? { facets: [filter.tagAttribute] } : {}),
         },
       }).then(hitsOf),
+      /** The API's answer to a query's `body` (its defaults for what the body leaves out). */
+      answer: (body) => engine.request({ method: 'POST', path: `/1/indexes/${indexName}/query`, body }),
       /** The core alone, as the engine would call it for `query` (no API layer, no records read). */
       coreSearch: (query) => index.coreIndex.search(coreQueryFor(index, query, TOP)),
       async save() {
@@ -245,6 +247,7 @@ async function miniSearch() {
       combineWith: 'AND',
       prefix: (term, i, terms) => lastIsPrefix && i === terms.length - 1,
       fuzzy: (term) => peer.typos(term) || false,
+      ...(peer.boost ? { boost: peer.boost } : {}),
     };
   };
   /** @type {(ms: import('minisearch').default<FlatDoc>, peer: PeerSpec) => Instance<string>} */

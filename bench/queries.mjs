@@ -4,7 +4,7 @@
 //   asYouType   every prefix of a 2-word title phrase ("g", "gi", ..., "giver ", "giver t", ...)
 //   typo1       a 5-7 letter word with one inner letter substituted or two inner letters transposed
 //   typo2       an 8+ letter word with two such edits
-import { mulberry32, tokens } from './corpus.mjs';
+import { mulberry32, randInt, tokens } from './corpus.mjs';
 
 /**
  * @typedef {import('./corpus.mjs').Corpus} Corpus
@@ -199,10 +199,80 @@ export function typedQueries(corpus, count, seed) {
     const at = Math.floor(rng() * (words.length - 1));
     const [first, second] = [words[at], words[at + 1]];
     if (first.length < 5 || second.length < 4 || !/^\p{L}+$/u.test(first + second)) continue;
-    const inner = 1 + Math.floor(rng() * (first.length - 2));
-    let letter = String.fromCharCode(97 + Math.floor(rng() * 26));
-    if (letter === first[inner]) letter = letter === 'z' ? 'a' : String.fromCharCode(letter.charCodeAt(0) + 1);
-    const query = `${first.slice(0, inner)}${letter}${first.slice(inner + 1)} ${second.slice(0, 3 + Math.floor(rng() * (second.length - 3)))}`;
+    const typo = replaceLetter(first, 1 + Math.floor(rng() * (first.length - 2)), rng);
+    const query = `${typo} ${second.slice(0, 3 + Math.floor(rng() * (second.length - 3)))}`;
+    if (seen.has(query)) continue;
+    seen.add(query);
+    out.push({ query, objectID: record.objectID });
+  }
+  return out;
+}
+
+/**
+ * `word` with the letter at `at` replaced by another drawn by `rng`.
+ * @param {string} word
+ * @param {number} at
+ * @param {Rng} rng
+ */
+function replaceLetter(word, at, rng) {
+  let letter = String.fromCharCode(97 + Math.floor(rng() * 26));
+  if (letter === word[at]) letter = letter === 'z' ? 'a' : String.fromCharCode(letter.charCodeAt(0) + 1);
+  return `${word.slice(0, at)}${letter}${word.slice(at + 1)}`;
+}
+
+/**
+ * @typedef {object} QueryShape How shapedQueries makes a query from consecutive words of a record's title.
+ * @property {[number, number]} words how many words, at least and at most
+ * @property {number} minLetters the least letters of each word taken
+ * @property {'none' | 'notFirst' | 'any'} typo one letter replaced in the first word: nowhere, not the first letter, or anywhere
+ * @property {'allButTwo' | [number, number]} last the last word as typed: all but its last two letters, or its first min to max letters
+ */
+
+/**
+ * The query shapes of bench/shapes.mjs: typed2 (two words of 6+ letters,
+ * one letter replaced in the first but not its first, the second all but its
+ * last two letters), prefix (one word of 6+ letters cut to 1-6 letters),
+ * typoAny (1-3 words of 4+ letters, a letter replaced anywhere in the
+ * first, the first letter included, the last cut to 4-8 letters).
+ * @type {Record<'typed2' | 'prefix' | 'typoAny', QueryShape>}
+ */
+export const QUERY_SHAPES = {
+  typed2: { words: [2, 2], minLetters: 6, typo: 'notFirst', last: 'allButTwo' },
+  prefix: { words: [1, 1], minLetters: 6, typo: 'none', last: [1, 6] },
+  typoAny: { words: [1, 3], minLetters: 4, typo: 'any', last: [4, 8] },
+};
+
+/**
+ * `count` distinct queries of `shape` from the titles of `corpus`'s records,
+ * each with the record it came from (fewer if the titles have too few words
+ * of the shape). The letters kept of the last word are never more than it has.
+ * @param {import('./corpus.mjs').Corpus} corpus
+ * @param {number} count
+ * @param {number} seed
+ * @param {QueryShape} shape
+ */
+export function shapedQueries(corpus, count, seed, shape) {
+  const rng = mulberry32(seed);
+  /** @type {Array<{ query: string, objectID: string }>} */
+  const out = [];
+  const seen = new Set();
+  for (let guard = 0; out.length < count && guard < count * 200; guard++) {
+    const record = corpus.records[Math.floor(rng() * corpus.records.length)];
+    const all = tokens(corpus.title(record) ?? '');
+    const length = randInt(rng, ...shape.words);
+    if (all.length < length) continue;
+    const at = Math.floor(rng() * (all.length - length + 1));
+    const words = all.slice(at, at + length);
+    if (!words.every((w) => w.length >= shape.minLetters && isWord(w))) continue;
+    if (shape.typo !== 'none') {
+      const first = shape.typo === 'any' ? 0 : 1;
+      words[0] = replaceLetter(words[0], first + Math.floor(rng() * (words[0].length - first)), rng);
+    }
+    const last = words[words.length - 1];
+    if (length > 1 || shape.typo === 'none') {
+      words[words.length - 1] = shape.last === 'allButTwo' ? last.slice(0, -2) : last.slice(0, randInt(rng, ...shape.last));
+    }
+    const query = words.join(' ');
     if (seen.has(query)) continue;
     seen.add(query);
     out.push({ query, objectID: record.objectID });

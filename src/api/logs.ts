@@ -83,7 +83,7 @@ function maskedHeaders(headers: Record<string, string>): string {
  */
 const cut = (text: string): string => (text.length > CUT ? JSON.parse(JSON.stringify(text.slice(0, CUT))) : text);
 
-/** The first `CUT` characters of a value's JSON, serialising no more of it than that (see json-start.ts); a string as it is. */
+/** The first `CUT` characters of a value's JSON, serialising no more of it than that (see json-start.ts: a start cut there needs no cut here); a string as it is. */
 function asText(value: unknown): string {
   if (value === undefined) return '';
   if (typeof value === 'string') return cut(value);

@@ -12,17 +12,78 @@ function isContainer(v: unknown): v is object {
 }
 
 /**
- * `JSON.stringify(value).slice(0, limit)` and maybe more of it (a caller
- * cuts), without serialising what lies past `limit`. Throws where
+ * A container is written by one JSON.stringify call, rather than member by
+ * member, when it holds at most this many members (all levels counted) and
+ * its strings (keys included) no more than the limit's characters: a whole
+ * answer of objectIDs. Walked in JavaScript, a call and a string per key
+ * and per value, such an answer cost twice what V8's serialiser does (6.2
+ * against 3.2 µs, ten objectIDs). Counting stops at either bound, within the
+ * first hit or two of a page of highlighted ones, whose text is far longer
+ * than the start needs: counting to twice the limit cost as much as the walk.
+ */
+const WRITTEN_WHOLE = 40;
+
+/** Whether `container` is few enough members and characters to be written whole (see WRITTEN_WHOLE). */
+function writtenWhole(container: object, limit: number): boolean {
+  members = WRITTEN_WHOLE;
+  characters = limit;
+  return fits(container);
+}
+
+/** What is left of the counts writtenWhole allows while it counts. */
+let members = 0;
+let characters = 0;
+
+/** Counts `container`'s members and characters down; false as soon as either runs out (so a cycle never fits). */
+function fits(container: object): boolean {
+  if (Array.isArray(container)) {
+    for (const item of container as unknown[]) if (!fitsMember(item)) return false;
+    return true;
+  }
+  for (const key in container) {
+    if (!Object.hasOwn(container, key)) continue;
+    characters -= key.length;
+    if (!fitsMember((container as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
+function fitsMember(member: unknown): boolean {
+  if (--members < 0) return false;
+  if (typeof member === 'string') characters -= member.length;
+  if (characters < 0) return false;
+  return !isContainer(member) || fits(member);
+}
+
+/** JSON.stringify's text of a container, or undefined where it throws (a BigInt: the walk throws where it meets it). */
+function tryStringify(container: object): string | undefined {
+  try {
+    return JSON.stringify(container);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `JSON.stringify(value).slice(0, limit)`, without serialising what lies
+ * past `limit`; or the whole text, for a value that is not a container or
+ * one written whole (see WRITTEN_WHOLE: a caller cuts it). A start cut at
+ * the limit is a string of its own, joined from its parts (never a view
+ * of a longer one, which would keep all of that alive). Throws where
  * JSON.stringify throws on what it reads (a BigInt); a cycle is written
  * until the limit instead of refused. '' for a value JSON has no text for.
  */
 export function jsonStart(value: unknown, limit: number): string {
   if (!isContainer(value)) return JSON.stringify(value) ?? '';
+  const whole = writtenWhole(value, limit) ? tryStringify(value) : undefined;
+  if (whole !== undefined) return whole;
   const parts: string[] = [];
   let length = 0;
+  // the part that crosses the limit is cut there (the first part, a bracket, never is: the join copies it)
   const emit = (text: string) => {
-    parts.push(text);
+    const room = limit - length;
+    if (room <= 0) return;
+    parts.push(text.length > room ? text.slice(0, room) : text);
     length += text.length;
   };
   const walk = (container: object): void => {

@@ -32,7 +32,10 @@ describe('jsonStart', () => {
       const value = randomValue(random, 0);
       const full = JSON.stringify(value) ?? '';
       for (const limit of [0, 1, 5, 40, 200, full.length, full.length + 10]) {
-        expect(jsonStart(value, limit).slice(0, limit), `${full} @${limit}`).toBe(full.slice(0, limit));
+        const start = jsonStart(value, limit);
+        expect(start.slice(0, limit), `${full} @${limit}`).toBe(full.slice(0, limit));
+        // cut at the limit, or the whole text (a caller cuts it)
+        expect(start.length <= limit || start === full, `${full} @${limit}: ${start}`).toBe(true);
       }
     }
   });
@@ -47,5 +50,13 @@ describe('jsonStart', () => {
 
   it('throws where JSON.stringify throws on what it reads (a BigInt)', () => {
     expect(() => jsonStart({ n: 1n }, 1000)).toThrow();
+  });
+
+  it('writes a small value with a cycle until the limit, as a large one', () => {
+    const small: Record<string, unknown> = { objectID: 'a' };
+    small.self = small;
+    const start = jsonStart(small, 120);
+    expect(start.startsWith('{"objectID":"a","self":{"objectID":"a","self":{')).toBe(true);
+    expect(start.length).toBeGreaterThanOrEqual(120);
   });
 });

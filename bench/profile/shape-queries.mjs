@@ -1,0 +1,83 @@
+// Profiles the queries of one shape of bench/shapes.mjs, and only them: the
+// records imported through the batch API, 50 untimed queries, then the CPU
+// profiler (node:inspector) runs while each query is asked once (the default
+// answer, hitsPerPage 10; with --passes N, every query N times in turn: the
+// later passes show what a query costs once the engine's caches hold it).
+// Prints the functions sampled most often (self) and
+// writes the profile (open it in Chrome's DevTools). Names need an
+// unminified bundle: give its directory as --dist.
+//
+//   node --max-old-space-size=4096 bench/profile/shape-queries.mjs [--records 100000] [--queries 1000] [--dist dist] [--out shape.cpuprofile]
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { flatDocument, loadLibraries, TOP } from '../peers.mjs';
+import { zipfText } from '../corpus.mjs';
+import { settleHeap, stats } from '../measure.mjs';
+import { QUERY_SHAPES, shapedQueries } from '../queries.mjs';
+
+const { values } = parseArgs({
+  options: {
+    records: { type: 'string', default: '100000' },
+    queries: { type: 'string', default: '1000' },
+    dist: { type: 'string', default: 'dist' },
+    out: { type: 'string', default: 'shape.cpuprofile' },
+    top: { type: 'string', default: '25' },
+    passes: { type: 'string', default: '1' },
+  },
+});
+const WARMUP = 50;
+const corpus = zipfText(Number(values.records), { attributes: 2 });
+const queries = shapedQueries(corpus, WARMUP + Number(values.queries), 25, QUERY_SHAPES.typed2);
+const [lantern] = await loadLibraries(['lantern'], resolve(values.dist));
+const instance = /** @type {import('../peers.mjs').LanternInstance} */ (await lantern.build({ ...corpus, documents: corpus.records.map((r) => flatDocument(r, corpus.peer)) }));
+settleHeap();
+/** @type {(query: string) => Promise<unknown>} */
+const ask = (query) => instance.answer({ query, hitsPerPage: TOP });
+for (const { query } of queries.slice(0, WARMUP)) await ask(query);
+
+const session = new Session();
+session.connect();
+await session.post('Profiler.enable');
+await session.post('Profiler.setSamplingInterval', { interval: 100 });
+await session.post('Profiler.start');
+const times = [];
+for (let pass = 0; pass < Number(values.passes); pass++) for (const { query } of queries.slice(WARMUP)) {
+  const started = performance.now();
+  await ask(query);
+  times.push(performance.now() - started);
+}
+const { profile } = await session.post('Profiler.stop');
+writeFileSync(values.out, JSON.stringify(profile));
+const { p50, p99 } = stats(times);
+console.log(`${times.length} queries: p50 ${p50.toFixed(3)} ms, p99 ${p99.toFixed(2)} ms (profiler on)`);
+
+/** The core's function names in order, from the text format the build writes beside the module (none if absent). */
+const wasmNames = (() => {
+  const wat = new URL('../../build/lantern.wat', import.meta.url);
+  if (!existsSync(wat)) return [];
+  const text = readFileSync(wat, 'utf8');
+  return [...text.matchAll(/^ \(import "[^"]*" "[^"]*" \(func (\$\S+)/gm), ...text.matchAll(/^ \(func (\$\S+)/gm)].map((m) => m[1]);
+})();
+/** @type {(name: string) => string | undefined} wasm-function[N] by its name in the core */
+const wasmName = (name) => wasmNames[Number(/^wasm-function\[(\d+)\]$/.exec(name)?.[1] ?? NaN)];
+
+// self samples per function: counted, not weighed by their time deltas, as a
+// sample taken after the process waited for a core (a shared machine) or for
+// the profiler's own start carries that whole wait
+/** @type {Map<number, import('node:inspector').Profiler.ProfileNode>} */
+const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+/** @type {Map<string, number>} */
+const self = new Map();
+const samples = (profile.samples ?? []).slice(1);
+for (const id of samples) {
+  const { callFrame } = /** @type {import('node:inspector').Profiler.ProfileNode} */ (nodes.get(id));
+  const name = `${wasmName(callFrame.functionName) ?? (callFrame.functionName || '(anonymous)')} ${callFrame.url.split('/').pop()}:${callFrame.lineNumber + 1}`;
+  self.set(name, (self.get(name) ?? 0) + 1);
+}
+console.log(`${samples.length} samples; self samples per function:`);
+for (const [name, count] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) {
+  console.log(`${String(count).padStart(7)} ${((100 * count) / samples.length).toFixed(1).padStart(5)}%  ${name}`);
+}
+await instance.close();

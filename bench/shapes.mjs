@@ -1,0 +1,203 @@
+// Speed on several shapes of data: the same questions as first-sight.mjs
+// (each query timed the first time the engine sees it, after 50 untimed
+// ones, the API's default answer with hitsPerPage 10) asked of data and
+// queries of other shapes, so that a figure holds beyond the one generator
+// it was tuned on. A shape is
+//
+//   records: zipf2 / zipf6 (corpus.mjs zipfText: 2 or 6 text attributes,
+//     words drawn Zipf s = 1 from the TED vocabulary), synthetic (corpus.mjs
+//     synthetic: 4 attributes, tags and speaker), ted (2,356 real talks),
+//     cities (135k real names);
+//   settings: the corpus's own (ordered attributes, customRanking) or every
+//     attribute unordered() and no customRanking;
+//   queries (queries.mjs QUERY_SHAPES, from records' titles): typed2 (two
+//     words of 6+ letters, one letter replaced in the first but not its
+//     first, the second all but its last two letters), prefix (one word
+//     of 6+ letters cut to 1-6 letters), typoAny (1-3 words of 4+ letters,
+//     a letter replaced anywhere in the first, the first letter included,
+//     the last cut to 4-8 letters; a single word is kept whole).
+//
+// Each build of Lantern is a bulk import through the batch API (1,000
+// records a batch, no snapshot), beside a build of MiniSearch (peers.mjs:
+// AND, prefix on the last word, typos by word length as Lantern allows,
+// the first attribute boosted 2x where attributes are ordered), made
+// before it. Their shapes run in the table's order, the first right after
+// the import ("import"), the next ones after the earlier shapes' queries
+// ("warm": the queries are new, the engine is not). Each query is asked of
+// both in turns (which one first alternates), then of Lantern again
+// ("seen again").
+//
+// recall@10 (known item): the share of queries whose source record (the
+// one whose title the query was cut from) is among the first 10 hits. It
+// is the exact reference each query has; for 1-3 letter prefixes many
+// records match as well as the source, so it is low for any engine there
+// and only the two engines' figures side by side mean something.
+// ratio: MiniSearch's time / Lantern's (first sight), at p50 and at p99;
+// the worst of each over the shapes is printed last.
+//
+//   node --max-old-space-size=4096 bench/shapes.mjs [--records 100000] [--queries 500] [--shapes name,...] [--peer minisearch]
+import { parseArgs } from 'node:util';
+import { cities, synthetic, ted, zipfText } from './corpus.mjs';
+import { settleHeap, stats } from './measure.mjs';
+import { flatDocument, loadLibraries, TOP } from './peers.mjs';
+import { QUERY_SHAPES, shapedQueries } from './queries.mjs';
+
+/** @typedef {import('./corpus.mjs').Corpus} Corpus */
+
+const { values } = parseArgs({
+  options: {
+    records: { type: 'string', default: '100000' },
+    queries: { type: 'string', default: '500' },
+    shapes: { type: 'string', default: '' },
+    peer: { type: 'string', default: 'minisearch' },
+    seed: { type: 'string', default: '25' },
+  },
+});
+const RECORDS = Number(values.records);
+const QUERIES = Number(values.queries);
+const WARMUP = 50;
+
+/** @type {Record<string, () => Corpus>} the records, made afresh each time they are needed */
+const RECORD_SETS = {
+  zipf2: () => zipfText(RECORDS, { attributes: 2 }),
+  zipf6: () => zipfText(RECORDS, { attributes: 6 }),
+  synthetic: () => synthetic(RECORDS),
+  ted,
+  cities,
+};
+
+/**
+ * The settings a shape gives a corpus: its own, or every searchable
+ * attribute unordered and no customRanking.
+ * @type {Record<string, (settings: Record<string, any>) => Record<string, any>>}
+ */
+const SETTINGS = {
+  own: (settings) => settings,
+  unordered: (settings) => {
+    const { customRanking: _, ...rest } = settings;
+    const names = rest.searchableAttributes.map((/** @type {string} */ a) => a.replace(/^unordered\((.*)\)$/, '$1'));
+    return { ...rest, searchableAttributes: names.map((/** @type {string} */ a) => `unordered(${a})`) };
+  },
+};
+
+/** @typedef {{ name: string, records: string, settings: string, queries: keyof typeof QUERY_SHAPES }} Shape */
+/** @type {Shape[]} in the order they run: shapes of one records and settings share a build */
+const SHAPES = [
+  { name: 'zipf2 typed2 (the plain shape)', records: 'zipf2', settings: 'own', queries: 'typed2' },
+  { name: 'zipf2 prefix', records: 'zipf2', settings: 'own', queries: 'prefix' },
+  { name: 'zipf2 typoAny', records: 'zipf2', settings: 'own', queries: 'typoAny' },
+  { name: 'zipf2 unordered typed2', records: 'zipf2', settings: 'unordered', queries: 'typed2' },
+  { name: 'zipf6 typed2', records: 'zipf6', settings: 'own', queries: 'typed2' },
+  { name: 'zipf6 unordered typoAny', records: 'zipf6', settings: 'unordered', queries: 'typoAny' },
+  { name: 'synthetic typed2', records: 'synthetic', settings: 'own', queries: 'typed2' },
+  { name: 'ted typoAny', records: 'ted', settings: 'own', queries: 'typoAny' },
+  { name: 'cities prefix', records: 'cities', settings: 'own', queries: 'prefix' },
+  { name: 'cities typoAny', records: 'cities', settings: 'own', queries: 'typoAny' },
+];
+const wanted = values.shapes ? values.shapes.split(',') : undefined;
+const chosen = SHAPES.filter((s) => !wanted || wanted.some((w) => s.name.startsWith(w)));
+if (chosen.length === 0) throw new Error(`--shapes: names starting one of ${SHAPES.map((s) => `"${s.name}"`).join(', ')}`);
+
+/** @typedef {{ p50: number, p99: number, recall: number }} Figures */
+/** @typedef {(query: string) => Promise<string[]>} Ask the ids of the first hits */
+/**
+ * Asks every query of each of `asks`, in turns (the first asked moves by one
+ * at each query, so that neither meets the machine's moments more than the
+ * other); per ask, the times' p50 and p99 (ms) and the known-item recall@10.
+ * @param {Array<{ query: string, objectID: string }>} queries
+ * @param {Ask[]} asks
+ * @returns {Promise<Figures[]>}
+ */
+async function timeInTurns(queries, asks) {
+  /** @type {number[][]} */
+  const times = asks.map(() => []);
+  const found = asks.map(() => 0);
+  for (const [i, { query, objectID }] of queries.entries()) {
+    for (let turn = 0; turn < asks.length; turn++) {
+      const a = (i + turn) % asks.length;
+      const started = performance.now();
+      const ids = await asks[a](query);
+      times[a].push(performance.now() - started);
+      if (ids.slice(0, TOP).includes(objectID)) found[a]++;
+    }
+  }
+  return times.map((t, a) => {
+    const { p50, p99 } = stats(t);
+    return { p50, p99, recall: found[a] / queries.length };
+  });
+}
+
+const [lantern, peer] = await loadLibraries(['lantern', values.peer], new URL('../dist', import.meta.url).pathname);
+if (!peer) throw new Error(`--peer: one of the libraries peers.mjs knows, not "${values.peer}"`);
+
+/** @type {Map<Shape, { example: string, after: string, lantern: Figures, again: Figures, peer: Figures }>} */
+const results = new Map();
+for (const recordsName of new Set(chosen.map((s) => s.records))) {
+  const ofRecords = chosen.filter((s) => s.records === recordsName);
+  // from records let go before anything is built
+  const { queriesOf, ownSettings, size } = (() => {
+    const corpus = RECORD_SETS[recordsName]();
+    /** @type {Map<Shape, Array<{ query: string, objectID: string }>>} */
+    const made = new Map();
+    for (const shape of ofRecords) made.set(shape, shapedQueries(corpus, WARMUP + QUERIES, Number(values.seed), QUERY_SHAPES[shape.queries]));
+    return { queriesOf: made, ownSettings: corpus.settings, size: corpus.records.length };
+  })();
+  for (const settingsName of new Set(ofRecords.map((s) => s.settings))) {
+    const settings = SETTINGS[settingsName](ownSettings);
+    // the peer first: Lantern's first shape comes right after its import
+    const peerInstance = await build(peer, recordsName, settings);
+    const instance = /** @type {import('./peers.mjs').LanternInstance} */ (await build(lantern, recordsName, settings));
+    /** @type {Ask} */
+    const defaultAnswer = async (query) => /** @type {{ hits: Array<{ objectID: string }> }} */ ((await instance.answer({ query, hitsPerPage: TOP })).body).hits.map((h) => h.objectID);
+    /** @type {Ask} */
+    const peerAnswer = async (query) => (await peerInstance.search(query)).ids;
+    let first = true;
+    for (const shape of ofRecords.filter((s) => s.settings === settingsName)) {
+      const all = /** @type {Array<{ query: string, objectID: string }>} */ (queriesOf.get(shape));
+      for (const { query } of all.slice(0, WARMUP)) { await defaultAnswer(query); await peerAnswer(query); }
+      const timed = all.slice(WARMUP);
+      const [lanternFigures, peerFigures] = await timeInTurns(timed, [defaultAnswer, peerAnswer]);
+      const [again] = await timeInTurns(timed, [defaultAnswer]);
+      results.set(shape, { example: timed[0]?.query ?? '', after: first ? 'import' : 'warm', lantern: lanternFigures, again, peer: peerFigures });
+      first = false;
+      console.error(`  ${shape.name}: done (${size} records)`);
+    }
+    await instance.close();
+    await peerInstance.close();
+  }
+}
+
+/**
+ * Builds `library` on records made afresh, with `settings` (the peer ignores
+ * them but for the boost of the first attribute when they are ordered).
+ * @param {Awaited<ReturnType<typeof loadLibraries>>[number]} library
+ * @param {string} recordsName
+ * @param {Record<string, any>} settings
+ */
+async function build(library, recordsName, settings) {
+  const corpus = RECORD_SETS[recordsName]();
+  const ordered = settings.searchableAttributes?.[0] && !String(settings.searchableAttributes[0]).startsWith('unordered(');
+  const peer = { ...corpus.peer, ...(ordered ? { boost: { [corpus.peer.fields[0]]: 2 } } : {}) };
+  const instance = await library.build({ ...corpus, settings, peer, documents: corpus.records.map((r) => flatDocument(r, peer)) });
+  settleHeap();
+  return instance;
+}
+
+const ms = (/** @type {number} */ t) => (t < 10 ? t.toFixed(2) : t.toFixed(1));
+const ratio = (/** @type {number} */ peerTime, /** @type {number} */ lanternTime) => peerTime / lanternTime;
+console.log(`\n${RECORDS} records were generated (ted and cities: all theirs), ${QUERIES} queries a shape, hitsPerPage ${TOP}, the default answer`);
+console.log(`| shape | e.g. | after | Lantern p50 / p99 | seen again p50 / p99 | ${peer.name} p50 / p99 | ratio p50 / p99 | recall@10 Lantern / ${peer.name} |`);
+console.log('|---|---|---|---|---|---|---|---|');
+const ratios = [];
+for (const shape of chosen) {
+  const r = results.get(shape);
+  if (!r) continue;
+  const [p50, p99] = [ratio(r.peer.p50, r.lantern.p50), ratio(r.peer.p99, r.lantern.p99)];
+  ratios.push({ shape, p50, p99 });
+  console.log(`| ${shape.name} | "${r.example}" | ${r.after} | ${ms(r.lantern.p50)} / ${ms(r.lantern.p99)} ms | ${ms(r.again.p50)} / ${ms(r.again.p99)} ms | ${ms(r.peer.p50)} / ${ms(r.peer.p99)} ms | ${p50.toFixed(1)}x / ${p99.toFixed(1)}x | ${r.lantern.recall.toFixed(3)} / ${r.peer.recall.toFixed(3)} |`);
+}
+for (const at of /** @type {const} */ (['p50', 'p99'])) {
+  const sorted = ratios.slice().sort((a, b) => a[at] - b[at]);
+  const [worst, best] = [sorted[0], sorted[sorted.length - 1]];
+  console.log(`${peer.name} / Lantern at ${at}: worst ${worst[at].toFixed(1)}x (${worst.shape.name}), best ${best[at].toFixed(1)}x (${best.shape.name})`);
+}
