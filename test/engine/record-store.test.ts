@@ -3,7 +3,7 @@
 // used to keep every version of every record it was sent.
 import { describe, expect, it } from 'vitest';
 import { RecordStore } from '../../src/index/record-store.js';
-import { deflate, inflate } from '../../src/util/compression.js';
+import { deflate, inflate, loadSyncZlib } from '../../src/util/compression.js';
 import { prng } from '../support/random.js';
 
 const version = (i: number, v: number) => ({ objectID: `r${i}`, text: `version ${v} of record ${i}, `.repeat(1 + (i % 5)) });
@@ -110,5 +110,42 @@ describe('how records are packed', () => {
     store.push({ objectID: 'x' });
     const snapshot = { ...(await store.snapshot()), format: 'cbor' as 'json' };
     await expect(RecordStore.unpack(snapshot)).rejects.toThrow(/unknown record format cbor/);
+  });
+});
+
+describe('deflating packed chunks', () => {
+  const record = (i: number) => ({ objectID: `d${i}`, text: `record ${i} of the deflating test, `.repeat(1 + (i % 7)), n: i });
+  const COUNT = 1600;
+
+  function expectEveryRecord(store: RecordStore): void {
+    for (let i = 0; i < COUNT; i++) expect(JSON.stringify(store.get(store.idOf(`d${i}`)!)), `d${i}`).toBe(JSON.stringify(record(i)));
+  }
+
+  it('is left to a snapshot while the store holds less than its budget inflated', async () => {
+    await loadSyncZlib();
+    const store = new RecordStore();
+    for (let i = 0; i < COUNT; i++) store.push(record(i));
+    // every packed chunk waits: an index never snapshotted never pays for deflating them
+    expect(store.bytesToDeflate).toBe(store.packedBytes);
+    expectEveryRecord(store);
+    const snapshot = await store.snapshot();
+    expect(store.bytesToDeflate).toBe(0);
+    expectEveryRecord(store);
+    expectEveryRecord(await RecordStore.unpack(snapshot));
+  });
+
+  it('starts past the budget, oldest first, and reads the same bytes before, during and after', async () => {
+    await loadSyncZlib();
+    const budget = 16 << 10;
+    const store = new RecordStore({ inflatedBytes: budget });
+    for (let i = 0; i < COUNT; i++) {
+      store.push(record(i));
+      expect(store.bytesToDeflate).toBeLessThanOrEqual(budget);
+    }
+    expect(store.packedBytes).toBeGreaterThan(10 * budget);
+    expectEveryRecord(store); // some chunks deflating on the thread pool now
+    const snapshot = await store.snapshot();
+    expectEveryRecord(store); // most read from their deflated bytes: the ring holds 16 KB of them
+    expectEveryRecord(await RecordStore.unpack(snapshot));
   });
 });
