@@ -9,8 +9,9 @@
 // are worth comparing across runs. Beside the wall-clock time, the process's
 // CPU time (user and system, every thread: the thread pool's deflating
 // counts), which other work on a shared machine moves less. The memory each
-// build adds (heap and external, after three full collections) is printed
-// too: Lantern's packed chunks not deflated yet count there.
+// index holds (heap and external, after three full collections: what
+// closing it frees) is printed too: Lantern's packed chunks not deflated
+// yet count there.
 //
 //   node bench/indexing.mjs [--dist dist] [--dist OTHER_DIST] [--synthetic 100000] [--runs 3] [--ted-runs 7]
 //   (a second --dist is timed beside the first: an A/B of two builds)
@@ -99,18 +100,21 @@ async function measure(corpus, runs) {
   const seen = new Map(contenders.map((c) => [c.name, { ms: [], cpu: [], heap: [] }]));
   for (let r = 0; r < runs; r++) {
     for (const contender of r % 2 === 0 ? contenders : [...contenders].reverse()) {
-      // the build before's garbage is collected now, not during this one
-      const heapBefore = heldBytes(settleHeap());
+      settleHeap(); // the build before's garbage is collected now, not during this one
       const cpuBefore = process.cpuUsage();
       const before = performance.now();
-      const built = await contender.build(corpus);
+      /** @type {{ close(): Promise<void> } | undefined} */
+      let built = await contender.build(corpus);
       const ms = performance.now() - before;
       const { user, system } = process.cpuUsage(cpuBefore);
       const entry = seen.get(contender.name);
       entry?.ms.push(ms);
       entry?.cpu.push((user + system) / 1000);
-      entry?.heap.push(heldBytes(settleHeap()) - heapBefore);
+      // what the built index holds: the memory that closing and letting it go frees
+      const held = heldBytes(settleHeap());
       await built.close();
+      built = undefined;
+      entry?.heap.push(held - heldBytes(settleHeap()));
     }
   }
   return new Map([...seen].map(([name, { ms, cpu, heap }]) => [name, { ms: median(ms), cpu: median(cpu), heap: median(heap) }]));
@@ -121,7 +125,7 @@ function report(title, results) {
   const mini = results.get('MiniSearch');
   console.log(`\n== ${title}`);
   console.log(table(
-    ['contender', 'wall (ms)', 'MiniSearch / this', 'CPU (ms)', 'MiniSearch / this', 'memory added'],
+    ['contender', 'wall (ms)', 'MiniSearch / this', 'CPU (ms)', 'MiniSearch / this', 'memory held'],
     [...results].map(([name, { ms, cpu, heap }]) => [
       name, ms.toFixed(0), ((mini?.ms ?? NaN) / ms).toFixed(2), cpu.toFixed(0), ((mini?.cpu ?? NaN) / cpu).toFixed(2), mb(heap),
     ]),
