@@ -92,6 +92,22 @@ const heldBytes = (usage) => usage.heapUsed + usage.external;
 /** @typedef {{ ms: number, cpu: number, heap: number }} Measured medians: wall-clock and CPU milliseconds, heap bytes the build added */
 
 /**
+ * One build, timed (wall-clock and CPU milliseconds), then closed; `held`: the memory after it, the index still held.
+ * @type {(contender: Contender, corpus: BenchCorpus) => Promise<{ ms: number, cpu: number, held: number }>}
+ */
+async function buildOnce(contender, corpus) {
+  settleHeap(); // the build before's garbage is collected now, not during this one
+  const cpuBefore = process.cpuUsage();
+  const before = performance.now();
+  const built = await contender.build(corpus);
+  const ms = performance.now() - before;
+  const { user, system } = process.cpuUsage(cpuBefore);
+  const held = heldBytes(settleHeap());
+  await built.close();
+  return { ms, cpu: (user + system) / 1000, held };
+}
+
+/**
  * Each contender's medians over `runs` (turns alternated).
  * @type {(corpus: BenchCorpus, runs: number) => Promise<Map<string, Measured>>}
  */
@@ -100,20 +116,11 @@ async function measure(corpus, runs) {
   const seen = new Map(contenders.map((c) => [c.name, { ms: [], cpu: [], heap: [] }]));
   for (let r = 0; r < runs; r++) {
     for (const contender of r % 2 === 0 ? contenders : [...contenders].reverse()) {
-      settleHeap(); // the build before's garbage is collected now, not during this one
-      const cpuBefore = process.cpuUsage();
-      const before = performance.now();
-      /** @type {{ close(): Promise<void> } | undefined} */
-      let built = await contender.build(corpus);
-      const ms = performance.now() - before;
-      const { user, system } = process.cpuUsage(cpuBefore);
+      const { ms, cpu, held } = await buildOnce(contender, corpus);
       const entry = seen.get(contender.name);
       entry?.ms.push(ms);
-      entry?.cpu.push((user + system) / 1000);
-      // what the built index holds: the memory that closing and letting it go frees
-      const held = heldBytes(settleHeap());
-      await built.close();
-      built = undefined;
+      entry?.cpu.push(cpu);
+      // what the built index held: the memory that closing it and letting it go freed
       entry?.heap.push(held - heldBytes(settleHeap()));
     }
   }
