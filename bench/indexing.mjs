@@ -8,13 +8,17 @@
 // runs: this machine's speed drifts by tens of percent, so only the ratios
 // are worth comparing across runs. Beside the wall-clock time, the process's
 // CPU time (user and system, every thread: the thread pool's deflating
-// counts), which other work on a shared machine moves less. The memory each
-// index holds (heap and external, after three full collections: what
-// closing it frees) is printed too: Lantern's packed chunks not deflated
-// yet count there.
+// counts), which other work on a shared machine moves less. Last, the memory
+// a Lantern index of the synthetic corpus holds in memory, each build in a
+// process of its own (in one process, an engine closed before is let go
+// at no predictable time): heap and external memory (array buffers, the
+// WebAssembly memory) after three full collections, two seconds after its
+// last task (work left to the background done), less the same before it
+// was opened. Packed chunks not deflated yet count there.
 //
 //   node bench/indexing.mjs [--dist dist] [--dist OTHER_DIST] [--synthetic 100000] [--runs 3] [--ted-runs 7]
 //   (a second --dist is timed beside the first: an A/B of two builds)
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -32,6 +36,7 @@ const { values } = parseArgs({
     synthetic: { type: 'string', default: '100000' },
     runs: { type: 'string', default: '3' },
     'ted-runs': { type: 'string', default: '7' },
+    'memory-of': { type: 'string' },
   },
 });
 
@@ -75,6 +80,33 @@ const miniSearch = {
   },
 };
 
+const n = Number(values.synthetic);
+
+/**
+ * The memory an in-memory index of `n` synthetic records holds (see the
+ * head comment), printed as JSON: this process's part of the run.
+ * @type {(dist: string) => Promise<void>}
+ */
+async function printMemoryOf(dist) {
+  const { Lantern } = await import(pathToFileURL(join(resolve(dist), 'index.js')).href);
+  const corpus = synthetic(n);
+  const before = settleHeap();
+  const engine = await Lantern.open({});
+  const client = engine.client();
+  await client.setSettings({ indexName: corpus.name, indexSettings: corpus.settings });
+  await client.saveObjects({ indexName: corpus.name, objects: corpus.records, waitForTasks: false, batchSize: 1000 });
+  await engine.waitForTasks();
+  await new Promise((done) => setTimeout(done, 2000));
+  const after = settleHeap();
+  console.log(JSON.stringify({ heap: after.heapUsed - before.heapUsed, external: after.external - before.external }));
+  await engine.close();
+}
+
+if (values['memory-of']) {
+  await printMemoryOf(values['memory-of']);
+  process.exit(0);
+}
+
 /** @type {Contender[]} */
 const contenders = [];
 for (const [i, dist] of values.dist.entries()) {
@@ -86,15 +118,9 @@ contenders.push(miniSearch);
 /** @type {(made: import('./corpus.mjs').Corpus) => BenchCorpus} */
 const withDocuments = (made) => Object.assign(made, { documents: made.records.map((r) => flatDocument(r, made.peer)) });
 
-/** The heap and the memory outside it that objects of the heap hold (array buffers, WebAssembly memory). @type {(usage: NodeJS.MemoryUsage) => number} */
-const heldBytes = (usage) => usage.heapUsed + usage.external;
+/** @typedef {{ ms: number, cpu: number }} Measured medians: wall-clock and CPU milliseconds */
 
-/** @typedef {{ ms: number, cpu: number, heap: number }} Measured medians: wall-clock and CPU milliseconds, heap bytes the build added */
-
-/**
- * One build, timed (wall-clock and CPU milliseconds), then closed; `held`: the memory after it, the index still held.
- * @type {(contender: Contender, corpus: BenchCorpus) => Promise<{ ms: number, cpu: number, held: number }>}
- */
+/** One build, timed (wall-clock and CPU milliseconds), then closed. @type {(contender: Contender, corpus: BenchCorpus) => Promise<Measured>} */
 async function buildOnce(contender, corpus) {
   settleHeap(); // the build before's garbage is collected now, not during this one
   const cpuBefore = process.cpuUsage();
@@ -102,9 +128,8 @@ async function buildOnce(contender, corpus) {
   const built = await contender.build(corpus);
   const ms = performance.now() - before;
   const { user, system } = process.cpuUsage(cpuBefore);
-  const held = heldBytes(settleHeap());
   await built.close();
-  return { ms, cpu: (user + system) / 1000, held };
+  return { ms, cpu: (user + system) / 1000 };
 }
 
 /**
@@ -112,31 +137,27 @@ async function buildOnce(contender, corpus) {
  * @type {(corpus: BenchCorpus, runs: number) => Promise<Map<string, Measured>>}
  */
 async function measure(corpus, runs) {
-  /** @type {Map<string, { ms: number[], cpu: number[], heap: number[] }>} */
-  const seen = new Map(contenders.map((c) => [c.name, { ms: [], cpu: [], heap: [] }]));
+  /** @type {Map<string, { ms: number[], cpu: number[] }>} */
+  const seen = new Map(contenders.map((c) => [c.name, { ms: [], cpu: [] }]));
   for (let r = 0; r < runs; r++) {
     for (const contender of r % 2 === 0 ? contenders : [...contenders].reverse()) {
-      const { ms, cpu, held } = await buildOnce(contender, corpus);
+      const { ms, cpu } = await buildOnce(contender, corpus);
       const entry = seen.get(contender.name);
       entry?.ms.push(ms);
       entry?.cpu.push(cpu);
-      // what the built index held: the memory that closing it and letting it go freed
-      entry?.heap.push(held - heldBytes(settleHeap()));
     }
   }
-  return new Map([...seen].map(([name, { ms, cpu, heap }]) => [name, { ms: median(ms), cpu: median(cpu), heap: median(heap) }]));
+  return new Map([...seen].map(([name, { ms, cpu }]) => [name, { ms: median(ms), cpu: median(cpu) }]));
 }
 
-/** Prints one corpus's table: times, MiniSearch's over this one's, heap added. @type {(title: string, results: Map<string, Measured>) => void} */
+/** Prints one corpus's table: times, and MiniSearch's over this one's. @type {(title: string, results: Map<string, Measured>) => void} */
 function report(title, results) {
   const mini = results.get('MiniSearch');
   console.log(`\n== ${title}`);
   console.log(table(
-    ['contender', 'wall (ms)', 'MiniSearch / this', 'CPU (ms)', 'MiniSearch / this', 'memory held'],
-    [...results].map(([name, { ms, cpu, heap }]) => [
-      name, ms.toFixed(0), ((mini?.ms ?? NaN) / ms).toFixed(2), cpu.toFixed(0), ((mini?.cpu ?? NaN) / cpu).toFixed(2), mb(heap),
-    ]),
-    ['l', 'r', 'r', 'r', 'r', 'r'],
+    ['contender', 'wall (ms)', 'MiniSearch / this', 'CPU (ms)', 'MiniSearch / this'],
+    [...results].map(([name, { ms, cpu }]) => [name, ms.toFixed(0), ((mini?.ms ?? NaN) / ms).toFixed(2), cpu.toFixed(0), ((mini?.cpu ?? NaN) / cpu).toFixed(2)]),
+    ['l', 'r', 'r', 'r', 'r'],
   ));
 }
 
@@ -145,6 +166,16 @@ const warm = withDocuments(ted());
 for (const contender of contenders) await (await contender.build(warm)).close();
 
 console.log(`Node ${process.version}; ${values.dist.map((d, i) => `${values.dist.length > 1 ? String.fromCharCode(65 + i) + ': ' : ''}${resolve(d)}`).join(', ')}`);
-const n = Number(values.synthetic);
 report(`synthetic ${n.toLocaleString('en')} (median of ${values.runs})`, await measure(withDocuments(synthetic(n)), Number(values.runs)));
 report(`ted ${warm.records.length.toLocaleString('en')} (median of ${values['ted-runs']})`, await measure(warm, Number(values['ted-runs'])));
+
+console.log(`\n== memory an in-memory index of ${n.toLocaleString('en')} synthetic records holds (a process each)`);
+console.log(table(
+  ['build', 'heap', 'external', 'total'],
+  values.dist.map((dist) => {
+    const out = execFileSync(process.execPath, [new URL(import.meta.url).pathname, '--memory-of', dist, '--synthetic', String(n)], { encoding: 'utf8' });
+    const { heap, external } = JSON.parse(out.trim().split('\n').at(-1) ?? '{}');
+    return [resolve(dist), mb(heap), mb(external), mb(heap + external)];
+  }),
+  ['l', 'r', 'r', 'r'],
+));
