@@ -249,6 +249,9 @@ export class RecordStore {
   /** Inflated bytes of the packed chunks that nothing deflates yet (see deflateOverBudget). */
   get bytesToDeflate(): number { return this.undeflatedBytes; }
 
+  /** Inflated bytes held against the budget: of the chunks waiting to deflate, and the ring's. */
+  get inflatedBytesHeld(): number { return this.undeflatedBytes + this.kept.allocated; }
+
   /**
    * Counts the bytes of a removed record against its packed chunk, and packs
    * the chunk again once removed records hold half of it. A snapshot repacks
@@ -544,6 +547,8 @@ export class RecordStore {
     // inflated into reused memory, then copied into the ring: nothing allocated per chunk
     const bytes = inflateTransient(chunk.deflated!, this.inflatedSize(chunk));
     chunk.inflated = this.kept.keep(k, bytes);
+    // the ring may have grown into the budget of the chunks waiting to deflate
+    this.deflateOverBudget();
     return chunk.inflated ?? bytes;
   }
 
