@@ -496,8 +496,23 @@ export class RecordStore {
       this.dequeue(chunk);
       this.deflateLater(k, chunk);
     }
-    if (this.undeflatedHead >= 1024 && this.undeflatedHead * 2 >= this.undeflatedQueue.length) {
-      this.undeflatedQueue = this.undeflatedQueue.slice(this.undeflatedHead);
+    this.compactQueue();
+  }
+
+  /**
+   * Lets go of the queue's entries passed, and of those of chunks deflated
+   * or packed again since (an index rewritten under its budget enqueues a
+   * chunk at each repacking): the queue stays within twice the chunks.
+   */
+  private compactQueue(): void {
+    const queue = this.undeflatedQueue;
+    if (this.undeflatedHead >= 1024 && this.undeflatedHead * 2 >= queue.length) {
+      this.undeflatedQueue = queue.slice(this.undeflatedHead);
+      this.undeflatedHead = 0;
+    } else if (queue.length - this.undeflatedHead > 2 * this.chunks.length + 1024) {
+      const waiting = new Set<number>();
+      for (let at = this.undeflatedHead; at < queue.length; at++) if (this.chunks[queue[at]]?.undeflated) waiting.add(queue[at]);
+      this.undeflatedQueue = [...waiting];
       this.undeflatedHead = 0;
     }
   }

@@ -159,3 +159,21 @@ describe('deflating packed chunks', () => {
     }
   });
 });
+
+describe('chunks waiting to deflate', () => {
+  it('an index rewritten again and again under its budget reads its last versions, nothing deflated until a snapshot', async () => {
+    await loadSyncZlib();
+    const { store } = filled();
+    for (let v = 1; v <= 60; v++) {
+      for (let i = 0; i < RECORDS; i++) {
+        store.remove(`r${i}`);
+        store.push(version(i, v));
+      }
+    }
+    expect(store.bytesToDeflate).toBeGreaterThan(0);
+    expectLastVersions(store, () => 60);
+    const snapshot = await store.snapshot();
+    expect(store.bytesToDeflate).toBe(0);
+    expectLastVersions(await RecordStore.unpack(snapshot), () => 60);
+  });
+});
