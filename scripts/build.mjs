@@ -16,7 +16,8 @@ const common = {
   bundle: true,
   format: 'esm',
   loader: { '.wasm': 'binary' },
-  minify: true,
+  // LANTERN_MINIFY=0 keeps names, for CPU profiles (node --cpu-prof)
+  minify: process.env.LANTERN_MINIFY !== '0',
   sourcemap: true,
   splitting: true,
   logLevel: 'warning',

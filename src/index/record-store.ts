@@ -3,10 +3,14 @@
 // last id is issued (or at a snapshot, for the last one), so the heap holds
 // objects for at most one chunk of new records, whatever the size of the
 // index or of an import; a snapshot takes packed chunks as they are, and a
-// restart reads them back without parsing. Where inflating is synchronous
-// (Node) chunks stay deflated, those packed or read again lately also
-// inflated beside (in an InflatedRing); elsewhere they stay inflated
-// (still a fraction of the objects). Every
+// restart reads them back without parsing. A chunk is deflated off the
+// write path: by the next snapshot, or, where inflating is synchronous
+// (Node), once the inflated bytes held pass a budget (see
+// deflateOverBudget); an index held in memory only and never snapshotted
+// pays for no deflating until then. Deflated chunks stay deflated, those
+// read again lately also inflated beside (in an InflatedRing); where
+// inflating is not synchronous they stay inflated too (still a fraction of
+// the objects). Every
 // record's objectID is also kept in a dense list, so finding a record id by
 // objectID (a table over that list) and answering a hit by its objectID
 // alone never read the record itself.
@@ -31,7 +35,11 @@ const CHANGES_KEPT = 1 << 16;
  */
 export const CHUNK_RECORDS = 16;
 
-/** Inflated bytes kept beside deflated ones (Node), of the chunks packed or read again most recently (see InflatedRing; a first read keeps nothing). */
+/**
+ * Inflated bytes a store holds (Node): of the chunks not deflated yet, and
+ * kept beside deflated ones, of those deflated or read again most recently
+ * (see InflatedRing; a first read keeps nothing).
+ */
 const INFLATED_BYTES = 64 << 20;
 
 /**
@@ -118,12 +126,19 @@ interface Chunk {
   deflating?: Promise<void>;
   /** An id of the chunk was issued or removed since it was packed: the next snapshot packs it again. */
   stale: boolean;
+  /** Its inflated bytes are counted in the store's `undeflatedBytes`: nothing deflates it yet. */
+  undeflated?: boolean;
   /** Bytes of the removed records it still holds (see reclaim). */
   deadBytes: number;
 }
 
 export interface RecordStoreOptions {
-  /** Inflated bytes kept beside deflated ones (Node), of the chunks packed or read again most recently, the oldest dropped first (default 64 MB; see InflatedRing). */
+  /**
+   * Inflated bytes held (Node): of the chunks not deflated yet, the oldest
+   * deflated first past it, and kept beside deflated ones, of those
+   * deflated or read again most recently, the oldest dropped first
+   * (default 64 MB; see InflatedRing).
+   */
   inflatedBytes?: number;
 }
 
@@ -141,6 +156,11 @@ export class RecordStore {
   private readonly decoded = new DecodedRecords();
   /** Deflated chunks read lately, by their index's low bits (see readBefore). */
   private readonly readChunks = new Int32Array(READ_CHUNKS_NOTED).fill(-1);
+  /** Chunks packed and left to deflate, oldest first from `undeflatedHead` (a chunk packed again since is skipped). */
+  private undeflatedQueue: number[] = [];
+  private undeflatedHead = 0;
+  /** Inflated bytes of the chunks packed and not deflated, nor being deflated. */
+  private undeflatedBytes = 0;
   /** Record ids pushed or removed, oldest first, after the `changesDropped` oldest ones. */
   private changes: number[] = [];
   private changesDropped = 0;
@@ -225,6 +245,12 @@ export class RecordStore {
     for (const chunk of this.chunks) bytes += chunk ? this.inflatedSize(chunk) : 0;
     return bytes;
   }
+
+  /** Inflated bytes of the packed chunks that nothing deflates yet (see deflateOverBudget). */
+  get bytesToDeflate(): number { return this.undeflatedBytes; }
+
+  /** Inflated bytes held against the budget: of the chunks waiting to deflate, and the ring's. */
+  get inflatedBytesHeld(): number { return this.undeflatedBytes + this.kept.allocated; }
 
   /**
    * Counts the bytes of a removed record against its packed chunk, and packs
@@ -327,12 +353,13 @@ export class RecordStore {
       let chunk = this.chunks[k];
       if (!chunk || chunk.stale) chunk = this.pack(k, false);
       else if (chunk.deflated) continue;
+      this.dequeue(chunk);
       // deflated here rather than waited for: the thread pool may be queued behind the log's fsyncs
       const deflated = deflateNow(chunk.inflated!);
       if (deflated) {
         chunk.deflated = deflated;
         this.keptInflated(k);
-      }
+      } else if (!chunk.deflating) this.deflateLater(k, chunk);
       if (++worked % SNAPSHOT_SLICE === 0) await yieldTurn();
     }
     // without a synchronous deflate (browsers), the deflates under way are waited for
@@ -423,15 +450,76 @@ export class RecordStore {
       ends[id - first] = writer.length;
     }
     const chunk: Chunk = { ends, inflated: writer.view().slice(), stale: false, deadBytes: 0 };
+    if (previous) this.dequeue(previous);
     this.chunks[k] = chunk;
     for (let id = first; id < last; id++) if (this.objects[id]) this.objects[id] = undefined;
-    if (deflateLater) this.deflateLater(k, chunk);
+    if (deflateLater) this.enqueue(k, chunk);
     return chunk;
   }
 
   /**
-   * Deflates a chunk just packed off the write path (on the thread pool in
-   * Node); once deflated, its inflated bytes go to the ring (see keptInflated). A
+   * Leaves chunk k, just packed, to deflate later. Deflating a chunk of 16
+   * of the benchmark's records took ~0.25 ms of this thread even on the
+   * thread pool (a zlib stream set up per chunk) and more of the pool's,
+   * which shares this machine's cores: at 100k records, a fifth of an
+   * import's time. A store that never snapshots and holds less than its
+   * budget of inflated bytes never pays it.
+   */
+  private enqueue(k: number, chunk: Chunk): void {
+    chunk.undeflated = true;
+    this.undeflatedBytes += this.inflatedSize(chunk);
+    this.undeflatedQueue.push(k);
+    this.deflateOverBudget();
+  }
+
+  /** A chunk about to be deflated, or packed again, no longer counts as waiting to be. */
+  private dequeue(chunk: Chunk): void {
+    if (!chunk.undeflated) return;
+    chunk.undeflated = false;
+    this.undeflatedBytes -= this.inflatedSize(chunk);
+  }
+
+  /**
+   * Deflates the oldest chunks waiting (on the thread pool), while the
+   * inflated bytes held (theirs and the ring's) are more than the budget:
+   * past it an import deflates as it packs, and the memory held stays
+   * what it was when every chunk was deflated at once. Only where reads
+   * inflate synchronously (Node): elsewhere chunks keep their inflated
+   * bytes anyway, and a snapshot deflates them.
+   */
+  private deflateOverBudget(): void {
+    if (!syncZlib()) return;
+    while (this.undeflatedBytes + this.kept.allocated > this.kept.capacity && this.undeflatedHead < this.undeflatedQueue.length) {
+      const k = this.undeflatedQueue[this.undeflatedHead++];
+      const chunk = this.chunks[k];
+      if (!chunk?.undeflated) continue;
+      this.dequeue(chunk);
+      this.deflateLater(k, chunk);
+    }
+    this.compactQueue();
+  }
+
+  /**
+   * Lets go of the queue's entries passed, and of those of chunks deflated
+   * or packed again since (an index rewritten under its budget enqueues a
+   * chunk at each repacking): the queue stays within twice the chunks.
+   */
+  private compactQueue(): void {
+    const queue = this.undeflatedQueue;
+    if (this.undeflatedHead >= 1024 && this.undeflatedHead * 2 >= queue.length) {
+      this.undeflatedQueue = queue.slice(this.undeflatedHead);
+      this.undeflatedHead = 0;
+    } else if (queue.length - this.undeflatedHead > 2 * this.chunks.length + 1024) {
+      const waiting = new Set<number>();
+      for (let at = this.undeflatedHead; at < queue.length; at++) if (this.chunks[queue[at]]?.undeflated) waiting.add(queue[at]);
+      this.undeflatedQueue = [...waiting];
+      this.undeflatedHead = 0;
+    }
+  }
+
+  /**
+   * Deflates a chunk off this thread (on the thread pool in Node); once
+   * deflated, its inflated bytes go to the ring (see keptInflated). A
    * snapshot does not wait for it where it can deflate on the spot (Node),
    * and does again one that failed.
    */
@@ -474,6 +562,8 @@ export class RecordStore {
     // inflated into reused memory, then copied into the ring: nothing allocated per chunk
     const bytes = inflateTransient(chunk.deflated!, this.inflatedSize(chunk));
     chunk.inflated = this.kept.keep(k, bytes);
+    // the ring may have grown into the budget of the chunks waiting to deflate
+    this.deflateOverBudget();
     return chunk.inflated ?? bytes;
   }
 

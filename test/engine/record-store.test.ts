@@ -3,7 +3,7 @@
 // used to keep every version of every record it was sent.
 import { describe, expect, it } from 'vitest';
 import { RecordStore } from '../../src/index/record-store.js';
-import { deflate, inflate } from '../../src/util/compression.js';
+import { deflate, inflate, loadSyncZlib } from '../../src/util/compression.js';
 import { prng } from '../support/random.js';
 
 const version = (i: number, v: number) => ({ objectID: `r${i}`, text: `version ${v} of record ${i}, `.repeat(1 + (i % 5)) });
@@ -110,5 +110,70 @@ describe('how records are packed', () => {
     store.push({ objectID: 'x' });
     const snapshot = { ...(await store.snapshot()), format: 'cbor' as 'json' };
     await expect(RecordStore.unpack(snapshot)).rejects.toThrow(/unknown record format cbor/);
+  });
+});
+
+describe('deflating packed chunks', () => {
+  const record = (i: number) => ({ objectID: `d${i}`, text: `record ${i} of the deflating test, `.repeat(1 + (i % 7)), n: i });
+  const COUNT = 1600;
+
+  function expectEveryRecord(store: RecordStore): void {
+    for (let i = 0; i < COUNT; i++) expect(JSON.stringify(store.get(store.idOf(`d${i}`)!)), `d${i}`).toBe(JSON.stringify(record(i)));
+  }
+
+  it('is left to a snapshot while the store holds less than its budget inflated', async () => {
+    await loadSyncZlib();
+    const store = new RecordStore();
+    for (let i = 0; i < COUNT; i++) store.push(record(i));
+    // every packed chunk waits: an index never snapshotted never pays for deflating them
+    expect(store.bytesToDeflate).toBe(store.packedBytes);
+    expectEveryRecord(store);
+    const snapshot = await store.snapshot();
+    expect(store.bytesToDeflate).toBe(0);
+    expectEveryRecord(store);
+    expectEveryRecord(await RecordStore.unpack(snapshot));
+  });
+
+  it('starts past the budget, oldest first, and reads the same bytes before, during and after', async () => {
+    await loadSyncZlib();
+    const budget = 16 << 10;
+    const store = new RecordStore({ inflatedBytes: budget });
+    for (let i = 0; i < COUNT; i++) {
+      store.push(record(i));
+      expect(store.inflatedBytesHeld).toBeLessThanOrEqual(budget);
+    }
+    expect(store.packedBytes).toBeGreaterThan(10 * budget);
+    expectEveryRecord(store); // some chunks deflating on the thread pool now
+    const snapshot = await store.snapshot();
+    // most read from their deflated bytes, twice: kept in the ring from the second read on, within the budget
+    for (let pass = 0; pass < 2; pass++) expectEveryRecord(store);
+    expect(store.inflatedBytesHeld).toBeLessThanOrEqual(budget);
+    expectEveryRecord(await RecordStore.unpack(snapshot));
+    // written again once the ring has grown to the budget: each chunk deflates as it is packed
+    for (let i = 0; i < COUNT; i++) store.remove(`d${i}`);
+    for (let i = 0; i < COUNT; i++) store.push(record(i));
+    expect(store.bytesToDeflate).toBe(0);
+    for (let pass = 0; pass < 2; pass++) {
+      expectEveryRecord(store);
+      expect(store.inflatedBytesHeld).toBeLessThanOrEqual(budget);
+    }
+  });
+});
+
+describe('chunks waiting to deflate', () => {
+  it('an index rewritten again and again under its budget reads its last versions, nothing deflated until a snapshot', async () => {
+    await loadSyncZlib();
+    const { store } = filled();
+    for (let v = 1; v <= 60; v++) {
+      for (let i = 0; i < RECORDS; i++) {
+        store.remove(`r${i}`);
+        store.push(version(i, v));
+      }
+    }
+    expect(store.bytesToDeflate).toBeGreaterThan(0);
+    expectLastVersions(store, () => 60);
+    const snapshot = await store.snapshot();
+    expect(store.bytesToDeflate).toBe(0);
+    expectLastVersions(await RecordStore.unpack(snapshot), () => 60);
   });
 });
