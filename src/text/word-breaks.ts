@@ -14,7 +14,7 @@
 // are broken the same way whatever its indexLanguages and queryLanguages say.
 
 /** Letters of the scripts broken here: Thai and Lao, Myanmar, Khmer and their extensions. */
-const UNSPACED_LETTER = /[\u0E00-\u0EFF\u1000-\u109F\u1780-\u17FF\u19E0-\u19FF\uA9E0-\uA9FF\uAA60-\uAA7F]/;
+export const UNSPACED_LETTER = /[\u0E00-\u0EFF\u1000-\u109F\u1780-\u17FF\u19E0-\u19FF\uA9E0-\uA9FF\uAA60-\uAA7F]/;
 const UNSPACED_RUN = new RegExp(`${UNSPACED_LETTER.source}+`, 'g');
 
 /** The separator put between words: a format character the core's tokenizer splits on (and never indexes). */

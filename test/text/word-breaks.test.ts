@@ -113,4 +113,22 @@ describe('ranking', () => {
     expect(ids(answer)).toEqual(['whole', 'inside']);
     expect(answer.hits.map((h: any) => h._rankingInfo.nbExactWords)).toEqual([1, 0]);
   });
+
+  it('keeps the vowel signs and tone marks of these scripts: words they tell apart stay apart', async () => {
+    // เสือ "tiger" and เสื้อ "shirt" differ by a tone mark; အီး and အေး by a vowel sign
+    await engine.client().saveObjects({
+      indexName: 'marks',
+      objects: [
+        { objectID: 'tiger', name: 'เสือโคร่ง' },
+        { objectID: 'shirt', name: 'เสื้อยืด' },
+        { objectID: 'ii', name: 'အီး' },
+        { objectID: 'ei', name: 'အေး' },
+      ],
+    });
+    await engine.waitForTasks();
+    const exactly = { typoTolerance: false, queryType: 'prefixNone' };
+    expect(ids(await search('marks', { query: 'เสื้อ', ...exactly }))).toEqual(['shirt']);
+    expect(ids(await search('marks', { query: 'เสือ', ...exactly }))).toEqual(['tiger']);
+    expect(ids(await search('marks', { query: 'အေး', ...exactly }))).toEqual(['ei']);
+  });
 });
