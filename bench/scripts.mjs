@@ -87,7 +87,7 @@ const library = lantern(resolve(args.dist), 'Lantern', {});
 const figures = {};
 for (const language of languages) {
   const records = corpus[language];
-  const searcher = await library.build({ name: `names-${language}`, fields: ['name'], records });
+  const searcher = await library.build({ name: `names-${language}`, fields: ['name'], records, title: (r) => String(r.name) });
   figures[language] = {};
   for (const [kind, queries] of Object.entries(queriesOf(language, records))) {
     const tally = new Tally();
