@@ -6,8 +6,10 @@
 // the first two thirds of those words (a prefix being typed). A query counts
 // as found when the name it was drawn from is among the first 10 hits
 // (recall@10); words held by more than 5 names are not drawn (which of them
-// comes first is not relevance). Prints a table per language. Not a test:
-// numbers.
+// comes first is not relevance). And the runs of several words typed
+// grapheme by grapheme, each prefix that ends past the run's first word
+// (a search box while a later word of the run is typed). Prints a table
+// per language. Not a test: numbers.
 //
 //   npm run build && node bench/scripts.mjs [--dist dist] [--languages th,lo] [--per-language 300] [--seed 7] [--json FILE]
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -79,7 +81,34 @@ function queriesOf(language, records) {
     const keep = Math.ceil((parts.length * 2) / 3);
     return parts.length > MIN_PREFIX_GRAPHEMES && keep < parts.length ? [{ word: parts.slice(0, keep).join(''), id }] : [];
   });
-  return { word: chosen, prefix: prefixes };
+  return { word: chosen, prefix: prefixes, typing: typedRuns(language, records, words, graphemes) };
+}
+
+/**
+ * A name's runs typed grapheme by grapheme past their first word: each
+ * prefix that ends inside a later word of a run the segmenter breaks into
+ * several (a search box as a word of the run after the first is typed).
+ * @param {string} language
+ * @param {Array<{ objectID: string, name: string }>} records
+ * @param {Intl.Segmenter} words
+ * @param {Intl.Segmenter} graphemes
+ */
+function typedRuns(language, records, words, graphemes) {
+  /** @type {Array<{ word: string, id: string }>} */
+  const typed = [];
+  for (const { objectID, name } of shuffled(records, Number(args.seed) + 1)) {
+    for (const run of name.split(/\s+/)) {
+      const parts = [...words.segment(run)].filter((s) => s.isWordLike);
+      if (parts.length < 2) continue;
+      const from = parts[0].segment.length;
+      for (const g of graphemes.segment(run)) {
+        const end = g.index + g.segment.length;
+        if (end > from && end < run.length) typed.push({ word: run.slice(0, end), id: objectID });
+      }
+    }
+    if (typed.length >= perLanguage) break;
+  }
+  return typed.slice(0, perLanguage);
 }
 
 const library = lantern(resolve(args.dist), 'Lantern', {});
@@ -101,10 +130,11 @@ for (const language of languages) {
 }
 
 const pct = (/** @type {number} */ x) => x.toFixed(2);
-console.log(`| language | names | words | recall@10 words | recall@1 words | prefixes | recall@10 prefixes |`);
-console.log('| --- | --- | --- | --- | --- | --- | --- |');
+console.log(`| language | names | words | recall@10 words | recall@1 words | prefixes | recall@10 prefixes | runs typed | recall@10 typed |`);
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const language of languages) {
-  const { word, prefix } = figures[language];
-  console.log(`| ${language} | ${corpus[language].length} | ${word.queries} | ${pct(word.recall10)} | ${pct(word.recall1)} | ${prefix.queries} | ${pct(prefix.recall10)} |`);
+  const { word, prefix, typing } = figures[language];
+  const typed = typing.queries ? pct(typing.recall10) : '-';
+  console.log(`| ${language} | ${corpus[language].length} | ${word.queries} | ${pct(word.recall10)} | ${pct(word.recall1)} | ${prefix.queries} | ${pct(prefix.recall10)} | ${typing.queries} | ${typed} |`);
 }
 if (args.json) writeFileSync(args.json, JSON.stringify(figures, null, 2));

@@ -446,9 +446,11 @@ function mapTokensBack(tokens: Int32Array, broken: ReadonlyArray<BrokenText | un
     at += 2;
     if (text) {
       for (let i = at; i < at + listed * TOKEN_STRIDE; i += TOKEN_STRIDE) {
-        tokens[i] = text.originalOffset(tokens[i]);
-        tokens[i + 1] = text.originalOffset(tokens[i + 1]);
-        tokens[i + 3] = text.originalOffset(tokens[i + 3]);
+        const start = tokens[i];
+        tokens[i] = text.originalStart(start);
+        tokens[i + 1] = text.originalEnd(tokens[i + 1]);
+        // the end of the highlighted part: the start when nothing is
+        tokens[i + 3] = tokens[i + 3] > start ? text.originalEnd(tokens[i + 3]) : tokens[i];
       }
     }
     at += listed * TOKEN_STRIDE;

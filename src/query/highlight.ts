@@ -75,6 +75,12 @@ function mark(text: string, tokens: Int32Array, at: number, listed: number, coun
     if (start < from || tokenEnd > to) continue;
     if (words === 0) { allMarked = false; replaced = ''; continue; }
     mask |= words;
+    // a word of a run after the run whole (both indexed: see src/text/word-breaks.ts): its mark may reach further
+    if (start < shownUpTo) {
+      if (until > shownUpTo && plainMarkEnd === shownUpTo) value = value.slice(0, -o.postTag.length) + text.slice(shownUpTo, until) + o.postTag;
+      shownUpTo = plainMarkEnd = Math.max(shownUpTo, until);
+      continue;
+    }
     if (until < tokenEnd) allMarked = false;
     const shown = o.synonyms ? synonymShownAs(text.slice(start, tokenEnd), words, o) : undefined;
     if (shown !== undefined) {

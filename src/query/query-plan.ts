@@ -213,11 +213,12 @@ function splitsAndConcatenations(query: string, words: Array<[number, number]>, 
 
 /**
  * Scripts written without spaces (src/text/word-breaks.ts): the records'
- * runs are indexed as the words Intl.Segmenter finds in them, while the
- * query reaches the core as typed, so that a run of one word keeps its
- * typos and its prefix (a misspelt or half-typed word does not break
- * where the records' words do). A query word whose run breaks into several
- * words also matches them as a phrase, an exact match.
+ * runs are indexed whole and as the words Intl.Segmenter finds in them,
+ * while the query reaches the core as typed, so that a query run keeps its
+ * typos and its prefix against a record's run or word (a misspelt or
+ * half-typed word does not break where the records' words do). A query
+ * word whose run breaks into several words also matches them as a phrase,
+ * an exact match: a run inside a record's longer run.
  */
 function wordBreakAlternatives(query: string, words: Array<[number, number]>): Alternative[] {
   const out: Alternative[] = [];

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Lantern } from '../../src/index.js';
 import { sender, type Send } from '../support/api.js';
-import { breakWords, hasUnspacedScript, WORD_BREAK } from '../../src/text/word-breaks.js';
+import { breakWords, hasUnspacedScript, wordsOfQueryWord, WORD_BREAK } from '../../src/text/word-breaks.js';
 
 const HEADERS = { 'x-algolia-application-id': 'SCRIPTS', 'x-algolia-api-key': 'scripts-admin-key' };
 
@@ -43,13 +43,19 @@ beforeAll(async () => {
 afterAll(async () => { await engine.close(); });
 
 describe('breaking runs into words', () => {
-  it('puts a break between the words of each unspaced run, and none elsewhere', () => {
-    const broken = breakWords('UK: สหราชอาณาจักร, 2024')!;
-    expect(broken.text).toBe(`UK: สห${WORD_BREAK}ราช${WORD_BREAK}อาณาจักร, 2024`);
-    // offsets in the broken text map back to the text as given
-    const start = broken.text.indexOf('อาณาจักร');
-    expect(broken.originalOffset(start)).toBe('UK: สหราชอาณาจักร'.indexOf('อาณาจักร'));
-    expect(broken.originalOffset(broken.text.length)).toBe('UK: สหราชอาณาจักร, 2024'.length);
+  it('follows each unspaced run of several words by its words, and maps offsets back', () => {
+    const given = 'UK: สหราชอาณาจักร, 2024';
+    const broken = breakWords(given)!;
+    expect(broken.text).toBe(`UK: สหราชอาณาจักร${WORD_BREAK}สห${WORD_BREAK}ราช${WORD_BREAK}อาณาจักร, 2024`);
+    // a word's start and end, the run's, and the text after the run
+    const word = broken.text.lastIndexOf('อาณาจักร');
+    expect(broken.originalStart(word)).toBe(given.indexOf('อาณาจักร'));
+    expect(broken.originalEnd(word + 'อาณาจักร'.length)).toBe(given.indexOf(','));
+    expect(broken.originalStart(4)).toBe(4);
+    expect(broken.originalEnd(4 + 'สหราชอาณาจักร'.length)).toBe(given.indexOf(','));
+    expect(broken.originalEnd(broken.text.length)).toBe(given.length);
+    // a run of one word is left as it is
+    expect(breakWords('ไทย')!.text).toBe('ไทย');
   });
 
   it('leaves text without those scripts alone (the fast path)', () => {
@@ -91,9 +97,29 @@ describe.each(Object.entries(SCRIPTS))('%s', (script, { run, word, typo, prefix 
     expect(answer.hits[0]._rankingInfo.nbExactWords).toBe(1);
     expect(answer.hits[0]._highlightResult.name.value).toBe(`<em>${run}</em> (${script})`);
     // explained as a split into the words the segmenter finds in the run, the record's words
-    const words = breakWords(run)!.text.split(WORD_BREAK);
+    const words = wordsOfQueryWord(run)!.split(' ');
     expect(words.length).toBeGreaterThan(1);
     expect(answer.explain.match.alternatives).toContainEqual({ types: ['split'], words, typos: 0, offset: 0, length: 1 });
+  });
+});
+
+describe('a run of several words', () => {
+  it('is found as it is typed, grapheme by grapheme, past its first word', async () => {
+    const { run } = SCRIPTS.thai;
+    const graphemes = Array.from(new Intl.Segmenter('th', { granularity: 'grapheme' }).segment(run), (g) => g.segment);
+    for (let n = 2; n <= graphemes.length; n++) {
+      const typed = graphemes.slice(0, n).join('');
+      const answer = await search('countries', { query: typed });
+      expect(ids(answer), typed).toEqual(['thai']);
+      expect(answer.hits[0]._highlightResult.name.value, typed).toBe(`<em>${typed}</em>${run.slice(typed.length)} (thai)`);
+    }
+  });
+
+  it('is found with a typo in one of its words', async () => {
+    // สหราชอาณาจักน: the last letter of อาณาจักร mistyped, which the segmenter breaks as สห|ราช|อาณา|จัก|น
+    const answer = await search('countries', { query: 'สหราชอาณาจักน', getRankingInfo: true });
+    expect(ids(answer)).toEqual(['thai']);
+    expect(answer.hits[0]._rankingInfo.nbTypos).toBe(1);
   });
 });
 
