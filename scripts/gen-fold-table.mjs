@@ -9,6 +9,17 @@ import { writeFileSync } from 'node:fs';
 const SPECIAL = { 'ß': 'ss', 'ẞ': 'ss', 'ø': 'o', 'Ø': 'o', 'æ': 'ae', 'Æ': 'ae', 'œ': 'oe', 'Œ': 'oe',
   'ł': 'l', 'Ł': 'l', 'đ': 'd', 'Đ': 'd', 'þ': 'th', 'Þ': 'th', 'ı': 'i', 'ħ': 'h', 'Ħ': 'h', 'ŧ': 't', 'Ŧ': 't' };
 /**
+ * The scripts written without spaces (Thai, Lao, Myanmar, Khmer: the ranges
+ * of src/text/word-breaks.ts, which src/text/fold.ts keeps marks in too):
+ * their vowel signs, tone marks and viramas are letters of the word, not
+ * accents, and removing them would fold most Burmese words onto a few
+ * consonants ("အေ", "အီး" and "အာ" all "အ").
+ */
+const KEEPS_MARKS = /[\u0E00-\u0EFF\u1000-\u109F\u1780-\u17FF\u19E0-\u19FF\uA9E0-\uA9FF\uAA60-\uAA7F]/u;
+/** Removes the combining marks of `s`, but those of the scripts that keep them. @param {string} s */
+const withoutMarks = (s) => s.replace(/\p{M}/gu, (mark) => (KEEPS_MARKS.test(mark) ? mark : ''));
+
+/**
  * A character's search form, folded until it no longer changes: one pass is
  * not always enough (ǽ loses its accent to become æ, which folds to ae), and
  * a query must fold to what the indexed text folded to whichever was typed.
@@ -17,7 +28,7 @@ const SPECIAL = { 'ß': 'ss', 'ẞ': 'ss', 'ø': 'o', 'Ø': 'o', 'æ': 'ae', 'Æ
 function fold(ch) {
   let folded = ch;
   for (let pass = 0; pass < 4; pass++) {
-    const next = [...folded].map((c) => SPECIAL[c] ?? c.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()).join('');
+    const next = [...folded].map((c) => SPECIAL[c] ?? withoutMarks(c.normalize('NFKD')).toLowerCase()).join('');
     if (next === folded) return folded;
     folded = next;
   }
@@ -33,7 +44,7 @@ const marks = [];
 for (const [lo, hi] of RANGES) {
   for (let c = lo; c <= hi; c++) {
     const ch = String.fromCharCode(c);
-    if (/\p{M}/u.test(ch)) { marks.push(c); continue; }
+    if (/\p{M}/u.test(ch) && !KEEPS_MARKS.test(ch)) { marks.push(c); continue; }
     const folded = fold(ch);
     if (folded === ch || folded.length === 0 || folded.length > 3) continue;
     if (/[^\p{L}\p{N}]/u.test(folded)) continue; // keep punctuation-like expansions out

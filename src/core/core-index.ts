@@ -1,11 +1,12 @@
 // A typed view of one WebAssembly core instance: it packs records, queries
 // and rank arrays into the core's scratch buffer and reads results back as
 // typed arrays, one call per batch.
-import { CRITERION, EXACT_SINGLE, FILTERS_SLOT, GEO_SLOT, HIT_STRIDE, P, PARAM_COUNT, QUERY_TYPE, TEXT_EVERY_TOKEN, TEXT_INDEXED, TYPO_MODE } from './abi.js';
+import { CRITERION, EXACT_SINGLE, FILTERS_SLOT, GEO_SLOT, HIT_STRIDE, P, PARAM_COUNT, QUERY_TYPE, TEXT_EVERY_TOKEN, TEXT_INDEXED, TOKEN_STRIDE, TYPO_MODE } from './abi.js';
 
 export { TEXT_EVERY_TOKEN, TEXT_INDEXED, TOKEN_STRIDE } from './abi.js';
 import { instantiateCore, type CoreExports } from './wasm.js';
 import { exportInSteps, importInSteps, SNAPSHOT_STEP } from './snapshot-steps.js';
+import { breakWords, indexedForm, type BrokenText } from '../text/word-breaks.js';
 
 
 export interface Segment { attribute: number; text: string }
@@ -140,9 +141,15 @@ export class CoreIndex {
   addDocuments(documents: CoreDocument[]): void {
     let headerWords = 2;
     let textUnits = 0;
+    // each text as the core indexes it: words broken apart in scripts written without spaces
+    const texts: string[] = [];
     for (const doc of documents) {
       headerWords += 2 + doc.segments.length * 2;
-      for (const s of doc.segments) textUnits += s.text.length;
+      for (const s of doc.segments) {
+        const text = indexedForm(s.text);
+        texts.push(text);
+        textUnits += text.length;
+      }
     }
     const textOffset = headerWords * 4;
     const ptr = this.scratch(textOffset + textUnits * 2);
@@ -152,13 +159,15 @@ export class CoreIndex {
     header[1] = textOffset;
     let h = 2;
     let t = 0;
+    let next = 0;
     for (const doc of documents) {
       header[h++] = doc.id;
       header[h++] = doc.segments.length;
       for (const s of doc.segments) {
+        const indexed = texts[next++];
         header[h++] = s.attribute;
-        header[h++] = s.text.length;
-        t = writeUnits(text, t, s.text);
+        header[h++] = indexed.length;
+        t = writeUnits(text, t, indexed);
       }
     }
     this.core.addDocuments();
@@ -233,14 +242,19 @@ export class CoreIndex {
     return new Int32Array(this.core.memory.buffer, this.core.paramsPtr(), PARAM_COUNT);
   }
 
-  /** Writes the query text (and filter bitmap) to scratch, and the query's parameters. */
+  /**
+   * Writes the query text (and filter bitmap) to scratch, and the query's
+   * parameters. The query is written as typed: a run of a script written
+   * without spaces is one query word, which its words match as an
+   * alternative (see the query plan's wordBreakAlternatives).
+   */
   private writeQuery(q: CoreQuery): void {
     const queryBytes = (q.query.length * 2 + 7) & ~7;
     // the core reads bitmaps in whole 128-bit vectors
     const filterWords = ((q.filter?.length ?? 0) + 3) & ~3;
     const alternativesAt = queryBytes + filterWords * 4;
     const alternatives = q.alternatives ?? [];
-    const alternativeBytes = 4 + alternatives.reduce((n, a) => n + 12 + ((a.text.length * 2 + 3) & ~3), 0);
+    const alternativeBytes = 4 + alternatives.reduce((n, a) => n + 12 + ((indexedForm(a.text).length * 2 + 3) & ~3), 0);
     const ptr = this.scratch(alternativesAt + alternativeBytes + 8);
     this.writeText(ptr, q.query);
     if (q.filter) new Uint32Array(this.core.memory.buffer, ptr + queryBytes, filterWords).fill(0).set(q.filter);
@@ -284,11 +298,13 @@ export class CoreIndex {
     view.setInt32(at, alternatives.length, true);
     let p = at + 4;
     for (const a of alternatives) {
+      // an alternative in a script written without spaces is broken as the records were (a phrase when it is several words)
+      const text = indexedForm(a.text);
       view.setInt32(p, a.word, true);
       view.setInt32(p + 4, (a.exact ? 1 : 0) | ((a.typos ?? 0) << 8), true);
-      view.setInt32(p + 8, a.text.length, true);
-      this.writeText(p + 12, a.text);
-      p += 12 + ((a.text.length * 2 + 3) & ~3);
+      view.setInt32(p + 8, text.length, true);
+      this.writeText(p + 12, text);
+      p += 12 + ((text.length * 2 + 3) & ~3);
     }
   }
 
@@ -347,20 +363,25 @@ export class CoreIndex {
    * those copies take up to 200 ms.
    */
   highlightTexts(texts: readonly string[], flags: readonly number[]): Int32Array {
+    // tokenized as they were indexed (words broken apart in scripts written without spaces)
+    const broken = texts.map(breakWords);
+    const written = broken.some((b) => b !== undefined) ? texts.map((text, i) => broken[i]?.text ?? text) : texts;
     let units = 0;
-    for (const text of texts) units += text.length;
-    const headerBytes = texts.length * 8;
+    for (const text of written) units += text.length;
+    const headerBytes = written.length * 8;
     const ptr = this.scratch(headerBytes + units * 2 + 2);
-    const header = new Int32Array(this.core.memory.buffer, ptr, texts.length * 2);
-    const written = new Uint16Array(this.core.memory.buffer, ptr + headerBytes, units);
+    const header = new Int32Array(this.core.memory.buffer, ptr, written.length * 2);
+    const view = new Uint16Array(this.core.memory.buffer, ptr + headerBytes, units);
     let at = 0;
-    texts.forEach((text, i) => {
+    written.forEach((text, i) => {
       header[i * 2] = text.length;
       header[i * 2 + 1] = flags[i];
-      at = writeUnits(written, at, text);
+      at = writeUnits(view, at, text);
     });
-    this.core.highlightTexts(texts.length);
-    return this.results();
+    this.core.highlightTexts(written.length);
+    const tokens = this.results();
+    if (written !== texts) mapTokensBack(tokens, broken);
+    return tokens;
   }
 
   /**
@@ -415,6 +436,25 @@ export class CoreIndex {
   /** How many records rank slot `slot` holds labels for (0: none, e.g. a slot a snapshot did not carry). */
   rankSlotLength(slot: number): number { return this.core.rankSlotLength(slot); }
   get memoryBytes(): number { return this.core.memory.buffer.byteLength; }
+}
+
+/** Rewrites in place the offsets (start, end, end of the highlighted part) of the tokens listed for each broken text as offsets in the text as given. */
+function mapTokensBack(tokens: Int32Array, broken: ReadonlyArray<BrokenText | undefined>): void {
+  let at = 0;
+  for (const text of broken) {
+    const listed = tokens[at + 1];
+    at += 2;
+    if (text) {
+      for (let i = at; i < at + listed * TOKEN_STRIDE; i += TOKEN_STRIDE) {
+        const start = tokens[i];
+        tokens[i] = text.originalStart(start);
+        tokens[i + 1] = text.originalEnd(tokens[i + 1]);
+        // the end of the highlighted part: the start when nothing is
+        tokens[i + 3] = tokens[i + 3] > start ? text.originalEnd(tokens[i + 3]) : tokens[i];
+      }
+    }
+    at += listed * TOKEN_STRIDE;
+  }
 }
 
 function readSearchResult(r: Int32Array): CoreResult {

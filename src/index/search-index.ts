@@ -16,6 +16,7 @@ import { RecordStore, type PackedRecords } from './record-store.js';
 import { RankOrder, type KeySorter } from './rank-order.js';
 import { TieOrder } from './tie-order.js';
 import { applyPartial, pathLeaves, textLeaves, valuesAt, type Json, type SearchRecord } from './records.js';
+import { hasUnspacedScript } from '../text/word-breaks.js';
 import { IndexVectors, type EmbeddedVector, type VectorsSnapshot } from '../vectors/index-vectors.js';
 
 /** Records handed to the core per call: their text sits in its scratch memory, which never shrinks (250 ≈ 0.2 MB). */
@@ -23,6 +24,15 @@ const CORE_BATCH = 250;
 
 /** The labels of a slot that ranks by nothing: every record 0 (the core ranks ids past a slot's end 0). */
 const UNRANKED: RankLabels = { labels: new Int32Array(0), generation: 0, changed: [] };
+
+/**
+ * How the core's terms are formed from text, as a snapshot records it: 1
+ * since runs of the scripts written without spaces are broken into words
+ * and keep their vowel signs (src/text/word-breaks.ts). The core of a
+ * snapshot of an earlier form (none recorded) holds such runs whole: its
+ * index is built again from its records when they hold any.
+ */
+const TEXT_FORM = 1;
 
 /** Records indexed per event-loop turn by a background rebuild. */
 const REBUILD_SLICE = 2000;
@@ -84,6 +94,8 @@ export interface IndexSnapshot {
   core: Uint8Array[];
   /** The core's rank slots are this index's, up to date. */
   ranksFresh: boolean;
+  /** How the core's terms were formed from text (TEXT_FORM; absent in snapshots written before word breaks). */
+  textForm?: number;
   synonyms: Synonym[];
   rules: Rule[];
   primary?: string;
@@ -397,6 +409,7 @@ export class SearchIndex {
       dynamicAttributes: [...this.dynamicAttributes],
       core,
       ranksFresh,
+      textForm: TEXT_FORM,
       synonyms: [...this.synonyms.values()],
       rules: [...this.rules.values()],
       primary: this.primary,
@@ -436,7 +449,16 @@ export class SearchIndex {
       index.ownVectors = await IndexVectors.restore(snapshot.vectors, index.settings.embedders, () => index.liveEntries(), index.searchableNames(), yieldTurn)
         .catch((e: Error) => { throw new Error(`index ${snapshot.name}: ${e.message}`); });
     }
+    if ((snapshot.textForm ?? 0) < TEXT_FORM && index.holdsUnspacedText()) index.reindex();
     return index;
+  }
+
+  /** Whether a live record's searchable text holds a script written without spaces (reads every record: see TEXT_FORM). */
+  private holdsUnspacedText(): boolean {
+    for (const id of this.records.liveIds()) {
+      if (this.searchableTexts(id).some(hasUnspacedScript)) return true;
+    }
+    return false;
   }
 
   /** About `budgetMs` of upkeep of this index's vector spaces (linking vectors written, rebuilding worn spaces: see IndexVectors.upkeep). */

@@ -42,7 +42,9 @@ export function explainMatch(plan: QueryPlan, core: CoreIndex, pageTexts: string
     for (const a of given) {
       planned.add(a.text);
       if (type !== 'splitOrConcat') {
-        alternatives.push({ types: [a.typos ? 'alternativeCorrection' : type], words: a.text.split(' '), typos: a.typos ?? 0, offset: a.word, length: 1 });
+        // a run broken into its words (wordBreaks) is what the service calls a split
+        const shown = a.typos ? 'alternativeCorrection' : type === 'wordBreaks' ? 'split' : type;
+        alternatives.push({ types: [shown], words: a.text.split(' '), typos: a.typos ?? 0, offset: a.word, length: 1 });
         continue;
       }
       const parts = a.text.split(' ');

@@ -3,6 +3,7 @@
 import { TEXT_EVERY_TOKEN, TEXT_INDEXED, TOKEN_STRIDE, type CoreIndex } from '../core/core-index.js';
 import { isPlainObject, type Json } from '../index/records.js';
 import { fold } from '../text/fold.js';
+import { isInsideRun } from '../text/word-breaks.js';
 import { setOwn } from '../util/own-keys.js';
 
 export interface HighlightOptions {
@@ -66,6 +67,7 @@ function mark(text: string, tokens: Int32Array, at: number, listed: number, coun
   let mask = 0;
   let allMarked = count > 0 && listed === count;
   let replaced = '';
+  let plainMarkEnd = -1; // where the last mark of the text as it is (no synonym shown) ends
   const end = at + listed * TOKEN_STRIDE;
   for (let i = at; i < end; i += TOKEN_STRIDE) {
     const [start, tokenEnd, until] = [tokens[i], tokens[i + 1], tokens[i + 3]];
@@ -73,6 +75,12 @@ function mark(text: string, tokens: Int32Array, at: number, listed: number, coun
     if (start < from || tokenEnd > to) continue;
     if (words === 0) { allMarked = false; replaced = ''; continue; }
     mask |= words;
+    // a word of a run after the run whole (both indexed: see src/text/word-breaks.ts): its mark may reach further
+    if (start < shownUpTo) {
+      if (until > shownUpTo && plainMarkEnd === shownUpTo) value = value.slice(0, -o.postTag.length) + text.slice(shownUpTo, until) + o.postTag;
+      shownUpTo = plainMarkEnd = Math.max(shownUpTo, until);
+      continue;
+    }
     if (until < tokenEnd) allMarked = false;
     const shown = o.synonyms ? synonymShownAs(text.slice(start, tokenEnd), words, o) : undefined;
     if (shown !== undefined) {
@@ -84,8 +92,11 @@ function mark(text: string, tokens: Int32Array, at: number, listed: number, coun
       continue;
     }
     replaced = '';
-    value += text.slice(shownUpTo, start) + o.preTag + text.slice(start, until) + o.postTag;
+    // words of one unspaced run marked one after the other are marked as one, as they read
+    if (start === plainMarkEnd && isInsideRun(text, start)) value = value.slice(0, -o.postTag.length) + text.slice(start, until) + o.postTag;
+    else value += text.slice(shownUpTo, start) + o.preTag + text.slice(start, until) + o.postTag;
     shownUpTo = until;
+    plainMarkEnd = until;
   }
   value += text.slice(shownUpTo, to);
   return { value, mask, allMarked };

@@ -15,6 +15,7 @@ import type { SearchParams } from '../index/params.js';
 import type { Setting } from '../index/settings.js';
 import type { SearchIndex } from '../index/search-index.js';
 import { fold } from '../text/fold.js';
+import { wordsOfQueryWord } from '../text/word-breaks.js';
 import { STANDARD_DICTIONARIES, type Languages, type QueryDictionaries } from '../text/dictionaries.js';
 import { synonymAlternatives } from '../index/synonyms.js';
 
@@ -37,7 +38,7 @@ export interface QueryPlan {
 }
 
 /** Alternatives of one kind, as explain's `types` names it. */
-export interface AlternativeSource { type: 'plural' | 'compound' | 'synonym' | 'splitOrConcat'; alternatives: Alternative[] }
+export interface AlternativeSource { type: 'plural' | 'compound' | 'synonym' | 'splitOrConcat' | 'wordBreaks'; alternatives: Alternative[] }
 
 
 const bit = (w: number) => (w < 32 ? 1 << w : 0);
@@ -210,6 +211,24 @@ function splitsAndConcatenations(query: string, words: Array<[number, number]>, 
   return out;
 }
 
+/**
+ * Scripts written without spaces (src/text/word-breaks.ts): the records'
+ * runs are indexed whole and as the words Intl.Segmenter finds in them,
+ * while the query reaches the core as typed, so that a query run keeps its
+ * typos and its prefix against a record's run or word (a misspelt or
+ * half-typed word does not break where the records' words do). A query
+ * word whose run breaks into several words also matches them as a phrase,
+ * an exact match: a run inside a record's longer run.
+ */
+function wordBreakAlternatives(query: string, words: Array<[number, number]>): Alternative[] {
+  const out: Alternative[] = [];
+  words.forEach(([s, e], word) => {
+    const text = wordsOfQueryWord(query.slice(s, e));
+    if (text !== undefined) out.push({ word, text, exact: true });
+  });
+  return out;
+}
+
 export function filterExpressions(params: SearchParams): FilterExpression[] {
   const out: FilterExpression[] = [];
   if (params.filters) out.push(parseFilters(params.filters));
@@ -308,6 +327,7 @@ export function planQuery(
     { type: 'compound', alternatives: compoundAlternatives(query, words, setting, dictionaries) },
     { type: 'synonym', alternatives: synonyms },
     { type: 'splitOrConcat', alternatives: splitsAndConcatenations(query, words, core) },
+    { type: 'wordBreaks', alternatives: wordBreakAlternatives(query, words) },
   ];
   core.alternatives = alternativeSources.flatMap((source) => source.alternatives);
   const { filter, geo, scores } = planFilters(index, params, setting);

@@ -1,0 +1,66 @@
+// Indexing an English corpus, two builds A/B in one process, turns
+// alternated: the TED talks (names, descriptions, speakers, tags: 2,356
+// records) saved `--copies` times under new objectIDs, in memory, from the
+// first write to the last task applied. Each figure is the median of the
+// rounds' CPU time (user and system), with the wall-clock ratio beside it
+// (only ratios taken in one process are comparable on a shared machine).
+// Made for the word breaks of scripts written without spaces: text with none
+// of them must index as fast as before (src/text/word-breaks.ts's fast path).
+//
+//   node bench/indexing-ab.mjs --a DIST_A --b DIST_B [--rounds 7] [--copies 8]
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ted } from './corpus.mjs';
+import { median, settleHeap } from './measure.mjs';
+
+const { values } = parseArgs({
+  options: {
+    a: { type: 'string' }, b: { type: 'string' },
+    rounds: { type: 'string', default: '7' }, copies: { type: 'string', default: '8' },
+  },
+});
+if (!values.a || !values.b) throw new Error('usage: node bench/indexing-ab.mjs --a DIST_A --b DIST_B');
+const ROUNDS = Number(values.rounds);
+
+/** @type {(dir: string, name: string) => Promise<{ name: string, Lantern: any }>} */
+async function load(dir, name) {
+  const { Lantern } = await import(pathToFileURL(join(resolve(dir), 'index.js')).href);
+  return { name, Lantern };
+}
+const builds = [await load(values.a, 'A'), await load(values.b, 'B')];
+
+const corpus = ted();
+const records = Array.from({ length: Number(values.copies) }, (_, copy) => corpus.records.map((r) => ({ ...r, objectID: `${r.objectID}-${copy}` }))).flat();
+
+/** CPU and wall-clock milliseconds to index every record. @type {(build: { Lantern: any }) => Promise<{ cpu: number, wall: number }>} */
+async function run(build) {
+  settleHeap();
+  const engine = await build.Lantern.open({});
+  const client = engine.client();
+  await client.setSettings({ indexName: 'ted', indexSettings: corpus.settings });
+  await engine.waitForTasks();
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await client.saveObjects({ indexName: 'ted', objects: records, batchSize: 1000 });
+  await engine.waitForTasks();
+  const { user, system } = process.cpuUsage(cpu);
+  const wall = performance.now() - started;
+  await engine.close();
+  return { cpu: (user + system) / 1000, wall };
+}
+
+console.log(`A: ${values.a}\nB: ${values.b}\n${records.length.toLocaleString('en')} TED records; median of ${ROUNDS} rounds, turns alternated`);
+await run(builds[0]); // warm-up of both builds' code
+await run(builds[1]);
+/** @type {Record<string, { cpu: number[], wall: number[] }>} */
+const times = { A: { cpu: [], wall: [] }, B: { cpu: [], wall: [] } };
+for (let r = 0; r < ROUNDS; r++) {
+  for (const build of r % 2 === 0 ? builds : [...builds].reverse()) {
+    const { cpu, wall } = await run(build);
+    times[build.name].cpu.push(cpu);
+    times[build.name].wall.push(wall);
+  }
+}
+const [a, b] = [times.A, times.B].map((t) => ({ cpu: median(t.cpu), wall: median(t.wall) }));
+console.log(`indexing, CPU: A ${a.cpu.toFixed(0)} ms, B ${b.cpu.toFixed(0)} ms (B/A ${(b.cpu / a.cpu).toFixed(3)}; wall ${(b.wall / a.wall).toFixed(3)})`);
