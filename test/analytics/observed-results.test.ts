@@ -89,7 +89,8 @@ describe('a search whose responseFields leave out hits', () => {
 
   it('still has its hits in the top hits, with the clicks on them', async () => {
     const { hits } = await c.analytics.getTopHits({ ...range('films_count_only'), clickAnalytics: true });
-    expect(hits).toEqual([
+    // both seen once: their order is the search's tie order, not what this asserts
+    expect([...hits].sort((a, b) => a.hit.localeCompare(b.hit))).toEqual([
       expect.objectContaining({ hit: 'f1', count: 1, clickCount: 0 }),
       expect.objectContaining({ hit: 'f5', count: 1, clickCount: 1 }),
     ]);

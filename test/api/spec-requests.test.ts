@@ -73,7 +73,7 @@ describe('settings and parameters of the spec', () => {
     expect(saved.status).toBe(200);
     await engine.waitForTasks();
     expect(ids((await send('POST', '/1/indexes/films/query', { query: 'delta' })).body)).toEqual(['c']);
-    expect((await send('GET', '/1/indexes/films/synonyms/ow')).body.type).toBe('onewaysynonym');
+    expect((await send('GET', '/1/indexes/films/synonyms/ow')).body.type).toBe('oneWaySynonym'); // answered as given
   });
 });
 
