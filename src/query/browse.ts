@@ -8,7 +8,7 @@ import { badRequest } from '../util/errors.js';
 import { encodeParams, parseSearchParams, type SearchParams } from '../index/params.js';
 import { planQuery } from './query-plan.js';
 import { project, projection, valuesAt } from '../index/records.js';
-import { settingsOf } from './search.js';
+import { renderingContentOf, settingsOf } from './search.js';
 import type { SearchIndex } from '../index/search-index.js';
 import type { Setting } from '../index/settings.js';
 import type { QueryDictionaries } from '../text/dictionaries.js';
@@ -160,13 +160,15 @@ export async function browseIndex(index: SearchIndex, body: Record<string, unkno
     hits.push(project(index.record(id)!, retrieved));
     lastId = id;
   }
-  const more = order.ids.slice(position).some((id) => hasBit(candidates, id));
+  let more = false;
+  for (let rest = position; rest < order.ids.length && !more; rest++) more = hasBit(candidates, order.ids[rest]);
   const response: Record<string, unknown> = {
     hits,
     nbHits,
     page,
     nbPages: hitsPerPage > 0 ? Math.ceil(nbHits / hitsPerPage) : 0,
     hitsPerPage,
+    renderingContent: renderingContentOf(index, params),
     query: params.query ?? '',
     params: encodeParams(params),
     processingTimeMS: Math.round(performance.now() - started),

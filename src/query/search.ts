@@ -198,7 +198,7 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
  * `redirect` keeps the index's `facetOrdering`. Without either, `{}`: the
  * service answers the field on every search.
  */
-function renderingContentOf(index: SearchIndex, params: SearchParams): Record<string, unknown> {
+export function renderingContentOf(index: SearchIndex, params: SearchParams): Record<string, unknown> {
   return { ...index.settings.renderingContent, ...params.renderingContent };
 }
 

@@ -128,7 +128,7 @@ describe('empty strings in list settings', () => {
 });
 
 describe('renderingContent in search answers', () => {
-  it('is the index\'s when its settings have one, else {} as the service answers, in single and multi-index searches', async () => {
+  it('is the index\'s when its settings have one, else {} as the service answers, in single and multi-index searches and browse', async () => {
     const facetOrdering = { facets: { order: ['brand'] }, values: { brand: { order: ['Sony'], sortRemainingBy: 'count' as const } } };
     await client.waitForTask({ indexName: 'plain', taskID: (await client.saveObject({ indexName: 'plain', body: { objectID: '1', brand: 'Sony' } })).taskID });
     await client.waitForTask({ indexName: 'shop', taskID: (await client.setSettings({ indexName: 'shop', indexSettings: { renderingContent: { facetOrdering } } })).taskID });
@@ -136,6 +136,8 @@ describe('renderingContent in search answers', () => {
     expect((await client.searchSingleIndex({ indexName: 'shop', searchParams: { query: '' } })).renderingContent).toEqual({ facetOrdering });
     const { results } = await client.search({ requests: [{ indexName: 'plain' }, { indexName: 'shop' }] });
     expect(results.map((r) => (r as { renderingContent?: unknown }).renderingContent)).toEqual([{}, { facetOrdering }]);
+    expect((await client.browse({ indexName: 'plain' })).renderingContent).toEqual({});
+    expect((await client.browse({ indexName: 'shop' })).renderingContent).toEqual({ facetOrdering });
   });
 });
 
