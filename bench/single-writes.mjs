@@ -7,9 +7,11 @@
 // in-process, in memory, no snapshots. A write whose cost grows with the
 // index shows here as per-write milliseconds far above those of a small one.
 //
-//   node bench/single-writes.mjs [--records 70000] [--writes 200] [--dist dist]
-//   node --cpu-prof bench/single-writes.mjs ...   (a profile of the whole run)
+//   node bench/single-writes.mjs [--records 70000] [--writes 200] [--dist dist] [--profile]
+//   (--profile: the functions taking most CPU time during the writes, by self time;
+//   `LANTERN_MINIFY=0 npm run build` keeps their names)
 import { readFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -19,6 +21,7 @@ const { values } = parseArgs({
     records: { type: 'string', default: '70000' },
     writes: { type: 'string', default: '200' },
     dist: { type: 'string', default: 'dist' },
+    profile: { type: 'boolean', default: false },
   },
 });
 const RECORDS = Number(values.records);
@@ -93,6 +96,29 @@ async function writes(engine, search, first) {
   return { writeMs, searchMs };
 }
 
+/**
+ * The `count` functions with the most self time in a CPU profile, as lines "ms  function file:line".
+ * @param {{ nodes: Array<{ id: number, callFrame: { functionName: string, url: string, lineNumber: number } }>, samples: number[], timeDeltas: number[] }} profile
+ * @param {number} count
+ */
+function topSelf(profile, count) {
+  const frames = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  /** @type {Map<string, number>} */
+  const self = new Map();
+  profile.samples.forEach((id, i) => {
+    const frame = frames.get(id);
+    const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').slice(-1)[0]}:${frame.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + profile.timeDeltas[i] / 1000);
+  });
+  return [...self].sort((a, b) => b[1] - a[1]).slice(0, count).map(([key, ms]) => `${ms.toFixed(0).padStart(7)} ms  ${key}`);
+}
+
+const session = new Session();
+if (values.profile) {
+  session.connect();
+  await session.post('Profiler.enable');
+}
+
 const engine = await Lantern.open({ snapshotEvery: 0 });
 let started = performance.now();
 await load(engine);
@@ -100,8 +126,13 @@ console.log(`${RECORDS.toLocaleString('en')} TED records (${talks.length} talks,
 /** @type {(label: string, ms: number[]) => string} */
 const line = (label, ms) => `${label}: p50 ${percentile(ms, 0.5).toFixed(1)} ms, p99 ${percentile(ms, 0.99).toFixed(1)} ms, mean ${(ms.reduce((a, b) => a + b, 0) / ms.length).toFixed(1)} ms`;
 for (const search of [false, true]) {
+  if (values.profile) await session.post('Profiler.start');
   started = performance.now();
   const { writeMs, searchMs } = await writes(engine, search, search ? WRITES : 0);
   console.log(`${WRITES} single writes ${search ? 'each followed by a search' : 'alone'} (${((performance.now() - started) / 1000).toFixed(1)} s): ${line('write', writeMs)}${search ? `; ${line('search', searchMs)}` : ''}`);
+  if (values.profile) {
+    const { profile } = await session.post('Profiler.stop');
+    console.log(`  most self time:\n${topSelf(profile, 12).map((l) => `  ${l}`).join('\n')}`);
+  }
 }
 await engine.close();
