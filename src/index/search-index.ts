@@ -15,6 +15,7 @@ import type { Rule } from './rules.js';
 import { RecordStore, type PackedRecords } from './record-store.js';
 import { RankOrder, type KeySorter } from './rank-order.js';
 import { TieOrder } from './tie-order.js';
+import { DistinctGroups } from './distinct-groups.js';
 import { applyPartial, pathLeaves, textLeaves, valuesAt, type Json, type SearchRecord } from './records.js';
 import { hasUnspacedScript } from '../text/word-breaks.js';
 import { IndexVectors, type EmbeddedVector, type VectorsSnapshot } from '../vectors/index-vectors.js';
@@ -132,6 +133,8 @@ export class SearchIndex {
   private rankCache: { version: number; slots: Array<[number, RankLabels]> } | undefined;
   /** The orders behind the rank arrays, kept across writes for the ranking plan they follow. */
   private rankOrders: { plan: RankingPlan; orders: Array<RankOrder | undefined> } | undefined;
+  /** The groups of attributeForDistinct, kept across writes for the attribute they follow. */
+  private distinctGroups: { attribute: string; groups: DistinctGroups } | undefined;
   /** Sorts by 64-bit keys in this index's core (any core would do: the sort keeps nothing). */
   private readonly sortByKeys: KeySorter = (ids, high, low) => this.core.sortByKeys(ids, high, low);
   /**
@@ -247,6 +250,7 @@ export class SearchIndex {
     if (this.shared) return;
     const started = performance.now();
     let batch: CoreDocument[] = [];
+    const distinct = this.settings.attributeForDistinct ? this.groupsFor(this.settings.attributeForDistinct) : undefined;
     for (const record of records) {
       const previous = this.records.idOf(record.objectID);
       if (previous !== undefined && batch.length > 0 && previous >= batch[0].id) {
@@ -261,6 +265,7 @@ export class SearchIndex {
       this.facetIndex.add(id, record);
       if (this.ownVectors.any && !this.keepVectors) this.ownVectors.noteSaved(id, record, this.searchableNames(), replaced);
       for (const order of this.currentRankOrders()) order?.note(id, record);
+      distinct?.note(this.records, id, record);
       batch.push({ id, segments: this.segmentsOf(record) });
       if (batch.length >= CORE_BATCH) { this.core.addDocuments(batch); batch = []; }
     }
@@ -378,8 +383,7 @@ export class SearchIndex {
     const slots: Array<[number, RankLabels]> = [[0, this.ranksFor(this.plan.custom, 0)], [TIE_SLOT, this.tieOrder.update(this.data.records)]];
     this.plan.sorts.forEach((entry, i) => slots.push([i + 1, this.ranksFor([entry], i + 1)]));
     const distinctAttribute: string | undefined = this.settings.attributeForDistinct;
-    // the groups are computed whole for each version: a new source, which the core copies whole
-    if (distinctAttribute) slots.push([GROUP_SLOT, { labels: this.groupsFor(distinctAttribute.split('.')), generation: 0, changed: [] }]);
+    if (distinctAttribute) slots.push([GROUP_SLOT, this.groupsFor(distinctAttribute).update(this.data.records)]);
     return slots;
   }
 
@@ -564,23 +568,10 @@ export class SearchIndex {
     return id;
   }
 
-  /**
-   * Per record id: a dense id of its distinct value (-1 when it has none).
-   * Numbers are rounded to the nearest integer and compared as strings
-   * (1.4, 1 and "1" are one group); booleans and null make no group.
-   */
-  private groupsFor(path: string[]): Int32Array {
-    const groups = new Int32Array(this.capacity).fill(-1);
-    const ids = new Map<string, number>();
-    for (const [id, r] of this.liveEntries()) {
-      const value = valuesAt(r, path).flat(Infinity as 1)[0];
-      if (value === undefined || value === null || typeof value === 'boolean') continue;
-      const key = typeof value === 'number' ? String(Math.round(value)) : typeof value === 'string' ? value : JSON.stringify(value);
-      let group = ids.get(key);
-      if (group === undefined) { group = ids.size; ids.set(key, group); }
-      groups[id] = group;
-    }
-    return groups;
+  /** The groups of `attribute` (see distinct-groups.ts), made anew when attributeForDistinct names another. */
+  private groupsFor(attribute: string): DistinctGroups {
+    if (this.distinctGroups?.attribute !== attribute) this.distinctGroups = { attribute, groups: new DistinctGroups(attribute.split('.')) };
+    return this.distinctGroups.groups;
   }
 
   /** Labels by `entries`, from an order kept across writes (see rank-order.ts). */

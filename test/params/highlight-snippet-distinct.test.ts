@@ -383,4 +383,29 @@ describe('distinct (attributeForDistinct: speakers)', () => {
     expect(kept.filter((id) => 'fghi'.includes(id))).toEqual(['f', 'g', 'h', 'i']);
     expect(response.nbHits).toBe(6);
   });
+
+  it('groups follow each write searched after it: a value changed, a record deleted, a record added', async () => {
+    const indexName = 'distinct_writes';
+    expect((await send('PUT', `/1/indexes/${indexName}/settings`, { attributeForDistinct: 'group', distinct: true, customRanking: ['asc(rank)'] })).status).toBe(200);
+    const write = async (method: string, path: string, body?: unknown) => {
+      expect((await send(method, `/1/indexes/${indexName}${path}`, body)).status).toBeLessThan(300);
+      await waitForTasks();
+      return search({ hitsPerPage: 100 }, indexName);
+    };
+    await write('POST', '/batch', { requests: ['a', 'b', 'c', 'd'].map((objectID, rank) => ({ action: 'addObject', body: { objectID, group: rank < 2 ? 'x' : 'y', rank } })) });
+    expect(ids(await search({ hitsPerPage: 100 }, indexName))).toEqual(['a', 'c']);
+    // b leaves x for a group of its own
+    expect(ids(await write('POST', '/b/partial', { group: 'z' }))).toEqual(['a', 'b', 'c']);
+    // a deleted: x is empty, b and c still lead theirs
+    expect(ids(await write('DELETE', '/a'))).toEqual(['b', 'c']);
+    // d replaced without a value: a group of its own
+    expect(ids(await write('PUT', '/d', { group: null, rank: 3 }))).toEqual(['b', 'c', 'd']);
+    // e joins y ahead of c
+    const response = await write('PUT', '/e', { group: 'y', rank: -1 });
+    expect(ids(response)).toEqual(['e', 'b', 'd']);
+    expect(response.nbHits).toBe(3);
+    // settings that rebuild the index give its records new ids: the groups follow them
+    expect(ids(await write('PUT', '/settings', { searchableAttributes: ['group'] }))).toEqual(['e', 'b', 'd']);
+    expect(ids(await write('POST', '/c/partial', { group: 'z' }))).toEqual(['e', 'b', 'd']);
+  });
 });
