@@ -51,6 +51,7 @@ async function call(engine, method, path, body) {
 }
 
 /** The index, its replicas' settings (talks_date_asc's own, the others sorted by the attribute their name says) and the records. */
+/** @param {any} engine */
 async function load(engine) {
   await call(engine, 'PUT', '/1/indexes/talks/settings', settings);
   for (const replica of replicas) {
@@ -74,6 +75,7 @@ const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(val
  * `WRITES` single-record writes (alternately a replacing saveObject and a
  * partialUpdateObject), each awaited to its task applied; with `search`, a
  * search follows each write. Returns per-write and per-search milliseconds.
+ * @param {any} engine @param {boolean} search @param {number} first
  */
 async function writes(engine, search, first) {
   const writeMs = [];
@@ -98,17 +100,19 @@ async function writes(engine, search, first) {
 
 /**
  * The `count` functions with the most self time in a CPU profile, as lines "ms  function file:line".
- * @param {{ nodes: Array<{ id: number, callFrame: { functionName: string, url: string, lineNumber: number } }>, samples: number[], timeDeltas: number[] }} profile
+ * @param {{ nodes: Array<{ id: number, callFrame: { functionName: string, url: string, lineNumber: number } }>, samples?: number[], timeDeltas?: number[] }} profile
  * @param {number} count
  */
 function topSelf(profile, count) {
   const frames = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
   /** @type {Map<string, number>} */
   const self = new Map();
-  profile.samples.forEach((id, i) => {
+  const deltas = profile.timeDeltas ?? [];
+  (profile.samples ?? []).forEach((id, i) => {
     const frame = frames.get(id);
+    if (!frame) return;
     const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').slice(-1)[0]}:${frame.lineNumber + 1}`;
-    self.set(key, (self.get(key) ?? 0) + profile.timeDeltas[i] / 1000);
+    self.set(key, (self.get(key) ?? 0) + (deltas[i] ?? 0) / 1000);
   });
   return [...self].sort((a, b) => b[1] - a[1]).slice(0, count).map(([key, ms]) => `${ms.toFixed(0).padStart(7)} ms  ${key}`);
 }
