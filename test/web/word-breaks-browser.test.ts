@@ -1,42 +1,23 @@
 // Chromium: the browser bundle breaks Thai, Lao, Khmer and Burmese runs into
 // words with the browser's own Intl.Segmenter, as Node does (the same ICU
 // dictionaries): a word inside a run is found and highlighted in place.
-import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join, normalize } from 'node:path';
+import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, chromiumFor } from '../support/chromium.js';
+import { CHROMIUM, chromiumFor, originOf, servePages } from '../support/chromium.js';
 
 const haveChromium = chromiumFor('word-breaks-browser.test.ts');
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PAGE = fileURLToPath(new URL('./fixtures/word-breaks.html', import.meta.url));
 
 let server: Server | undefined;
 let browser: Browser | undefined;
 let origin = '';
 
-function fileFor(path: string): string | undefined {
-  if (path === '/') return PAGE;
-  const file = normalize(join(ROOT, path));
-  return path.startsWith('/dist/') && file.startsWith(join(ROOT, 'dist')) ? file : undefined;
-}
-
 beforeAll(async () => {
   if (!haveChromium) return;
-  server = createServer((req, res) => {
-    const file = fileFor(new URL(req.url ?? '/', 'http://localhost').pathname);
-    if (!file || !existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    const type = file.endsWith('.html') ? 'text/html' : file.endsWith('.wasm') ? 'application/wasm' : 'text/javascript';
-    res.writeHead(200, { 'content-type': type }).end(readFileSync(file));
-  });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await servePages({ '/': PAGE });
+  origin = originOf(server);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
 });
 
