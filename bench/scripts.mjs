@@ -15,6 +15,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { mulberry32 } from './corpus.mjs';
 import { lantern } from './relevance/libraries.mjs';
 import { Tally } from './relevance/metrics.mjs';
 
@@ -37,14 +38,7 @@ const MIN_PREFIX_GRAPHEMES = 2;
 
 /** A seeded shuffle (mulberry32), the same draw on every run. @type {<T>(items: T[], seed: number) => T[]} */
 function shuffled(items, seed) {
-  let state = seed >>> 0;
-  const random = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = mulberry32(seed);
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
