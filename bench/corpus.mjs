@@ -299,3 +299,19 @@ export function makeCorpus(descriptor) {
   if (descriptor.kind === 'cities') return cities();
   return synthetic(descriptor.n, descriptor.seed);
 }
+
+/**
+ * The record sets the shape benches draw from, by name, each made afresh
+ * when asked (generated ones with `n` records; ted and cities: all theirs).
+ * @param {number} n
+ * @returns {Record<string, () => Corpus>}
+ */
+export function recordSets(n) {
+  return {
+    zipf2: () => zipfText(n, { attributes: 2 }),
+    zipf6: () => zipfText(n, { attributes: 6 }),
+    synthetic: () => synthetic(n),
+    ted,
+    cities,
+  };
+}

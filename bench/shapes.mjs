@@ -37,7 +37,7 @@
 //
 //   node --max-old-space-size=4096 bench/shapes.mjs [--records 100000] [--queries 500] [--shapes name,...] [--peer minisearch]
 import { parseArgs } from 'node:util';
-import { cities, synthetic, ted, zipfText } from './corpus.mjs';
+import { recordSets } from './corpus.mjs';
 import { settleHeap, stats } from './measure.mjs';
 import { flatDocument, loadLibraries, TOP } from './peers.mjs';
 import { QUERY_SHAPES, shapedQueries } from './queries.mjs';
@@ -57,14 +57,7 @@ const RECORDS = Number(values.records);
 const QUERIES = Number(values.queries);
 const WARMUP = 50;
 
-/** @type {Record<string, () => Corpus>} the records, made afresh each time they are needed */
-const RECORD_SETS = {
-  zipf2: () => zipfText(RECORDS, { attributes: 2 }),
-  zipf6: () => zipfText(RECORDS, { attributes: 6 }),
-  synthetic: () => synthetic(RECORDS),
-  ted,
-  cities,
-};
+const RECORD_SETS = recordSets(RECORDS);
 
 /**
  * The settings a shape gives a corpus: its own, or every searchable

@@ -10,11 +10,11 @@
 //   node bench/single-writes.mjs [--records 70000] [--writes 200] [--dist dist] [--profile]
 //   (--profile: the functions taking most CPU time during the writes, by self time;
 //   `LANTERN_MINIFY=0 npm run build` keeps their names)
-import { readFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { talks, tedRecordAt, tedSettings } from './support/ted-replicas.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -28,20 +28,7 @@ const RECORDS = Number(values.records);
 const WRITES = Number(values.writes);
 const { Lantern } = await import(pathToFileURL(join(resolve(values.dist), 'index.js')).href);
 
-const FIXTURES = new URL('../test/fixtures/', import.meta.url);
-/** @type {(name: string) => any} */
-const readJson = (name) => JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8'));
-const talks = readJson('talks.json');
-const settings = readJson('talks_settings.json');
-const dateAscSettings = readJson('talks_date_asc_settings.json');
-/** @type {string[]} */
-const replicas = settings.slaves;
-
-/** Talk `i % talks` under objectID `${talk}-${copy}`: the index holds each talk many times. */
-const recordAt = (/** @type {number} */ i) => {
-  const talk = talks[i % talks.length];
-  return { ...talk, objectID: `${talk.objectID}-${Math.floor(i / talks.length)}` };
-};
+const { settings, replicas } = tedSettings();
 
 /** @type {(engine: any, method: string, path: string, body?: unknown) => Promise<any>} */
 async function call(engine, method, path, body) {
@@ -50,18 +37,13 @@ async function call(engine, method, path, body) {
   return answer.body;
 }
 
-/** The index, its replicas' settings (talks_date_asc's own, the others sorted by the attribute their name says) and the records. */
+/** The index, its replicas' settings and the records. */
 /** @param {any} engine */
 async function load(engine) {
   await call(engine, 'PUT', '/1/indexes/talks/settings', settings);
-  for (const replica of replicas) {
-    const sorted = replica === 'talks_date_asc' ? dateAscSettings : { ...settings, slaves: undefined, customRanking: [`desc(${replica.replace(/^talks_/, '').replace(/_desc$/, '')})`] };
-    delete sorted.slaves;
-    delete sorted.master;
-    await call(engine, 'PUT', `/1/indexes/${replica}/settings`, sorted);
-  }
+  for (const replica of replicas) await call(engine, 'PUT', `/1/indexes/${replica.name}/settings`, replica.settings);
   for (let at = 0; at < RECORDS; at += 1000) {
-    const requests = Array.from({ length: Math.min(1000, RECORDS - at) }, (_, i) => ({ action: 'addObject', body: recordAt(at + i) }));
+    const requests = Array.from({ length: Math.min(1000, RECORDS - at) }, (_, i) => ({ action: 'addObject', body: tedRecordAt(at + i) }));
     await call(engine, 'POST', '/1/indexes/talks/batch', { requests });
   }
   await engine.waitForTasks();
@@ -82,7 +64,7 @@ async function writes(engine, search, first) {
   const searchMs = [];
   for (let w = 0; w < WRITES; w++) {
     const i = (first + w) * 7919 % RECORDS;
-    const record = recordAt(i);
+    const record = tedRecordAt(i);
     const started = performance.now();
     await (w % 2 === 0
       ? call(engine, 'PUT', `/1/indexes/talks/${encodeURIComponent(record.objectID)}`, { ...record, viewed_count: record.viewed_count + w })

@@ -7,18 +7,23 @@
 // writes the profile (open it in Chrome's DevTools). Names need an
 // unminified bundle: give its directory as --dist.
 //
-//   node --max-old-space-size=4096 bench/profile/shape-queries.mjs [--records 100000] [--queries 1000] [--dist dist] [--out shape.cpuprofile]
+// --set names the records (bench/corpus.mjs recordSets: zipf2, zipf6,
+// synthetic, ted, cities) and --shape the queries (queries.mjs QUERY_SHAPES).
+//
+//   node --max-old-space-size=4096 bench/profile/shape-queries.mjs [--set zipf2] [--shape typed2] [--records 100000] [--queries 1000] [--dist dist] [--out shape.cpuprofile]
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { flatDocument, loadLibraries, TOP } from '../peers.mjs';
-import { zipfText } from '../corpus.mjs';
+import { recordSets } from '../corpus.mjs';
 import { settleHeap, stats } from '../measure.mjs';
 import { QUERY_SHAPES, shapedQueries } from '../queries.mjs';
 
 const { values } = parseArgs({
   options: {
+    set: { type: 'string', default: 'zipf2' },
+    shape: { type: 'string', default: 'typed2' },
     records: { type: 'string', default: '100000' },
     queries: { type: 'string', default: '1000' },
     dist: { type: 'string', default: 'dist' },
@@ -28,8 +33,11 @@ const { values } = parseArgs({
   },
 });
 const WARMUP = 50;
-const corpus = zipfText(Number(values.records), { attributes: 2 });
-const queries = shapedQueries(corpus, WARMUP + Number(values.queries), 25, QUERY_SHAPES.typed2);
+const makeCorpus = recordSets(Number(values.records))[values.set];
+const shape = QUERY_SHAPES[/** @type {keyof typeof QUERY_SHAPES} */ (values.shape)];
+if (!makeCorpus || !shape) throw new Error(`--set: one of ${Object.keys(recordSets(0)).join(', ')}; --shape: one of ${Object.keys(QUERY_SHAPES).join(', ')}`);
+const corpus = makeCorpus();
+const queries = shapedQueries(corpus, WARMUP + Number(values.queries), 25, shape);
 const [lantern] = await loadLibraries(['lantern'], resolve(values.dist));
 const instance = /** @type {import('../peers.mjs').LanternInstance} */ (await lantern.build({ ...corpus, documents: corpus.records.map((r) => flatDocument(r, corpus.peer)) }));
 settleHeap();

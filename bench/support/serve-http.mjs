@@ -4,7 +4,8 @@ import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { mulberry32 } from '../corpus.mjs';
 
-const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+/** As many sockets as the benches have connections (128 in the mixed-traffic phase): calls never queue in this process. */
+const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 
 /**
  * POSTs `body` (a value, or JSON already serialised to a Buffer).
@@ -45,7 +46,12 @@ function send(method, base, path, body) {
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode, body: JSON.parse(Buffer.concat(chunks).toString() || '{}') }));
     });
-    req.once('error', reject);
+    req.once('error', (error) => {
+      // a kept-alive socket the server closed as it was reused (its idle timeout): sent again
+      // on a new one, as node's documentation of `reusedSocket` advises
+      if (req.reusedSocket && /** @type {NodeJS.ErrnoException} */ (error).code === 'ECONNRESET') send(method, base, path, data).then(resolve, reject);
+      else reject(error);
+    });
     req.end(data);
   });
 }

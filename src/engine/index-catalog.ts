@@ -10,7 +10,7 @@ import { IndexLoadError } from '../durability/recovery.js';
 import { matchingObjectIDs } from '../query/browse.js';
 import { SearchIndex, WriteClock, type IndexSnapshot } from '../index/search-index.js';
 import {
-  applyOperation, applyRuleChanges, applySettings, applySynonymChanges, detach, linkVirtualReplicas, settingsTargets, withReplicas,
+  applyOperation, applyRuleChanges, applySettings, applySynonymChanges, detach, linkReplicas, settingsTargets, withReplicas,
 } from '../index/index-config.js';
 import { yieldTurn } from '../util/turns.js';
 import type { Action, WriteOperation } from './writes.js';
@@ -218,7 +218,7 @@ export class IndexCatalog implements StateSection<IndexesPart, WriteOperation & 
         setAside.push(snapshot.name);
       }
     }
-    linkVirtualReplicas(this.indexes);
+    linkReplicas(this.indexes);
     return setAside;
   }
 

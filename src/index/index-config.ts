@@ -1,6 +1,7 @@
 // Index configuration across indexes: replicas (standard and virtual(),
-// kept in sync with every write to their primary), settings/synonyms/rules
-// forwarded to replicas, and copy/move.
+// kept in sync with every write to their primary, reading its data where
+// their settings allow), settings/synonyms/rules forwarded to replicas, and
+// copy/move.
 import { SearchIndex } from './search-index.js';
 import type { GivenForms, SettingsChanges, SettingsWrite } from './params.js';
 import type { Synonym } from './synonyms.js';
@@ -39,17 +40,30 @@ function withoutReplicas<T extends SettingsChanges | GivenForms>(settings: T): T
 }
 
 /**
- * A replica joining: a standard one takes a copy of the primary's records, a
- * virtual one reads them where they are. Its own settings stay.
+ * Whether `replica` reads `primary`'s data rather than holding a copy: a
+ * virtual one always; a standard one while its settings shape data as its
+ * primary's do (a copy would be the same data indexed again at every write
+ * to the primary: with a dozen sort replicas, most of a write's cost).
  */
-function attach(replica: SearchIndex, primary: SearchIndex): void {
+function readsPrimaryData(replica: SearchIndex, primary: SearchIndex): boolean {
+  return isVirtualReplica(primary, replica.name) || replica.indexesAs(primary);
+}
+
+/**
+ * A replica joining, or after a settings change of it or its primary: it
+ * reads the primary's data (see readsPrimaryData), or holds a copy of the
+ * primary's records indexed by its own settings. Its own settings stay.
+ */
+function link(replica: SearchIndex, primary: SearchIndex, joining: boolean): void {
   replica.primary = primary.name;
-  if (isVirtualReplica(primary, replica.name)) {
-    replica.shareDataOf(primary);
-    return;
+  if (readsPrimaryData(replica, primary)) {
+    replica.shareDataOf(primary, isVirtualReplica(primary, replica.name));
+  } else if (replica.sharesData) {
+    replica.stopSharing();
+  } else if (joining) {
+    replica.clear();
+    replica.save([...primary.allRecords()]);
   }
-  replica.clear();
-  replica.save([...primary.allRecords()]);
 }
 
 /** A replica leaving its primary becomes a standalone index with the records it had. */
@@ -58,11 +72,11 @@ export function detach(replica: SearchIndex): void {
   replica.stopSharing();
 }
 
-/** After a restore from snapshots: virtual replicas read their primary's records again. */
-export function linkVirtualReplicas(indexes: Indexes): void {
+/** After a restore from snapshots: replicas that read their primary's data read it again. */
+export function linkReplicas(indexes: Indexes): void {
   for (const index of indexes.values()) {
     const primary = index.primary ? indexes.get(index.primary) : undefined;
-    if (primary && isVirtualReplica(primary, index.name)) index.shareDataOf(primary);
+    if (primary && readsPrimaryData(index, primary)) index.shareDataOf(primary, isVirtualReplica(primary, index.name));
   }
 }
 
@@ -89,10 +103,14 @@ export function applySettings(indexes: Indexes, ensure: (name: string) => Search
       const existed = indexes.has(added);
       const replica = ensure(added);
       if (!existed) replica.setSettings(withoutReplicas(index.settings), withoutReplicas(index.givenForms));
-      if (replica.primary !== name || replica.sharesData !== isVirtualReplica(index, added)) attach(replica, index);
+      if (replica.primary !== name) link(replica, index, true);
     }
   }
   for (const [replica, changes] of settingsTargets(indexes, name, settings, forward).slice(1)) replica.setSettings(changes, withoutReplicas(given));
+  // whether each replica of the index, or the index as a replica, reads its primary's data may have changed
+  for (const replica of withReplicas(indexes, name, true).slice(1)) link(replica, index, false);
+  const primary = index.primary ? indexes.get(index.primary) : undefined;
+  if (primary) link(index, primary, false);
 }
 
 export interface SetChanges<T> { save?: T[]; remove?: string[]; clear?: boolean }
@@ -141,7 +159,7 @@ export function applyOperation(
   if (parts.includes('rules')) applyChanges(to.rules, { clear: true, save: [...from.rules.values()] });
   if (!(operation === 'copy' && scope?.length)) {
     to.save([...from.allRecords()]);
-    for (const replica of withReplicas(indexes, destination, true).slice(1)) attach(replica, to);
+    for (const replica of withReplicas(indexes, destination, true).slice(1)) link(replica, to, true);
   }
   if (operation === 'move') {
     for (const replica of withReplicas(indexes, source, true).slice(1)) detach(replica);

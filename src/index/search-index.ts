@@ -40,6 +40,14 @@ const REBUILD_SLICE = 2000;
 /** Settings whose change means indexing every record again. */
 const INDEXING_SETTINGS: ReadonlyArray<keyof Settings> = ['searchableAttributes', 'separatorsToIndex'];
 
+/**
+ * The settings that shape an index's data (its core, facet columns and
+ * vector spaces): two indexes whose own are equal hold the same data for
+ * the same records, so a standard replica reads its primary's (see
+ * index-config.ts, shareDataOf).
+ */
+const DATA_SETTINGS: ReadonlyArray<keyof Settings> = [...INDEXING_SETTINGS, 'attributesForFaceting', 'embedders'];
+
 const changed = (a: Settings, b: Settings, names: ReadonlyArray<keyof Settings>) =>
   names.some((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
 
@@ -143,8 +151,10 @@ export class SearchIndex {
    * so kept across settings, and the same for a record saved again.
    */
   private readonly tieOrder = new TieOrder(this.sortByKeys);
-  /** A virtual replica: the index whose records, core and facets it reads (it holds none). */
+  /** A replica reading its primary's data: the index whose records, core and facets it reads (it holds none). */
   private shared: SearchIndex | undefined;
+  /** Set on a virtual replica (it sorts by relevancyStrictness); a standard one shares only while its settings index as its primary's do. */
+  private virtual = false;
   private readonly compaction = new Compaction();
   /** Set while records are saved again under new ids (a rebuild): their vectors are renumbered instead of placed again. */
   private keepVectors = false;
@@ -162,10 +172,12 @@ export class SearchIndex {
   /** Changes whenever the records or settings searched change (browse orders are cached per version). */
   get version(): number { return this.ownVersion + (this.shared?.version ?? 0); }
   get sharesData(): boolean { return this.shared !== undefined; }
+  get isVirtual(): boolean { return this.virtual; }
 
   get size(): number { return this.data.records.size; }
   get ranking(): RankingPlan { return this.plan; }
-  get memoryBytes(): number { return this.shared ? 0 : this.core.memoryBytes; }
+  /** The size of the data it answers from: none of a virtual replica's, a standard replica's even when it reads its primary's (as the copy it stands for would weigh). */
+  get memoryBytes(): number { return this.virtual ? 0 : this.data.core.memoryBytes; }
   get coreIndex(): CoreIndex { return this.data.core; }
   get facets(): FacetIndex { return this.data.facetIndex; }
   /** The vectors searched: this index's, or a virtual replica's primary's. */
@@ -229,25 +241,49 @@ export class SearchIndex {
     yield* this.data.records.entries();
   }
 
-  /** Becomes a virtual replica of `primary`: searches its data, holds none. */
-  shareDataOf(primary: SearchIndex): void {
+  /**
+   * Searches `primary`'s data from now on and holds none: a virtual
+   * replica, or a standard one whose settings index records as its
+   * primary's do (its copy would be the same data, indexed again at every
+   * write). Reading another's data writes nothing here: updatedAt stays.
+   */
+  shareDataOf(primary: SearchIndex, virtual: boolean): void {
+    this.virtual = virtual;
+    if (this.shared === primary) return;
+    const { updatedAt } = this;
+    const version = this.version;
+    this.shared = undefined;
     this.clear();
+    this.updatedAt = updatedAt;
     this.shared = primary;
+    // above every version it had (caches are kept per version)
+    this.ownVersion = version + 1;
   }
 
-  /** A virtual replica leaving its primary takes a copy of the records it was reading. */
+  /** A replica that shared its primary's data takes a copy of the records it was reading, indexed by its own settings. */
   stopSharing(): void {
     const primary = this.shared;
+    this.virtual = false;
     if (!primary) return;
+    const version = this.version;
     this.shared = undefined;
+    this.ownVersion = version + 1;
+    // a core configured by the settings it holds now (changed while it read another's data)
+    this.clear();
     this.save([...primary.allRecords()]);
+    this.ownVectors.configure(this.settings.embedders, this.liveEntries(), this.searchableNames());
+  }
+
+  /** Whether this index's settings shape data as `other`'s do (see DATA_SETTINGS). */
+  indexesAs(other: SearchIndex): boolean {
+    return !changed(this.settings, other.settings, DATA_SETTINGS);
   }
 
   // --- writes (applied by the task queue, never half-done: inputs are checked before queueing)
 
   /** Adds or replaces records. */
   save(records: SearchRecord[]): void {
-    if (this.shared) return;
+    if (this.shared) { this.followWrite(); return; }
     const started = performance.now();
     let batch: CoreDocument[] = [];
     const distinct = this.settings.attributeForDistinct ? this.groupsFor(this.settings.attributeForDistinct) : undefined;
@@ -274,6 +310,7 @@ export class SearchIndex {
   }
 
   delete(objectIDs: string[]): void {
+    if (this.shared) { this.followWrite(); return; }
     for (const objectID of objectIDs) this.removeId(objectID, 'deleted');
     this.touched(performance.now(), objectIDs.length);
   }
@@ -536,6 +573,11 @@ export class SearchIndex {
   }
 
   /** After a write of `written` records (see compaction.ts). */
+  /** A write of its primary reaching a replica that shares its data: a standard one was written too, as the service's are. */
+  private followWrite(): void {
+    if (!this.virtual) this.updatedAt = this.clock.now();
+  }
+
   private touched(started: number, written = 0): void {
     this.ownVersion++;
     this.updatedAt = this.clock.now();

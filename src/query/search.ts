@@ -208,7 +208,7 @@ export function renderingContentOf(index: SearchIndex, params: SearchParams): Re
  * undefined elsewhere (standard replicas sort every hit by their ranking).
  */
 function relevantSortOf(index: SearchIndex, setting: Setting): number | undefined {
-  if (!index.sharesData || index.ranking.custom.length === 0) return undefined;
+  if (!index.isVirtual || index.ranking.custom.length === 0) return undefined;
   return setting('relevancyStrictness');
 }
 

@@ -1,5 +1,6 @@
 // Replicas on the TED talks: virtual replicas reading their primary's records
-// with their own ranking, standard replicas with copies, detaching, durability;
+// with their own ranking, standard replicas reading them too while their
+// settings index as the primary's do and holding copies otherwise, detaching, durability;
 // index-specific keys following copy and move.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,8 +44,11 @@ describe('virtual replicas', () => {
 
   it('hold no data of their own, yet answer with every record', async () => {
     expect(engine.indexes.get('talks_by_views')!.sharesData).toBe(true);
+    expect(engine.indexes.get('talks_by_views')!.isVirtual).toBe(true);
     expect(engine.indexes.get('talks_by_views')!.memoryBytes).toBe(0);
-    expect(engine.indexes.get('talks_by_funny')!.sharesData).toBe(false);
+    // a standard replica whose settings index as its primary's reads the same data, yet stays standard
+    expect(engine.indexes.get('talks_by_funny')!.isVirtual).toBe(false);
+    expect(engine.indexes.get('talks_by_funny')!.memoryBytes).toBeGreaterThan(0);
     const listed = await client.listIndices();
     const entries = Object.fromEntries(listed.items.map((i: any) => [i.name, i.entries]));
     expect(entries.talks_by_views).toBe(talks.length);
@@ -78,6 +82,79 @@ describe('virtual replicas', () => {
     expect((await client.searchSingleIndex({ indexName: 'talks_by_views', searchParams: { query: 'zqxj' } })).nbHits).toBe(0);
     await settle(client, 'talks_by_views', await client.saveObject({ indexName: 'talks_by_views', body: { objectID: 'mine', name: 'zqxj' } }));
     expect((await client.searchSingleIndex({ indexName: 'talks_by_views', searchParams: { query: 'zqxj' } })).nbHits).toBe(1);
+  });
+});
+
+describe('standard replicas', () => {
+  /** Whether a word of the talks' tags only (not in any name) is found: tells which searchable attributes indexed the data searched. */
+  const tagOnly = talks.flatMap((t) => [].concat(t.tags ?? [])).map((tag: string) => tag.toLowerCase())
+    .find((tag) => /^[a-z]{6,}$/.test(tag) && !talks.some((t) => String(t.name).toLowerCase().includes(tag)))!;
+  const found = async (client: Client, indexName: string) =>
+    (await client.searchSingleIndex({ indexName, searchParams: { query: tagOnly, typoTolerance: false, queryType: 'prefixNone' } })).nbHits;
+
+  it('read their primary\'s data while their settings index as its do, and hold a copy indexed by their own otherwise', async () => {
+    const { engine, client } = await open();
+    await settle(client, 'talks', await client.setSettings({ indexName: 'talks', indexSettings: { ...readFixture('talks_settings.json'), replicas: ['talks_by_views'], distinct: false } }));
+    await client.saveObjects({ indexName: 'talks', objects: talks, waitForTasks: true });
+    await settle(client, 'talks_by_views', await client.setSettings({ indexName: 'talks_by_views', indexSettings: { ranking: ['desc(viewed_count)', ...readFixture('talks_settings.json').ranking] } }));
+    const replica = () => engine.indexes.get('talks_by_views')!;
+    expect([replica().sharesData, replica().isVirtual]).toEqual([true, false]);
+    const byViews = topBy(/\blife\b/i, 'viewed_count');
+    expect(await ids(client, 'talks_by_views', { query: 'life', typoTolerance: false, queryType: 'prefixNone' })).toEqual(byViews);
+    const tagged = await found(client, 'talks');
+    expect(tagged).toBeGreaterThan(0);
+
+    // its own searchable attributes: a copy indexed by them, kept in sync by the primary's writes
+    await settle(client, 'talks_by_views', await client.setSettings({ indexName: 'talks_by_views', indexSettings: { searchableAttributes: ['name'] } }));
+    expect(replica().sharesData).toBe(false);
+    expect(await found(client, 'talks_by_views')).toBe(0);
+    expect(await found(client, 'talks')).toBe(tagged);
+    await settle(client, 'talks', await client.saveObject({ indexName: 'talks', body: { ...talks[0], objectID: 'most-viewed', name: 'life at the top', viewed_count: 1e12 } }));
+    expect((await ids(client, 'talks_by_views', { query: 'life' }))[0]).toBe('most-viewed');
+
+    // the same settings as the primary's again: the primary's data, the same answers
+    await settle(client, 'talks_by_views', await client.setSettings({ indexName: 'talks_by_views', indexSettings: { searchableAttributes: readFixture('talks_settings.json').attributesToIndex } }));
+    expect(replica().sharesData).toBe(true);
+    await settle(client, 'talks', await client.deleteObject({ indexName: 'talks', objectID: 'most-viewed' }));
+    expect(await found(client, 'talks_by_views')).toBe(tagged);
+    expect(await ids(client, 'talks_by_views', { query: 'life', typoTolerance: false, queryType: 'prefixNone' })).toEqual(byViews);
+
+    // the primary's settings changed alone: the replica keeps its own, and a copy indexed by them
+    await settle(client, 'talks', await client.setSettings({ indexName: 'talks', indexSettings: { searchableAttributes: ['name'] } }));
+    expect(replica().sharesData).toBe(false);
+    expect(await found(client, 'talks')).toBe(0);
+    expect(await found(client, 'talks_by_views')).toBe(tagged);
+    // forwarded, the change reaches both, which index alike again
+    await settle(client, 'talks', await client.setSettings({ indexName: 'talks', indexSettings: { searchableAttributes: ['name', 'tags'] }, forwardToReplicas: true }));
+    expect(replica().sharesData).toBe(true);
+    expect(await found(client, 'talks_by_views')).toBe(await found(client, 'talks'));
+    await engine.close();
+  });
+
+  it('are written when their primary is, and read its data again after a reopen, from the log and from a snapshot', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lantern-standard-'));
+    dirs.push(dir);
+    let { engine, client } = await open(dir);
+    await settle(client, 'talks', await client.setSettings({ indexName: 'talks', indexSettings: { replicas: ['talks_by_views'], searchableAttributes: ['name', 'tags'] } }));
+    await client.saveObjects({ indexName: 'talks', objects: talks.slice(0, 300), waitForTasks: true });
+    await settle(client, 'talks_by_views', await client.setSettings({ indexName: 'talks_by_views', indexSettings: { customRanking: ['desc(viewed_count)'] } }));
+    const updatedBefore = (await client.listIndices()).items.find((i: any) => i.name === 'talks_by_views')!.updatedAt;
+    await new Promise((r) => setTimeout(r, 5));
+    await settle(client, 'talks', await client.saveObject({ indexName: 'talks', body: { ...talks[300], objectID: 'late' } }));
+    const listed = async () => (await client.listIndices()).items.find((i: any) => i.name === 'talks_by_views')!;
+    const updatedAfter = (await listed()).updatedAt;
+    expect(Date.parse(updatedAfter)).toBeGreaterThan(Date.parse(updatedBefore));
+    const expected = await ids(client, 'talks_by_views', { query: 'the' });
+    for (const withSnapshot of [false, true]) {
+      if (withSnapshot) await engine.snapshot();
+      await engine.close();
+      ({ engine, client } = await open(dir));
+      expect(engine.indexes.get('talks_by_views')!.sharesData).toBe(true);
+      expect(engine.indexes.get('talks_by_views')!.isVirtual).toBe(false);
+      expect(await ids(client, 'talks_by_views', { query: 'the' })).toEqual(expected);
+      expect(await listed()).toMatchObject({ updatedAt: updatedAfter, entries: 301, primary: 'talks' });
+    }
+    await engine.close();
   });
 });
 
