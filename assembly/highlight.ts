@@ -5,7 +5,7 @@
 // worked out once per call (a page's values repeat their matched terms:
 // "people" in most of them), in a small table of the terms met.
 import { results } from './buffers';
-import { tokenize, tokens } from './text';
+import { INNER_MARK, tokenize, tokens } from './text';
 import { lookupToken } from './dictionary';
 import { NO_MATCH, matchToken, tokenFull, tokenHighlightLength, tokenTypos, wordCount } from './matcher';
 import { isExcluded, isStop } from './ranking';
@@ -74,11 +74,17 @@ function highlightText(ptr: usize, length: i32, indexed: bool, matchedOnly: bool
     else matchWords(t);
     if (matchedOnly && matchedMask == 0) continue;
     // a prefix highlights alone where the token's units are its folded ones (not where folding changed its length)
-    const partial = matchedEnd != WHOLE && end - start == tokens.foldLength.get(t);
+    const partial = matchedEnd != WHOLE && end - start == textUnits(t);
     pushToken(start, end, matchedMask, matchedMask == 0 ? start : partial ? start + matchedEnd : end);
     listed++;
   }
   results.set(listedAt, listed);
+}
+
+/** Token t's folded units that stand for its text: all but INNER_MARK, which ends a word found inside a longer word. */
+function textUnits(t: i32): i32 {
+  const n = tokens.foldLength.get(t);
+  return n > 0 && <u32>tokens.unit(t, n - 1) == INNER_MARK ? n - 1 : n;
 }
 
 /** matchWords for token t, a dictionary term, and the words the search matched it by another way (whole): once per term per call. */

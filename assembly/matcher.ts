@@ -9,7 +9,7 @@
 // have one more (counted three). The same recurrence matches single tokens
 // for highlighting, so highlighted words are exactly the matched ones.
 import { IntVec } from './buffers';
-import { MAX_TOKEN_UNITS } from './text';
+import { INNER_MARK, MAX_TOKEN_UNITS } from './text';
 import { orderTrie, orderedChar, orderedEnd, orderedNode, orderedTerm } from './trie-order';
 import { MAX_TYPOS, recordMatch as emitTerm, recordSubtreeMatch as emitTerms } from './wordsets';
 import { postings } from './store';
@@ -195,6 +195,7 @@ function walkChildren(node: i32, depth: i32, bestPrefix: i32, bestPrefixLength: 
   const candidates = slack == 0 ? listNextChars(depth) : -1;
   for (let child = node + 1, end = nodeEnd(node); child < end; child = nodeEnd(child)) {
     const c = load<i32>(charAt + (<usize>child << 2));
+    if (c == <i32>INNER_MARK) { emitInnerWord(child, depth, bestPrefix, bestPrefixLength); continue; }
     // the budget is set under each first letter, and holds in its subtree
     if (d == 1) maxTypos = budgetUnder(c);
     const rowMin = candidates < 0 || listed(depth, candidates, c) ? computeRow(d, c) : NO_MATCH;
@@ -214,6 +215,20 @@ function walkChildren(node: i32, depth: i32, bestPrefix: i32, bestPrefixLength: 
     if (d < MAX_TOKEN_UNITS) walkChildren(child, d, nextBest, nextBestLength, maxTypos - rowMin);
     else if (nextBest <= maxTypos) emitSubtree(child, nextBest, nextBestLength, false);
   }
+}
+
+/**
+ * A word found inside a longer word (its term ends with INNER_MARK, the only
+ * unit of `child`): matched as its parent, the word, would be, but never
+ * whole, so never exact (a word typed whole ranks the records holding it as
+ * a word of its own first).
+ */
+function emitInnerWord(child: i32, depth: i32, bestPrefix: i32, bestPrefixLength: i32): void {
+  const term = load<i32>(termAt + (<usize>child << 2));
+  if (term < 0) return;
+  const whole = rowCell(depth * STRIDE + length);
+  if (whole <= maxTypos && whole <= bestPrefix) emitTerm(term, whole, false, depth);
+  else if (bestPrefix <= maxTypos) emitTerm(term, bestPrefix, false, bestPrefixLength);
 }
 
 /** Emits every dictionary term that word `w` matches. */
@@ -242,6 +257,12 @@ export function matchToken(w: i32, units: IntVec, from: i32, n: i32): void {
   const depthLimit = n < MAX_TOKEN_UNITS ? n : MAX_TOKEN_UNITS;
   for (let d = 1; d <= depthLimit; d++) {
     const c = units.get(from + d - 1);
+    if (c == <i32>INNER_MARK) {
+      // a word found inside a longer word (see emitInnerWord): its last unit
+      const whole = rowCell((d - 1) * STRIDE + length);
+      if (whole <= maxTypos && whole <= bestPrefix) { bestPrefix = whole; bestPrefixLength = d - 1; }
+      break;
+    }
     if (d == 1) maxTypos = budgetUnder(c);
     const rowMin = computeRow(d, c);
     if (rowMin > maxTypos) break;

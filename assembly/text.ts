@@ -7,6 +7,14 @@ import { IntVec } from './buffers';
 
 export const MAX_TOKEN_UNITS = 64;
 
+/**
+ * Ends a token as a word found inside a longer word (a Unicode noncharacter:
+ * see src/text/word-breaks.ts): kept as the token's last unit, outside its
+ * end, so that such a word is a term of its own, which the matcher matches
+ * as it would the word but never as exact.
+ */
+export const INNER_MARK: u32 = 0xFDD0;
+
 const SEPARATOR = 0;
 const WORD = 1;
 const SINGLE = 2;
@@ -184,6 +192,11 @@ export function tokenize(ptr: usize, length: i32): void {
         continue;
       }
       if (!isIndexedSeparator(c)) { endToken(); continue; }
+    }
+    if (c == INNER_MARK) {
+      if (inWord) appendUnit(c);
+      endToken();
+      continue;
     }
     const cls = charClass(c);
     if (cls == WORD) {

@@ -6,7 +6,7 @@ import { CRITERION, EXACT_SINGLE, FILTERS_SLOT, GEO_SLOT, HIT_STRIDE, P, PARAM_C
 export { TEXT_EVERY_TOKEN, TEXT_INDEXED, TOKEN_STRIDE } from './abi.js';
 import { instantiateCore, type CoreExports } from './wasm.js';
 import { exportInSteps, importInSteps, SNAPSHOT_STEP } from './snapshot-steps.js';
-import { breakWords, indexedForm, type BrokenText } from '../text/word-breaks.js';
+import { alternativeForm, breakWords, indexedForm, type BrokenText } from '../text/word-breaks.js';
 
 
 export interface Segment { attribute: number; text: string }
@@ -254,7 +254,7 @@ export class CoreIndex {
     const filterWords = ((q.filter?.length ?? 0) + 3) & ~3;
     const alternativesAt = queryBytes + filterWords * 4;
     const alternatives = q.alternatives ?? [];
-    const alternativeBytes = 4 + alternatives.reduce((n, a) => n + 12 + ((indexedForm(a.text).length * 2 + 3) & ~3), 0);
+    const alternativeBytes = 4 + alternatives.reduce((n, a) => n + 12 + ((alternativeForm(a.text).length * 2 + 3) & ~3), 0);
     const ptr = this.scratch(alternativesAt + alternativeBytes + 8);
     this.writeText(ptr, q.query);
     if (q.filter) new Uint32Array(this.core.memory.buffer, ptr + queryBytes, filterWords).fill(0).set(q.filter);
@@ -299,7 +299,7 @@ export class CoreIndex {
     let p = at + 4;
     for (const a of alternatives) {
       // an alternative in a script written without spaces is broken as the records were (a phrase when it is several words)
-      const text = indexedForm(a.text);
+      const text = alternativeForm(a.text);
       view.setInt32(p, a.word, true);
       view.setInt32(p + 4, (a.exact ? 1 : 0) | ((a.typos ?? 0) << 8), true);
       view.setInt32(p + 8, text.length, true);
@@ -364,7 +364,7 @@ export class CoreIndex {
    */
   highlightTexts(texts: readonly string[], flags: readonly number[]): Int32Array {
     // tokenized as they were indexed (words broken apart in scripts written without spaces)
-    const broken = texts.map(breakWords);
+    const broken = texts.map((text) => breakWords(text));
     const written = broken.some((b) => b !== undefined) ? texts.map((text, i) => broken[i]?.text ?? text) : texts;
     let units = 0;
     for (const text of written) units += text.length;

@@ -29,11 +29,12 @@ const UNRANKED: RankLabels = { labels: new Int32Array(0), generation: 0, changed
 /**
  * How the core's terms are formed from text, as a snapshot records it: 1
  * since runs of the scripts written without spaces are broken into words
- * and keep their vowel signs (src/text/word-breaks.ts). The core of a
- * snapshot of an earlier form (none recorded) holds such runs whole: its
- * index is built again from its records when they hold any.
+ * and keep their vowel signs, 2 since the dictionary words inside those
+ * words are indexed too (src/text/word-breaks.ts). The core of a
+ * snapshot of an earlier form (none recorded) holds such runs whole, or
+ * lacks the inner words: its index is built again from its records when they hold any.
  */
-const TEXT_FORM = 1;
+const TEXT_FORM = 2;
 
 /** Records indexed per event-loop turn by a background rebuild. */
 const REBUILD_SLICE = 2000;

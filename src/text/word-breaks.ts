@@ -24,6 +24,9 @@ const UNSPACED_RUN = new RegExp(`${UNSPACED_LETTER.source}+`, 'g');
 /** The separator put between words: a format character the core's tokenizer splits on (and never indexes). */
 export const WORD_BREAK = '\u200B';
 
+/** Put after a word found inside a longer word: a noncharacter, which the core keeps as the term's last unit (assembly/text.ts). */
+export const INNER_MARK = '\uFDD0';
+
 let segmenter: Intl.Segmenter | undefined;
 
 /** Whether `text` holds a letter of a script written without spaces (one regular expression test: the fast path). */
@@ -78,32 +81,87 @@ function wordsOfRun(run: string): string[] {
   return Array.from(segmenter.segment(run), (s) => s.segment);
 }
 
+/** Myanmar's asat and virama: a grapheme holding one ends a syllable, no word starts there. */
+const SYLLABLE_END = /[\u1039\u103A]/;
+/** Inner words of the words seen lately (dictionary words recur; the segmenter is what indexing these scripts costs). */
+const innerWordCache = new Map<string, InnerWord[]>();
+const INNER_WORD_CACHE_SIZE = 20_000;
+
+/** A word found inside a longer word, and where it starts in that word. */
+interface InnerWord { word: string; at: number }
+
+/**
+ * The dictionary words inside `word` after its start (ICU keeps a compound
+ * such as ประเทศไทย, "Thailand", one word, so ไทย would be found only as
+ * typed from its start): at each grapheme after the first, the first word
+ * the segmenter reads in the rest, when it is two graphemes or more and a
+ * dictionary word: one that the segmenter reads twice over as itself twice
+ * (letters outside the dictionary it groups otherwise, measured).
+ */
+function innerWordsOf(word: string): InnerWord[] {
+  const known = innerWordCache.get(word);
+  if (known) return known;
+  graphemes ??= new Intl.Segmenter('th', { granularity: 'grapheme' });
+  const inner: InnerWord[] = [];
+  for (const { index, segment } of graphemes.segment(word)) {
+    if (index === 0 || SYLLABLE_END.test(segment)) continue;
+    const first = wordsOfRun(word.slice(index))[0];
+    if (countGraphemes(first) < 2 || !isDictionaryWord(first)) continue;
+    inner.push({ word: first, at: index });
+  }
+  if (innerWordCache.size >= INNER_WORD_CACHE_SIZE) innerWordCache.clear();
+  innerWordCache.set(word, inner);
+  return inner;
+}
+
+let graphemes: Intl.Segmenter | undefined;
+
+function countGraphemes(text: string): number {
+  let n = 0;
+  for (const _ of graphemes!.segment(text)) n++;
+  return n;
+}
+
+function isDictionaryWord(word: string): boolean {
+  const twice = wordsOfRun(word + word);
+  return twice.length === 2 && twice[0] === word;
+}
+
 /**
  * `text` as the core indexes it, when it holds runs of unspaced scripts: each
  * run that holds several words stays whole (a word the run's start is typed
  * against, a misspelt run matched with its typos), followed by its words,
- * WORD_BREAK between them all. Undefined when it has no such run.
+ * then with `innerWords` by the dictionary words inside them, INNER_MARK
+ * after each (the core matches these as words, never exact: a word of its
+ * own ranks first; after the run's words, which stay next to each other for
+ * phrases), WORD_BREAK between them all. Undefined when it has no such run.
  */
-export function breakWords(text: string): BrokenText | undefined {
+export function breakWords(text: string, innerWords = true): BrokenText | undefined {
   if (!hasUnspacedScript(text)) return undefined;
-  // the first span runs up to the first word copied; each word's span runs on through the text after it
+  // each span copied runs on through the text after it, up to the next span
   const starts: number[] = [0];
   const sources: number[] = [0];
   let out = '';
   let copied = 0;
+  const copy = (from: number, word: string, after = '') => {
+    out += WORD_BREAK;
+    starts.push(out.length);
+    sources.push(from);
+    out += word + after;
+  };
   for (const run of text.matchAll(UNSPACED_RUN)) {
     const words = wordsOfRun(run[0]);
-    if (words.length < 2) continue;
+    const inner = innerWords ? words.map(innerWordsOf) : [];
+    if (words.length < 2 && !inner[0]?.length) continue;
     const end = run.index + run[0].length;
     out += text.slice(copied, end);
     let at = run.index;
-    for (const word of words) {
-      out += WORD_BREAK;
-      starts.push(out.length);
-      sources.push(at);
-      out += word;
-      at += word.length;
-    }
+    const wordStarts = words.map((word) => { const start = at; at += word.length; return start; });
+    if (words.length > 1) words.forEach((word, w) => copy(wordStarts[w], word));
+    inner.forEach((found, w) => { for (const i of found) copy(wordStarts[w] + i.at, i.word, INNER_MARK); });
+    // the text after the run, from where it is in the text as given
+    starts.push(out.length);
+    sources.push(end);
     copied = end;
   }
   return new BrokenText(out + text.slice(copied), starts, sources);
@@ -126,7 +184,12 @@ export function wordsOfQueryWord(word: string): string | undefined {
   return words.length > 1 ? words.join(' ') : undefined;
 }
 
-/** `text` as the core indexes it: with its unspaced runs' words, else itself. */
+/** `text` as the core indexes it: with its unspaced runs' words and the words inside them, else itself. */
 export function indexedForm(text: string): string {
   return breakWords(text)?.text ?? text;
+}
+
+/** A query alternative's `text` as the core matches it: its unspaced runs' words (the records' words, a phrase), else itself. */
+export function alternativeForm(text: string): string {
+  return breakWords(text, false)?.text ?? text;
 }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Lantern } from '../../src/index.js';
 import { sender, type Send } from '../support/api.js';
-import { breakWords, hasUnspacedScript, wordsOfQueryWord, WORD_BREAK } from '../../src/text/word-breaks.js';
+import { breakWords, hasUnspacedScript, INNER_MARK, wordsOfQueryWord, WORD_BREAK } from '../../src/text/word-breaks.js';
 
 const HEADERS = { 'x-algolia-application-id': 'SCRIPTS', 'x-algolia-api-key': 'scripts-admin-key' };
 
@@ -46,16 +46,23 @@ describe('breaking runs into words', () => {
   it('follows each unspaced run of several words by its words, and maps offsets back', () => {
     const given = 'UK: สหราชอาณาจักร, 2024';
     const broken = breakWords(given)!;
-    expect(broken.text).toBe(`UK: สหราชอาณาจักร${WORD_BREAK}สห${WORD_BREAK}ราช${WORD_BREAK}อาณาจักร, 2024`);
+    // then the dictionary word inside อาณาจักร ("kingdom"): จักร ("wheel"), marked as found inside a longer word
+    expect(broken.text).toBe(`UK: สหราชอาณาจักร${WORD_BREAK}สห${WORD_BREAK}ราช${WORD_BREAK}อาณาจักร${WORD_BREAK}จักร${INNER_MARK}, 2024`);
     // a word's start and end, the run's, and the text after the run
     const word = broken.text.lastIndexOf('อาณาจักร');
     expect(broken.originalStart(word)).toBe(given.indexOf('อาณาจักร'));
     expect(broken.originalEnd(word + 'อาณาจักร'.length)).toBe(given.indexOf(','));
+    const inner = broken.text.lastIndexOf('จักร');
+    expect(broken.originalStart(inner)).toBe(given.indexOf('จักร'));
+    expect(broken.originalEnd(inner + 'จักร'.length)).toBe(given.indexOf(','));
+    expect(broken.originalStart(broken.text.indexOf(','))).toBe(given.indexOf(','));
     expect(broken.originalStart(4)).toBe(4);
     expect(broken.originalEnd(4 + 'สหราชอาณาจักร'.length)).toBe(given.indexOf(','));
     expect(broken.originalEnd(broken.text.length)).toBe(given.length);
-    // a run of one word is left as it is
+    // a run of one word with no dictionary word inside is left as it is
     expect(breakWords('ไทย')!.text).toBe('ไทย');
+    // one whose word holds one is followed by it
+    expect(breakWords('ประเทศไทย')!.text).toContain(`${WORD_BREAK}ไทย${INNER_MARK}`);
   });
 
   it('leaves text without those scripts alone (the fast path)', () => {
@@ -103,6 +110,59 @@ describe.each(Object.entries(SCRIPTS))('%s', (script, { run, word, typo, prefix 
   });
 });
 
+/**
+ * Per script: a compound the segmenter keeps one word, a dictionary word
+ * inside it (not at its start), a typo of that word and a prefix of it.
+ */
+const COMPOUNDS = {
+  thai: { compound: 'มหาวิทยาลัย', inner: 'วิทยาลัย', typo: 'วิทยาลับ', prefix: 'วิทยา' },
+  lao: { compound: 'ນະຄອນຫຼວງ', inner: 'ຫຼວງ', typo: 'ຫຼວຍ', prefix: 'ຫຼວ' },
+  khmer: { compound: 'ព្រះរាជាណាចក្រ', inner: 'រាជាណាចក្រ', typo: 'រាជាណាចក្ន', prefix: 'រាជាណា' },
+  burmese: { compound: 'ပြည်ထောင်စု', inner: 'ထောင်', typo: 'ထောက်', prefix: 'ထော' },
+} as const;
+
+describe.each(Object.entries(COMPOUNDS))('%s: a word inside a dictionary word', (script, { compound, inner, typo, prefix }) => {
+  const index = `compounds-${script}`;
+
+  beforeAll(async () => {
+    await engine.client().saveObjects({
+      indexName: index,
+      objects: [
+        { objectID: 'inside', name: compound },
+        { objectID: 'own', name: `${inner} ${script}` },
+      ],
+    });
+    await engine.client().setSettings({ indexName: index, indexSettings: { exactOnSingleWordQuery: 'word' } });
+    await engine.waitForTasks();
+  });
+
+  it('is found typed whole, highlighted in place, and ranks below the word of its own: not exact', async () => {
+    expect(wordsOfQueryWord(compound)).toBeUndefined();
+    const answer = await search(index, { query: inner, getRankingInfo: true });
+    expect(ids(answer)).toEqual(['own', 'inside']);
+    expect(answer.hits.map((h: any) => [h._rankingInfo.nbTypos, h._rankingInfo.nbExactWords])).toEqual([[0, 1], [0, 0]]);
+    expect(answer.hits[1]._highlightResult.name.value).toBe(compound.replace(inner, `<em>${inner}</em>`));
+    // found as well when it is not the query's last word (no prefix: matched whole)
+    expect(ids(await search(index, { query: `${inner} ${script}`, queryType: 'prefixNone' }))).toEqual(['own']);
+    expect(ids(await search(index, { query: inner, queryType: 'prefixNone', typoTolerance: false }))).toEqual(['own', 'inside']);
+  });
+
+  it('is found with a typo, counted as one', async () => {
+    const answer = await search(index, { query: typo, getRankingInfo: true });
+    expect(ids(answer).sort()).toEqual(['inside', 'own']);
+    expect(answer.hits.map((h: any) => h._rankingInfo.nbTypos)).toEqual([1, 1]);
+    expect(ids(await search(index, { query: typo, typoTolerance: false }))).toEqual([]);
+  });
+
+  it('is found from a prefix of it, the prefix highlighted', async () => {
+    const answer = await search(index, { query: prefix });
+    expect(ids(answer).sort()).toEqual(['inside', 'own']);
+    const inside = answer.hits.find((h: any) => h.objectID === 'inside');
+    expect(inside._highlightResult.name.value).toBe(compound.replace(prefix, `<em>${prefix}</em>`));
+    expect(ids(await search(index, { query: prefix, queryType: 'prefixNone', typoTolerance: false }))).toEqual([]);
+  });
+});
+
 describe('a run of several words', () => {
   it('is found as it is typed, grapheme by grapheme, past its first word', async () => {
     const { run } = SCRIPTS.thai;
@@ -113,6 +173,15 @@ describe('a run of several words', () => {
       expect(ids(answer), typed).toEqual(['thai']);
       expect(answer.hits[0]._highlightResult.name.value, typed).toBe(`<em>${typed}</em>${run.slice(typed.length)} (thai)`);
     }
+  });
+
+  it('finds the kingdom in the United Kingdom, and a word inside a compound', async () => {
+    // อาณาจักร ("kingdom") in สหราชอาณาจักร ("United Kingdom"); ไทย ("Thai") in ประเทศไทย ("Thailand"), one word for ICU
+    await engine.client().saveObjects({ indexName: 'kingdoms', objects: [{ objectID: 'uk', name: 'สหราชอาณาจักร' }, { objectID: 'th', name: 'ประเทศไทย' }] });
+    await engine.waitForTasks();
+    expect(ids(await search('kingdoms', { query: 'อาณาจักร' }))).toEqual(['uk']);
+    expect(ids(await search('kingdoms', { query: 'ไทย' }))).toEqual(['th']);
+    expect(ids(await search('kingdoms', { query: 'เทศ' }))).toEqual(['th']);
   });
 
   it('is found with a typo in one of its words', async () => {
