@@ -6,5 +6,5 @@ export { lanternRequester } from './requester.js';
 export { connectWorker, type RemoteLantern } from './worker-client.js';
 export { ApiError } from './util/errors.js';
 export type { ApiRequest, ApiResponse } from './api/types.js';
-export type { LanternClient, LanternExtras, LanternHelpers, LanternVectorMethods, VectorAnswer, VectorSearchParams } from './api/client.js';
+export type { LanternClient, LanternExtras, LanternHelpers, LanternVectorMethods, SaveObjectsArgs, VectorAnswer, VectorSearchParams } from './api/client.js';
 export type { FollowState } from './follow/options.js';

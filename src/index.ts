@@ -11,6 +11,6 @@ export { LogTrimmedError, type SharedLog, type SharedEntry, type NewEntry } from
 export { idbStorage, type IdbStorageOptions } from './storage/idb.js';
 export { ApiError, ERROR_STATUS, type ErrorCode } from './util/errors.js';
 export type { ApiRequest, ApiResponse } from './api/types.js';
-export type { LanternClient, LanternVectorMethods, VectorAnswer, VectorSearchParams } from './api/client.js';
+export type { LanternClient, LanternVectorMethods, SaveObjectsArgs, VectorAnswer, VectorSearchParams } from './api/client.js';
 export type { Follower } from './follow/follower.js';
 export type { FollowOptions, FollowState } from './follow/options.js';

@@ -4,10 +4,10 @@
 // types only): a method of the route table that no official client has is
 // typed in LanternExtras, and one that neither types fails to compile.
 import type {
-  AbtestingClient, AbtestingV3Client, AddApiKeyResponse, AnalyticsClient, ApiKey, BrowseResponse, DeleteApiKeyResponse,
+  AbtestingClient, AbtestingV3Client, AddApiKeyResponse, AnalyticsClient, ApiKey, BatchResponse, BrowseResponse, DeleteApiKeyResponse,
   GetApiKeyResponse, GetSettingsProps, IndexSettings, InsightsClient, ListApiKeysResponse, MonitoringClient,
   PersonalizationClient, PersonalizationStrategyParams, QuerySuggestionsClient, RecommendClient, SearchClient, SearchMethodParams,
-  SearchParams as OfficialSearchParams, SearchResponse, SearchResult, SetPersonalizationStrategyResponse,
+  SaveObjectsOptions, SearchParams as OfficialSearchParams, SearchResponse, SearchResult, SetPersonalizationStrategyResponse,
   SetSettingsProps, SettingsResponse, UpdateApiKeyResponse, UpdatedAtResponse,
 } from 'algoliasearch';
 import type { SearchParams, Settings, SettingsChanges } from '../index/params.js';
@@ -95,10 +95,17 @@ export interface LanternVectorMethods {
   getSettings(args: GetSettingsProps, requestOptions?: RequestOptions): Promise<SettingsResponse & Partial<Pick<Settings, 'embedders'>>>;
 }
 
+/**
+ * The official `saveObjects` options, with records of any object type: the
+ * official `Record<string, unknown>` refuses a record declared as an
+ * interface (it has no index signature).
+ */
+export type SaveObjectsArgs<T extends object> = Omit<SaveObjectsOptions, 'objects'> & { objects: readonly T[] };
+
 /** The official clients' helpers Lantern's client has too. */
 export interface LanternHelpers {
   /** Saves records in batches of `batchSize` (1,000), waiting for each task with `waitForTasks`. */
-  saveObjects: SearchClient['saveObjects'];
+  saveObjects<T extends object>(args: SaveObjectsArgs<T>, requestOptions?: RequestOptions): Promise<BatchResponse[]>;
   /** Resolves once the task is published. */
   waitForTask(args: { indexName: string; taskID: number }): Promise<void>;
 }
@@ -167,7 +174,7 @@ export function createClient(send: Send, apiKey: string | undefined, appId: stri
     async saveObjects({ indexName, objects, waitForTasks = false, batchSize = 1000 }) {
       const responses = [];
       for (let i = 0; i < objects.length; i += batchSize) {
-        const requests = objects.slice(i, i + batchSize).map((body) => ({ action: 'addObject' as const, body }));
+        const requests = objects.slice(i, i + batchSize).map((body) => ({ action: 'addObject' as const, body: body as Record<string, unknown> }));
         responses.push(await typed.batch({ indexName, batchWriteParams: { requests } }));
       }
       if (waitForTasks) for (const r of responses) await helpers.waitForTask({ indexName, taskID: r.taskID });

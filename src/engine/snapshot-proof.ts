@@ -21,9 +21,6 @@ export interface ProofRequest {
 /** What it answers: the snapshot loads, or why not. */
 export type ProofAnswer = { ok: true } | { ok: false; message: string };
 
-/** The worker script of the Node build (dist/proof-worker.js), next to the bundle chunk this module is in. */
-const PROOF_WORKER = new URL('./proof-worker.js', import.meta.url);
-
 /**
  * Snapshots from this size are proven in a worker: below it, proving here
  * takes less than starting a worker thread and compiling a core in it
@@ -40,12 +37,13 @@ const WORKER_PROOF_BYTES = 16 << 20;
 export function workerProof(encryptionKey?: string | Uint8Array): (stored: StoredSnapshot) => Promise<boolean> {
   return async (stored) => {
     const { file, bytes, taskID } = stored;
-    // a browser has no proof worker: a snapshot that is no file is not even read for one
-    if (bytes === undefined || bytes < WORKER_PROOF_BYTES || (file === undefined && PROOF_WORKER.protocol !== 'file:')) return false;
+    const script = platform.proofWorker;
+    // a browser has no proof worker: a snapshot there is not even read for one
+    if (script === undefined || bytes === undefined || bytes < WORKER_PROOF_BYTES) return false;
     const snapshot = file === undefined ? whole(await stored.read()) : undefined;
     const request: ProofRequest = { taskID, ...(file === undefined ? { snapshot } : { file }), ...(encryptionKey === undefined ? {} : { encryptionKey }) };
     // a worker that failed to answer (out of memory, say) proves nothing either way: the snapshot is proven here
-    const ran = await platform.runWorker(PROOF_WORKER, request, snapshot ? [snapshot.buffer] : []).catch(() => undefined);
+    const ran = await platform.runWorker(script, request, snapshot ? [snapshot.buffer] : []).catch(() => undefined);
     if (!ran) return false;
     const answer = ran.message as ProofAnswer;
     if (!answer.ok) throw new Error(answer.message);

@@ -19,7 +19,7 @@ import { LIVE_EVENT, PING, STREAM_START, opEvent, reloadEvent, skipEvent } from 
 import { ModelsFeed, type SentModels } from './models.js';
 import { reachOf, visibility } from './scope.js';
 
-/** What the feed reads of the writer. */
+/** @internal What the feed reads of the writer. */
 export type FeedSource = Pick<Engine, 'indexes' | 'tasks' | 'replicateTo' | 'appliedThrough' | 'recommend'>;
 
 /** An operation kept for followers: what it reaches, as the writer stood when it was handed over. */
@@ -63,7 +63,7 @@ export class FollowFeed implements ReplicationTarget<WriteOperation> {
     this.models = new ModelsFeed(engine.recommend, () => this.wake());
   }
 
-  /** A feed of `engine`'s operations from now on, keeping `backlog` records' worth. */
+  /** @internal A feed of `engine`'s operations from now on, keeping `backlog` records' worth. */
   static attach(engine: FeedSource, backlog = DEFAULT_BACKLOG, pingMs = PING_MS): FollowFeed {
     return new FollowFeed(engine, backlog, pingMs);
   }

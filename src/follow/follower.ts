@@ -17,7 +17,7 @@ import { TASK_HEADER } from '../api/follow.js';
 import { EventReader, type FollowEvent } from './events.js';
 import type { FollowOptions, FollowState } from './options.js';
 
-/** What a follower drives of its engine. */
+/** @internal What a follower drives of its engine. */
 export type FollowingEngine = Pick<Engine, 'loadImage' | 'applyReplicated' | 'recommend'>;
 
 const SNAPSHOT_PATH = '/1/lantern/follow/snapshot';

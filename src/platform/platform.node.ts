@@ -8,6 +8,8 @@ import { inflaterInto } from './inflate-into.node.js';
 export const platform: Platform = {
   zlib: () => import('node:zlib').then(withInflateInto, () => undefined),
   parentPort: async () => (await import('node:worker_threads')).parentPort ?? undefined,
+  // next to the bundle chunk this module is in (dist/); the sources the tests run have none (runWorker then answers undefined)
+  proofWorker: new URL('./proof-worker.js', import.meta.url),
   runWorker,
 };
 

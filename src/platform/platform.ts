@@ -7,5 +7,7 @@ import type { Platform } from './types.js';
 export const platform: Platform = {
   zlib: async () => undefined,
   parentPort: async () => undefined,
+  // no worker script to name: a bundler would look for it at build time (Vite warns it is missing)
+  proofWorker: undefined,
   runWorker: async () => undefined,
 };

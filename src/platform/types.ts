@@ -32,6 +32,8 @@ export interface Platform {
   zlib(): Promise<Zlib | undefined>;
   /** In a Node worker thread, the port to the thread that started it. */
   parentPort(): Promise<NodePort | undefined>;
+  /** The Node build's proof worker script (dist/proof-worker.js); none in a browser (see snapshot-proof.ts). */
+  proofWorker: URL | undefined;
   /**
    * Runs the script at `url` in a worker thread of its own, given `data`,
    * and resolves with the first message it posts; undefined where there is

@@ -1,20 +1,27 @@
 // The package as a user gets it: `npm pack` (of the dist/ that `npm test`
 // builds first), unpacked into a new project's node_modules beside the
-// official client. What it holds; the README's examples compiled by a
-// strict TypeScript user under both module resolutions; mistakes that must
-// not compile; the Node example run; the browser recipe bundled for
-// browsers with no externals.
+// official client. What it holds (no internals in its declarations); its
+// install from the registry on this Node (no engine warning); the README's
+// examples compiled by a strict TypeScript user, under TypeScript 5 and 7
+// and both module resolutions; mistakes that must not compile; the Node
+// example run; the browser recipe bundled for browsers by esbuild and by
+// Vite, with no externals and no warnings.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT as root, installPacked, pack, type Packed } from '../support/packed.js';
 
-const TSC = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+/** The TypeScript compilers a user may have: 5.x, and 7.x (npm's latest; the devDependency `typescript7`). */
+const COMPILERS = {
+  typescript5: join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+  typescript7: join(root, 'node_modules', 'typescript7', 'bin', 'tsc'),
+};
+type Compiler = keyof typeof COMPILERS;
 /** What the project takes from the registry, linked from this repository's node_modules. */
-const DEPENDENCIES = ['algoliasearch', '@algolia', 'comlink', 'idb', '@msgpack', '@types'];
+const DEPENDENCIES = ['algoliasearch', '@algolia', 'comlink', 'idb', '@msgpack', '@types/node', 'vite'];
 
 let dir: string;
 let project: string;
@@ -22,10 +29,10 @@ let packed: Packed;
 
 const STRICT = { strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: false, target: 'es2022', noEmit: true };
 
-/** Runs tsc on a config written into the project; its exit status and output. */
-function tsc(name: string, compilerOptions: Record<string, unknown>, files: string[]): { status: number | null; output: string } {
+/** Runs tsc (TypeScript 5 unless told) on a config written into the project; its exit status and output. */
+function tsc(name: string, compilerOptions: Record<string, unknown>, files: string[], compiler: Compiler = 'typescript5'): { status: number | null; output: string } {
   writeFileSync(join(project, name), JSON.stringify({ compilerOptions, files }));
-  const r = spawnSync(process.execPath, [TSC, '-p', name], { cwd: project, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [COMPILERS[compiler], '-p', name], { cwd: project, encoding: 'utf8' });
   return { status: r.status, output: r.stdout + r.stderr };
 }
 
@@ -49,6 +56,11 @@ describe('the packed package', () => {
     const targets = Object.values(manifest.exports as Record<string, string | Record<string, string>>).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e)));
     for (const target of targets) expect(paths, target).toContain(target.replace(/^\.\//, ''));
     expect(paths.filter((p) => /^(src|assembly|build|test)\/|^dist\/demo\/|\.map$/.test(p))).toEqual([]);
+    // what is marked @internal (the engine's services, say) is not in the declarations a user's editor offers
+    const declarations = paths.filter((p) => p.endsWith('.d.ts'));
+    const internal = declarations.filter((p) => readFileSync(join(project, 'node_modules', 'lantern-search', p), 'utf8').includes('@internal'));
+    expect(internal).toEqual([]);
+    expect(readFileSync(join(project, 'node_modules', 'lantern-search', 'dist/types/lantern.d.ts'), 'utf8')).not.toMatch(/\bservices\b/);
     expect(packed.unpackedSize).toBeLessThan(2 * 1024 * 1024);
     expect(manifest.scripts?.prepare).toBeUndefined();
     expect(manifest.license).toBe('MIT');
@@ -56,23 +68,35 @@ describe('the packed package', () => {
     console.log(`packed.test.ts: ${packed.filename} unpacks to ${(packed.unpackedSize / 1024).toFixed(0)} KB, ${paths.length} files`);
   });
 
-  it('a strict TypeScript user compiles the README examples under nodenext and bundler resolution', () => {
+  it('installs from the registry on this Node without an engine warning', () => {
+    const app = join(dir, 'installed');
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'installed', private: true, type: 'module' }));
+    // a dry run resolves the whole tree (and checks its engines) without fetching a package
+    const r = spawnSync('npm', ['install', packed.tarball, '--dry-run', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: app, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).toMatch(/add lantern-search/);
+    expect((r.stdout + r.stderr).split('\n').filter((line) => /EBADENGINE|notsup/i.test(line))).toEqual([]);
+  }, 60_000);
+
+  it.each(Object.keys(COMPILERS) as Compiler[])('a strict %s user compiles the README examples under nodenext and bundler resolution', (compiler) => {
     const node = ['src/node-search.ts'];
     const browser = ['src/page.ts', 'src/search-worker.ts'];
     for (const [name, options] of [
       ['tsconfig.nodenext.json', { ...STRICT, module: 'nodenext', moduleResolution: 'nodenext' }],
       ['tsconfig.bundler.json', { ...STRICT, module: 'esnext', moduleResolution: 'bundler' }],
     ] as const) {
-      const withNode = tsc(`node-${name}`, { ...options, lib: ['es2022', 'dom'], types: ['node'] }, node);
+      // no "types": TypeScript 7 then loads none, lantern-search/node's declarations load Node's (@types/node is installed)
+      const withNode = tsc(`node-${name}`, { ...options, lib: ['es2022', 'dom'] }, node, compiler);
       expect(withNode.output, name).toBe('');
       // the browser entries type-check without Node's types
-      const inBrowser = tsc(`browser-${name}`, { ...options, lib: ['es2022', 'dom'], types: [] }, browser);
+      const inBrowser = tsc(`browser-${name}`, { ...options, lib: ['es2022', 'dom'], types: [] }, browser, compiler);
       expect(inBrowser.output, name).toBe('');
     }
   }, 120_000);
 
-  it('a misspelt method, a misspelt argument or a wrong argument type does not compile', () => {
-    const { status, output } = tsc('tsconfig.mistakes.json', { ...STRICT, module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'], types: ['node'] }, ['src/mistakes.ts']);
+  it.each(Object.keys(COMPILERS) as Compiler[])('under %s, a misspelt method, a misspelt argument or a wrong argument type does not compile', (compiler) => {
+    const { status, output } = tsc('tsconfig.mistakes.json', { ...STRICT, module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'] }, ['src/mistakes.ts'], compiler);
     expect(status).not.toBe(0);
     const lines = output.split('\n').filter((l) => l.includes('error TS')).map((l) => Number(/mistakes\.ts\((\d+),/.exec(l)?.[1] ?? 0));
     expect([...new Set(lines)]).toEqual([5, 6, 7]);
@@ -91,10 +115,22 @@ describe('the packed package', () => {
       absWorkingDir: project, outdir: join(dir, 'bundle'), bundle: true, format: 'esm', platform: 'browser',
       minify: true, metafile: true, logLevel: 'silent',
     });
+    expect(result.warnings.map((w) => w.text)).toEqual([]);
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.filter((i) => i.startsWith('node:'))).toEqual([]);
     const bytes = (name: string) => Object.entries(result.metafile.outputs).find(([path]) => path.endsWith(`${name}.js`))![1].bytes;
     expect(bytes('page')).toBeLessThan(60 * 1024);
     console.log(`packed.test.ts: page bundle ${(bytes('page') / 1024).toFixed(1)} KB, worker bundle ${(bytes('search-worker') / 1024).toFixed(1)} KB (minified)`);
+  }, 60_000);
+
+  it('Vite builds the browser recipe, page and worker, without a warning', () => {
+    writeFileSync(join(project, 'index.html'), '<!doctype html><script type="module" src="/src/page.ts"></script>');
+    // what the vite-app example sets: a worker that imports modules, top-level await
+    writeFileSync(join(project, 'vite.config.js'), "export default { worker: { format: 'es' }, build: { target: 'es2022' } };");
+    const r = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { cwd: project, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).toBe('');
+    const assets = readdirSync(join(project, 'dist', 'assets'));
+    expect(assets.filter((a) => /^search-worker.*\.js$/.test(a))).toHaveLength(1);
   }, 60_000);
 });

@@ -1,4 +1,5 @@
-// The README's Node quickstart, as a strict TypeScript user writes it.
+// The README's Node quickstart, as a strict TypeScript user writes it: its
+// records declared as an interface (no index signature), no "types" listed.
 import { algoliasearch } from 'algoliasearch';
 import { Lantern, lanternRequester, type LanternClient } from 'lantern-search';
 import { fsStorage } from 'lantern-search/node';
@@ -9,7 +10,8 @@ const engine = await Lantern.open({ appId: 'APP', adminKey: 'ADMIN', storage: fs
 const client: LanternClient = engine.client();
 await client.setSettings({ indexName: 'talks', indexSettings: { searchableAttributes: ['name', 'speakers'], attributesForFaceting: ['searchable(tags)'] } });
 const talk: Talk = { objectID: '2652', name: 'Are you a giver or a taker?', speakers: ['Adam Grant'], tags: ['work'] };
-await client.saveObjects({ indexName: 'talks', objects: [{ ...talk }], waitForTasks: true });
+const talks: Talk[] = [talk];
+await client.saveObjects({ indexName: 'talks', objects: talks, waitForTasks: true });
 const { hits, facets } = await client.searchSingleIndex<Talk>({ indexName: 'talks', searchParams: { query: 'gvier', filters: 'tags:work', facets: ['tags'] } });
 const first: string | undefined = hits[0]?.name;
 
