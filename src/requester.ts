@@ -16,8 +16,17 @@ export interface RequesterResponse { status: number; content: string; isTimedOut
 
 export interface RequestHandler { request(request: ApiRequest): Promise<ApiResponse> }
 
+/**
+ * A requester for the official `algoliasearch` clients (v5, and the lite
+ * client InstantSearch takes) that answers their calls in-process:
+ * `algoliasearch(appId, apiKey, { requester: lanternRequester(engine) })`.
+ *
+ * @param engine - a `Lantern`, a worker's engine from `connectWorker`, or anything with a `request` method.
+ * @param sourceIp - the address the calls are counted from (rate limits, key restrictions, logs).
+ */
 export function lanternRequester(engine: RequestHandler, sourceIp = '127.0.0.1') {
   return {
+    /** Answers one of the client's requests. */
     async send(request: EndRequest): Promise<RequesterResponse> {
       const url = new URL(request.url, 'http://localhost');
       const response = await engine.request({

@@ -14,12 +14,19 @@ export interface WireResponse { status: number; headers?: Record<string, string>
 
 /** What a worker serves (see exposeEngine). */
 export interface WorkerApi {
+  /** Answers a call of the REST API (Lantern.request), its answer ready to cross threads. */
   request(request: ApiRequest): Promise<WireResponse>;
+  /** Resolves once every task accepted is applied (Lantern.waitForTasks). */
   waitForTasks(): Promise<void>;
+  /** Resolves once the tasks are applied and the texts they left are embedded (Lantern.waitForEmbeddings). */
   waitForEmbeddings(): Promise<void>;
+  /** Takes a snapshot now (Lantern.snapshot). */
   snapshot(): Promise<void>;
+  /** Where the engine stands with the server it follows (undefined when it follows none). */
   followState(): Promise<FollowState | undefined>;
+  /** Resolves once the engine caught up with the server it follows and holds task `taskID` (Follower.caughtUp). */
   caughtUp(taskID?: number): Promise<void>;
+  /** Closes the engine (Lantern.close). */
   close(): Promise<void>;
 }
 
@@ -32,12 +39,17 @@ export function endpointOf(target: Comlink.Endpoint | NodeWorkerLike): Comlink.E
     : nodeEndpoint(target as Parameters<typeof nodeEndpoint>[0]);
 }
 
+/** An engine in a worker, as the page holds it (`connectWorker`): the engine's calls, answered across threads. */
 export interface RemoteLantern {
+  /** Answers a call of the REST API as plain objects (see Lantern.request). */
   request(request: ApiRequest): Promise<ApiResponse>;
+  /** The typed client, sending its calls to the worker (see Lantern.client): as admin without `apiKey`. */
   client(apiKey?: string, appId?: string): LanternClient;
+  /** Resolves once every task accepted is applied (see Lantern.waitForTasks). */
   waitForTasks(): Promise<void>;
   /** Resolves once the tasks are applied and the texts they left are embedded (see Lantern.waitForEmbeddings). */
   waitForEmbeddings(): Promise<void>;
+  /** Takes a snapshot now (see Lantern.snapshot). */
   snapshot(): Promise<void>;
   /** Where the worker's engine stands with the server it follows (undefined when it follows none). */
   followState(): Promise<FollowState | undefined>;

@@ -44,20 +44,31 @@ export interface LanternExtras {
   browseWithQueryString<T = Record<string, unknown>>(args: { indexName: string }): Promise<BrowseResponse<T>>;
   /** Keys of one index (the original API's index-scoped keys). */
   listAllIndexApiKeys(): Promise<ListApiKeysResponse>;
+  /** Adds a key of one index (POST /1/indexes/{indexName}/keys). */
   addIndexApiKey(args: { indexName: string; apiKey: ApiKey }): Promise<AddApiKeyResponse>;
+  /** The keys of one index (GET /1/indexes/{indexName}/keys). */
   listIndexApiKeys(args: { indexName: string }): Promise<ListApiKeysResponse>;
+  /** A key of one index (GET /1/indexes/{indexName}/keys/{key}). */
   getIndexApiKey(args: { indexName: string; key: string }): Promise<GetApiKeyResponse>;
+  /** Changes a key of one index (PUT /1/indexes/{indexName}/keys/{key}). */
   updateIndexApiKey(args: { indexName: string; key: string; apiKey: ApiKey }): Promise<UpdateApiKeyResponse>;
+  /** Deletes a key of one index (DELETE /1/indexes/{indexName}/keys/{key}). */
   deleteIndexApiKey(args: { indexName: string; key: string }): Promise<DeleteApiKeyResponse>;
   /** The analytics client's `getStatus` (GET /2/status); `getStatus` is the monitoring one. */
   getAnalyticsStatus: AnalyticsClient['getStatus'];
   /** The recommendation strategy: the personalization strategy's shape, under /1/recommendation. */
   setRecommendationStrategy(args: PersonalizationStrategyParams): Promise<SetPersonalizationStrategyResponse>;
+  /** The recommendation strategy set with `setRecommendationStrategy`. */
   getRecommendationStrategy(): Promise<PersonalizationStrategyParams>;
+  /** The monitoring usage figures of the application (`records`, `search_operations`...) over a period. */
   getUsage(args: { statistic: string; period: string }): Promise<Report>;
+  /** The monitoring usage figures of one index over a period. */
   getIndexUsage(args: { statistic: string; period: string; indexName: string }): Promise<Report>;
+  /** The monitoring probes: this process's own figures. */
   getProbes(): Promise<Report>;
+  /** Search latency of the clusters named (comma-separated), as the monitoring API answers it. */
   getLatencyByRelevantProbes(args: { clusters: string }): Promise<Report>;
+  /** Search latency of the clusters named (comma-separated), from the other probes (the same figures here). */
   getLatencyByOtherProbes(args: { clusters: string }): Promise<Report>;
   /** GET /1/lantern/follow/snapshot: the indexes the key reaches, as the snapshot bytes a follower starts from (Lantern's own). */
   followSnapshot(): Promise<Uint8Array>;
@@ -81,12 +92,17 @@ type RequestOptions = Parameters<SearchClient['searchSingleIndex']>[1];
 
 /** The official methods whose parameters and answers Lantern extends with vectors (embedders, hybrid, vector, retrieveVectors). */
 export interface LanternVectorMethods {
+  /** Searches one index; `hybrid`, `vector` and `retrieveVectors` too (docs/vectors.md). */
   searchSingleIndex<T = Record<string, unknown>>(
     args: { indexName: string; searchParams?: OfficialSearchParams & VectorSearchParams }, requestOptions?: RequestOptions,
   ): Promise<SearchResponse<T> & VectorAnswer>;
+  /** Several searches in one call (multi-queries), each with the vector parameters too. */
   search<T = Record<string, unknown>>(
     args: Omit<SearchMethodParams, 'requests'> & { requests: Array<SearchMethodParams['requests'][number] & VectorSearchParams> }, requestOptions?: RequestOptions,
-  ): Promise<{ results: Array<SearchResult<T> & VectorAnswer> }>;
+  ): Promise<{
+    /** One answer per request, in their order. */
+    results: Array<SearchResult<T> & VectorAnswer>;
+  }>;
   /** `embedders` (only the admin key may change it; null removes them all). */
   setSettings(
     args: Omit<SetSettingsProps, 'indexSettings'> & { indexSettings: IndexSettings & Pick<SettingsChanges, 'embedders'> }, requestOptions?: RequestOptions,

@@ -6,12 +6,15 @@ import type { RateLimiter } from '../auth/rate-limit.js';
 import type { SecuredKeyParents } from '../auth/secured-parents.js';
 import type { FollowFeed } from '../follow/feed.js';
 
+/** A call of the REST API as a plain object: what `engine.request` takes. */
 export interface ApiRequest {
+  /** The HTTP method: GET, POST, PUT or DELETE. */
   method: string;
   /** Path, optionally with a query string. */
   path: string;
   /** Query parameters (merged with the path's query string). */
   query?: Record<string, string | number | boolean | undefined>;
+  /** The HTTP headers, names in any case: `X-Algolia-API-Key`, `X-Algolia-Application-Id`... */
   headers?: Record<string, string | undefined>;
   /** A parsed JSON value, or its text. */
   body?: unknown;
@@ -34,9 +37,13 @@ export interface ApiRequest {
   answerAsText?: boolean;
 }
 
+/** An answer of the REST API as a plain object: what `engine.request` resolves with. */
 export interface ApiResponse {
+  /** The HTTP status: 200, or the error's (4xx, 5xx). */
   status: number;
+  /** The answer's JSON value; an error's is `{ message, status }`. */
   body: unknown;
+  /** Headers the answer carries (`X-Request-Id`, `Retry-After`...). */
   headers?: Record<string, string>;
   /** The body as sent (see contentOf), when the request asked for it (`answerAsText`). */
   text?: string;

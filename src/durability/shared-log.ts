@@ -41,6 +41,7 @@ export interface SharedEntry {
 /** What a node appends: an entry before the log gives it its place. */
 export type NewEntry = Omit<SharedEntry, 'taskID' | 'own'>;
 
+/** A log of writes several engines share and apply in its order (a NATS JetStream stream): `Lantern.open({ sharedLog })`. */
 export interface SharedLog {
   /**
    * Why writes are refused now (the log cannot be reached, say), in a
@@ -75,7 +76,12 @@ export interface SharedLog {
 
 /** The log was trimmed past the entries a node needs next: it must start again from a newer snapshot. */
 export class LogTrimmedError extends Error {
+  /** `'LogTrimmedError'`: how to tell the error apart where bundles hold copies of the class (instanceof may not). */
   override name = 'LogTrimmedError';
+  /**
+   * @param after - the last task this node holds.
+   * @param first - the first task the log still holds.
+   */
   constructor(readonly after: number, readonly first: number) {
     super(`the log was trimmed: it starts at task ${first}, and this node needs task ${after + 1} next`);
   }

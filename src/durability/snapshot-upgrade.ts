@@ -40,6 +40,7 @@ const OLDEST_FORMAT = 1;
 
 /** A snapshot of a format this code does not read: written by a newer Lantern (or not a snapshot's header). */
 export class SnapshotFormatError extends StorageError {
+  /** `'SnapshotFormatError'`: how to tell the error apart where bundles hold copies of the class (instanceof may not). */
   override name = 'SnapshotFormatError';
 }
 

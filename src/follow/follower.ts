@@ -26,6 +26,11 @@ const LOG_PATH = '/1/lantern/follow/log';
 /** The server can no longer give the writes after this follower's last one: a snapshot is loaded. */
 class Behind extends Error {}
 
+/**
+ * An engine's follower of a `lantern serve` (`engine.follower`, with
+ * `Lantern.open({ follow })`): it loads the server's snapshot, tails its
+ * writes over HTTP and applies them, and catches up when the server is back.
+ */
 export class Follower {
   private readonly options: Required<Omit<FollowOptions, 'appId'>> & Pick<FollowOptions, 'appId'>;
   private position: number;

@@ -29,6 +29,7 @@ import { StreamLog } from './stream-log.js';
 /** How long a JetStream call waits for its answer (the client's default is 5 s). */
 const API_TIMEOUT_MS = 2500;
 
+/** Options of `natsCluster(options)`: the NATS servers and the application whose stream the node follows. */
 export interface NatsClusterOptions {
   /** NATS servers to connect to (`nats://host:port`); the client learns the rest of a NATS cluster from them. */
   servers: string[];

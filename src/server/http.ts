@@ -13,8 +13,11 @@ import { contentOf, type ApiResponse } from '../api/types.js';
 import { isRefused, limitConnections } from './connection-limit.js';
 import { rawAnswer } from './raw-answer.js';
 
+/** Options of `serve(engine, options)`. */
 export interface ServeOptions {
+  /** The port to listen on (7700; 0 picks a free one). */
   port?: number;
+  /** The address to listen on (127.0.0.1; 0.0.0.0 for every interface). */
   host?: string;
   /** Extra handler tried before the API (static files of a demo, for instance). */
   fallback?: (req: IncomingMessage, res: ServerResponse) => boolean;

@@ -4,6 +4,7 @@
 
 /** The stored data cannot be read or written as it should. */
 export class StorageError extends Error {
+  /** `'StorageError'`: how to tell the error apart where bundles hold copies of the class (instanceof may not). */
   override name = 'StorageError';
 }
 
@@ -16,11 +17,13 @@ const KEY_HINT = 'set LANTERN_ENCRYPTION_KEY or pass --key-file FILE';
  * classes below is thrown; catch this one for either.
  */
 export class EncryptionKeyError extends StorageError {
+  /** `'EncryptionKeyError'`: how to tell the error apart where bundles hold copies of the class (instanceof may not). */
   override name = 'EncryptionKeyError';
 }
 
 /** The store holds encrypted data and no key was given. */
 export class MissingEncryptionKeyError extends EncryptionKeyError {
+  /** `'MissingEncryptionKeyError'`: how to tell the error apart where bundles hold copies of the class (instanceof may not). */
   override name = 'MissingEncryptionKeyError';
   constructor() {
     super(`the data is encrypted: open it with its encryptionKey (lantern: ${KEY_HINT})`);
@@ -33,6 +36,7 @@ export class MissingEncryptionKeyError extends EncryptionKeyError {
  * not a wrong key: see recovery.ts.)
  */
 export class WrongEncryptionKeyError extends EncryptionKeyError {
+  /** `'WrongEncryptionKeyError'`: how to tell the error apart where bundles hold copies of the class (instanceof may not). */
   override name = 'WrongEncryptionKeyError';
   constructor() {
     super(`cannot decrypt the data: wrong encryptionKey (lantern: ${KEY_HINT})`);
@@ -41,6 +45,7 @@ export class WrongEncryptionKeyError extends EncryptionKeyError {
 
 /** Another writer holds the store. */
 export class StoreLockedError extends StorageError {
+  /** `'StoreLockedError'`: how to tell the error apart where bundles hold copies of the class (instanceof may not). */
   override name = 'StoreLockedError';
 }
 
@@ -50,7 +55,12 @@ export class StoreLockedError extends StorageError {
  * `repair: true` (`lantern repair`) keeps what can be kept and reports the rest.
  */
 export class StoreDamagedError extends StorageError {
+  /** `'StoreDamagedError'`: how to tell the error apart where bundles hold copies of the class (instanceof may not). */
   override name = 'StoreDamagedError';
+  /**
+   * @param problems - each problem found, one line each.
+   * @param hint - what to do next (the repair to run), appended to the message.
+   */
   constructor(readonly problems: string[], hint: string) {
     super(`the store is damaged: ${problems.join('; ')}. ${hint}`);
   }
@@ -61,7 +71,9 @@ export class StoreDamagedError extends StorageError {
  * it is not acknowledged, and the log is as it was before it.
  */
 export class StorageWriteError extends StorageError {
+  /** `'StorageWriteError'`: how to tell the error apart where bundles hold copies of the class (instanceof may not). */
   override name = 'StorageWriteError';
+  /** @param diskFull - the disk (or the quota) is full: answered 507 rather than 503. */
   constructor(message: string, readonly diskFull: boolean) {
     super(message);
   }

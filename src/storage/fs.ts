@@ -142,6 +142,14 @@ function logFiles(dir: string): string[] {
 
 const DISK_FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
 
+/**
+ * A storage in a directory (Node, Electron): an append-only binary log, each
+ * record with a CRC32 and fsync'd before its write is acknowledged, binary
+ * snapshots proven before a `manifest.json` names them, and a `LOCK` file so
+ * one process writes at a time. The directory is made if missing.
+ *
+ * @param dir - the directory the store lives in (`./data`).
+ */
 export function fsStorage(dir: string): Storage {
   mkdirSync(dir, { recursive: true });
   const lockPath = lock(dir);

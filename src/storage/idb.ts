@@ -49,6 +49,7 @@ function acquireLock(name: string): Promise<() => void> {
   });
 }
 
+/** Options of `idbStorage(name, options)`. */
 export interface IdbStorageOptions {
   /**
    * Opens the database without its Web Lock and never writes to it: the

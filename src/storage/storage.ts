@@ -4,8 +4,11 @@
 // or about what the bytes mean; they report what they find damaged and let
 // the engine decide whether that loses anything.
 
+/** A record of the write log: one write operation, encoded. */
 export interface Entry {
+  /** The task the write is. */
   taskID: number;
+  /** The write, encoded by the engine; opaque to the storage. */
   bytes: Uint8Array;
 }
 
@@ -40,11 +43,13 @@ export interface StoredSnapshot {
   bytes?: number;
 }
 
+/** What a storage found when it opened: the snapshots and log records to load, and what it found damaged. */
 export interface StoredState {
   /** Snapshots, newest first (the engine falls back to an older one when one is unreadable). */
   snapshots: StoredSnapshot[];
   /** Intact log records in order (damaged ones are skipped, and listed in `damage`). */
   log: Entry[];
+  /** What was found damaged or out of place; the engine decides whether it loses anything. */
   damage: Damage[];
   /**
    * The store has stood on a snapshot: without one that loads, the log alone
@@ -70,7 +75,13 @@ export interface Unusable {
   logRecords: number[];
 }
 
+/**
+ * Where an engine keeps its data: `memoryStorage()`, `fsStorage(dir)`,
+ * `idbStorage(name)`, or your own. An ordered, durable log of opaque write
+ * records and snapshots of the whole state, each tagged with its last task.
+ */
 export interface Storage {
+  /** Reads what is stored (taking the store's lock, where it has one). */
   open(): Promise<StoredState>;
   /**
    * Resolves once the record is durable. A storage without it keeps no log:
@@ -100,6 +111,7 @@ export interface Storage {
    * proof is removed and the rejection passes through.
    */
   writeSnapshot(snapshot: SnapshotEntry, prove: (stored: StoredSnapshot) => Promise<void>): Promise<void>;
+  /** Releases the store (its lock, its files or database) once the engine is done with it. */
   close(): Promise<void>;
 }
 

@@ -24,6 +24,20 @@ export interface SuggestionsSnapshot {
   builds: Array<[string, BuildOutcome]>;
 }
 
+/** Where the builds of a query suggestions index stand (the service's `getConfigStatus`). */
+export interface SuggestionsBuildStatus {
+  /** The suggestions index the configuration builds. */
+  indexName: string;
+  /** A build is under way. */
+  isRunning: boolean;
+  /** When the last build ended (ISO 8601), successful or not; null before the first. */
+  lastBuiltAt: string | null;
+  /** When the last successful build ended (ISO 8601); null before the first. */
+  lastSuccessfulBuiltAt: string | null;
+  /** How long the last successful build took, in seconds as text (`'1.234'`); null before the first. */
+  lastSuccessfulBuildDuration: string | null;
+}
+
 export class SuggestionsState {
   readonly configs = new Map<string, SuggestionsConfig>();
   readonly builds = new Map<string, BuildOutcome>();
@@ -38,7 +52,7 @@ export class SuggestionsState {
     }
   }
 
-  status(indexName: string) {
+  status(indexName: string): SuggestionsBuildStatus {
     const build = this.builds.get(indexName);
     return {
       indexName,

@@ -34,6 +34,7 @@ export const ERROR_STATUS = {
   disk_full: 507,
 } as const satisfies Record<string, number>;
 
+/** What went wrong, as a name a program can test (`index_not_found`...): a key of ERROR_STATUS. */
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /** An error an operation returns to the caller: a code (its HTTP status from ERROR_STATUS) and a message. */
@@ -41,7 +42,10 @@ export class ApiError extends Error {
   /** The HTTP status it is answered with. */
   readonly status: number;
 
-  /** `status`: given only for an error a server answered (the typed client's), else the code's. */
+  /**
+   * @param code - what went wrong, one of ERROR_STATUS's codes.
+   * @param status - given only for an error a server answered (the typed client's), else the code's.
+   */
   constructor(readonly code: ErrorCode, message: string, status?: number) {
     super(message);
     this.name = 'ApiError';

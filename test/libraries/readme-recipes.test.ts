@@ -1,5 +1,6 @@
-// The README's "Using other clients and libraries" recipes, run as written:
-// every block of that section with a console.log is taken from README.md,
+// The "Using other clients and libraries" recipes (docs/clients.md, linked
+// from the README), run as written: every block of that section with a
+// console.log is taken from docs/clients.md,
 // its imports bound to the packages installed here (the v4 and v3 clients
 // are npm aliases), port 7700 and SEARCH_KEY swapped for a server on a free
 // port and a search key of it; each console.log must print what the comment
@@ -17,9 +18,9 @@ import { Lantern } from '../../src/lantern.js';
 import { serve } from '../../src/server/http.js';
 import { ROOT } from '../support/serve.js';
 
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const start = readme.indexOf('### Using other clients and libraries');
-const section = readme.slice(start, readme.indexOf('\n### ', start + 1));
+const page = readFileSync(join(ROOT, 'docs', 'clients.md'), 'utf8');
+const start = page.indexOf('## Using other clients and libraries');
+const section = page.slice(start, page.indexOf('\n## ', start + 1));
 const runnable = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).filter((code) => code.includes('console.log('));
 
 /** What an import line of a recipe is bound to: by module, and by the version its comment names. */
@@ -66,7 +67,7 @@ async function run(code: string): Promise<{ printed: string[]; expected: string[
   return { printed, expected };
 }
 
-describe('README: using other clients and libraries', () => {
+describe('docs/clients.md: using other clients and libraries', () => {
   it('has the v4, v3 and search-insights recipes', () => {
     expect(runnable.map((code) => /^import \w+ from '([^']+)';(?: \/\/ (v\d))?/.exec(code)?.slice(1).filter(Boolean).join(' '))).toEqual(Object.keys(MODULES));
   });

@@ -133,4 +133,17 @@ describe('the packed package', () => {
     const assets = readdirSync(join(project, 'dist', 'assets'));
     expect(assets.filter((a) => /^search-worker.*\.js$/.test(a))).toHaveLength(1);
   }, 60_000);
+
+  it('is the size the README says: unpacked, and the client entry as a page bundles it (within 10%)', async () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const stated = (pattern: RegExp) => Number(pattern.exec(readme)?.[1]);
+    const result = await build({
+      stdin: { contents: "export * from 'lantern-search/client';", resolveDir: project },
+      absWorkingDir: project, write: false, bundle: true, format: 'esm', platform: 'browser', minify: true, logLevel: 'silent',
+    });
+    const measured = { packageMB: packed.unpackedSize / 1024 ** 2, clientKB: result.outputFiles[0].contents.byteLength / 1024 };
+    console.log(`packed.test.ts: unpacked ${measured.packageMB.toFixed(2)} MB, lantern-search/client ${measured.clientKB.toFixed(1)} KB minified`);
+    expect(Math.abs(stated(/unpacks to about ([\d.]+) MB/) / measured.packageMB - 1)).toBeLessThan(0.1);
+    expect(Math.abs(stated(/about ([\d.]+) KB minified/) / measured.clientKB - 1)).toBeLessThan(0.1);
+  }, 60_000);
 });
