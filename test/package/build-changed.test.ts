@@ -10,9 +10,15 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/packed.js';
 
-// a dynamic import, as test/core/interface.test.ts does: scripts/ carry their types in JSDoc, which only tsconfig.tools.json reads
-const { inputsHash, isCurrent, STAGES, writeStamp } = await import('../../scripts/build-stamp.mjs');
 type Stage = 'wasm' | 'js';
+interface BuildStamps {
+  STAGES: Record<Stage, { stamp: string }>;
+  inputsHash(stage: Stage, root?: string): string;
+  isCurrent(stage: Stage, hash: string, root?: string): boolean;
+  writeStamp(stage: Stage, hash: string, root?: string): void;
+}
+// @ts-expect-error a plain .mjs script: its types are JSDoc, which tsconfig.tools.json reads, not this project
+const { inputsHash, isCurrent, STAGES, writeStamp }: BuildStamps = await import('../../scripts/build-stamp.mjs');
 
 let dir: string;
 
