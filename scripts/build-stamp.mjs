@@ -9,15 +9,17 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Each stage's inputs (files or folders, from the repository's root) and stamp. */
+/** Each stage's inputs (files or folders, from the repository's root), stamp and main output. */
 export const STAGES = {
   wasm: {
     stamp: 'build/wasm.stamp',
+    output: 'build/lantern.wasm',
     inputs: ['assembly', 'asconfig.json', 'scripts/gen-abi.mjs', 'scripts/build-runtime.mjs', 'scripts/build-wasm.mjs', 'scripts/build-stamp.mjs', 'node_modules/assemblyscript/package.json'],
     env: [],
   },
   js: {
     stamp: 'dist/build.stamp',
+    output: 'dist/cli.js',
     inputs: ['src', 'demo', 'build/lantern.wasm', 'scripts/build.mjs', 'scripts/build-demo.mjs', 'scripts/build-stamp.mjs', 'test/fixtures/talks.json',
       'test/fixtures/talks_settings.json', 'test/fixtures/talks_date_asc_settings.json', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'],
     env: ['LANTERN_MINIFY'],
@@ -59,8 +61,9 @@ export function inputsHash(stage, root = '.') {
  * @param {string} root
  */
 export function isCurrent(stage, hash, root = '.') {
-  const stamp = join(root, STAGES[stage].stamp);
-  return existsSync(stamp) && readFileSync(stamp, 'utf8') === hash;
+  const { stamp, output } = STAGES[stage];
+  // an output deleted since (rm build/lantern.wasm) is built again
+  return existsSync(join(root, output)) && existsSync(join(root, stamp)) && readFileSync(join(root, stamp), 'utf8') === hash;
 }
 
 /**

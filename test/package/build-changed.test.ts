@@ -33,11 +33,10 @@ function write(root: string, file: string, text: string): void {
 describe('which stages an --if-changed build runs', () => {
   it('none after a build; the bundles after a change in src/; the core and then the bundles after one in assembly/', () => {
     const root = join(dir, 'stages');
-    for (const file of ['assembly/index.ts', 'src/index.ts', 'demo/app.ts', 'build/lantern.wasm', 'package-lock.json']) write(root, file, `// ${file}\n`);
+    for (const file of ['assembly/index.ts', 'src/index.ts', 'demo/app.ts', 'build/lantern.wasm', 'dist/cli.js', 'package-lock.json']) write(root, file, `// ${file}\n`);
     const stampBoth = () => { for (const stage of ['wasm', 'js'] as Stage[]) writeStamp(stage, inputsHash(stage, root), root); };
     const current = () => ({ wasm: isCurrent('wasm', inputsHash('wasm', root), root), js: isCurrent('js', inputsHash('js', root), root) });
     expect(current()).toEqual({ wasm: false, js: false }); // never built
-    mkdirSync(join(root, 'dist'));
     stampBoth();
     expect(current()).toEqual({ wasm: true, js: true });
     // a new time alone (a checkout, a touch) is no change
@@ -54,6 +53,10 @@ describe('which stages an --if-changed build runs', () => {
     // the core built again: a wasm of other bytes makes the bundles stale
     write(root, 'build/lantern.wasm', 'other bytes');
     expect(current().js).toBe(false);
+    stampBoth();
+    // an output deleted since: built again
+    rmSync(join(root, 'dist/cli.js'));
+    expect(current()).toEqual({ wasm: true, js: false });
   });
 
   it('LANTERN_MINIFY=0 (names kept for CPU profiles) builds the bundles again', () => {
