@@ -97,7 +97,7 @@ function startSearch(engine: RemoteLantern, withSuggestions: boolean, embedder: 
     searchBox({ container: '#searchbox', placeholder: 'Search talks, speakers, events, tags… (typos welcome)', autofocus: true, showLoadingIndicator: false }),
     stats({
       container: '#stats',
-      templates: { text: ({ nbHits, processingTimeMS }, { html }) => html`<strong>${nbHits.toLocaleString('en')}</strong> talks found in ${processingTimeMS} ms` },
+      templates: { text: ({ nbHits, processingTimeMS }, { html }) => html`<strong>${nbHits.toLocaleString('en')}</strong> ${nbHits === 1 ? 'talk' : 'talks'} found in ${processingTimeMS} ms` },
     }),
     sortBy({
       container: '#sort',
@@ -124,7 +124,7 @@ function startSearch(engine: RemoteLantern, withSuggestions: boolean, embedder: 
             <p class="meta">
               <span class="speakers">${components.Highlight({ hit, attribute: 'speakers' })}</span>
               <span>${hit.event_name}</span>
-              <span>${formatDate(hit.date as number)}</span>
+              ${typeof hit.date === 'number' ? html`<span>${formatDate(hit.date)}</span>` : ''}
             </p>
             <p class="description">${components.Snippet({ hit, attribute: 'description' })}</p>
             <ul class="tags">${(hit.tags as string[]).slice(0, 6).map((tag) => html`<li>${tag}</li>`)}</ul>

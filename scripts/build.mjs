@@ -3,12 +3,22 @@
 // of the engine: dist/ for Node and Electron (node:zlib, worker_threads:
 // src/platform/platform.node.ts) and dist/browser/ for pages and workers
 // (the web platform only: not one `node:` import). Then the declaration
-// files (dist/types) and the web demo.
+// files (dist/types) and the web demo. `--if-changed` (npm start) builds
+// only when the inputs differ from the last build's (scripts/build-stamp.mjs).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { inputsHash, isCurrent, writeStamp } from './build-stamp.mjs';
 
+// --if-changed (npm start): nothing to do when src/, demo/ and the core are those of the last build
+const hash = inputsHash('js');
+if (process.argv.includes('--if-changed') && isCurrent('js', hash)) {
+  console.log('build:js: up to date (src/, demo/ and build/lantern.wasm unchanged)');
+  process.exit(0);
+}
+
+// the stamp goes with the rest: a build that fails midway leaves none
 rmSync('dist', { recursive: true, force: true });
 
 /** @type {import('esbuild').BuildOptions} */
@@ -54,3 +64,5 @@ chmodSync('dist/cli.js', 0o755);
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 
 await import('./build-demo.mjs');
+
+writeStamp('js', hash);

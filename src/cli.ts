@@ -5,7 +5,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { Lantern } from './lantern.js';
 import { fsStorage } from './storage/fs.js';
 import { StoreLockedError } from './storage/errors.js';
@@ -18,9 +17,9 @@ import { createClient } from './api/client.js';
 import { COLUMN_TYPES, SourceError, type ColumnType } from './cli/record-sources.js';
 import { encryptionKeyFrom, KeySourceError } from './cli/encryption-key.js';
 import { RejectsFile } from './cli/rejects.js';
+import { FlagError, parseCommandLine, type NumericFlag } from './cli/flags.js';
 import { resumeCommand } from './cli/resume.js';
 import { EmbedError, embedFile, vectorsOfFile, type EmbedSummary } from './cli/embed.js';
-import { MAX_TEXTS_PER_REQUEST } from './vectors/embedder.js';
 import { isPlainObject } from './index/records.js';
 import { ReadPool } from './replication/read-pool.js';
 import { SERVE_WRITE_WAIT_MS } from './engine/write-room.js';
@@ -109,70 +108,18 @@ const USAGE = `usage:\n${Object.values(COMMANDS).map((text) => `  ${text.split('
 const DEMO_APP = fileURLToPath(new URL('./demo/', import.meta.url));
 const DEMO_DIR = new URL('./demo/data/', import.meta.url);
 
-const OPTIONS = {
-    port: { type: 'string', default: '7700' },
-    host: { type: 'string', default: '127.0.0.1' },
-    data: { type: 'string' },
-    'app-id': { type: 'string' },
-    'admin-key': { type: 'string' },
-    // the store's encryption key (or LANTERN_ENCRYPTION_KEY): never on the command line itself
-    'key-file': { type: 'string' },
-    clusters: { type: 'string' },
-    settings: { type: 'string' },
-    format: { type: 'string' },
-    types: { type: 'string' },
-    skip: { type: 'string' },
-    // import: where the records that cannot be imported go (without it, the first one stops the import)
-    rejects: { type: 'string' },
-    'with-replicas': { type: 'boolean', default: false },
-    'dry-run': { type: 'boolean', default: false },
-    hits: { type: 'string', default: '10' },
-    url: { type: 'string' },
-    demo: { type: 'boolean', default: false },
-    // serve --demo: the talks' vectors (lantern embed's output) and the server that embeds the queries
-    'demo-vectors': { type: 'string' },
-    'embedder-url': { type: 'string' },
-    // embed: the output, the embeddings server's model and key, the text of a record, the vectors' name and length
-    out: { type: 'string' },
-    model: { type: 'string' },
-    'api-key': { type: 'string' },
-    template: { type: 'string' },
-    embedder: { type: 'string', default: 'default' },
-    dimensions: { type: 'string' },
-    batch: { type: 'string' },
-    concurrency: { type: 'string' },
-    retries: { type: 'string' },
-    // behind one reverse proxy: its X-Forwarded-For names the caller
-    'trust-proxy': { type: 'boolean', default: false },
-    // open connections one client address may hold (0 = no limit); behind a proxy, the proxy's
-    'max-connections-per-address': { type: 'string' },
-    memory: { type: 'boolean', default: false },
-    // read worker threads, each with a copy of the state (1 = none: the main thread answers everything)
-    workers: { type: 'string', default: '1' },
-    // NATS servers holding the application's stream and snapshots (cluster mode), and the copies they keep
-    nats: { type: 'string' },
-    'nats-replicas': { type: 'string' },
-    // with --nats and --clusters c1: the URL the nodes of other clusters send this node's users' calls to
-    advertise: { type: 'string' },
-    'snapshot-every': { type: 'string' },
-    // records' worth of recent writes kept for followers
-    'follow-backlog': { type: 'string' },
-    'recommend-min-events': { type: 'string' },
-    help: { type: 'boolean', short: 'h', default: false },
-    version: { type: 'boolean', short: 'v', default: false },
-} as const;
-
 /** The command line, or one line saying what is wrong with it. */
-function parseCommandLine() {
+function commandLine() {
   try {
-    return parseArgs({ allowPositionals: true, options: OPTIONS, tokens: true });
+    return parseCommandLine(process.argv.slice(2));
   } catch (e) {
-    process.stderr.write(`lantern: ${(e as Error).message.split('\n')[0]} (lantern --help lists the options)\n`);
+    if (!(e instanceof FlagError)) throw e;
+    process.stderr.write(`lantern: ${e.message} (lantern --help lists the options)\n`);
     process.exit(2);
   }
 }
 
-const { values: flags, positionals, tokens } = parseCommandLine();
+const { values: flags, positionals, tokens } = commandLine();
 
 /** A mistake in the command line: one line with a hint, exit code 2. */
 function fail(message: string): never {
@@ -198,22 +145,15 @@ function readSettings(path: string | URL): Record<string, unknown> {
   return settings;
 }
 
-/** A flag's non-negative integer, or undefined when the flag is absent. */
-function count(
-  flag: 'max-connections-per-address' | 'skip' | 'snapshot-every' | 'follow-backlog' | 'recommend-min-events' | 'dimensions' | 'batch' | 'concurrency' | 'retries',
-): number | undefined {
+/** A numeric flag's value (checked by parseCommandLine), or undefined when the flag is absent. */
+function count(flag: NumericFlag): number | undefined {
   const text = flags[flag];
-  if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text)) fail(`--${flag} needs a whole number, not "${text}"`);
-  return Number(text);
+  return text === undefined ? undefined : Number(text);
 }
 
 /** --workers: a whole number from 1, or auto (one per core). */
 function workerCount(): number {
-  const text = flags.workers!;
-  if (text === 'auto') return availableParallelism();
-  if (!/^\d+$/.test(text) || Number(text) < 1) fail(`--workers needs a whole number from 1, or auto, not "${text}"`);
-  return Number(text);
+  return flags.workers === 'auto' ? availableParallelism() : Number(flags.workers);
 }
 
 const DEFAULT_DATA = 'lantern-data';
@@ -279,14 +219,12 @@ async function joinCluster(servers: string): Promise<NatsCluster> {
   const appId = flags['app-id'];
   if (!appId) fail('--nats needs --app-id: the nodes started with the same one serve the same application');
   if (flags.data || flags.memory) fail('--nats keeps the data in NATS JetStream: leave out --data and --memory');
-  const replicas = flags['nats-replicas'] ?? '1';
-  if (!/^[1-5]$/.test(replicas)) fail(`--nats-replicas needs a number of copies from 1 to 5, not "${replicas}"`);
   const urls = servers.split(',').map((url) => url.trim()).filter(Boolean);
   const cluster = clusterNames()?.[0];
   if (flags.advertise && !cluster) fail('--advertise goes with --nats and --clusters NAME (the cluster this node serves)');
   if (cluster && !flags.advertise && ['0.0.0.0', '::'].includes(flags.host!)) fail(`--host ${flags.host} is no address the other nodes can send calls to: pass --advertise http://THIS-HOST:PORT`);
   if (flags.advertise && !URL.canParse(flags.advertise)) fail(`--advertise needs a URL the other nodes reach this one at (http://HOST:PORT), not "${flags.advertise}"`);
-  return natsCluster({ servers: urls, appId, replicas: Number(replicas), ...(cluster ? { cluster } : {}) }).catch((e: Error) => stop(e.message));
+  return natsCluster({ servers: urls, appId, replicas: count('nats-replicas') ?? 1, ...(cluster ? { cluster } : {}) }).catch((e: Error) => stop(e.message));
 }
 
 /** Sends calls for users of other clusters to their nodes, and tells them where this node is. */
@@ -368,7 +306,7 @@ async function serveCommand(): Promise<void> {
   const maxConnectionsPerAddress = count('max-connections-per-address');
   // one worker is the main thread alone: no replica, nothing forwarded
   const pool = workers > 1 ? await ReadPool.start(engine, { workers }).catch((e: Error) => stop(`${e.message} (try without --workers)`)) : undefined;
-  const server = await serve(engine, { host, port: Number(flags.port), fallback, trustProxy: flags['trust-proxy'], maxConnectionsPerAddress });
+  const server = await serve(engine, { host, port: count('port'), fallback, trustProxy: flags['trust-proxy'], maxConnectionsPerAddress });
   const url = `http://${host}:${(server.address() as AddressInfo).port}`;
   if (cluster?.nodes) advertise(engine, cluster.nodes, flags.advertise ?? url);
   // the key itself is never printed: terminals, CI logs and screen shares keep what is printed
@@ -386,10 +324,24 @@ async function serveCommand(): Promise<void> {
   if (cluster?.nodes) console.log(`serving cluster ${cluster.nodes.served} of application ${flags['app-id']} from NATS JetStream (${flags.nats}); calls for users of other clusters go to their nodes`);
   else if (cluster) console.log(`serving application ${flags['app-id']} from NATS JetStream (${flags.nats}) with every node of that app id`);
   if (flags.demo) console.log(`web demo (InstantSearch on Lantern in a worker, offline after the first visit): ${url}/demo/`);
-  console.log(`try: curl -s${auth} -X POST ${url}/1/indexes/talks/query -d '{"params":"query=gvier&hitsPerPage=3&attributesToRetrieve=name"}'`);
+  for (const line of tryLines(engine, url, auth)) console.log(line);
   if (vectors) console.log(`by meaning: curl -s${auth} -X POST ${url}/1/indexes/talks/query -d '{"query":"feeling lonely","hybrid":{"semanticRatio":0.8},"hitsPerPage":3,"attributesToRetrieve":["name"]}'`);
   if (adminKey) console.log(`(with ${ADMIN_KEY_VARIABLE} set to the admin key)`);
 }
+
+/**
+ * A call to try on what is served: a query of the demo's talks, else of an
+ * index the store holds, else the list of indexes (empty: how to add one).
+ */
+function tryLines(engine: Lantern, url: string, auth: string): string[] {
+  if (flags.demo) return [`try: curl -s${auth} -X POST ${url}/1/indexes/talks/query -d '{"params":"query=gvier&hitsPerPage=3&attributesToRetrieve=name"}'`];
+  const [first] = [...engine.indexes.keys()].sort();
+  if (first !== undefined) return [`try: curl -s${auth} -X POST ${url}${shellSafe(indexPath(first, 'query'))} -d '{"params":"hitsPerPage=3"}'`];
+  return [`no index yet: lantern import INDEX FILE --url ${url} adds one`, `try: curl -s${auth} ${url}/1/indexes`];
+}
+
+/** A URL path as a shell word: encodeURIComponent leaves ! ' ( ) * as they are. */
+const shellSafe = (path: string) => path.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 async function importCommand(indexName?: string, file?: string): Promise<void> {
   if (!indexName || !file) fail('import needs INDEX and FILE');
@@ -474,6 +426,16 @@ function resumeLines(s: ImportSummary): string[] {
   return lines;
 }
 
+/**
+ * --data DIR of a command that reads a store (search, export, repair): it
+ * must be there already, since opening a store creates its directory.
+ */
+function existingDataDir(otherwise = ''): string {
+  const dir = flags.data ?? DEFAULT_DATA;
+  if (!existsSync(dir)) stop(`${dir} does not exist: pass --data with the store's directory${otherwise}`);
+  return dir;
+}
+
 /** A call to the REST API: in-process on the data directory, or to a running server with --url. */
 type Call = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: unknown }>;
 
@@ -491,7 +453,7 @@ async function withApi<T>(use: (call: Call) => Promise<T>): Promise<T> {
     const send = httpSender(flags.url);
     return use((method, path, body) => send({ method, path, headers, body }).catch(noAnswer));
   }
-  const dir = flags.data ?? DEFAULT_DATA;
+  const dir = existingDataDir(', or --url http://HOST:PORT to ask a running lantern serve');
   const engine = await open(dir).catch((e: Error) => {
     // a store a server holds: the server answers the same calls
     if (e instanceof StoreLockedError) stop(`${e.message}; if it is a lantern serve, ask it instead: --url http://HOST:PORT`);
@@ -511,9 +473,9 @@ const indexPath = (indexName: string, rest: string) => `/1/indexes/${encodeURICo
 
 async function searchCommand(indexName?: string, query = ''): Promise<void> {
   if (!indexName) fail('search needs INDEX');
-  const response = await withApi((call) => call('POST', indexPath(indexName, 'query'), { query, hitsPerPage: Number(flags.hits), attributesToHighlight: [] }));
+  const response = await withApi((call) => call('POST', indexPath(indexName, 'query'), { query, hitsPerPage: count('hits'), attributesToHighlight: [] }));
   const { hits, nbHits, processingTimeMS } = answered<{ hits: Record<string, unknown>[]; nbHits: number; processingTimeMS: number }>(response);
-  console.log(`${nbHits} hits in ${processingTimeMS} ms`);
+  console.log(`${nbHits} ${nbHits === 1 ? 'hit' : 'hits'} in ${processingTimeMS} ms`);
   for (const hit of hits) {
     const { objectID, ...rest } = hit;
     console.log(`${objectID}\t${JSON.stringify(rest).slice(0, 160)}`);
@@ -548,10 +510,6 @@ async function embedCommand(file?: string): Promise<void> {
   if (!file) fail('embed needs FILE, the records (a JSON array, NDJSON or CSV)');
   if (!flags.url) fail('embed needs --url, the embeddings endpoint (Ollama: http://127.0.0.1:11434/v1/embeddings)');
   if (!existsSync(file)) stop(`${file}: no such file`);
-  const batchSize = count('batch');
-  if (batchSize !== undefined && (batchSize < 1 || batchSize > MAX_TEXTS_PER_REQUEST)) fail(`--batch takes 1 to ${MAX_TEXTS_PER_REQUEST} texts a request, not ${batchSize}`);
-  const concurrency = count('concurrency');
-  if (concurrency === 0) fail('--concurrency needs 1 request at a time or more');
   const out = flags.out ?? `${file.replace(/\.(json|ndjson|jsonl|csv)$/i, '')}.vectors.ndjson`;
   if (resolvePath(out) === resolvePath(file)) fail(`--out ${out} is FILE itself: pass another --out`);
   // Ctrl-C: the requests in flight are answered and written; a second one stops at once (OUT holds whole records)
@@ -559,7 +517,7 @@ async function embedCommand(file?: string): Promise<void> {
   process.once('SIGINT', () => { interrupt.abort(); process.once('SIGINT', () => process.exit(130)); });
   const summary = await embedFile({
     path: file, format: flags.format, out, url: flags.url, model: flags.model, apiKey: embedderApiKey(), embedder: flags.embedder!,
-    template: flags.template, dimensions: count('dimensions'), batchSize, concurrency, retries: count('retries'),
+    template: flags.template, dimensions: count('dimensions'), batchSize: count('batch'), concurrency: count('concurrency'), retries: count('retries'),
     signal: interrupt.signal, progressTo: process.stderr,
   }).catch((e: Error) => {
     if (e instanceof EmbedError) stop(e.message);
@@ -587,8 +545,7 @@ function embedSummaryLines(out: string, s: EmbedSummary): string[] {
  * and where, and what was lost.
  */
 async function repairCommand(): Promise<void> {
-  const dir = flags.data ?? DEFAULT_DATA;
-  if (!existsSync(dir)) stop(`${dir} does not exist: pass --data with the store's directory`);
+  const dir = existingDataDir();
   const engine = await open(dir, true);
   const { problems, lost, setAside } = engine.recovery;
   await engine.close();

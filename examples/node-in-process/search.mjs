@@ -1,9 +1,12 @@
-// The engine in this process, its data in ./data: index a few talks, search
+// The engine in this process, its data in a folder of the system's temp
+// directory (an app keeps it with its other data): index a few talks, search
 // them with a typo, and find them again on the next run.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Lantern } from 'lantern-search';
 import { fsStorage } from 'lantern-search/node';
 
-const dataDir = process.argv[2] ?? './data';
+const dataDir = process.argv[2] ?? join(tmpdir(), 'lantern-example-node-in-process');
 const engine = await Lantern.open({ storage: fsStorage(dataDir) });
 const client = engine.client();
 

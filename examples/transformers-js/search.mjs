@@ -5,12 +5,14 @@
 //
 //   node search.mjs [MODELS_DIR] [DATA_DIR]
 //
-// MODELS_DIR (default ./models) holds Xenova/all-MiniLM-L6-v2/ as the Hub has
+// DATA_DIR defaults to a folder of the system's temp directory (an app keeps
+// its data with its other data). MODELS_DIR (default ./models) holds Xenova/all-MiniLM-L6-v2/ as the Hub has
 // it: config.json, tokenizer.json, tokenizer_config.json, onnx/model.onnx.
 // Without it, a stand-in embedding (words hashed into 384 dimensions, no
 // meaning) takes the model's place, so the Lantern wiring still runs: that
 // is what CI runs, as no model can be downloaded there.
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Lantern } from 'lantern-search';
 import { fsStorage } from 'lantern-search/node';
@@ -18,7 +20,7 @@ import { fsStorage } from 'lantern-search/node';
 const MODEL = 'Xenova/all-MiniLM-L6-v2';
 const DIMENSIONS = 384;
 const modelsDir = process.argv[2] ?? './models';
-const dataDir = process.argv[3] ?? './data';
+const dataDir = process.argv[3] ?? join(tmpdir(), 'lantern-example-transformers-js');
 
 /** The model as an embedding function: one normalised 384-number vector per text. */
 async function miniLM() {

@@ -1,11 +1,14 @@
 // The main thread stays free: the engine answers from a worker_threads
 // Worker, through the same typed client and official requester.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { algoliasearch } from 'algoliasearch';
 import { lanternRequester } from 'lantern-search';
 import { connectWorker } from 'lantern-search/worker';
 
-const dataDir = process.argv[2] ?? './data';
+// the data in a folder of the system's temp directory (an app keeps it with its other data)
+const dataDir = process.argv[2] ?? join(tmpdir(), 'lantern-example-worker-threads');
 const engine = connectWorker(new Worker(new URL('./engine-worker.mjs', import.meta.url), { workerData: { dataDir } }));
 const client = engine.client();
 await client.saveObjects({ indexName: 'books', objects: [{ objectID: '1', title: 'The Left Hand of Darkness' }, { objectID: '2', title: 'The Dispossessed' }], waitForTasks: true });

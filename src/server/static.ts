@@ -112,7 +112,8 @@ export function rootPage(about: { name: string; version: string; demo?: string }
       sendText(res, 302, 'Found', { location: about.demo });
       return true;
     }
-    const body = JSON.stringify({ ...about, api: '/1/', documentation: 'https://www.npmjs.com/package/lantern-search' });
+    // no documentation link: the package is not on a registry yet, and its README comes with it
+    const body = JSON.stringify({ ...about, api: '/1/', indexes: '/1/indexes' });
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
     res.end(req.method === 'HEAD' ? undefined : body);
     return true;

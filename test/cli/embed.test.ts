@@ -160,7 +160,7 @@ describe('lantern embed', () => {
     expect(expectOneLine(r.stderr)).toBe('lantern: Invalid value for --template: expected tags of the form {{doc.attribute}}, not {{title}}');
     r = await run([path, '--url', server.url, '--batch', '500']);
     expect(r.code).toBe(2);
-    expect(expectOneLine(r.stderr)).toMatch(/--batch takes 1 to 64 texts a request, not 500/);
+    expect(expectOneLine(r.stderr)).toBe('lantern: --batch needs a whole number from 1 to 64, not "500" (lantern --help lists the options)');
     r = await run([path, '--url', server.url, '--embedder', 'my model']);
     expect(expectOneLine(r.stderr)).toMatch(/Invalid embedder name "my model".*\(--embedder\)$/);
     r = await run([join(dir, 'nothing.json'), '--url', server.url]);

@@ -28,7 +28,7 @@ describe('lantern serve --nats, told what it cannot do', () => {
     const cases: Array<[string[], RegExp]> = [
       [['--nats', 'nats://127.0.0.1:4222'], /--nats needs --app-id/],
       [['--nats', 'nats://127.0.0.1:4222', '--app-id', 'A', '--data', 'somewhere'], /leave out --data/],
-      [['--nats', 'nats://127.0.0.1:4222', '--app-id', 'A', '--nats-replicas', 'seven'], /--nats-replicas needs a number of copies from 1 to 5/],
+      [['--nats', 'nats://127.0.0.1:4222', '--app-id', 'A', '--nats-replicas', 'seven'], /--nats-replicas needs a whole number from 1 to 5, not "seven"/],
       [['--app-id', 'A', '--nats-replicas', '3'], /--nats-replicas goes with --nats/],
       [['--nats', 'nats://127.0.0.1:4222', '--app-id', 'A', '--clusters', 'c1,c2'], /--clusters names the one cluster this node serves/],
       [['--app-id', 'A', '--advertise', 'http://10.0.0.1:7700'], /--advertise goes with --nats/],

@@ -2,11 +2,11 @@
 // tarball installed as a user installs it, then run: the Node ones as
 // processes, the browser ones built and driven in Chromium.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { extname, join, normalize, relative } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, chromiumFor } from '../support/chromium.js';
@@ -25,7 +25,24 @@ function example(name: string, dependencies: string[]): string {
   return project;
 }
 
-const node = (project: string, args: string[]) => execFileSync(process.execPath, args, { cwd: project, encoding: 'utf8', timeout: 60_000 });
+const node = (project: string, args: string[], env: Record<string, string> = {}) =>
+  execFileSync(process.execPath, args, { cwd: project, encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...env } });
+
+/** A temp directory of the example's own, as TMPDIR: where its data goes by default. */
+function tmpFor(project: string): Record<string, string> {
+  const tmp = `${project}-tmp`;
+  mkdirSync(tmp);
+  return { TMPDIR: tmp };
+}
+
+/** The files a run added to the copy of the example, as `git status` would list them: not its sources, not node_modules. */
+function addedFiles(name: string, project: string): string[] {
+  const files = (root: string) => readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && !relative(root, entry.parentPath).split('/').includes('node_modules'))
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)));
+  const sources = new Set(files(join(ROOT, 'examples', name)));
+  return files(project).filter((file) => !sources.has(file));
+}
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.json': 'application/json' };
 
@@ -56,10 +73,13 @@ afterAll(async () => {
 describe('the examples, against the packed tarball', () => {
   it('node-in-process: finds the giver talk for "gvier", then reopens its data', () => {
     const project = example('node-in-process', ['algoliasearch', '@algolia']);
-    const data = join(project, 'data');
-    const first = JSON.parse(node(project, ['search.mjs', data]));
+    const env = tmpFor(project);
+    const first = JSON.parse(node(project, ['search.mjs'], env));
     expect(first).toEqual({ firstRun: true, nbHits: 1, first: 'Are you a giver or a taker?', highlighted: 'Are you a <em>giver</em> or a taker?' });
-    expect(JSON.parse(node(project, ['search.mjs', data])).firstRun).toBe(false);
+    expect(JSON.parse(node(project, ['search.mjs'], env)).firstRun).toBe(false);
+    // its data went to the temp directory: nothing left in the example's folder
+    expect(readdirSync(env.TMPDIR!)).toEqual(['lantern-example-node-in-process']);
+    expect(addedFiles('node-in-process', project)).toEqual([]);
   }, 60_000);
 
   it('official-client-http: the official client over HTTP, a wrong key refused', () => {
@@ -67,21 +87,27 @@ describe('the examples, against the packed tarball', () => {
     const [answered, refused] = node(project, ['server-and-client.mjs']).trim().split('\n').map((line) => JSON.parse(line));
     expect(answered.first).toBe('Berlin');
     expect(refused).toEqual({ refused: 403 });
+    expect(addedFiles('official-client-http', project)).toEqual([]);
   }, 60_000);
 
   it('worker-threads: the typed client and the official one, answered by a worker thread', () => {
     const project = example('worker-threads', ['algoliasearch', '@algolia']);
-    expect(JSON.parse(node(project, ['main.mjs', join(project, 'data')]))).toEqual({ typed: 'The Dispossessed', official: 'The Left Hand of Darkness' });
+    const env = tmpFor(project);
+    expect(JSON.parse(node(project, ['main.mjs'], env))).toEqual({ typed: 'The Dispossessed', official: 'The Left Hand of Darkness' });
+    expect(readdirSync(env.TMPDIR!)).toEqual(['lantern-example-worker-threads']);
+    expect(addedFiles('worker-threads', project)).toEqual([]);
   }, 60_000);
 
   it('transformers-js: a function embedder, run with its stand-in (no model can be fetched here); the vectors reopen from its data', () => {
     const project = example('transformers-js', ['algoliasearch', '@algolia']);
-    const data = join(project, 'data');
-    const run = () => JSON.parse(node(project, ['search.mjs', join(project, 'no-models'), data]));
+    const env = tmpFor(project);
+    const run = () => JSON.parse(node(project, ['search.mjs', join(project, 'no-models')], env));
     const first = run();
     expect(first).toMatchObject({ model: 'stand-in', firstRun: true, query: 'human connection', first: 'The power of vulnerability' });
     expect(first.semanticHitCount).toBe(1); // the second hit: brought by the vectors alone (no keyword match)
     expect(run()).toEqual({ ...first, firstRun: false });
+    expect(readdirSync(env.TMPDIR!)).toEqual(['lantern-example-transformers-js']);
+    expect(addedFiles('transformers-js', project)).toEqual([]);
   }, 60_000);
 
   it.skipIf(!haveChromium)('browser-instantsearch: bundles for browsers, searches as one types, reopens from IndexedDB', async () => {

@@ -144,6 +144,18 @@ describe('the web demo in Chromium', () => {
     expect(await page.locator('#hits .talk .description mark').first().textContent()).toMatch(/^givers?$/i);
   });
 
+  it.skipIf(!haveChromium)('one talk found reads "1 talk found", without a Date heading over no years to choose from', async () => {
+    const dateFacet = page.locator('.facet', { has: page.locator('#dates') });
+    await typeQuery('giver taker adam grant');
+    await waitForCount(1);
+    expect(await page.locator('#stats').textContent()).toMatch(/^1 talk found in \d+ ms$/);
+    expect(await dateFacet.isVisible()).toBe(false);
+    await typeQuery('');
+    await waitForCount(talks.length);
+    expect(await page.locator('#stats').textContent()).toMatch(new RegExp(`^${talks.length.toLocaleString('en')} talks found in \\d+ ms$`));
+    expect(await dateFacet.isVisible()).toBe(true);
+  });
+
   it.skipIf(!haveChromium)('query suggestions come from the suggestions index', async () => {
     await typeQuery('neuro');
     const suggestions = page.locator('#suggestions .suggestion');
