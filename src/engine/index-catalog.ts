@@ -16,6 +16,9 @@ import { yieldTurn } from '../util/turns.js';
 import type { Action, WriteOperation } from './writes.js';
 import type { RestoreOptions, StateSection } from '../durability/state-section.js';
 
+/** A replica searched within so long has a write fold its ranks in (see computeRanksOf). */
+const REPLICA_SEARCHED_MS = 10_000;
+
 /** The indexes' part of a snapshot. */
 export interface IndexesPart {
   indexes: IndexSnapshot[];
@@ -115,14 +118,16 @@ export class IndexCatalog implements StateSection<IndexesPart, WriteOperation & 
   }
 
   /**
-   * Computes the rank arrays of an index and of its replicas for their data
-   * as it is now, and puts the index's own in its core, where its next
-   * search would have put them (a virtual replica that searches the same
+   * Computes the rank arrays of an index and of its replicas searched lately
+   * for their data as it is now, and puts the index's own in its core, where
+   * its next search would have put them (a replica that searches the same
    * core puts its own back).
    */
   computeRanksOf(indexName: string): void {
     const [index, ...replicas] = withReplicas(this.indexes, indexName, true);
-    for (const replica of replicas) replica.computeRanksOnce();
+    // a replica no one searched lately folds the changes in at its next search (a sort anew when
+    // they are many): folded at every write, a dozen sort replicas cost most of a write
+    for (const replica of replicas) if (replica.rankedWithin(REPLICA_SEARCHED_MS)) replica.computeRanksOnce();
     index?.prepareRanks();
   }
 

@@ -103,6 +103,11 @@ export class RankOrder extends LabelledOrder {
     this.keys = [];
     for (const id of ids) this.place(id, this.valuesOf(store, id));
     this.noted.clear();
+    return this.sortPlaced(ids);
+  }
+
+  /** Sorts live records by the values placed: a radix sort where it can, else by comparison. */
+  protected sortPlaced(ids: number[]): SortedIds {
     const sorted = this.radixSorted(ids);
     if (sorted) return sorted;
     const order = Int32Array.from(ids).sort(this.compareThenId);

@@ -154,11 +154,15 @@ export class SearchIndex {
   private readonly tieOrder = new TieOrder(this.sortByKeys);
   /** A replica reading its primary's data: the index whose records, core and facets it reads (it holds none). */
   private shared: SearchIndex | undefined;
+  /** The replicas reading this index's data: each record saved is noted in their orders and groups too, while it is at hand. */
+  private readonly readers = new Set<SearchIndex>();
   /** Set on a virtual replica (it sorts by relevancyStrictness); a standard one shares only while its settings index as its primary's do. */
   private virtual = false;
   private readonly compaction = new Compaction();
   /** Set while records are saved again under new ids (a rebuild): their vectors are renumbered instead of placed again. */
   private keepVectors = false;
+  /** When a search or browse last put this index's ranks in its core (performance.now(); -Infinity: never). */
+  private rankedAt = -Infinity;
   /** A copy built in the background for settings about to be applied (see prepareSettings). */
   private rebuilt: { settings: string; index: SearchIndex } | undefined;
 
@@ -253,10 +257,12 @@ export class SearchIndex {
     if (this.shared === primary) return;
     const { updatedAt } = this;
     const version = this.version;
+    this.shared?.readers.delete(this);
     this.shared = undefined;
     this.clear();
     this.updatedAt = updatedAt;
     this.shared = primary;
+    primary.readers.add(this);
     // above every version it had (caches are kept per version)
     this.ownVersion = version + 1;
   }
@@ -267,6 +273,7 @@ export class SearchIndex {
     this.virtual = false;
     if (!primary) return;
     const version = this.version;
+    primary.readers.delete(this);
     this.shared = undefined;
     this.ownVersion = version + 1;
     // a core configured by the settings it holds now (changed while it read another's data)
@@ -287,7 +294,6 @@ export class SearchIndex {
     if (this.shared) { this.followWrite(); return; }
     const started = performance.now();
     let batch: CoreDocument[] = [];
-    const distinct = this.settings.attributeForDistinct ? this.groupsFor(this.settings.attributeForDistinct) : undefined;
     for (const record of records) {
       const previous = this.records.idOf(record.objectID);
       if (previous !== undefined && batch.length > 0 && previous >= batch[0].id) {
@@ -301,8 +307,8 @@ export class SearchIndex {
       const id = this.records.push(record);
       this.facetIndex.add(id, record);
       if (this.ownVectors.any && !this.keepVectors) this.ownVectors.noteSaved(id, record, this.searchableNames(), replaced);
-      for (const order of this.currentRankOrders()) order?.note(id, record);
-      distinct?.note(this.records, id, record);
+      this.noteSaved(id, record);
+      for (const reader of this.readers) reader.noteSaved(id, record);
       batch.push({ id, segments: this.segmentsOf(record) });
       if (batch.length >= CORE_BATCH) { this.core.addDocuments(batch); batch = []; }
     }
@@ -399,11 +405,17 @@ export class SearchIndex {
    * once per data version.
    */
   prepareRanks(): void {
+    this.rankedAt = performance.now();
     const core = this.coreIndex;
     if (core.ranksOwner === this && core.ranksVersion === this.version) return;
     for (const [slot, labels] of this.computeRanksOnce()) core.syncRanks(slot, labels);
     core.ranksOwner = this;
     core.ranksVersion = this.version;
+  }
+
+  /** Whether searches asked for this index's ranks within the last `ms`. */
+  rankedWithin(ms: number): boolean {
+    return performance.now() - this.rankedAt <= ms;
   }
 
   /**
@@ -612,6 +624,17 @@ export class SearchIndex {
   }
 
   /** The groups of `attribute` (see distinct-groups.ts), made anew when attributeForDistinct names another. */
+  /**
+   * Notes a record saved in the data this index reads (its own, or its
+   * primary's): its sort values and distinct key, while the record is at
+   * hand, so that neither a fold of the orders nor a regrouping decodes it.
+   */
+  private noteSaved(id: number, record: SearchRecord): void {
+    for (const order of this.currentRankOrders()) order?.note(id, record);
+    const attribute = this.settings.attributeForDistinct;
+    if (attribute) this.groupsFor(attribute).note(this.data.records, id, record);
+  }
+
   private groupsFor(attribute: string): DistinctGroups {
     if (this.distinctGroups?.attribute !== attribute) this.distinctGroups = { attribute, groups: new DistinctGroups(attribute.split('.')) };
     return this.distinctGroups.groups;

@@ -37,6 +37,11 @@ export class TieOrder extends LabelledOrder {
    * s for 100,000 random UUIDs, at a restart's first search.
    */
   protected sortAll(_store: RecordStore, ids: number[]): SortedIds {
+    return this.sortPlaced(ids);
+  }
+
+  /** objectIDs are the store's own: nothing is placed, nothing read but them. */
+  protected sortPlaced(ids: number[]): SortedIds {
     const order = Int32Array.from(ids);
     this.sortRun(order, 0);
     return { order, tied: new Uint8Array(order.length) };

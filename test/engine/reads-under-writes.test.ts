@@ -11,6 +11,7 @@ import { fsStorage } from '../../src/storage/fs.js';
 import { loadCore } from '../../src/core/wasm.js';
 import { Lantern } from '../../src/lantern.js';
 import { RankOrder, type KeySorter } from '../../src/index/rank-order.js';
+import { SearchIndex } from '../../src/index/search-index.js';
 import { CoreIndex } from '../../src/core/core-index.js';
 import { TIE_SLOT } from '../../src/core/abi.js';
 import { TieOrder } from '../../src/index/tie-order.js';
@@ -210,6 +211,32 @@ describe('ranks after a write', () => {
   });
 });
 
+describe('ranks of replicas after a write', () => {
+  it('are folded in by the write for replicas searched lately; the others fold at their own next search', async () => {
+    const engine = await Lantern.open();
+    const call = (method: string, path: string, body?: unknown) => engine.request({ method, path, body });
+    await call('PUT', '/1/indexes/ranked/settings', { customRanking: ['desc(views)'], replicas: ['by_views_asc', 'by_views_desc'] });
+    await call('PUT', '/1/indexes/by_views_asc/settings', { customRanking: ['asc(views)'] });
+    await call('PUT', '/1/indexes/by_views_desc/settings', { customRanking: ['desc(views)'] });
+    const write = async (from: number, views: number) => {
+      await call('POST', '/1/indexes/ranked/batch', { requests: records(50, from).map((body) => ({ action: 'addObject', body: { ...body, views } })) });
+      await engine.waitForTasks();
+    };
+    const first = async (indexName: string) => ((await call('POST', `/1/indexes/${indexName}/query`, { query: 'record', hitsPerPage: 1 })).body as { hits: Array<{ views: number }> }).hits[0].views;
+    await write(0, 5);
+    await first('ranked');
+    await first('by_views_asc');
+    const computed = vi.spyOn(SearchIndex.prototype, 'computeRanksOnce');
+    await write(100, 1);
+    await write(200, 9);
+    expect(new Set(computed.mock.contexts.map((index) => (index as SearchIndex).name))).toEqual(new Set(['ranked', 'by_views_asc']));
+    // the one no one searched ranks the writes all the same
+    expect([await first('by_views_desc'), await first('by_views_asc'), await first('ranked')]).toEqual([9, 1, 9]);
+    computed.mockRestore();
+    await engine.close();
+  });
+});
+
 describe('rank labels in the core', () => {
   it('are copied a write at a time: searches rank as in a fresh index of the same records, userScore included', async () => {
     const random = prng(21);
@@ -315,8 +342,9 @@ describe('rank orders kept across writes', () => {
       const random = prng(seed);
       const store = new RecordStore();
       const order = new RankOrder(viewsThenName, sortByKeys);
-      // a fold finds each removed record by binary search, ties included; one it lost would make it sort everything again
-      const sortsEverything = vi.spyOn(order as unknown as { rebuild: () => void }, 'rebuild');
+      // a fold finds each removed record by binary search, ties included; one it lost would make it sort everything
+      // again, reading every record (a fold of many changes sorts anew too, from the keys it placed: read nothing)
+      const sortsEverything = vi.spyOn(order as unknown as { rebuild: (store: RecordStore, keysPlaced?: boolean) => void }, 'rebuild');
       const make = randomRecords(random);
       for (let round = 0; round < 40; round++) {
         const changes = 1 + Math.floor(random() * (round < 5 ? 200 : 20));
@@ -327,7 +355,7 @@ describe('rank orders kept across writes', () => {
         }
         expect(Array.from(ranksOf(order, store)), `round ${round}`).toEqual(Array.from(fullSort(store, viewsThenName)));
       }
-      expect(sortsEverything).toHaveBeenCalledTimes(1);
+      expect(sortsEverything.mock.calls.filter(([, keysPlaced]) => !keysPlaced)).toHaveLength(1);
     });
   }
 
@@ -383,6 +411,27 @@ describe('rank orders kept across writes', () => {
       }
     });
   }
+
+  it('many changes since the last fold (writes no search asked for): sorted anew from the keys placed, equal to a full sort, nothing read', () => {
+    const random = prng(31);
+    const make = randomRecords(random);
+    const store = new RecordStore();
+    const order = new RankOrder(viewsThenName, sortByKeys);
+    for (let i = 0; i < 3000; i++) store.push(make(`o${i}`));
+    order.update(store);
+    const rebuilds = vi.spyOn(order as unknown as { rebuild: (store: RecordStore, keysPlaced?: boolean) => void }, 'rebuild');
+    const reads = vi.spyOn(store, 'get');
+    for (let c = 0; c < 2500; c++) {
+      const objectID = `o${Math.floor(random() * 3500)}`;
+      store.remove(objectID);
+      if (random() < 0.1) continue;
+      const record = make(objectID);
+      order.note(store.push(record), record);
+    }
+    expect(Array.from(ranksOf(order, store))).toEqual(Array.from(fullSort(store, viewsThenName)));
+    expect(rebuilds.mock.calls.map(([, keysPlaced]) => keysPlaced)).toEqual([true]);
+    expect(reads).not.toHaveBeenCalled();
+  });
 
   it('one entry holding strings is sorted by comparison', () => {
     const entries: SortEntry[] = [{ attribute: 'name', path: ['name'], descending: false }];
