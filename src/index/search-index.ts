@@ -142,14 +142,19 @@ export class SearchIndex {
   private rankCache: { version: number; slots: Array<[number, RankLabels]> } | undefined;
   /** The orders behind the rank arrays, kept across writes for the ranking plan they follow. */
   private rankOrders: { plan: RankingPlan; orders: Array<RankOrder | undefined> } | undefined;
-  /** The groups of attributeForDistinct, kept across writes for the attribute they follow. */
-  private distinctGroups: { attribute: string; groups: DistinctGroups } | undefined;
+  /**
+   * The distinct groups of this index's own data by attribute: those of the
+   * attributes it and the replicas reading its data group by (one object
+   * per attribute, shared, as the groups of the same records are the same).
+   */
+  private readonly groupsByAttribute = new Map<string, DistinctGroups>();
   /** Sorts by 64-bit keys in this index's core (any core would do: the sort keeps nothing). */
   private readonly sortByKeys: KeySorter = (ids, high, low) => this.core.sortByKeys(ids, high, low);
   /**
    * The order of records every criterion ties: by objectID, descending, as
    * the service's (docs/COMPATIBILITY.md, "Tie order"); whatever the plan,
-   * so kept across settings, and the same for a record saved again.
+   * so kept across settings, and the same for a record saved again; the
+   * replicas reading this index's data order by this one.
    */
   private readonly tieOrder = new TieOrder(this.sortByKeys);
   /** A replica reading its primary's data: the index whose records, core and facets it reads (it holds none). */
@@ -293,6 +298,7 @@ export class SearchIndex {
   save(records: SearchRecord[]): void {
     if (this.shared) { this.followWrite(); return; }
     const started = performance.now();
+    const grouping = this.groupsInUse();
     let batch: CoreDocument[] = [];
     for (const record of records) {
       const previous = this.records.idOf(record.objectID);
@@ -307,8 +313,9 @@ export class SearchIndex {
       const id = this.records.push(record);
       this.facetIndex.add(id, record);
       if (this.ownVectors.any && !this.keepVectors) this.ownVectors.noteSaved(id, record, this.searchableNames(), replaced);
-      this.noteSaved(id, record);
-      for (const reader of this.readers) reader.noteSaved(id, record);
+      this.noteOrders(id, record);
+      for (const reader of this.readers) reader.noteOrders(id, record);
+      for (const groups of grouping) groups.note(this.records, id, record);
       batch.push({ id, segments: this.segmentsOf(record) });
       if (batch.length >= CORE_BATCH) { this.core.addDocuments(batch); batch = []; }
     }
@@ -430,7 +437,7 @@ export class SearchIndex {
   }
 
   private computeRanks(): Array<[number, RankLabels]> {
-    const slots: Array<[number, RankLabels]> = [[0, this.ranksFor(this.plan.custom, 0)], [TIE_SLOT, this.tieOrder.update(this.data.records)]];
+    const slots: Array<[number, RankLabels]> = [[0, this.ranksFor(this.plan.custom, 0)], [TIE_SLOT, this.data.tieOrder.update(this.data.records)]];
     this.plan.sorts.forEach((entry, i) => slots.push([i + 1, this.ranksFor([entry], i + 1)]));
     const distinctAttribute: string | undefined = this.settings.attributeForDistinct;
     if (distinctAttribute) slots.push([GROUP_SLOT, this.groupsFor(distinctAttribute).update(this.data.records)]);
@@ -626,18 +633,32 @@ export class SearchIndex {
   /** The groups of `attribute` (see distinct-groups.ts), made anew when attributeForDistinct names another. */
   /**
    * Notes a record saved in the data this index reads (its own, or its
-   * primary's): its sort values and distinct key, while the record is at
-   * hand, so that neither a fold of the orders nor a regrouping decodes it.
+   * primary's): its sort values, while the record is at hand, so that a fold
+   * of the orders does not decode it (groups are noted once: groupsInUse).
    */
-  private noteSaved(id: number, record: SearchRecord): void {
+  private noteOrders(id: number, record: SearchRecord): void {
     for (const order of this.currentRankOrders()) order?.note(id, record);
-    const attribute = this.settings.attributeForDistinct;
-    if (attribute) this.groupsFor(attribute).note(this.data.records, id, record);
+  }
+
+  /**
+   * The distinct groups this index and the replicas reading its data group
+   * by, each once (records saved are noted in them); the groups of an
+   * attribute none of them groups by any longer are let go.
+   */
+  private groupsInUse(): DistinctGroups[] {
+    const attributes = new Set([this, ...this.readers].map((index) => index.settings.attributeForDistinct).filter((a): a is string => a !== undefined));
+    for (const attribute of this.groupsByAttribute.keys()) if (!attributes.has(attribute)) this.groupsByAttribute.delete(attribute);
+    return [...attributes].map((attribute) => this.groupsFor(attribute));
   }
 
   private groupsFor(attribute: string): DistinctGroups {
-    if (this.distinctGroups?.attribute !== attribute) this.distinctGroups = { attribute, groups: new DistinctGroups(attribute.split('.')) };
-    return this.distinctGroups.groups;
+    const owner = this.data;
+    let groups = owner.groupsByAttribute.get(attribute);
+    if (!groups) {
+      groups = new DistinctGroups(attribute.split('.'));
+      owner.groupsByAttribute.set(attribute, groups);
+    }
+    return groups;
   }
 
   /** Labels by `entries`, from an order kept across writes (see rank-order.ts). */

@@ -131,6 +131,31 @@ describe('standard replicas', () => {
     await engine.close();
   });
 
+  it('group by their own attributeForDistinct over the data they read, the primary by its own, across writes', async () => {
+    const { engine, client } = await open();
+    await settle(client, 'talks', await client.setSettings({ indexName: 'talks', indexSettings: { searchableAttributes: ['name', 'tags'], attributeForDistinct: 'event_name', distinct: true, replicas: ['by_speaker'] } }));
+    await settle(client, 'by_speaker', await client.setSettings({ indexName: 'by_speaker', indexSettings: { attributeForDistinct: 'speakers', distinct: true } }));
+    await client.saveObjects({ indexName: 'talks', objects: talks, waitForTasks: true });
+    expect(engine.indexes.get('by_speaker')!.sharesData).toBe(true);
+    const matching = (records: Array<Record<string, any>>) => records.filter((t) => /\blife\b/i.test(`${t.name} ${[].concat(t.tags ?? []).join(' ')}`));
+    /** Groups among the matching records (a record without the attribute is a group of its own), as distinct counts them. */
+    const groups = (records: Array<Record<string, any>>, attribute: string) => {
+      const first = (t: Record<string, any>) => [].concat(t[attribute] ?? [])[0];
+      return new Set(matching(records).map((t, i) => first(t) ?? `none ${i}`)).size;
+    };
+    const nbHits = async (indexName: string) => (await client.searchSingleIndex({ indexName, searchParams: { query: 'life', typoTolerance: false, queryType: 'prefixNone' } })).nbHits;
+    let current = talks;
+    for (let round = 0; round < 2; round++) {
+      expect([await nbHits('talks'), await nbHits('by_speaker')], `round ${round}`).toEqual([groups(current, 'event_name'), groups(current, 'speakers')]);
+      // every matching talk moved to one event, by one speaker: one group each
+      const moved = matching(current).map((t) => ({ ...t, event_name: 'one event', speakers: ['one speaker'] }));
+      await client.saveObjects({ indexName: 'talks', objects: moved, waitForTasks: true });
+      current = current.map((t) => moved.find((m) => m.objectID === t.objectID) ?? t);
+    }
+    expect([await nbHits('talks'), await nbHits('by_speaker')]).toEqual([1, 1]);
+    await engine.close();
+  });
+
   it('are written when their primary is, and read its data again after a reopen, from the log and from a snapshot', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lantern-standard-'));
     dirs.push(dir);
