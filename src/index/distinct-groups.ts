@@ -6,6 +6,7 @@
 // distinct (2 s a write at 20,000 TED records and 12 replicas, while
 // searches arrived). Group numbers are dense (the core keeps per-group
 // state indexed by them): one per value seen since the last rebuild.
+import { NotedValues } from './noted-values.js';
 import type { RankLabels } from '../core/core-index.js';
 import type { RecordStore } from './record-store.js';
 import { valuesAt, type SearchRecord } from './records.js';
@@ -24,7 +25,7 @@ export class DistinctGroups implements RankLabels {
    * yet: a rebuild or fold reads them instead of decoding the records (a
    * first search after an import decoded every record of each index).
    */
-  private noted = new Map<number, string | undefined>();
+  private readonly noted = new NotedValues<string | undefined>();
   private notedStore: RecordStore | undefined;
   /** The store whose records the groups are of (that of the last update). */
   private store: RecordStore | undefined;
@@ -42,7 +43,7 @@ export class DistinctGroups implements RankLabels {
       this.noted.clear();
       this.notedStore = store;
     }
-    this.noted.set(id, this.keyOf(record));
+    this.noted.set(store, id, this.keyOf(record));
   }
 
   /** The groups of `store`'s records as they are now (the store's changes since the last update read in). */

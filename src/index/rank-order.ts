@@ -3,6 +3,7 @@
 // labels the core compares for it (see labelled-order.ts). Dense ranks
 // (ties sharing the first position: _rankingInfo.userScore) are read from
 // the order when asked.
+import { NotedValues } from './noted-values.js';
 import type { RecordStore } from './record-store.js';
 import type { SearchRecord } from './records.js';
 import { valuesAt } from './records.js';
@@ -18,9 +19,10 @@ export class RankOrder extends LabelledOrder {
   /**
    * Values noted as records were saved, for ids not yet in the order (see
    * note): a Map, as the ids noted lie past every id of an array emptied by
-   * the last rebuild, which made it a slow dictionary (a third of a fold).
+   * the last rebuild, which made it a slow dictionary (a third of a fold);
+   * trimmed to the live records (an order no search asks for is never folded).
    */
-  private noted = new Map<number, SortValue[]>();
+  private readonly noted = new NotedValues<SortValue[]>();
 
   /** `sortByKeys` sorts ids by 64-bit keys (the core's, compiled: see assembly/radix-sort.ts). */
   constructor(private readonly entries: SortEntry[], private readonly sortByKeys: KeySorter) {
@@ -28,13 +30,13 @@ export class RankOrder extends LabelledOrder {
   }
 
   /**
-   * Notes a record's values for the entries as it is saved (the record at
+   * Notes a record's values for the entries as it is saved into `store` (the record at
    * hand): orders rebuilt or folded later read them instead of decoding the
    * record. An id's note is replaced whenever a record takes the id (after
    * a clear, ids start over), so a noted value never goes stale.
    */
-  note(id: number, record: SearchRecord): void {
-    this.noted.set(id, this.keyOf(record));
+  note(store: RecordStore, id: number, record: SearchRecord): void {
+    this.noted.set(store, id, this.keyOf(record));
   }
 
   /** A live record's values: noted as it was saved, else read from the record. */

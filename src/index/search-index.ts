@@ -637,7 +637,7 @@ export class SearchIndex {
    * of the orders does not decode it (groups are noted once: groupsInUse).
    */
   private noteOrders(id: number, record: SearchRecord): void {
-    for (const order of this.currentRankOrders()) order?.note(id, record);
+    for (const order of this.currentRankOrders()) order?.note(this.data.records, id, record);
   }
 
   /**

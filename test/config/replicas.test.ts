@@ -148,7 +148,7 @@ describe('standard replicas', () => {
     for (let round = 0; round < 2; round++) {
       expect([await nbHits('talks'), await nbHits('by_speaker')], `round ${round}`).toEqual([groups(current, 'event_name'), groups(current, 'speakers')]);
       // every matching talk moved to one event, by one speaker: one group each
-      const moved = matching(current).map((t) => ({ ...t, event_name: 'one event', speakers: ['one speaker'] }));
+      const moved: Array<Record<string, any>> = matching(current).map((t) => ({ ...t, event_name: 'one event', speakers: ['one speaker'] }));
       await client.saveObjects({ indexName: 'talks', objects: moved, waitForTasks: true });
       current = current.map((t) => moved.find((m) => m.objectID === t.objectID) ?? t);
     }

@@ -376,7 +376,7 @@ describe('rank orders kept across writes', () => {
           if (random() < 0.2) continue;
           const record = make(objectID);
           const id = store.push(record);
-          if (random() < 0.9) order.note(id, record);
+          if (random() < 0.9) order.note(store, id, record);
           else unnoted++;
         }
         reads.mockClear();
@@ -426,11 +426,26 @@ describe('rank orders kept across writes', () => {
       store.remove(objectID);
       if (random() < 0.1) continue;
       const record = make(objectID);
-      order.note(store.push(record), record);
+      order.note(store, store.push(record), record);
     }
     expect(Array.from(ranksOf(order, store))).toEqual(Array.from(fullSort(store, viewsThenName)));
     expect(rebuilds.mock.calls.map(([, keysPlaced]) => keysPlaced)).toEqual([true]);
     expect(reads).not.toHaveBeenCalled();
+  });
+
+  it('notes of an order no search folds stay within twice the live records, and it ranks right when asked', () => {
+    const make = randomRecords(prng(41));
+    const store = new RecordStore();
+    const order = new RankOrder(viewsThenName, sortByKeys);
+    for (let round = 0; round < 20; round++) {
+      for (let i = 0; i < 500; i++) {
+        const record = make(`o${i}`);
+        store.remove(record.objectID);
+        order.note(store, store.push(record), record);
+      }
+    }
+    expect((order as unknown as { noted: { size: number } }).noted.size).toBeLessThanOrEqual(2 * store.size + 1024);
+    expect(Array.from(ranksOf(order, store))).toEqual(Array.from(fullSort(store, viewsThenName)));
   });
 
   it('one entry holding strings is sorted by comparison', () => {
