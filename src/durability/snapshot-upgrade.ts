@@ -30,7 +30,7 @@
 import { decode } from '../util/msgpack.js';
 import { deflate, deflateNow, inflate } from '../util/compression.js';
 import { ByteWriter } from '../util/bytes.js';
-import { StorageError } from '../storage/errors.js';
+import { StorageError, StoreFormatError } from '../storage/errors.js';
 
 /** The format of the snapshots this code writes (the header's `version`). */
 export const SNAPSHOT_FORMAT = 2;
@@ -39,7 +39,7 @@ export const SNAPSHOT_FORMAT = 2;
 const OLDEST_FORMAT = 1;
 
 /** A snapshot of a format this code does not read: written by a newer Lantern (or not a snapshot's header). */
-export class SnapshotFormatError extends StorageError {
+export class SnapshotFormatError extends StoreFormatError {
   /** `'SnapshotFormatError'`: how to tell the error apart where bundles hold copies of the class (instanceof may not). */
   override name = 'SnapshotFormatError';
 }

@@ -43,6 +43,16 @@ export class WrongEncryptionKeyError extends EncryptionKeyError {
   }
 }
 
+/**
+ * The store, or a piece of it, was written by a newer Lantern in a format
+ * this one does not read: refused before anything is changed, never opened
+ * wrong nor taken for damage (a repair would write over what it cannot read).
+ */
+export class StoreFormatError extends StorageError {
+  /** `'StoreFormatError'`: how to tell the error apart where bundles hold copies of the class (instanceof may not). */
+  override name = 'StoreFormatError';
+}
+
 /** Another writer holds the store. */
 export class StoreLockedError extends StorageError {
   /** `'StoreLockedError'`: how to tell the error apart where bundles hold copies of the class (instanceof may not). */

@@ -8,9 +8,11 @@
 // swapped or damaged is told apart from one that never had them.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { StoreFormatError } from './errors.js';
 
 export const MANIFEST = 'manifest.json';
-const FORMAT = 1;
+/** The format of the manifests this code writes; a newer one is refused (StoreFormatError). */
+export const MANIFEST_FORMAT = 1;
 
 export interface ManifestSnapshot {
   file: string;
@@ -27,7 +29,7 @@ export interface ManifestLogPart {
 }
 
 export interface Manifest {
-  format: typeof FORMAT;
+  format: typeof MANIFEST_FORMAT;
   /** Newest first. */
   snapshots: ManifestSnapshot[];
   /** Oldest first; absent in a manifest written before any part was closed. */
@@ -43,7 +45,7 @@ export interface Manifest {
   openPart?: { first: number; end?: { last: number; bytes: number } };
 }
 
-export const emptyManifest = (): Manifest => ({ format: FORMAT, snapshots: [], logParts: [] });
+export const emptyManifest = (): Manifest => ({ format: MANIFEST_FORMAT, snapshots: [], logParts: [] });
 
 /** Hex SHA-256, hashed off the main thread (WebCrypto): a snapshot may be hundreds of megabytes. */
 export async function sha256(bytes: Uint8Array): Promise<string> {
@@ -61,13 +63,20 @@ export type ManifestRead = { manifest: Manifest } | { manifest: undefined; probl
 export function readManifest(dir: string): ManifestRead {
   const path = join(dir, MANIFEST);
   if (!existsSync(path)) return { manifest: undefined };
+  let manifest: Manifest;
   try {
-    const manifest = JSON.parse(readFileSync(path, 'utf8')) as Manifest;
-    if (manifest?.format === FORMAT && Array.isArray(manifest.snapshots)) return { manifest };
-    return { manifest: undefined, problem: `${path} is not a manifest this version reads` };
+    manifest = JSON.parse(readFileSync(path, 'utf8')) as Manifest;
   } catch (e) {
     return { manifest: undefined, problem: `${path} is unreadable (${(e as Error).message})` };
   }
+  // a newer Lantern's store: not damage (a repair would write over it), refused as it is
+  if (typeof manifest?.format === 'number' && manifest.format > MANIFEST_FORMAT) {
+    throw new StoreFormatError(
+      `${path} is of manifest format ${manifest.format}, newer than this Lantern reads (format ${MANIFEST_FORMAT}): open the store with the newer version that wrote it`,
+    );
+  }
+  if (manifest?.format === MANIFEST_FORMAT && Array.isArray(manifest.snapshots)) return { manifest };
+  return { manifest: undefined, problem: `${path} is not a manifest this version reads` };
 }
 
 /** Why a file the manifest lists cannot be used as it is ("is missing", ...), or undefined when it is the file written. */

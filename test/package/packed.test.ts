@@ -121,6 +121,9 @@ describe('the packed package', () => {
     const bytes = (name: string) => Object.entries(result.metafile.outputs).find(([path]) => path.endsWith(`${name}.js`))![1].bytes;
     expect(bytes('page')).toBeLessThan(60 * 1024);
     console.log(`packed.test.ts: page bundle ${(bytes('page') / 1024).toFixed(1)} KB, worker bundle ${(bytes('search-worker') / 1024).toFixed(1)} KB (minified)`);
+    // docs/typescript-and-bundlers.md says what this page bundle weighs (within 10%)
+    const stated = /page bundle,\s+with it, is about ([\d.]+) KB minified/.exec(readFileSync(join(root, 'docs', 'typescript-and-bundlers.md'), 'utf8'))?.[1];
+    expect(Math.abs(Number(stated) / (bytes('page') / 1024) - 1)).toBeLessThan(0.1);
   }, 60_000);
 
   it('Vite builds the browser recipe, page and worker, without a warning', () => {

@@ -2,13 +2,16 @@
 // each written by the version that wrote that format: make-store.mjs) open
 // with the current code holding exactly what was written, and stand on a
 // snapshot of the current format from then on, which opens the same again. A
-// snapshot of a format newer than this code reads is refused, the store left
-// as it was.
-import { cpSync, readFileSync } from 'node:fs';
+// snapshot, or a data directory's manifest, of a format newer than this code
+// reads is refused, the store left as it was.
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadCore } from '../../src/core/wasm.js';
 import { Codec } from '../../src/durability/persistence.js';
 import { SNAPSHOT_FORMAT, SnapshotFormatError } from '../../src/durability/snapshot-upgrade.js';
+import { StoreFormatError } from '../../src/storage/errors.js';
+import { MANIFEST, MANIFEST_FORMAT } from '../../src/storage/manifest.js';
 import type { Lantern } from '../../src/lantern.js';
 import {
   captureFailure, cleanup, closeEngine, directoryContents, openAt, rewriteSnapshot, snapshotFiles, tempDir,
@@ -158,5 +161,43 @@ describe('a snapshot of a newer format', () => {
       expect(error!.message).toContain(`format ${SNAPSHOT_FORMAT} and older`);
       expect(directoryContents(dir)).toEqual(before);
     }
+  });
+});
+
+describe('a data directory whose manifest is of a newer format', () => {
+  it('is refused naming both formats, not taken for damage, even by a repair', async () => {
+    const dir = tempDir();
+    const engine = await openAt(dir, { snapshotEvery: 0 });
+    await engine.request({ method: 'PUT', path: '/1/indexes/x/r1', body: { text: 'kept' } });
+    await engine.snapshot();
+    await closeEngine(engine);
+    const path = join(dir, MANIFEST);
+    const manifest = JSON.parse(readFileSync(path, 'utf8'));
+    expect(manifest.format).toBe(MANIFEST_FORMAT);
+    writeFileSync(path, JSON.stringify({ ...manifest, format: MANIFEST_FORMAT + 1 }));
+    const before = directoryContents(dir);
+
+    for (const repair of [false, true]) {
+      const { error } = await captureFailure(() => openAt(dir, { repair }));
+      expect(error).toBeInstanceOf(StoreFormatError);
+      expect(error!.message).toBe(
+        `${path} is of manifest format ${MANIFEST_FORMAT + 1}, newer than this Lantern reads (format ${MANIFEST_FORMAT}): open the store with the newer version that wrote it`,
+      );
+      expect(directoryContents(dir)).toEqual(before);
+    }
+  });
+});
+
+describe('docs/versioning.md', () => {
+  const policy = readFileSync(new URL('../../docs/versioning.md', import.meta.url), 'utf8');
+
+  it('states the store and manifest formats this code writes', () => {
+    expect(Number(/The current store format is (\d+)/.exec(policy)?.[1])).toBe(SNAPSHOT_FORMAT);
+    expect(Number(/manifest format (\d+)/.exec(policy)?.[1])).toBe(MANIFEST_FORMAT);
+  });
+
+  it('has a row for every store format read, the current one last', () => {
+    const rows = [...policy.matchAll(/^\| (\d+) \|/gm)].map((row) => Number(row[1]));
+    expect(rows).toEqual(Array.from({ length: SNAPSHOT_FORMAT }, (_, i) => i + 1));
   });
 });
