@@ -4,7 +4,7 @@ export { Lantern, type LanternOptions } from './lantern.js';
 export { lanternRequester } from './requester.js';
 export { memoryStorage, type Storage, type Entry, type StoredState, type Unusable } from './storage/storage.js';
 export {
-  StorageError, EncryptionKeyError, MissingEncryptionKeyError, WrongEncryptionKeyError, StoreLockedError, StoreDamagedError, StorageWriteError,
+  StorageError, EncryptionKeyError, MissingEncryptionKeyError, WrongEncryptionKeyError, StoreLockedError, StoreDamagedError, StorageWriteError, StoreFormatError,
 } from './storage/errors.js';
 export { SnapshotFormatError } from './durability/snapshot-upgrade.js';
 export { LogTrimmedError, type SharedLog, type SharedEntry, type NewEntry } from './durability/shared-log.js';

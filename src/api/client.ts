@@ -116,7 +116,10 @@ export interface LanternVectorMethods {
  * official `Record<string, unknown>` refuses a record declared as an
  * interface (it has no index signature).
  */
-export type SaveObjectsArgs<T extends object> = Omit<SaveObjectsOptions, 'objects'> & { objects: readonly T[] };
+export type SaveObjectsArgs<T extends object> = Omit<SaveObjectsOptions, 'objects'> & {
+  /** The records to save, each with its objectID (an interface type is accepted: no index signature needed). */
+  objects: readonly T[];
+};
 
 /** The official clients' helpers Lantern's client has too. */
 export interface LanternHelpers {
