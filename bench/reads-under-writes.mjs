@@ -13,7 +13,7 @@
 // each talk under several objectIDs (bench/support/ted-replicas.mjs).
 //
 //   node bench/reads-under-writes.mjs [--corpus synthetic|ted] [--records 50000] [--seconds 10]
-//     [--searchers 8] [--writers 4] [--rounds 2] [--mixed 8,32,128] [--single-writes 0]
+//     [--searchers 8] [--writers 4] [--rounds 2] [--mixed 8,32,128] [--write-share 0.2] [--single-writes 0]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +33,7 @@ const { values } = parseArgs({
     batch: { type: 'string', default: '1000' },
     rounds: { type: 'string', default: '2' },
     mixed: { type: 'string', default: '' },
+    'write-share': { type: 'string', default: '0.2' },
     'single-writes': { type: 'string', default: '0' },
   },
 });
@@ -43,6 +44,7 @@ const WRITERS = Number(values.writers);
 const BATCH = Number(values.batch);
 const ROUNDS = Number(values.rounds);
 const MIXED = values.mixed ? values.mixed.split(',').map(Number) : [];
+const WRITE_SHARE = Number(values['write-share']);
 const SINGLE_WRITES = Number(values['single-writes']);
 if (values.corpus !== 'synthetic' && values.corpus !== 'ted') throw new Error(`--corpus ${values.corpus}: expected synthetic or ted`);
 
@@ -163,7 +165,7 @@ async function phase(base, queries, writers) {
 
 /**
  * Mixed traffic: `connections` clients, each sending one call after another,
- * a batch of 50 records one time in five and a search otherwise.
+ * a batch of 50 records one time in five (--write-share) and a search otherwise.
  * @param {string} base
  * @param {string[]} queries
  * @param {number} connections
@@ -174,6 +176,8 @@ async function mixedPhase(base, queries, connections) {
   const searches = [];
   /** @type {number[]} */
   const calls = [];
+  /** @type {string[]} calls over 2 s: what and when (seconds into the phase) */
+  const slow = [];
   let lastTask = 0;
   let refused = 0;
   const until = performance.now() + SECONDS * 1000;
@@ -182,16 +186,21 @@ async function mixedPhase(base, queries, connections) {
     const rng = mulberry32(c + 11);
     while (performance.now() < until) {
       const at = performance.now();
-      if (rng() < 0.2) {
+      const kind = rng() < WRITE_SHARE ? 'batch' : 'search';
+      let serverMs = 0;
+      if (kind === 'batch') {
         const { taskID, refused: times } = await sendBatch(base, mixedBodies[Math.floor(rng() * mixedBodies.length)]);
         lastTask = Math.max(lastTask, taskID);
         refused += times;
       } else {
         const r = await post(base, `/1/indexes/${INDEX}/query`, { query: queries[Math.floor(rng() * queries.length)], hitsPerPage: 10 });
         if (r.status !== 200) throw new Error(`search answered ${r.status}`);
-        searches.push(performance.now() - at);
+        serverMs = r.body.processingTimeMS;
       }
-      calls.push(performance.now() - at);
+      const ms = performance.now() - at;
+      if (kind === 'search') searches.push(ms);
+      calls.push(ms);
+      if (ms > 2000) slow.push(`${kind} sent at ${((at - started) / 1000).toFixed(1)} s: ${ms.toFixed(0)} ms${kind === 'search' ? ` (${serverMs} ms searching)` : ''}`);
     }
   }));
   const elapsed = (performance.now() - started) / 1000;
@@ -205,6 +214,7 @@ async function mixedPhase(base, queries, connections) {
     calls: calls.length,
     slowest: calls[calls.length - 1],
     over2s: calls.filter((ms) => ms > 2000).length,
+    slow,
     refused,
   };
 }
@@ -285,7 +295,8 @@ try {
   }
   for (const connections of MIXED) {
     const r = await mixedPhase(base, queries, connections);
-    console.log(`mixed 80/20 at ${String(connections).padStart(3)} connections: searches ${r.searchesPerSecond.toFixed(0).padStart(5)}/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(7)} ms  slowest call ${r.slowest.toFixed(0)} ms, ${r.over2s} of ${r.calls} calls over 2 s (target 0)${r.refused ? `, ${r.refused} batches refused 503 and sent again` : ''}`);
+    console.log(`mixed ${100 - WRITE_SHARE * 100}/${WRITE_SHARE * 100} at ${String(connections).padStart(3)} connections: searches ${r.searchesPerSecond.toFixed(0).padStart(5)}/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(7)} ms  slowest call ${r.slowest.toFixed(0)} ms, ${r.over2s} of ${r.calls} calls over 2 s (target 0)${r.refused ? `, ${r.refused} batches refused 503 and sent again` : ''}`);
+    if (r.slow.length > 0) console.log(`  over 2 s: ${[...r.slow.filter((c) => c.startsWith('search')).slice(0, 6), ...r.slow.filter((c) => c.startsWith('batch')).slice(0, 6)].join('; ')}; ${r.slow.filter((c) => c.startsWith('search')).length} searches, ${r.slow.filter((c) => c.startsWith('batch')).length} batches`);
   }
   if (SINGLE_WRITES > 0) {
     const r = await singleWritesPhase(base, queries);
