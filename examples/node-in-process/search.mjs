@@ -15,12 +15,24 @@ const talks = [
   { objectID: '1', name: 'Do schools kill creativity?', speakers: ['Ken Robinson'], tags: ['education', 'creativity'] },
   { objectID: '2', name: 'The power of vulnerability', speakers: ['Brené Brown'], tags: ['psychology'] },
 ];
-const firstRun = !engine.indexes.has('talks');
+const { items } = await client.listIndices();
+const firstRun = !items.some((index) => index.name === 'talks');
 if (firstRun) {
   await client.setSettings({ indexName: 'talks', indexSettings: { searchableAttributes: ['name', 'speakers'], attributesForFaceting: ['searchable(tags)'] } });
   await client.saveObjects({ indexName: 'talks', objects: talks, waitForTasks: true });
 }
 
 const { hits, nbHits } = await client.searchSingleIndex({ indexName: 'talks', searchParams: { query: 'gvier', facets: ['tags'] } });
-console.log(JSON.stringify({ firstRun, nbHits, first: hits[0]?.name, highlighted: hits[0]?._highlightResult?.name?.value }));
+const highlight = hits[0]?._highlightResult?.name;
+console.log(JSON.stringify({ firstRun, nbHits, first: hits[0]?.name, highlighted: isHighlightedText(highlight) ? highlight.value : undefined }));
 await engine.close();
+
+/**
+ * Whether an attribute's highlight is a text's (a string attribute's: it has
+ * the highlighted `value`); an array's or an object's holds one per item.
+ * @param {unknown} highlight
+ * @returns {highlight is { value: string }}
+ */
+function isHighlightedText(highlight) {
+  return typeof highlight === 'object' && highlight !== null && 'value' in highlight && typeof highlight.value === 'string';
+}

@@ -6,7 +6,8 @@ import { serve } from 'lantern-search/node';
 
 const engine = await Lantern.open({ appId: 'APP', adminKey: 'ADMIN' });
 const server = await serve(engine, { port: 0 });
-const { port } = server.address();
+// listening on a port (not a pipe), the server's address is an AddressInfo
+const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
 
 const client = algoliasearch('APP', 'ADMIN', {
   hosts: [{ url: `127.0.0.1:${port}`, protocol: 'http', accept: 'readWrite' }],

@@ -3,7 +3,8 @@
 // official client. What it holds (no internals in its declarations); its
 // install from the registry on this Node (no engine warning); the README's
 // examples compiled by a strict TypeScript user, under TypeScript 5 and 7
-// and both module resolutions; mistakes that must not compile; the Node
+// and both module resolutions; the examples/ sources type-checked as
+// JavaScript (checkJs) under both; mistakes that must not compile; the Node
 // example run; the browser recipe bundled for browsers by esbuild and by
 // Vite, with no externals and no warnings.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -21,7 +22,20 @@ const COMPILERS = {
 };
 type Compiler = keyof typeof COMPILERS;
 /** What the project takes from the registry, linked from this repository's node_modules. */
-const DEPENDENCIES = ['algoliasearch', '@algolia', 'comlink', 'idb', '@msgpack', '@types/node', 'vite'];
+const DEPENDENCIES = ['algoliasearch', '@algolia', 'comlink', 'idb', '@msgpack', '@types/node', 'vite', 'instantsearch.js'];
+
+/**
+ * The examples' sources that import lantern-search, under examples/, by the
+ * resolution their runtime uses. Left out: electron (Electron is not
+ * installed here), transformers-js (nor is @huggingface/transformers),
+ * script-module (its page script is inline in index.html, and its worker
+ * imports a node_modules path, as no import map reaches workers).
+ */
+const EXAMPLES = {
+  node: ['node-in-process/search.mjs', 'worker-threads/main.mjs', 'worker-threads/engine-worker.mjs', 'official-client-http/server-and-client.mjs'],
+  vite: ['vite-app/src/main.js', 'vite-app/src/search-worker.js'],
+  instantsearch: ['browser-instantsearch/src/app.js', 'browser-instantsearch/src/search-worker.js'],
+};
 
 let dir: string;
 let project: string;
@@ -43,6 +57,7 @@ beforeAll(() => {
   installPacked(project, DEPENDENCIES);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   cpSync(join(root, 'test', 'package', 'consumer'), join(project, 'src'), { recursive: true });
+  cpSync(join(root, 'examples'), join(project, 'examples'), { recursive: true });
 }, 120_000);
 
 afterAll(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
@@ -94,6 +109,21 @@ describe('the packed package', () => {
       expect(inBrowser.output, name).toBe('');
     }
   }, 120_000);
+
+  it.each(Object.keys(COMPILERS) as Compiler[])('under %s, the examples type-check as strict JavaScript (checkJs) against the packed types', (compiler) => {
+    // DOM's lib in Node too: the package's declarations name DOM types (comlink's MessagePort, the official client's Storage)
+    const checkJs = { ...STRICT, allowJs: true, checkJs: true, lib: ['es2022', 'dom'] };
+    const bundler = { ...checkJs, module: 'esnext', moduleResolution: 'bundler', types: [] };
+    for (const [name, options, files] of [
+      ['tsconfig.examples-node.json', { ...checkJs, module: 'nodenext', moduleResolution: 'nodenext', types: ['node'] }, EXAMPLES.node],
+      ['tsconfig.examples-vite.json', bundler, EXAMPLES.vite],
+      // InstantSearch.js's own declarations need Google Maps' (@types/google.maps): the libraries' declarations go unchecked there
+      ['tsconfig.examples-instantsearch.json', { ...bundler, skipLibCheck: true }, EXAMPLES.instantsearch],
+    ] as const) {
+      const { output } = tsc(name, options, files.map((file) => `examples/${file}`), compiler);
+      expect(output, name).toBe('');
+    }
+  }, 60_000);
 
   it.each(Object.keys(COMPILERS) as Compiler[])('under %s, a misspelt method, a misspelt argument or a wrong argument type does not compile', (compiler) => {
     const { status, output } = tsc('tsconfig.mistakes.json', { ...STRICT, module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'] }, ['src/mistakes.ts'], compiler);

@@ -13,7 +13,7 @@ const BOOKS = [
   { objectID: '4', title: 'A Wizard of Earthsea', author: 'Ursula K. Le Guin' },
 ];
 
-const status = document.querySelector('#status');
+const status = /** @type {HTMLElement} */ (document.querySelector('#status')); // index.html has it
 const engine = connectWorker(new Worker(new URL('./search-worker.js', import.meta.url), { type: 'module' }));
 const client = engine.client();
 const stored = await client.searchSingleIndex({ indexName: 'books', searchParams: { hitsPerPage: 0 } }).then((r) => r.nbHits ?? 0, () => 0);
