@@ -12,9 +12,13 @@ import { RetryLater } from '../util/errors.js';
 /**
  * Milliseconds of pause per millisecond of charged write work. More than 1:
  * part of a write's cost is never charged (receiving its body, the garbage
- * it leaves), and searches are to keep at least half of the thread.
+ * it leaves), and searches are to keep at least half of the thread. On the
+ * TED talks (large records, 12 sort replicas) 1.5 left searches 33-37% of
+ * their throughput during four writers' bursts, 2.5 left them 33-50% (mean
+ * 43%) for 10% fewer records written (bench/reads-under-writes.mjs --corpus
+ * ted, alternating builds).
  */
-const PAUSE_PER_WRITE_MS = 1.5;
+const PAUSE_PER_WRITE_MS = 2.5;
 
 /**
  * Records queued (accepted, not applied yet) per extra pause before the next
