@@ -10,7 +10,7 @@ import { IndexLoadError } from '../durability/recovery.js';
 import { matchingObjectIDs } from '../query/browse.js';
 import { SearchIndex, WriteClock, type IndexSnapshot } from '../index/search-index.js';
 import {
-  applyOperation, applyRuleChanges, applySettings, applySynonymChanges, detach, linkReplicas, settingsTargets, withReplicas,
+  applyOperation, applyRuleChanges, applySettings, applySynonymChanges, detach, linkReplicas, replicasLeaving, settingsTargets, withReplicas,
 } from '../index/index-config.js';
 import { yieldTurn } from '../util/turns.js';
 import type { Action, WriteOperation } from './writes.js';
@@ -112,9 +112,10 @@ export class IndexCatalog implements StateSection<IndexesPart, WriteOperation & 
 
   /** Settings that change indexing are built in the background first (searches keep their answers). */
   async prepareSettings(op: Extract<WriteOperation, { type: 'settings' }>): Promise<void> {
-    for (const [index, changes] of settingsTargets(this.indexes, op.indexName, op.settings, op.forwardToReplicas === true)) {
-      await index.prepareSettings(changes);
-    }
+    const targets = settingsTargets(this.indexes, op.indexName, op.settings, op.forwardToReplicas === true);
+    for (const [index, changes] of targets) await index.prepareSettings(changes);
+    // replicas about to stop reading their primary's data build their own copy meanwhile
+    for (const [replica, next] of replicasLeaving(this.indexes, op.indexName, targets)) await replica.prepareOwnCopy(next);
   }
 
   /**

@@ -2,7 +2,8 @@
 // kept in sync with every write to their primary, reading its data where
 // their settings allow), settings/synonyms/rules forwarded to replicas, and
 // copy/move.
-import { SearchIndex } from './search-index.js';
+import { indexAlike, SearchIndex } from './search-index.js';
+import type { Settings } from './settings.js';
 import type { GivenForms, SettingsChanges, SettingsWrite } from './params.js';
 import type { Synonym } from './synonyms.js';
 import type { Rule } from './rules.js';
@@ -64,6 +65,25 @@ function link(replica: SearchIndex, primary: SearchIndex, joining: boolean): voi
     replica.clear();
     replica.save([...primary.allRecords()]);
   }
+}
+
+/**
+ * The standard replicas that read their primary's data now and will not
+ * once the settings `targets` get apply (the index's own, its replicas',
+ * or its primary's changed alone), each with its settings then: they build
+ * their own copy before the change (see SearchIndex.prepareOwnCopy).
+ */
+export function replicasLeaving(indexes: Indexes, name: string, targets: Array<[SearchIndex, SettingsChanges]>): Array<[SearchIndex, Settings]> {
+  const index = indexes.get(name);
+  if (!index) return [];
+  const after = new Map(targets.map(([target, changes]) => [target, target.settingsAfter(changes)]));
+  const settingsOf = (target: SearchIndex) => after.get(target) ?? target.settings;
+  const pairs = withReplicas(indexes, name, true).slice(1).map((replica): [SearchIndex, SearchIndex] => [replica, index]);
+  const primary = index.primary ? indexes.get(index.primary) : undefined;
+  if (primary) pairs.push([index, primary]);
+  return pairs
+    .filter(([replica, of]) => replica.sharesData && !replica.isVirtual && !indexAlike(settingsOf(replica), settingsOf(of)))
+    .map(([replica]) => [replica, settingsOf(replica)]);
 }
 
 /** A replica leaving its primary becomes a standalone index with the records it had. */

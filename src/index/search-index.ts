@@ -49,6 +49,11 @@ const INDEXING_SETTINGS: ReadonlyArray<keyof Settings> = ['searchableAttributes'
  */
 const DATA_SETTINGS: ReadonlyArray<keyof Settings> = [...INDEXING_SETTINGS, 'attributesForFaceting', 'embedders'];
 
+/** Whether indexes of settings `a` and `b` hold the same data for the same records (see DATA_SETTINGS). */
+export function indexAlike(a: Settings, b: Settings): boolean {
+  return !changed(a, b, DATA_SETTINGS);
+}
+
 const changed = (a: Settings, b: Settings, names: ReadonlyArray<keyof Settings>) =>
   names.some((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
 
@@ -168,6 +173,8 @@ export class SearchIndex {
   private keepVectors = false;
   /** When a search or browse last put this index's ranks in its core (performance.now(); -Infinity: never). */
   private rankedAt = -Infinity;
+  /** A copy of its primary's records built in the background, for a replica about to stop reading them (see prepareOwnCopy). */
+  private ownCopy: { settings: string; index: SearchIndex } | undefined;
   /** A copy built in the background for settings about to be applied (see prepareSettings). */
   private rebuilt: { settings: string; index: SearchIndex } | undefined;
 
@@ -278,18 +285,25 @@ export class SearchIndex {
     this.virtual = false;
     if (!primary) return;
     const version = this.version;
+    const copy = this.ownCopy?.settings === JSON.stringify(this.settings) ? this.ownCopy.index : undefined;
+    this.ownCopy = undefined;
     primary.readers.delete(this);
     this.shared = undefined;
     this.ownVersion = version + 1;
-    // a core configured by the settings it holds now (changed while it read another's data)
-    this.clear();
-    this.save([...primary.allRecords()]);
+    if (copy) {
+      this.adopt(copy);
+      this.updatedAt = this.clock.now();
+    } else {
+      // a core configured by the settings it holds now (changed while it read another's data)
+      this.clear();
+      this.save([...primary.allRecords()]);
+    }
     this.ownVectors.configure(this.settings.embedders, this.liveEntries(), this.searchableNames());
   }
 
   /** Whether this index's settings shape data as `other`'s do (see DATA_SETTINGS). */
   indexesAs(other: SearchIndex): boolean {
-    return !changed(this.settings, other.settings, DATA_SETTINGS);
+    return indexAlike(this.settings, other.settings);
   }
 
   // --- writes (applied by the task queue, never half-done: inputs are checked before queueing)
@@ -371,21 +385,41 @@ export class SearchIndex {
     if (this.shared) return;
     const next = mergeSettings(this.settings, changes);
     if (!changed(next, this.settings, [...INDEXING_SETTINGS, 'attributesForFaceting'])) return;
+    this.rebuilt = { settings: JSON.stringify(next), index: await this.buildCopy(next, [...this.allRecords()]) };
+  }
+
+  /**
+   * Before a settings change after which this replica no longer indexes as
+   * its primary does (see index-config.ts): builds its own copy of the
+   * records it reads, with `next`, a slice per event-loop turn, which
+   * stopSharing takes over instead of indexing every record at once.
+   */
+  async prepareOwnCopy(next: Settings): Promise<void> {
+    if (!this.shared) return;
+    this.ownCopy = { settings: JSON.stringify(next), index: await this.buildCopy(next, [...this.shared.allRecords()]) };
+  }
+
+  /** The settings after `changes` (nothing applied). */
+  settingsAfter(changes: SettingsChanges): Settings {
+    return mergeSettings(this.settings, changes);
+  }
+
+  /** A new index of `records` with `next`, built a slice of records per event-loop turn (searches are answered between). */
+  private async buildCopy(next: Settings, records: SearchRecord[]): Promise<SearchIndex> {
     const started = performance.now();
     const index = new SearchIndex(this.name, this.createdAt, this.clock);
     index.settings = next;
     index.plan = rankingPlan(next);
     index.configureCore();
     index.keepVectors = true; // this index's vectors are renumbered when it adopts the copy
-    const live = [...this.allRecords()];
-    for (let i = 0; i < live.length; i += REBUILD_SLICE) {
-      index.save(live.slice(i, i + REBUILD_SLICE));
+    for (let i = 0; i < records.length; i += REBUILD_SLICE) {
+      index.save(records.slice(i, i + REBUILD_SLICE));
       await yieldTurn();
     }
     for (const { name } of facetAttributes(next.attributesForFaceting)) index.facets.facet(name);
     index.prepareRanks();
     index.lastBuildTimeS = Math.round((performance.now() - started) / 1000);
-    this.rebuilt = { settings: JSON.stringify(next), index };
+    return index;
   }
 
   /** Takes over the records, core and facets of an index built with this index's settings. */

@@ -5,9 +5,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fsStorage } from '../../src/node.js';
 import type { Lantern } from '../../src/index.js';
+import { SearchIndex } from '../../src/index/search-index.js';
 import { ADMIN_KEY, APP_ID, openWithClient, readFixture, type OfficialClient } from '../api/helpers.js';
 
 const talks: Array<Record<string, any>> = readFixture('talks.json');
@@ -104,9 +105,14 @@ describe('standard replicas', () => {
     const tagged = await found(client, 'talks');
     expect(tagged).toBeGreaterThan(0);
 
-    // its own searchable attributes: a copy indexed by them, kept in sync by the primary's writes
+    // its own searchable attributes: a copy indexed by them, kept in sync by the primary's writes; built before
+    // the change, a slice per turn (searches answered meanwhile): the settings task itself indexes no record
+    const saves = vi.spyOn(SearchIndex.prototype, 'save');
+    const sharing = replica();
     await settle(client, 'talks_by_views', await client.setSettings({ indexName: 'talks_by_views', indexSettings: { searchableAttributes: ['name'] } }));
     expect(replica().sharesData).toBe(false);
+    expect(saves.mock.contexts.filter((index) => index === sharing)).toEqual([]);
+    expect(saves.mock.contexts.filter((index) => index !== sharing && (index as SearchIndex).name === 'talks_by_views').length).toBeGreaterThan(0);
     expect(await found(client, 'talks_by_views')).toBe(0);
     expect(await found(client, 'talks')).toBe(tagged);
     await settle(client, 'talks', await client.saveObject({ indexName: 'talks', body: { ...talks[0], objectID: 'most-viewed', name: 'life at the top', viewed_count: 1e12 } }));
@@ -119,9 +125,12 @@ describe('standard replicas', () => {
     expect(await found(client, 'talks_by_views')).toBe(tagged);
     expect(await ids(client, 'talks_by_views', { query: 'life', typoTolerance: false, queryType: 'prefixNone' })).toEqual(byViews);
 
-    // the primary's settings changed alone: the replica keeps its own, and a copy indexed by them
+    // the primary's settings changed alone: the replica keeps its own, and a copy indexed by them (built beforehand too)
+    saves.mockClear();
     await settle(client, 'talks', await client.setSettings({ indexName: 'talks', indexSettings: { searchableAttributes: ['name'] } }));
     expect(replica().sharesData).toBe(false);
+    expect(saves.mock.contexts.filter((index) => index === replica())).toEqual([]);
+    saves.mockRestore();
     expect(await found(client, 'talks')).toBe(0);
     expect(await found(client, 'talks_by_views')).toBe(tagged);
     // forwarded, the change reaches both, which index alike again
