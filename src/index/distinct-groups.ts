@@ -8,7 +8,7 @@
 // state indexed by them): one per value seen since the last rebuild.
 import { NotedValues } from './noted-values.js';
 import type { RankLabels } from '../core/core-index.js';
-import type { RecordStore } from './record-store.js';
+import { ChangesRead, type RecordStore } from './record-store.js';
 import { valuesAt, type SearchRecord } from './records.js';
 
 /** The label of a record without a distinct value (or of an id without a record). */
@@ -27,9 +27,8 @@ export class DistinctGroups implements RankLabels {
    */
   private readonly noted = new NotedValues<string | undefined>();
   private notedStore: RecordStore | undefined;
-  /** The store whose records the groups are of (that of the last update). */
-  private store: RecordStore | undefined;
-  private seen = 0;
+  /** How far the groups have read their store's changes. */
+  private readonly read = new ChangesRead();
 
   constructor(private readonly path: string[]) {}
 
@@ -48,11 +47,9 @@ export class DistinctGroups implements RankLabels {
 
   /** The groups of `store`'s records as they are now (the store's changes since the last update read in). */
   update(store: RecordStore): RankLabels {
-    const changes = store === this.store ? store.changesSince(this.seen) : undefined;
-    this.store = store;
+    const changes = this.read.take(store);
     if (changes === undefined) this.rebuild(store);
     else if (changes.length > 0) this.fold(store, changes);
-    this.seen = store.changeCount;
     this.noted.clear();
     return this;
   }

@@ -14,7 +14,7 @@
 // copy whole). Labels never decrease along the order, and records sharing
 // one (ties) come by id, so a record's label and id find its place.
 import type { RankLabels } from '../core/core-index.js';
-import type { RecordStore } from './record-store.js';
+import { ChangesRead, type RecordStore } from './record-store.js';
 
 /** Sorts ids by 64-bit keys (high, then low, unsigned; stable): the ids in order, and per position whether it ties with the one before. */
 export type KeySorter = (ids: Int32Array, high: Int32Array, low: Int32Array) => SortedIds;
@@ -50,9 +50,10 @@ export abstract class LabelledOrder implements RankLabels {
   changed: number[] = [];
   /** Distance between two labels given out by the last relabelling: a record placed before the first or after the last takes one such step. */
   private step = 1;
+  /** How far the order has read its store's changes. */
+  private readonly read = new ChangesRead();
   /** The store whose records the order holds (that of the last update). */
-  protected store: RecordStore | undefined;
-  private seen = 0;
+  protected get store(): RecordStore | undefined { return this.read.store; }
 
   /** How two records in the order (or being placed in it) compare: negative when `a` comes first, 0 when they tie. */
   protected abstract compare(a: number, b: number): number;
@@ -67,11 +68,9 @@ export abstract class LabelledOrder implements RankLabels {
 
   /** The labels of `store`'s records as they are now (this order, with the store's changes folded in). */
   update(store: RecordStore): RankLabels {
-    const changes = store === this.store ? store.changesSince(this.seen) : undefined;
-    this.store = store;
+    const changes = this.read.take(store);
     if (changes === undefined) this.rebuild(store);
     else if (changes.length > 0) this.fold(store, changes);
-    this.seen = store.changeCount;
     return this;
   }
 

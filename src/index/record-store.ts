@@ -601,3 +601,24 @@ function chunkEnds(ends: Uint32Array, k: number, chunkRecords: number): Uint32Ar
   }
   return relative;
 }
+
+/**
+ * What a derived order or grouping has read of a store's changes: the
+ * store it follows and how far it read. `take` answers the changes since
+ * the last take, or undefined when they are not all known (another store,
+ * or changes no longer kept): the reader then builds itself from every
+ * record.
+ */
+export class ChangesRead {
+  /** The store read last. */
+  store: RecordStore | undefined;
+  private seen = 0;
+
+  /** The record ids `store` changed since the last take, or undefined (see above); either way, read up to now. */
+  take(store: RecordStore): number[] | undefined {
+    const changes = store === this.store ? store.changesSince(this.seen) : undefined;
+    this.store = store;
+    this.seen = store.changeCount;
+    return changes;
+  }
+}
