@@ -96,7 +96,7 @@ export function detach(replica: SearchIndex): void {
 export function linkReplicas(indexes: Indexes): void {
   for (const index of indexes.values()) {
     const primary = index.primary ? indexes.get(index.primary) : undefined;
-    if (primary && readsPrimaryData(index, primary)) index.shareDataOf(primary, isVirtualReplica(primary, index.name));
+    if (primary) link(index, primary, false);
   }
 }
 

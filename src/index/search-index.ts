@@ -271,7 +271,8 @@ export class SearchIndex {
     const version = this.version;
     this.shared?.readers.delete(this);
     this.shared = undefined;
-    this.clear();
+    // what it held is let go (nothing to let go of when restored from a snapshot taken while it shared)
+    if (this.records.length > 0) this.clear();
     this.updatedAt = updatedAt;
     this.shared = primary;
     primary.readers.add(this);
