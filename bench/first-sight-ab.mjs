@@ -5,14 +5,17 @@
 // highlighted) and as objectID only on alternate queries. Prints each
 // build's figures, the ratio B/A, and whether both ranked every query alike.
 //
-// With --shape plain, the plain shape of bench/shapes.mjs instead: records
-// of zipfText (title and body), queries QUERY_SHAPES.typed2, 10 hits a page.
+// With --set and --query-shape, a shape of bench/shapes.mjs instead: the
+// records of corpus.mjs recordSets (zipf2, zipf6, synthetic, ted, cities),
+// the queries of queries.mjs QUERY_SHAPES (typed2, prefix, typoAny), 10
+// hits a page. --shape plain is the plain shape: --set zipf2
+// --query-shape typed2.
 //
-//   node --max-old-space-size=4096 bench/first-sight-ab.mjs --a DIST_A --b DIST_B [--records 100000] [--queries 1000] [--shape synthetic|plain]
+//   node --max-old-space-size=4096 bench/first-sight-ab.mjs --a DIST_A --b DIST_B [--records 100000] [--queries 1000] [--shape synthetic|plain] [--set NAME --query-shape NAME]
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { synthetic, zipfText } from './corpus.mjs';
+import { recordSets, synthetic } from './corpus.mjs';
 import { settleHeap, stats } from './measure.mjs';
 import { flatDocument, loadLibraries, TOP } from './peers.mjs';
 import { QUERY_SHAPES, shapedQueries, typedQueries } from './queries.mjs';
@@ -22,6 +25,7 @@ const { values } = parseArgs({
     a: { type: 'string' }, b: { type: 'string' },
     records: { type: 'string', default: '100000' }, queries: { type: 'string', default: '1000' }, seed: { type: 'string', default: '25' },
     shape: { type: 'string', default: 'synthetic' },
+    set: { type: 'string' }, 'query-shape': { type: 'string' },
   },
 });
 if (!values.a || !values.b) throw new Error('usage: node bench/first-sight-ab.mjs --a DIST_A --b DIST_B');
@@ -31,13 +35,21 @@ const WARMUP = 50;
 
 if (values.shape !== 'synthetic' && values.shape !== 'plain') throw new Error(`--shape: synthetic or plain, not "${values.shape}"`);
 const PLAIN = values.shape === 'plain';
+const SET = values.set ?? (PLAIN ? 'zipf2' : undefined);
+const QUERY_SHAPE = values['query-shape'] ?? (PLAIN ? 'typed2' : undefined);
+/** Records and queries of a shape of shapes.mjs, or the synthetic ones of first-sight.mjs (undefined). */
+const shaped = SET === undefined && QUERY_SHAPE === undefined ? undefined : {
+  makeRecords: recordSets(RECORDS)[SET ?? 'synthetic'],
+  queryShape: QUERY_SHAPES[/** @type {keyof typeof QUERY_SHAPES} */ (QUERY_SHAPE ?? 'typed2')],
+};
+if (shaped && (!shaped.makeRecords || !shaped.queryShape)) throw new Error(`--set: one of ${Object.keys(recordSets(0)).join(', ')}; --query-shape: one of ${Object.keys(QUERY_SHAPES).join(', ')}`);
 const corpusFor = () => {
-  const records = PLAIN ? zipfText(RECORDS, { attributes: 2 }) : synthetic(RECORDS);
+  const records = shaped ? shaped.makeRecords() : synthetic(RECORDS);
   return { ...records, documents: records.records.map((r) => flatDocument(r, records.peer)) };
 };
 const { all } = (() => {
   const corpus = corpusFor();
-  return { all: PLAIN ? shapedQueries(corpus, WARMUP + QUERIES, Number(values.seed), QUERY_SHAPES.typed2) : typedQueries(corpus, WARMUP + QUERIES, Number(values.seed)) };
+  return { all: shaped ? shapedQueries(corpus, WARMUP + QUERIES, Number(values.seed), shaped.queryShape) : typedQueries(corpus, WARMUP + QUERIES, Number(values.seed)) };
 })();
 const [warmup, queries] = [all.slice(0, WARMUP), all.slice(WARMUP)];
 
@@ -52,7 +64,7 @@ for (const [name, dist] of [['A', values.a], ['B', values.b]]) {
 
 /** @type {(instance: LanternInstance, query: string) => Promise<string[]>} the default answer's ids */
 const defaultAnswer = async (instance, query) => {
-  const response = await instance.answer(PLAIN ? { query, hitsPerPage: TOP } : { query });
+  const response = await instance.answer(shaped ? { query, hitsPerPage: TOP } : { query });
   return /** @type {{ hits: Array<{ objectID: string }> }} */ (response.body).hits.map((h) => h.objectID);
 };
 /** @type {(instance: LanternInstance, query: string) => Promise<string[]>} */
@@ -73,7 +85,7 @@ for (const [i, { query }] of queries.entries()) {
 
 /** @type {(s: { p50: number, p99: number }) => string} */
 const figures = (s) => `p50 ${s.p50.toFixed(3)} ms, p99 ${s.p99.toFixed(2)} ms`;
-console.log(`${RECORDS} ${PLAIN ? 'zipfText (title, body)' : 'synthetic'} records, ${QUERIES} first-sight queries asked of both builds in turns\nA: ${values.a}\nB: ${values.b}`);
+console.log(`${shaped ? `${SET} records, ${QUERY_SHAPE} queries` : `${RECORDS} synthetic records`}, ${QUERIES} first-sight queries asked of both builds in turns\nA: ${values.a}\nB: ${values.b}`);
 for (const [kind, label] of /** @type {const} */ ([['full', 'default answer'], ['ids', 'objectID only']])) {
   const [a, b] = ['A', 'B'].map((name) => stats(measured[name][kind]));
   console.log(`${label.padEnd(15)} A ${figures(a)}; B ${figures(b)}; B/A p50 ${(b.p50 / a.p50).toFixed(3)}, p99 ${(b.p99 / a.p99).toFixed(3)}`);
