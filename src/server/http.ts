@@ -10,6 +10,7 @@ import type { RequestHandler } from '../requester.js';
 import { requestIdHeaders, requestIdOf } from '../api/request-id.js';
 import { parseAddress } from '../auth/cidr.js';
 import { contentOf, type ApiResponse } from '../api/types.js';
+import { CallTurns } from './call-turns.js';
 import { isRefused, limitConnections } from './connection-limit.js';
 import { rawAnswer } from './raw-answer.js';
 
@@ -154,7 +155,7 @@ function headersOf(req: IncomingMessage): Record<string, string> {
   return headers;
 }
 
-export function handler(engine: RequestHandler, options: ServeOptions = {}) {
+export function handler(engine: RequestHandler, options: ServeOptions = {}, turns = new CallTurns()) {
   return async (req: IncomingMessage, res: ServerResponse) => {
     if (isRefused(req.socket)) return; // answered 503 when it connected
     const headers = headersOf(req);
@@ -177,16 +178,19 @@ export function handler(engine: RequestHandler, options: ServeOptions = {}) {
         req.resume();
         return;
       }
-      const response = await engine.request({
-        method: req.method ?? 'GET',
-        path: req.url ?? '/',
-        headers,
-        body,
-        sourceIp: callerAddress(req, options.trustProxy),
-        userToken: vouchedUserToken(req, options.trustProxy),
-        answerAsText: true,
+      // calls are answered in the order they came, a few milliseconds' worth a turn, so that new connections are accepted between (see call-turns.ts)
+      await turns.answer(async () => {
+        const response = await engine.request({
+          method: req.method ?? 'GET',
+          path: req.url ?? '/',
+          headers,
+          body,
+          sourceIp: callerAddress(req, options.trustProxy),
+          userToken: vouchedUserToken(req, options.trustProxy),
+          answerAsText: true,
+        });
+        await sendResponse(res, response);
       });
-      await sendResponse(res, response);
     } catch (e) {
       console.error('lantern: internal error', e);
       if (!res.headersSent) send(res, 500, { message: 'Internal error', status: 500 }, ownId());
@@ -215,6 +219,7 @@ function answerUnreadable(error: Error & { code?: string }, socket: Duplex): voi
 /** Serves `engine` on host:port; resolves with the listening server. */
 export function serve(engine: RequestHandler, options: ServeOptions = {}): Promise<Server> {
   const timeouts = { ...TIMEOUTS, ...options.timeouts };
+  const turns = new CallTurns();
   const server = createServer({
     // slow or idle clients do not hold sockets forever
     headersTimeout: timeouts.headers,
@@ -222,12 +227,17 @@ export function serve(engine: RequestHandler, options: ServeOptions = {}): Promi
     keepAliveTimeout: timeouts.keepAlive,
     // how often the header and request timeouts are checked
     connectionsCheckingInterval: Math.min(30_000, Math.max(10, Math.floor(timeouts.headers / 4))),
-  }, handler(engine, options));
+  }, handler(engine, options, turns));
+  server.on('connection', () => turns.noteConnection());
   server.timeout = timeouts.idle;
   server.on('clientError', answerUnreadable);
   // node:http hands CONNECT to this event alone (with no listener, the socket is closed unanswered)
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => socket.end(rawAnswer(405, 'Method CONNECT is not available')));
   limitConnections(server, options.maxConnectionsPerAddress);
+  // a client may close its side once its request is sent (Connection: close, then end): by default node:http
+  // then ends the socket at once, and a call answered on a later turn (in its turn, see call-turns.ts, or a
+  // write waiting for its pause) had no socket left to answer on; half-open, the answer goes out, then it closes
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 7700, options.host ?? '127.0.0.1', () => resolve(server));
