@@ -408,6 +408,13 @@ function isMemoized(w: i32): bool {
   return true;
 }
 
+/**
+ * The query's last word has just been started (one letter): someone is
+ * typing it, and the next keystroke comes back with the words before it, so
+ * they are worth a memo slot at first sight (see metBefore).
+ */
+function typingNextWord(): bool { return wordLength.get(wordCount - 1) <= 1; }
+
 /** The words whose matches never feed the attribute keys: the excluded and the stop words (see ranking.ts). */
 function unkeyedWords(): i32 { return unchecked(params[P_EXCLUDED_WORDS]) | stopWords; }
 
@@ -417,7 +424,7 @@ function matchQueryWord(w: i32): void {
   const from = wordStart.get(w), length = wordLength.get(w), budget = wordMaxTypos.get(w), prefix = wordPrefix.get(w) != 0;
   const known = findSlot(queryUnits, from, length, budget, prefix);
   if (known) { useSlot(known); return; }
-  if (!metBefore(queryUnits, from, length, budget, prefix)) { matchWord(w); return; }
+  if (!typingNextWord() && !metBefore(queryUnits, from, length, budget, prefix)) { matchWord(w); return; }
   fillSlot(claimSlot(queryUnits, from, length, budget, prefix));
   matchWord(w);
   finishSlot();

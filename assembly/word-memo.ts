@@ -4,7 +4,8 @@
 // decodes the postings of every term it reaches. A memo slot keeps what that
 // matching produced: the word's typo-level and exact bitmaps, its best
 // attribute key per record, the terms it matched, so the next keystroke
-// copies it instead. Kept from a word's second sight on (see metBefore).
+// copies it instead. Kept from a word's second sight on, or from its first
+// where the next word has just been started (see metBefore).
 // Dropped by any write, like the prefix cache.
 import { IntVec, freeVec } from './buffers';
 import { entryKeys, entryLead, layoutWords } from './prefix-cache';
@@ -63,11 +64,11 @@ function noteWord(word: Word, units: IntVec, from: i32, length: i32, maxTypos: i
 
 /**
  * The words last matched without a slot. A slot is claimed for a word at
- * its second sight only: clearing one costs 2.75 bytes a record (2.75 MB at
- * 1M records) and copying it out a fifth of that, which a word seen once
- * (the first word of a query not being typed, or of the first keystroke
- * after it) paid for nothing. A query typed claims it at its second
- * keystroke and uses it from the third on.
+ * its second sight: clearing one costs 2.75 bytes a record (2.75 MB at 1M
+ * records) and copying it out a fifth of that, which a word seen once (the
+ * first word of a query not being typed) paid for nothing. The search
+ * claims one at first sight too where the query's last word has just been
+ * started (typingNextWord in search.ts).
  */
 const metOnce = new Array<Word>(0);
 
