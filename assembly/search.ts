@@ -23,7 +23,7 @@ import {
 import {
   countHits, criteriaCount, distinctLimit, isConstant, prepareCriteria, rankCandidates, ranked, rankedGroup, scanOnce, scannedAttribute, scannedExact, scannedProximity, setDistinctLimit,
 } from './bucket-sort';
-import { MEMO_WORDS, claimSlot, findSlot } from './word-memo';
+import { MEMO_WORDS, claimSlot, findSlot, metBefore } from './word-memo';
 import { arm as armBound, deferredTerms, disarm as disarmBound, orDeferredInto } from './bounded-match';
 import {
   C_ATTRIBUTE, C_TYPO, P_BOUND_LAST_WORD, QUERY_TYPE_PREFIX_ALL, QUERY_TYPE_PREFIX_LAST, TYPO_MODE_MIN, TYPO_MODE_OFF, P_ALLOWED_ATTRIBUTES, P_ALTERNATIVES, P_CRITERIA, P_CRITERIA_COUNT, P_DISTINCT, P_EXACT_SINGLE, P_EXCLUDED_WORDS, P_FILTER, P_FILTER_SCORES_ACTIVE, P_FILTER_WORDS, P_GEO_ACTIVE, P_LIGHT_WORDS, P_MIN_1_TYPO, P_MIN_2_TYPOS, P_NO_EXACT_ATTRIBUTES, P_NO_PREFIX_ATTRIBUTES, P_NO_PREFIX_WORDS, P_NO_TYPO_ATTRIBUTES, P_NO_TYPO_WORDS, P_OFFSET, P_OPTIONAL_WORDS, P_PHRASE_PAIRS, P_QUERY_LENGTH, P_RAISED_TYPO_WORDS, P_QUERY_TYPE, P_STOP_WORDS, P_TOP_K, P_TYPOS_ON_NUMBERS, P_TYPO_MODE, mask64, params,
@@ -400,13 +400,20 @@ function matchAlternatives(): void {
 /**
  * The complete words of a query being typed come back at every keystroke:
  * the first words (of several, not excluded) are matched through the word
- * memo while the attribute keys fit its 16 bits.
+ * memo while the attribute keys fit its 16 bits, from their second sight on.
  */
 function isMemoized(w: i32): bool {
   if (wordCount < 2 || w >= wordCount - 1 || w >= MEMO_WORDS || isExcluded(w) || isStop(w) || wordLength.get(w) == 0) return false;
   for (let a = 0; a < attributeRank.length; a++) if (attributeRank.get(a) >= 63) return false;
   return true;
 }
+
+/**
+ * The query's last word has just been started (one letter): someone is
+ * typing it, and the next keystroke comes back with the words before it, so
+ * they are worth a memo slot at first sight (see metBefore).
+ */
+function typingNextWord(): bool { return wordLength.get(wordCount - 1) <= 1; }
 
 /** The words whose matches never feed the attribute keys: the excluded and the stop words (see ranking.ts). */
 function unkeyedWords(): i32 { return unchecked(params[P_EXCLUDED_WORDS]) | stopWords; }
@@ -417,6 +424,7 @@ function matchQueryWord(w: i32): void {
   const from = wordStart.get(w), length = wordLength.get(w), budget = wordMaxTypos.get(w), prefix = wordPrefix.get(w) != 0;
   const known = findSlot(queryUnits, from, length, budget, prefix);
   if (known) { useSlot(known); return; }
+  if (!typingNextWord() && !metBefore(queryUnits, from, length, budget, prefix)) { matchWord(w); return; }
   fillSlot(claimSlot(queryUnits, from, length, budget, prefix));
   matchWord(w);
   finishSlot();

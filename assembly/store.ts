@@ -25,18 +25,28 @@ const RANK_ESCAPE: u32 = (1 << RANK_BITS) - 1;
 let postingDoc: u32 = 0;
 let postingKey: u32 = 0;
 
+/** A one-byte stored key (below 0x80, rank below RANK_ESCAPE) as rank << POSITION_BITS | position. */
+@inline function shortKey(key: u32): u32 { return ((key & RANK_ESCAPE) << POSITION_BITS) | (key >> RANK_BITS); }
+
 /**
  * Decodes the posting (record gap, key) at `p` of a keyed list whose
  * previous record is `next - 1`; returns the offset after it. Most postings
- * of long lists are a one-byte gap and a one-byte key, read as one u16.
+ * of long lists are a one-byte gap and a one-byte key, and most of the
+ * others (terms in fewer than one record in 128) a two-byte gap and a
+ * one-byte key: both are read from one load. A list's block has room past
+ * its last posting for the load (see add and importPostingList).
  */
 @inline function readPosting(p: usize, next: u32): usize {
-  const pair = <u32>load<u16>(p);
-  if ((pair & 0x8080) == 0 && (pair & (RANK_ESCAPE << 8)) != RANK_ESCAPE << 8) {
-    postingDoc = next + (pair & 0x7f);
-    const key = pair >> 8;
-    postingKey = ((key & RANK_ESCAPE) << POSITION_BITS) | (key >> RANK_BITS);
+  const x = load<u32>(p);
+  if ((x & 0x8080) == 0 && (x & (RANK_ESCAPE << 8)) != RANK_ESCAPE << 8) {
+    postingDoc = next + (x & 0x7f);
+    postingKey = shortKey((x >> 8) & 0x7f);
     return p + 2;
+  }
+  if ((x & 0x808080) == 0x80 && (x & (RANK_ESCAPE << 16)) != RANK_ESCAPE << 16) {
+    postingDoc = next + ((x & 0x7f) | ((x >> 1) & 0x3f80));
+    postingKey = shortKey((x >> 16) & 0x7f);
+    return p + 3;
   }
   postingDoc = next + readVarint(p);
   postingKey = readKey(varintEnd);

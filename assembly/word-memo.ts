@@ -4,7 +4,9 @@
 // decodes the postings of every term it reaches. A memo slot keeps what that
 // matching produced: the word's typo-level and exact bitmaps, its best
 // attribute key per record, the terms it matched, so the next keystroke
-// copies it instead. Dropped by any write, like the prefix cache.
+// copies it instead. Kept from a word's second sight on, or from its first
+// where the next word has just been started (see metBefore).
+// Dropped by any write, like the prefix cache.
 import { IntVec, freeVec } from './buffers';
 import { entryKeys, entryLead, layoutWords } from './prefix-cache';
 
@@ -18,17 +20,22 @@ export const MEMO_WORDS = SLOTS - 1;
 /** The bytes of every slot laid out for `words`. */
 export function fullMemoBytes(words: i32): usize { return <usize>SLOTS * slotBytes(words); }
 
+/** A query word as matched: its folded units, typo budget, prefix flag; and when it was last met. */
 @unmanaged
-export class Slot {
-  ptr: usize = 0;
-  /** The word: its folded units, typo budget, prefix flag. */
+class Word {
   units: IntVec = new IntVec();
   maxTypos: i32 = -1;
   prefix: bool = false;
+  lastUse: i32 = 0;
+}
+
+@unmanaged
+export class Slot {
+  ptr: usize = 0;
+  word: Word = new Word();
   /** Per matched term: term, typos | full << 2. */
   terms: IntVec = new IntVec();
   typoMatched: bool = false;
-  lastUse: i32 = 0;
   valid: bool = false;
 }
 
@@ -41,10 +48,43 @@ export function invalidateWordMemo(): void {
   for (let i = 0; i < slots.length; i++) unchecked(slots[i]).valid = false;
 }
 
-function sameWord(slot: Slot, units: IntVec, from: i32, length: i32, maxTypos: i32, prefix: bool): bool {
-  if (!slot.valid || slot.maxTypos != maxTypos || slot.prefix != prefix || slot.units.length != length) return false;
-  for (let i = 0; i < length; i++) if (slot.units.get(i) != units.get(from + i)) return false;
+function isWord(word: Word, units: IntVec, from: i32, length: i32, maxTypos: i32, prefix: bool): bool {
+  if (word.maxTypos != maxTypos || word.prefix != prefix || word.units.length != length) return false;
+  for (let i = 0; i < length; i++) if (word.units.get(i) != units.get(from + i)) return false;
   return true;
+}
+
+function noteWord(word: Word, units: IntVec, from: i32, length: i32, maxTypos: i32, prefix: bool): void {
+  word.units.length = 0;
+  for (let i = 0; i < length; i++) word.units.push(units.get(from + i));
+  word.maxTypos = maxTypos;
+  word.prefix = prefix;
+  word.lastUse = ++clock;
+}
+
+/**
+ * The words last matched without a slot. A slot is claimed for a word at
+ * its second sight: clearing one costs 2.75 bytes a record (2.75 MB at 1M
+ * records) and copying it out a fifth of that, which a word seen once (the
+ * first word of a query not being typed) paid for nothing. The search
+ * claims one at first sight too where the query's last word has just been
+ * started (typingNextWord in search.ts).
+ */
+const metOnce = new Array<Word>(0);
+
+/** Whether the word was matched lately without a slot; if not, it is noted (in place of the word met longest ago). */
+export function metBefore(units: IntVec, from: i32, length: i32, maxTypos: i32, prefix: bool): bool {
+  for (let i = 0; i < metOnce.length; i++) if (isWord(unchecked(metOnce[i]), units, from, length, maxTypos, prefix)) return true;
+  let noted: Word;
+  if (metOnce.length < SLOTS) {
+    noted = new Word();
+    metOnce.push(noted);
+  } else {
+    noted = unchecked(metOnce[0]);
+    for (let i = 1; i < metOnce.length; i++) if (unchecked(metOnce[i]).lastUse < noted.lastUse) noted = unchecked(metOnce[i]);
+  }
+  noteWord(noted, units, from, length, maxTypos, prefix);
+  return false;
 }
 
 /** The slot holding the word `units[from, from + length)` with this budget and prefix flag, or null. */
@@ -52,8 +92,8 @@ export function findSlot(units: IntVec, from: i32, length: i32, maxTypos: i32, p
   if (layoutWords != slotWords) return null;
   for (let i = 0; i < slots.length; i++) {
     const slot = unchecked(slots[i]);
-    if (!sameWord(slot, units, from, length, maxTypos, prefix)) continue;
-    slot.lastUse = ++clock;
+    if (!slot.valid || !isWord(slot.word, units, from, length, maxTypos, prefix)) continue;
+    slot.word.lastUse = ++clock;
     return slot;
   }
   return null;
@@ -65,7 +105,8 @@ export function claimSlot(units: IntVec, from: i32, length: i32, maxTypos: i32, 
     for (let i = 0; i < slots.length; i++) {
       const dropped = unchecked(slots[i]);
       heap.free(dropped.ptr);
-      freeVec(dropped.units);
+      freeVec(dropped.word.units);
+      heap.free(changetype<usize>(dropped.word));
       freeVec(dropped.terms);
       heap.free(changetype<usize>(dropped));
     }
@@ -79,16 +120,12 @@ export function claimSlot(units: IntVec, from: i32, length: i32, maxTypos: i32, 
     slots.push(slot);
   } else {
     slot = unchecked(slots[0]);
-    for (let i = 1; i < slots.length; i++) if (unchecked(slots[i]).lastUse < slot.lastUse) slot = unchecked(slots[i]);
+    for (let i = 1; i < slots.length; i++) if (unchecked(slots[i]).word.lastUse < slot.word.lastUse) slot = unchecked(slots[i]);
   }
   memory.fill(slot.ptr, 0, slotBytes(slotWords));
-  slot.units.length = 0;
-  for (let i = 0; i < length; i++) slot.units.push(units.get(from + i));
-  slot.maxTypos = maxTypos;
-  slot.prefix = prefix;
+  noteWord(slot.word, units, from, length, maxTypos, prefix);
   slot.terms.length = 0;
   slot.typoMatched = false;
-  slot.lastUse = ++clock;
   slot.valid = false;
   return slot;
 }

@@ -111,3 +111,31 @@ describe('best attribute keys, whichever way the candidates are listed', () => {
     check('house', house, 300);
   });
 });
+
+describe('postings of every size', () => {
+  // a posting is a record gap of one to three bytes and a key of one or two
+  // (position << 3 | rank, ranks from 7 on followed by a second byte); each
+  // size is decoded its own way and must give the same record and key
+  const GAPS = [1, 5, 127, 128, 300, 16383, 16384, 20000];
+  const POSITIONS = [0, 2, 15, 16, 200];
+  const ATTRIBUTES = 10;
+  const needles: Array<{ id: number; attribute: number; position: number }> = [];
+  for (let id = 0, i = 0; id < 60000; id += GAPS[i % GAPS.length], i++) {
+    needles.push({ id, attribute: (i * 3) % ATTRIBUTES, position: POSITIONS[i % POSITIONS.length] });
+  }
+  const docs: Array<string | string[]> = Array.from({ length: 60000 }, () => 'hay');
+  for (const { id, attribute, position } of needles) {
+    const doc = Array.from({ length: ATTRIBUTES }, () => 'hay');
+    doc[attribute] = [...Array.from({ length: position }, () => 'hay'), 'needle'].join(' ');
+    docs[id] = doc;
+  }
+
+  it('gives each record its attribute and position', () => {
+    const core = build(docs);
+    for (const text of ['needle', 'needl']) {
+      const r = search(core, text, { length: 2000 });
+      const got = r.hits.map((h) => ({ id: h.id, attribute: h.attributeRank, position: h.attributePosition })).sort((a, b) => a.id - b.id);
+      expect(got, text).toEqual(needles);
+    }
+  });
+});

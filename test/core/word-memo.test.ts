@@ -37,6 +37,20 @@ describe('word memo', () => {
     expect(multiWord).toBeGreaterThan(40);
   });
 
+  it('answers as a fresh index does when keystrokes come a few at a time', () => {
+    // a word whose next word is past its first letter gets its slot at its second sight
+    const typing = build(docs);
+    let multiWord = 0;
+    for (const phrase of [...PHRASES, 'desgin teh futur', 'brian sceince']) {
+      for (const text of keystrokes(phrase).filter((_, i) => i % 3 === 2)) {
+        const want = answer(build(docs), text);
+        expect(answer(typing, text), text).toEqual(want);
+        if (/ \S\S/.test(text) && want.nbHits > 0) multiWord++;
+      }
+    }
+    expect(multiWord).toBeGreaterThan(10);
+  });
+
   it('sees records written between keystrokes', () => {
     const core = build(docs);
     expect(answer(core, 'quantum zebr').nbHits).toBe(0);
