@@ -109,7 +109,7 @@ export function addDocuments(): void {
       forward.pushVarint(<u32>position);
       for (let t = 0; t < tokens.count; t++) {
         const term = internToken(t);
-        ensureTerms(termCount);
+        if (term >= postings.ptr.length) ensureTerms(termCount);
         const key = attributeKey(attribute, position);
         postings.add(term, doc, key);
         if (cached) notePosting(term, doc, key);
