@@ -6,7 +6,7 @@
 // Infinity (written back as null) and "\ud800" as a lone surrogate (not
 // UTF-8: a snapshot would read it back as U+FFFD). Such writes get a 400.
 import { badRequest } from '../util/errors.js';
-import { assertJson, noteChecked, wasChecked } from '../util/json-check.js';
+import { assertJson } from '../util/json-check.js';
 
 /**
  * Levels of objects and arrays a written value may nest (a record is level 1).
@@ -31,10 +31,8 @@ const OPERATION_LEVELS = 3;
  * refuses that, as such.
  */
 export function unstorable(value: unknown): string | undefined {
-  jsonInDoubt = false;
   const found = problemIn(value, MAX_NESTING);
-  // a value the walk found plain is JSON too: the engine's JSON check need not walk it again
-  if (!found && typeof value === 'object' && value !== null && (!jsonInDoubt || isJson(value))) noteChecked(value);
+  if (!found && typeof value === 'object' && value !== null) storable.add(value);
   if (!found || !isJson(value)) return undefined;
   return `${found.path.length > 0 ? `attribute ${pathText(found.path)}` : 'it'} ${found.problem}`;
 }
@@ -49,11 +47,11 @@ function isJson(value: unknown): boolean {
 }
 
 /**
- * Set by problemIn when the value walked holds what JSON.stringify may
- * refuse though a snapshot could hold what it writes (a BigInt, a toJSON
- * method): only the JSON check can tell.
+ * Values `unstorable` found storable (records and partial updates as a
+ * batch's items are read): the check of the whole operation skips them
+ * instead of walking every record twice.
  */
-let jsonInDoubt = false;
+const storable = new WeakSet<object>();
 
 /** Refuses a write operation (any kind) holding what a snapshot could not hold; records were checked, and named, before. */
 export function assertStorable(operation: object): void {
@@ -71,10 +69,7 @@ interface Problem {
 function problemIn(value: unknown, levels: number): Problem | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? undefined : { path: [], problem: `is ${value}: only finite numbers can be stored` };
   if (typeof value === 'string') return isUnicode(value) ? undefined : { path: [], problem: `holds ${loneSurrogate(value)}` };
-  if (typeof value === 'bigint') jsonInDoubt = true;
-  // values unstorable noted (records and partial updates as a batch's items are read): not walked twice
-  if (typeof value !== 'object' || value === null || wasChecked(value)) return undefined;
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') jsonInDoubt = true;
+  if (typeof value !== 'object' || value === null || storable.has(value)) return undefined;
   if (levels === 0) return { path: [], problem: `is nested more than ${MAX_NESTING} levels deep (objects and arrays)` };
   const found = Array.isArray(value) ? problemInArray(value, levels - 1) : problemInObject(value, levels - 1);
   return found;

@@ -10,26 +10,11 @@ export function assertJson(value: unknown): void {
   if (mayFail(value)) check(value, '', []);
 }
 
-/**
- * Objects checked before, found JSON (and storable: src/index/storable.ts
- * notes a batch's records as it reads them): the check of the operation
- * holding them skips them instead of walking every record a second time.
- * Records are copies the engine made, not changed after they were read.
- */
-const checked = new WeakSet<object>();
-
-/** Notes an object found JSON (and storable) as it was read: later checks skip it. */
-export function noteChecked(value: object): void { checked.add(value); }
-
-/** Whether an object was noted checked. */
-export function wasChecked(value: object): boolean { return checked.has(value); }
-
 /** Objects and BigInts are all a walk must look at: every other value is written, or left out, as it is. */
 const mayFail = (value: unknown): boolean => (typeof value === 'object' && value !== null) || typeof value === 'bigint';
 
 /** `value` is an object or a BigInt; `key` its name or index in its parent (toJSON is given it as a string). */
 function check(value: unknown, key: string | number, ancestors: object[]): void {
-  if (checked.has(value as object)) return;
   const toJSON = (value as { toJSON?: unknown }).toJSON;
   if (typeof toJSON === 'function') {
     value = toJSON.call(value, String(key));
