@@ -77,6 +77,11 @@ export class ByteVec {
 
   pushVarint(v: u32): void {
     this.reserve(this.length + 5);
+    this.pushReserved(v);
+  }
+
+  /** Pushes a varint into room reserved before (5 bytes at most): a loop pushing many reserves once. */
+  @inline pushReserved(v: u32): void {
     while (v >= 0x80) {
       store<u8>(this.ptr + <usize>(this.length++), <u8>(v | 0x80));
       v >>= 7;

@@ -56,9 +56,12 @@ let slotMask: i32 = 0;
 function sameUnits(term: i32, t: i32): bool {
   const n = tokens.foldLength.get(t);
   if (termUnitLength.get(term) != n) return false;
-  const start = termUnitStart.get(term);
-  for (let i = 0; i < n; i++) if (termUnits.get(start + i) != tokens.unit(t, i)) return false;
-  return true;
+  // raw pointers: read through the vectors, every unit reloaded them (nothing tells the compiler they stay put)
+  const a = termUnits.ptr + (<usize>termUnitStart.get(term) << 2);
+  const b = tokens.units.ptr + (<usize>tokens.foldStart.get(t) << 2);
+  let i = 0;
+  for (; i + 1 < n; i += 2) if (load<u64>(a + (<usize>i << 2)) != load<u64>(b + (<usize>i << 2))) return false;
+  return i == n || load<i32>(a + (<usize>i << 2)) == load<i32>(b + (<usize>i << 2));
 }
 
 /** Slot holding token t's term, or the empty slot where it would go. */

@@ -104,17 +104,19 @@ export function addDocuments(): void {
       previousAttribute = attribute;
       tokenize(text, length);
       text += <usize>length << 1;
-      forward.pushVarint(SEGMENT);
-      forward.pushVarint(<u32>attribute);
-      forward.pushVarint(<u32>position);
+      // the segment's three varints and one a token, five bytes each at most
+      forward.reserve(forward.length + 5 * (3 + tokens.count));
+      forward.pushReserved(SEGMENT);
+      forward.pushReserved(<u32>attribute);
+      forward.pushReserved(<u32>position);
       for (let t = 0; t < tokens.count; t++) {
         const term = internToken(t);
-        ensureTerms(termCount);
+        if (term >= postings.ptr.length) ensureTerms(termCount);
         const key = attributeKey(attribute, position);
         postings.add(term, doc, key);
         if (cached) notePosting(term, doc, key);
         if (tokens.count == 1) wholeValues.add(term, doc, 0);
-        forward.pushVarint(<u32>term + 1);
+        forward.pushReserved(<u32>term + 1);
         position++;
       }
       if (tokens.count > 0) position--;

@@ -123,6 +123,8 @@ let inWord = false;
 let tokenIsNumeric = true;
 let tokenHash: u32 = 0;
 let tokenUnits: i32 = 0;
+/** Where the token being read ends so far (stored once, when it ends). */
+let tokenEnd: i32 = 0;
 
 @inline function put(array: IntVec, index: i32, value: i32): void {
   store<i32>(array.ptr + (<usize>index << 2), value);
@@ -130,7 +132,7 @@ let tokenUnits: i32 = 0;
 
 function startToken(at: i32): void {
   put(tokens.start, tokenCount, at);
-  put(tokens.end, tokenCount, at);
+  tokenEnd = at;
   put(tokens.foldStart, tokenCount, unitCount);
   inWord = true;
   tokenIsNumeric = true;
@@ -142,6 +144,7 @@ function endToken(): void {
   if (!inWord) return;
   inWord = false;
   if (tokenUnits == 0) return;
+  put(tokens.end, tokenCount, tokenEnd);
   put(tokens.foldLength, tokenCount, tokenUnits);
   put(tokens.numeric, tokenCount, tokenIsNumeric ? 1 : 0);
   put(tokens.hash, tokenCount, <i32>tokenHash);
@@ -188,7 +191,7 @@ export function tokenize(ptr: usize, length: i32): void {
       if (c - 0x30 <= 9 || lower - 0x61 <= 25) {
         if (!inWord) startToken(i);
         appendUnit(c - 0x41 <= 25 ? lower : c);
-        put(tokens.end, tokenCount, i + 1);
+        tokenEnd = i + 1;
         continue;
       }
       if (!isIndexedSeparator(c)) { endToken(); continue; }
@@ -202,14 +205,14 @@ export function tokenize(ptr: usize, length: i32): void {
     if (cls == WORD) {
       if (!inWord) startToken(i);
       appendFolded(c);
-      put(tokens.end, tokenCount, i + 1);
+      tokenEnd = i + 1;
     } else if (cls == MARK) {
-      if (inWord) put(tokens.end, tokenCount, i + 1);
+      if (inWord) tokenEnd = i + 1;
     } else if (cls == SINGLE) {
       endToken();
       startToken(i);
       appendFolded(c);
-      put(tokens.end, tokenCount, i + 1);
+      tokenEnd = i + 1;
       tokenIsNumeric = false;
       endToken();
     } else {
@@ -235,7 +238,7 @@ export function loadFoldedTerm(ptr: usize, length: i32): void {
   tokenCount = 0;
   startToken(0);
   for (let i = 0; i < length; i++) appendUnit(<u32>load<u16>(ptr + (<usize>i << 1)));
-  put(tokens.end, tokenCount, length);
+  tokenEnd = length;
   endToken();
   tokens.count = tokenCount;
   tokens.units.length = unitCount;
