@@ -363,7 +363,7 @@ export class SearchIndex {
   /** Applies `changes` (as read), `given` holding the forms of those given in another form. */
   setSettings(changes: SettingsChanges, given: GivenForms = {}): void {
     this.givenForms = mergeGivenForms(this.givenForms, changes, given);
-    const next = mergeSettings(this.settings, changes);
+    const next = this.settingsAfter(changes);
     const reindex = !this.shared && changed(next, this.settings, INDEXING_SETTINGS);
     const rebuilt = this.rebuilt?.settings === JSON.stringify(next) ? this.rebuilt.index : undefined;
     this.rebuilt = undefined;
@@ -384,7 +384,7 @@ export class SearchIndex {
    */
   async prepareSettings(changes: SettingsChanges): Promise<void> {
     if (this.shared) return;
-    const next = mergeSettings(this.settings, changes);
+    const next = this.settingsAfter(changes);
     if (!changed(next, this.settings, [...INDEXING_SETTINGS, 'attributesForFaceting'])) return;
     this.rebuilt = { settings: JSON.stringify(next), index: await this.buildCopy(next, [...this.allRecords()]) };
   }

@@ -155,7 +155,7 @@ function headersOf(req: IncomingMessage): Record<string, string> {
   return headers;
 }
 
-export function handler(engine: RequestHandler, options: ServeOptions = {}, turns = new CallTurns()) {
+export function handler(engine: RequestHandler, options: ServeOptions, turns: CallTurns) {
   return async (req: IncomingMessage, res: ServerResponse) => {
     if (isRefused(req.socket)) return; // answered 503 when it connected
     const headers = headersOf(req);
