@@ -16,6 +16,7 @@ import type { ApiError } from '../util/errors.js';
 import type { Recovered } from '../durability/recovery.js';
 import { yieldTurn } from '../util/turns.js';
 import { WritePacer } from './write-pacer.js';
+import { SliceLengths } from './slice-lengths.js';
 import { WriteRoom } from './write-room.js';
 import { workerProof } from './snapshot-proof.js';
 import { newCursorKey } from '../query/browse.js';
@@ -151,15 +152,6 @@ export interface EngineOptions {
   embeddingQueue?: EmbeddingsOptions['queue'];
 }
 
-/**
- * Actions of a batch applied in one event-loop turn (~1,000 records take
- * ~25 ms to index; each slice makes the next searches refresh the core's
- * caches). Measured with four writers of 1,000-record batches against eight
- * searchers (bench/reads-under-writes.mjs, alternated in one session): p99
- * 65-72 ms at 250, 62-64 ms at 100, 54-59 ms at 50 (which cost a third of
- * the writes' throughput).
- */
-const APPLY_SLICE = 100;
 
 /** Milliseconds `work` took. */
 function timed(work: () => void): number {
@@ -179,6 +171,7 @@ export class Engine {
   readonly metrics = new Metrics();
   /** @internal Keeps indexing from starving searches (the router notes each read). */
   readonly pacer: WritePacer;
+  private readonly sliceLengths = new SliceLengths();
   /** @internal Signs browse cursors; a new one per process, so older cursors are stale. */
   cursorKey!: CryptoKey;
 
@@ -423,11 +416,13 @@ export class Engine {
   private async applyInSlices(op: Logged<WriteOperation>, taskID: number): Promise<number> {
     const actions = op.type === 'batch' ? op.actions : [];
     let busy = 0;
-    for (let first = 0; first === 0 || first < actions.length; first += APPLY_SLICE) {
+    // a batch's slices taking about SLICE_MS each on the index written (see slice-lengths.ts)
+    for (let first = 0, length = 1; first === 0 || first < actions.length; first += length) {
       if (first > 0) await yieldTurn();
       // searches waiting get as much time as writes took since the last pause (see write-pacer.ts)
       await this.pacer.pause();
-      const slice = op.type === 'batch' && actions.length > APPLY_SLICE ? { ...op, actions: actions.slice(first, first + APPLY_SLICE) } : op;
+      if (op.type === 'batch') length = this.sliceLengths.lengthFor(op.indexName);
+      const slice = op.type === 'batch' && actions.length > length ? { ...op, actions: actions.slice(first, first + length) } : op;
       const ms = timed(() => {
         this.durability.apply(slice, taskID);
         // while searches arrive, the write folds its changes into the rank orders (paced as write work)
@@ -435,6 +430,7 @@ export class Engine {
         if (this.pacer.readsArriving && 'indexName' in op) this.catalog.computeRanksOf(op.indexName);
       });
       this.pacer.charge(ms);
+      if (op.type === 'batch') this.sliceLengths.noteSlice(op.indexName, Math.min(length, actions.length - first), ms);
       busy += ms;
     }
     return busy;

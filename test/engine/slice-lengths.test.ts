@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { SliceLengths } from '../../src/engine/slice-lengths.js';
+
+describe('slice lengths', () => {
+  it('sizes slices by what an action took on the index: costly records get short slices', () => {
+    const lengths = new SliceLengths();
+    const first = lengths.lengthFor('talks');
+    // each index's first slice (which made it) is not learnt from
+    lengths.noteSlice('talks', first, first * 5);
+    lengths.noteSlice('cheap', first, first * 5);
+    expect(lengths.lengthFor('talks')).toBe(first);
+    lengths.noteSlice('talks', first, first * 0.13); // a TED talk with twelve sort replicas: 0.13 ms an action
+    lengths.noteSlice('cheap', first, first * 0.01);
+    expect(lengths.lengthFor('talks')).toBeLessThan(first / 4);
+    expect(lengths.lengthFor('talks') * 0.13).toBeCloseTo(3, 0);
+    // never longer than the first: the count measured best on cheap records
+    expect(lengths.lengthFor('cheap')).toBe(first);
+    // another index keeps its own estimate
+    expect(lengths.lengthFor('other')).toBe(first);
+  });
+
+  it('keeps slices within bounds however slow or fast the actions', () => {
+    const lengths = new SliceLengths();
+    for (let slice = 0; slice < 2; slice++) {
+      lengths.noteSlice('slow', 10, 500);
+      lengths.noteSlice('fast', 1000, 0);
+    }
+    expect(lengths.lengthFor('slow')).toBe(10);
+    expect(lengths.lengthFor('fast')).toBe(100);
+  });
+
+  it('moves a third of the way towards one slice the machine held up, not all of it', () => {
+    const lengths = new SliceLengths();
+    lengths.noteSlice('talks', 100, 50);
+    lengths.noteSlice('talks', 100, 5); // 0.05 ms an action: 60 a slice
+    expect(lengths.lengthFor('talks')).toBe(60);
+    lengths.noteSlice('talks', 60, 18); // preempted: 0.3 ms an action, which alone would make slices of 10
+    expect(lengths.lengthFor('talks')).toBe(Math.round(3 / (0.05 + 0.3 * (0.3 - 0.05))));
+    expect(lengths.lengthFor('talks')).toBe(24);
+  });
+
+  it('ignores an empty slice', () => {
+    const lengths = new SliceLengths();
+    const first = lengths.lengthFor('i');
+    lengths.noteSlice('i', 10, 1);
+    lengths.noteSlice('i', 0, 50);
+    expect(lengths.lengthFor('i')).toBe(first);
+  });
+});
