@@ -1,13 +1,11 @@
 // Write pacing: writes take at most about half of the main thread while
 // searches are being answered. Writes cost twice: when they are accepted
 // (parsed, checked, logged) and when they are applied (a slice of a batch
-// at a time); both are charged here. Write work charged while searches
-// arrive moves one gate later: no write work (accepting, applying, linking
-// vectors) starts before it, however many of them are under way, so the
-// time after it is the searches'. With nobody searching the gate stays
-// open and an import runs at full speed. A large write's acceptance is
-// stepped work (see PacedWork): each step is charged, and searches waiting
-// run between steps.
+// at a time); both are charged here. Before each slice, the engine waits as
+// long as the write work charged since the last pause if reads arrived
+// meanwhile, and not at all otherwise, so an import with nobody searching
+// runs at full speed. A large write's acceptance is stepped work (see
+// PacedWork): each step is charged, and searches waiting run between steps.
 import { yieldTurn } from '../util/turns.js';
 import { RetryLater } from '../util/errors.js';
 
@@ -32,19 +30,11 @@ const PAUSE_PER_WRITE_MS = 2.5;
  */
 const ADMIT_DEPTH = 5000;
 
-/**
- * Searches contend with writes while one was answered within this many
- * milliseconds: longer than a pause's usual length, so that searches
- * answered before a pause still count after it, and short enough that an
- * import started when searching stops runs at full speed at once.
- */
-const CONTENDED_MS = 100;
-
 export class WritePacer {
+  private readsSeen = 0;
+  private readsAtLastPause = 0;
   /** Milliseconds of write work done since the last pause. */
   private owed = 0;
-  /** performance.now() before which no write work starts (see the header). */
-  private writesResumeAt = 0;
   private admitted: Promise<void> = Promise.resolve();
 
   /** When the last read was answered (performance.now()). */
@@ -59,17 +49,13 @@ export class WritePacer {
 
   /** A read (search, browse, getObject...) was answered. */
   noteRead(): void {
+    this.readsSeen++;
     this.lastRead = performance.now();
   }
 
   /** Whether searches are arriving (one answered within the last second). */
   get readsArriving(): boolean {
     return performance.now() - this.lastRead < 1000;
-  }
-
-  /** Whether searches are waiting on writes now (one answered within the last CONTENDED_MS). */
-  private get readsContending(): boolean {
-    return performance.now() - this.lastRead < CONTENDED_MS;
   }
 
   /**
@@ -102,21 +88,13 @@ export class WritePacer {
   /** Write work to be done in steps, charged from now (see PacedWork). */
   work(): PacedWork { return new PacedWork(this); }
 
-  /**
-   * Waits before the next piece of write work: moves the gate later by the
-   * work owed (`stretch` times the usual pause) while searches arrive, then
-   * waits for it. Every chain of write work waits for the same gate: when
-   * each paused for its own work alone, a batch being applied and the next
-   * one being accepted took turns with each other instead of with searches,
-   * and writes held half the thread, not the third the pause leaves them.
-   */
+  /** Waits before the next piece of write work (`stretch` times the usual pause). */
   async pause(stretch = 1): Promise<void> {
-    const now = performance.now();
-    if (this.readsContending) this.writesResumeAt = Math.max(this.writesResumeAt, now) + this.owed * PAUSE_PER_WRITE_MS * stretch;
-    else this.writesResumeAt = 0;
+    const owed = this.owed;
     this.owed = 0;
-    const wait = this.writesResumeAt - now;
-    if (wait >= 1) await new Promise((resume) => setTimeout(resume, wait));
+    const contended = this.readsSeen !== this.readsAtLastPause;
+    this.readsAtLastPause = this.readsSeen;
+    if (contended && owed >= 1) await new Promise((resume) => setTimeout(resume, owed * PAUSE_PER_WRITE_MS * stretch));
   }
 }
 

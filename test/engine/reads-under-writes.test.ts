@@ -67,25 +67,6 @@ describe('write pacing', () => {
     expect(await timed(() => pacer.pause())).toBeLessThan(5);
   });
 
-  it('holds every chain of write work at one gate: two pausing at once wait for the work of both', async () => {
-    const pacer = new WritePacer();
-    pacer.noteRead();
-    const started = performance.now();
-    // a batch being applied and the next one being accepted, each after 20 ms of work
-    const chain = async () => { pacer.charge(20); await pacer.pause(); return performance.now() - started; };
-    const [first, second] = await Promise.all([chain(), chain()]);
-    expect(Math.min(first, second)).toBeGreaterThanOrEqual(49);
-    expect(Math.max(first, second)).toBeGreaterThanOrEqual(99);
-  });
-
-  it('stops pausing once searches stop arriving', async () => {
-    const pacer = new WritePacer();
-    pacer.noteRead();
-    await new Promise((resume) => setTimeout(resume, 150));
-    pacer.charge(50);
-    expect(await timed(() => pacer.pause())).toBeLessThan(5);
-  });
-
   it('admits writes one at a time, each after the pause the work before it owes', async () => {
     const pacer = new WritePacer();
     pacer.noteRead();
