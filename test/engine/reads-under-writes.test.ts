@@ -268,9 +268,11 @@ describe('rank labels in the core', () => {
       for (const query of ['', 'record', 'numb']) expect(await page(engine, query), `round ${round}, "${query}"`).toEqual(await page(fresh, query));
       await fresh.close();
     }
-    // whole copies, per slot (customRanking's, the tie order's): the fresh indexes' and the first ones; the
-    // engine's later writes copied their own labels
-    for (const slot of [0, TIE_SLOT]) expect(wholeCopies.mock.calls.filter(([s]) => s === slot).length, `slot ${slot}`).toBeLessThan(rounds * 2 + 4);
+    // whole copies, per slot (customRanking's, the tie order's): the fresh indexes' and the first ones, and the
+    // engine's at most twice a write: each write here changes more than a quarter of the order (see
+    // LabelledOrder.fold), once or twice as it is applied in slices; copied whole each time the core reads
+    // them, they were 74 a slot
+    for (const slot of [0, TIE_SLOT]) expect(wholeCopies.mock.calls.filter(([s]) => s === slot).length, `slot ${slot}`).toBeLessThan(rounds * 3 + 4);
     wholeCopies.mockRestore();
     await engine.close();
   });
