@@ -144,6 +144,7 @@ export interface Projection {
  * the attributes the reader may not see, as paths.
  */
 export function projection(toRetrieve: string[] | null | undefined, hidden: string[] = []): Projection {
+  if (!toRetrieve?.length && hidden.length === 0) return EVERY_ATTRIBUTE; // the default: no key to make nor look up
   return projections.get(JSON.stringify([toRetrieve ?? null, hidden]), () => deepFrozen(projectionOf(toRetrieve, hidden)));
 }
 
@@ -157,6 +158,9 @@ function deepFrozen<T>(value: T): T {
   }
   return value;
 }
+
+/** The projection of every attribute, nothing hidden. */
+const EVERY_ATTRIBUTE = deepFrozen(projectionOf(null, []));
 
 function projectionOf(toRetrieve: string[] | null | undefined, hidden: string[]): Projection {
   const wanted = toRetrieve && toRetrieve.length > 0 ? toRetrieve : ['*'];
