@@ -382,29 +382,23 @@ function draftHit(index: SearchIndex, hit: CoreHit, shape: HitShape, marked: Int
   return new HitDraft(out, visible, highlighted, matched, snippeted);
 }
 
-/**
- * A drafted hit with its highlights and snippets (`markedLeaf`: the leaf of
- * the next value drafted), added by one Object.assign: a hit has the shape
- * of its record's keys in their order, one of thousands (see project), and
- * a store per field missed V8's caches, at twice the cost of the assign.
- */
+/** A drafted hit with its highlights and snippets (`markedLeaf`: the leaf of the next value drafted). */
 function finishHit(draft: HitDraft, shape: HitShape, markedLeaf: (text: string) => HighlightLeaf | SnippetLeaf): Hit {
   const { out, visible } = draft;
   if (!visible) return out;
-  const marks: { _highlightResult?: Record<string, unknown>; _snippetResult?: Record<string, unknown> } = {};
   if (draft.highlighted.length > 0) {
     const result: Record<string, unknown> = {};
     draft.highlighted.forEach((name, i) => {
       setOwn(result, name, mapLeaves(own(visible, name) as Json, draft.matched[i] ? markedLeaf : unmatchedLeaf, shape.keep));
     });
-    marks._highlightResult = result;
+    out._highlightResult = result;
   }
   if (draft.snippeted.length > 0) {
     const result: Record<string, unknown> = {};
     for (const [name] of draft.snippeted) setOwn(result, name, mapLeaves(own(visible, name) as Json, markedLeaf, shape.keep));
-    marks._snippetResult = result;
+    out._snippetResult = result;
   }
-  return Object.assign(out, marks);
+  return out;
 }
 
 /** The top-level attributes of attributesToHighlight, or by default of the searchable attributes (every attribute when none is set). */
