@@ -20,6 +20,7 @@ function isContainer(v: unknown): v is object {
  * against 3.2 µs, ten objectIDs). Counting stops at either bound, within the
  * first hit or two of a page of highlighted ones, whose text is far longer
  * than the start needs: counting to twice the limit cost as much as the walk.
+ * A page of hits stops it at once (see itemsPastCount).
  */
 const WRITTEN_WHOLE = 40;
 
@@ -37,6 +38,7 @@ let characters = 0;
 /** Counts `container`'s members and characters down; false as soon as either runs out (so a cycle never fits). */
 function fits(container: object): boolean {
   if (Array.isArray(container)) {
+    if (itemsPastCount(container)) return false;
     for (const item of container as unknown[]) if (!fitsMember(item)) return false;
     return true;
   }
@@ -46,6 +48,17 @@ function fits(container: object): boolean {
     if (!fitsMember((container as Record<string, unknown>)[key])) return false;
   }
   return true;
+}
+
+/**
+ * Whether an array's items, each counted as its first one (its own members
+ * named, none read), are more than the count has left: a page of hits, or a
+ * batch of records, is then not counted member by member.
+ */
+function itemsPastCount(array: unknown[]): boolean {
+  const first: unknown = array[0];
+  if (array.length < 2 || !isContainer(first)) return false;
+  return array.length * (Array.isArray(first) ? first.length : Object.keys(first).length) > members;
 }
 
 function fitsMember(member: unknown): boolean {
