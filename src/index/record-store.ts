@@ -45,13 +45,18 @@ const INFLATED_BYTES = 64 << 20;
 /**
  * Records kept decoded (a power of two), of those read lately: a page of
  * hits asked for again (the next keystroke, the previous page) decodes
- * nothing, or a record or two that another took the slot of. Few: a
- * kept record outlives a young-generation collection or two and is copied
- * by each, and 4,096 of them doubled what each collection copied in a run
- * of first-sight searches (1.5 against 0.7 MB) for ~1 µs saved per hit
- * found again.
+ * nothing, or a record or two that another took the slot of. A kept
+ * record outlives a young-generation collection or two and is copied by
+ * each: 4,096 of them doubled what each collection copied in a run of
+ * first-sight searches over 100k synthetic records (1.5 against 0.7 MB),
+ * for ~1 µs saved per hit found again. But a small corpus's records are
+ * found again and again, and larger ones cost more to decode: 512 held a
+ * fifth of the 2,356 TED talks, whose 1.3 kB records take 7 µs each to
+ * parse, and 4,096 cut the default answer's p50 there by 8-13% at first
+ * sight, the plain shape's and the cities' unchanged (bench/RESULTS.md,
+ * "The fixed cost of an answer").
  */
-const DECODED_KEPT = 512;
+const DECODED_KEPT = 4096;
 
 /**
  * The records kept decoded (see DECODED_KEPT), direct-mapped: a record's

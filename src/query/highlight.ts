@@ -109,7 +109,7 @@ function mark(text: string, tokens: Int32Array, at: number, listed: number, coun
  */
 function synonymShownAs(token: string, words: number, o: HighlightOptions): string | undefined {
   const folded = fold(token);
-  const standsFor = o.words.filter((w, i) => (words & (1 << i)) !== 0 && fold(w) !== folded && o.synonyms![i]?.has(folded));
+  const standsFor = o.words.filter((w, i) => (words & (1 << i)) !== 0 && o.synonyms![i]?.has(folded) && fold(w) !== folded);
   return standsFor.length === 1 ? standsFor[0] : undefined;
 }
 

@@ -61,25 +61,26 @@ function criteriaFor(criteria: number[], mode: CoreQuery['typoMode']): number[] 
  * the criterion ties every record, as with `none`.
  */
 function exactOnSingleWord(
-  mode: CoreQuery['exactOnSingleWordQuery'], words: Array<[number, number]>, query: string, setting: Setting, dictionaries: QueryDictionaries,
+  mode: CoreQuery['exactOnSingleWordQuery'], folded: string[], setting: Setting, dictionaries: QueryDictionaries,
 ): CoreQuery['exactOnSingleWordQuery'] {
-  if (mode !== 'word' || words.length !== 1) return mode;
-  const word = fold(query.slice(words[0][0], words[0][1]));
+  if (mode !== 'word' || folded.length !== 1) return mode;
+  const word = folded[0];
   const queryLanguages: string[] | undefined = setting('queryLanguages');
   return word.length < 3 || dictionaries.isStopWord(word, queryLanguages?.length ? queryLanguages : undefined) ? 'none' : mode;
 }
 
-function maskOf(words: Array<[number, number]>, query: string, wanted: (word: string, w: number) => boolean): number {
+/** The query words (`folded`: each folded) that `wanted` keeps. */
+function maskOf(folded: string[], wanted: (word: string, w: number) => boolean): number {
   let mask = 0;
-  words.forEach(([s, e], w) => { if (wanted(fold(query.slice(s, e)), w)) mask |= bit(w); });
+  folded.forEach((word, w) => { if (wanted(word, w)) mask |= bit(w); });
   return mask;
 }
 
 /** The query words a setting lists (each listed entry folded to words by `wordsOf`); none when it lists none. */
-function listedWordsMask(words: Array<[number, number]>, query: string, listed: string[] | null | undefined, wordsOf: (entry: string) => string[]): number {
+function listedWordsMask(folded: string[], listed: string[] | null | undefined, wordsOf: (entry: string) => string[]): number {
   if (!listed?.length) return 0;
   const wanted = new Set(listed.flatMap(wordsOf));
-  return maskOf(words, query, (word) => wanted.has(word));
+  return maskOf(folded, (word) => wanted.has(word));
 }
 
 /** advancedSyntax: `-word` excludes, `"a b"` is a phrase (no typo, no prefix, adjacent). */
@@ -128,14 +129,14 @@ function optionLanguages(option: unknown, setting: Setting): Languages | null {
  * has nothing else. Phrase and excluded words (advancedSyntax) keep their role.
  */
 function stopWordsMask(
-  words: Array<[number, number]>, query: string, setting: Setting, queryType: string, fixed: number, dictionaries: QueryDictionaries,
+  folded: string[], setting: Setting, queryType: string, fixed: number, dictionaries: QueryDictionaries,
 ): number {
   const languages = optionLanguages(setting('removeStopWords'), setting);
   if (languages === null || queryType === 'prefixAll') return 0;
-  const last = words.length - 1;
-  const mask = maskOf(words, query, (word, w) => (fixed & bit(w)) === 0 && !(queryType === 'prefixLast' && w === last)
+  const last = folded.length - 1;
+  const mask = maskOf(folded, (word, w) => (fixed & bit(w)) === 0 && !(queryType === 'prefixLast' && w === last)
     && dictionaries.isStopWord(word, languages));
-  const ranked = ((1 << Math.min(words.length, 31)) - 1) & ~fixed;
+  const ranked = ((1 << Math.min(folded.length, 31)) - 1) & ~fixed;
   return (ranked & ~mask) === 0 ? 0 : mask;
 }
 
@@ -148,27 +149,27 @@ function stopWordsMask(
  * else of every language. Nothing without a strategy: a query that has
  * results as typed is never relaxed, so its order never changes.
  */
-function relaxedLightWords(words: Array<[number, number]>, query: string, setting: Setting, dictionaries: QueryDictionaries): number {
-  if (setting('removeWordsIfNoResults') === 'none' || words.length < 2) return 0;
+function relaxedLightWords(folded: string[], setting: Setting, dictionaries: QueryDictionaries): number {
+  if (setting('removeWordsIfNoResults') === 'none' || folded.length < 2) return 0;
   const queryLanguages: string[] | undefined = setting('queryLanguages');
   const languages = optionLanguages(setting('removeStopWords'), setting) ?? (queryLanguages?.length ? queryLanguages : undefined);
-  return maskOf(words, query, (word) => dictionaries.isStopWord(word, languages));
+  return maskOf(folded, (word) => dictionaries.isStopWord(word, languages));
 }
 
 /** Alternatives of each query word: its plural or singular forms with ignorePlurals. */
-function wordAlternatives(query: string, words: Array<[number, number]>, setting: Setting, dictionaries: QueryDictionaries): Alternative[] {
+function wordAlternatives(folded: string[], setting: Setting, dictionaries: QueryDictionaries): Alternative[] {
   const languages = optionLanguages(setting('ignorePlurals'), setting);
   if (languages === null) return [];
   const exact = (setting('alternativesAsExact') ?? []).includes('ignorePlurals');
-  return words.flatMap(([s, e], word) => dictionaries.pluralForms(fold(query.slice(s, e)), languages).map((text) => ({ word, text, exact })));
+  return folded.flatMap((form, word) => dictionaries.pluralForms(form, languages).map((text) => ({ word, text, exact })));
 }
 
 /** Alternatives of each compound query word: its parts, as a phrase (decompoundQuery, on unless false). */
-function compoundAlternatives(query: string, words: Array<[number, number]>, setting: Setting, dictionaries: QueryDictionaries): Alternative[] {
+function compoundAlternatives(folded: string[], setting: Setting, dictionaries: QueryDictionaries): Alternative[] {
   if (setting('decompoundQuery') === false) return [];
   const queryLanguages: string[] | undefined = setting('queryLanguages');
   const languages = queryLanguages?.length ? queryLanguages : undefined;
-  return words.flatMap(([s, e], word) => dictionaries.decompositions(fold(query.slice(s, e)), languages)
+  return folded.flatMap((form, word) => dictionaries.decompositions(form, languages)
     .map((parts) => ({ word, text: parts.join(' '), exact: true })));
 }
 
@@ -193,10 +194,9 @@ const MAX_SPLIT_HEAD = 12;
  * tolerance (disableTypoToleranceOnWords, phrases) and excluded words take
  * no part.
  */
-function splitsAndConcatenations(query: string, words: Array<[number, number]>, core: CoreQuery): Alternative[] {
+function splitsAndConcatenations(folded: string[], core: CoreQuery): Alternative[] {
   if (core.typoMode === 'off') return [];
   const fixed = (core.noTypoWords ?? 0) | (core.excludedWords ?? 0);
-  const folded = words.map(([s, e]) => fold(query.slice(s, e)));
   const out: Alternative[] = [];
   folded.forEach((word, w) => {
     if ((fixed & bit(w)) !== 0) return;
@@ -301,14 +301,16 @@ export function planQuery(
     length,
   };
   const words = index.coreIndex.prepareQuery(core);
-  core.exactOnSingleWordQuery = exactOnSingleWord(core.exactOnSingleWordQuery, words, query, setting, dictionaries);
+  // each word folded once: most steps below read the words folded
+  const folded = words.map(([s, e]) => fold(query.slice(s, e)));
+  core.exactOnSingleWordQuery = exactOnSingleWord(core.exactOnSingleWordQuery, folded, setting, dictionaries);
   if (setting('advancedSyntax')) {
     const { excluded, phraseWords, phrasePairs } = advancedSyntax(query, words, setting);
     Object.assign(core, { excludedWords: excluded, noTypoWords: phraseWords, noPrefixWords: phraseWords, phrasePairs });
   }
-  core.optionalWords = listedWordsMask(words, query, setting('optionalWords'), (w) => fold(w).split(/\s+/));
-  core.noTypoWords = (core.noTypoWords ?? 0) | listedWordsMask(words, query, setting('disableTypoToleranceOnWords'), (w) => [fold(w)]);
-  const stopWords = stopWordsMask(words, query, setting, queryType, (core.excludedWords ?? 0) | (core.noPrefixWords ?? 0), dictionaries);
+  core.optionalWords = listedWordsMask(folded, setting('optionalWords'), (w) => fold(w).split(/\s+/));
+  core.noTypoWords = (core.noTypoWords ?? 0) | listedWordsMask(folded, setting('disableTypoToleranceOnWords'), (w) => [fold(w)]);
+  const stopWords = stopWordsMask(folded, setting, queryType, (core.excludedWords ?? 0) | (core.noPrefixWords ?? 0), dictionaries);
   if (stopWords !== 0) {
     Object.assign(core, { stopWords, lightWords: stopWords });
     core.optionalWords |= stopWords;
@@ -323,10 +325,10 @@ export function planQuery(
   if (noExact) core.noExactAttributes = index.attributeIds(noExact);
   const synonyms = synonymsOf(index, query, words, setting);
   const alternativeSources: AlternativeSource[] = [
-    { type: 'plural', alternatives: wordAlternatives(query, words, setting, dictionaries) },
-    { type: 'compound', alternatives: compoundAlternatives(query, words, setting, dictionaries) },
+    { type: 'plural', alternatives: wordAlternatives(folded, setting, dictionaries) },
+    { type: 'compound', alternatives: compoundAlternatives(folded, setting, dictionaries) },
     { type: 'synonym', alternatives: synonyms },
-    { type: 'splitOrConcat', alternatives: splitsAndConcatenations(query, words, core) },
+    { type: 'splitOrConcat', alternatives: splitsAndConcatenations(folded, core) },
     { type: 'wordBreaks', alternatives: wordBreakAlternatives(query, words) },
   ];
   core.alternatives = alternativeSources.flatMap((source) => source.alternatives);
@@ -336,7 +338,7 @@ export function planQuery(
   if (scores) core.filterRanks = scores.ranks;
   core.distinct = distinctOf(setting);
   return {
-    core, words, geo, scores: scores?.scores, synonyms, lightWords: relaxedLightWords(words, query, setting, dictionaries), stopWords, alternativeSources,
+    core, words, geo, scores: scores?.scores, synonyms, lightWords: relaxedLightWords(folded, setting, dictionaries), stopWords, alternativeSources,
   };
 }
 

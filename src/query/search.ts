@@ -221,7 +221,8 @@ interface HitShape {
   keep?: (leaf: { matchLevel: string }) => boolean;
   /** The top-level attributes highlighted (`*`: every one), see highlightAttributes. */
   toHighlight: string[] | '*';
-  toSnippet: string[] | null;
+  /** attributesToSnippet's entries as [name, words] (see snippetSpecs). */
+  toSnippet: Array<[string, number]>;
   /** Whether hits may carry highlights or snippets (not with an empty attributesToHighlight and no attributesToSnippet). */
   marked: boolean;
   /** A hit is its objectID alone: the record itself is not read. */
@@ -229,7 +230,7 @@ interface HitShape {
   ellipsis: string;
   /** How hits are highlighted: worked out on first use (most searches of an app that highlights nothing never need it). */
   highlighting: () => HighlightOptions;
-  /** A top-level attribute as highlighting reads it, looked up once per search. */
+  /** A top-level attribute as highlighting reads it (see highlightedAttribute). */
   attribute: (name: string) => HighlightedAttribute;
   /** retrieveVectors: hits carry every vector of their record, written or computed. */
   vectors: boolean;
@@ -250,10 +251,29 @@ function mayMatch(attribute: HighlightedAttribute, marked: Int32Array | undefine
   return false;
 }
 
+/**
+ * The highlighted attributes looked up for an index, at the version of its
+ * records and settings they were looked up at: every search of an index
+ * that does not change reads the same few (a lookup walks the searchable
+ * attributes and makes their ids' list).
+ */
+const highlightedAttributes = new WeakMap<SearchIndex, { version: number; byName: Map<string, HighlightedAttribute> }>();
+
+/** The highlighted attribute `name` of `index` as it is now (see highlightedAttributes). */
+function highlightedAttribute(index: SearchIndex, name: string): HighlightedAttribute {
+  let known = highlightedAttributes.get(index);
+  if (known?.version !== index.version) highlightedAttributes.set(index, (known = { version: index.version, byName: new Map() }));
+  let attribute = known.byName.get(name);
+  if (attribute === undefined) {
+    const whole = index.indexesWhole(name);
+    known.byName.set(name, (attribute = { whole, coreIds: whole ? index.attributeIds([name]) : [] }));
+  }
+  return attribute;
+}
+
 function hitShape(index: SearchIndex, words: string[], setting: Setting, plan: QueryPlan, context: SearchContext, vectors: boolean): HitShape {
   const hidden: string[] = context.seeUnretrievable ? [] : (setting('unretrievableAttributes') ?? []);
   let highlighting: HighlightOptions | undefined;
-  const attributes = new Map<string, HighlightedAttribute>();
   const toRetrieve: string[] | null = setting('attributesToRetrieve');
   // a record's vectors are answered when asked for (retrieveVectors), not as any attribute is
   const everything = toRetrieve === null || toRetrieve.length === 0 || toRetrieve.includes('*');
@@ -266,20 +286,13 @@ function hitShape(index: SearchIndex, words: string[], setting: Setting, plan: Q
     visible: context.seeUnretrievable || hidden.length === 0 ? undefined : projection(['*'], hidden),
     keep: setting('restrictHighlightAndSnippetArrays') === true ? (leaf) => leaf.matchLevel !== 'none' : undefined,
     toHighlight: highlightedNames(toHighlight, index.parsedSearchableAttributes()),
-    toSnippet,
+    toSnippet: snippetSpecs(toSnippet),
     marked,
     idOnly: !marked && retrieved.names?.length === 1 && retrieved.names[0] === 'objectID',
     ellipsis: setting('snippetEllipsisText'),
     highlighting: () => (highlighting ??= highlightOptions(words, setting, plan)),
     vectors: vectors && index.vectors.any,
-    attribute: (name) => {
-      let attribute = attributes.get(name);
-      if (attribute === undefined) {
-        const whole = index.indexesWhole(name);
-        attributes.set(name, (attribute = { whole, coreIds: whole ? index.attributeIds([name]) : [] }));
-      }
-      return attribute;
-    },
+    attribute: (name) => highlightedAttribute(index, name),
   };
 }
 
@@ -287,7 +300,11 @@ function hitShape(index: SearchIndex, words: string[], setting: Setting, plan: Q
 function highlightOptions(words: string[], setting: Setting, plan: QueryPlan): HighlightOptions {
   const options: HighlightOptions = { preTag: setting('highlightPreTag'), postTag: setting('highlightPostTag'), words };
   if (plan.stopWords !== 0) options.unmarked = plan.stopWords;
-  if (setting('replaceSynonymsInHighlight') === true) options.synonyms = synonymWords(plan.synonyms, words.length);
+  if (setting('replaceSynonymsInHighlight') === true) {
+    // without a synonym's word no token is shown as a query word: every marked token would look for one
+    const synonyms = synonymWords(plan.synonyms, words.length);
+    if (synonyms.some((set) => set.size > 0)) options.synonyms = synonyms;
+  }
   return options;
 }
 
@@ -408,12 +425,18 @@ function highlightAttributes(record: Record<string, Json>, names: string[] | '*'
   return (names === '*' ? Object.keys(record).filter(isText) : names).filter((n) => own(record, n) != null);
 }
 
-/** attributesToSnippet entries `attr` or `attr:N` (N words, default 10); `*` = every attribute. */
-function snippetAttributes(record: Record<string, Json>, setting: string[] | null): Array<[string, number]> {
-  const out: Array<[string, number]> = [];
-  for (const spec of setting ?? []) {
+/** attributesToSnippet entries `attr` or `attr:N` (N words, default 10; `*` = every attribute), read once per search. */
+function snippetSpecs(setting: string[] | null): Array<[string, number]> {
+  return (setting ?? []).map((spec) => {
     const [name, size] = spec.split(':');
-    const words = Number(size) > 0 ? Number(size) : 10;
+    return [name, Number(size) > 0 ? Number(size) : 10];
+  });
+}
+
+/** The attributes of `record` to snippet, with their sizes in words (see snippetSpecs). */
+function snippetAttributes(record: Record<string, Json>, specs: Array<[string, number]>): Array<[string, number]> {
+  const out: Array<[string, number]> = [];
+  for (const [name, words] of specs) {
     const names = name === '*' ? Object.keys(record).filter(isText) : [name];
     for (const n of names) if (own(record, n) != null) out.push([n, words]);
   }

@@ -20,6 +20,7 @@ function isContainer(v: unknown): v is object {
  * against 3.2 µs, ten objectIDs). Counting stops at either bound, within the
  * first hit or two of a page of highlighted ones, whose text is far longer
  * than the start needs: counting to twice the limit cost as much as the walk.
+ * A page of hits stops it at once (see itemsPastCount).
  */
 const WRITTEN_WHOLE = 40;
 
@@ -37,6 +38,7 @@ let characters = 0;
 /** Counts `container`'s members and characters down; false as soon as either runs out (so a cycle never fits). */
 function fits(container: object): boolean {
   if (Array.isArray(container)) {
+    if (itemsPastCount(container)) return false;
     for (const item of container as unknown[]) if (!fitsMember(item)) return false;
     return true;
   }
@@ -48,11 +50,43 @@ function fits(container: object): boolean {
   return true;
 }
 
+/**
+ * Whether an array's items, each counted as its first one (its own members
+ * named, none read), are more than the count has left: a page of hits, or a
+ * batch of records, is then not counted member by member.
+ */
+function itemsPastCount(array: unknown[]): boolean {
+  const first: unknown = array[0];
+  if (array.length < 2 || !isContainer(first)) return false;
+  return array.length * (Array.isArray(first) ? first.length : Object.keys(first).length) > members;
+}
+
 function fitsMember(member: unknown): boolean {
   if (--members < 0) return false;
   if (typeof member === 'string') characters -= member.length;
   if (characters < 0) return false;
   return !isContainer(member) || fits(member);
+}
+
+/**
+ * Names met lately, with their JSON text as a member's start (`"name":`):
+ * JSON.stringify of each name was a third of a walk's time, and the walks
+ * of an app's answers meet the same few names. Short names only, and all
+ * let go past NAMES_KEPT (names that are data, say), so that few are held.
+ */
+const nameTexts = new Map<string, string>();
+const NAMES_KEPT = 1024;
+const KEPT_NAME_LENGTH = 64;
+
+/** `"name":`, as JSON.stringify writes the name. */
+function nameText(name: string): string {
+  const known = nameTexts.get(name);
+  if (known !== undefined) return known;
+  const text = `${JSON.stringify(name)}:`;
+  if (name.length > KEPT_NAME_LENGTH) return text;
+  if (nameTexts.size >= NAMES_KEPT) nameTexts.clear();
+  nameTexts.set(name, text);
+  return text;
 }
 
 /** JSON.stringify's text of a container, or undefined where it throws (a BigInt: the walk throws where it meets it). */
@@ -106,7 +140,7 @@ export function jsonStart(value: unknown, limit: number): string {
       const nested = isContainer(member);
       const text = nested ? undefined : JSON.stringify(member);
       if (!nested && text === undefined) continue; // undefined, a function, a symbol: no member
-      emit(`${first ? '' : ','}${JSON.stringify(key)}:`);
+      emit(first ? nameText(key) : `,${nameText(key)}`);
       first = false;
       if (nested) walk(member);
       else emit(text!);
