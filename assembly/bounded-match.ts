@@ -80,6 +80,13 @@ export function arm(others: i32, scratch: usize, words: i32, filter: usize, filt
 export function disarm(): void { armed = false; }
 
 /**
+ * After the bounded word's matching, a bitmap holding every candidate of
+ * the query (the other words' candidates, see measure), or 0 when they were
+ * not computed (the word matched no term).
+ */
+export function knownCandidates(): usize { return measured ? boundBitmap : 0; }
+
+/**
  * While the last word is matched, the bitmap of the other words'
  * candidates once measured (else 0), to decode `term`'s postings within:
  * the query's candidates are among them, and no later step reads the bits
