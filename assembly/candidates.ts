@@ -189,18 +189,28 @@ function keyCut(wanted: i32): i32 {
   return 0x7fffffff;
 }
 
-/** Lists the records of `source` (and of `also`, unless 0), ascending. */
+/**
+ * Lists the records of `source` (and of `also`, unless 0), ascending, 128
+ * records at a time: at 1M records most vectors of a narrow query's
+ * bitmap are empty, and one test passes over each.
+ */
 function listBitmap(source: usize, also: usize): void {
   const list = candidates.ptr;
+  const end = <usize>bitmapWords << 2;
   let n = 0;
-  for (let i = 0; i < bitmapWords; i++) {
-    const o = <usize>i << 2;
-    let bits = load<u32>(source + o);
-    if (also != 0) bits &= load<u32>(also + o);
-    while (bits != 0) {
-      store<i32>(list + (<usize>n << 2), (i << 5) + <i32>ctz(bits));
-      bits &= bits - 1;
-      n++;
+  for (let o: usize = 0; o < end; o += 16) {
+    let v = v128.load(source + o);
+    if (also != 0) v = v128.and(v, v128.load(also + o));
+    if (!v128.any_true(v)) continue;
+    for (let lane: usize = 0; lane < 16; lane += 4) {
+      let bits = load<u32>(source + o + lane);
+      if (also != 0) bits &= load<u32>(also + o + lane);
+      const first = <i32>((o + lane) << 3);
+      while (bits != 0) {
+        store<i32>(list + (<usize>n << 2), first + <i32>ctz(bits));
+        bits &= bits - 1;
+        n++;
+      }
     }
   }
   candidates.length = n;
