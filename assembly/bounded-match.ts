@@ -9,10 +9,13 @@
 // the candidates' forward lists is deferred (marked, not decoded), and the
 // candidates' forward lists are then scanned for the deferred terms.
 //
+// The terms it does decode are read within those candidates too (see
+// boundFor): their other records' bits and keys would never be read.
+//
 // The last word's bitmaps are then right for every candidate, the only
 // records later steps read them for (candidates, typo levels, exact, lead
-// and attribute keys); outside the candidates they may miss records, so
-// unmatchedWords also reads the deferred postings for it (orDeferredInto).
+// and attribute keys); outside the candidates they miss records, so
+// unmatchedWords reads the word's postings again (orSkippedInto).
 // Bounding is armed only when every word is required (no optional,
 // excluded or stop word: the candidates are then within the other words').
 import { IntVec, readVarint, varintEnd } from './buffers';
@@ -43,7 +46,9 @@ const deferBits = new IntVec();
 const deferTypos = new IntVec();
 const deferExact = new IntVec();
 /** The terms deferred by this search, in order. */
-export const deferredTerms = new IntVec();
+const deferredTerms = new IntVec();
+/** The terms this search decoded within the candidates only (see boundFor). */
+const boundTerms = new IntVec();
 
 /** Per term, the record being scanned when the term was last met in it (a posting keeps a term's first occurrence only). */
 const seenIn = new IntVec();
@@ -67,6 +72,7 @@ export function arm(others: i32, scratch: usize, words: i32, filter: usize, filt
   filterWords = filterLength;
   for (let i = 0; i < deferredTerms.length; i++) clearBit(deferBits.ptr, deferredTerms.get(i));
   deferredTerms.length = 0;
+  boundTerms.length = 0;
   while (deferTypos.length < termTotal) { deferTypos.push(0); deferExact.push(0); seenIn.push(-1); }
   while (deferBits.length << 5 < termTotal) deferBits.push(0);
 }
@@ -74,11 +80,26 @@ export function arm(others: i32, scratch: usize, words: i32, filter: usize, filt
 export function disarm(): void { armed = false; }
 
 /**
- * While the last word is matched, the bitmap of the other words'
- * candidates once measured (else 0): the query's candidates are among them,
- * so keys of records outside it need no logging.
+ * After the bounded word's matching, a bitmap holding every candidate of
+ * the query (the other words' candidates, see measure), or 0 when they were
+ * not computed (the word matched no term).
  */
-export function boundCandidates(): usize { return armed && measured ? boundBitmap : 0; }
+export function knownCandidates(): usize { return measured ? boundBitmap : 0; }
+
+/**
+ * While the last word is matched, the bitmap of the other words'
+ * candidates once measured (else 0), to decode `term`'s postings within:
+ * the query's candidates are among them, and no later step reads the bits
+ * or keys of other records. The term is noted for orSkippedInto.
+ */
+export function boundFor(term: i32): usize {
+  if (!armed || !measured) return 0;
+  boundTerms.push(term);
+  return boundBitmap;
+}
+
+/** The last bounded word's bitmaps may miss records beyond the candidates: some term was deferred or decoded within them. */
+export function skippedRecords(): bool { return deferredTerms.length > 0 || boundTerms.length > 0; }
 
 /**
  * A forward-list byte scanned costs this many posting bytes decoded: a
@@ -205,13 +226,15 @@ function scanRecordFor(doc: i32, w: i32, keys: IntVec): void {
 }
 
 /**
- * Writes into `scratch` (cleared here) the records of the deferred terms'
- * postings: unmatchedWords reads them for the bounded word, whose bitmaps
- * may miss records outside the candidates. After a query with no hits only.
+ * Writes into `scratch` (cleared here) every record of the postings of the
+ * terms deferred or decoded within the candidates: unmatchedWords reads
+ * them for the bounded word, whose bitmaps may miss records outside the
+ * candidates. After a query with no hits only.
  */
-export function orDeferredInto(scratch: usize, words: i32): void {
+export function orSkippedInto(scratch: usize, words: i32): void {
   memory.fill(scratch, 0, <usize>words << 2);
   for (let i = 0; i < deferredTerms.length; i++) postings.orInto(deferredTerms.get(i), scratch);
+  for (let i = 0; i < boundTerms.length; i++) postings.orInto(boundTerms.get(i), scratch);
 }
 
 @inline function clearBit(bitmap: usize, i: i32): void {

@@ -55,9 +55,12 @@ function assignWordRoles(): void {
  * vectors), and counts them. A word counts 0 typos where it matches with
  * none or not at all (an optional word): the sum of typosOf. `filter` is the
  * address of a filter bitmap of `filterWords` u32 words (a multiple of 4;
- * records past them are filtered out), or 0.
+ * records past them are filtered out), or 0. `within` (0: none) is a bitmap
+ * known to hold every candidate (a bounded word's, see bounded-match.ts):
+ * the 128 records of a vector it leaves empty are no candidates, and their
+ * words' bitmaps are not read.
  */
-export function writeCandidates(filter: usize, filterWords: i32): void {
+export function writeCandidates(filter: usize, filterWords: i32, within: usize): void {
   assignWordRoles();
   listedTypoTied = false;
   const target = candidateBitmap(), free = typoFreeBitmap(), one = oneTypoBitmap(), live = liveBits.ptr;
@@ -67,6 +70,16 @@ export function writeCandidates(filter: usize, filterWords: i32): void {
   let count = 0, freeCount = 0, oneCount = 0;
   for (let o: usize = 0; o < end; o += 16) {
     let bits = v128.load(live + o);
+    if (within != 0) {
+      const known = v128.load(within + o);
+      if (!v128.any_true(known)) {
+        v128.store(target + o, none);
+        v128.store(free + o, none);
+        v128.store(one + o, none);
+        continue;
+      }
+      bits = v128.and(bits, known);
+    }
     // records with no typo so far, and with one at most so far
     let typoFree = all, oneTypo = all, some = none;
     for (let w = 0; w < wordCount && v128.any_true(bits); w++) {
@@ -176,18 +189,28 @@ function keyCut(wanted: i32): i32 {
   return 0x7fffffff;
 }
 
-/** Lists the records of `source` (and of `also`, unless 0), ascending. */
+/**
+ * Lists the records of `source` (and of `also`, unless 0), ascending, 128
+ * records at a time: at 1M records most vectors of a narrow query's
+ * bitmap are empty, and one test passes over each.
+ */
 function listBitmap(source: usize, also: usize): void {
   const list = candidates.ptr;
+  const end = <usize>bitmapWords << 2;
   let n = 0;
-  for (let i = 0; i < bitmapWords; i++) {
-    const o = <usize>i << 2;
-    let bits = load<u32>(source + o);
-    if (also != 0) bits &= load<u32>(also + o);
-    while (bits != 0) {
-      store<i32>(list + (<usize>n << 2), (i << 5) + <i32>ctz(bits));
-      bits &= bits - 1;
-      n++;
+  for (let o: usize = 0; o < end; o += 16) {
+    let v = v128.load(source + o);
+    if (also != 0) v = v128.and(v, v128.load(also + o));
+    if (!v128.any_true(v)) continue;
+    for (let lane: usize = 0; lane < 16; lane += 4) {
+      let bits = load<u32>(source + o + lane);
+      if (also != 0) bits &= load<u32>(also + o + lane);
+      const first = <i32>((o + lane) << 3);
+      while (bits != 0) {
+        store<i32>(list + (<usize>n << 2), first + <i32>ctz(bits));
+        bits &= bits - 1;
+        n++;
+      }
     }
   }
   candidates.length = n;

@@ -10,7 +10,7 @@
 // for highlighting, so highlighted words are exactly the matched ones.
 import { IntVec } from './buffers';
 import { INNER_MARK, MAX_TOKEN_UNITS } from './text';
-import { orderTrie, orderedChar, orderedEnd, orderedNode, orderedTerm } from './trie-order';
+import { childChar, childFrom, childNode, orderTrie, orderedEnd, orderedNode, orderedTerm } from './trie-order';
 import { MAX_TYPOS, recordMatch as emitTerm, recordSubtreeMatch as emitTerms } from './wordsets';
 import { postings } from './store';
 import { subtreeCacheKey } from './prefix-cache';
@@ -44,11 +44,15 @@ let prefix: bool = false;
 let rowsAt: usize = 0;
 let pathAt: usize = 0;
 let unitsAt: usize = 0;
-let charAt: usize = 0;
 let termAt: usize = 0;
 let endAt: usize = 0;
+let childFromAt: usize = 0;
+let childNodeAt: usize = 0;
+let childCharAt: usize = 0;
 @inline function rowCell(i: i32): i32 { return load<i32>(rowsAt + (<usize>i << 2)); }
 @inline function nodeEnd(node: i32): i32 { return load<i32>(endAt + (<usize>node << 2)); }
+/** Where node `node`'s children start in childNode and childChar (node + 1: where they end). */
+@inline function firstChildAt(node: i32): i32 { return load<i32>(childFromAt + (<usize>node << 2)); }
 
 function selectWord(w: i32): void {
   start = wordStart.get(w);
@@ -193,8 +197,9 @@ function walkChildren(node: i32, depth: i32, bestPrefix: i32, bestPrefixLength: 
   const d = depth + 1;
   // with no slack, only children carrying a listed character can match (-1: any child may)
   const candidates = slack == 0 ? listNextChars(depth) : -1;
-  for (let child = node + 1, end = nodeEnd(node); child < end; child = nodeEnd(child)) {
-    const c = load<i32>(charAt + (<usize>child << 2));
+  for (let k = firstChildAt(node), last = firstChildAt(node + 1); k < last; k++) {
+    const c = load<i32>(childCharAt + (<usize>k << 2));
+    const child = load<i32>(childNodeAt + (<usize>k << 2));
     if (c == <i32>INNER_MARK) { emitInnerWord(child, depth, bestPrefix, bestPrefixLength); continue; }
     // the budget is set under each first letter, and holds in its subtree
     if (d == 1) maxTypos = budgetUnder(c);
@@ -236,9 +241,11 @@ export function matchWord(w: i32): void {
   selectWord(w);
   if (length == 0) return;
   orderTrie();
-  charAt = orderedChar.ptr;
   termAt = orderedTerm.ptr;
   endAt = orderedEnd.ptr;
+  childFromAt = childFrom.ptr;
+  childNodeAt = childNode.ptr;
+  childCharAt = childChar.ptr;
   walkChildren(0, 0, NO_MATCH, 0, 1);
 }
 

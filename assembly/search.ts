@@ -24,7 +24,7 @@ import {
   countHits, criteriaCount, distinctLimit, isConstant, prepareCriteria, rankCandidates, ranked, rankedGroup, scanOnce, scannedAttribute, scannedExact, scannedProximity, setDistinctLimit,
 } from './bucket-sort';
 import { MEMO_WORDS, claimSlot, findSlot, metBefore } from './word-memo';
-import { arm as armBound, deferredTerms, disarm as disarmBound, orDeferredInto } from './bounded-match';
+import { arm as armBound, disarm as disarmBound, knownCandidates, orSkippedInto, skippedRecords } from './bounded-match';
 import {
   C_ATTRIBUTE, C_TYPO, P_BOUND_LAST_WORD, QUERY_TYPE_PREFIX_ALL, QUERY_TYPE_PREFIX_LAST, TYPO_MODE_MIN, TYPO_MODE_OFF, P_ALLOWED_ATTRIBUTES, P_ALTERNATIVES, P_CRITERIA, P_CRITERIA_COUNT, P_DISTINCT, P_EXACT_SINGLE, P_EXCLUDED_WORDS, P_FILTER, P_FILTER_SCORES_ACTIVE, P_FILTER_WORDS, P_GEO_ACTIVE, P_LIGHT_WORDS, P_MIN_1_TYPO, P_MIN_2_TYPOS, P_NO_EXACT_ATTRIBUTES, P_NO_PREFIX_ATTRIBUTES, P_NO_PREFIX_WORDS, P_NO_TYPO_ATTRIBUTES, P_NO_TYPO_WORDS, P_OFFSET, P_OPTIONAL_WORDS, P_PHRASE_PAIRS, P_QUERY_LENGTH, P_RAISED_TYPO_WORDS, P_QUERY_TYPE, P_STOP_WORDS, P_TOP_K, P_TYPOS_ON_NUMBERS, P_TYPO_MODE, mask64, params,
 } from './params';
@@ -70,10 +70,15 @@ function prepareWords(queryPtr: usize, queryLength: i32): void {
   );
 }
 
-/** Writes the query's candidates, through its filter bitmap in scratch (padded to whole vectors) when it has one. */
+/**
+ * Writes the query's candidates, through its filter bitmap in scratch
+ * (padded to whole vectors) when it has one, within the bounded word's
+ * known candidates when it has some.
+ */
 function writeQueryCandidates(): void {
   const offset = unchecked(params[P_FILTER]);
-  writeCandidates(offset >= 0 ? scratchBase() + <usize>offset : 0, unchecked(params[P_FILTER_WORDS]));
+  const within = boundedWord >= 0 ? knownCandidates() : 0;
+  writeCandidates(offset >= 0 ? scratchBase() + <usize>offset : 0, unchecked(params[P_FILTER_WORDS]), within);
 }
 
 /**
@@ -332,9 +337,9 @@ export function unmatchedWords(): i32 {
   let mask = 0;
   for (let w = 0; w < wordCount; w++) {
     if (isExcluded(w) || matchesLive(matchedBitmap(w))) continue;
-    // a bounded word's bitmaps hold the candidates only: its deferred terms may match records beyond them
-    if (w == boundedWord && deferredTerms.length > 0) {
-      orDeferredInto(typoFreeBitmap(), bitmapWords);
+    // a bounded word's bitmaps hold the candidates' matches only: its terms may match records beyond them
+    if (w == boundedWord && skippedRecords()) {
+      orSkippedInto(typoFreeBitmap(), bitmapWords);
       if (matchesLive(typoFreeBitmap())) continue;
     }
     mask |= 1 << w;
@@ -448,7 +453,7 @@ function matchLastWord(w: i32): void {
   boundedWord = w;
 }
 
-/** The word whose bitmaps hold only the candidates' matches of its deferred terms (-1: none), see unmatchedWords. */
+/** The word whose bitmaps hold only the candidates' matches of its terms deferred or decoded within them (-1: none), see unmatchedWords. */
 let boundedWord = -1;
 
 /** Runs the query in scratch (UTF-16 units) with `params`; the answer goes to `results`. */

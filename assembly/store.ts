@@ -136,8 +136,10 @@ export class PostingLists {
    * raised here would miss the cache once a posting at 1M records (half to
    * three quarters of the matching), where the listed candidates, raised
    * from the log later, are usually a few of them. With `within` (a bitmap;
-   * 0: none), only the pairs of its records are logged: the keys of records
-   * outside it are never read.
+   * 0: none), only the postings of its records are read into the bitmaps
+   * and the log: the query's candidates are among them, and the bits and
+   * keys of other records are never read (a bounded word, see
+   * bounded-match.ts: at 1M records most postings of its terms fall outside).
    */
   orIntoWithLead(term: i32, bitmap: usize, lead: usize, exact: usize, keys: IntVec, within: usize = 0): void {
     if (term >= this.ptr.length) return;
@@ -150,15 +152,16 @@ export class PostingLists {
     while (p < end) {
       p = readPosting(p, next);
       const doc = postingDoc, key = postingKey;
+      next = doc + 1;
+      if (within != 0 && !testBit(within, <i32>doc)) continue;
       setBit(bitmap, doc);
       if (key < LEAD_KEYS) setBit(lead, doc);
-      else if (within == 0 || testBit(within, <i32>doc)) {
+      else {
         store<u32>(logged, doc);
         store<u32>(logged, key, 4);
         logged += 8;
       }
       if (exact != 0) setBit(exact, doc);
-      next = doc + 1;
     }
     keys.length = <i32>((logged - keys.ptr) >> 2);
   }

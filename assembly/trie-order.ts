@@ -6,7 +6,11 @@
 // insertion order: at 1M records, following its sibling links missed the
 // cache at nearly every step of an 8-letter word's walk. Rebuilt once the
 // trie has grown, which only writes do; the prefix cache, kept across writes,
-// names subtrees by the trie's own node numbers (orderedNode).
+// names subtrees by the trie's own node numbers (orderedNode). Each node's
+// children are also listed in a run of their own (childFrom): a node near
+// the root has dozens of children, each past the subtree of the one before
+// it, and reading their characters through the preorder copy missed the
+// cache at nearly every one of them.
 import { IntVec } from './buffers';
 import { nodeChar, nodeFirstChild, nodeNextSibling, nodeTerm, termCount } from './dictionary';
 
@@ -16,6 +20,14 @@ export const orderedTerm = new IntVec();
 export const orderedEnd = new IntVec();
 /** The trie's number of the node (dictionary.ts): it does not change as the trie grows. */
 export const orderedNode = new IntVec();
+/**
+ * Node n's children (their preorder numbers and characters) are
+ * [childFrom[n], childFrom[n + 1]) of childNode and childChar, in the
+ * trie's order of siblings.
+ */
+export const childFrom = new IntVec();
+export const childNode = new IntVec();
+export const childChar = new IntVec();
 let orderedNodes = -1;
 let orderedTerms = -1;
 
@@ -33,6 +45,7 @@ export function orderTrie(): void {
   orderedEnd.length = 0;
   orderedNode.length = 0;
   copySubtree(0);
+  listChildren();
 }
 
 /** Recursive: the trie is as deep as the longest term (MAX_TOKEN_UNITS). */
@@ -44,4 +57,23 @@ function copySubtree(node: i32): void {
   orderedNode.push(node);
   for (let child = nodeFirstChild.get(node); child >= 0; child = nodeNextSibling.get(child)) copySubtree(child);
   orderedEnd.set(at, orderedChar.length);
+}
+
+/** Lists every node's children in a run (see childFrom), from the preorder copy. */
+function listChildren(): void {
+  const n = orderedChar.length;
+  childFrom.reserve(n + 1);
+  childNode.reserve(n);
+  childChar.reserve(n);
+  childFrom.length = 0;
+  childNode.length = 0;
+  childChar.length = 0;
+  for (let node = 0; node < n; node++) {
+    childFrom.push(childNode.length);
+    for (let child = node + 1, end = orderedEnd.get(node); child < end; child = orderedEnd.get(child)) {
+      childNode.push(child);
+      childChar.push(orderedChar.get(child));
+    }
+  }
+  childFrom.push(childNode.length);
 }

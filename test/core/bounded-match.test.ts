@@ -124,4 +124,22 @@ describe('the last word bounded by the other words\' candidates', () => {
     // the no-hit queries report no word unmatched: "the" matches records beyond okapi's
     expect(answer(fresh(), query('okapi th', { length: 20 }))).toMatchObject({ nbHits: 0, unmatched: 0 });
   });
+
+  // "zebra" is light (24 records): decoded, not deferred, but within okapi's
+  // 6 candidates, none of which holds it; the records beyond them must still
+  // count for the words reported unmatched.
+  it('reports a decoded last word as matching when its records are all beyond the candidates', () => {
+    const rnd = prng(43);
+    const filler = ['alpha', 'bravo', 'delta', 'echo', 'golf', 'hotel'];
+    const text = (length: number) => Array.from({ length }, () => filler[Math.floor(rnd() * filler.length)]).join(' ');
+    const docs: Doc[] = Array.from({ length: 3000 }, () => [text(4), text(12)]);
+    for (let i = 0; i < 24; i++) docs.push([`zebra ${text(3)}`, text(6)]);
+    for (let i = 0; i < 6; i++) docs.push([`okapi ${text(3)}`, text(6)]);
+    for (const text of ['okapi zeb', 'okapi zebra', 'okapi zebrx']) {
+      const core = build(docs, { attributes: [{ rank: 0 }, { rank: 1 }] });
+      const fast = answer(core, query(text, { length: 20 }));
+      expect(fast, text).toMatchObject({ nbHits: 0, unmatched: 0 });
+      expect(fast, text).toEqual(answer(core, query(text, { length: 20, boundLastWord: false })));
+    }
+  });
 });
