@@ -68,8 +68,9 @@ export function batchText(op: Batch, withText: boolean): BatchText {
   }
   // room for text that is all ASCII, and some; a UTF-8 append reserves 3 bytes a unit
   const writer = new ByteWriter(units + (units >> 4) + 3 * longest + 64);
-  const parts: string[] = [];
-  const write = (part: string) => { writer.appendUtf8(part); if (withText) parts.push(part); };
+  // the text as a rope of the parts, flattened once by whoever reads it (joining an array of them took more instructions)
+  let rope = '';
+  const write = (part: string) => { writer.appendUtf8(part); if (withText) rope += part; };
   // per action: where its record's bytes start and end (-1: no record)
   const ranges = new Int32Array(actions.length * 2).fill(-1);
   let glue = skeleton.slice(0, cut);
@@ -89,7 +90,7 @@ export function batchText(op: Batch, withText: boolean): BatchText {
   write(glue + skeleton.slice(cut));
   const utf8 = writer.take();
   const records = Array.from({ length: actions.length }, (_, i) => ranges[i * 2] < 0 ? undefined : utf8.subarray(ranges[i * 2], ranges[i * 2 + 1]));
-  return { text: withText ? parts.join('') : undefined, utf8, records };
+  return { text: withText ? rope : undefined, utf8, records };
 }
 
 /** Notes the records of `op`, a batch decoded from a BatchText's text or the batch it was made of, with their texts (see util/json-text.ts). */
