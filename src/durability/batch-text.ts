@@ -17,8 +17,13 @@ export interface BatchText {
   text?: string;
   /** Its UTF-8. */
   utf8: Uint8Array;
-  /** Per action: the UTF-8 of the record it adds or updates (a view of `utf8`); undefined for any other action. */
-  records: Array<Uint8Array | undefined>;
+  /**
+   * Per action, where the UTF-8 of the record it adds or updates starts and
+   * ends in `utf8` (-1 for any other action): two numbers in one array, not
+   * a view per record (a queued batch's thousand views survived every
+   * young-generation collection while it waited).
+   */
+  records: Int32Array;
 }
 
 /** What JSON.stringify writes of the batch's actions when there are none: a key only the batch's own level can hold (a quote within a string is escaped). */
@@ -68,11 +73,9 @@ export function batchText(op: Batch, withText: boolean): BatchText {
   }
   // room for text that is all ASCII, and some; a UTF-8 append reserves 3 bytes a unit
   const writer = new ByteWriter(units + (units >> 4) + 3 * longest + 64);
-  // the text as a rope of the parts, flattened once by whoever reads it (joining an array of them took more instructions)
-  let rope = '';
-  const write = (part: string) => { writer.appendUtf8(part); if (withText) rope += part; };
-  // per action: where its record's bytes start and end (-1: no record)
-  const ranges = new Int32Array(actions.length * 2).fill(-1);
+  const parts: string[] = [];
+  const write = (part: string) => { writer.appendUtf8(part); if (withText) parts.push(part); };
+  const records = new Int32Array(actions.length * 2).fill(-1);
   let glue = skeleton.slice(0, cut);
   for (let i = 0; i < actions.length; i++) {
     if (i > 0) glue += ',';
@@ -82,21 +85,20 @@ export function batchText(op: Batch, withText: boolean): BatchText {
       continue;
     }
     write(glue + RECORD_ACTION_HEAD[(actions[i] as { action: string }).action]);
-    ranges[i * 2] = writer.length;
+    records[i * 2] = writer.length;
     write(text);
-    ranges[i * 2 + 1] = writer.length;
+    records[i * 2 + 1] = writer.length;
     glue = '}';
   }
   write(glue + skeleton.slice(cut));
-  const utf8 = writer.take();
-  const records = Array.from({ length: actions.length }, (_, i) => ranges[i * 2] < 0 ? undefined : utf8.subarray(ranges[i * 2], ranges[i * 2 + 1]));
-  return { text: withText ? rope : undefined, utf8, records };
+  // one flat string: a rope of the parts waiting in the task queue was thousands of objects the young generation copied
+  return { text: withText ? parts.join('') : undefined, utf8: writer.take(), records };
 }
 
-/** Notes the records of `op`, a batch decoded from a BatchText's text or the batch it was made of, with their texts (see util/json-text.ts). */
-export function noteRecordTexts(op: Batch, records: ReadonlyArray<Uint8Array | undefined>): void {
-  for (let i = 0; i < records.length; i++) {
-    const text = records[i];
-    if (text) noteJsonText((op.actions[i] as { body: object }).body, text);
+/** Notes the records of `op`, a batch decoded from a BatchText's text or the batch it was made of, with their texts in `utf8` (see util/json-text.ts). */
+export function noteRecordTexts(op: Batch, utf8: Uint8Array, records: Int32Array): void {
+  for (let i = 0; i * 2 < records.length; i++) {
+    const start = records[i * 2];
+    if (start >= 0) noteJsonText((op.actions[i] as { body: object }).body, utf8.subarray(start, records[i * 2 + 1]));
   }
 }

@@ -18,7 +18,7 @@ import { ApiError, badRequest } from '../util/errors.js';
 import { assertJson } from '../util/json-check.js';
 import { yieldTurn } from '../util/turns.js';
 import type { Codec } from './persistence.js';
-import { batchText, isBatch } from './batch-text.js';
+import { batchText, isBatch, type BatchText } from './batch-text.js';
 
 /** An operation as the log holds it: stamped with the time it was accepted (queued writes). */
 export type Logged<Operation> = Operation & { at?: number };
@@ -175,11 +175,11 @@ export const isLarge = (op: object): boolean => isBatch(op) && op.actions.length
 
 /**
  * An operation as a log stores it: its bytes; for a large one, its JSON
- * text too (held, and parsed when it runs); for a batch, per action, the
- * UTF-8 of the record it adds or updates, to note on the records it is
- * applied with (noteRecordTexts).
+ * text too (held, and parsed when it runs); for a batch, its UTF-8 and
+ * where the record each action adds or updates is in it, to note on the
+ * records it is applied with (noteRecordTexts).
  */
-export interface EncodedOperation { bytes: Uint8Array; text?: string; records?: ReadonlyArray<Uint8Array | undefined> }
+export interface EncodedOperation { bytes: Uint8Array; text?: string; records?: Pick<BatchText, 'utf8' | 'records'> }
 
 /**
  * Encodes an operation for a log: a large one on a turn of its own (searches
@@ -190,7 +190,7 @@ export async function encodeForLog(codec: Codec, op: object): Promise<EncodedOpe
   const large = isLarge(op);
   if (large) await yieldTurn();
   const { utf8, text, records } = asJson(() => batchText(op, large));
-  return { bytes: await codec.encodeOperationUtf8(utf8), text, records };
+  return { bytes: await codec.encodeOperationUtf8(utf8), text, records: { utf8, records } };
 }
 
 /** Runs a JSON check or encoding; what JSON cannot hold (only in-process callers can send it: a cycle, a BigInt) is a 400. */

@@ -9,7 +9,7 @@ import type { Entry } from '../storage/storage.js';
 import type { WritePacer } from '../engine/write-pacer.js';
 import type { Codec } from './persistence.js';
 import { encodeForLog, isLarge, LocalLog, type EncodedOperation, type EntryShape, type Logged } from './operation-log.js';
-import { noteRecordTexts, type Batch } from './batch-text.js';
+import { noteRecordTexts, type Batch, type BatchText } from './batch-text.js';
 
 export class StorageLog<Operation extends object> extends LocalLog<Operation> {
   readonly keeps = true;
@@ -83,7 +83,7 @@ export class StorageLog<Operation extends object> extends LocalLog<Operation> {
 }
 
 /** `op`, a batch, its records noted with their texts. */
-function withRecordTexts<Operation>(op: Operation, records: ReadonlyArray<Uint8Array | undefined>): Operation {
-  noteRecordTexts(op as Batch, records);
+function withRecordTexts<Operation>(op: Operation, { utf8, records }: Pick<BatchText, 'utf8' | 'records'>): Operation {
+  noteRecordTexts(op as Batch, utf8, records);
   return op;
 }
