@@ -18,7 +18,6 @@ import { ApiError, badRequest } from '../util/errors.js';
 import { assertJson } from '../util/json-check.js';
 import { yieldTurn } from '../util/turns.js';
 import type { Codec } from './persistence.js';
-import { batchText, isBatch, type BatchText } from './batch-text.js';
 
 /** An operation as the log holds it: stamped with the time it was accepted (queued writes). */
 export type Logged<Operation> = Operation & { at?: number };
@@ -171,26 +170,20 @@ export class RefusingLog<Operation extends object> extends LocalLog<Operation> {
 /** Actions of a logged batch past which it is encoded on a turn of its own (see encodeForLog). */
 const LARGE_BATCH = 100;
 
-export const isLarge = (op: object): boolean => isBatch(op) && op.actions.length > LARGE_BATCH;
+export const isLarge = (op: object): boolean => 'actions' in op && Array.isArray(op.actions) && op.actions.length > LARGE_BATCH;
 
-/**
- * An operation as a log stores it: its bytes; for a large one, its JSON
- * text too (held, and parsed when it runs); for a batch, its UTF-8 and
- * where the record each action adds or updates is in it, to note on the
- * records it is applied with (noteRecordTexts).
- */
-export interface EncodedOperation { bytes: Uint8Array; text?: string; records?: Pick<BatchText, 'utf8' | 'records'> }
+/** An operation as a log stores it: its bytes, and its JSON text for a large one (held, and parsed when it runs). */
+export interface EncodedOperation { bytes: Uint8Array; text?: string }
 
 /**
  * Encodes an operation for a log: a large one on a turn of its own (searches
  * waiting run first), kept as its text too. What JSON cannot hold is a 400.
  */
 export async function encodeForLog(codec: Codec, op: object): Promise<EncodedOperation> {
-  if (!isBatch(op)) return { bytes: await asJson(() => codec.encodeOperation(op)) };
-  const large = isLarge(op);
-  if (large) await yieldTurn();
-  const { utf8, text, records } = asJson(() => batchText(op, large));
-  return { bytes: await codec.encodeOperationUtf8(utf8), text, records: { utf8, records } };
+  if (!isLarge(op)) return { bytes: await asJson(() => codec.encodeOperation(op)) };
+  await yieldTurn();
+  const text = asJson(() => JSON.stringify(op));
+  return { bytes: await codec.encodeOperationText(text), text };
 }
 
 /** Runs a JSON check or encoding; what JSON cannot hold (only in-process callers can send it: a cycle, a BigInt) is a 400. */

@@ -96,12 +96,7 @@ export class Codec {
 
   /** encodeOperation of an operation already written as JSON. */
   encodeOperationText(text: string): Promise<Uint8Array> {
-    return this.encodeOperationUtf8(new TextEncoder().encode(text));
-  }
-
-  /** encodeOperation of an operation already written as JSON in UTF-8. */
-  encodeOperationUtf8(utf8: Uint8Array): Promise<Uint8Array> {
-    return this.seal(utf8);
+    return this.seal(new TextEncoder().encode(text));
   }
 
   async decodeOperation(bytes: Uint8Array): Promise<unknown> {

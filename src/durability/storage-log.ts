@@ -9,7 +9,6 @@ import type { Entry } from '../storage/storage.js';
 import type { WritePacer } from '../engine/write-pacer.js';
 import type { Codec } from './persistence.js';
 import { encodeForLog, isLarge, LocalLog, type EncodedOperation, type EntryShape, type Logged } from './operation-log.js';
-import { noteRecordTexts, type Batch, type BatchText } from './batch-text.js';
 
 export class StorageLog<Operation extends object> extends LocalLog<Operation> {
   readonly keeps = true;
@@ -29,14 +28,12 @@ export class StorageLog<Operation extends object> extends LocalLog<Operation> {
     const encoded = isLarge(op) ? undefined : encodeForLog(this.codec, op);
     return this.serialized(async () => {
       const started = performance.now();
-      const { bytes, text, records } = await (encoded ?? encodeForLog(this.codec, op));
+      const { bytes, text } = await (encoded ?? encodeForLog(this.codec, op));
       const taskID = this.next++;
       await this.stored({ taskID, bytes }, started);
       // a large write waits in the queue as the text it was logged as, parsed when it runs (what a replay does):
       // thousands of parsed records waiting survived every young-generation collection, which copied them each time
-      const logged = text === undefined ? () => op : () => JSON.parse(text) as Logged<Operation>;
-      // its records are packed from the text the log holds of them, not stringified again
-      await this.handBack(taskID, shape, records ? () => withRecordTexts(logged(), records) : logged);
+      await this.handBack(taskID, shape, text === undefined ? () => op : () => JSON.parse(text) as Logged<Operation>);
       return taskID;
     }, encoded);
   }
@@ -80,10 +77,4 @@ export class StorageLog<Operation extends object> extends LocalLog<Operation> {
     this.tail = done.then(() => {}, () => {});
     return encoded ? encoded.then(() => done) : done;
   }
-}
-
-/** `op`, a batch, its records noted with their texts. */
-function withRecordTexts<Operation>(op: Operation, { utf8, records }: Pick<BatchText, 'utf8' | 'records'>): Operation {
-  noteRecordTexts(op as Batch, utf8, records);
-  return op;
 }

@@ -19,7 +19,6 @@ import { ObjectIdTable } from './object-id-table.js';
 import { InflatedRing } from './inflated-ring.js';
 import { ByteWriter } from '../util/bytes.js';
 import type { SearchRecord } from './records.js';
-import { jsonTextOf } from '../util/json-text.js';
 import { yieldTurn } from '../util/turns.js';
 
 /** Changes kept for readers that fold them in (see changesSince). */
@@ -446,7 +445,7 @@ export class RecordStore {
     writer.clear();
     for (let id = first; id < first + this.chunkRecords; id++) {
       const record = id < last ? this.objects[id] : null;
-      if (record) packRecord(writer, record);
+      if (record) writer.appendUtf8(JSON.stringify(record));
       else if (record === undefined && previous && this.hasBytes(id)) writer.append(bytesIn(previous.ends, id - first, previousBytes!));
       ends[id - first] = writer.length;
     }
@@ -579,13 +578,6 @@ export class RecordStore {
 /** One array for every chunk packed (a new one per chunk costs more than writing it). */
 const chunkWriter = new ByteWriter(1 << 18);
 const utf8Decoder = new TextDecoder();
-
-/** Appends a record's packed bytes: the JSON text a log noted of it (see util/json-text.ts), else its own. */
-function packRecord(writer: ByteWriter, record: SearchRecord): void {
-  const text = jsonTextOf(record);
-  if (text) writer.append(text);
-  else writer.appendUtf8(JSON.stringify(record));
-}
 
 /** A record from its packed bytes (JSON text). */
 function unpackRecord(bytes: Uint8Array): SearchRecord {
