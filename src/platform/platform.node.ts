@@ -1,7 +1,9 @@
 // What Lantern takes from Node (and Electron): node:zlib, synchronous and
 // several times faster than CompressionStream for snapshot sections, and
 // worker_threads: the channel to the thread that started a worker, and
-// workers of its own (a snapshot's proof).
+// workers of its own (a snapshot's proof); Buffer's copy of a string's
+// UTF-16 units.
+import { Buffer } from 'node:buffer';
 import type { Platform, Zlib } from './types.js';
 import { inflaterInto } from './inflate-into.node.js';
 
@@ -11,6 +13,7 @@ export const platform: Platform = {
   // next to the bundle chunk this module is in (dist/); the sources the tests run have none (runWorker then answers undefined)
   proofWorker: new URL('./proof-worker.js', import.meta.url),
   runWorker,
+  writeUtf16: (memory, byteOffset, text) => { Buffer.from(memory, byteOffset, text.length * 2).write(text, 'utf16le'); },
 };
 
 function withInflateInto(zlib: typeof import('node:zlib')): Zlib {

@@ -10,4 +10,5 @@ export const platform: Platform = {
   // no worker script to name: a bundler would look for it at build time (Vite warns it is missing)
   proofWorker: undefined,
   runWorker: async () => undefined,
+  writeUtf16: undefined,
 };

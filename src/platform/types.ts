@@ -40,4 +40,10 @@ export interface Platform {
    * no such script or no worker threads.
    */
   runWorker(url: URL, data: unknown, transfer?: ArrayBuffer[]): Promise<{ message: unknown } | undefined>;
+  /**
+   * Writes `text`'s UTF-16 units (little endian, as they are: a lone
+   * surrogate too) into `memory` from `byteOffset`, in one native copy;
+   * undefined where there is none (the web's TextEncoder writes UTF-8 only).
+   */
+  writeUtf16: ((memory: ArrayBuffer, byteOffset: number, text: string) => void) | undefined;
 }
