@@ -152,7 +152,6 @@ export interface EngineOptions {
   embeddingQueue?: EmbeddingsOptions['queue'];
 }
 
-
 /** Milliseconds `work` took. */
 function timed(work: () => void): number {
   const started = performance.now();
