@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SliceLengths } from '../../src/engine/slice-lengths.js';
+import { loadCore } from '../../src/core/wasm.js';
+import { Lantern } from '../../src/lantern.js';
+import { readFixture, talksSettings } from '../support/fixtures.js';
 
 describe('slice lengths', () => {
   it('sizes slices by what an action took on the index: costly records get short slices', () => {
@@ -45,5 +48,32 @@ describe('slice lengths', () => {
     lengths.noteSlice('i', 10, 1);
     lengths.noteSlice('i', 0, 50);
     expect(lengths.lengthFor('i')).toBe(first);
+  });
+});
+
+describe('an engine applying batches of TED talks', () => {
+  it('applies them in slices shorter than 100 once it has learnt what a talk costs: searches see them grow in smaller steps', async () => {
+    await loadCore();
+    const engine = await Lantern.open();
+    const talks = readFixture<Array<Record<string, unknown>>>('talks.json');
+    // each talk's description four times: ~4 kB of text a record, well past what 100 actions in 3 ms allow
+    const records = (from: number, count: number) => talks.slice(from, from + count)
+      .map((talk) => ({ ...talk, description: String(talk.description).repeat(4) }));
+    const call = (method: string, path: string, body?: unknown) => engine.request({ method, path, body });
+    await call('PUT', '/1/indexes/talks/settings', talksSettings());
+    await call('POST', '/1/indexes/talks/batch', { requests: records(0, 300).map((body) => ({ action: 'addObject', body })) });
+    await engine.waitForTasks();
+    const count = async () => ((await call('POST', '/1/indexes/talks/query', { query: '', hitsPerPage: 0, distinct: false })).body as { nbHits: number }).nbHits;
+    await call('POST', '/1/indexes/talks/batch', { requests: records(300, 600).map((body) => ({ action: 'addObject', body })) });
+    // a search between event-loop turns, until the whole batch shows
+    const seen = [await count()];
+    while (seen[seen.length - 1] < 900) {
+      await new Promise((resolve) => setImmediate(resolve));
+      seen.push(await count());
+    }
+    const steps = seen.slice(1).map((n, i) => n - seen[i]).filter((step) => step > 0);
+    expect(Math.max(...steps)).toBeLessThan(100);
+    expect(steps.length).toBeGreaterThan(6);
+    await engine.close();
   });
 });
