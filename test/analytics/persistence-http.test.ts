@@ -1,13 +1,12 @@
 // Analytics state survives reopening from the log and from a snapshot
 // (fsStorage in a temporary directory); and the official client's
 // sub-clients work over HTTP against serve(), the server of `lantern serve`.
-import type { AddressInfo } from 'node:net';
 import { algoliasearch } from 'algoliasearch';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { serve } from '../../src/server/http.js';
 import { cleanup, closeEngine, logRecords, openAt, tempDir } from '../persistence/helpers.js';
 import type { Lantern } from '../../src/lantern.js';
 import { ADMIN_KEY, APP_ID, clientsFor, INDEX, loadTalks, openWithTalks, today } from './helpers.js';
+import { serveHere } from '../support/served.js';
 
 afterEach(cleanup);
 
@@ -97,9 +96,9 @@ describe('over HTTP (lantern serve)', () => {
 
   it('search, insights, analytics and A/B testing clients against the HTTP server', async () => {
     engine = await openWithTalks({}, ['talks_b']);
-    const server = await serve(engine, { port: 0 });
+    const served = await serveHere(engine);
     try {
-      const { port } = server.address() as AddressInfo;
+      const { port } = served;
       const hosts = [{ url: '127.0.0.1', port, protocol: 'http' as const, accept: 'readWrite' as const }];
       const client = algoliasearch(APP_ID, ADMIN_KEY, { hosts });
       const analytics = client.initAnalytics({ options: { hosts } });
@@ -124,14 +123,14 @@ describe('over HTTP (lantern serve)', () => {
       const routed = test.variants[responses[0].abTestVariantID! - 1];
       expect(routed).toMatchObject({ searchCount: 3, clickCount: 1, clickThroughRate: 1 / 3 });
     } finally {
-      await new Promise<void>((r) => server.close(() => r()));
+      await served.close();
     }
   });
 
   it('query suggestions: the official client and plain HTTP (the build log in JSON Lines)', async () => {
-    const server = await serve(engine, { port: 0 });
+    const served = await serveHere(engine);
     try {
-      const { port } = server.address() as AddressInfo;
+      const { port } = served;
       const hosts = [{ url: '127.0.0.1', port, protocol: 'http' as const, accept: 'readWrite' as const }];
       const client = algoliasearch(APP_ID, ADMIN_KEY, { hosts });
       const querySuggestions = client.initQuerySuggestions({ region: 'us', options: { hosts } });
@@ -146,7 +145,7 @@ describe('over HTTP (lantern serve)', () => {
       const { hits } = await client.searchSingleIndex<{ query: string }>({ indexName: 'http_suggestions', searchParams: { query: 'lov' } });
       expect(hits[0].query).toBe('love');
     } finally {
-      await new Promise<void>((r) => server.close(() => r()));
+      await served.close();
     }
   });
 });

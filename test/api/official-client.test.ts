@@ -1,13 +1,11 @@
 // The official `algoliasearch` v5 client against Lantern: in-process through
 // lanternRequester, and over HTTP against serve() on a random port.
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { algoliasearch } from 'algoliasearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Lantern } from '../../src/lantern.js';
 import { lanternRequester } from '../../src/requester.js';
-import { serve } from '../../src/server/http.js';
+import { serveHere, type Served } from '../support/served.js';
 import { ADMIN_KEY, APP_ID, GIVER_TALK, openEngine, readFixture, talksSettings } from './helpers.js';
 
 type Client = ReturnType<typeof algoliasearch>;
@@ -187,22 +185,19 @@ describe('in-process, through lanternRequester', () => {
 });
 
 describe('over HTTP, against serve()', () => {
-  let server: Server;
+  let served: Served;
   let base: string;
 
   beforeAll(async () => {
-    server = await serve(engine, { port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    served = await serveHere(engine, { host: '127.0.0.1' });
+    base = served.origin;
   });
 
-  afterAll(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
+  afterAll(() => served.close());
 
   const httpClient = (options: Record<string, unknown> = {}) => {
-    const port = (server.address() as AddressInfo).port;
     return algoliasearch(APP_ID, ADMIN_KEY, {
-      hosts: [{ url: '127.0.0.1', port, protocol: 'http', accept: 'readWrite' }],
+      hosts: [{ url: '127.0.0.1', port: served.port, protocol: 'http', accept: 'readWrite' }],
       ...options,
     } as never);
   };

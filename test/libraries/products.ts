@@ -1,9 +1,9 @@
 // A small product catalog for the client and library tests: brands and
 // categories to facet on, prices to filter and rank by.
-import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Lantern } from '../../src/lantern.js';
-import { serve, type ServeOptions } from '../../src/server/http.js';
+import type { ServeOptions } from '../../src/server/http.js';
+import { serveHere } from '../support/served.js';
 
 export const APP_ID = 'LIBAPP';
 export const ADMIN_KEY = 'libraries-admin-key';
@@ -38,12 +38,11 @@ export interface Running { engine: Lantern; server: Server; port: number; origin
 /** An engine with the test credentials behind `serve()` on a random port (`fallback` answers other paths first). */
 export async function startLantern(fallback?: ServeOptions['fallback']): Promise<Running> {
   const engine = await Lantern.open({ appId: APP_ID, adminKey: ADMIN_KEY });
-  const server = await serve(engine, { port: 0, host: '127.0.0.1', fallback });
-  const port = (server.address() as AddressInfo).port;
+  const served = await serveHere(engine, { host: '127.0.0.1', fallback });
   return {
-    engine, server, port, origin: `http://127.0.0.1:${port}`,
+    engine, server: served.server, port: served.port, origin: served.origin,
     close: async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await served.close();
       await engine.close();
     },
   };

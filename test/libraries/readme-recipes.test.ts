@@ -7,16 +7,14 @@
 // after it says. The browser recipes of the section are the pages of
 // test/web/instantsearch-insights.test.ts and autocomplete-docsearch.test.ts.
 import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import algoliasearchV3 from 'algoliasearch-v3';
 import algoliasearchV4 from 'algoliasearch-v4';
 import aa from 'search-insights';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Lantern } from '../../src/lantern.js';
-import { serve } from '../../src/server/http.js';
 import { ROOT } from '../support/serve.js';
+import { serveHere, type Served } from '../support/served.js';
 
 const page = readFileSync(join(ROOT, 'docs', 'clients.md'), 'utf8');
 const start = page.indexOf('## Using other clients and libraries');
@@ -31,20 +29,20 @@ const MODULES: Record<string, unknown> = {
 };
 
 let engine: Lantern;
-let server: Server;
+let served: Served;
 let port = 0;
 let searchKey = '';
 
 beforeAll(async () => {
   engine = await Lantern.open({ appId: 'APP', adminKey: 'ADMIN' });
-  server = await serve(engine, { port: 0, host: '127.0.0.1' });
-  port = (server.address() as AddressInfo).port;
+  served = await serveHere(engine, { host: '127.0.0.1' });
+  port = served.port;
   const client = engine.client();
   ({ key: searchKey } = await client.addApiKey({ acl: ['search'] }));
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await served.close();
   await engine.close();
 });
 

@@ -5,15 +5,13 @@
 // of the server's freshness intervals, and so do recommend rules; a
 // follower restarted offline recommends from what its store kept.
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Lantern } from '../../src/lantern.js';
-import { serve } from '../../src/server/http.js';
 import { fsStorage } from '../../src/storage/fs.js';
 import { APP_ID, ADMIN_HEADERS, ADMIN_KEY } from '../api/helpers.js';
+import { serveHere, type Served } from '../support/served.js';
 import { conversion, plantedEvents, products, pushEvents } from './planted.js';
 
 const SHOP = 'shop';
@@ -23,7 +21,7 @@ const RECOMMEND = { minBoughtTogetherEvents: 10, minRelatedEvents: 10, minTrendi
 const BOUND_MS = 10_000;
 
 let server: Lantern;
-let http: Server;
+let http: Served;
 let url: string;
 let follower: Lantern;
 const dirs: string[] = [];
@@ -61,8 +59,8 @@ async function followerAgrees(requests?: Array<Record<string, unknown>>): Promis
 
 beforeAll(async () => {
   server = await Lantern.open({ appId: APP_ID, adminKey: ADMIN_KEY, recommend: RECOMMEND });
-  http = await serve(server, { port: 0 });
-  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  http = await serveHere(server);
+  url = http.origin;
   const saved = await server.request({ method: 'POST', path: `/1/indexes/${SHOP}/batch`, headers: ADMIN_HEADERS, body: {
     requests: products(45).map(({ _vectors, ...body }) => ({ action: 'addObject', body })),
   } });
@@ -77,8 +75,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await follower?.close();
   await server.close();
-  http.closeAllConnections();
-  await new Promise((resolve) => http.close(resolve));
+  await http.close();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -5,25 +5,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { connect } from 'node:net';
-import type { Server } from 'node:http';
-import { serve, type ServeOptions } from '../../src/server/http.js';
+import type { ServeOptions } from '../../src/server/http.js';
 import type { RequestHandler } from '../../src/requester.js';
 import type { Lantern } from '../../src/lantern.js';
 import { ADMIN_HEADERS, APP_ID, openEngine } from '../api/helpers.js';
+import { serveHere, type Served } from '../support/served.js';
 
-const servers: Server[] = [];
+const servers: Served[] = [];
 
 async function start(engine: RequestHandler, options: ServeOptions = {}): Promise<string> {
-  const server = await serve(engine, { port: 0, ...options });
-  servers.push(server);
-  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const served = await serveHere(engine, options);
+  servers.push(served);
+  return served.origin;
 }
 
 afterAll(async () => {
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise<void>((r) => server.close(() => r()));
-  }
+  for (const served of servers) await served.close();
 });
 
 /** No stack frame, source path or error class name in an answer. */
@@ -197,7 +194,7 @@ describe('timeouts', () => {
   it('the defaults are set', async () => {
     const engine = await openEngine();
     const base = await start(engine);
-    const server = servers.at(-1)!;
+    const { server } = servers.at(-1)!;
     expect(base).toMatch(/^http:/);
     expect(server.headersTimeout).toBe(20_000);
     expect(server.requestTimeout).toBe(60_000);

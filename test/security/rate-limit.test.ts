@@ -4,11 +4,11 @@
 // proxy (admin key + X-Forwarded-API-Key, or `trustProxy` over HTTP).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { algoliasearch } from 'algoliasearch';
-import type { AddressInfo } from 'node:net';
 import { RateLimiter } from '../../src/auth/rate-limit.js';
-import { serve, type ServeOptions } from '../../src/server/http.js';
+import type { ServeOptions } from '../../src/server/http.js';
 import type { Lantern } from '../../src/lantern.js';
 import { ADMIN_KEY, APP_ID, openEngine, sender, type Send } from '../api/helpers.js';
+import { serveHere } from '../support/served.js';
 
 const as = (key: string, extra: Record<string, string> = {}) => ({ 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': key, ...extra });
 
@@ -81,9 +81,9 @@ describe('maxQueriesPerIPPerHour', () => {
   it('over HTTP the user token counts only from a trusted proxy', async () => {
     const key = (await send('POST', '/1/keys', { acl: ['search'], maxQueriesPerIPPerHour: 2 })).body.key;
     const answered = async (options: ServeOptions) => {
-      const server = await serve(engine, { port: 0, ...options });
+      const served = await serveHere(engine, options);
       try {
-        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/1/indexes/i/query`;
+        const url = `${served.origin}/1/indexes/i/query`;
         const statuses = [];
         for (let i = 0; i < 4; i++) {
           const headers = { ...as(key), 'x-algolia-usertoken': `user-${i}`, 'x-forwarded-for': '198.51.100.7' };
@@ -91,8 +91,7 @@ describe('maxQueriesPerIPPerHour', () => {
         }
         return statuses;
       } finally {
-        server.closeAllConnections();
-        await new Promise((resolve) => server.close(resolve));
+        await served.close();
       }
     };
     // the socket's address (127.0.0.1) is counted, whatever the tokens

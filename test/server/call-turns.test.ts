@@ -4,13 +4,12 @@
 // turns themselves (counted by an immediate queued again each turn), then
 // a real server: connections opened at once while connected clients keep it
 // busy are answered before those clients have gone round many times.
-import { Agent, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallTurns } from '../../src/server/call-turns.js';
-import { serve } from '../../src/server/http.js';
 import type { Lantern } from '../../src/lantern.js';
 import { ADMIN_HEADERS, ADMIN_KEY, APP_ID, openEngine } from '../api/helpers.js';
+import { serveHere, type Served } from '../support/served.js';
 import { sendHostile } from '../../bench/support/hostile-requests.mjs';
 
 /**
@@ -87,7 +86,7 @@ describe('calls in turns', () => {
 
 describe('a busy server lets new connections in', () => {
   let engine: Lantern;
-  let server: Server;
+  let served: Served;
   let port: number;
 
   beforeAll(async () => {
@@ -95,13 +94,12 @@ describe('a busy server lets new connections in', () => {
     const records = Array.from({ length: 300 }, (_, i) => ({ objectID: String(i), title: `talk ${i} about cities and rivers`, body: 'words '.repeat(40 + (i % 20)) }));
     await engine.request({ method: 'POST', path: '/1/indexes/talks/batch', headers: ADMIN_HEADERS, body: { requests: records.map((body) => ({ action: 'addObject', body })) } });
     await engine.waitForTasks();
-    server = await serve(engine, { port: 0 });
-    port = (server.address() as AddressInfo).port;
+    served = await serveHere(engine);
+    port = served.port;
   });
 
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await served.close();
     await engine.close();
   });
 

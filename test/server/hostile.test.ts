@@ -4,17 +4,15 @@
 // found answered 500 (a body nesting arrays 10,000 deep; `PATCH //%2F`),
 // then a seeded fuzz of methods, targets, headers, bodies and raw bytes.
 // FUZZ_SEED and FUZZ_N replace the seed and the number of requests (to hunt).
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve } from '../../src/server/http.js';
 import { rootPage } from '../../src/server/static.js';
 import { Lantern } from '../../src/lantern.js';
 import { ADMIN_HEADERS, ADMIN_KEY, APP_ID, openEngine } from '../api/helpers.js';
+import { serveHere, type Served } from '../support/served.js';
 import { hostileRequests, sendHostile, type HostileAnswer, type HostileRequest } from '../../bench/support/hostile-requests.mjs';
 
 let engine: Lantern;
-let server: Server;
+let served: Served;
 let address: { host: string; port: number };
 let base: string;
 
@@ -23,14 +21,13 @@ beforeAll(async () => {
   await engine.request({ method: 'PUT', path: '/1/indexes/films/settings', headers: ADMIN_HEADERS, body: { attributesForFaceting: ['genre'] } });
   await engine.request({ method: 'POST', path: '/1/indexes/films', headers: ADMIN_HEADERS, body: { title: 'Alien', genre: 'horror' } });
   await engine.waitForTasks();
-  server = await serve(engine, { port: 0, fallback: rootPage({ name: 'lantern-search', version: '0' }), timeouts: { headers: 2000, request: 4000 } });
-  address = { host: '127.0.0.1', port: (server.address() as AddressInfo).port };
-  base = `http://127.0.0.1:${address.port}`;
+  served = await serveHere(engine, { fallback: rootPage({ name: 'lantern-search', version: '0' }), timeouts: { headers: 2000, request: 4000 } });
+  address = { host: '127.0.0.1', port: served.port };
+  base = served.origin;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await served.close();
   await engine.close();
 });
 
@@ -131,8 +128,8 @@ describe('HTTP fuzz', () => {
 describe('a full write queue', () => {
   it('a write that finds no room within maxWriteWaitMs is answered 503 with Retry-After at once, and nothing of it is written', async () => {
     const full = await Lantern.open({ appId: APP_ID, adminKey: ADMIN_KEY, maxQueuedRecords: 100, maxWriteWaitMs: 300 });
-    const queueServer = await serve(full, { port: 0 });
-    const url = `http://127.0.0.1:${(queueServer.address() as AddressInfo).port}`;
+    const queueServer = await serveHere(full);
+    const url = queueServer.origin;
     const batch = (tag: string) => fetch(`${url}/1/indexes/stalled/batch`, {
       method: 'POST', headers: ADMIN_HEADERS,
       body: JSON.stringify({ requests: Array.from({ length: 60 }, (_, i) => ({ action: 'addObject', body: { objectID: `${tag}${i}` } })) }),
@@ -157,8 +154,7 @@ describe('a full write queue', () => {
       await full.waitForTasks();
       expect(new Set(await ids())).toEqual(new Set(['a', 'b']));
     } finally {
-      queueServer.closeAllConnections();
-      await new Promise((resolve) => queueServer.close(resolve));
+      await queueServer.close();
       await full.close();
     }
   }, 20_000);

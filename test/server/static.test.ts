@@ -2,18 +2,16 @@
 // web demo): content types, HEAD, nothing outside the directory, the API
 // still answering every other path.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Lantern } from '../../src/lantern.js';
-import { serve } from '../../src/server/http.js';
 import { staticFiles } from '../../src/server/static.js';
+import { serveHere, type Served } from '../support/served.js';
 
 let dir: string;
 let engine: Lantern;
-let server: Server;
+let served: Served;
 let base = '';
 const WASM = Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
 
@@ -30,12 +28,12 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'secret.txt'), 'outside the site');
   writeFileSync(join(dir, 'site-secret.txt'), 'a sibling whose name starts like the site');
   engine = await Lantern.open();
-  server = await serve(engine, { port: 0, fallback: staticFiles(site, '/demo/') });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await serveHere(engine, { fallback: staticFiles(site, '/demo/') });
+  base = served.origin;
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await served.close();
   await engine.close();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -12,8 +12,8 @@ import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { RequestHandler } from '../../src/requester.js';
-import { serve } from '../../src/server/http.js';
 import { CHROMIUM, pageFile } from './chromium.js';
+import { closeServer, serveHere, type Served } from './served.js';
 
 /** One call the API answered. */
 export interface Seen { method: string; path: string; status: number; body?: unknown }
@@ -45,8 +45,7 @@ const listen = async (server: Server): Promise<string> => {
 export async function openWebApp(engine: RequestHandler | { origin: string }, site: { entry: string; html: string; jsx?: 'automatic'; files?: Record<string, string> }): Promise<WebApp> {
   const served: Seen[] = [];
   const api = 'origin' in engine ? undefined : await serveApi(engine, served);
-  const apiOrigin = api ? `http://127.0.0.1:${(api.address() as AddressInfo).port}` : (engine as { origin: string }).origin;
-
+  const apiOrigin = api ? api.origin : (engine as { origin: string }).origin;
 
   const bundle = await build({
     entryPoints: [site.entry], bundle: true, write: false, format: 'esm', platform: 'browser', target: 'es2022', logLevel: 'silent',
@@ -80,20 +79,21 @@ export async function openWebApp(engine: RequestHandler | { origin: string }, si
     log: () => `${pageLog.join('\n')}\n${served.map((s) => `${s.status} ${s.method} ${s.path}`).join('\n')}`,
     async close() {
       await browser.close();
-      for (const server of [siteServer, api]) await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+      await closeServer(siteServer);
+      await api?.close();
     },
   };
 }
 
 /** Serves `engine` on a free loopback port, noting every answer in `served`. */
-function serveApi(engine: RequestHandler, served: Seen[]): Promise<Server> {
-  return serve({
+function serveApi(engine: RequestHandler, served: Seen[]): Promise<Served> {
+  return serveHere({
     request: async (request) => {
       const response = await engine.request(request);
       served.push({ method: request.method, path: request.path, status: response.status, body: request.body });
       return response;
     },
-  }, { port: 0, host: '127.0.0.1' });
+  }, { host: '127.0.0.1' });
 }
 
 /**
