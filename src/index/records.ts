@@ -3,6 +3,7 @@
 import { badRequest } from '../util/errors.js';
 import { own, setOwn } from '../util/own-keys.js';
 import { RecentValues } from '../util/recent.js';
+import { shallowCopy } from '../util/shallow-copy.js';
 import { unstorable } from './storable.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -178,9 +179,9 @@ export function project(record: SearchRecord, p: Projection): SearchRecord {
   // the whole record: its copy holds objectID where the record does. Storing it again cost as much as the
   // copy: records with their keys in other orders have other shapes, and a store to one of thousands of
   // shapes misses V8's caches (TED's 2,356 talks have ~1,800 key orders)
-  if (p.all && p.removed.length === 0) return { ...record };
+  if (p.all && p.removed.length === 0) return shallowCopy(record);
   let out: Record<string, Json> = {};
-  if (p.all) out = { ...record };
+  if (p.all) out = shallowCopy(record);
   else if (p.names) return pick(record, p.names);
   else for (const path of p.included) copyPath(record, out, path, 0);
   for (const path of p.removed) removePath(out, path, 0);
