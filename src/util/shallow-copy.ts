@@ -11,7 +11,13 @@
 /** Nothing: what the copy starts from (its shape is the plain object's). */
 const EMPTY = Object.freeze({});
 
-/** `{ ...source }` (own enumerable properties, in order), as a copy that takes more properties fast. */
-export function shallowCopy<T extends object>(source: T): T {
-  return { ...EMPTY, ...source };
+/**
+ * `{ ...source, ...added }` (own enumerable properties, in order), as a copy
+ * that takes more properties fast. What is known to be added at once (a
+ * hit's highlights) is best given as `added`: on records of thousands of
+ * shapes (TED's talks), a property stored to each copy missed V8's caches,
+ * 2-6 µs a hit for two, where copying them in costs ~0.5 µs.
+ */
+export function shallowCopy<T extends object>(source: T, added?: object): T {
+  return added === undefined ? { ...EMPTY, ...source } : { ...EMPTY, ...source, ...added };
 }

@@ -1,7 +1,7 @@
 // shallowCopy: a record's copy for its hit, an answer's for its caller. It
-// must be what `{ ...source }` is: the own enumerable attributes in their
-// order, names such as "__proto__" kept as attributes (records may have
-// them), and a copy that changes apart from its source.
+// must be what `{ ...source, ...added }` is: the own enumerable attributes
+// in their order, names such as "__proto__" kept as attributes (records may
+// have them), and a copy that changes apart from its source.
 import { describe, expect, it } from 'vitest';
 import { shallowCopy } from '../../src/util/shallow-copy.js';
 
@@ -21,6 +21,13 @@ describe('shallowCopy', () => {
     copy.name = 'changed';
     expect(record).toEqual({ name: 'n', objectID: '1' });
     expect(JSON.stringify(copy)).toBe('{"name":"changed","objectID":"1","_highlightResult":{"name":{"value":"n"}}}');
+  });
+
+  it('copies `added` in after the source, a name the source has keeping its place', () => {
+    const record = { _highlightResult: 'an attribute', name: 'n', objectID: '1' };
+    const copy = shallowCopy(record, { _vectors: [1], _highlightResult: { name: {} } });
+    expect(JSON.stringify(copy)).toBe('{"_highlightResult":{"name":{}},"name":"n","objectID":"1","_vectors":[1]}');
+    expect(record._highlightResult).toBe('an attribute');
   });
 
   it('leaves out what spread leaves out: inherited and non-enumerable properties', () => {
