@@ -1,8 +1,9 @@
 // Records as JSON objects: reading attribute paths, the partial-update
 // operations, and the projection a reader is allowed to see.
 import { badRequest } from '../util/errors.js';
-import { own, setOwn } from '../util/own-keys.js';
+import { assignOwn, own, setOwn } from '../util/own-keys.js';
 import { RecentValues } from '../util/recent.js';
+import { shallowCopy } from '../util/shallow-copy.js';
 import { unstorable } from './storable.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -173,27 +174,30 @@ function projectionOf(toRetrieve: string[] | null | undefined, hidden: string[])
   return { all, included: paths, removed, ...(names ? { names } : {}) };
 }
 
-/** The attributes of a record a reader gets (see projection); objectID always. */
-export function project(record: SearchRecord, p: Projection): SearchRecord {
+/**
+ * The attributes of a record a reader gets (see projection); objectID
+ * always; then `added`'s (a hit's highlights, see shallowCopy).
+ */
+export function project(record: SearchRecord, p: Projection, added?: object): SearchRecord {
   // the whole record: its copy holds objectID where the record does. Storing it again cost as much as the
   // copy: records with their keys in other orders have other shapes, and a store to one of thousands of
   // shapes misses V8's caches (TED's 2,356 talks have ~1,800 key orders)
-  if (p.all && p.removed.length === 0) return { ...record };
+  if (p.all && p.removed.length === 0) return shallowCopy(record, added);
   let out: Record<string, Json> = {};
-  if (p.all) out = { ...record };
-  else if (p.names) return pick(record, p.names);
+  if (p.all) out = shallowCopy(record);
+  else if (p.names) out = pick(record, p.names);
   else for (const path of p.included) copyPath(record, out, path, 0);
   for (const path of p.removed) removePath(out, path, 0);
   out.objectID = record.objectID;
+  if (added !== undefined) assignOwn(out, added);
   return out as SearchRecord;
 }
 
-/** The named top-level attributes, objectID last (as `project` gives them). */
-function pick(record: SearchRecord, names: readonly string[]): SearchRecord {
+/** The named top-level attributes. */
+function pick(record: SearchRecord, names: readonly string[]): Record<string, Json> {
   const out: Record<string, Json> = {};
   for (const name of names) if (Object.hasOwn(record, name)) setOwn(out, name, record[name]);
-  out.objectID = record.objectID;
-  return out as SearchRecord;
+  return out;
 }
 
 function copyPath(from: Record<string, Json>, to: Record<string, Json>, path: string[], at: number): void {

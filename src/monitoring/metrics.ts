@@ -55,16 +55,20 @@ const emptyBucket = (t: number): Bucket => ({
 /** One scope at one resolution: buckets in time order, older than the period dropped. */
 class Series {
   readonly buckets = new Map<number, Bucket>();
+  /** The bucket found last: every call of a second, of ten, lands in the same one (no lookup by time). */
+  private latest: Bucket | undefined;
   constructor(private readonly period: Period) {}
 
   at(now: number): Bucket {
+    const latest = this.latest;
+    if (latest !== undefined && now >= latest.t && now < latest.t + this.period.step) return latest;
     const t = startOf(now, this.period.step);
     let bucket = this.buckets.get(t);
     if (!bucket) {
       this.buckets.set(t, (bucket = emptyBucket(t)));
       this.prune(now);
     }
-    return bucket;
+    return (this.latest = bucket);
   }
 
   private prune(now: number): void {

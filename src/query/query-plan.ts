@@ -331,7 +331,9 @@ export function planQuery(
     { type: 'splitOrConcat', alternatives: splitsAndConcatenations(folded, core) },
     { type: 'wordBreaks', alternatives: wordBreakAlternatives(query, words) },
   ];
-  core.alternatives = alternativeSources.flatMap((source) => source.alternatives);
+  // a loop, not flatMap: V8's flatMap cost a tenth of the plan of a TED query
+  core.alternatives = [];
+  for (const source of alternativeSources) for (const alternative of source.alternatives) core.alternatives.push(alternative);
   const { filter, geo, scores } = planFilters(index, params, setting);
   core.filter = filter;
   if (geo?.ranks) core.geoRanks = geo.ranks;

@@ -3,6 +3,7 @@
 // the multi-query strategy, query suggestions) reads the result; only the
 // answer sent to the caller is cut to `responseFields`, here and nowhere
 // else: a field the caller leaves out is still known to the engine.
+import { shallowCopy } from '../util/shallow-copy.js';
 
 /** The window of hits a search answers (see pageOf): page and hitsPerPage, or offset and length. */
 export interface Page { offset: number; length: number; page: number; hitsPerPage: number; usesOffset: boolean }
@@ -55,6 +56,6 @@ export function answerOf(result: SearchResult): Record<string, unknown> {
 }
 
 function askedFields(answer: SearchAnswer, fields: string[] | undefined): Record<string, unknown> {
-  if (!fields || fields.includes('*')) return { ...answer };
+  if (!fields || fields.includes('*')) return shallowCopy(answer);
   return Object.fromEntries(Object.entries(answer).filter(([field]) => fields.includes(field)));
 }

@@ -326,25 +326,24 @@ function pageHits(
     if (values.texts[next] !== text) throw new Error('marked values out of order');
     return leaves[next++];
   };
-  return drafts.map((draft, i) => {
-    const out = finishHit(draft, shape, markedLeaf);
-    if (params.getRankingInfo) out._rankingInfo = rankingInfo(hits[i], index, plan, hybridScores?.get(hits[i].id));
-    return out;
-  });
+  return drafts.map((draft, i) => finishHit(
+    index, draft, shape, markedLeaf, params.getRankingInfo ? rankingInfo(hits[i], index, plan, hybridScores?.get(hits[i].id)) : undefined,
+  ));
 }
 
 /**
- * A hit before its highlights and snippets: the retrieved attributes, what
- * they may show, the attributes highlighted and whether each may match a
- * query word (marked through the core), those snippeted (with their sizes
- * in words). A class, as the values to mark are parallel arrays: V8 moved
- * the objects of literals made while a page was drafted to the old
- * generation (see newLeaf in highlight.ts), where each kept its young hit
- * and record alive through every young collection until the next full one.
+ * A hit before its highlights and snippets: its record, what it may show,
+ * the attributes highlighted and whether each may match a query word
+ * (marked through the core), those snippeted (with their sizes in words).
+ * A class, as the values to mark are parallel arrays: V8 moved the objects
+ * of literals made while a page was drafted to the old generation (see
+ * newLeaf in highlight.ts), where each kept its young hit and record alive
+ * through every young collection until the next full one.
  */
 class HitDraft {
   constructor(
-    readonly out: Hit,
+    /** The record found (objectID only: the hit itself, its objectID alone). */
+    readonly record: SearchRecord,
     readonly visible?: SearchRecord,
     readonly highlighted: readonly string[] = NOTHING_DRAFTED,
     readonly matched: readonly boolean[] = NOTHING_DRAFTED,
@@ -363,9 +362,7 @@ const NOTHING_DRAFTED: readonly never[] = Object.freeze([]);
 function draftHit(index: SearchIndex, hit: CoreHit, shape: HitShape, marked: Int32Array | undefined, values: ValuesToMark): HitDraft {
   if (shape.idOnly) return new HitDraft({ objectID: index.objectIDOf(hit.id)! });
   const record = index.record(hit.id) as SearchRecord;
-  const out: Hit = project(record, shape.retrieved);
-  if (shape.vectors) out[VECTORS] = vectorsOfHit(index, record);
-  if (!shape.marked) return new HitDraft(out);
+  if (!shape.marked) return new HitDraft(record);
   const visible = shape.visible ? project(record, shape.visible) : record;
   const highlighted = highlightAttributes(visible, shape.toHighlight);
   const matched = highlighted.map((name) => {
@@ -379,26 +376,36 @@ function draftHit(index: SearchIndex, hit: CoreHit, shape: HitShape, marked: Int
     const { whole } = shape.attribute(name);
     for (const text of leafTexts(own(visible, name) as Json, [])) values.add(text, whole, words);
   }
-  return new HitDraft(out, visible, highlighted, matched, snippeted);
+  return new HitDraft(record, visible, highlighted, matched, snippeted);
 }
 
-/** A drafted hit with its highlights and snippets (`markedLeaf`: the leaf of the next value drafted). */
-function finishHit(draft: HitDraft, shape: HitShape, markedLeaf: (text: string) => HighlightLeaf | SnippetLeaf): Hit {
-  const { out, visible } = draft;
-  if (!visible) return out;
-  if (draft.highlighted.length > 0) {
+/**
+ * A drafted hit: its retrieved attributes, then its vectors, highlights and
+ * snippets (`markedLeaf`: the leaf of the next value drafted) and ranking
+ * info, copied in with the record (see shallowCopy) rather than stored to
+ * the copy after.
+ */
+function finishHit(
+  index: SearchIndex, draft: HitDraft, shape: HitShape, markedLeaf: (text: string) => HighlightLeaf | SnippetLeaf, ranking?: Record<string, unknown>,
+): Hit {
+  const { record, visible } = draft;
+  if (shape.idOnly) return ranking ? { objectID: record.objectID, _rankingInfo: ranking } : record;
+  const added: Record<string, unknown> = {};
+  if (shape.vectors) added[VECTORS] = vectorsOfHit(index, record);
+  if (visible && draft.highlighted.length > 0) {
     const result: Record<string, unknown> = {};
     draft.highlighted.forEach((name, i) => {
       setOwn(result, name, mapLeaves(own(visible, name) as Json, draft.matched[i] ? markedLeaf : unmatchedLeaf, shape.keep));
     });
-    out._highlightResult = result;
+    added._highlightResult = result;
   }
-  if (draft.snippeted.length > 0) {
+  if (visible && draft.snippeted.length > 0) {
     const result: Record<string, unknown> = {};
     for (const [name] of draft.snippeted) setOwn(result, name, mapLeaves(own(visible, name) as Json, markedLeaf, shape.keep));
-    out._snippetResult = result;
+    added._snippetResult = result;
   }
-  return out;
+  if (ranking) added._rankingInfo = ranking;
+  return project(record, shape.retrieved, added);
 }
 
 /** The top-level attributes of attributesToHighlight, or by default of the searchable attributes (every attribute when none is set). */

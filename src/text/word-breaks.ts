@@ -173,6 +173,7 @@ export function breakWords(text: string, innerWords = true): BrokenText | undefi
  * phrase); undefined when it breaks into one word or none.
  */
 export function wordsOfQueryWord(word: string): string | undefined {
+  if (!hasUnspacedScript(word)) return undefined; // most words: matchAll copies its expression per call
   let words: string[] = [];
   let copied = 0;
   for (const run of word.matchAll(UNSPACED_RUN)) {

@@ -6,6 +6,8 @@
 export class RecentValues<K, V> {
   /** Most recently used last. */
   private readonly values = new Map<K, V>();
+  /** The key used last, while it is kept (the map's last). */
+  private newest: K | undefined;
 
   constructor(private readonly capacity: number) {}
 
@@ -16,10 +18,14 @@ export class RecentValues<K, V> {
 
   /** The value kept for `key` (now the most recently used), or undefined. */
   find(key: K): V | undefined {
+    // the most recent key stays where it is: moving it (a delete and a set) left a hole in the
+    // map's table at each read, and a table full of holes is copied (an app's one route, read per call)
+    if (key === this.newest) return this.values.get(key);
     if (!this.values.has(key)) return undefined;
     const value = this.values.get(key)!;
     this.values.delete(key);
     this.values.set(key, value);
+    this.newest = key;
     return value;
   }
 
@@ -27,13 +33,15 @@ export class RecentValues<K, V> {
   set(key: K, value: V): V {
     this.values.delete(key);
     this.values.set(key, value);
-    if (this.values.size > this.capacity) this.values.delete(this.values.keys().next().value!);
+    this.newest = key;
+    if (this.values.size > this.capacity) this.delete(this.values.keys().next().value!);
     return value;
   }
 
   /** Forgets the value kept for `key` (one that turned out wrong: a failed request's). */
   delete(key: K): void {
     this.values.delete(key);
+    if (key === this.newest) this.newest = undefined;
   }
 
   /** The keys kept, most recently used first. */
@@ -44,5 +52,6 @@ export class RecentValues<K, V> {
   /** Drops every value (an empty map is left alone: clear() allocates a new table even then). */
   clear(): void {
     if (this.values.size > 0) this.values.clear();
+    this.newest = undefined;
   }
 }
