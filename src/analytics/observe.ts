@@ -14,6 +14,7 @@ import { filterExpressions } from '../query/query-plan.js';
 import { runningTestOn, variantOf } from '../abtest/tests.js';
 import { personalScore, profileOf, rerank } from '../personalization/profile.js';
 import type { SearchEvent, UsedFilter } from './events.js';
+import { countedHexId } from '../util/counted-ids.js';
 
 export interface SearchCall {
   /** What observing a search uses of the engine: the indexes, the analytics state, the country of an address. */
@@ -31,13 +32,6 @@ Object.freeze(NONE);
 /** Personalization looks at most this far down the relevance order. */
 const PERSONALIZATION_WINDOW = 1000;
 
-/**
- * Search ids (queryIDs): 32 hex digits, a random half drawn once per process
- * and a count, unique like a UUID each without drawing one per search.
- */
-const ID_PREFIX = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
-let idCount = 0;
-const newID = () => ID_PREFIX + (idCount++).toString(16).padStart(16, '0');
 
 function userTokenOf(call: SearchCall, params: SearchParams): string | undefined {
   return params.userToken ?? call.headers['x-algolia-usertoken'];
@@ -57,7 +51,7 @@ export function observeSearch(call: SearchCall, indexName: string, requested: Se
   // the texts a search may carry as given (its query, filters, tags, userToken) with lone surrogates
   // replaced: one would make the whole batch of searches unloggable, and lose it at the next restart
   const event: SearchEvent = {
-    id: newID(),
+    id: countedHexId(),
     index: indexName,
     query: wellFormed(String(requested.query ?? '')),
     nbHits: result.nbHits,

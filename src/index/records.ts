@@ -176,7 +176,9 @@ function projectionOf(toRetrieve: string[] | null | undefined, hidden: string[])
 
 /**
  * The attributes of a record a reader gets (see projection); objectID
- * always; then `added`'s (a hit's highlights, see shallowCopy).
+ * always; then `added`'s (a hit's highlights): copied in with the record
+ * when it is retrieved whole (see shallowCopy), stored to the projection
+ * otherwise (attributes to retrieve, unretrievable ones, vectors hidden).
  */
 export function project(record: SearchRecord, p: Projection, added?: object): SearchRecord {
   // the whole record: its copy holds objectID where the record does. Storing it again cost as much as the

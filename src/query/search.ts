@@ -342,7 +342,7 @@ function pageHits(
  */
 class HitDraft {
   constructor(
-    /** The record found (objectID only: the hit itself, its objectID alone). */
+    /** The record found; for objectID-only answers `{ objectID }`, the hit itself. */
     readonly record: SearchRecord,
     readonly visible?: SearchRecord,
     readonly highlighted: readonly string[] = NOTHING_DRAFTED,
@@ -382,8 +382,8 @@ function draftHit(index: SearchIndex, hit: CoreHit, shape: HitShape, marked: Int
 /**
  * A drafted hit: its retrieved attributes, then its vectors, highlights and
  * snippets (`markedLeaf`: the leaf of the next value drafted) and ranking
- * info, copied in with the record (see shallowCopy) rather than stored to
- * the copy after.
+ * info, given to `project` in one object (copied in with a whole record:
+ * see project).
  */
 function finishHit(
   index: SearchIndex, draft: HitDraft, shape: HitShape, markedLeaf: (text: string) => HighlightLeaf | SnippetLeaf, ranking?: Record<string, unknown>,

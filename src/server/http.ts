@@ -1,16 +1,15 @@
 // `lantern serve`: the REST API over node:http — CORS (with preflight),
-// compressed request bodies, strict UTF-8, the caller's address for the
+// request bodies (body.ts), the caller's address for the
 // router (X-Forwarded-For only from a trusted proxy), timeouts for slow or
 // idle clients, a limit of open connections per address, and a request id
 // on every answer.
-import { isAscii, isUtf8, transcode } from 'node:buffer';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { RequestHandler } from '../requester.js';
 import { requestIdHeaders, requestIdOf } from '../api/request-id.js';
 import { parseAddress } from '../auth/cidr.js';
 import { contentOf, type ApiResponse } from '../api/types.js';
+import { BodyError, readBody } from './body.js';
 import { CallTurns } from './call-turns.js';
 import { isRefused, limitConnections } from './connection-limit.js';
 import { rawAnswer } from './raw-answer.js';
@@ -45,13 +44,6 @@ interface Timeouts { headers: number; request: number; keepAlive: number; idle: 
 const TIMEOUTS: Timeouts = { headers: 20_000, request: 60_000, keepAlive: 5_000, idle: 120_000 };
 const MAX_BODY = 16 * 1024 * 1024;
 
-/** A request body that cannot be read: an answer status and message. */
-class BodyError extends Error {
-  constructor(readonly status: number, message: string) {
-    super(message);
-  }
-}
-
 /** The authentication headers a browser script sends (the preflight must allow them by name). */
 const ALLOWED_HEADERS = [
   'Content-Type', 'Content-Encoding', 'X-Algolia-API-Key', 'X-Algolia-Application-Id', 'X-Algolia-UserToken',
@@ -66,55 +58,6 @@ const CORS = {
   'access-control-expose-headers': 'X-Request-Id, Correlation-ID, Retry-After, X-Lantern-Task-ID',
   'access-control-max-age': '86400',
 };
-
-const DECOMPRESS: Record<string, (bytes: Buffer, options: { maxOutputLength: number }) => Buffer> = {
-  gzip: gunzipSync, 'x-gzip': gunzipSync, deflate: inflateSync, br: brotliDecompressSync,
-};
-
-async function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
-  if (Number(req.headers['content-length'] ?? 0) > limit) throw new BodyError(413, 'Request body too large');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new BodyError(413, 'Request body too large');
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
-function decompress(raw: Buffer, encoding: string | undefined, limit: number): Buffer {
-  const name = (encoding ?? '').trim().toLowerCase();
-  if (name === '' || name === 'identity') return raw;
-  const inflate = DECOMPRESS[name];
-  if (!inflate) throw new BodyError(400, `Unsupported Content-Encoding: ${name.slice(0, 40)}`);
-  try {
-    return inflate(raw, { maxOutputLength: limit });
-  } catch (e) {
-    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new BodyError(413, 'Request body too large');
-    throw new BodyError(400, `Request body is not valid ${name}`);
-  }
-}
-
-async function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  return textOf(decompress(await readBytes(req, limit), req.headers['content-encoding'], limit));
-}
-
-const UTF8_BOM = [0xef, 0xbb, 0xbf];
-
-/**
- * A body's text, from its UTF-8 (a byte-order mark at its start dropped, as
- * TextDecoder does). Text beyond Latin-1 is transcoded to UTF-16 in one
- * native call: TextDecoder took 13-20 ms for a 1.4 MB batch of TED talks
- * (their curly quotes make a two-byte string), transcoding 2-5 ms, and in a
- * burst of writes reading bodies held a tenth of the server's thread.
- */
-export function textOf(bytes: Buffer): string {
-  if (isAscii(bytes)) return bytes.toString('latin1');
-  if (!isUtf8(bytes)) throw new BodyError(400, 'Request body is not valid UTF-8');
-  const text = UTF8_BOM.every((byte, i) => bytes[i] === byte) ? bytes.subarray(UTF8_BOM.length) : bytes;
-  return transcode(text, 'utf8', 'utf16le').toString('utf16le');
-}
 
 const proxyHops = (trustProxy: boolean | number) => (trustProxy === true ? 1 : Number(trustProxy) || 0);
 

@@ -6,7 +6,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cleanup, closeEngine, logRecords, openAt, tempDir } from '../persistence/helpers.js';
 import type { Lantern } from '../../src/lantern.js';
 import { ADMIN_KEY, APP_ID, clientsFor, INDEX, loadTalks, openWithTalks, today } from './helpers.js';
-import { serveHere } from '../support/served.js';
+import { serveHere } from '../support/in-process-server.js';
 
 afterEach(cleanup);
 

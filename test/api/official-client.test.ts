@@ -5,7 +5,7 @@ import { algoliasearch } from 'algoliasearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Lantern } from '../../src/lantern.js';
 import { lanternRequester } from '../../src/requester.js';
-import { serveHere, type Served } from '../support/served.js';
+import { serveHere, type Served } from '../support/in-process-server.js';
 import { ADMIN_KEY, APP_ID, GIVER_TALK, openEngine, readFixture, talksSettings } from './helpers.js';
 
 type Client = ReturnType<typeof algoliasearch>;

@@ -271,6 +271,23 @@ describe('response fields', () => {
     expect(hit).toEqual(record);
   });
 
+  it("a hit's members come in one order: the record's retrieved attributes as stored, then objectID, highlights, snippets, ranking info", async () => {
+    const record = readFixture<Array<Record<string, unknown>>>('talks.json').find((t) => t.objectID === GIVER_TALK.objectID)!;
+    const marks = { query: 'gvier', getRankingInfo: true, attributesToSnippet: ['description:5'] };
+    const after = ['_highlightResult', '_snippetResult', '_rankingInfo'];
+    const keysOf = async (params: Record<string, unknown>) => {
+      const response = await send('POST', '/1/indexes/talks/query', { ...marks, ...params });
+      expect(response.status).toBe(200);
+      return Object.keys((response.body as { hits: Array<Record<string, unknown>> }).hits[0]);
+    };
+    // the whole record (objectID where the record has it), then what the search adds
+    expect(await keysOf({})).toEqual([...Object.keys(record), ...after]);
+    // attributes asked for, in the order asked, objectID after them
+    expect(await keysOf({ attributesToRetrieve: ['speakers', 'name'] })).toEqual(['speakers', 'name', 'objectID', ...after]);
+    // a whole record less an attribute: objectID after the rest
+    expect(await keysOf({ attributesToRetrieve: ['*', '-slug'] })).toEqual([...Object.keys(record).filter((k) => k !== 'slug' && k !== 'objectID'), 'objectID', ...after]);
+  });
+
   it('hits of objectID alone, not highlighted, are the objectIDs of the full hits, with ranking info', async () => {
     const full = await query({ query: 'the wor', hitsPerPage: 50, getRankingInfo: true });
     const bare = await query({

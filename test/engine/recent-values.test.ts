@@ -15,6 +15,17 @@ describe('RecentValues', () => {
     expect(recent.find('b')).toBeUndefined();
   });
 
+  it('a key set after the newest one read becomes the newest: reading the older one again moves it', () => {
+    const recent = new RecentValues<string, number>(2);
+    recent.set('a', 1);
+    recent.find('a');
+    recent.set('b', 2);
+    recent.find('a');
+    expect(recent.newestFirst()).toEqual(['a', 'b']);
+    recent.set('c', 3);
+    expect(recent.newestFirst()).toEqual(['c', 'a']);
+  });
+
   it('builds a value once while it is kept, and again once it was dropped or deleted', () => {
     const recent = new RecentValues<string, string | undefined>(2);
     let built = 0;

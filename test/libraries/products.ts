@@ -3,7 +3,7 @@
 import type { Server } from 'node:http';
 import { Lantern } from '../../src/lantern.js';
 import type { ServeOptions } from '../../src/server/http.js';
-import { serveHere } from '../support/served.js';
+import { serveHere } from '../support/in-process-server.js';
 
 export const APP_ID = 'LIBAPP';
 export const ADMIN_KEY = 'libraries-admin-key';

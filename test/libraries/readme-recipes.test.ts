@@ -14,7 +14,7 @@ import aa from 'search-insights';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Lantern } from '../../src/lantern.js';
 import { ROOT } from '../support/serve.js';
-import { serveHere, type Served } from '../support/served.js';
+import { serveHere, type Served } from '../support/in-process-server.js';
 
 const page = readFileSync(join(ROOT, 'docs', 'clients.md'), 'utf8');
 const start = page.indexOf('## Using other clients and libraries');

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Lantern } from '../../src/lantern.js';
 import { fsStorage } from '../../src/storage/fs.js';
 import { APP_ID, ADMIN_HEADERS, ADMIN_KEY } from '../api/helpers.js';
-import { serveHere, type Served } from '../support/served.js';
+import { serveHere, type Served } from '../support/in-process-server.js';
 import { conversion, plantedEvents, products, pushEvents } from './planted.js';
 
 const SHOP = 'shop';

@@ -5,12 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { connect } from 'node:net';
-import { textOf, type ServeOptions } from '../../src/server/http.js';
+import type { ServeOptions } from '../../src/server/http.js';
+import { textOf } from '../../src/server/body.js';
 import type { RequestHandler } from '../../src/requester.js';
 import type { Lantern } from '../../src/lantern.js';
 import { ADMIN_HEADERS, APP_ID, openEngine } from '../api/helpers.js';
 import { prng } from '../support/random.js';
-import { serveHere, type Served } from '../support/served.js';
+import { serveHere, type Served } from '../support/in-process-server.js';
 
 const servers: Served[] = [];
 
@@ -139,6 +140,13 @@ describe('HTTP hardening', () => {
     expect(logs[0]).toMatchObject({ cid: id, url: '/1/indexes/i/query', ip: '127.0.0.1' });
   });
 
+  it('a request id made here is a UUID (version 8, the RFC variant), a new one each call', async () => {
+    const ids = [];
+    for (let i = 0; i < 20; i++) ids.push((await fetch(`${base}/1/indexes/i/query`, { method: 'POST', headers: ADMIN_HEADERS, body: '{}' })).headers.get('x-request-id'));
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
   it('keys work over HTTP, with the socket address; 429 carries Retry-After', async () => {
     const add = await post('/1/keys', JSON.stringify({ acl: ['listIndexes'], maxQueriesPerIPPerHour: 1 }));
     const { key } = await add.json() as { key: string };
@@ -219,7 +227,8 @@ describe('body text', () => {
     };
     let refused = 0;
     for (let n = 0; n < 20_000; n++) {
-      const length = Math.floor(random() * 12);
+      // most short; some past the 64-byte blocks the native checks read at a time
+      const length = Math.floor(random() * (random() < 0.2 ? 400 : 12));
       const bytes = random() < 0.5
         ? Buffer.from((random() < 0.2 ? '\ufeff' : '') + String.fromCodePoint(...Array.from({ length }, codePoint)))
         : Buffer.from(Array.from({ length }, () => (random() < 0.5 ? Math.floor(random() * 256) : TRICKY[Math.floor(random() * TRICKY.length)])));
@@ -228,6 +237,17 @@ describe('body text', () => {
       expect(read(bytes), bytes.toString('hex')).toBe(expected);
     }
     expect(refused).toBeGreaterThan(1000);
+  });
+
+  it('is what TextDecoder makes of a 2 MB body (a string the runtime keeps outside its heap)', () => {
+    const random = prng(30);
+    const pieces = ['talk ', 'é', '“', '”', '東京', '🚀', '{"a":', '"\\n"', ' '];
+    let text = '\ufeff';
+    while (text.length < 1_400_000) text += pieces[Math.floor(random() * pieces.length)];
+    const bytes = Buffer.from(text);
+    expect(bytes.length).toBeGreaterThan(2_000_000);
+    expect(read(bytes)).toBe(decoded(bytes));
+    expect(read(Buffer.concat([bytes, Buffer.from([0xc0, 0xaf])]))).toBe('refused');
   });
 });
 

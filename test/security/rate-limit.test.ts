@@ -8,7 +8,7 @@ import { RateLimiter } from '../../src/auth/rate-limit.js';
 import type { ServeOptions } from '../../src/server/http.js';
 import type { Lantern } from '../../src/lantern.js';
 import { ADMIN_KEY, APP_ID, openEngine, sender, type Send } from '../api/helpers.js';
-import { serveHere } from '../support/served.js';
+import { serveHere } from '../support/in-process-server.js';
 
 const as = (key: string, extra: Record<string, string> = {}) => ({ 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': key, ...extra });
 

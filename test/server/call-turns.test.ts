@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallTurns } from '../../src/server/call-turns.js';
 import type { Lantern } from '../../src/lantern.js';
 import { ADMIN_HEADERS, ADMIN_KEY, APP_ID, openEngine } from '../api/helpers.js';
-import { serveHere, type Served } from '../support/served.js';
+import { serveHere, type Served } from '../support/in-process-server.js';
 import { sendHostile } from '../../bench/support/hostile-requests.mjs';
 
 /**

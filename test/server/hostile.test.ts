@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rootPage } from '../../src/server/static.js';
 import { Lantern } from '../../src/lantern.js';
 import { ADMIN_HEADERS, ADMIN_KEY, APP_ID, openEngine } from '../api/helpers.js';
-import { serveHere, type Served } from '../support/served.js';
+import { serveHere, type Served } from '../support/in-process-server.js';
 import { hostileRequests, sendHostile, type HostileAnswer, type HostileRequest } from '../../bench/support/hostile-requests.mjs';
 
 let engine: Lantern;

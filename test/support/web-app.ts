@@ -13,7 +13,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { RequestHandler } from '../../src/requester.js';
 import { CHROMIUM, pageFile } from './chromium.js';
-import { closeServer, serveHere, type Served } from './served.js';
+import { closeServer, serveHere, type Served } from './in-process-server.js';
 
 /** One call the API answered. */
 export interface Seen { method: string; path: string; status: number; body?: unknown }
