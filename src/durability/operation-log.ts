@@ -17,7 +17,6 @@
 import { ApiError, badRequest } from '../util/errors.js';
 import { assertJson } from '../util/json-check.js';
 import { yieldTurn } from '../util/turns.js';
-import { batchText, piecesOf, type BatchText } from './batch-text.js';
 import type { Codec } from './persistence.js';
 
 /** An operation as the log holds it: stamped with the time it was accepted (queued writes). */
@@ -171,24 +170,20 @@ export class RefusingLog<Operation extends object> extends LocalLog<Operation> {
 /** Actions of a logged batch past which it is encoded on a turn of its own (see encodeForLog). */
 const LARGE_BATCH = 100;
 
-export function isLarge(op: object): op is { actions: unknown[] } {
-  const actions = Object.hasOwn(op, 'actions') ? (op as { actions: unknown }).actions : undefined;
-  return Array.isArray(actions) && actions.length > LARGE_BATCH;
-}
+export const isLarge = (op: object): boolean => 'actions' in op && Array.isArray(op.actions) && op.actions.length > LARGE_BATCH;
 
 /** An operation as a log stores it: its bytes, and its JSON text for a large one (held, and parsed when it runs). */
-export interface EncodedOperation { bytes: Uint8Array; text?: BatchText }
+export interface EncodedOperation { bytes: Uint8Array; text?: string }
 
 /**
  * Encodes an operation for a log: a large one on a turn of its own (searches
- * waiting run first), kept as its text too (in pieces: see batch-text.ts).
- * What JSON cannot hold is a 400.
+ * waiting run first), kept as its text too. What JSON cannot hold is a 400.
  */
 export async function encodeForLog(codec: Codec, op: object): Promise<EncodedOperation> {
   if (!isLarge(op)) return { bytes: await asJson(() => codec.encodeOperation(op)) };
   await yieldTurn();
-  const text = asJson(() => batchText(op));
-  return { bytes: await codec.encodeOperationPieces(piecesOf(text)), text };
+  const text = asJson(() => JSON.stringify(op));
+  return { bytes: await codec.encodeOperationText(text), text };
 }
 
 /** Runs a JSON check or encoding; what JSON cannot hold (only in-process callers can send it: a cycle, a BigInt) is a 400. */

@@ -59,19 +59,19 @@ async function importKey(secret: string | Uint8Array): Promise<CryptoKey> {
 const operationScratch = new ByteWriter(1 << 16);
 
 /**
- * The UTF-8 of `pieces` end to end, after `tag` when given, in an array of
- * its own: with the PLAIN tag, byte for byte what seal(TextEncoder#encode)
- * makes. Encoded into a scratch array kept from one operation to the next,
- * then copied once: a batch of 1,000 records (~430 KB) encoded into a fresh
- * array, then copied into another behind the tag, cost more than the copy.
+ * `text` sealed plain: its UTF-8 after the PLAIN tag, byte for byte what
+ * seal(TextEncoder#encode) makes. Encoded into a scratch array kept from one
+ * operation to the next, then copied once: an import's batch of 1,000
+ * records (~430 KB) encoded into a fresh array, then copied into another
+ * behind the tag, cost several times the encoding itself (fresh memory).
  */
-function utf8Of(pieces: Iterable<string>, tag?: number): Uint8Array {
+function plainText(text: string): Uint8Array {
   operationScratch.clear();
-  if (tag !== undefined) operationScratch.append(Uint8Array.of(tag));
-  for (const piece of pieces) operationScratch.appendUtf8(piece);
-  const bytes = operationScratch.view().slice();
+  operationScratch.append(Uint8Array.of(PLAIN));
+  operationScratch.appendUtf8(text);
+  const sealed = operationScratch.view().slice();
   if (operationScratch.capacity > KEPT_SCRATCH) operationScratch.take();
-  return bytes;
+  return sealed;
 }
 
 export class Codec {
@@ -117,12 +117,8 @@ export class Codec {
 
   /** encodeOperation of an operation already written as JSON. */
   encodeOperationText(text: string): Promise<Uint8Array> {
-    return this.encodeOperationPieces([text]);
-  }
-
-  /** encodeOperation of an operation already written as JSON, in pieces end to end (see batch-text.ts). */
-  encodeOperationPieces(pieces: Iterable<string>): Promise<Uint8Array> {
-    return this.key ? this.seal(utf8Of(pieces)) : Promise.resolve(utf8Of(pieces, PLAIN));
+    if (this.key) return this.seal(new TextEncoder().encode(text));
+    return Promise.resolve(plainText(text));
   }
 
   async decodeOperation(bytes: Uint8Array): Promise<unknown> {

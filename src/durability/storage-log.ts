@@ -8,7 +8,6 @@ import { isStorageWriteError } from '../storage/errors.js';
 import type { Entry } from '../storage/storage.js';
 import type { WritePacer } from '../engine/write-pacer.js';
 import type { Codec } from './persistence.js';
-import { parseBatchText } from './batch-text.js';
 import { encodeForLog, isLarge, LocalLog, type EncodedOperation, type EntryShape, type Logged } from './operation-log.js';
 
 export class StorageLog<Operation extends object> extends LocalLog<Operation> {
@@ -34,7 +33,7 @@ export class StorageLog<Operation extends object> extends LocalLog<Operation> {
       await this.stored({ taskID, bytes }, started);
       // a large write waits in the queue as the text it was logged as, parsed when it runs (what a replay does):
       // thousands of parsed records waiting survived every young-generation collection, which copied them each time
-      await this.handBack(taskID, shape, text === undefined ? () => op : () => parseBatchText<Logged<Operation>>(text));
+      await this.handBack(taskID, shape, text === undefined ? () => op : () => JSON.parse(text) as Logged<Operation>);
       return taskID;
     }, encoded);
   }
