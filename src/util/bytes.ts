@@ -17,12 +17,15 @@ export class ByteWriter {
   private buffer: Uint8Array;
   private used = 0;
 
-  /** `capacity`: the bytes an array starts with (it doubles when full). */
-  constructor(private readonly capacity: number) {
-    this.buffer = new Uint8Array(capacity);
+  /** `initialCapacity`: the bytes an array starts with (it doubles when full). */
+  constructor(private readonly initialCapacity: number) {
+    this.buffer = new Uint8Array(initialCapacity);
   }
 
   get length(): number { return this.used; }
+
+  /** The bytes its array holds, used or not. */
+  get capacity(): number { return this.buffer.length; }
 
   append(bytes: Uint8Array): void {
     this.reserve(bytes.length);
@@ -39,7 +42,7 @@ export class ByteWriter {
   /** Makes room for `bytes` more. */
   private reserve(bytes: number): void {
     if (this.used + bytes <= this.buffer.length) return;
-    const larger = new Uint8Array(Math.max(this.used + bytes, this.buffer.length * 2, this.capacity));
+    const larger = new Uint8Array(Math.max(this.used + bytes, this.buffer.length * 2, this.initialCapacity));
     larger.set(this.buffer.subarray(0, this.used));
     this.buffer = larger;
   }
