@@ -77,7 +77,8 @@ function listChildren(): void {
   runFrom.reserve(n + 1);
   runFrom.push(0);
   for (let node = 0; node < n; node++) runFrom.push(runFrom.get(node) + childCount(node));
-  childEntries.reserve(n * CHILD_FIELDS);
+  // every node but the root is a child: 20 bytes a node, the largest of the walk's vectors
+  childEntries.reserveSpared((n > 0 ? n - 1 : 0) * CHILD_FIELDS);
   childEntries.length = 0;
   for (let node = 0; node < n; node++) {
     for (let child = node + 1, end = orderedEnd.get(node); child < end; child = orderedEnd.get(child)) {
