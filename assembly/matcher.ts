@@ -11,7 +11,7 @@
 import { IntVec } from './buffers';
 import { INNER_MARK, MAX_TOKEN_UNITS } from './text';
 import {
-  CHILD_CHAR, CHILD_END, CHILD_FIELDS, CHILD_FROM, CHILD_NODE, CHILD_TERM, childEntries, orderTrie, orderedEnd, orderedNode, orderedTerm, rootChildrenEnd, rootChildrenFrom,
+  CHILD_CHAR, CHILD_END, CHILD_FIELDS, CHILD_FROM, CHILD_MASK, CHILD_NODE, CHILD_TERM, charBit, childEntries, orderTrie, orderedEnd, orderedNode, orderedTerm, rootChildrenEnd, rootChildrenFrom,
 } from './trie-order';
 import { MAX_TYPOS, recordMatch as emitTerm, recordSubtreeMatch as emitTerms } from './wordsets';
 import { postings } from './store';
@@ -176,6 +176,14 @@ function listNextChars(depth: i32): i32 {
   return n;
 }
 
+/** The listed characters of depth `depth` (see listNextChars) as a mask (see charBit), INNER_MARK's bit included: that child is always read. */
+function listedMask(depth: i32, count: i32): i32 {
+  const from = nextCharsAt(depth);
+  let mask = charBit(<i32>INNER_MARK);
+  for (let i = 0; i < count; i++) mask |= charBit(load<i32>(from + (<usize>i << 2)));
+  return mask;
+}
+
 @inline function listed(depth: i32, count: i32, c: i32): bool {
   const from = nextCharsAt(depth);
   for (let i = 0; i < count; i++) if (load<i32>(from + (<usize>i << 2)) == c) return true;
@@ -184,10 +192,11 @@ function listNextChars(depth: i32): i32 {
 
 /**
  * Walks the children of `node` (child entries [from, end)), whose row is at
- * `depth` with `slack` typos left under the budget (the smallest cell's
- * margin; any positive value at the root, whose children set the budget).
+ * `depth`. With no slack left under the budget in that row, `candidates`
+ * characters are listed at the depth (see listNextChars) and `mask` holds
+ * them (see listedMask); with some, both are -1 (any child may match).
  */
-function walkChildren(node: i32, from: i32, end: i32, depth: i32, bestPrefix: i32, bestPrefixLength: i32, slack: i32): void {
+function walkChildren(node: i32, from: i32, end: i32, depth: i32, bestPrefix: i32, bestPrefixLength: i32, candidates: i32, mask: i32): void {
   // the whole word is a prefix of the node with no typo: every descendant is a
   // prefix match with none, and none matches whole with none (it is longer
   // than the word), so none can match better. Emitted as one subtree (with a
@@ -195,15 +204,13 @@ function walkChildren(node: i32, from: i32, end: i32, depth: i32, bestPrefix: i3
   // recordSubtreeMatch) instead of term by term.
   if (bestPrefix == 0) { emitSubtree(node, 0, bestPrefixLength, false); return; }
   const d = depth + 1;
-  // with no slack, only children carrying a listed character can match (-1: any child may)
-  const candidates = slack == 0 ? listNextChars(depth) : -1;
   for (let k = from; k < end; k++) {
     const c = childField(k, CHILD_CHAR);
     const child = childField(k, CHILD_NODE);
     if (c == <i32>INNER_MARK) { emitInnerWord(childField(k, CHILD_TERM), depth, bestPrefix, bestPrefixLength); continue; }
     // the budget is set under each first letter, and holds in its subtree
     if (d == 1) maxTypos = budgetUnder(c);
-    const rowMin = candidates < 0 || listed(depth, candidates, c) ? computeRow(d, c) : NO_MATCH;
+    const rowMin = candidates < 0 || ((mask & charBit(c)) != 0 && listed(depth, candidates, c)) ? computeRow(d, c) : NO_MATCH;
     if (rowMin > maxTypos) {
       if (bestPrefix <= maxTypos) emitSubtree(child, bestPrefix, bestPrefixLength, true);
       continue;
@@ -217,8 +224,20 @@ function walkChildren(node: i32, from: i32, end: i32, depth: i32, bestPrefix: i3
     let nextBest = bestPrefix;
     let nextBestLength = bestPrefixLength;
     if (prefix && full < nextBest) { nextBest = full; nextBestLength = d; }
-    if (d < MAX_TOKEN_UNITS) walkChildren(child, childField(k, CHILD_FROM), childField(k, CHILD_END), d, nextBest, nextBestLength, maxTypos - rowMin);
-    else if (nextBest <= maxTypos) emitSubtree(child, nextBest, nextBestLength, false);
+    if (d >= MAX_TOKEN_UNITS) {
+      if (nextBest <= maxTypos) emitSubtree(child, nextBest, nextBestLength, false);
+      continue;
+    }
+    // with no slack, only grandchildren carrying a listed character can match
+    let nextCandidates = -1, nextMask = -1;
+    if (rowMin == maxTypos) {
+      nextCandidates = listNextChars(d);
+      nextMask = listedMask(d, nextCandidates);
+      // none does, and no prefix match is made yet: the child's children are never read (most
+      // children of a typo'd word's walk with no slack: at 1M records each child's run is a cache miss)
+      if (nextBest > maxTypos && (nextMask & childField(k, CHILD_MASK)) == 0) continue;
+    }
+    walkChildren(child, childField(k, CHILD_FROM), childField(k, CHILD_END), d, nextBest, nextBestLength, nextCandidates, nextMask);
   }
 }
 
@@ -243,7 +262,7 @@ export function matchWord(w: i32): void {
   termAt = orderedTerm.ptr;
   endAt = orderedEnd.ptr;
   childrenAt = childEntries.ptr;
-  walkChildren(0, rootChildrenFrom, rootChildrenEnd, 0, NO_MATCH, 0, 1);
+  walkChildren(0, rootChildrenFrom, rootChildrenEnd, 0, NO_MATCH, 0, -1, -1);
 }
 
 /** Result of `matchToken`: typos (NO_MATCH when none), whether the whole token matched, highlight length. */

@@ -23,18 +23,28 @@ export const orderedNode = new IntVec();
 /**
  * Every node's children, one run per node in preorder, in the trie's order
  * of siblings, as entries of CHILD_FIELDS i32: the child's character, its
- * preorder number, its term (-1: none) and the [from, end) entry range of
- * its own children. A walk reads what it needs of a child, and where to go
- * below it, from one place: read from the preorder copy and from a node's
- * own range, a step down took four to five cache lines at 100k records.
+ * preorder number, its term (-1: none), the [from, end) entry range of its
+ * own children and their characters as a mask (see charBit). A walk reads
+ * what it needs of a child, and where to go below it, from one place: read
+ * from the preorder copy and from a node's own range, a step down took four
+ * to five cache lines at 100k records.
  */
 export const childEntries = new IntVec();
-export const CHILD_FIELDS = 5;
+export const CHILD_FIELDS = 6;
 export const CHILD_CHAR = 0;
 export const CHILD_NODE = 1;
 export const CHILD_TERM = 2;
 export const CHILD_FROM = 3;
 export const CHILD_END = 4;
+export const CHILD_MASK = 5;
+
+/**
+ * A character's bit in a mask of characters: a node whose children's mask
+ * shares no bit with the characters a walk may follow has no child to
+ * follow (bits are shared by characters 32 apart: a shared bit may be a
+ * false hope, never a miss).
+ */
+@inline export function charBit(c: i32): i32 { return 1 << (c & 31); }
 /** The entry range of the root's children. */
 export let rootChildrenFrom = 0;
 export let rootChildrenEnd = 0;
@@ -77,7 +87,7 @@ function listChildren(): void {
   runFrom.reserve(n + 1);
   runFrom.push(0);
   for (let node = 0; node < n; node++) runFrom.push(runFrom.get(node) + childCount(node));
-  // every node but the root is a child: 20 bytes a node, the largest of the walk's vectors
+  // every node but the root is a child: 24 bytes a node, the largest of the walk's vectors
   childEntries.reserveSpared((n > 0 ? n - 1 : 0) * CHILD_FIELDS);
   childEntries.length = 0;
   for (let node = 0; node < n; node++) {
@@ -87,11 +97,18 @@ function listChildren(): void {
       childEntries.push(orderedTerm.get(child));
       childEntries.push(runFrom.get(child));
       childEntries.push(runFrom.get(child + 1));
+      childEntries.push(childMask(child));
     }
   }
   rootChildrenFrom = n == 0 ? 0 : runFrom.get(0);
   rootChildrenEnd = n == 0 ? 0 : runFrom.get(1);
   freeVec(runFrom);
+}
+
+function childMask(node: i32): i32 {
+  let mask = 0;
+  for (let child = node + 1, end = orderedEnd.get(node); child < end; child = orderedEnd.get(child)) mask |= charBit(orderedChar.get(child));
+  return mask;
 }
 
 function childCount(node: i32): i32 {
