@@ -48,6 +48,18 @@ export class IntVec {
     this.capacity = next;
   }
 
+  /**
+   * Reserves `n` with an eighth to spare rather than the next power of two:
+   * for a large vector rebuilt whole as its source grows (doubling would
+   * leave up to half of it unused).
+   */
+  reserveSpared(n: i32): void {
+    if (n <= this.capacity) return;
+    const next = n + (n >> 3);
+    this.ptr = this.ptr == 0 ? heap.alloc(<usize>next << 2) : heap.realloc(this.ptr, <usize>next << 2);
+    this.capacity = next;
+  }
+
   @inline push(v: i32): void {
     if (this.length == this.capacity) this.reserve(this.length + 1);
     this.set(this.length++, v);

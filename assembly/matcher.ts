@@ -10,7 +10,9 @@
 // for highlighting, so highlighted words are exactly the matched ones.
 import { IntVec } from './buffers';
 import { INNER_MARK, MAX_TOKEN_UNITS } from './text';
-import { childChar, childFrom, childNode, orderTrie, orderedEnd, orderedNode, orderedTerm } from './trie-order';
+import {
+  CHILD_CHAR, CHILD_END, CHILD_FIELDS, CHILD_FROM, CHILD_MASK, CHILD_NODE, CHILD_TERM, charBit, childEntries, orderTrie, orderedEnd, orderedNode, orderedTerm, rootChildrenEnd, rootChildrenFrom,
+} from './trie-order';
 import { MAX_TYPOS, recordMatch as emitTerm, recordSubtreeMatch as emitTerms } from './wordsets';
 import { postings } from './store';
 import { subtreeCacheKey } from './prefix-cache';
@@ -46,13 +48,11 @@ let pathAt: usize = 0;
 let unitsAt: usize = 0;
 let termAt: usize = 0;
 let endAt: usize = 0;
-let childFromAt: usize = 0;
-let childNodeAt: usize = 0;
-let childCharAt: usize = 0;
+let childrenAt: usize = 0;
 @inline function rowCell(i: i32): i32 { return load<i32>(rowsAt + (<usize>i << 2)); }
 @inline function nodeEnd(node: i32): i32 { return load<i32>(endAt + (<usize>node << 2)); }
-/** Where node `node`'s children start in childNode and childChar (node + 1: where they end). */
-@inline function firstChildAt(node: i32): i32 { return load<i32>(childFromAt + (<usize>node << 2)); }
+/** Field `field` of child entry `k` (see childEntries). */
+@inline function childField(k: i32, field: i32): i32 { return load<i32>(childrenAt + (<usize>(k * CHILD_FIELDS + field) << 2)); }
 
 function selectWord(w: i32): void {
   start = wordStart.get(w);
@@ -176,6 +176,14 @@ function listNextChars(depth: i32): i32 {
   return n;
 }
 
+/** The listed characters of depth `depth` (see listNextChars) as a mask (see charBit), INNER_MARK's bit included: that child is always read. */
+function listedMask(depth: i32, count: i32): i32 {
+  const from = nextCharsAt(depth);
+  let mask = charBit(<i32>INNER_MARK);
+  for (let i = 0; i < count; i++) mask |= charBit(load<i32>(from + (<usize>i << 2)));
+  return mask;
+}
+
 @inline function listed(depth: i32, count: i32, c: i32): bool {
   const from = nextCharsAt(depth);
   for (let i = 0; i < count; i++) if (load<i32>(from + (<usize>i << 2)) == c) return true;
@@ -183,11 +191,12 @@ function listNextChars(depth: i32): i32 {
 }
 
 /**
- * Walks the children of `node`, whose row is at `depth` with `slack` typos
- * left under the budget (the smallest cell's margin; any positive value at
- * the root, whose children set the budget).
+ * Walks the children of `node` (child entries [from, end)), whose row is at
+ * `depth`. With no slack left under the budget in that row, `candidates`
+ * characters are listed at the depth (see listNextChars) and `mask` holds
+ * them (see listedMask); with some, both are -1 (any child may match).
  */
-function walkChildren(node: i32, depth: i32, bestPrefix: i32, bestPrefixLength: i32, slack: i32): void {
+function walkChildren(node: i32, from: i32, end: i32, depth: i32, bestPrefix: i32, bestPrefixLength: i32, candidates: i32, mask: i32): void {
   // the whole word is a prefix of the node with no typo: every descendant is a
   // prefix match with none, and none matches whole with none (it is longer
   // than the word), so none can match better. Emitted as one subtree (with a
@@ -195,21 +204,19 @@ function walkChildren(node: i32, depth: i32, bestPrefix: i32, bestPrefixLength: 
   // recordSubtreeMatch) instead of term by term.
   if (bestPrefix == 0) { emitSubtree(node, 0, bestPrefixLength, false); return; }
   const d = depth + 1;
-  // with no slack, only children carrying a listed character can match (-1: any child may)
-  const candidates = slack == 0 ? listNextChars(depth) : -1;
-  for (let k = firstChildAt(node), last = firstChildAt(node + 1); k < last; k++) {
-    const c = load<i32>(childCharAt + (<usize>k << 2));
-    const child = load<i32>(childNodeAt + (<usize>k << 2));
-    if (c == <i32>INNER_MARK) { emitInnerWord(child, depth, bestPrefix, bestPrefixLength); continue; }
+  for (let k = from; k < end; k++) {
+    const c = childField(k, CHILD_CHAR);
+    const child = childField(k, CHILD_NODE);
+    if (c == <i32>INNER_MARK) { emitInnerWord(childField(k, CHILD_TERM), depth, bestPrefix, bestPrefixLength); continue; }
     // the budget is set under each first letter, and holds in its subtree
     if (d == 1) maxTypos = budgetUnder(c);
-    const rowMin = candidates < 0 || listed(depth, candidates, c) ? computeRow(d, c) : NO_MATCH;
+    const rowMin = candidates < 0 || ((mask & charBit(c)) != 0 && listed(depth, candidates, c)) ? computeRow(d, c) : NO_MATCH;
     if (rowMin > maxTypos) {
       if (bestPrefix <= maxTypos) emitSubtree(child, bestPrefix, bestPrefixLength, true);
       continue;
     }
     const full = rowCell(d * STRIDE + length);
-    const term = load<i32>(termAt + (<usize>child << 2));
+    const term = childField(k, CHILD_TERM);
     if (term >= 0) {
       if (full <= maxTypos && full <= bestPrefix) emitTerm(term, full, true, 0);
       else if (bestPrefix <= maxTypos) emitTerm(term, bestPrefix, false, bestPrefixLength);
@@ -217,19 +224,30 @@ function walkChildren(node: i32, depth: i32, bestPrefix: i32, bestPrefixLength: 
     let nextBest = bestPrefix;
     let nextBestLength = bestPrefixLength;
     if (prefix && full < nextBest) { nextBest = full; nextBestLength = d; }
-    if (d < MAX_TOKEN_UNITS) walkChildren(child, d, nextBest, nextBestLength, maxTypos - rowMin);
-    else if (nextBest <= maxTypos) emitSubtree(child, nextBest, nextBestLength, false);
+    if (d >= MAX_TOKEN_UNITS) {
+      if (nextBest <= maxTypos) emitSubtree(child, nextBest, nextBestLength, false);
+      continue;
+    }
+    // with no slack, only grandchildren carrying a listed character can match
+    let nextCandidates = -1, nextMask = -1;
+    if (rowMin == maxTypos) {
+      nextCandidates = listNextChars(d);
+      nextMask = listedMask(d, nextCandidates);
+      // none does, and no prefix match is made yet: the child's children are never read (most
+      // children of a typo'd word's walk with no slack: at 1M records each child's run is a cache miss)
+      if (nextBest > maxTypos && (nextMask & childField(k, CHILD_MASK)) == 0) continue;
+    }
+    walkChildren(child, childField(k, CHILD_FROM), childField(k, CHILD_END), d, nextBest, nextBestLength, nextCandidates, nextMask);
   }
 }
 
 /**
  * A word found inside a longer word (its term ends with INNER_MARK, the only
- * unit of `child`): matched as its parent, the word, would be, but never
- * whole, so never exact (a word typed whole ranks the records holding it as
- * a word of its own first).
+ * unit of the child holding `term`): matched as its parent, the word, would
+ * be, but never whole, so never exact (a word typed whole ranks the records
+ * holding it as a word of its own first).
  */
-function emitInnerWord(child: i32, depth: i32, bestPrefix: i32, bestPrefixLength: i32): void {
-  const term = load<i32>(termAt + (<usize>child << 2));
+function emitInnerWord(term: i32, depth: i32, bestPrefix: i32, bestPrefixLength: i32): void {
   if (term < 0) return;
   const whole = rowCell(depth * STRIDE + length);
   if (whole <= maxTypos && whole <= bestPrefix) emitTerm(term, whole, false, depth);
@@ -243,10 +261,8 @@ export function matchWord(w: i32): void {
   orderTrie();
   termAt = orderedTerm.ptr;
   endAt = orderedEnd.ptr;
-  childFromAt = childFrom.ptr;
-  childNodeAt = childNode.ptr;
-  childCharAt = childChar.ptr;
-  walkChildren(0, 0, NO_MATCH, 0, 1);
+  childrenAt = childEntries.ptr;
+  walkChildren(0, rootChildrenFrom, rootChildrenEnd, 0, NO_MATCH, 0, -1, -1);
 }
 
 /** Result of `matchToken`: typos (NO_MATCH when none), whether the whole token matched, highlight length. */

@@ -424,26 +424,28 @@ export function recordPhraseMatch(terms: StaticArray<i32>, full: bool): void {
   const all = workBitmap(0);
   const entries = new StaticArray<usize>(terms.length);
   for (let i = 0; i < terms.length; i++) unchecked(entries[i] = heavyTermEntry(terms[i]));
-  intersectTerms(terms, entries, all);
+  // records rank by their best attribute key over every matched term: a term's keys are logged as it is read
+  const keyed = keyedWord();
+  intersectTerms(terms, entries, all, keyed);
   orBitmapInto(all, levelBitmap(currentWord, 0), bitmapWords);
   if (full) orBitmapInto(all, exactBitmap(currentWord), bitmapWords);
   for (let i = 0; i < terms.length; i++) {
-    // records rank by their best attribute key over every matched term
-    if (keyedWord()) {
-      const entry = unchecked(entries[i]);
-      if (entry != 0) {
-        keyedEntries.push(<i32>entry);
-        orBitmapInto(entryLead(entry), leadBitmap(), bitmapWords);
-      } else {
-        postings.orIntoWithLead(terms[i], workBitmap(1), leadBitmap(), 0, keyLog);
-      }
+    const entry = unchecked(entries[i]);
+    if (keyed && entry != 0) {
+      keyedEntries.push(<i32>entry);
+      orBitmapInto(entryLead(entry), leadBitmap(), bitmapWords);
     }
     markTerm(terms[i], 0, full);
   }
 }
 
-/** Writes into `all` the records holding every one of `terms` (each read from its cached entry where it has one). */
-function intersectTerms(terms: StaticArray<i32>, entries: StaticArray<usize>, all: usize): void {
+/**
+ * Writes into `all` the records holding every one of `terms` (each read
+ * from its cached entry where it has one); with `keyed`, the postings read
+ * also go to the lead bitmap and the key log (see orIntoWithLead): each is
+ * decoded once for both.
+ */
+function intersectTerms(terms: StaticArray<i32>, entries: StaticArray<usize>, all: usize, keyed: bool): void {
   const one = workBitmap(1);
   const bytes = <usize>bitmapWords << 2;
   for (let i = 0; i < terms.length; i++) {
@@ -455,7 +457,8 @@ function intersectTerms(terms: StaticArray<i32>, entries: StaticArray<usize>, al
     }
     const target = i == 0 ? all : one;
     memory.fill(target, 0, bytes);
-    postings.orInto(terms[i], target);
+    if (keyed) postings.orIntoWithLead(terms[i], target, leadBitmap(), 0, keyLog);
+    else postings.orInto(terms[i], target);
     if (i > 0) andBitmapInto(one, all, bitmapWords);
   }
 }

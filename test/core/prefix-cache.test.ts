@@ -178,9 +178,11 @@ describe('cached entries kept across writes', () => {
 });
 
 // A phrase alternative (a multi-word synonym, a split word) over frequent
-// terms reads them through their cached entries: hits, keys and order must be
-// those of a direct computation, on first use and once the entries exist.
-describe('phrase alternatives over frequent terms', () => {
+// terms reads them through their cached entries, over rare ones from their
+// postings (each decoded once for the records and their keys): hits, keys and
+// order must be those of a direct computation, on first use and once the
+// entries exist.
+describe('phrase alternatives over frequent and rare terms', () => {
   const RECORDS = 8000;
   const rnd = prng(33);
   const words = ['ice', 'cream', 'the', 'alpha', 'bravo', 'delta', 'echo'];
@@ -190,11 +192,13 @@ describe('phrase alternatives over frequent terms', () => {
     return text.join(' ');
   });
   const ranks = Int32Array.from({ length: RECORDS }, () => Math.floor(rnd() * 100000));
+  // the same records, where "ice" and "cream" are rare: too few postings for a cached entry
+  const rareTexts = texts.map((text) => text.replace(/\bice\b/g, rnd() < 0.1 ? 'ice' : 'india').replace(/\bcream\b/g, rnd() < 0.3 ? 'cream' : 'crane'));
 
-  /** Records holding `word`, or both `ice` and `cream`: by the first of those words' position, custom rank, id. */
-  function expected(word: string): number[] {
+  /** Records of `corpus` holding `word`, or both `ice` and `cream`: by the first of those words' position, custom rank, id. */
+  function expected(corpus: string[], word: string): number[] {
     const hits: Array<{ id: number; position: number }> = [];
-    texts.forEach((text, id) => {
+    corpus.forEach((text, id) => {
       const tokens = text.split(' ');
       const viaPhrase = tokens.includes('ice') && tokens.includes('cream');
       if (!viaPhrase && !tokens.includes(word)) return;
@@ -206,15 +210,26 @@ describe('phrase alternatives over frequent terms', () => {
     return hits.map((h) => h.id);
   }
 
-  it('equals a direct computation, before and after the terms are cached', () => {
-    const core = build(texts);
+  function expectDirect(corpus: string[], least: number): void {
+    const core = build(corpus);
     core.setRanks(0, ranks);
     for (const [word, exact] of [['gelato', true], ['icecream', false], ['gelato', true], ['icecream', false]] as const) {
-      const want = expected(word);
-      expect(want.length).toBeGreaterThan(1000);
+      const want = expected(corpus, word);
+      expect(want.length).toBeGreaterThan(least);
       const result = search(core, word, { alternatives: [{ word: 0, text: 'ice cream', exact }], length: 50, typoMode: 'off' });
       expect({ nbHits: result.nbHits, ids: result.hits.map((h) => h.id) }, word).toEqual({ nbHits: want.length, ids: want.slice(0, 50) });
     }
+  }
+
+  it('equals a direct computation, before and after the terms are cached', () => {
+    expectDirect(texts, 1000);
+  });
+
+  it('equals a direct computation over rare terms, read from their postings', () => {
+    const phrased = rareTexts.filter((text) => /\bice\b/.test(text) && /\bcream\b/.test(text)).length;
+    expect(phrased).toBeGreaterThan(20);
+    // the phrase's records outrank gelato's where they hold its words first: their keys count
+    expectDirect(rareTexts, 50);
   });
 });
 

@@ -361,3 +361,18 @@ describe('alternatives on an index that never held a record', () => {
     expect(core.search(query('film', { alternatives })).nbHits).toBe(0);
   });
 });
+
+// A word found inside a longer word (unspaced scripts: src/text/word-breaks.ts)
+// is indexed with INNER_MARK as its last unit, a child of its own in the
+// trie: the walk matches it as the word, typos included, never as exact.
+describe('a word found inside a longer word', () => {
+  const INNER = '\uFDD0';
+
+  it('matches as the word would, with a typo or as a prefix, ranked after the word itself', () => {
+    const core = build([`football ball${INNER}`, 'ball', 'other', `bell${INNER}`]);
+    const exactHits = search(core, 'ball', whole).hits.map((h) => ({ id: h.id, typos: h.typos, exact: h.exactWords }));
+    expect(exactHits).toEqual([{ id: 1, typos: 0, exact: 1 }, { id: 0, typos: 0, exact: 0 }, { id: 3, typos: 1, exact: 0 }]);
+    expect(search(core, 'bsll', whole).hits.map((h) => [h.id, h.typos]).sort()).toEqual([[0, 1], [1, 1], [3, 1]]);
+    expect(ids(core, 'bal').sort()).toEqual([0, 1]);
+  });
+});
