@@ -31,6 +31,7 @@ import { parseJsonBody } from './json-body.js';
 import { Reply, contentOf, type ApiRequest, type ApiResponse, type ApiServices, type Handler } from './types.js';
 import { changesIndex, ROUTES, type PathParamsOf, type Route, type RouteOp } from './routes.js';
 import { RecentValues } from '../util/recent.js';
+import type { EndTurn } from '../engine/write-pacer.js';
 import { relay, type ClusterNodes, type Elsewhere, type ForwardedCall } from '../clusters/forwarding.js';
 
 /** Each operation's handler: every row of the route table has one (a missing one does not compile). */
@@ -284,6 +285,7 @@ async function answer(
   headers: Record<string, string>, info: CallInfo, seen: Seen,
 ): Promise<ApiResponse> {
   const { sourceIp } = info;
+  let endTurn: EndTurn | undefined;
   try {
     const found = match(method, path);
     if (found === undefined) throw new ApiError('not_found', `Path ${path} does not exist`);
@@ -297,8 +299,10 @@ async function answer(
     }
     const reads = readsRecords(found.route);
     if (reads) engine.pacer.noteRead();
-    // writes are accepted one at a time, paced like their application (see write-pacer.ts)
-    else await engine.pacer.admit();
+    // writes are accepted one at a time, paced like their application (see write-pacer.ts): a write to an
+    // index holds its turn until it is logged and queued; any other call passes the turn on once it has it
+    else endTurn = await engine.pacer.admit();
+    if (endTurn && !changesIndex(found.route)) endTurn();
     // a write's parsing and checks are write work, in steps for a large one: searches waiting run between
     const work = reads ? undefined : engine.pacer.work();
     const step = work ? () => work.step() : noStep;
@@ -327,6 +331,8 @@ async function answer(
     return result.headers ? { status: result.status, body: result.body, headers: result.headers } : json(result.status, result.body);
   } catch (e) {
     return failure(e);
+  } finally {
+    endTurn?.();
   }
 }
 

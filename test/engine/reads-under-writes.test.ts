@@ -73,9 +73,21 @@ describe('write pacing', () => {
     pacer.charge(15);
     const order: number[] = [];
     const started = performance.now();
-    await Promise.all([1, 2].map((n) => pacer.admit().then(() => { order.push(n); pacer.charge(15); pacer.noteRead(); })));
+    await Promise.all([1, 2].map((n) => pacer.admit().then((endTurn) => { order.push(n); pacer.charge(15); pacer.noteRead(); endTurn(); })));
     expect(order).toEqual([1, 2]);
     expect(performance.now() - started).toBeGreaterThanOrEqual(44);
+  });
+
+  it("a write's turn comes once the write before it has ended its turn, not as soon as that one was admitted", async () => {
+    const pacer = new WritePacer();
+    const order: string[] = [];
+    const first = await pacer.admit();
+    const second = pacer.admit().then((endTurn) => { order.push('second admitted'); endTurn(); });
+    await new Promise((resume) => setTimeout(resume, 30));
+    order.push('first accepted');
+    first();
+    await second;
+    expect(order).toEqual(['first accepted', 'second admitted']);
   });
 });
 
@@ -94,7 +106,7 @@ describe('admission in time', () => {
     await expect(pacer.admit()).rejects.toBeInstanceOf(RetryLater);
     await new Promise((resume) => setTimeout(resume, 150));
     const next = performance.now();
-    await expect(pacer.admit()).resolves.toBeUndefined();
+    await expect(pacer.admit()).resolves.toBeTypeOf('function');
     expect(performance.now() - next).toBeLessThan(40);
   });
 });
@@ -104,7 +116,7 @@ describe('admission under a deep queue', () => {
     const timed = async (work: () => Promise<void>) => { const t = performance.now(); await work(); return performance.now() - t; };
     let queued = 0;
     const pacer = new WritePacer(() => queued);
-    const admitAfter = (ms: number) => { pacer.charge(ms); pacer.noteRead(); return timed(() => pacer.admit()); };
+    const admitAfter = (ms: number) => { pacer.charge(ms); pacer.noteRead(); return timed(async () => { (await pacer.admit())(); }); };
     // 10 ms of write work owes 15 ms of pause with nothing queued, and three times that with 10,000 records queued
     expect(await admitAfter(10)).toBeLessThan(30);
     queued = 10_000;
