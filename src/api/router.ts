@@ -315,6 +315,8 @@ async function answer(
     enforce(services.keyCalls, found.route, caller, found.params, body);
     // a call for a user of a cluster another node serves is answered there (and checked, logged and observed here too)
     const elsewhere = clusters.placeCall(engine, services.clusterNodes, found.route, found.params, { headers, query });
+    // a write answered by another node is not logged here: its turn passes on before the round trip
+    if (elsewhere !== undefined) endTurn?.();
     const context = { engine, services, params: found.params, query, body, headers, sourceIp, caller, step };
     const here = elsewhere === undefined
       ? () => handlerOf(found.route)(context)
