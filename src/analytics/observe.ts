@@ -32,7 +32,6 @@ Object.freeze(NONE);
 /** Personalization looks at most this far down the relevance order. */
 const PERSONALIZATION_WINDOW = 1000;
 
-
 function userTokenOf(call: SearchCall, params: SearchParams): string | undefined {
   return params.userToken ?? call.headers['x-algolia-usertoken'];
 }
