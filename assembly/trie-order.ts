@@ -82,11 +82,21 @@ function copySubtree(node: i32): void {
 /** Lists every node's children in a run (see childEntries), from the preorder copy. */
 function listChildren(): void {
   const n = orderedChar.length;
-  // where each node's run starts: the runs follow one another in preorder
+  // where each node's run starts (the runs follow one another in preorder), and its children's mask
   const runFrom = new IntVec();
+  const masks = new IntVec();
   runFrom.reserve(n + 1);
+  masks.reserve(n);
   runFrom.push(0);
-  for (let node = 0; node < n; node++) runFrom.push(runFrom.get(node) + childCount(node));
+  for (let node = 0; node < n; node++) {
+    let count = 0, mask = 0;
+    for (let child = node + 1, end = orderedEnd.get(node); child < end; child = orderedEnd.get(child)) {
+      count++;
+      mask |= charBit(orderedChar.get(child));
+    }
+    runFrom.push(runFrom.get(node) + count);
+    masks.push(mask);
+  }
   // every node but the root is a child: 24 bytes a node, the largest of the walk's vectors
   childEntries.reserveSpared((n > 0 ? n - 1 : 0) * CHILD_FIELDS);
   childEntries.length = 0;
@@ -97,22 +107,11 @@ function listChildren(): void {
       childEntries.push(orderedTerm.get(child));
       childEntries.push(runFrom.get(child));
       childEntries.push(runFrom.get(child + 1));
-      childEntries.push(childMask(child));
+      childEntries.push(masks.get(child));
     }
   }
   rootChildrenFrom = n == 0 ? 0 : runFrom.get(0);
   rootChildrenEnd = n == 0 ? 0 : runFrom.get(1);
   freeVec(runFrom);
-}
-
-function childMask(node: i32): i32 {
-  let mask = 0;
-  for (let child = node + 1, end = orderedEnd.get(node); child < end; child = orderedEnd.get(child)) mask |= charBit(orderedChar.get(child));
-  return mask;
-}
-
-function childCount(node: i32): i32 {
-  let count = 0;
-  for (let child = node + 1, end = orderedEnd.get(node); child < end; child = orderedEnd.get(child)) count++;
-  return count;
+  freeVec(masks);
 }
