@@ -13,7 +13,7 @@ import { INNER_MARK, MAX_TOKEN_UNITS } from './text';
 import {
   CHILD_CHAR, CHILD_END, CHILD_FIELDS, CHILD_FROM, CHILD_MASK, CHILD_NODE, CHILD_TERM, charBit, childEntries, orderTrie, orderedEnd, orderedNode, orderedTerm, rootChildrenEnd, rootChildrenFrom,
 } from './trie-order';
-import { MAX_TYPOS, recordMatch as emitTerm, recordSubtreeMatch as emitTerms } from './wordsets';
+import { recordMatch as emitTerm, recordSubtreeMatch as emitTerms } from './wordsets';
 import { postings } from './store';
 import { subtreeCacheKey } from './prefix-cache';
 
@@ -62,7 +62,6 @@ function selectWord(w: i32): void {
   prefix = wordPrefix.get(w) != 0;
   rows.reserve((MAX_TOKEN_UNITS + 1) * STRIDE);
   pathChar.reserve(MAX_TOKEN_UNITS + 1);
-  nextChars.reserve((MAX_TOKEN_UNITS + 1) * NEXT_CHARS);
   rowsAt = rows.ptr;
   pathAt = pathChar.ptr;
   unitsAt = queryUnits.ptr + (<usize>start << 2);
@@ -137,66 +136,12 @@ function emitSubtree(node: i32, typos: i32, highlightLength: i32, withNode: bool
 }
 
 /**
- * Room per depth for the characters a node's children may carry when its
- * row has no slack (see listNextChars): a band's cells, for a budget raised
- * under another first letter to MAX_TYPOS at most.
- */
-const NEXT_CHARS = 2 * MAX_TYPOS + 1;
-const nextChars = new IntVec();
-/** Where depth `depth`'s room in `nextChars` starts. */
-@inline function nextCharsAt(depth: i32): usize { return nextChars.ptr + (<usize>(depth * NEXT_CHARS) << 2); }
-
-/**
- * Lists, at depth `depth`'s room in `nextChars`, the only characters a child
- * of the node whose row is at `depth` can carry and stay within budget, when
- * that row's minimum equals the budget; returns how many. With no slack,
- * every edit takes the next row's cells past the budget, so a cell stays
- * within it only by a match on the diagonal from a cell at the budget: the
- * child then carries the word's unit past that cell. A transposition adds
- * no character: it needs its cell two rows up under the budget, so the cell
- * below that one, in this row, is within budget and lists the character
- * the transposition needs (at the band's lower edge no transposition can
- * stay within budget: its cell two rows up is out of the band). A child
- * carrying no listed character gets a row over budget, so most children of
- * such nodes are passed over without computing one.
- */
-function listNextChars(depth: i32): i32 {
-  const d = depth + 1;
-  // the cells the next row's band reads on its diagonal (see computeRow)
-  const lo = d - maxTypos > 1 ? d - maxTypos : 1;
-  const hi = d + maxTypos < length ? d + maxTypos : length;
-  const row = rowsAt + (<usize>(depth * STRIDE) << 2);
-  const into = nextCharsAt(depth);
-  let n = 0;
-  for (let j = lo; j <= hi; j++) {
-    if (load<i32>(row + (<usize>(j - 1) << 2)) > maxTypos) continue;
-    store<i32>(into + (<usize>n << 2), load<i32>(unitsAt + (<usize>(j - 1) << 2)));
-    n++;
-  }
-  return n;
-}
-
-/** The listed characters of depth `depth` (see listNextChars) as a mask (see charBit), INNER_MARK's bit included: that child is always read. */
-function listedMask(depth: i32, count: i32): i32 {
-  const from = nextCharsAt(depth);
-  let mask = charBit(<i32>INNER_MARK);
-  for (let i = 0; i < count; i++) mask |= charBit(load<i32>(from + (<usize>i << 2)));
-  return mask;
-}
-
-@inline function listed(depth: i32, count: i32, c: i32): bool {
-  const from = nextCharsAt(depth);
-  for (let i = 0; i < count; i++) if (load<i32>(from + (<usize>i << 2)) == c) return true;
-  return false;
-}
-
-/**
  * Walks the children of `node` (child entries [from, end)), whose row is at
- * `depth`. With no slack left under the budget in that row, `candidates`
- * characters are listed at the depth (see listNextChars) and `mask` holds
- * them (see listedMask); with some, both are -1 (any child may match).
+ * `depth` and has a typo to spare: every child gets a row. A child whose
+ * row has none left is walked on without rows (see walkNoSlack), when the
+ * word's columns fit the 64 bits of a column set.
  */
-function walkChildren(node: i32, from: i32, end: i32, depth: i32, bestPrefix: i32, bestPrefixLength: i32, candidates: i32, mask: i32): void {
+function walkChildren(node: i32, from: i32, end: i32, depth: i32, bestPrefix: i32, bestPrefixLength: i32): void {
   // the whole word is a prefix of the node with no typo: every descendant is a
   // prefix match with none, and none matches whole with none (it is longer
   // than the word), so none can match better. Emitted as one subtree (with a
@@ -207,20 +152,16 @@ function walkChildren(node: i32, from: i32, end: i32, depth: i32, bestPrefix: i3
   for (let k = from; k < end; k++) {
     const c = childField(k, CHILD_CHAR);
     const child = childField(k, CHILD_NODE);
-    if (c == <i32>INNER_MARK) { emitInnerWord(childField(k, CHILD_TERM), depth, bestPrefix, bestPrefixLength); continue; }
+    if (c == <i32>INNER_MARK) { emitInnerWord(childField(k, CHILD_TERM), rowCell(depth * STRIDE + length), depth, bestPrefix, bestPrefixLength); continue; }
     // the budget is set under each first letter, and holds in its subtree
     if (d == 1) maxTypos = budgetUnder(c);
-    const rowMin = candidates < 0 || ((mask & charBit(c)) != 0 && listed(depth, candidates, c)) ? computeRow(d, c) : NO_MATCH;
+    const rowMin = computeRow(d, c);
     if (rowMin > maxTypos) {
       if (bestPrefix <= maxTypos) emitSubtree(child, bestPrefix, bestPrefixLength, true);
       continue;
     }
     const full = rowCell(d * STRIDE + length);
-    const term = childField(k, CHILD_TERM);
-    if (term >= 0) {
-      if (full <= maxTypos && full <= bestPrefix) emitTerm(term, full, true, 0);
-      else if (bestPrefix <= maxTypos) emitTerm(term, bestPrefix, false, bestPrefixLength);
-    }
+    emitChildTerm(childField(k, CHILD_TERM), full, bestPrefix, bestPrefixLength);
     let nextBest = bestPrefix;
     let nextBestLength = bestPrefixLength;
     if (prefix && full < nextBest) { nextBest = full; nextBestLength = d; }
@@ -228,28 +169,143 @@ function walkChildren(node: i32, from: i32, end: i32, depth: i32, bestPrefix: i3
       if (nextBest <= maxTypos) emitSubtree(child, nextBest, nextBestLength, false);
       continue;
     }
-    // with no slack, only grandchildren carrying a listed character can match
-    let nextCandidates = -1, nextMask = -1;
-    if (rowMin == maxTypos) {
-      nextCandidates = listNextChars(d);
-      nextMask = listedMask(d, nextCandidates);
-      // none does, and no prefix match is made yet: the child's children are never read (most
-      // children of a typo'd word's walk with no slack: at 1M records each child's run is a cache miss)
-      if (nextBest > maxTypos && (nextMask & childField(k, CHILD_MASK)) == 0) continue;
+    if (rowMin < maxTypos || length >= COLUMN_SET_BITS) {
+      walkChildren(child, childField(k, CHILD_FROM), childField(k, CHILD_END), d, nextBest, nextBestLength);
+      continue;
     }
-    walkChildren(child, childField(k, CHILD_FROM), childField(k, CHILD_END), d, nextBest, nextBestLength, nextCandidates, nextMask);
+    const columns = columnsWithinBudget(d);
+    // no grandchild carries a character that can match, and no prefix match is made
+    // yet: the child's children are never read (at 1M records each run is a cache miss)
+    if (nextBest > maxTypos && (nextCharsMask(columns) & childField(k, CHILD_MASK)) == 0) continue;
+    walkNoSlack(child, childField(k, CHILD_FROM), childField(k, CHILD_END), d, columns, transpositionsFrom(d, c), nextBest, nextBestLength);
   }
+}
+
+// --- The walk below a row with no typo to spare. Every edit then takes a
+// cell past the budget, so a cell of the next row stays within it only by
+// a match on the diagonal from a cell at the budget, or (one row below the
+// last row with a typo to spare) by a transposition from a cell two rows up
+// under the budget. The rows are then sets of columns whose cells are at
+// the budget (every other cell is past it): bit j for column j, stepped by
+// the child's character without a row of distances.
+const COLUMN_SET_BITS = 64;
+
+/** Column `j`'s unit of the word (1-based, as in a row). */
+@inline function unitAt(j: i32): i32 { return load<i32>(unitsAt + (<usize>(j - 1) << 2)); }
+
+/** The columns of the row at `depth` whose cells are within budget (the row has no typo to spare). */
+function columnsWithinBudget(depth: i32): u64 {
+  const lo = depth - maxTypos > 1 ? depth - maxTypos : 1;
+  const hi = depth + maxTypos < length ? depth + maxTypos : length;
+  const row = rowsAt + (<usize>(depth * STRIDE) << 2);
+  let columns: u64 = load<i32>(row) <= maxTypos ? 1 : 0;
+  for (let j = lo; j <= hi; j++) if (load<i32>(row + (<usize>j << 2)) <= maxTypos) columns |= (<u64>1) << <u64>j;
+  return columns;
+}
+
+/**
+ * The columns j of the row below `depth` that a transposition can keep
+ * within budget under a child carrying unit j - 1: the row at `depth`
+ * carries c, unit j, and the cell two rows up, at column j - 2, is within
+ * budget with the transposition's cost (two on the first letter).
+ */
+function transpositionsFrom(depth: i32, c: i32): u64 {
+  const d = depth + 1;
+  const lo = d - maxTypos > 2 ? d - maxTypos : 2;
+  const hi = d + maxTypos < length ? d + maxTypos : length;
+  const twoUp = rowsAt + (<usize>((depth - 1) * STRIDE) << 2);
+  let columns: u64 = 0;
+  for (let j = lo; j <= hi; j++) {
+    if (unitAt(j) != c) continue;
+    if (load<i32>(twoUp + (<usize>(j - 2) << 2)) + (j == 2 ? 2 : 1) <= maxTypos) columns |= (<u64>1) << <u64>j;
+  }
+  return columns;
+}
+
+/**
+ * The columns within budget under a child carrying `c`: a match on the
+ * diagonal from `columns`, or a transposition listed in `transpositions`.
+ */
+function stepColumns(columns: u64, transpositions: u64, c: i32): u64 {
+  let next: u64 = 0;
+  for (let from = columns & ~((<u64>1) << <u64>length); from != 0; from &= from - 1) {
+    const j = <i32>ctz(from) + 1;
+    if (unitAt(j) == c) next |= (<u64>1) << <u64>j;
+  }
+  for (let from = transpositions; from != 0; from &= from - 1) {
+    const j = <i32>ctz(from);
+    if (unitAt(j - 1) == c) next |= (<u64>1) << <u64>j;
+  }
+  return next;
+}
+
+/**
+ * The characters a child can carry and stay within budget under a row
+ * with these columns, as a mask (see charBit): the word's unit after
+ * each. INNER_MARK's bit is in: that child is always read. A
+ * transposition needs no other character: its cell two rows up is within
+ * budget, so the cell below it in this row is too, and lists it.
+ */
+function nextCharsMask(columns: u64): i32 {
+  let mask = charBit(<i32>INNER_MARK);
+  for (let from = columns & ~((<u64>1) << <u64>length); from != 0; from &= from - 1) mask |= charBit(unitAt(<i32>ctz(from) + 1));
+  return mask;
+}
+
+/**
+ * Walks the children of `node` (child entries [from, end)), whose row is at
+ * `depth` with no typo to spare, as the columns within budget (see
+ * stepColumns); `transpositions` are those a transposition can add one row
+ * down. A child's row keeps no typo to spare, so the walk goes on alike.
+ */
+function walkNoSlack(node: i32, from: i32, end: i32, depth: i32, columns: u64, transpositions: u64, bestPrefix: i32, bestPrefixLength: i32): void {
+  if (bestPrefix == 0) { emitSubtree(node, 0, bestPrefixLength, false); return; }
+  const d = depth + 1;
+  const reach = nextCharsMask(columns);
+  for (let k = from; k < end; k++) {
+    const c = childField(k, CHILD_CHAR);
+    if (c == <i32>INNER_MARK) { emitInnerWord(childField(k, CHILD_TERM), fullOf(columns), depth, bestPrefix, bestPrefixLength); continue; }
+    const child = childField(k, CHILD_NODE);
+    const next = (reach & charBit(c)) != 0 ? stepColumns(columns, transpositions, c) : 0;
+    if (next == 0) {
+      if (bestPrefix <= maxTypos) emitSubtree(child, bestPrefix, bestPrefixLength, true);
+      continue;
+    }
+    const full = fullOf(next);
+    emitChildTerm(childField(k, CHILD_TERM), full, bestPrefix, bestPrefixLength);
+    let nextBest = bestPrefix;
+    let nextBestLength = bestPrefixLength;
+    if (prefix && full < nextBest) { nextBest = full; nextBestLength = d; }
+    if (d >= MAX_TOKEN_UNITS) {
+      if (nextBest <= maxTypos) emitSubtree(child, nextBest, nextBestLength, false);
+      continue;
+    }
+    if (nextBest > maxTypos && (nextCharsMask(next) & childField(k, CHILD_MASK)) == 0) continue;
+    walkNoSlack(child, childField(k, CHILD_FROM), childField(k, CHILD_END), d, next, 0, nextBest, nextBestLength);
+  }
+}
+
+/** The whole word's typos under a row with these columns: the budget, or NO_MATCH past it. */
+@inline function fullOf(columns: u64): i32 {
+  return ((columns >> <u64>length) & 1) != 0 ? maxTypos : NO_MATCH;
+}
+
+/** Emits the term of a child within budget: whole with `full` typos, or as the best prefix above it. */
+@inline function emitChildTerm(term: i32, full: i32, bestPrefix: i32, bestPrefixLength: i32): void {
+  if (term < 0) return;
+  if (full <= maxTypos && full <= bestPrefix) emitTerm(term, full, true, 0);
+  else if (bestPrefix <= maxTypos) emitTerm(term, bestPrefix, false, bestPrefixLength);
 }
 
 /**
  * A word found inside a longer word (its term ends with INNER_MARK, the only
  * unit of the child holding `term`): matched as its parent, the word, would
- * be, but never whole, so never exact (a word typed whole ranks the records
- * holding it as a word of its own first).
+ * be (`whole`: the parent's typos for the whole word), but never whole, so
+ * never exact (a word typed whole ranks the records holding it as a word of
+ * its own first).
  */
-function emitInnerWord(term: i32, depth: i32, bestPrefix: i32, bestPrefixLength: i32): void {
+function emitInnerWord(term: i32, whole: i32, depth: i32, bestPrefix: i32, bestPrefixLength: i32): void {
   if (term < 0) return;
-  const whole = rowCell(depth * STRIDE + length);
   if (whole <= maxTypos && whole <= bestPrefix) emitTerm(term, whole, false, depth);
   else if (bestPrefix <= maxTypos) emitTerm(term, bestPrefix, false, bestPrefixLength);
 }
@@ -262,7 +318,7 @@ export function matchWord(w: i32): void {
   termAt = orderedTerm.ptr;
   endAt = orderedEnd.ptr;
   childrenAt = childEntries.ptr;
-  walkChildren(0, rootChildrenFrom, rootChildrenEnd, 0, NO_MATCH, 0, -1, -1);
+  walkChildren(0, rootChildrenFrom, rootChildrenEnd, 0, NO_MATCH, 0);
 }
 
 /** Result of `matchToken`: typos (NO_MATCH when none), whether the whole token matched, highlight length. */
