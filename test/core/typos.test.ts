@@ -80,6 +80,22 @@ describe('length thresholds (minWordSizefor1Typo 4, minWordSizefor2Typos 8)', ()
     expect(typosFor('elephant', 'elbpbbnt')).toBeNull();
   });
 
+  // Past its second typo a word's walk steps a 64-bit set of columns (a
+  // word of 63 letters has 64 with the empty prefix's); a word of 64 letters,
+  // the longest token, computes rows to its end.
+  it('the longest words match with two typos, the second near their end, not three', () => {
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    for (const n of [63, 64]) {
+      const word = Array.from({ length: n }, (_, i) => letters[(i * 7) % 26]).join('');
+      const substitute = (w: string, i: number) => w.slice(0, i) + (w[i] === 'z' ? 'y' : 'z') + w.slice(i + 1);
+      const transpose = (w: string, i: number) => w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2);
+      expect(typosFor(word, substitute(substitute(word, 5), n - 3)), `${n} letters`).toBe(2);
+      expect(typosFor(word, transpose(substitute(word, 5), n - 2)), `${n} letters`).toBe(2);
+      expect(typosFor(word, substitute(word, 5) + 'q'), `${n} letters`).toBe(n < 64 ? 2 : 1);
+      expect(typosFor(word, substitute(substitute(substitute(word, 5), 30), n - 3)), `${n} letters`).toBeNull();
+    }
+  });
+
   it('the thresholds are parameters', () => {
     expect(typosFor('cat', 'cot', { minWordSizefor1Typo: 3 })).toBe(1);
     expect(typosFor('cart', 'cbst', { minWordSizefor2Typos: 4 })).toBe(2);
