@@ -142,15 +142,17 @@ function listUnits(): void {
  * NO_MATCH past the budget. Level v takes, by column: a match on the
  * diagonal from level v, a substitution from level v - 1 (v - 2 into
  * column 1: the first letter costs two), an insertion (the row above's
- * level v - 1), a deletion (this row's level v - 1, one column left), and
- * a transposition from two rows up.
+ * level v - 1), a deletion (this row's level v - 1, one column left; into
+ * column 1 it costs more than the substitution from column 0), and a
+ * transposition from two rows up.
  */
 function stepRow(depth: i32, c: i32, low: i32): i32 {
   const matches = columnsOf(c);
   unchecked(pathColumns[depth] = matches);
   // columns j where the term's last two units are the word's units j and j - 1 swapped
   const swapped = depth >= 2 ? (matches << 1) & unchecked(pathColumns[depth - 1]) : 0;
-  let rowMin = 2 * depth <= maxTypos ? 2 * depth : NO_MATCH;
+  // column 0 is never the row's minimum alone: column 1 is within its cell of the row above plus two
+  let rowMin = NO_MATCH;
   let below: u64 = 0; // this row's level v - 1
   let full = NO_MATCH;
   const last = <u64>(length - 1);
@@ -160,7 +162,7 @@ function stepRow(depth: i32, c: i32, low: i32): i32 {
     let cells = ((level(depth - 1, v) << 1) | firstColumnWithin(depth - 1, v)) & matches;
     cells |= (up << 1) | firstColumnWithin(depth - 1, v - 2);
     cells |= up;
-    cells |= (below << 1) | firstColumnWithin(depth, v - 2);
+    cells |= below << 1;
     if (swapped != 0 && v > 0) cells |= ((level(depth - 2, v - 1) << 2) | (firstColumnWithin(depth - 2, v - 2) << 1)) & swapped;
     cells &= columnsMask;
     store<u64>(levelAt(depth, v), cells);

@@ -58,6 +58,22 @@ describe('Damerau-Levenshtein distance', () => {
   it('no typo for an exact match', () => {
     expect(typosFor('giver', 'giver')).toBe(0);
   });
+
+  // The walk finds a unit's columns in the word through a table indexed by
+  // the unit below 128 and a hashed one above, where β and т, γ and у, δ
+  // and ф share a slot.
+  it('letters past the first 128 units, sharing the hashed table, count as Latin letters do', () => {
+    const word = 'βγδεтуф';
+    expect(typosFor(word, word)).toBe(0);
+    expect(typosFor(word, 'βγδεтжф')).toBe(1);
+    expect(typosFor(word, 'βγδтεуф')).toBe(1);
+    expect(typosFor(word, 'βγδεуф')).toBe(1);
+    expect(typosFor(word, 'βγфεтуф')).toBe(1);
+    expect(typosFor(word, 'тγδεтуф')).toBe(2);
+    expect(typosFor(word, 'βγδεтж')).toBeNull();
+    expect(typosFor(word, 'βγдεтжф')).toBeNull();
+    expect(typosFor(word, 'βγδεт', { queryType: 'prefixLast' })).toBe(0);
+  });
 });
 
 describe('length thresholds (minWordSizefor1Typo 4, minWordSizefor2Typos 8)', () => {
