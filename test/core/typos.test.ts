@@ -96,9 +96,9 @@ describe('length thresholds (minWordSizefor1Typo 4, minWordSizefor2Typos 8)', ()
     expect(typosFor('elephant', 'elbpbbnt')).toBeNull();
   });
 
-  // Past its second typo a word's walk steps a 64-bit set of columns (a
-  // word of 63 letters has 64 with the empty prefix's); a word of 64 letters,
-  // the longest token, computes rows to its end.
+  // A row is held as 64-bit sets of the word's columns: a word of 64
+  // letters, the longest token, fills them (its whole-word column is the
+  // last bit, shifted out of the next row), one of 63 leaves one bit free.
   it('the longest words match with two typos, the second near their end, not three', () => {
     const letters = 'abcdefghijklmnopqrstuvwxyz';
     for (const n of [63, 64]) {
