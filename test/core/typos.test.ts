@@ -58,6 +58,22 @@ describe('Damerau-Levenshtein distance', () => {
   it('no typo for an exact match', () => {
     expect(typosFor('giver', 'giver')).toBe(0);
   });
+
+  // The walk finds a unit's columns in the word through a table indexed by
+  // the unit below 128 and a hashed one above, where β and т, γ and у, δ
+  // and ф share a slot.
+  it('letters past the first 128 units, sharing the hashed table, count as Latin letters do', () => {
+    const word = 'βγδεтуф';
+    expect(typosFor(word, word)).toBe(0);
+    expect(typosFor(word, 'βγδεтжф')).toBe(1);
+    expect(typosFor(word, 'βγδтεуф')).toBe(1);
+    expect(typosFor(word, 'βγδεуф')).toBe(1);
+    expect(typosFor(word, 'βγфεтуф')).toBe(1);
+    expect(typosFor(word, 'тγδεтуф')).toBe(2);
+    expect(typosFor(word, 'βγδεтж')).toBeNull();
+    expect(typosFor(word, 'βγдεтжф')).toBeNull();
+    expect(typosFor(word, 'βγδεт', { queryType: 'prefixLast' })).toBe(0);
+  });
 });
 
 describe('length thresholds (minWordSizefor1Typo 4, minWordSizefor2Typos 8)', () => {
@@ -78,6 +94,22 @@ describe('length thresholds (minWordSizefor1Typo 4, minWordSizefor2Typos 8)', ()
     expect(typosFor('elephant', 'elephbnt')).toBe(1);
     expect(typosFor('elephant', 'elepbbnt')).toBe(2);
     expect(typosFor('elephant', 'elbpbbnt')).toBeNull();
+  });
+
+  // A row is held as 64-bit sets of the word's columns: a word of 64
+  // letters, the longest token, fills them (its whole-word column is the
+  // last bit, shifted out of the next row), one of 63 leaves one bit free.
+  it('the longest words match with two typos, the second near their end, not three', () => {
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    for (const n of [63, 64]) {
+      const word = Array.from({ length: n }, (_, i) => letters[(i * 7) % 26]).join('');
+      const substitute = (w: string, i: number) => w.slice(0, i) + (w[i] === 'z' ? 'y' : 'z') + w.slice(i + 1);
+      const transpose = (w: string, i: number) => w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2);
+      expect(typosFor(word, substitute(substitute(word, 5), n - 3)), `${n} letters`).toBe(2);
+      expect(typosFor(word, transpose(substitute(word, 5), n - 2)), `${n} letters`).toBe(2);
+      expect(typosFor(word, substitute(word, 5) + 'q'), `${n} letters`).toBe(n < 64 ? 2 : 1);
+      expect(typosFor(word, substitute(substitute(substitute(word, 5), 30), n - 3)), `${n} letters`).toBeNull();
+    }
   });
 
   it('the thresholds are parameters', () => {
