@@ -8,6 +8,7 @@ import { isStorageWriteError } from '../storage/errors.js';
 import type { Entry } from '../storage/storage.js';
 import type { WritePacer } from '../engine/write-pacer.js';
 import type { Codec } from './persistence.js';
+import { readBatch } from './batch-text.js';
 import { encodeForLog, isLarge, LocalLog, type EncodedOperation, type EntryShape, type Logged } from './operation-log.js';
 
 export class StorageLog<Operation extends object> extends LocalLog<Operation> {
@@ -28,12 +29,12 @@ export class StorageLog<Operation extends object> extends LocalLog<Operation> {
     const encoded = isLarge(op) ? undefined : encodeForLog(this.codec, op);
     return this.serialized(async () => {
       const started = performance.now();
-      const { bytes, text } = await (encoded ?? encodeForLog(this.codec, op));
+      const { bytes, batch } = await (encoded ?? encodeForLog(this.codec, op));
       const taskID = this.next++;
       await this.stored({ taskID, bytes }, started);
-      // a large write waits in the queue as the text it was logged as, parsed when it runs (what a replay does):
+      // a large batch waits in the queue as the bytes it was logged as, read back when it runs (what a replay reads):
       // thousands of parsed records waiting survived every young-generation collection, which copied them each time
-      await this.handBack(taskID, shape, text === undefined ? () => op : () => JSON.parse(text) as Logged<Operation>);
+      await this.handBack(taskID, shape, batch === undefined ? () => op : () => readBatch<Logged<Operation>>(batch));
       return taskID;
     }, encoded);
   }
