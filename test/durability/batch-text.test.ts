@@ -59,7 +59,10 @@ function written(op: Batch, before = 0) {
 
 /** The batch read back, its record actions without their texts (toEqual compares symbol keys too). */
 function withoutTexts(op: Batch): Batch {
-  const actions = op.actions.map((a) => (typeof a === 'object' && a !== null && LOGGED_TEXT in a ? { action: (a as { action: unknown }).action, body: (a as { body: unknown }).body } : a));
+  const actions = op.actions.map((a) => {
+    const { action, body, [LOGGED_TEXT]: text } = a as { action?: unknown; body?: unknown; [LOGGED_TEXT]?: Uint8Array };
+    return text ? { action, body } : a;
+  });
   return { ...op, actions };
 }
 
