@@ -8,7 +8,7 @@
 // its bytes (off the heap); each record's bytes are packed by the record
 // store as they are (see LOGGED_TEXT), not stringified and encoded again.
 // The bytes are JSON.stringify's of the whole batch, byte for byte.
-import { LOGGED_TEXT } from '../index/records.js';
+import { LOGGED_TEXT } from '../util/logged-text.js';
 import type { ByteWriter } from '../util/bytes.js';
 
 /** An operation on records: a batch of actions. */

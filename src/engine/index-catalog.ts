@@ -14,7 +14,8 @@ import {
 } from '../index/index-config.js';
 import { yieldTurn } from '../util/turns.js';
 import type { Action, WriteOperation } from './writes.js';
-import { LOGGED_TEXT, type SearchRecord } from '../index/records.js';
+import type { SearchRecord } from '../index/records.js';
+import { LOGGED_TEXT } from '../util/logged-text.js';
 import type { RestoreOptions, StateSection } from '../durability/state-section.js';
 
 /** A replica searched within so long has a write fold its ranks in (see computeRanksOf). */

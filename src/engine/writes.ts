@@ -2,7 +2,8 @@
 // Every object write is a batch of actions on one index, so single-object
 // endpoints, batches and multi-index batches share one path.
 import { badRequest, shown } from '../util/errors.js';
-import { asRecord, checkPartial, isOneOf, isPlainObject, LOGGED_TEXT, type Json, type SearchRecord } from '../index/records.js';
+import { asRecord, checkPartial, isOneOf, isPlainObject, type Json, type SearchRecord } from '../index/records.js';
+import type { LOGGED_TEXT } from '../util/logged-text.js';
 import type { GivenForms, SettingsChanges } from '../index/params.js';
 import type { Scope, SetChanges } from '../index/index-config.js';
 import type { Synonym } from '../index/synonyms.js';

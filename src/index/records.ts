@@ -10,14 +10,6 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 /** A record of an index: a JSON object with its objectID. */
 export type SearchRecord = { objectID: string; [key: string]: Json };
 
-/**
- * On an action that saves a record: the record's JSON in UTF-8 as the log
- * wrote it (JSON.stringify's, byte for byte), which the record store packs
- * as it is instead of stringifying and encoding the record again. A symbol:
- * JSON and structured clones leave it out, so it is never logged nor sent.
- */
-export const LOGGED_TEXT = Symbol('the record\'s JSON as logged');
-
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

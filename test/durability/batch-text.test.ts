@@ -7,7 +7,7 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readBatch, writeBatch, type Batch } from '../../src/durability/batch-text.js';
-import { LOGGED_TEXT } from '../../src/index/records.js';
+import { LOGGED_TEXT } from '../../src/util/logged-text.js';
 import { ByteWriter } from '../../src/util/bytes.js';
 import { Lantern } from '../../src/index.js';
 import { fsStorage } from '../../src/node.js';
