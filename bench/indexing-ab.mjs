@@ -6,37 +6,45 @@
 // (only ratios taken in one process are comparable on a shared machine).
 // Made for the word breaks of scripts written without spaces: text with none
 // of them must index as fast as before (src/text/word-breaks.ts's fast path).
+// `--synthetic N`: bench/indexing.mjs's synthetic records instead; `--files`:
+// on the file store (a fresh directory each round) instead of in memory.
 //
-//   node bench/indexing-ab.mjs --a DIST_A --b DIST_B [--rounds 7] [--copies 8]
+//   node bench/indexing-ab.mjs --a DIST_A --b DIST_B [--rounds 7] [--copies 8] [--synthetic 100000] [--files]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ted } from './corpus.mjs';
+import { synthetic, ted } from './corpus.mjs';
 import { median, settleHeap } from './measure.mjs';
 
 const { values } = parseArgs({
   options: {
     a: { type: 'string' }, b: { type: 'string' },
     rounds: { type: 'string', default: '7' }, copies: { type: 'string', default: '8' },
+    synthetic: { type: 'string' }, files: { type: 'boolean', default: false },
   },
 });
 if (!values.a || !values.b) throw new Error('usage: node bench/indexing-ab.mjs --a DIST_A --b DIST_B');
 const ROUNDS = Number(values.rounds);
 
-/** @type {(dir: string, name: string) => Promise<{ name: string, Lantern: any }>} */
+/** @type {(dir: string, name: string) => Promise<{ name: string, Lantern: any, fsStorage: any }>} */
 async function load(dir, name) {
   const { Lantern } = await import(pathToFileURL(join(resolve(dir), 'index.js')).href);
-  return { name, Lantern };
+  const { fsStorage } = await import(pathToFileURL(join(resolve(dir), 'node.js')).href);
+  return { name, Lantern, fsStorage };
 }
 const builds = [await load(values.a, 'A'), await load(values.b, 'B')];
 
-const corpus = ted();
-const records = Array.from({ length: Number(values.copies) }, (_, copy) => corpus.records.map((r) => ({ ...r, objectID: `${r.objectID}-${copy}` }))).flat();
+const corpus = values.synthetic ? synthetic(Number(values.synthetic)) : ted();
+const records = values.synthetic ? corpus.records
+  : Array.from({ length: Number(values.copies) }, (_, copy) => corpus.records.map((r) => ({ ...r, objectID: `${r.objectID}-${copy}` }))).flat();
 
-/** CPU and wall-clock milliseconds to index every record. @type {(build: { Lantern: any }) => Promise<{ cpu: number, wall: number }>} */
+/** CPU and wall-clock milliseconds to index every record. @type {(build: { Lantern: any, fsStorage: any }) => Promise<{ cpu: number, wall: number }>} */
 async function run(build) {
   settleHeap();
-  const engine = await build.Lantern.open({});
+  const dir = values.files ? mkdtempSync(join(tmpdir(), 'lantern-indexing-ab-')) : undefined;
+  const engine = await build.Lantern.open(dir ? { storage: build.fsStorage(dir) } : {});
   const client = engine.client();
   await client.setSettings({ indexName: 'ted', indexSettings: corpus.settings });
   await engine.waitForTasks();
@@ -47,10 +55,11 @@ async function run(build) {
   const { user, system } = process.cpuUsage(cpu);
   const wall = performance.now() - started;
   await engine.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
   return { cpu: (user + system) / 1000, wall };
 }
 
-console.log(`A: ${values.a}\nB: ${values.b}\n${records.length.toLocaleString('en')} TED records; median of ${ROUNDS} rounds, turns alternated`);
+console.log(`A: ${values.a}\nB: ${values.b}\n${records.length.toLocaleString('en')} ${values.synthetic ? 'synthetic' : 'TED'} records ${values.files ? 'on files' : 'in memory'}; median of ${ROUNDS} rounds, turns alternated`);
 await run(builds[0]); // warm-up of both builds' code
 await run(builds[1]);
 /** @type {Record<string, { cpu: number[], wall: number[] }>} */
@@ -62,5 +71,6 @@ for (let r = 0; r < ROUNDS; r++) {
     times[build.name].wall.push(wall);
   }
 }
+for (const [name, t] of Object.entries(times)) console.log(`${name} rounds, CPU / wall ms: ${t.cpu.map((c, i) => `${c.toFixed(0)}/${t.wall[i].toFixed(0)}`).join(', ')}`);
 const [a, b] = [times.A, times.B].map((t) => ({ cpu: median(t.cpu), wall: median(t.wall) }));
 console.log(`indexing, CPU: A ${a.cpu.toFixed(0)} ms, B ${b.cpu.toFixed(0)} ms (B/A ${(b.cpu / a.cpu).toFixed(3)}; wall ${(b.wall / a.wall).toFixed(3)})`);

@@ -18,6 +18,7 @@ import { ApiError, badRequest } from '../util/errors.js';
 import { assertJson } from '../util/json-check.js';
 import { yieldTurn } from '../util/turns.js';
 import type { Codec } from './persistence.js';
+import { isBatch, writeBatch, type Batch, type LoggedBatch } from './batch-text.js';
 
 /** An operation as the log holds it: stamped with the time it was accepted (queued writes). */
 export type Logged<Operation> = Operation & { at?: number };
@@ -167,23 +168,24 @@ export class RefusingLog<Operation extends object> extends LocalLog<Operation> {
   override async close(): Promise<void> { await this.recording?.close(); }
 }
 
-/** Actions of a logged batch past which it is encoded on a turn of its own (see encodeForLog). */
+/** Actions of a logged batch past which it is encoded on a turn of its own, and held as its bytes (see encodeForLog). */
 const LARGE_BATCH = 100;
 
-export const isLarge = (op: object): boolean => 'actions' in op && Array.isArray(op.actions) && op.actions.length > LARGE_BATCH;
+export const isLarge = (op: object): op is Batch => isBatch(op) && op.actions.length > LARGE_BATCH;
 
-/** An operation as a log stores it: its bytes, and its JSON text for a large one (held, and parsed when it runs). */
-export interface EncodedOperation { bytes: Uint8Array; text?: string }
+/** An operation as a log stores it: its bytes, and for a large batch, what it takes to read it back (held, and read when it runs). */
+export interface EncodedOperation { bytes: Uint8Array; batch?: LoggedBatch }
 
 /**
- * Encodes an operation for a log: a large one on a turn of its own (searches
- * waiting run first), kept as its text too. What JSON cannot hold is a 400.
+ * Encodes an operation for a log: a large batch on a turn of its own
+ * (searches waiting run first) an action at a time (see batch-text.ts),
+ * kept as its UTF-8 to read back. What JSON cannot hold is a 400.
  */
 export async function encodeForLog(codec: Codec, op: object): Promise<EncodedOperation> {
   if (!isLarge(op)) return { bytes: await asJson(() => codec.encodeOperation(op)) };
   await yieldTurn();
-  const text = asJson(() => JSON.stringify(op));
-  return { bytes: await codec.encodeOperationText(text), text };
+  const { sealed, utf8, written } = await asJson(() => codec.encodeOperationWith((writer) => writeBatch(op, writer)));
+  return { bytes: sealed, batch: { utf8, ...written } };
 }
 
 /** Runs a JSON check or encoding; what JSON cannot hold (only in-process callers can send it: a cycle, a BigInt) is a 400. */

@@ -55,24 +55,27 @@ async function importKey(secret: string | Uint8Array): Promise<CryptoKey> {
   );
 }
 
-/** Where plain operations are encoded, then copied out at their size. */
+/** Where operations are encoded, then copied out at their size. */
 const operationScratch = new ByteWriter(1 << 16);
 
 /**
- * `text` sealed plain: its UTF-8 after the PLAIN tag, byte for byte what
- * seal(TextEncoder#encode) makes. Encoded into a scratch array kept from one
- * operation to the next, then copied once: an import's batch of 1,000
- * records (~430 KB) encoded into a fresh array, then copied into another
- * behind the tag, cost several times the encoding itself (fresh memory).
+ * What `write` appends (after the PLAIN tag when `tagged`), copied out of a
+ * scratch array kept from one operation to the next: an import's batch of
+ * 1,000 records (~430 KB) encoded into a fresh array, then copied into
+ * another behind the tag, cost several times the encoding itself (fresh
+ * memory).
  */
-function plainText(text: string): Uint8Array {
+function writtenOnce<T>(tagged: boolean, write: (writer: ByteWriter) => T): { bytes: Uint8Array; written: T } {
   operationScratch.clear();
-  operationScratch.append(Uint8Array.of(PLAIN));
-  operationScratch.appendUtf8(text);
-  const sealed = operationScratch.view().slice();
+  if (tagged) operationScratch.appendByte(PLAIN);
+  const written = write(operationScratch);
+  const bytes = operationScratch.view().slice();
   if (operationScratch.capacity > KEPT_SCRATCH) operationScratch.take();
-  return sealed;
+  return { bytes, written };
 }
+
+/** An operation sealed (to store), its plain UTF-8 (a view of it when plain), and what wrote it gave. */
+export interface SealedOperation<T> { sealed: Uint8Array; utf8: Uint8Array; written: T }
 
 export class Codec {
   /** Sealed pieces this codec decrypted: proof that its key is the data's. */
@@ -115,10 +118,17 @@ export class Codec {
     return this.encodeOperationText(JSON.stringify(op));
   }
 
-  /** encodeOperation of an operation already written as JSON. */
+  /** encodeOperation of an operation already written as JSON: its UTF-8 after the PLAIN tag, byte for byte what seal(TextEncoder#encode) makes. */
   encodeOperationText(text: string): Promise<Uint8Array> {
     if (this.key) return this.seal(new TextEncoder().encode(text));
-    return Promise.resolve(plainText(text));
+    return Promise.resolve(writtenOnce(true, (writer) => writer.appendUtf8(text)).bytes);
+  }
+
+  /** encodeOperation of an operation whose JSON `write` appends as UTF-8 to the writer it is given. */
+  encodeOperationWith<T>(write: (writer: ByteWriter) => T): Promise<SealedOperation<T>> {
+    const { bytes, written } = writtenOnce(!this.key, write); // what JSON cannot hold throws here, before any promise
+    if (!this.key) return Promise.resolve({ sealed: bytes, utf8: bytes.subarray(1), written });
+    return this.seal(bytes).then((sealed) => ({ sealed, utf8: bytes, written }));
   }
 
   async decodeOperation(bytes: Uint8Array): Promise<unknown> {

@@ -8,6 +8,7 @@ import { isStorageWriteError } from '../storage/errors.js';
 import type { Entry } from '../storage/storage.js';
 import type { WritePacer } from '../engine/write-pacer.js';
 import type { Codec } from './persistence.js';
+import { readBatch } from './batch-text.js';
 import { encodeForLog, isLarge, LocalLog, type EncodedOperation, type EntryShape, type Logged } from './operation-log.js';
 
 export class StorageLog<Operation extends object> extends LocalLog<Operation> {
@@ -28,12 +29,12 @@ export class StorageLog<Operation extends object> extends LocalLog<Operation> {
     const encoded = isLarge(op) ? undefined : encodeForLog(this.codec, op);
     return this.serialized(async () => {
       const started = performance.now();
-      const { bytes, text } = await (encoded ?? encodeForLog(this.codec, op));
+      const { bytes, batch } = await (encoded ?? encodeForLog(this.codec, op));
       const taskID = this.next++;
       await this.stored({ taskID, bytes }, started);
-      // a large write waits in the queue as the text it was logged as, parsed when it runs (what a replay does):
+      // a large batch waits in the queue as the bytes it was logged as, read back when it runs (what a replay reads):
       // thousands of parsed records waiting survived every young-generation collection, which copied them each time
-      await this.handBack(taskID, shape, text === undefined ? () => op : () => JSON.parse(text) as Logged<Operation>);
+      await this.handBack(taskID, shape, batch === undefined ? () => op : () => readBatch<Logged<Operation>>(batch));
       return taskID;
     }, encoded);
   }
@@ -51,18 +52,19 @@ export class StorageLog<Operation extends object> extends LocalLog<Operation> {
   override async close(): Promise<void> { await this.tail; }
 
   /**
-   * Appends to the storage, charging the pacer with the time since `started`
-   * (encoding included); a write that is not made durable is refused: 507
-   * for a full disk, else 503.
+   * Appends to the storage, charging the pacer with the time this thread
+   * spent since `started` (encoding, and the storage's writing until it
+   * waits for the disk: the wait leaves the thread to other work); a write
+   * that is not made durable is refused: 507 for a full disk, else 503.
    */
   private async stored(entry: Entry, started: number): Promise<void> {
     try {
-      await this.appendToStorage(entry);
+      const durable = this.appendToStorage(entry);
+      this.pacer.charge(performance.now() - started);
+      await durable;
     } catch (e) {
       if (isStorageWriteError(e)) throw new ApiError(e.diskFull ? 'disk_full' : 'unavailable', e.message);
       throw e;
-    } finally {
-      this.pacer.charge(performance.now() - started);
     }
   }
 

@@ -14,6 +14,8 @@ import {
 } from '../index/index-config.js';
 import { yieldTurn } from '../util/turns.js';
 import type { Action, WriteOperation } from './writes.js';
+import type { SearchRecord } from '../index/records.js';
+import { LOGGED_TEXT } from '../util/logged-text.js';
 import type { RestoreOptions, StateSection } from '../durability/state-section.js';
 
 /** A replica searched within so long has a write fold its ranks in (see computeRanksOf). */
@@ -160,15 +162,21 @@ export class IndexCatalog implements StateSection<IndexesPart, WriteOperation & 
     this.quarantined.delete(name);
   }
 
-  /** Applies actions in order; consecutive adds go to the core as one batch. */
+  /** Applies actions in order; consecutive adds go to the core as one batch, with the texts the log holds of them. */
   private applyActions(indexName: string, actions: Action[]): void {
-    let pendingSaves: Array<Extract<Action, { body: unknown }>['body']> = [];
+    let pendingSaves: SearchRecord[] = [];
+    let loggedTexts: Array<Uint8Array | undefined> = [];
     const flush = () => {
-      if (pendingSaves.length) this.ensureIndex(indexName).save(pendingSaves as never);
+      if (pendingSaves.length) this.ensureIndex(indexName).save(pendingSaves, loggedTexts);
       pendingSaves = [];
+      loggedTexts = [];
     };
     for (const a of actions) {
-      if (a.action === 'addObject' || a.action === 'updateObject') { pendingSaves.push(a.body); continue; }
+      if (a.action === 'addObject' || a.action === 'updateObject') {
+        pendingSaves.push(a.body);
+        loggedTexts.push(a[LOGGED_TEXT]);
+        continue;
+      }
       flush();
       switch (a.action) {
         case 'partialUpdateObject':

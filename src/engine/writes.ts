@@ -3,6 +3,7 @@
 // endpoints, batches and multi-index batches share one path.
 import { badRequest, shown } from '../util/errors.js';
 import { asRecord, checkPartial, isOneOf, isPlainObject, type Json, type SearchRecord } from '../index/records.js';
+import type { LOGGED_TEXT } from '../util/logged-text.js';
 import type { GivenForms, SettingsChanges } from '../index/params.js';
 import type { Scope, SetChanges } from '../index/index-config.js';
 import type { Synonym } from '../index/synonyms.js';
@@ -13,7 +14,8 @@ import type { DictionaryOperation } from '../dictionaries/entries.js';
 import type { RecommendOperation } from '../recommend/state.js';
 
 export type Action =
-  | { action: 'addObject' | 'updateObject'; body: SearchRecord }
+  /** LOGGED_TEXT: the record's JSON as the log wrote it (a large batch read back from its bytes). */
+  | { action: 'addObject' | 'updateObject'; body: SearchRecord; [LOGGED_TEXT]?: Uint8Array }
   | { action: 'partialUpdateObject' | 'partialUpdateObjectNoCreate'; objectID: string; body: Record<string, Json> }
   | { action: 'deleteObject'; objectID: string }
   | { action: 'delete' | 'clear' };

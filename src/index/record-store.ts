@@ -152,6 +152,12 @@ export class RecordStore {
   private objects: Array<SearchRecord | null | undefined> = [];
   private chunks: Array<Chunk | undefined> = [];
   private chunkRecords = CHUNK_RECORDS;
+  /**
+   * The texts given with the records of the last chunk, not packed yet (only
+   * it holds records not packed: a chunk is packed once its last id is
+   * issued), by their place in it.
+   */
+  private readonly openTexts: Array<Uint8Array | undefined> = [];
   /** objectID per record id ('' once removed, and for ids a snapshot holds no record at). */
   private objectIDs: string[] = [];
   private readonly ids = new ObjectIdTable((id) => this.objectIDOf(id));
@@ -222,9 +228,13 @@ export class RecordStore {
     return false;
   }
 
-  /** Adds a record whose objectID is not in the store; returns its record id. */
-  push(record: SearchRecord): number {
+  /**
+   * Adds a record whose objectID is not in the store; returns its record id.
+   * `text`: its JSON in UTF-8 (JSON.stringify's), packed as it is.
+   */
+  push(record: SearchRecord, text?: Uint8Array): number {
     const id = this.objects.push(record) - 1;
+    this.openTexts[id % this.chunkRecords] = text;
     this.objectIDs[id] = record.objectID;
     this.ids.add(record.objectID, id);
     this.changed(id);
@@ -450,7 +460,7 @@ export class RecordStore {
     writer.clear();
     for (let id = first; id < first + this.chunkRecords; id++) {
       const record = id < last ? this.objects[id] : null;
-      if (record) writer.appendUtf8(JSON.stringify(record));
+      if (record) this.appendRecord(writer, record, id - first);
       else if (record === undefined && previous && this.hasBytes(id)) writer.append(bytesIn(previous.ends, id - first, previousBytes!));
       ends[id - first] = writer.length;
     }
@@ -460,6 +470,17 @@ export class RecordStore {
     for (let id = first; id < last; id++) if (this.objects[id]) this.objects[id] = undefined;
     if (deflateLater) this.enqueue(k, chunk);
     return chunk;
+  }
+
+  /** Appends a record not packed yet, at `at` in the open chunk: the text given with it, else its JSON. */
+  private appendRecord(writer: ByteWriter, record: SearchRecord, at: number): void {
+    const text = this.openTexts[at];
+    if (text === undefined) {
+      writer.appendUtf8(JSON.stringify(record));
+      return;
+    }
+    writer.append(text);
+    this.openTexts[at] = undefined; // a view of its batch's bytes: holds all of them
   }
 
   /**

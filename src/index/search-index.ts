@@ -309,13 +309,14 @@ export class SearchIndex {
 
   // --- writes (applied by the task queue, never half-done: inputs are checked before queueing)
 
-  /** Adds or replaces records. */
-  save(records: SearchRecord[]): void {
+  /** Adds or replaces records; `loggedTexts`: per record, its JSON as the log holds it, if it does (see LOGGED_TEXT). */
+  save(records: SearchRecord[], loggedTexts?: ReadonlyArray<Uint8Array | undefined>): void {
     if (this.shared) { this.followWrite(); return; }
     const started = performance.now();
     const grouping = this.groupsInUse();
     let batch: CoreDocument[] = [];
-    for (const record of records) {
+    for (let i = 0; i < records.length; i++) {
+      const record = records[i];
       const previous = this.records.idOf(record.objectID);
       if (previous !== undefined && batch.length > 0 && previous >= batch[0].id) {
         this.core.addDocuments(batch);
@@ -325,7 +326,7 @@ export class SearchIndex {
       const replaced = previous !== undefined && this.ownVectors.any && !this.keepVectors ? { id: previous, record: this.records.get(previous)! } : undefined;
       // a new objectID has nothing to remove (not looked up a second time: a tenth of an import's record store time)
       if (previous !== undefined) this.removeId(record.objectID, replaced ? 'vectorsMoved' : 'replaced');
-      const id = this.records.push(record);
+      const id = this.records.push(record, loggedTexts?.[i]);
       this.facetIndex.add(id, record);
       if (this.ownVectors.any && !this.keepVectors) this.ownVectors.noteSaved(id, record, this.searchableNames(), replaced);
       this.noteOrders(id, record);

@@ -33,6 +33,11 @@ export class ByteWriter {
     this.used += bytes.length;
   }
 
+  appendByte(byte: number): void {
+    this.reserve(1);
+    this.buffer[this.used++] = byte;
+  }
+
   /** Appends a string's UTF-8 (encoded in place: no array of its own). */
   appendUtf8(text: string): void {
     this.reserve(text.length * 3); // a UTF-16 unit takes at most 3 bytes of UTF-8

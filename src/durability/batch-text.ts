@@ -1,0 +1,103 @@
+// A large batch as the log holds it: its JSON written as UTF-8 an action at
+// a time, each added or updated record stringified alone, then read back an
+// action at a time when it runs. JSON.stringify of a whole batch (~430 KB)
+// made a rope that its first read flattened into a large string, and its
+// UTF-8 read back into another: fresh memory of that size twice a batch, for
+// a third of what the file store added to an import. Here every string is a
+// record's or an action's, short-lived, and the batch waits in the queue as
+// its bytes (off the heap); each record's bytes are packed by the record
+// store as they are (see LOGGED_TEXT), not stringified and encoded again.
+// The bytes are JSON.stringify's of the whole batch, byte for byte.
+import { LOGGED_TEXT } from '../util/logged-text.js';
+import type { ByteWriter } from '../util/bytes.js';
+
+/** An operation on records: a batch of actions. */
+export interface Batch { actions: unknown[] }
+
+export const isBatch = (op: object): op is Batch => 'actions' in op && Array.isArray(op.actions);
+
+/** A batch written by writeBatch: what it takes to read it back. */
+export interface WrittenBatch {
+  /** The batch as JSON without its actions (`"actions":[]`), parsed again when it runs. */
+  rest: string;
+  /** Per action: where its JSON starts and ends in the bytes (its record's, for a record action). */
+  ranges: Int32Array;
+  /** Per action: the record action it is (its kind in RECORD_KINDS, from 1), or 0 for any other. */
+  kinds: Uint8Array;
+}
+
+/** A batch as the log holds it: its JSON's UTF-8 and where each action is in it. */
+export interface LoggedBatch extends WrittenBatch { utf8: Uint8Array }
+
+/** Record actions, as their JSON starts before their record. */
+const RECORD_KINDS = ['addObject', 'updateObject'] as const;
+const RECORD_HEADS = RECORD_KINDS.map((kind) => `{"action":"${kind}","body":`);
+
+/** What JSON.stringify writes of the batch's actions when there are none: a key only the batch's own level can hold (a quote within a string is escaped). */
+const NO_ACTIONS = '"actions":[]';
+const CLOSING_BRACE = 0x7d;
+const COMMA = 0x2c;
+
+/**
+ * The record action `action` is (its kind, from 1), written `{ action, body }`
+ * with those keys only, in that order (as toAction makes it), its record
+ * one JSON.stringify writes as it is (an object without toJSON): the
+ * batch's JSON then holds the record's own. 0 for any other action.
+ */
+function recordKindOf(action: unknown): number {
+  if (typeof action !== 'object' || action === null) return 0;
+  const { action: kind, body } = action as { action?: unknown; body?: unknown };
+  const index = RECORD_KINDS.indexOf(kind as (typeof RECORD_KINDS)[number]);
+  if (index < 0 || typeof body !== 'object' || body === null || Array.isArray(body)) return 0;
+  if (typeof (body as { toJSON?: unknown }).toJSON === 'function') return 0;
+  let keys = 0;
+  for (const key in action) if (key !== (keys++ === 0 ? 'action' : 'body')) return 0;
+  return keys === 2 ? index + 1 : 0;
+}
+
+/**
+ * Appends the UTF-8 of JSON.stringify(op) to `writer`, an action at a time;
+ * the ranges it gives count from where the writer stood. Throws what
+ * JSON.stringify throws for a value JSON cannot hold.
+ */
+export function writeBatch(op: Batch, writer: ByteWriter): WrittenBatch {
+  const rest = JSON.stringify({ ...op, actions: [] });
+  const cut = rest.indexOf(NO_ACTIONS) + NO_ACTIONS.length - 1; // at the actions' "]"
+  const { actions } = op;
+  const ranges = new Int32Array(actions.length * 2);
+  const kinds = new Uint8Array(actions.length);
+  const start = writer.length;
+  writer.appendUtf8(rest.slice(0, cut));
+  for (let i = 0; i < actions.length; i++) {
+    if (i > 0) writer.appendByte(COMMA);
+    const kind = recordKindOf(actions[i]);
+    kinds[i] = kind;
+    if (kind > 0) writer.appendUtf8(RECORD_HEADS[kind - 1]);
+    ranges[i * 2] = writer.length - start;
+    writer.appendUtf8((kind > 0 ? JSON.stringify((actions[i] as { body: object }).body) : JSON.stringify(actions[i])) ?? 'null');
+    ranges[i * 2 + 1] = writer.length - start;
+    if (kind > 0) writer.appendByte(CLOSING_BRACE);
+  }
+  writer.appendUtf8(rest.slice(cut));
+  return { rest, ranges, kinds };
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * The batch as JSON.parse would read its whole text, an action at a time;
+ * each record action carries its record's bytes (LOGGED_TEXT, a view of
+ * the batch's).
+ */
+export function readBatch<Operation>({ utf8, rest, ranges, kinds }: LoggedBatch): Operation {
+  const op = JSON.parse(rest) as Batch;
+  const actions = new Array<unknown>(kinds.length);
+  for (let i = 0; i < kinds.length; i++) {
+    const bytes = utf8.subarray(ranges[i * 2], ranges[i * 2 + 1]);
+    const value: unknown = JSON.parse(decoder.decode(bytes));
+    const kind = kinds[i];
+    actions[i] = kind > 0 ? { action: RECORD_KINDS[kind - 1], body: value, [LOGGED_TEXT]: bytes } : value;
+  }
+  op.actions = actions;
+  return op as Operation;
+}
