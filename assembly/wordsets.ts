@@ -9,7 +9,7 @@ import {
   andBitmapInto, ensureLayout, entryLead, fullCacheBytes, layoutWords, hasEntry, maxKeys16, orBitmapInto, raiseKey, raiseKeys, subtreeEntry, termCacheKey, worthCaching,
 } from './prefix-cache';
 import { Slot, fullMemoBytes, noteSlotTerm, slotBitmap, slotEntry, slotKeys, slotLead } from './word-memo';
-import { boundFor, defer, scanDeferred, shouldDefer } from './bounded-match';
+import { boundFor, boundVectors, defer, scanDeferred, shouldDefer } from './bounded-match';
 
 /** The most typos a match counts (two typos in a word of 8+ letters, one of them on its first letter). */
 export const MAX_TYPOS = 3;
@@ -216,7 +216,10 @@ export function recordMatch(term: i32, typos: i32, full: bool, highlightLength: 
   } else {
     const exactTarget = exact ? matchTarget(EXACT) : 0;
     if (slot) postings.orIntoKeys16(term, slotBitmap(slot, typos), slotKeys(slot), slotLead(slot), exactTarget);
-    else if (keyedWord()) postings.orIntoWithLead(term, levelBitmap(currentWord, typos), leadBitmap(), exactTarget, keyLog, boundFor(term));
+    else if (keyedWord()) {
+      const within = boundFor(term);
+      postings.orIntoWithLead(term, levelBitmap(currentWord, typos), leadBitmap(), exactTarget, keyLog, within, within != 0 ? boundVectors() : 0);
+    }
     else {
       postings.orInto(term, levelBitmap(currentWord, typos));
       if (exact) postings.orInto(term, exactTarget);
