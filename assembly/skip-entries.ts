@@ -11,7 +11,7 @@
 import { IntVec } from './buffers';
 
 /** Posting bytes between two skip entries. */
-export const SKIP_SHIFT = 6;
+export const SKIP_SHIFT = 5;
 export const SKIP_SPAN: i32 = 1 << SKIP_SHIFT;
 
 /** A term's block: its entry count and capacity, then the entries (next, offset), two u32 each. */
