@@ -103,6 +103,8 @@ export function boundFor(term: i32): usize {
 
 /** With boundFor's bitmap, its summary: a bit per 128 records holding some candidate. */
 export function boundVectors(): usize { return boundVectorBits.ptr; }
+/** The u32 words of boundVectors. */
+export function boundVectorWords(): i32 { return boundVectorBits.length; }
 
 /** The last bounded word's bitmaps may miss records beyond the candidates: some term was deferred or decoded within them. */
 export function skippedRecords(): bool { return deferredTerms.length > 0 || boundTerms.length > 0; }

@@ -7,37 +7,12 @@
 // the same ranking figures (attribute keys and lead places included).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CoreIndex, type CoreQuery } from '../../src/core/core-index.js';
-import { build, compactAll, query, ready, segmentsOf, type Doc } from './helpers.js';
+import { BROAD, RARE, build, compactAll, query, rareAndBroad, ready, segmentsOf } from './helpers.js';
 import { prng } from '../support/random.js';
 
 beforeAll(ready);
 
 const ATTRIBUTES = [{ rank: 0 }, { rank: 1 }];
-const FILLER = ['alpha', 'bravo', 'delta', 'echo', 'golf', 'hotel', 'india', 'juliet'];
-/** Last words, each in a share of the records: long lists (kilobytes, many skip entries), too light to defer or cache. */
-const BROAD: Array<[string, number]> = [['kappa', 0.2], ['lambda', 0.08], ['sigma', 0.03]];
-/** First words: few records (the candidates), spread over the whole index. */
-const RARE: Array<[string, number]> = [['okapi', 0.01], ['quagga', 0.003], ['ibex', 0.03]];
-
-/** Records whose broad words sit in the lead place, later in the title, or in the body. */
-function corpus(seed: number, count: number): Doc[] {
-  const rnd = prng(seed);
-  const pick = () => FILLER[Math.floor(rnd() * FILLER.length)];
-  const words = (n: number) => Array.from({ length: n }, pick);
-  return Array.from({ length: count }, (): Doc => {
-    const title = words(3);
-    const body = words(8);
-    for (const [word, share] of [...BROAD, ...RARE]) {
-      if (rnd() >= share) continue;
-      const place = Math.floor(rnd() * 3);
-      if (place === 0) title.unshift(word);
-      else if (place === 1) title.push(word);
-      else body.splice(Math.floor(rnd() * body.length), 0, word);
-    }
-    return [title.join(' '), body.join(' ')];
-  });
-}
-
 const QUERIES = RARE.flatMap(([rare]) => BROAD.flatMap(([broad]) => [`${rare} ${broad}`, `${rare} ${broad.slice(0, 4)}`]));
 
 const answer = (core: CoreIndex, text: string, options: Partial<CoreQuery> = {}) => {
@@ -61,7 +36,7 @@ function expectBoundedAlike(makeIndex: () => Promise<CoreIndex> | CoreIndex): Pr
 }
 
 describe('skip entries beside the posting lists', () => {
-  const docs = corpus(5, 20000);
+  const docs = rareAndBroad(5, 20000);
 
   it('decode a bounded word within its candidates as decoding every posting does', async () => {
     await expectBoundedAlike(() => build(docs, { attributes: ATTRIBUTES }));
