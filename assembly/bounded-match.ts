@@ -21,6 +21,7 @@
 import { IntVec, readVarint, varintEnd } from './buffers';
 import { LEAD_KEYS, SEGMENT, attributeKey, docLength, docPtr, liveBits, postings, setBit } from './store';
 import { exactBitmap, leadBitmap, levelBitmap, testBit } from './wordsets';
+import { VECTOR_SHIFT } from './skip-entries';
 
 /** Whether the last word's matching may defer terms (see arm). */
 let armed = false;
@@ -31,6 +32,8 @@ let scanBytes: f64 = 0;
 /** Where the candidates' bitmap is (a bitmap later overwritten by the query's own candidates). */
 let boundBitmap: usize = 0;
 let boundWords: i32 = 0;
+/** A bit per 128-bit vector of the candidates' bitmap holding some candidate: terms decoded within them skip the blocks of their lists with none (see skip-entries.ts). */
+const boundVectorBits = new IntVec();
 /** The filter bitmap (0: none) and its words. */
 let filterBitmap: usize = 0;
 let filterWords: i32 = 0;
@@ -98,6 +101,11 @@ export function boundFor(term: i32): usize {
   return boundBitmap;
 }
 
+/** With boundFor's bitmap, its summary: a bit per 128 records holding some candidate. */
+export function boundVectors(): usize { return boundVectorBits.ptr; }
+/** The u32 words of boundVectors. */
+export function boundVectorWords(): i32 { return boundVectorBits.length; }
+
 /** The last bounded word's bitmaps may miss records beyond the candidates: some term was deferred or decoded within them. */
 export function skippedRecords(): bool { return deferredTerms.length > 0 || boundTerms.length > 0; }
 
@@ -132,6 +140,8 @@ function measure(): void {
   const end = <usize>boundWords << 2;
   const filterEnd = <usize>filterWords << 2;
   const live = liveBits.ptr;
+  boundVectorBits.resetZero((boundWords >> VECTOR_SHIFT) + 1);
+  const vectors = boundVectorBits.ptr;
   let count = 0;
   for (let o: usize = 0; o < end; o += 16) {
     let bits = v128.load(live + o);
@@ -144,6 +154,7 @@ function measure(): void {
     }
     if (filterBitmap != 0) bits = o < filterEnd ? v128.and(bits, v128.load(filterBitmap + o)) : i32x4.splat(0);
     v128.store(boundBitmap + o, bits);
+    if (v128.any_true(bits)) setBit(vectors, <u32>(o >> 4));
     count += <i32>(popcnt(i64x2.extract_lane(bits, 0)) + popcnt(i64x2.extract_lane(bits, 1)));
   }
   if (count > (boundWords << 5) >> MAX_SHARE_SHIFT) return;

@@ -217,6 +217,8 @@ function importPostingList(lists: PostingLists, t: i32): void {
   lists.length.set(t, n);
   lists.capacity.set(t, capacity);
   skipPad4(n);
+  // skip entries are derived, not stored
+  if (!truncated) lists.rebuildSkips(t);
 }
 
 function importDoc(d: i32): void {

@@ -4,6 +4,7 @@
 // a removed record is a tombstone until `compactSome` drops its postings.
 import { ByteVec, IntVec, readVarint, varintEnd } from './buffers';
 import { termClass } from './dictionary';
+import { SkipEntries, anyVectorBetween, skipCount, skipNext, skipOffset } from './skip-entries';
 
 // --- postings
 // A key is stored as (position << RANK_BITS) | rank, ranks from RANK_ESCAPE on
@@ -53,6 +54,29 @@ let postingKey: u32 = 0;
   return varintEnd;
 }
 
+/**
+ * Decodes the postings in [p, end) of a keyed list, the first after record
+ * `next - 1`, into the bitmaps and the key log at `logged` (see
+ * orIntoWithLead); returns where the log ends.
+ */
+@inline function logPostings(p: usize, end: usize, next: u32, bitmap: usize, lead: usize, exact: usize, logged: usize, within: usize): usize {
+  while (p < end) {
+    p = readPosting(p, next);
+    const doc = postingDoc, key = postingKey;
+    next = doc + 1;
+    if (within != 0 && !testBit(within, <i32>doc)) continue;
+    setBit(bitmap, doc);
+    if (key < LEAD_KEYS) setBit(lead, doc);
+    else {
+      store<u32>(logged, doc);
+      store<u32>(logged, key, 4);
+      logged += 8;
+    }
+    if (exact != 0) setBit(exact, doc);
+  }
+  return logged;
+}
+
 @inline function putVarint(ptr: usize, at: i32, v: u32): i32 {
   while (v >= 0x80) {
     store<u8>(ptr + <usize>(at++), <u8>(v | 0x80));
@@ -72,11 +96,14 @@ export class PostingLists {
   capacity: IntVec = new IntVec();
   /** Last record id appended to the term, plus one (0 = none). */
   lastPlusOne: IntVec = new IntVec();
+  /** Keyed lists only (the ones decoded within candidates): see skip-entries.ts. */
+  skips: SkipEntries = new SkipEntries();
 
   ensure(count: i32): void {
     while (this.ptr.length < count) {
       this.ptr.push(0); this.length.push(0); this.capacity.push(0); this.lastPlusOne.push(0);
     }
+    if (this.withKeys) this.skips.ensure(count);
   }
 
   add(term: i32, doc: i32, key: u32): void {
@@ -92,6 +119,7 @@ export class PostingLists {
       this.ptr.set(term, <i32>ptr);
       this.capacity.set(term, capacity);
     }
+    if (this.withKeys) this.skips.note(term, length, <u32>last);
     let gap = <u32>(doc - last);
     while (gap >= 0x80) {
       store<u8>(ptr + <usize>(length++), <u8>(gap | 0x80));
@@ -140,30 +168,48 @@ export class PostingLists {
    * and the log: the query's candidates are among them, and the bits and
    * keys of other records are never read (a bounded word, see
    * bounded-match.ts: at 1M records most postings of its terms fall outside).
+   * `withinVectors` summarises `within` (a bit per 128 records, see
+   * anyVectorBetween): the blocks between skip entries whose records hold
+   * none of them are not decoded.
    */
-  orIntoWithLead(term: i32, bitmap: usize, lead: usize, exact: usize, keys: IntVec, within: usize = 0): void {
+  orIntoWithLead(term: i32, bitmap: usize, lead: usize, exact: usize, keys: IntVec, within: usize = 0, withinVectors: usize = 0): void {
     if (term >= this.ptr.length) return;
-    let p = <usize>this.ptr.get(term);
-    const end = p + <usize>this.length.get(term);
+    const start = <usize>this.ptr.get(term);
+    const end = start + <usize>this.length.get(term);
     // a posting takes two bytes at least: the log has room for every one
     keys.reserve(keys.length + this.length.get(term));
     let logged = keys.ptr + (<usize>keys.length << 2);
-    let next: u32 = 0;
-    while (p < end) {
-      p = readPosting(p, next);
-      const doc = postingDoc, key = postingKey;
-      next = doc + 1;
-      if (within != 0 && !testBit(within, <i32>doc)) continue;
-      setBit(bitmap, doc);
-      if (key < LEAD_KEYS) setBit(lead, doc);
-      else {
-        store<u32>(logged, doc);
-        store<u32>(logged, key, 4);
-        logged += 8;
-      }
-      if (exact != 0) setBit(exact, doc);
+    const skips = withinVectors != 0 ? this.skips.of(term) : 0;
+    const blocks = skipCount(skips);
+    let from = start;
+    let fromNext: u32 = 0;
+    for (let i = 0; i < blocks; i++) {
+      const to = start + <usize>skipOffset(skips, i), toNext = skipNext(skips, i);
+      if (anyVectorBetween(withinVectors, fromNext, toNext)) logged = logPostings(from, to, fromNext, bitmap, lead, exact, logged, within);
+      from = to;
+      fromNext = toNext;
+    }
+    if (blocks == 0 || anyVectorBetween(withinVectors, fromNext, <u32>this.lastPlusOne.get(term))) {
+      logged = logPostings(from, end, fromNext, bitmap, lead, exact, logged, within);
     }
     keys.length = <i32>((logged - keys.ptr) >> 2);
+  }
+
+  /** Writes `term`'s skip entries anew from its list (rewritten, or read from a snapshot). */
+  rebuildSkips(term: i32): void {
+    if (!this.withKeys || term >= this.ptr.length) return;
+    const skips = this.skips;
+    if (this.length.get(term) == 0) { skips.free(term); return; }
+    skips.clear(term);
+    const start = <usize>this.ptr.get(term);
+    const end = start + <usize>this.length.get(term);
+    let p = start;
+    let next: u32 = 0;
+    while (p < end) {
+      skips.note(term, <i32>(p - start), next);
+      p = readPosting(p, next);
+      next = postingDoc + 1;
+    }
   }
 
   /**
@@ -199,6 +245,7 @@ export class PostingLists {
     this.length.set(term, out);
     this.lastPlusOne.set(term, keptPlusOne);
     this.shrink(term);
+    this.rebuildSkips(term);
   }
 
   private shrink(term: i32): void {
@@ -246,6 +293,7 @@ export class PostingLists {
     for (let t = 0; t < count && t < this.ptr.length; t++) {
       this.length.set(t, 0);
       this.lastPlusOne.set(t, 0);
+      if (this.withKeys) this.skips.clear(t);
     }
   }
 }

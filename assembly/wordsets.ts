@@ -9,7 +9,8 @@ import {
   andBitmapInto, ensureLayout, entryLead, fullCacheBytes, layoutWords, hasEntry, maxKeys16, orBitmapInto, raiseKey, raiseKeys, subtreeEntry, termCacheKey, worthCaching,
 } from './prefix-cache';
 import { Slot, fullMemoBytes, noteSlotTerm, slotBitmap, slotEntry, slotKeys, slotLead } from './word-memo';
-import { boundFor, defer, scanDeferred, shouldDefer } from './bounded-match';
+import { boundFor, boundVectorWords, boundVectors, defer, knownCandidates, scanDeferred, shouldDefer } from './bounded-match';
+import { ANYWHERE, CLEAR, WITHIN_BOUND, clearWritten, noteWritten, stateOf } from './written-bitmaps';
 
 /** The most typos a match counts (two typos in a word of 8+ letters, one of them on its first letter). */
 export const MAX_TYPOS = 3;
@@ -117,10 +118,12 @@ export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32
   bitmapWords = wordsFor(docCapacity);
   layOutCaches(docCapacity);
   // the two work bitmaps at the end are cleared where they are used
-  const cleared = (wordTotal * LEVELS + 3) * bitmapWords;
-  arena.reserve(cleared + 2 * bitmapWords);
-  arena.length = cleared + 2 * bitmapWords;
-  memory.fill(arena.ptr, 0, <usize>cleared << 2);
+  const cleared = wordTotal * LEVELS + 3;
+  arena.reserve((cleared + 2) * bitmapWords);
+  arena.length = (cleared + 2) * bitmapWords;
+  clearWritten(arena.ptr, bitmapWords, cleared, cleared + 2, boundVectors(), boundVectorWords());
+  // written whole before it is read (see writeCandidates), but another query's layout may put a word's bitmap there
+  noteWrite(CANDIDATES, 0, ANYWHERE);
   while (termWords.length < termTotal) { termWords.push(0); termZeroTypoWords.push(0); termFullWords.push(0); }
   while (markedBits.length << 5 < termTotal) markedBits.push(0);
   nextKeyStamp();
@@ -143,17 +146,24 @@ function nextEpoch(): void {
   markedTerms.length = 0;
 }
 
-@inline export function levelBitmap(w: i32, typos: i32): usize {
-  return arena.ptr + (<usize>((w * LEVELS + typos) * bitmapWords) << 2);
-}
+/** The arena's bitmaps by index: per word its levels, then the query's own (see written-bitmaps.ts). */
+@inline function bitmapAt(index: i32): usize { return arena.ptr + (<usize>(index * bitmapWords) << 2); }
+@inline function levelIndex(w: i32, typos: i32): i32 { return w * LEVELS + typos; }
+const CANDIDATES = -1, LEAD = -2, WHOLE_VALUES = -3;
+/** The index of one of the query's own bitmaps (CANDIDATES, LEAD, WHOLE_VALUES), after the words'. */
+@inline function ownIndex(which: i32): i32 { return words * LEVELS + (which == CANDIDATES ? 0 : which == WHOLE_VALUES ? 1 : 2); }
+/** Notes a write of kind `how` (see written-bitmaps.ts) into word `w`'s level, or into one of the query's own bitmaps (w < 0). */
+@inline function noteWrite(w: i32, level: i32, how: i32): void { noteWritten(w < 0 ? ownIndex(w) : levelIndex(w, level), how); }
+
+@inline export function levelBitmap(w: i32, typos: i32): usize { return bitmapAt(levelIndex(w, typos)); }
 @inline export function exactBitmap(w: i32): usize { return levelBitmap(w, EXACT); }
 /** Records word w matches at all (its last cumulative level). */
 @inline export function matchedBitmap(w: i32): usize { return levelBitmap(w, MAX_TYPOS); }
-@inline export function candidateBitmap(): usize { return levelBitmap(words, 0); }
+@inline export function candidateBitmap(): usize { return bitmapAt(ownIndex(CANDIDATES)); }
 /** Single-word queries: records where the word is a whole attribute value. */
-@inline export function wholeValueBitmap(): usize { return levelBitmap(words, 1); }
+@inline export function wholeValueBitmap(): usize { return bitmapAt(ownIndex(WHOLE_VALUES)); }
 /** Records some ranked word matches in the lead place: the first attribute's first word (see LEAD_KEYS). */
-@inline export function leadBitmap(): usize { return levelBitmap(words, 2); }
+@inline export function leadBitmap(): usize { return bitmapAt(ownIndex(LEAD)); }
 /** Two work bitmaps after the others (phrase alternatives while matching). */
 @inline function workBitmap(i: i32): usize { return levelBitmap(words, 3 + i); }
 /** Candidates matched with no typo, and with one at most (written with the candidates, after matching). */
@@ -212,18 +222,35 @@ export function recordMatch(term: i32, typos: i32, full: bool, highlightLength: 
   const slot = filling;
   if (entry != 0) {
     orCachedMatch(entry, typos);
-    if (exact) orBitmapInto(entry, matchTarget(EXACT), bitmapWords);
+    if (exact) {
+      orBitmapInto(entry, matchTarget(EXACT), bitmapWords);
+      if (!slot) noteWrite(currentWord, EXACT, ANYWHERE);
+    }
   } else {
     const exactTarget = exact ? matchTarget(EXACT) : 0;
     if (slot) postings.orIntoKeys16(term, slotBitmap(slot, typos), slotKeys(slot), slotLead(slot), exactTarget);
-    else if (keyedWord()) postings.orIntoWithLead(term, levelBitmap(currentWord, typos), leadBitmap(), exactTarget, keyLog, boundFor(term));
-    else {
+    else if (keyedWord()) {
+      const within = boundFor(term);
+      postings.orIntoWithLead(term, levelBitmap(currentWord, typos), leadBitmap(), exactTarget, keyLog, within, within != 0 ? boundVectors() : 0);
+      noteMatchWrites(typos, exact, true, within != 0 ? WITHIN_BOUND : ANYWHERE);
+    } else {
       postings.orInto(term, levelBitmap(currentWord, typos));
       if (exact) postings.orInto(term, exactTarget);
+      noteMatchWrites(typos, exact, false, ANYWHERE);
     }
   }
-  if (exact && words == 1) wholeValues.orInto(term, wholeValueBitmap());
+  if (exact && words == 1) {
+    wholeValues.orInto(term, wholeValueBitmap());
+    noteWrite(WHOLE_VALUES, 0, ANYWHERE);
+  }
   markTerm(term, typos, full);
+}
+
+/** Notes the current word's writes of kind `how` into its `typos` level, its exact bitmap (`exact`) and the lead bitmap (`lead`). */
+function noteMatchWrites(typos: i32, exact: bool, lead: bool, how: i32): void {
+  noteWrite(currentWord, typos, how);
+  if (exact) noteWrite(currentWord, EXACT, how);
+  if (lead) noteWrite(LEAD, 0, how);
 }
 
 /** The current word's matches go to `slot` (claimed, cleared) until finishSlot. */
@@ -249,9 +276,13 @@ export function useSlot(slot: Slot): void {
 
 function copySlot(slot: Slot): void {
   const bytes = <usize>bitmapWords << 2;
-  for (let level = 0; level <= EXACT; level++) memory.copy(levelBitmap(currentWord, level), slotBitmap(slot, level), bytes);
+  for (let level = 0; level <= EXACT; level++) {
+    memory.copy(levelBitmap(currentWord, level), slotBitmap(slot, level), bytes);
+    noteWrite(currentWord, level, ANYWHERE);
+  }
   keyedEntries.push(<i32>slotEntry(slot));
   orBitmapInto(slotLead(slot), leadBitmap(), bitmapWords);
+  noteWrite(LEAD, 0, ANYWHERE);
 }
 
 const singleTerm = new IntVec();
@@ -276,10 +307,14 @@ function orCachedMatch(entry: usize, typos: i32): void {
   if (slot) {
     maxKeys16(entry, slotKeys(slot), bitmapWords);
     orBitmapInto(entryLead(entry), slotLead(slot), bitmapWords);
-  } else if (keyedWord()) {
+    return;
+  }
+  const keyed = keyedWord();
+  if (keyed) {
     keyedEntries.push(<i32>entry);
     orBitmapInto(entryLead(entry), leadBitmap(), bitmapWords);
   }
+  noteMatchWrites(typos, false, keyed, ANYWHERE);
 }
 
 /** A SIMD pass over every record beats one record at a time from an eighth of them on (~0.4 vs ~4 ns a record). */
@@ -429,6 +464,7 @@ export function recordPhraseMatch(terms: StaticArray<i32>, full: bool): void {
   intersectTerms(terms, entries, all, keyed);
   orBitmapInto(all, levelBitmap(currentWord, 0), bitmapWords);
   if (full) orBitmapInto(all, exactBitmap(currentWord), bitmapWords);
+  noteMatchWrites(0, full, keyed, ANYWHERE);
   for (let i = 0; i < terms.length; i++) {
     const entry = unchecked(entries[i]);
     if (keyed && entry != 0) {
@@ -464,19 +500,48 @@ function intersectTerms(terms: StaticArray<i32>, entries: StaticArray<usize>, al
 }
 
 /** Word w (the bounded last word) gets the deferred terms' matches among the candidates (see bounded-match.ts). */
-export function matchDeferred(w: i32): void { scanDeferred(w, keyLog); }
+export function matchDeferred(w: i32): void {
+  if (knownCandidates() == 0) return;
+  scanDeferred(w, keyLog);
+  for (let level = 0; level <= EXACT; level++) noteWrite(w, level, WITHIN_BOUND);
+  noteWrite(LEAD, 0, WITHIN_BOUND);
+}
 
-/** Makes word w's typo bitmaps cumulative: level t = matched with at most t typos. */
+/**
+ * Makes word w's typo bitmaps cumulative: level t = matched with at most t
+ * typos. A word written within the bound candidates only (a bounded last
+ * word) is read in their vectors only.
+ */
 export function accumulateLevels(w: i32): void {
-  const l0 = levelBitmap(w, 0), l1 = levelBitmap(w, 1), l2 = levelBitmap(w, 2), l3 = levelBitmap(w, 3);
-  const end = <usize>bitmapWords << 2;
-  for (let o: usize = 0; o < end; o += 16) {
-    const b = v128.or(v128.load(l1 + o), v128.load(l0 + o));
-    v128.store(l1 + o, b);
-    const c = v128.or(v128.load(l2 + o), b);
-    v128.store(l2 + o, c);
-    v128.store(l3 + o, v128.or(v128.load(l3 + o), c));
+  let state = CLEAR;
+  for (let level = 0; level < EXACT; level++) {
+    const s = stateOf(levelIndex(w, level));
+    if (s > state) state = s;
+    noteWrite(w, level, state);
   }
+  if (state == CLEAR) return;
+  const l0 = levelBitmap(w, 0), l1 = levelBitmap(w, 1), l2 = levelBitmap(w, 2), l3 = levelBitmap(w, 3);
+  if (state == ANYWHERE) {
+    const end = <usize>bitmapWords << 2;
+    for (let o: usize = 0; o < end; o += 16) accumulateVector(l0, l1, l2, l3, o);
+    return;
+  }
+  const vectors = boundVectors(), vectorWords = boundVectorWords();
+  for (let i = 0; i < vectorWords; i++) {
+    let bits = load<u32>(vectors + (<usize>i << 2));
+    while (bits != 0) {
+      accumulateVector(l0, l1, l2, l3, (<usize>(i << 5) + <usize>ctz(bits)) << 4);
+      bits &= bits - 1;
+    }
+  }
+}
+
+@inline function accumulateVector(l0: usize, l1: usize, l2: usize, l3: usize, o: usize): void {
+  const b = v128.or(v128.load(l1 + o), v128.load(l0 + o));
+  v128.store(l1 + o, b);
+  const c = v128.or(v128.load(l2 + o), b);
+  v128.store(l2 + o, c);
+  v128.store(l3 + o, v128.or(v128.load(l3 + o), c));
 }
 
 export { testBit };

@@ -3,6 +3,7 @@
 import { CoreIndex, type CoreQuery, type CoreResult } from '../../src/core/core-index.js';
 import { CRITERION } from '../../src/core/abi.js';
 import { loadCore } from '../../src/core/wasm.js';
+import { prng } from '../support/random.js';
 
 export { CRITERION };
 export const DEFAULT_CRITERIA = [
@@ -84,4 +85,33 @@ export function compactAll(core: CoreIndex, budget = 1 << 30): number {
   let steps = 0;
   for (let term = 0; term < core.termCount; steps++) term = core.compactSome(term, budget);
   return steps;
+}
+
+const FILLER = ['alpha', 'bravo', 'delta', 'echo', 'golf', 'hotel', 'india', 'juliet'];
+/** Last words, each in a share of the records: long lists (kilobytes, many skip entries), the first heavy enough to defer where the candidates are few. */
+export const BROAD: Array<[string, number]> = [['theta', 0.5], ['kappa', 0.2], ['lambda', 0.08], ['sigma', 0.03]];
+/** First words: few records (the candidates), spread over the whole index. */
+export const RARE: Array<[string, number]> = [['okapi', 0.01], ['quagga', 0.003], ['ibex', 0.03]];
+
+/**
+ * Records of a title and a body of filler words, some holding broad words
+ * (long posting lists) or rare ones (few records, spread over the index),
+ * each in the lead place, later in the title, or in the body.
+ */
+export function rareAndBroad(seed: number, count: number): Doc[] {
+  const rnd = prng(seed);
+  const pick = () => FILLER[Math.floor(rnd() * FILLER.length)];
+  const words = (n: number) => Array.from({ length: n }, pick);
+  return Array.from({ length: count }, (): Doc => {
+    const title = words(3);
+    const body = words(8);
+    for (const [word, share] of [...BROAD, ...RARE]) {
+      if (rnd() >= share) continue;
+      const place = Math.floor(rnd() * 3);
+      if (place === 0) title.unshift(word);
+      else if (place === 1) title.push(word);
+      else body.splice(Math.floor(rnd() * body.length), 0, word);
+    }
+    return [title.join(' '), body.join(' ')];
+  });
 }
