@@ -14,6 +14,7 @@ import {
 import {
   accumulateLevels, bitmapWords, candidateBitmap, matchDeferred, matchedBitmap, fillSlot, finishSlot, invalidateMarks, marksCompleted, prepareWordsets, recordMatch, recordPhraseMatch, selectMatchWord, testBit, typoFreeBitmap, useSlot,
 } from './wordsets';
+import { endQuery } from './written-bitmaps';
 import {
   attributeRulesActive, exactFromScan, exactOf, isAdjacentPair, isExcluded, isStop, matchedWordsOf, rankOf, scanRecord, scannedWords, setAttributeRules, setWordRoles, stopWords, typosOf,
 } from './ranking';
@@ -458,6 +459,13 @@ let boundedWord = -1;
 
 /** Runs the query in scratch (UTF-16 units) with `params`; the answer goes to `results`. */
 export function search(): void {
+  // a query the core aborted may have left its last word bounded, and bits it never noted (see endQuery)
+  disarmBound();
+  runQuery();
+  endQuery();
+}
+
+function runQuery(): void {
   boundedWord = -1;
   const queryPtr = scratchBase();
   prepareWords(queryPtr, unchecked(params[P_QUERY_LENGTH]));

@@ -12,6 +12,12 @@ export const CLEAR = 0, WITHIN_BOUND = 1, ANYWHERE = 2;
 const states = new IntVec();
 /** The bitmap size the states are for: another lays the arena out anew. */
 let statesWords: i32 = -1;
+/**
+ * Whether a query cleared the arena and has not ended (see endQuery). A
+ * query the core aborted (memory it could not grow) may have written bits
+ * it never noted: the next one then clears every bitmap whole.
+ */
+let queryOpen = false;
 
 /** Notes a write of kind `how` into bitmap `index` (a state only rises until cleared). */
 @inline export function noteWritten(index: i32, how: i32): void {
@@ -29,7 +35,7 @@ let statesWords: i32 = -1;
  * are the query's work bitmaps, written before they are read: ANYWHERE.
  */
 export function clearWritten(arena: usize, bitmapWords: i32, cleared: i32, total: i32, vectors: usize, vectorWords: i32): void {
-  if (statesWords != bitmapWords) {
+  if (statesWords != bitmapWords || queryOpen) {
     states.length = 0;
     statesWords = bitmapWords;
   }
@@ -44,7 +50,11 @@ export function clearWritten(arena: usize, bitmapWords: i32, cleared: i32, total
     states.set(i, CLEAR);
   }
   for (let i = cleared; i < total; i++) states.set(i, ANYWHERE);
+  queryOpen = true;
 }
+
+/** The query that cleared the arena ended: every write it made was noted. */
+export function endQuery(): void { queryOpen = false; }
 
 /** Zeroes the 128-record vectors of `bitmap` that `vectors` has a bit for. */
 function clearVectors(bitmap: usize, vectors: usize, vectorWords: i32): void {
