@@ -33,7 +33,12 @@ export interface LoggedBatch extends WrittenBatch { utf8: Uint8Array }
 const RECORD_KINDS = ['addObject', 'updateObject'] as const;
 const RECORD_HEADS = RECORD_KINDS.map((kind) => `{"action":"${kind}","body":`);
 
-/** What JSON.stringify writes of the batch's actions when there are none: a key only the batch's own level can hold (a quote within a string is escaped). */
+/**
+ * What JSON.stringify writes of the batch's actions when there are none.
+ * A batch's other members are strings and numbers (type, indexName,
+ * userID, at), within which a quote is escaped: the text appears once.
+ * writeBatch checks it, should a member holding objects ever be added.
+ */
 const NO_ACTIONS = '"actions":[]';
 const CLOSING_BRACE = 0x7d;
 const COMMA = 0x2c;
@@ -62,7 +67,9 @@ function recordKindOf(action: unknown): number {
  */
 export function writeBatch(op: Batch, writer: ByteWriter): WrittenBatch {
   const rest = JSON.stringify({ ...op, actions: [] });
-  const cut = rest.indexOf(NO_ACTIONS) + NO_ACTIONS.length - 1; // at the actions' "]"
+  const at = rest.indexOf(NO_ACTIONS);
+  if (at !== rest.lastIndexOf(NO_ACTIONS)) throw new Error(`a batch whose other members hold ${NO_ACTIONS} cannot be written an action at a time`);
+  const cut = at + NO_ACTIONS.length - 1; // at the actions' "]"
   const { actions } = op;
   const ranges = new Int32Array(actions.length * 2);
   const kinds = new Uint8Array(actions.length);
