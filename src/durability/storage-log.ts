@@ -52,19 +52,18 @@ export class StorageLog<Operation extends object> extends LocalLog<Operation> {
   override async close(): Promise<void> { await this.tail; }
 
   /**
-   * Appends to the storage, charging the pacer with the time this thread
-   * spent since `started` (encoding, and the storage's writing until it
-   * waits for the disk: the wait leaves the thread to other work); a write
-   * that is not made durable is refused: 507 for a full disk, else 503.
+   * Appends to the storage, charging the pacer with the time since `started`
+   * (encoding included); a write that is not made durable is refused: 507
+   * for a full disk, else 503.
    */
   private async stored(entry: Entry, started: number): Promise<void> {
     try {
-      const durable = this.appendToStorage(entry);
-      this.pacer.charge(performance.now() - started);
-      await durable;
+      await this.appendToStorage(entry);
     } catch (e) {
       if (isStorageWriteError(e)) throw new ApiError(e.diskFull ? 'disk_full' : 'unavailable', e.message);
       throw e;
+    } finally {
+      this.pacer.charge(performance.now() - started);
     }
   }
 

@@ -5,17 +5,14 @@
 //   log.bin                the part of the log being appended to
 //   LOCK                   the pid of the process writing to the directory
 //   damaged/               what recovery could not use, set aside instead of deleted
-// A record is acknowledged once its frame is written whole and fsync'd (on
-// the thread pool: the main thread goes on applying writes and answering
-// searches meanwhile); a write that fails is rolled back to the log's last
-// good offset. The log is
+// A record is acknowledged once its frame is written whole and fsync'd; a
+// write that fails is rolled back to the log's last good offset. The log is
 // split where a snapshot starts, so dropping what a snapshot holds is
 // deleting files, never rewriting the log.
 import {
-  closeSync, existsSync, fsync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync,
+  closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync,
   unlinkSync, writeSync,
 } from 'node:fs';
-import { promisify } from 'node:util';
 import { open as openFile, readFile, unlink } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -27,9 +24,6 @@ import {
 import {
   SNAPSHOTS_KEPT, type Damage, type Entry, type SnapshotEntry, type Storage, type StoredSnapshot, type StoredState, type Unusable,
 } from './storage.js';
-
-/** fsync on the thread pool. */
-const fsyncOffThread = promisify(fsync);
 
 const LOG = 'log.bin';
 const LOCK = 'LOCK';
@@ -165,10 +159,6 @@ export function fsStorage(dir: string): Storage {
   let logSize = 0;
   let activeFirst: number | undefined;
   let activeLast = 0;
-  /** The append under way (the engine appends one at a time): log.bin's descriptor is not closed under it. */
-  let appending: Promise<void> | undefined;
-  /** A snapshot started while an append was under way: log.bin is closed as a part once it is done. */
-  let partDue = false;
   const segments: Segment[] = [];
   let manifest: Manifest = emptyManifest();
   /** The engine accepted what open() gave it (repair ran): the manifest is this storage's to write. */
@@ -367,18 +357,34 @@ export function fsStorage(dir: string): Storage {
       return { snapshots, log, damage, needsSnapshot, repair };
     },
 
-    append(entry) {
-      if (appending) return Promise.reject(new Error('the log is appended to while an append is under way'));
-      appending = appendRecord(entry).finally(() => {
-        appending = undefined;
-        if (partDue) closePartLate();
-      });
-      return appending;
+    async append(entry) {
+      const bytes = frame(entry);
+      try {
+        fd ??= openSync(logPath, 'a');
+        writeWhole(fd, bytes);
+        fsyncSync(fd);
+        // the part's first record is durable: the manifest says the part exists before the write is acknowledged
+        if (activeFirst === undefined) writeManifest({ ...manifest, openPart: { first: entry.taskID } });
+      } catch (e) {
+        throw rollBack(e as NodeJS.ErrnoException);
+      }
+      logSize += bytes.length;
+      activeFirst ??= entry.taskID;
+      activeLast = entry.taskID;
     },
 
     snapshotStarted() {
-      if (appending) partDue = true;
-      else closePart();
+      if (activeFirst === undefined) return;
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+      const file = `log-${padded(activeFirst)}.bin`;
+      renameSync(logPath, join(dir, file));
+      // log.bin is a part from here on, whatever fails after: the state says so at once
+      segments.push({ file, first: activeFirst, last: activeLast });
+      logSize = 0;
+      activeFirst = undefined;
+      syncDirectory(dir);
+      writeManifest({ ...manifest, logParts: [...segments], openPart: undefined });
     },
 
     async writeSnapshot(snapshot, prove) {
@@ -400,7 +406,6 @@ export function fsStorage(dir: string): Storage {
     },
 
     async close() {
-      await appending?.catch(() => {});
       await Promise.all(deleting);
       // a clean close: the open part's end is known, so a cut is told from a torn write at the next open
       try {
@@ -414,51 +419,6 @@ export function fsStorage(dir: string): Storage {
       openHere.delete(lockPath);
     },
   };
-
-  /** Appends a record's frame to log.bin; resolves once it is durable (fsync'd off the main thread). */
-  async function appendRecord(entry: Entry): Promise<void> {
-    const bytes = frame(entry);
-    try {
-      fd ??= openSync(logPath, 'a');
-      writeWhole(fd, bytes);
-      await fsyncOffThread(fd);
-      // the part's first record is durable: the manifest says the part exists before the write is acknowledged
-      if (activeFirst === undefined) writeManifest({ ...manifest, openPart: { first: entry.taskID } });
-    } catch (e) {
-      throw rollBack(e as NodeJS.ErrnoException);
-    }
-    logSize += bytes.length;
-    activeFirst ??= entry.taskID;
-    activeLast = entry.taskID;
-  }
-
-  /** Closes log.bin as a part of its own (a snapshot started): records appended from now on start a new one. */
-  function closePart(): void {
-    if (activeFirst === undefined) return;
-      if (fd !== undefined) closeSync(fd);
-      fd = undefined;
-      const file = `log-${padded(activeFirst)}.bin`;
-      renameSync(logPath, join(dir, file));
-      syncDirectory(dir);
-      segments.push({ file, first: activeFirst, last: activeLast });
-      logSize = 0;
-      activeFirst = undefined;
-      writeManifest({ ...manifest, logParts: [...segments], openPart: undefined });
-  }
-
-  /**
-   * closePart, once the append under way when the snapshot started is done.
-   * Should it fail, log.bin stays whole, the records the snapshot holds
-   * included: they are kept longer, nothing is lost.
-   */
-  function closePartLate(): void {
-    partDue = false;
-    try {
-      closePart();
-    } catch (e) {
-      console.error(`lantern: the log could not be split where a snapshot started (${(e as Error).message}); it is kept whole`);
-    }
-  }
 
   /** Cuts log.bin back to its last whole frame after a failed append; the error to answer with. */
   function rollBack(e: NodeJS.ErrnoException): StorageError {

@@ -131,29 +131,6 @@ describe.each(IMPLEMENTATIONS)('$name', ({ persists, place }) => {
     });
   });
 
-  it.skipIf(!persists)('a snapshot started while an append is under way: that append and every later one come back, in order', async () => {
-    const open = place();
-    await session(open, async (storage) => {
-      for (const t of [1, 2]) await storage.append!(entry(t));
-      const underWay = storage.append!(entry(3));
-      storage.snapshotStarted?.(2);
-      await underWay;
-      await storage.append!(entry(4));
-      await storage.writeSnapshot({ taskID: 2, pieces: [bytesOf('state at 2')] }, async () => {});
-      await storage.append!(entry(5));
-      const again = storage.append!(entry(6));
-      storage.snapshotStarted?.(5);
-      await again;
-      await storage.writeSnapshot({ taskID: 5, pieces: [bytesOf('state at 5')] }, async () => {});
-      await storage.append!(entry(7));
-    });
-    await session(open, async (_, state) => {
-      expect(state.damage).toEqual([]);
-      expect(await texts(state)).toEqual([[5, 'state at 5'], [2, 'state at 2']].slice(0, SNAPSHOTS_KEPT));
-      expect(taskIDs(state).filter((t) => t > 2)).toEqual([3, 4, 5, 6, 7]);
-    });
-  });
-
   it.skipIf(!persists)('a snapshot whose proof fails is not kept, and nothing it would supersede goes', async () => {
     const open = place();
     await session(open, async (storage) => {
