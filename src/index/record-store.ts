@@ -242,6 +242,28 @@ export class RecordStore {
     return id;
   }
 
+  /**
+   * Copies the texts still waiting in the open chunk out of the bytes they
+   * are views of (a whole batch's, see LOGGED_TEXT): once the batch is
+   * applied, those bytes can go. A copy is made once, of at most a chunk's
+   * records less one.
+   */
+  ownWaitingTexts(): void {
+    for (let at = 0; at < this.openTexts.length; at++) {
+      const text = this.openTexts[at];
+      if (text && text.byteLength !== text.buffer.byteLength) this.openTexts[at] = text.slice();
+    }
+  }
+
+  /** Bytes of the buffers the texts waiting in the open chunk keep alive (theirs, or the batches' they are views of). */
+  get waitingTextBuffers(): number {
+    const buffers = new Set<ArrayBufferLike>();
+    for (const text of this.openTexts) if (text) buffers.add(text.buffer);
+    let bytes = 0;
+    for (const buffer of buffers) bytes += buffer.byteLength;
+    return bytes;
+  }
+
   /** Removes the record of an objectID; returns the record id it had. */
   remove(objectID: string): number | undefined {
     const id = this.ids.delete(objectID);

@@ -336,6 +336,7 @@ export class SearchIndex {
       if (batch.length >= CORE_BATCH) { this.core.addDocuments(batch); batch = []; }
     }
     if (batch.length) this.core.addDocuments(batch);
+    if (loggedTexts) this.records.ownWaitingTexts();
     this.touched(started, records.length);
   }
 

@@ -177,3 +177,23 @@ describe('chunks waiting to deflate', () => {
     expectLastVersions(await RecordStore.unpack(snapshot), () => 60);
   });
 });
+
+describe('records given with their logged bytes', () => {
+  it('keep no view of a batch\'s bytes once their own are copied, and read back the same', () => {
+    const store = new RecordStore();
+    const records = Array.from({ length: 20 }, (_, i) => ({ objectID: `t${i}`, title: `logged record ${i} ✓` }));
+    // one buffer for the whole batch, as a large batch read back from the log is (batch-text.ts)
+    const texts = records.map((r) => new TextEncoder().encode(JSON.stringify(r)));
+    const batch = new Uint8Array(texts.reduce((n, t) => n + t.length, 0) + 100_000);
+    let at = 0;
+    const views = texts.map((t) => { batch.set(t, at); return batch.subarray(at, (at += t.length)); });
+    records.forEach((r, i) => store.push(r, views[i])); // a chunk of 16 packed, 4 records waiting
+    expect(store.waitingTextBuffers).toBe(batch.byteLength);
+    store.ownWaitingTexts();
+    expect(store.waitingTextBuffers).toBe(texts.slice(16).reduce((n, t) => n + t.length, 0));
+    batch.fill(0x20); // the batch's bytes reused: the store's must not change with them
+    for (let i = 20; i < 32; i++) store.push({ objectID: `t${i}` }); // the second chunk fills and is packed from the copies
+    expect(store.waitingTextBuffers).toBe(0);
+    for (const r of records) expect(store.get(store.idOf(r.objectID)!)).toEqual(r);
+  });
+});
