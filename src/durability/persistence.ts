@@ -118,10 +118,9 @@ export class Codec {
     return this.encodeOperationText(JSON.stringify(op));
   }
 
-  /** encodeOperation of an operation already written as JSON: its UTF-8 after the PLAIN tag, byte for byte what seal(TextEncoder#encode) makes. */
+  /** encodeOperation of an operation already written as JSON: its UTF-8 sealed, byte for byte what seal(TextEncoder#encode) makes. */
   encodeOperationText(text: string): Promise<Uint8Array> {
-    if (this.key) return this.seal(new TextEncoder().encode(text));
-    return Promise.resolve(writtenOnce(true, (writer) => writer.appendUtf8(text)).bytes);
+    return this.encodeOperationWith((writer) => writer.appendUtf8(text)).then(({ sealed }) => sealed);
   }
 
   /** encodeOperation of an operation whose JSON `write` appends as UTF-8 to the writer it is given. */
