@@ -88,9 +88,9 @@ export async function natsCluster(options: NatsClusterOptions): Promise<NatsClus
     const replicas = options.replicas ?? 1;
     // JetStream calls are tried again while a NATS cluster elects a leader: a short wait for each lets them through sooner
     const jsm = await whenAnswered(() => jetstreamManager(nc, { timeout: API_TIMEOUT_MS }));
-    await whenAnswered(() => ensureStream(jsm, names, replicas));
+    await whenAnswered(() => ensureStream(jsm, names, replicas), { makes: true });
     const js = jetstream(nc, { timeout: API_TIMEOUT_MS });
-    const bucket = await whenAnswered(() => new Objm(js).create(names.bucket, { replicas, storage: StorageType.File }));
+    const bucket = await whenAnswered(() => new Objm(js).create(names.bucket, { replicas, storage: StorageType.File }), { makes: true });
     const log = new StreamLog(nc, js, jsm, names, report);
     void watch(nc, log, report);
     const storage = new SnapshotStore(bucket, log, () => nc.close());

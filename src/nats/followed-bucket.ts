@@ -24,7 +24,7 @@ export abstract class FollowedBucket {
 
   /** Opens (making it the first time) the bucket `name`, and resolves once what it holds is applied. */
   protected async openBucket(js: JetStreamClient, name: string, replicas: number): Promise<this> {
-    this.kv = await whenAnswered(() => new Kvm(js).create(name, { history: 1, replicas }));
+    this.kv = await whenAnswered(() => new Kvm(js).create(name, { history: 1, replicas }), { makes: true });
     await follow(this.kv, { what: this.what, apply: (entry) => this.applyChange(entry) });
     return this;
   }

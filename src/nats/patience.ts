@@ -3,7 +3,9 @@
 // starting). A node waits that out instead of failing: setting itself up
 // (making the stream, opening the snapshot store, creating its consumer),
 // reading a snapshot (one it could not read is not a damaged one), and
-// sending a write.
+// sending a write. Nodes starting together race to make the same stream:
+// the server may tell the loser its name or subjects are taken, and the
+// call made again finds the stream the winner made.
 import { NoRespondersError, RequestError, TimeoutError } from '@nats-io/transport-node';
 import { JetStreamApiError } from '@nats-io/jetstream';
 
@@ -16,15 +18,22 @@ export interface Patience {
    * enabled, and waiting will not change that).
    */
   forResponders?: boolean;
+  /**
+   * Whether the call makes a stream (or a bucket) the first time: it is
+   * made once more if another node made the same one at the same moment.
+   */
+  makes?: boolean;
 }
 
 /** `call`'s result, tried again while JetStream does not answer (for `patience.ms`); any other error passes through. */
-export async function whenAnswered<T>(call: () => Promise<T>, { ms = 30_000, forResponders = false }: Patience = {}): Promise<T> {
+export async function whenAnswered<T>(call: () => Promise<T>, { ms = 30_000, forResponders = false, makes = false }: Patience = {}): Promise<T> {
   const deadline = Date.now() + ms;
+  let racing = makes;
   for (let pause = 100; ; pause = Math.min(2 * pause, 1000)) {
     try {
       return await call();
     } catch (e) {
+      if (racing && madeMeanwhile(e)) { racing = false; continue; }
       if (!(unanswered(e) || (forResponders && nobodyAnswered(e)))) throw e;
       if (Date.now() > deadline) throw new Error(`NATS JetStream did not answer for ${ms / 1000} s (${(e as Error).message})`, { cause: e });
       await new Promise((resolve) => setTimeout(resolve, pause));
@@ -36,6 +45,15 @@ export async function whenAnswered<T>(call: () => Promise<T>, { ms = 30_000, for
 function unanswered(e: unknown): boolean {
   if (e instanceof JetStreamApiError) return e.status === 503;
   return e instanceof TimeoutError || causedBy(e, unanswered);
+}
+
+/** JetStream's codes for a stream whose name, or subjects, another stream holds. */
+const STREAM_NAME_IN_USE = 10058;
+const STREAM_SUBJECT_OVERLAP = 10065;
+
+/** A stream made by another caller between this one's look and its making. */
+function madeMeanwhile(e: unknown): boolean {
+  return e instanceof JetStreamApiError && (e.code === STREAM_NAME_IN_USE || e.code === STREAM_SUBJECT_OVERLAP);
 }
 
 /** Nobody listened to the call (JetStream "is not enabled": no server has it, or a stream has no leader). */
