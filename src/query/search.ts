@@ -322,9 +322,12 @@ function hitShape(index: SearchIndex, params: SearchParams, words: string[], set
 
 /** How this search's hits are highlighted (the same for every hit). */
 function highlightOptions(words: string[], setting: Setting, plan: QueryPlan): HighlightOptions {
-  const options: HighlightOptions = { preTag: setting('highlightPreTag'), postTag: setting('highlightPostTag'), words };
-  if (plan.stopWords !== 0) options.unmarked = plan.stopWords;
-  if (setting('replaceSynonymsInHighlight') === true) {
+  // every member set, if only to nothing: marking a token reads them, at one shape of options for every search
+  const options: HighlightOptions = {
+    preTag: setting('highlightPreTag'), postTag: setting('highlightPostTag'), words, unmarked: plan.stopWords, synonyms: undefined,
+  };
+  // a query no synonym gave an alternative shows none (TED's settings replace them: a Set per word made for nothing)
+  if (plan.synonyms.length > 0 && setting('replaceSynonymsInHighlight') === true) {
     // without a synonym's word no token is shown as a query word: every marked token would look for one
     const synonyms = synonymWords(plan.synonyms, words.length);
     if (synonyms.some((set) => set.size > 0)) options.synonyms = synonyms;
