@@ -70,7 +70,8 @@ function mark(text: string, tokens: Int32Array, at: number, listed: number, coun
   let plainMarkEnd = -1; // where the last mark of the text as it is (no synonym shown) ends
   const end = at + listed * TOKEN_STRIDE;
   for (let i = at; i < end; i += TOKEN_STRIDE) {
-    const [start, tokenEnd, until] = [tokens[i], tokens[i + 1], tokens[i + 3]];
+    // read one by one, not destructured from an array: code not yet optimised made and iterated the array
+    const start = tokens[i], tokenEnd = tokens[i + 1], until = tokens[i + 3];
     const words = tokens[i + 2] & ~(o.unmarked ?? 0);
     if (start < from || tokenEnd > to) continue;
     if (words === 0) { allMarked = false; replaced = ''; continue; }
@@ -152,6 +153,17 @@ export class ValuesToMark {
     this.snippetWords.push(snippetWords);
   }
 
+  /**
+   * Every text leaf of `value` (strings, and numbers as text), in the order
+   * mapLeaves hands them to its `leaf` function, each as `add` takes it.
+   */
+  addLeaves(value: Json, indexed: boolean, snippetWords = 0): void {
+    if (typeof value === 'string') this.add(value, indexed, snippetWords);
+    else if (typeof value === 'number') this.add(String(value), indexed, snippetWords);
+    else if (Array.isArray(value)) for (const v of value) this.addLeaves(v, indexed, snippetWords);
+    else if (isPlainObject(value)) for (const key of Object.keys(value)) this.addLeaves(value[key] as Json, indexed, snippetWords);
+  }
+
   get length(): number { return this.texts.length; }
 }
 
@@ -167,7 +179,7 @@ export function markValues(core: CoreIndex, values: ValuesToMark, o: HighlightOp
   let at = 0;
   for (let v = 0; v < values.length; v++) {
     const text = values.texts[v], size = values.snippetWords[v];
-    const [count, listed] = [tokens[at], tokens[at + 1]];
+    const count = tokens[at], listed = tokens[at + 1];
     leaves.push(size === 0 ? highlightLeaf(text, tokens, at + 2, listed, count, o) : snippetLeaf(text, tokens, at + 2, count, size, ellipsis, o));
     at += 2 + listed * TOKEN_STRIDE;
   }
@@ -222,28 +234,23 @@ export function mapLeaves<T>(value: Json, leaf: (text: string) => T, keepInArray
   if (typeof value === 'string') return leaf(value);
   if (typeof value === 'number') return leaf(String(value));
   if (Array.isArray(value)) {
-    return value
-      .map((v) => mapLeaves(v, leaf, keepInArrays))
-      .filter((v) => v !== undefined && (!keepInArrays || Array.isArray(v) || !isLeaf(v) || keepInArrays(v as T))) as Tree<T>[];
+    // a loop, not map then filter: a page maps every array of every highlighted attribute (TED's tags)
+    const out: Tree<T>[] = [];
+    for (const v of value) {
+      const mapped = mapLeaves(v, leaf, keepInArrays);
+      if (mapped !== undefined && (!keepInArrays || Array.isArray(mapped) || !isLeaf(mapped) || keepInArrays(mapped as T))) out.push(mapped);
+    }
+    return out;
   }
   if (isPlainObject(value)) {
     const out: Record<string, Tree<T>> = {};
-    for (const [k, v] of Object.entries(value)) {
-      const mapped = mapLeaves(v as Json, leaf, keepInArrays);
-      if (mapped !== undefined) setOwn(out, k, mapped);
+    for (const key of Object.keys(value)) {
+      const mapped = mapLeaves(value[key] as Json, leaf, keepInArrays);
+      if (mapped !== undefined) setOwn(out, key, mapped);
     }
     return out;
   }
   return undefined;
-}
-
-/** The texts `mapLeaves` hands its `leaf` function for `value`, in the same order (highlightTexts marks them in bulk first). */
-export function leafTexts(value: Json, into: string[]): string[] {
-  if (typeof value === 'string') into.push(value);
-  else if (typeof value === 'number') into.push(String(value));
-  else if (Array.isArray(value)) for (const v of value) leafTexts(v, into);
-  else if (isPlainObject(value)) for (const v of Object.values(value)) leafTexts(v as Json, into);
-  return into;
 }
 
 const isLeaf = (v: unknown) => isPlainObject(v) && typeof (v as { value?: unknown }).value === 'string' && 'matchLevel' in (v as object);

@@ -2,11 +2,11 @@
 // removeWordsIfNoResults fallbacks) → facets over the candidates → page of
 // hits with retrieved attributes, highlighting, snippets, ranking info.
 import type { CoreHit, CoreResult } from '../core/core-index.js';
-import { encodeParams, type SearchParams } from '../index/params.js';
+import { encodeParams, type SearchParams, type Settings } from '../index/params.js';
 import { settingsFor, type SearchableAttribute, type Setting } from '../index/settings.js';
 import { facetsOf, requestedFacets } from './facet-counts.js';
 import { synonymWords } from '../index/synonyms.js';
-import { ValuesToMark, leafTexts, mapLeaves, markValues, unmatchedLeaf, type HighlightLeaf, type HighlightOptions, type SnippetLeaf } from './highlight.js';
+import { ValuesToMark, mapLeaves, markValues, unmatchedLeaf, type HighlightLeaf, type HighlightOptions, type SnippetLeaf } from './highlight.js';
 import { fallbackMasks, planQuery, type QueryPlan } from './query-plan.js';
 import { RELEVANT_SORT_WINDOW, relevantSorted } from './relevant-sort.js';
 import { project, projection, type Json, type Projection, type SearchRecord } from '../index/records.js';
@@ -151,7 +151,7 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
   const faceted = facetAttributes.length > 0 ? facetsOf(index, facetAttributes, fused?.candidates ?? index.coreIndex.candidates(), setting) : undefined;
   const query = plan.core.query;
   const words = found.words.map(([s, e]) => query.slice(s, e));
-  const shape = hitShape(index, words, setting, plan, context, params.retrieveVectors === true);
+  const shape = hitShape(index, params, words, setting, plan, context);
   // which attributes of each hit hold a matched term: the others are highlighted without the core
   const marked = shape.marked && !shape.idOnly && found.hits.length > 0 ? index.coreIndex.markedAttributes(found.hits.map((hit) => hit.id)) : undefined;
   // before the hits are marked: explaining reads the core's marks of the page's tokens
@@ -271,7 +271,30 @@ function highlightedAttribute(index: SearchIndex, name: string): HighlightedAttr
   return attribute;
 }
 
-function hitShape(index: SearchIndex, words: string[], setting: Setting, plan: QueryPlan, context: SearchContext, vectors: boolean): HitShape {
+/** The attributes a search highlights and snippets (see highlightedNames and snippetSpecs). */
+type MarkedNames = Pick<HitShape, 'toHighlight' | 'toSnippet'>;
+
+/**
+ * The marked names of an index's own settings, by settings object (a
+ * settings change replaces the object, as SearchIndex.parsedSearchableAttributes
+ * relies on): most searches give neither parameter, and working the names
+ * out again cost each one a Set, a split per name and per snippet entry.
+ */
+const markedNamesOfSettings = new WeakMap<Settings, MarkedNames>();
+
+/** The attributes `params` over the index's settings (`setting`) highlight and snippet (see MarkedNames). */
+function markedNames(index: SearchIndex, params: SearchParams, setting: Setting): MarkedNames {
+  const worked = (): MarkedNames => Object.freeze({
+    toHighlight: highlightedNames(setting('attributesToHighlight'), index.parsedSearchableAttributes()),
+    toSnippet: snippetSpecs(setting('attributesToSnippet')),
+  });
+  if (params.attributesToHighlight !== undefined || params.attributesToSnippet !== undefined) return worked();
+  let known = markedNamesOfSettings.get(index.settings);
+  if (known === undefined) markedNamesOfSettings.set(index.settings, (known = worked()));
+  return known;
+}
+
+function hitShape(index: SearchIndex, params: SearchParams, words: string[], setting: Setting, plan: QueryPlan, context: SearchContext): HitShape {
   const hidden: string[] = context.seeUnretrievable ? [] : (setting('unretrievableAttributes') ?? []);
   let highlighting: HighlightOptions | undefined;
   const toRetrieve: string[] | null = setting('attributesToRetrieve');
@@ -281,26 +304,30 @@ function hitShape(index: SearchIndex, words: string[], setting: Setting, plan: Q
   const toHighlight: string[] | null = setting('attributesToHighlight');
   const toSnippet: string[] | null = setting('attributesToSnippet');
   const marked = !(toHighlight !== null && toHighlight.length === 0 && (toSnippet ?? []).length === 0);
+  const names = markedNames(index, params, setting);
   return {
     retrieved,
     visible: context.seeUnretrievable || hidden.length === 0 ? undefined : projection(['*'], hidden),
     keep: setting('restrictHighlightAndSnippetArrays') === true ? (leaf) => leaf.matchLevel !== 'none' : undefined,
-    toHighlight: highlightedNames(toHighlight, index.parsedSearchableAttributes()),
-    toSnippet: snippetSpecs(toSnippet),
+    toHighlight: names.toHighlight,
+    toSnippet: names.toSnippet,
     marked,
     idOnly: !marked && retrieved.names?.length === 1 && retrieved.names[0] === 'objectID',
     ellipsis: setting('snippetEllipsisText'),
     highlighting: () => (highlighting ??= highlightOptions(words, setting, plan)),
-    vectors: vectors && index.vectors.any,
+    vectors: params.retrieveVectors === true && index.vectors.any,
     attribute: (name) => highlightedAttribute(index, name),
   };
 }
 
 /** How this search's hits are highlighted (the same for every hit). */
 function highlightOptions(words: string[], setting: Setting, plan: QueryPlan): HighlightOptions {
-  const options: HighlightOptions = { preTag: setting('highlightPreTag'), postTag: setting('highlightPostTag'), words };
-  if (plan.stopWords !== 0) options.unmarked = plan.stopWords;
-  if (setting('replaceSynonymsInHighlight') === true) {
+  // every member set, if only to nothing: marking a token reads them, at one shape of options for every search
+  const options: HighlightOptions = {
+    preTag: setting('highlightPreTag'), postTag: setting('highlightPostTag'), words, unmarked: plan.stopWords, synonyms: undefined,
+  };
+  // a query no synonym gave an alternative shows none (TED's settings replace them: a Set per word made for nothing)
+  if (plan.synonyms.length > 0 && setting('replaceSynonymsInHighlight') === true) {
     // without a synonym's word no token is shown as a query word: every marked token would look for one
     const synonyms = synonymWords(plan.synonyms, words.length);
     if (synonyms.some((set) => set.size > 0)) options.synonyms = synonyms;
@@ -368,13 +395,13 @@ function draftHit(index: SearchIndex, hit: CoreHit, shape: HitShape, marked: Int
   const matched = highlighted.map((name) => {
     const attribute = shape.attribute(name);
     const mayMatchWord = mayMatch(attribute, marked);
-    if (mayMatchWord) for (const text of leafTexts(own(visible, name) as Json, [])) values.add(text, attribute.whole);
+    if (mayMatchWord) values.addLeaves(own(visible, name) as Json, attribute.whole);
     return mayMatchWord;
   });
   const snippeted = snippetAttributes(visible, shape.toSnippet);
   for (const [name, words] of snippeted) {
     const { whole } = shape.attribute(name);
-    for (const text of leafTexts(own(visible, name) as Json, [])) values.add(text, whole, words);
+    values.addLeaves(own(visible, name) as Json, whole, words);
   }
   return new HitDraft(record, visible, highlighted, matched, snippeted);
 }

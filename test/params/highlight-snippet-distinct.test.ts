@@ -259,6 +259,24 @@ describe('snippets', () => {
     expect(hit._snippetResult.speakers).toEqual([{ value: '<em>Adam</em> Grant', matchLevel: 'full' }]);
   });
 
+  it('the snippeted attributes follow the setting after each change; a parameter holds for its search only', async () => {
+    const { engine } = await openEngine();
+    const client = engine.client();
+    const snippeted = async (searchParams: Record<string, unknown> = {}) => {
+      const { hits } = await client.searchSingleIndex({ indexName: 'shelf', searchParams: { query: 'moss', ...searchParams } });
+      return Object.keys(hits[0]._snippetResult ?? {}).sort();
+    };
+    await client.saveObjects({ indexName: 'shelf', objects: [{ objectID: 'm', title: 'moss garden', notes: 'moss on stones' }] });
+    await client.setSettings({ indexName: 'shelf', indexSettings: { attributesToSnippet: ['title:2'] } });
+    await engine.waitForTasks();
+    expect(await snippeted()).toEqual(['title']);
+    expect(await snippeted({ attributesToSnippet: ['notes'] })).toEqual(['notes']);
+    expect(await snippeted()).toEqual(['title']);
+    await client.setSettings({ indexName: 'shelf', indexSettings: { attributesToSnippet: ['title', 'notes:1'] } });
+    await engine.waitForTasks();
+    expect(await snippeted()).toEqual(['notes', 'title']);
+  });
+
   it('snippet tags follow highlightPreTag / highlightPostTag', async () => {
     const hit = await hitOf(GIVER, { query: 'giver', attributesToSnippet: ['description:4'], highlightPreTag: '<b>', highlightPostTag: '</b>' });
     expect(hit._snippetResult.description.value).toContain('<b>giver');
