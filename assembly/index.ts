@@ -6,7 +6,7 @@ import { setIndexedSeparators, tokenize, tokens } from './text';
 import { initDictionary, internToken, termCount } from './dictionary';
 import {
   attributeKey, attributeRank, attributeUnordered, compactSome as compactPostingsFrom, postingBytes as allPostingBytes, docLength, docPtr, ensureTerms, isLive,
-  docCapacity, liveCount, postings, removeDoc, storeForward, wholeValues, SEGMENT,
+  docCapacity, liveCount, postings, removeDoc, storeForward, wholeValues, SEGMENT, boundedBlocksDecoded, boundedBlocksSkipped,
 } from './store';
 import { TIE_SLOT, rankSlots } from './ranking';
 import { invalidateStaticOrder, prepareQuery as prepareQueryWords, search as runSearch, unmatchedWords as lastUnmatchedWords } from './search';
@@ -258,6 +258,9 @@ export function importSnapshotBegin(length: i32): i32 {
 export function importSnapshotSome(budget: i32): i32 { return importSome(budget); }
 export function termTotal(): i32 { return termCount; }
 export function liveTotal(): i32 { return liveCount; }
+/** Posting-list blocks a bounded word's decoding read, and jumped over, since the core started (see skip-entries.ts). */
+export function blocksDecoded(): f64 { return <f64>boundedBlocksDecoded; }
+export function blocksSkipped(): f64 { return <f64>boundedBlocksSkipped; }
 
 /** Scratch: a key's HMAC states (SIGNER_WORDS words); returns the slot they are kept in (see hmac-screen.ts). */
 export function storeSigner(): i32 { return storeSignerState(scratchBase()); }

@@ -12,7 +12,7 @@ import {
   MAX_WORDS, matchWord, queryUnits, setWordCount, wordCount, wordLength, wordMaxTypos, wordPrefix, wordStart,
 } from './matcher';
 import {
-  accumulateLevels, bitmapWords, candidateBitmap, matchDeferred, matchedBitmap, fillSlot, finishSlot, invalidateMarks, marksCompleted, prepareWordsets, recordMatch, recordPhraseMatch, selectMatchWord, testBit, typoFreeBitmap, useSlot,
+  abandonSlot, accumulateLevels, bitmapWords, candidateBitmap, matchDeferred, matchedBitmap, fillSlot, finishSlot, invalidateMarks, marksCompleted, prepareWordsets, recordMatch, recordPhraseMatch, selectMatchWord, testBit, typoFreeBitmap, useSlot,
 } from './wordsets';
 import { endQuery } from './written-bitmaps';
 import {
@@ -459,8 +459,9 @@ let boundedWord = -1;
 
 /** Runs the query in scratch (UTF-16 units) with `params`; the answer goes to `results`. */
 export function search(): void {
-  // a query the core aborted may have left its last word bounded, and bits it never noted (see endQuery)
+  // a query the core aborted may have left its last word bounded, a memo slot filling, and bits it never noted (see endQuery)
   disarmBound();
+  abandonSlot();
   runQuery();
   endQuery();
 }

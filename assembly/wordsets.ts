@@ -256,6 +256,12 @@ function noteMatchWrites(typos: i32, exact: bool, lead: bool, how: i32): void {
 /** The current word's matches go to `slot` (claimed, cleared) until finishSlot. */
 export function fillSlot(slot: Slot): void { filling = slot; }
 
+/**
+ * Before a query: a query the core aborted while filling a slot left it
+ * claimed, never valid; the matches go to the query's own bitmaps again.
+ */
+export function abandonSlot(): void { filling = null; }
+
 /** The slot being filled holds the current word's matches: copies them to the query (see useSlot). */
 export function finishSlot(): void {
   const slot = filling!;

@@ -445,6 +445,13 @@ export class CoreIndex {
 
   get termCount(): number { return this.core.termTotal(); }
   get liveCount(): number { return this.core.liveTotal(); }
+  /**
+   * Blocks of posting lists a bounded last word's decoding read and jumped
+   * over (skip entries, see assembly/skip-entries.ts), since the index was made.
+   */
+  boundedBlocks(): { decoded: number; skipped: number } {
+    return { decoded: this.core.blocksDecoded(), skipped: this.core.blocksSkipped() };
+  }
   /** How many records rank slot `slot` holds labels for (0: none, e.g. a slot a snapshot did not carry). */
   rankSlotLength(slot: number): number { return this.core.rankSlotLength(slot); }
   get memoryBytes(): number { return this.core.memory.buffer.byteLength; }

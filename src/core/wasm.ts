@@ -38,6 +38,8 @@ export interface CoreExports {
   importSnapshotSome(budget: number): number;
   termTotal(): number;
   liveTotal(): number;
+  blocksDecoded(): number;
+  blocksSkipped(): number;
   storeSigner(): number;
   freeSigner(slot: number): void;
   screenSigners(count: number): number;
