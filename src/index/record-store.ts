@@ -97,9 +97,9 @@ class DecodedRecords {
  * import's CPU (100k of the synthetic benchmark's records); held as objects
  * (~1.3 times their JSON on the heap, for those records) they are packed
  * once writes pause instead, and an import of up to ~130k such records
- * never waits for it. The same as the inflated bytes a store holds
- * undeflated (INFLATED_BYTES): an engine in memory holds at most about
- * twice what it did before an import that pauses for none of it.
+ * never waits for it. While writes keep coming, a store holds at most this
+ * beside the inflated bytes it held before (INFLATED_BYTES, as much);
+ * once they pause, what it held before.
  */
 const UNPACKED_BYTES = 64 << 20;
 
@@ -285,8 +285,8 @@ export class RecordStore {
 
   /**
    * Chunk k's last id was issued: packed now when every record came with
-   * its text (a copy: and the batch's bytes can go), else left unpacked
-   * (see UNPACKED_BYTES), the oldest ones packed past the budget.
+   * its text (copied, so that the batch's bytes can go), else left
+   * unpacked (see UNPACKED_BYTES), the oldest ones packed past the budget.
    */
   private filled(k: number): void {
     if (this.unpackedBudget === 0 || this.textsGiven(k)) {
@@ -311,13 +311,16 @@ export class RecordStore {
   }
 
   /**
-   * The JSON bytes of chunk k's records, estimated from its last one's (a
-   * sixteenth of the stringifying that packing it does): records of
+   * The JSON bytes of chunk k's records, estimated from its last live one's
+   * (a sixteenth of the stringifying that packing it does): records of
    * megabytes must not be taken for the few hundred bytes of those before.
    */
   private jsonBytesOf(k: number): number {
-    const last = this.objects[(k + 1) * this.chunkRecords - 1];
-    return last ? JSON.stringify(last).length * this.chunkRecords : 0;
+    for (let id = (k + 1) * this.chunkRecords - 1; id >= k * this.chunkRecords; id--) {
+      const record = this.objects[id];
+      if (record) return JSON.stringify(record).length * this.chunkRecords;
+    }
+    return 0;
   }
 
   /**

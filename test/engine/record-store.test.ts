@@ -242,6 +242,27 @@ describe('records that came as objects only (an engine in memory)', () => {
     expectEveryRecord(store);
   });
 
+  it('are held within the budget when large records follow small ones (each chunk\'s bytes estimated from its own)', () => {
+    const budget = 256 << 10;
+    const store = new RecordStore({ unpackedBytes: budget });
+    const small = (i: number) => ({ objectID: `s${i}`, n: i });
+    const large = (i: number) => ({ objectID: `l${i}`, text: `${i} `.repeat(5000) });
+    let written = 0;
+    for (let i = 0; i < 3200; i++) {
+      const r = small(i);
+      store.push(r);
+      written += JSON.stringify(r).length;
+    }
+    for (let i = 0; i < 320; i++) {
+      const r = large(i);
+      store.push(r);
+      written += JSON.stringify(r).length;
+      // held as objects: the chunks left unpacked, and the open chunk's (16 large records at most)
+      expect(written - store.packedBytes).toBeLessThanOrEqual(budget + 16 * JSON.stringify(large(i)).length);
+    }
+    expect(JSON.stringify(store.get(store.idOf('l7')!))).toBe(JSON.stringify(large(7)));
+  });
+
   it('are packed by a snapshot taken before writes pause, which a restart reads back', async () => {
     const store = new RecordStore();
     for (let i = 0; i < COUNT; i++) store.push(record(i));
