@@ -8,6 +8,11 @@
 /** Writes noted in this thread so far. */
 let writes = 0;
 
+/** Counts a write that left no work (an index packing as it goes): the work of others waits for it all the same. */
+export function countWrite(): void {
+  writes++;
+}
+
 /** A timer that does not keep the process alive (Node's have `unref`; a browser's are numbers). */
 function unrefed(timer: ReturnType<typeof setTimeout>): ReturnType<typeof setTimeout> {
   (timer as { unref?: () => void }).unref?.();
@@ -24,7 +29,7 @@ export class IdleWork {
 
   /** A write came that left work: it is done once a round of `quietMs` passes without another. */
   noteWrite(): void {
-    writes++;
+    countWrite();
     this.timer ??= unrefed(setTimeout(() => this.run(), this.quietMs));
   }
 

@@ -21,7 +21,7 @@ import { InflatedRing } from './inflated-ring.js';
 import { ByteWriter } from '../util/bytes.js';
 import type { SearchRecord } from './records.js';
 import { yieldTurn } from '../util/turns.js';
-import { IdleWork } from './idle-work.js';
+import { countWrite, IdleWork } from './idle-work.js';
 
 /** Changes kept for readers that fold them in (see changesSince). */
 const CHANGES_KEPT = 1 << 16;
@@ -291,6 +291,7 @@ export class RecordStore {
   private filled(k: number): void {
     if (this.unpackedBudget === 0 || this.textsGiven(k)) {
       this.pack(k);
+      countWrite();
       return;
     }
     this.openTexts.fill(undefined);

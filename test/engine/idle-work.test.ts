@@ -1,7 +1,7 @@
 // Work left for when writes pause (the record store's packing): it waits
 // while writes keep coming, then runs a slice per turn until none is left.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { IdleWork } from '../../src/index/idle-work.js';
+import { countWrite, IdleWork } from '../../src/index/idle-work.js';
 
 describe('idle work', () => {
   beforeEach(() => { vi.useFakeTimers(); });
@@ -50,6 +50,19 @@ describe('idle work', () => {
     unwritten.noteWrite();
     for (let t = 0; t < 1000; t += 50) {
       written.noteWrite();
+      vi.advanceTimersByTime(50);
+    }
+    expect(idle).toBe(0);
+    vi.advanceTimersByTime(200);
+    expect(idle).toBe(1);
+  });
+
+  it('waits for writes that left no work too (an index on files packs as it goes)', () => {
+    let idle = 0;
+    const work = new IdleWork(() => { idle++; return false; }, 100);
+    work.noteWrite();
+    for (let t = 0; t < 1000; t += 50) {
+      countWrite();
       vi.advanceTimersByTime(50);
     }
     expect(idle).toBe(0);
