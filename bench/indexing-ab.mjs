@@ -8,8 +8,11 @@
 // of them must index as fast as before (src/text/word-breaks.ts's fast path).
 // `--synthetic N`: bench/indexing.mjs's synthetic records instead; `--files`:
 // on the file store (a fresh directory each round) instead of in memory.
+// `--settled`: the CPU time until the work an import leaves for when writes
+// pause is done too (records packed once idle: src/index/record-store.ts),
+// two seconds after the last task, beside the time until the last task.
 //
-//   node bench/indexing-ab.mjs --a DIST_A --b DIST_B [--rounds 7] [--copies 8] [--synthetic 100000] [--files]
+//   node bench/indexing-ab.mjs --a DIST_A --b DIST_B [--rounds 7] [--copies 8] [--synthetic 100000] [--files] [--settled]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,7 +25,7 @@ const { values } = parseArgs({
   options: {
     a: { type: 'string' }, b: { type: 'string' },
     rounds: { type: 'string', default: '7' }, copies: { type: 'string', default: '8' },
-    synthetic: { type: 'string' }, files: { type: 'boolean', default: false },
+    synthetic: { type: 'string' }, files: { type: 'boolean', default: false }, settled: { type: 'boolean', default: false },
   },
 });
 if (!values.a || !values.b) throw new Error('usage: node bench/indexing-ab.mjs --a DIST_A --b DIST_B');
@@ -40,7 +43,7 @@ const corpus = values.synthetic ? synthetic(Number(values.synthetic)) : ted();
 const records = values.synthetic ? corpus.records
   : Array.from({ length: Number(values.copies) }, (_, copy) => corpus.records.map((r) => ({ ...r, objectID: `${r.objectID}-${copy}` }))).flat();
 
-/** CPU and wall-clock milliseconds to index every record. @type {(build: { Lantern: any, fsStorage: any }) => Promise<{ cpu: number, wall: number }>} */
+/** CPU and wall-clock milliseconds to index every record (`settled`: CPU until the work left for a pause is done). @type {(build: { Lantern: any, fsStorage: any }) => Promise<{ cpu: number, wall: number, settled: number }>} */
 async function run(build) {
   settleHeap();
   const dir = values.files ? mkdtempSync(join(tmpdir(), 'lantern-indexing-ab-')) : undefined;
@@ -54,23 +57,34 @@ async function run(build) {
   await engine.waitForTasks();
   const { user, system } = process.cpuUsage(cpu);
   const wall = performance.now() - started;
+  let settled = 0;
+  if (values.settled) {
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const all = process.cpuUsage(cpu);
+    settled = (all.user + all.system) / 1000;
+  }
   await engine.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
-  return { cpu: (user + system) / 1000, wall };
+  return { cpu: (user + system) / 1000, wall, settled };
 }
 
 console.log(`A: ${values.a}\nB: ${values.b}\n${records.length.toLocaleString('en')} ${values.synthetic ? 'synthetic' : 'TED'} records ${values.files ? 'on files' : 'in memory'}; median of ${ROUNDS} rounds, turns alternated`);
 await run(builds[0]); // warm-up of both builds' code
 await run(builds[1]);
-/** @type {Record<string, { cpu: number[], wall: number[] }>} */
-const times = { A: { cpu: [], wall: [] }, B: { cpu: [], wall: [] } };
+/** @type {Record<string, { cpu: number[], wall: number[], settled: number[] }>} */
+const times = { A: { cpu: [], wall: [], settled: [] }, B: { cpu: [], wall: [], settled: [] } };
 for (let r = 0; r < ROUNDS; r++) {
   for (const build of r % 2 === 0 ? builds : [...builds].reverse()) {
-    const { cpu, wall } = await run(build);
+    const { cpu, wall, settled } = await run(build);
     times[build.name].cpu.push(cpu);
     times[build.name].wall.push(wall);
+    times[build.name].settled.push(settled);
   }
 }
 for (const [name, t] of Object.entries(times)) console.log(`${name} rounds, CPU / wall ms: ${t.cpu.map((c, i) => `${c.toFixed(0)}/${t.wall[i].toFixed(0)}`).join(', ')}`);
 const [a, b] = [times.A, times.B].map((t) => ({ cpu: median(t.cpu), wall: median(t.wall) }));
 console.log(`indexing, CPU: A ${a.cpu.toFixed(0)} ms, B ${b.cpu.toFixed(0)} ms (B/A ${(b.cpu / a.cpu).toFixed(3)}; wall ${(b.wall / a.wall).toFixed(3)})`);
+if (values.settled) {
+  const [sa, sb] = [times.A, times.B].map((t) => median(t.settled));
+  console.log(`settled (work left for a pause done), CPU: A ${sa.toFixed(0)} ms, B ${sb.toFixed(0)} ms (B/A ${(sb / sa).toFixed(3)})`);
+}

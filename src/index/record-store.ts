@@ -1,25 +1,27 @@
 // The records of an index by record id, kept packed: one record each, in
-// chunks of 16 record ids, as JSON text in UTF-8. A chunk is packed once its
-// last id is issued (or at a snapshot, for the last one), so the heap holds
-// objects for at most one chunk of new records, whatever the size of the
-// index or of an import; a snapshot takes packed chunks as they are, and a
-// restart reads them back without parsing. A chunk is deflated off the
-// write path: by the next snapshot, or, where inflating is synchronous
-// (Node), once the inflated bytes held pass a budget (see
-// deflateOverBudget); an index held in memory only and never snapshotted
-// pays for no deflating until then. Deflated chunks stay deflated, those
-// read again lately also inflated beside (in an InflatedRing); where
-// inflating is not synchronous they stay inflated too (still a fraction of
-// the objects). Every
-// record's objectID is also kept in a dense list, so finding a record id by
-// objectID (a table over that list) and answering a hit by its objectID
-// alone never read the record itself.
+// chunks of 16 record ids, as JSON text in UTF-8. A chunk whose records came
+// with their JSON (a batch read back from the log's bytes) is packed once its
+// last id is issued; one whose records came as objects only (an engine in
+// memory) is packed off the write path: once writes pause, past a budget of
+// objects held, or by the next snapshot (see UNPACKED_BYTES). A snapshot
+// takes packed chunks as they are, and a restart reads them back without
+// parsing. A chunk is deflated off the write path: by the next snapshot,
+// or, where inflating is synchronous (Node), once the inflated bytes held
+// pass a budget (see deflateOverBudget); an index held in memory only and
+// never snapshotted pays for no deflating until then. Deflated chunks stay
+// deflated, those read again lately also inflated beside (in an
+// InflatedRing); where inflating is not synchronous they stay inflated too
+// (still a fraction of the objects). Every record's objectID is also kept
+// in a dense list, so finding a record id by objectID (a table over that
+// list) and answering a hit by its objectID alone never read the record
+// itself.
 import { deflate, deflateNow, inflate, inflateNow, inflateTransient, loadSyncZlib, syncZlib } from '../util/compression.js';
 import { ObjectIdTable } from './object-id-table.js';
 import { InflatedRing } from './inflated-ring.js';
 import { ByteWriter } from '../util/bytes.js';
 import type { SearchRecord } from './records.js';
 import { yieldTurn } from '../util/turns.js';
+import { countWrite, IdleWork } from './idle-work.js';
 
 /** Changes kept for readers that fold them in (see changesSince). */
 const CHANGES_KEPT = 1 << 16;
@@ -88,6 +90,29 @@ class DecodedRecords {
   }
 }
 
+/**
+ * JSON bytes, estimated, of the records a store holds as objects in chunks
+ * filled and not packed yet; past it the oldest are packed as new ones fill.
+ * Stringifying every record as it came took an eighth of an in-memory
+ * import's CPU (100k of the synthetic benchmark's records); held as objects
+ * (~1.3 times their JSON on the heap, for those records) they are packed
+ * once writes pause instead, and an import of up to ~130k such records
+ * never waits for it. While writes keep coming, a store holds at most this
+ * beside the inflated bytes it held before (INFLATED_BYTES, as much);
+ * once they pause, what it held before.
+ */
+const UNPACKED_BYTES = 64 << 20;
+
+/**
+ * How long writes pause before the chunks left unpacked are packed, a slice
+ * per turn: longer than the turns between an import's batches, so that the
+ * import never waits for it.
+ */
+const PACK_QUIET_MS = 100;
+
+/** Chunks packed per turn once writes pause (~1 ms of the benchmark's records). */
+const PACK_SLICE = 32;
+
 /** Deflated chunks whose last read is noted (a power of two): 128k records' worth, more than the 64 MB kept inflated hold. */
 const READ_CHUNKS_NOTED = 8192;
 
@@ -145,17 +170,22 @@ export interface RecordStoreOptions {
    * (default 64 MB; see InflatedRing).
    */
   inflatedBytes?: number;
+  /** Estimated JSON bytes of records held as objects in chunks filled and not packed (default 64 MB; 0: packed as they fill). */
+  unpackedBytes?: number;
 }
 
 export class RecordStore {
-  /** Per record id: a record not packed yet, null once removed, undefined when packed (or never held). */
+  /**
+   * Per record id: a record not packed yet (of the open chunk, or of one
+   * left unpacked), null once removed, undefined when packed (or never held).
+   */
   private objects: Array<SearchRecord | null | undefined> = [];
   private chunks: Array<Chunk | undefined> = [];
   private chunkRecords = CHUNK_RECORDS;
   /**
-   * The texts given with the records of the last chunk, not packed yet (only
-   * it holds records not packed: a chunk is packed once its last id is
-   * issued), by their place in it.
+   * The texts given with the records of the open chunk (the last), by their
+   * place in it: a chunk filled with every record's text is packed at once,
+   * any other is left unpacked and its texts dropped.
    */
   private readonly openTexts: Array<Uint8Array | undefined> = [];
   /** objectID per record id ('' once removed, and for ids a snapshot holds no record at). */
@@ -172,11 +202,22 @@ export class RecordStore {
   private undeflatedHead = 0;
   /** Inflated bytes of the chunks packed and not deflated, nor being deflated. */
   private undeflatedBytes = 0;
+  /** Chunks filled and left unpacked, oldest first: the estimated JSON bytes of their records (see UNPACKED_BYTES). */
+  private readonly unpacked = new Map<number, number>();
+  private unpackedBytes = 0;
+  private readonly unpackedBudget: number;
+  /**
+   * Packs the chunks left unpacked once writes pause. Its timer holds the
+   * store weakly: an engine closed, or an index dropped, lets go of its
+   * records, and a store collected has nothing left to pack.
+   */
+  private readonly idlePacking = idlePackingOf(new WeakRef(this));
   /** Record ids pushed or removed, oldest first, after the `changesDropped` oldest ones. */
   private changes: number[] = [];
   private changesDropped = 0;
 
   constructor(options: RecordStoreOptions = {}) {
+    this.unpackedBudget = options.unpackedBytes ?? UNPACKED_BYTES;
     this.kept = new InflatedRing(options.inflatedBytes ?? INFLATED_BYTES, (k, view) => {
       const chunk = this.chunks[k];
       if (chunk?.inflated === view) chunk.inflated = undefined;
@@ -238,8 +279,73 @@ export class RecordStore {
     this.objectIDs[id] = record.objectID;
     this.ids.add(record.objectID, id);
     this.changed(id);
-    if (id % this.chunkRecords === this.chunkRecords - 1) this.pack(Math.floor(id / this.chunkRecords));
+    if (id % this.chunkRecords === this.chunkRecords - 1) this.filled(Math.floor(id / this.chunkRecords));
     return id;
+  }
+
+  /**
+   * Chunk k's last id was issued: packed now when every record came with
+   * its text (copied, so that the batch's bytes can go), else left
+   * unpacked (see UNPACKED_BYTES), the oldest ones packed past the budget.
+   */
+  private filled(k: number): void {
+    if (this.unpackedBudget === 0 || this.textsGiven(k)) {
+      this.pack(k);
+      countWrite();
+      return;
+    }
+    this.openTexts.fill(undefined);
+    const estimate = this.jsonBytesOf(k);
+    this.unpacked.set(k, estimate);
+    this.unpackedBytes += estimate;
+    if (this.unpackedBytes > this.unpackedBudget) this.packUnpacked(Infinity, this.unpackedBudget);
+    this.idlePacking.noteWrite();
+  }
+
+  /** Whether every live record of chunk k, the open one, came with its text. */
+  private textsGiven(k: number): boolean {
+    const first = k * this.chunkRecords;
+    for (let at = 0; at < this.chunkRecords; at++) {
+      if (this.objects[first + at] && this.openTexts[at] === undefined) return false;
+    }
+    return true;
+  }
+
+  /**
+   * The JSON bytes of chunk k's records, estimated from its last live one's
+   * (a sixteenth of the stringifying that packing it does): records of
+   * megabytes must not be taken for the few hundred bytes of those before.
+   */
+  private jsonBytesOf(k: number): number {
+    for (let id = (k + 1) * this.chunkRecords - 1; id >= k * this.chunkRecords; id--) {
+      const record = this.objects[id];
+      if (record) return JSON.stringify(record).length * this.chunkRecords;
+    }
+    return 0;
+  }
+
+  /**
+   * Packs the oldest chunks left unpacked: `count` of them at most, and
+   * only while their bytes are more than `above`; whether any are left.
+   */
+  private packUnpacked(count: number, above = 0): boolean {
+    let packed = 0;
+    for (const k of this.unpacked.keys()) {
+      if (packed++ >= count || this.unpackedBytes <= above) break;
+      this.pack(k);
+    }
+    return this.unpacked.size > 0;
+  }
+
+  /** Packs a slice of the chunks left unpacked (writes paused); whether any are left. */
+  packSlice(): boolean { return this.packUnpacked(PACK_SLICE); }
+
+  /** Bytes, estimated as JSON, of the records held as objects in chunks filled and not packed yet. */
+  get bytesToPack(): number { return this.unpackedBytes; }
+
+  /** The store is let go of (its index cleared or rebuilt): the chunks it left unpacked stay so. */
+  letGo(): void {
+    this.idlePacking.cancel();
   }
 
   /**
@@ -480,9 +586,12 @@ export class RecordStore {
     const ends = new Uint32Array(this.chunkRecords);
     const writer = chunkWriter;
     writer.clear();
+    this.noteUnpacked(k);
+    // the texts waiting are the open chunk's
+    const open = k === Math.floor((this.objects.length - 1) / this.chunkRecords);
     for (let id = first; id < first + this.chunkRecords; id++) {
       const record = id < last ? this.objects[id] : null;
-      if (record) this.appendRecord(writer, record, id - first);
+      if (record) this.appendRecord(writer, record, open ? id - first : -1);
       else if (record === undefined && previous && this.hasBytes(id)) writer.append(bytesIn(previous.ends, id - first, previousBytes!));
       ends[id - first] = writer.length;
     }
@@ -494,9 +603,18 @@ export class RecordStore {
     return chunk;
   }
 
-  /** Appends a record not packed yet, at `at` in the open chunk: the text given with it, else its JSON. */
+  /** Chunk k, about to be packed, is no longer one left unpacked. */
+  private noteUnpacked(k: number): void {
+    const estimate = this.unpacked.get(k);
+    if (estimate === undefined) return;
+    this.unpacked.delete(k);
+    this.unpackedBytes -= estimate;
+    if (this.unpacked.size === 0) this.idlePacking.cancel();
+  }
+
+  /** Appends a record not packed yet, at `at` in the open chunk (-1: in another): the text given with it, else its JSON. */
   private appendRecord(writer: ByteWriter, record: SearchRecord, at: number): void {
-    const text = this.openTexts[at];
+    const text = at < 0 ? undefined : this.openTexts[at];
     if (text === undefined) {
       writer.appendUtf8(JSON.stringify(record));
       return;
@@ -621,6 +739,11 @@ export class RecordStore {
     const chunk = this.chunks[k];
     if (chunk?.inflated && chunk.deflated) chunk.inflated = this.kept.keep(k, chunk.inflated);
   }
+}
+
+/** The idle packing of a store held weakly (see RecordStore.idlePacking). */
+function idlePackingOf(store: WeakRef<RecordStore>): IdleWork {
+  return new IdleWork(() => store.deref()?.packSlice() ?? false, PACK_QUIET_MS);
 }
 
 /** One array for every chunk packed (a new one per chunk costs more than writing it). */

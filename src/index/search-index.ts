@@ -353,7 +353,7 @@ export class SearchIndex {
   }
 
   clear(): void {
-    this.records = new RecordStore();
+    this.replaceRecords(new RecordStore());
     this.compaction.reset();
     this.core = new CoreIndex();
     this.facetIndex = this.newFacetIndex();
@@ -429,7 +429,7 @@ export class SearchIndex {
   private adopt(built: SearchIndex): void {
     this.ownVectors.renumber(this.renumbering());
     this.core = built.core;
-    this.records = built.records;
+    this.replaceRecords(built.records);
     this.attributes = built.attributes;
     this.dynamicAttributes = built.dynamicAttributes;
     // its facet columns read `built.records`, which is this.records from now on
@@ -607,13 +607,19 @@ export class SearchIndex {
     const started = performance.now();
     const live = [...this.allRecords()];
     this.ownVectors.renumber(this.renumbering());
-    this.records = new RecordStore();
+    this.replaceRecords(new RecordStore());
     this.core = new CoreIndex();
     this.facetIndex = this.newFacetIndex();
     this.configureCore();
     this.keepVectors = true;
     try { this.save(live); } finally { this.keepVectors = false; }
     this.lastBuildTimeS = Math.round((performance.now() - started) / 1000);
+  }
+
+  /** Holds `store`'s records from now on; those held until now are let go of (nothing packs them any more). */
+  private replaceRecords(store: RecordStore): void {
+    this.records.letGo();
+    this.records = store;
   }
 
   /**

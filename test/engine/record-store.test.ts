@@ -9,8 +9,11 @@ import { prng } from '../support/random.js';
 const version = (i: number, v: number) => ({ objectID: `r${i}`, text: `version ${v} of record ${i}, `.repeat(1 + (i % 5)) });
 const RECORDS = 640;
 
+/** Options of a store that packs each chunk as it fills, as one given its records' texts does. */
+const PACKED_AS_FILLED = { unpackedBytes: 0 };
+
 function filled(): { store: RecordStore; fresh: number } {
-  const store = new RecordStore();
+  const store = new RecordStore(PACKED_AS_FILLED);
   for (let i = 0; i < RECORDS; i++) store.push(version(i, 0));
   return { store, fresh: store.packedBytes };
 }
@@ -123,7 +126,7 @@ describe('deflating packed chunks', () => {
 
   it('is left to a snapshot while the store holds less than its budget inflated', async () => {
     await loadSyncZlib();
-    const store = new RecordStore();
+    const store = new RecordStore(PACKED_AS_FILLED);
     for (let i = 0; i < COUNT; i++) store.push(record(i));
     // every packed chunk waits: an index never snapshotted never pays for deflating them
     expect(store.bytesToDeflate).toBe(store.packedBytes);
@@ -137,7 +140,7 @@ describe('deflating packed chunks', () => {
   it('starts past the budget, oldest first, and reads the same bytes before, during and after', async () => {
     await loadSyncZlib();
     const budget = 16 << 10;
-    const store = new RecordStore({ inflatedBytes: budget });
+    const store = new RecordStore({ inflatedBytes: budget, ...PACKED_AS_FILLED });
     for (let i = 0; i < COUNT; i++) {
       store.push(record(i));
       expect(store.inflatedBytesHeld).toBeLessThanOrEqual(budget);
@@ -187,13 +190,112 @@ describe('records given with their logged bytes', () => {
     const batch = new Uint8Array(texts.reduce((n, t) => n + t.length, 0) + 100_000);
     let at = 0;
     const views = texts.map((t) => { batch.set(t, at); return batch.subarray(at, (at += t.length)); });
-    records.forEach((r, i) => store.push(r, views[i])); // a chunk of 16 packed, 4 records waiting
+    records.forEach((r, i) => store.push(r, views[i])); // a chunk of 16 packed (their texts given), 4 records waiting
     expect(store.waitingTextBuffers).toBe(batch.byteLength);
     store.ownWaitingTexts();
     expect(store.waitingTextBuffers).toBe(texts.slice(16).reduce((n, t) => n + t.length, 0));
     batch.fill(0x20); // the batch's bytes reused: the store's must not change with them
-    for (let i = 20; i < 32; i++) store.push({ objectID: `t${i}` }); // the second chunk fills and is packed from the copies
+    for (let i = 20; i < 32; i++) store.push({ objectID: `t${i}` }); // the second chunk fills, some of its texts not given: left unpacked
     expect(store.waitingTextBuffers).toBe(0);
+    expect(store.bytesToPack).toBeGreaterThan(0);
     for (const r of records) expect(store.get(store.idOf(r.objectID)!)).toEqual(r);
+  });
+});
+
+describe('records that came as objects only (an engine in memory)', () => {
+  const record = (i: number) => ({ objectID: `o${i}`, title: `record ${i} held as an object`, tags: [`t${i % 7}`], n: i / 3 });
+  const COUNT = 1600;
+
+  function expectEveryRecord(store: RecordStore): void {
+    for (let i = 0; i < COUNT; i++) expect(JSON.stringify(store.get(store.idOf(`o${i}`)!)), `o${i}`).toBe(JSON.stringify(record(i)));
+  }
+
+  /** Resolves once the store has packed every chunk it left unpacked (fails the test after `ms`). */
+  async function packed(store: RecordStore, ms = 10_000): Promise<void> {
+    const until = performance.now() + ms;
+    while (store.bytesToPack > 0) {
+      if (performance.now() > until) throw new Error(`${store.bytesToPack} bytes still to pack after ${ms} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('are left unpacked as they come, and packed once writes pause: read the same before and after', async () => {
+    const store = new RecordStore();
+    for (let i = 0; i < COUNT; i++) store.push(record(i));
+    expect(store.packedBytes).toBe(0);
+    expect(store.bytesToPack).toBeGreaterThan(COUNT * JSON.stringify(record(0)).length * 0.8);
+    expectEveryRecord(store);
+    await packed(store);
+    expect(store.packedBytes).toBeGreaterThan(0);
+    expectEveryRecord(store);
+    expectEveryRecord(await RecordStore.unpack(await store.snapshot()));
+  });
+
+  it('are packed oldest first past the budget, within it after every write', () => {
+    const budget = 16 << 10;
+    const store = new RecordStore({ unpackedBytes: budget });
+    for (let i = 0; i < COUNT; i++) {
+      store.push(record(i));
+      expect(store.bytesToPack).toBeLessThanOrEqual(budget);
+    }
+    expect(store.packedBytes).toBeGreaterThan(0);
+    expectEveryRecord(store);
+  });
+
+  it('are held within the budget when large records follow small ones (each chunk\'s bytes estimated from its own)', () => {
+    const budget = 256 << 10;
+    const store = new RecordStore({ unpackedBytes: budget });
+    const small = (i: number) => ({ objectID: `s${i}`, n: i });
+    const large = (i: number) => ({ objectID: `l${i}`, text: `${i} `.repeat(5000) });
+    let written = 0;
+    for (let i = 0; i < 3200; i++) {
+      const r = small(i);
+      store.push(r);
+      written += JSON.stringify(r).length;
+    }
+    for (let i = 0; i < 320; i++) {
+      const r = large(i);
+      store.push(r);
+      written += JSON.stringify(r).length;
+      // held as objects: the chunks left unpacked, and the open chunk's (16 large records at most)
+      expect(written - store.packedBytes).toBeLessThanOrEqual(budget + 16 * JSON.stringify(large(i)).length);
+    }
+    expect(JSON.stringify(store.get(store.idOf('l7')!))).toBe(JSON.stringify(large(7)));
+  });
+
+  it('are packed by a snapshot taken before writes pause, which a restart reads back', async () => {
+    const store = new RecordStore();
+    for (let i = 0; i < COUNT; i++) store.push(record(i));
+    const snapshot = await store.snapshot();
+    expect(store.bytesToPack).toBe(0);
+    expectEveryRecord(await RecordStore.unpack(snapshot));
+  });
+
+  it('replaced and removed while unpacked, read as last written, before and after they are packed', async () => {
+    const store = new RecordStore();
+    for (let i = 0; i < COUNT; i++) store.push(record(i));
+    const random = prng(5);
+    const removed = new Set<number>();
+    for (let n = 0; n < COUNT; n++) {
+      const i = Math.floor(random() * COUNT);
+      store.remove(`o${i}`);
+      if (random() < 0.3) removed.add(i);
+      else {
+        removed.delete(i);
+        store.push(record(i));
+      }
+    }
+    const expectLast = (s: RecordStore) => {
+      expect(s.size).toBe(COUNT - removed.size);
+      for (let i = 0; i < COUNT; i++) {
+        const id = s.idOf(`o${i}`);
+        if (removed.has(i)) expect(id, `o${i}`).toBeUndefined();
+        else expect(JSON.stringify(s.get(id!)), `o${i}`).toBe(JSON.stringify(record(i)));
+      }
+    };
+    expectLast(store);
+    await packed(store);
+    expectLast(store);
+    expectLast(await RecordStore.unpack(await store.snapshot()));
   });
 });

@@ -1,0 +1,54 @@
+// Work left for when writes pause: done a slice per turn of the event loop
+// once a round of `quietMs` has passed without a write (a pause of one to
+// two rounds), so that an import keeps its turns for indexing and the work
+// takes the time between imports. A write arriving while slices run sends
+// the work back to waiting. Writes are counted for the whole thread: the
+// work of an index no one writes waits for an import into another too.
+
+/** Writes noted in this thread so far. */
+let writes = 0;
+
+/** Counts a write that left no work (an index packing as it goes): the work of others waits for it all the same. */
+export function countWrite(): void {
+  writes++;
+}
+
+/** A timer that does not keep the process alive (Node's have `unref`; a browser's are numbers). */
+function unrefed(timer: ReturnType<typeof setTimeout>): ReturnType<typeof setTimeout> {
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
+}
+
+export class IdleWork {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The writes counted when the timer last ran. */
+  private writesSeen = -1;
+
+  /** `step` does a slice of the work and says whether any is left. */
+  constructor(private readonly step: () => boolean, private readonly quietMs: number) {}
+
+  /** A write came that left work: it is done once a round of `quietMs` passes without another. */
+  noteWrite(): void {
+    countWrite();
+    this.timer ??= unrefed(setTimeout(() => this.run(), this.quietMs));
+  }
+
+  /** No work is left (or none is wanted any more): nothing waits. */
+  cancel(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /**
+   * Another slice, or another wait when a write came meanwhile. The timer
+   * is set again rather than once per write: an import writes thousands of
+   * times a second, and this runs every `quietMs`.
+   */
+  private run(): void {
+    this.timer = undefined;
+    const written = writes !== this.writesSeen;
+    this.writesSeen = writes;
+    if (written) this.timer = unrefed(setTimeout(() => this.run(), this.quietMs));
+    else if (this.step()) this.timer = unrefed(setTimeout(() => this.run(), 0));
+  }
+}

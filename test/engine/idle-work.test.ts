@@ -1,0 +1,72 @@
+// Work left for when writes pause (the record store's packing): it waits
+// while writes keep coming, then runs a slice per turn until none is left.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { countWrite, IdleWork } from '../../src/index/idle-work.js';
+
+describe('idle work', () => {
+  beforeEach(() => { vi.useFakeTimers(); });
+  afterEach(() => { vi.useRealTimers(); });
+
+  it('waits for a pause of its length in writes, then runs slices until none is left', () => {
+    let left = 3;
+    const work = new IdleWork(() => --left > 0, 100);
+    work.noteWrite();
+    vi.advanceTimersByTime(50);
+    work.noteWrite(); // within the pause: the timer, due at 100, sees it and waits until 200
+    vi.advanceTimersByTime(149);
+    expect(left).toBe(3);
+    vi.advanceTimersByTime(1);
+    expect(left).toBeLessThan(3);
+    vi.advanceTimersByTime(10);
+    expect(left).toBe(0);
+    vi.advanceTimersByTime(1000);
+    expect(left).toBe(0); // none left: it stopped
+  });
+
+  it('a write between slices sends it back to waiting; cancelled, it runs no more', () => {
+    let slices = 0;
+    const work = new IdleWork(() => { slices++; return true; }, 100);
+    work.noteWrite(); // the timer, due at 100, sees it and waits until 200
+    vi.advanceTimersByTime(199);
+    expect(slices).toBe(0);
+    vi.advanceTimersByTime(10);
+    const before = slices;
+    expect(before).toBeGreaterThan(0);
+    work.noteWrite(); // seen by the next slice's timer, which waits 100 again
+    vi.advanceTimersByTime(99);
+    expect(slices).toBe(before);
+    vi.advanceTimersByTime(10);
+    expect(slices).toBeGreaterThan(before);
+    work.cancel();
+    const cancelledAt = slices;
+    vi.advanceTimersByTime(1000);
+    expect(slices).toBe(cancelledAt);
+  });
+
+  it('waits for writes anywhere in the thread: the work of an index no one writes waits for an import into another', () => {
+    let idle = 0;
+    const unwritten = new IdleWork(() => { idle++; return false; }, 100);
+    const written = new IdleWork(() => false, 100);
+    unwritten.noteWrite();
+    for (let t = 0; t < 1000; t += 50) {
+      written.noteWrite();
+      vi.advanceTimersByTime(50);
+    }
+    expect(idle).toBe(0);
+    vi.advanceTimersByTime(200);
+    expect(idle).toBe(1);
+  });
+
+  it('waits for writes that left no work too (an index on files packs as it goes)', () => {
+    let idle = 0;
+    const work = new IdleWork(() => { idle++; return false; }, 100);
+    work.noteWrite();
+    for (let t = 0; t < 1000; t += 50) {
+      countWrite();
+      vi.advanceTimersByTime(50);
+    }
+    expect(idle).toBe(0);
+    vi.advanceTimersByTime(200);
+    expect(idle).toBe(1);
+  });
+});
