@@ -40,6 +40,9 @@ export class WritePacer {
   private owed = 0;
   private admitted: Promise<void> = Promise.resolve();
 
+  /** Ends the turn of the write being accepted now (the last admitted). */
+  private current: EndTurn | undefined;
+
   /** When the last read was answered (performance.now()). */
   private lastRead = -Infinity;
 
@@ -77,7 +80,7 @@ export class WritePacer {
   admit(): Promise<EndTurn> {
     let endTurn!: EndTurn;
     const accepted = new Promise<void>((ended) => { endTurn = ended; });
-    const turn = this.admitted.then(() => this.pause(1 + this.queued() / ADMIT_DEPTH));
+    const turn = this.admitted.then(() => this.pause(1 + this.queued() / ADMIT_DEPTH)).then(() => { this.current = endTurn; });
     this.admitted = turn.then(() => accepted);
     if (!Number.isFinite(this.maxAdmitWaitMs)) return turn.then(() => endTurn);
     return new Promise((admitted, refused) => {
@@ -94,6 +97,16 @@ export class WritePacer {
         else admitted(endTurn);
       });
     });
+  }
+
+  /**
+   * The write being accepted has its place in the log: the next write's
+   * turn may come while this one waits for the storage to make it durable
+   * (its own end of turn, called later, changes nothing).
+   */
+  passTurn(): void {
+    this.current?.();
+    this.current = undefined;
   }
 
   /** Write work done: accepting a write (parsing, checking, logging) or applying a slice of one. */
