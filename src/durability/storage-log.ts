@@ -82,8 +82,8 @@ export class StorageLog<Operation extends object> extends LocalLog<Operation> {
    * that is not made durable is refused: 507 for a full disk, else 503.
    */
   private stored(entry: Entry, started: number): Promise<void> {
-    // while searches arrive, the thread is theirs during the wait for the disk; else the wait may as well be here
-    const durable = this.appendToStorage(entry, { threadFree: !this.pacer.readsArriving }).catch((e: unknown) => {
+    // while searches arrive or writes wait to be applied, the thread is theirs during the wait for the disk
+    const durable = this.appendToStorage(entry, { threadFree: this.pacer.threadFree }).catch((e: unknown) => {
       if (isStorageWriteError(e)) throw new ApiError(e.diskFull ? 'disk_full' : 'unavailable', e.message);
       throw e;
     });
@@ -98,24 +98,23 @@ export class StorageLog<Operation extends object> extends LocalLog<Operation> {
    * with the entry's taskID once it is handed back. `place` encodes the
    * entry and starts its append. The next entry's `place` runs once this
    * one's has, when the storage appends in call order (its record may then
-   * be made durable together with this one: a group commit), else once
-   * this one is handed back; and never before the entry before this one is
-   * handed back (at most two entries are between the storage and the
-   * engine). `encoded`: the encoding under way, whose failure (a 400) must
-   * not wait for the entries before it, nor stop the chain.
+   * be made durable together with this one: a group commit; what waits to
+   * be handed back is bounded by the writes accepted and not acknowledged,
+   * each a caller waiting), else once this one is handed back. `encoded`:
+   * the encoding under way, whose failure (a 400) must not wait for the
+   * entries before it, nor stop the chain.
    */
   private inOrder(encoded: Promise<EncodedOperation> | undefined, place: () => Promise<Placed>): Promise<number> {
     encoded?.catch(ignore);
     const handedBefore = this.handed;
     const placed = this.appendable.then(place);
-    const placedInTurn = Promise.all([placed, handedBefore]);
-    const done = placedInTurn.then(async ([entry]) => {
+    const done = Promise.all([placed, handedBefore]).then(async ([entry]) => {
       await entry.durable;
       await entry.handBack?.();
       return entry.taskID;
     });
     this.handed = done.then(ignore, ignore);
-    this.appendable = this.inCallOrder ? placedInTurn.then(ignore, ignore) : this.handed;
+    this.appendable = this.inCallOrder ? placed.then(ignore, ignore) : this.handed;
     return encoded ? encoded.then(() => done) : done;
   }
 }
