@@ -5,8 +5,8 @@
 // the storage cannot make durable is refused, never acknowledged. A storage
 // that appends in call order (the file store) is given the next entry while
 // it makes the one before durable, so that writers sending at once share an
-// fsync; the write's turn to be accepted passes on as soon as its entry has
-// its place in the log.
+// fsync; while the engine imports (WritePacer.waitsForDiskHere), a write's
+// turn to be accepted passes on as soon as its entry has its place.
 import { ApiError } from '../util/errors.js';
 import { isStorageWriteError } from '../storage/errors.js';
 import type { AppendOptions, Entry } from '../storage/storage.js';
@@ -52,9 +52,10 @@ export class StorageLog<Operation extends object> extends LocalLog<Operation> {
       const started = performance.now();
       const { bytes, batch } = await (encoded ?? encodeForLog(this.codec, op));
       const taskID = this.next++;
-      const durable = this.stored({ taskID, bytes }, started);
+      const atOnce = this.pacer.waitsForDiskHere;
+      const durable = this.stored({ taskID, bytes }, started, atOnce);
       // its place in the log is taken: the next write may be accepted while this one is made durable
-      if (shape.queued) this.pacer.passTurn();
+      if (shape.queued && !atOnce) this.pacer.passTurn();
       // a large batch waits in the queue as the bytes it was logged as, read back when it runs (what a replay reads):
       // thousands of parsed records waiting survived every young-generation collection, which copied them each time
       const operation = batch === undefined ? () => op : () => readBatch<Logged<Operation>>(batch);
@@ -68,7 +69,7 @@ export class StorageLog<Operation extends object> extends LocalLog<Operation> {
     await this.inOrder(encoded, async () => {
       const started = performance.now();
       const { bytes } = await (encoded ?? encodeForLog(this.codec, op));
-      return { taskID, durable: this.stored({ taskID, bytes }, started) };
+      return { taskID, durable: this.stored({ taskID, bytes }, started, this.pacer.waitsForDiskHere) };
     });
   }
 
@@ -77,13 +78,13 @@ export class StorageLog<Operation extends object> extends LocalLog<Operation> {
   /**
    * Starts an append to the storage, charging the pacer with the time this
    * thread spent on it since `started` (encoding, and the storage's
-   * writing until it waits for the disk: the wait leaves the thread to
-   * other work). The promise resolves once the entry is durable; a write
-   * that is not made durable is refused: 507 for a full disk, else 503.
+   * writing until it waits for the disk, if the wait leaves the thread to
+   * other work); `atOnce`: see AppendOptions. The promise resolves once the
+   * entry is durable; a write that is not made durable is refused: 507 for
+   * a full disk, else 503.
    */
-  private stored(entry: Entry, started: number): Promise<void> {
-    // while searches arrive or writes wait to be applied, the thread is theirs during the wait for the disk
-    const durable = this.appendToStorage(entry, { threadFree: this.pacer.threadFree }).catch((e: unknown) => {
+  private stored(entry: Entry, started: number, atOnce: boolean): Promise<void> {
+    const durable = this.appendToStorage(entry, { atOnce }).catch((e: unknown) => {
       if (isStorageWriteError(e)) throw new ApiError(e.diskFull ? 'disk_full' : 'unavailable', e.message);
       throw e;
     });

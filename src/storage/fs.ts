@@ -8,7 +8,7 @@
 // A record is acknowledged once its frame is written whole and fsync'd: the
 // frame is written at once, in order, and the fsync runs on the thread
 // pool, shared by the frames written meanwhile (see group-commit.ts), or at
-// once on the main thread when nothing else waits for it. A
+// once on the main thread when the engine asks (AppendOptions.atOnce). A
 // write that fails is rolled back to the log's last good offset. The log is
 // split where a snapshot starts, so dropping what a snapshot holds is
 // deleting files, never rewriting the log.
@@ -383,7 +383,7 @@ export function fsStorage(dir: string): Storage {
     appendsInCallOrder: true,
 
     append(entry, options) {
-      const here = options?.threadFree === true;
+      const here = options?.atOnce === true;
       if (!partDue && afterPart === undefined) return appendNow(entry, here);
       // log.bin becomes a part once what it holds is durable; this record goes after, in its turn
       afterPart ??= commits.settled().then(closePartLate);

@@ -78,11 +78,12 @@ export interface Unusable {
 /** What the engine tells a storage of an append. */
 export interface AppendOptions {
   /**
-   * Nothing else waits for this thread (no search arriving): the storage
-   * may make the record durable on it at once rather than elsewhere (a
-   * thread pool's fsync), which would only add the hops there and back.
+   * The engine waits for this record before it does anything else with the
+   * write: the storage may make it durable on this thread at once rather
+   * than elsewhere (a thread pool's fsync), which would only add the hops
+   * there and back. Otherwise the engine goes on with other work meanwhile.
    */
-  threadFree?: boolean;
+  atOnce?: boolean;
 }
 
 /**
