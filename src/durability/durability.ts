@@ -151,7 +151,7 @@ export class Durability<Operation extends object> {
   private operationLog(): OperationLog<Operation> {
     const { log, follows, storage, pacer } = this.options;
     if (log) return new SharedOperationLog<Operation>(log, this.codec, pacer);
-    const own = storage.append ? new StorageLog<Operation>(storage.append.bind(storage), this.codec, pacer) : new MemoryLog<Operation>();
+    const own = storage.append ? new StorageLog<Operation>(storage.append.bind(storage), this.codec, pacer, storage.appendsInCallOrder === true) : new MemoryLog<Operation>();
     if (follows !== undefined) return new RefusingLog<Operation>(() => new ApiError('follower', follows), own);
     if (storage.readOnly !== undefined) return new RefusingLog<Operation>(() => new ApiError('unavailable', storage.readOnly!));
     return own;

@@ -5,25 +5,33 @@
 //   log.bin                the part of the log being appended to
 //   LOCK                   the pid of the process writing to the directory
 //   damaged/               what recovery could not use, set aside instead of deleted
-// A record is acknowledged once its frame is written whole and fsync'd; a
+// A record is acknowledged once its frame is written whole and fsync'd: the
+// frame is written at once, in order, and the fsync runs on the thread
+// pool, shared by the frames written meanwhile (see group-commit.ts), or at
+// once on the main thread when the engine asks (AppendOptions.atOnce). A
 // write that fails is rolled back to the log's last good offset. The log is
 // split where a snapshot starts, so dropping what a snapshot holds is
 // deleting files, never rewriting the log.
 import {
-  closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync,
+  closeSync, existsSync, fsync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync,
   unlinkSync, writeSync,
 } from 'node:fs';
 import { open as openFile, readFile, unlink } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { StorageError, StorageWriteError, StoreLockedError } from './errors.js';
 import { frame, scanLog, type DamagedSpan } from './log-frames.js';
+import { GroupCommit } from './group-commit.js';
 import {
   MANIFEST, describeSnapshot, emptyManifest, readManifest, snapshotProblem, type Manifest, type ManifestSnapshot,
 } from './manifest.js';
 import {
   SNAPSHOTS_KEPT, type Damage, type Entry, type SnapshotEntry, type Storage, type StoredSnapshot, type StoredState, type Unusable,
 } from './storage.js';
+
+/** fsync on the thread pool. */
+const fsyncOffThread = promisify(fsync);
 
 const LOG = 'log.bin';
 const LOCK = 'LOCK';
@@ -155,10 +163,20 @@ export function fsStorage(dir: string): Storage {
   const lockPath = lock(dir);
   const logPath = join(dir, LOG);
   let fd: number | undefined;
-  /** Bytes of log.bin known to hold whole, durable frames. */
+  /** Bytes of log.bin that hold whole frames (durable or waiting for their fsync). */
   let logSize = 0;
+  /** Bytes of log.bin that hold whole, durable frames, and the last task among them. */
+  let durableSize = 0;
+  let durableLast = 0;
+  /** The first and last tasks log.bin holds (whole frames, durable or not). */
   let activeFirst: number | undefined;
   let activeLast = 0;
+  const commits = new GroupCommit({ sync: syncLog, syncHere: syncLogHere, cutBack: cutBackToDurable });
+  /** A snapshot started while frames waited for their fsync: log.bin becomes a part once they are durable. */
+  let partDue = false;
+  /** Appends made while log.bin waits to become a part: they are written after it, in the order they came. */
+  let afterPart: Promise<void> | undefined;
+  let waitingForPart = 0;
   const segments: Segment[] = [];
   let manifest: Manifest = emptyManifest();
   /** The engine accepted what open() gave it (repair ran): the manifest is this storage's to write. */
@@ -212,6 +230,7 @@ export function fsStorage(dir: string): Storage {
         logSize = scanned.damaged.find((s) => s.before === undefined)?.start ?? data.length;
         activeFirst = scanned.entries[0]?.taskID;
         activeLast = scanned.entries.at(-1)?.taskID ?? 0;
+        markDurable();
       } else {
         segments.push({ file, first: Number(SEGMENT.exec(file)![1]), last: scanned.entries.at(-1)?.taskID ?? 0 });
       }
@@ -253,7 +272,10 @@ export function fsStorage(dir: string): Storage {
     kept.push(data.subarray(at));
     syncDirectory(damaged.path);
     syncedWrite(path, Buffer.concat(kept));
-    if (file === LOG) logSize = kept.reduce((n, b) => n + b.length, 0);
+    if (file === LOG) {
+      logSize = kept.reduce((n, b) => n + b.length, 0);
+      durableSize = logSize;
+    }
     return moved;
   }
 
@@ -263,6 +285,7 @@ export function fsStorage(dir: string): Storage {
     if (file === LOG) {
       activeFirst = entries[0]?.taskID;
       activeLast = entries.at(-1)?.taskID ?? 0;
+      markDurable();
       return;
     }
     const segment = segments.find((s) => s.file === file);
@@ -357,34 +380,25 @@ export function fsStorage(dir: string): Storage {
       return { snapshots, log, damage, needsSnapshot, repair };
     },
 
-    async append(entry) {
-      const bytes = frame(entry);
-      try {
-        fd ??= openSync(logPath, 'a');
-        writeWhole(fd, bytes);
-        fsyncSync(fd);
-        // the part's first record is durable: the manifest says the part exists before the write is acknowledged
-        if (activeFirst === undefined) writeManifest({ ...manifest, openPart: { first: entry.taskID } });
-      } catch (e) {
-        throw rollBack(e as NodeJS.ErrnoException);
-      }
-      logSize += bytes.length;
-      activeFirst ??= entry.taskID;
-      activeLast = entry.taskID;
+    appendsInCallOrder: true,
+
+    append(entry, options) {
+      const here = options?.atOnce === true;
+      if (!partDue && afterPart === undefined) return appendNow(entry, here);
+      // log.bin becomes a part once what it holds is durable; this record goes after, in its turn
+      afterPart ??= commits.settled().then(closePartLate);
+      waitingForPart++;
+      return afterPart.then(() => {
+        if (--waitingForPart === 0) afterPart = undefined;
+        return appendNow(entry, here);
+      });
     },
 
     snapshotStarted() {
-      if (activeFirst === undefined) return;
-      if (fd !== undefined) closeSync(fd);
-      fd = undefined;
-      const file = `log-${padded(activeFirst)}.bin`;
-      renameSync(logPath, join(dir, file));
-      // log.bin is a part from here on, whatever fails after: the state says so at once
-      segments.push({ file, first: activeFirst, last: activeLast });
-      logSize = 0;
-      activeFirst = undefined;
-      syncDirectory(dir);
-      writeManifest({ ...manifest, logParts: [...segments], openPart: undefined });
+      if (!commits.busy) return closePart();
+      // closing log.bin's descriptor under its fsync would lose the fsync: it becomes a part once idle
+      partDue = true;
+      void commits.settled().then(closePartLate);
     },
 
     async writeSnapshot(snapshot, prove) {
@@ -406,6 +420,8 @@ export function fsStorage(dir: string): Storage {
     },
 
     async close() {
+      await afterPart;
+      await commits.settled();
       await Promise.all(deleting);
       // a clean close: the open part's end is known, so a cut is told from a torn write at the next open
       try {
@@ -420,11 +436,93 @@ export function fsStorage(dir: string): Storage {
     },
   };
 
-  /** Cuts log.bin back to its last whole frame after a failed append; the error to answer with. */
-  function rollBack(e: NodeJS.ErrnoException): StorageError {
+  /** Writes a record's frame to log.bin at once; resolves once it is durable (see GroupCommit; `here`: its `written`). */
+  function appendNow(entry: Entry, here: boolean): Promise<void> {
+    const bytes = frame(entry);
+    try {
+      fd ??= openSync(logPath, 'a');
+      writeWhole(fd, bytes);
+    } catch (e) {
+      return Promise.reject(rollBack(e as NodeJS.ErrnoException, logSize));
+    }
+    logSize += bytes.length;
+    activeFirst ??= entry.taskID;
+    activeLast = entry.taskID;
+    return commits.written(here);
+  }
+
+  /** What log.bin holds is durable as it is (read at open, or rewritten whole). */
+  function markDurable(): void {
+    durableSize = logSize;
+    durableLast = activeLast;
+  }
+
+  /** Makes the frames written so far durable (GroupCommit's fsync, on the thread pool). */
+  async function syncLog(): Promise<void> {
+    const [size, last] = [logSize, activeLast];
+    await fsyncOffThread(fd!);
+    markSynced(size, last);
+  }
+
+  /** Makes the frames written so far durable on this thread. */
+  function syncLogHere(): void {
+    fsyncSync(fd!);
+    markSynced(logSize, activeLast);
+  }
+
+  /** log.bin is durable up to `size` bytes, task `last`; the manifest names it once its first frames are. */
+  function markSynced(size: number, last: number): void {
+    // the part's first records are durable: the manifest says the part exists before they are acknowledged
+    if (durableSize === 0) writeManifest({ ...manifest, openPart: { first: activeFirst! } });
+    [durableSize, durableLast] = [size, last];
+  }
+
+  /** After a failed fsync: log.bin cut back to its durable frames (see GroupCommit); the error to answer with. */
+  function cutBackToDurable(e: unknown): StorageError {
+    const error = rollBack(e as NodeJS.ErrnoException, durableSize);
+    logSize = durableSize;
+    activeLast = durableLast;
+    if (durableSize === 0) activeFirst = undefined;
+    return error;
+  }
+
+  /** Closes log.bin as a part of its own (a snapshot started): records appended from now on start a new one. */
+  function closePart(): void {
+    partDue = false;
+    if (activeFirst === undefined) return;
+    if (fd !== undefined) closeSync(fd);
+    fd = undefined;
+    const file = `log-${padded(activeFirst)}.bin`;
+    renameSync(logPath, join(dir, file));
+    // log.bin is a part from here on, whatever fails after: the state says so at once
+    segments.push({ file, first: activeFirst, last: activeLast });
+    logSize = 0;
+    durableSize = 0;
+    activeFirst = undefined;
+    syncDirectory(dir);
+    writeManifest({ ...manifest, logParts: [...segments], openPart: undefined });
+  }
+
+  /**
+   * closePart, once the frames that waited for their fsync when the
+   * snapshot started are durable. Should it fail, log.bin stays whole, the
+   * records the snapshot holds included: they are kept longer, nothing is
+   * lost.
+   */
+  function closePartLate(): void {
+    if (!partDue) return;
+    try {
+      closePart();
+    } catch (e) {
+      console.error(`lantern: the log could not be split where a snapshot started (${(e as Error).message}); it is kept whole`);
+    }
+  }
+
+  /** Cuts log.bin back to `size` bytes (its last whole, or durable, frame) after a failed write; the error to answer with. */
+  function rollBack(e: NodeJS.ErrnoException, size: number): StorageError {
     let restored = true;
     try {
-      if (fd !== undefined) { ftruncateSync(fd, logSize); fsyncSync(fd); }
+      if (fd !== undefined) { ftruncateSync(fd, size); fsyncSync(fd); }
     } catch {
       restored = false;
     }

@@ -75,6 +75,17 @@ export interface Unusable {
   logRecords: number[];
 }
 
+/** What the engine tells a storage of an append. */
+export interface AppendOptions {
+  /**
+   * The engine waits for this record before it does anything else with the
+   * write: the storage may make it durable on this thread at once rather
+   * than elsewhere (a thread pool's fsync), which would only add the hops
+   * there and back. Otherwise the engine goes on with other work meanwhile.
+   */
+  atOnce?: boolean;
+}
+
 /**
  * Where an engine keeps its data: `memoryStorage()`, `fsStorage(dir)`,
  * `idbStorage(name)`, or your own. An ordered, durable log of opaque write
@@ -89,7 +100,17 @@ export interface Storage {
    * ends or a snapshot is stored). A record that cannot be made durable
    * rejects with a StorageWriteError and leaves the log as it was.
    */
-  append?(entry: Entry): Promise<void>;
+  append?(entry: Entry, options?: AppendOptions): Promise<void>;
+  /**
+   * `append` puts each record in the log in the order it is called, at
+   * once or after the ones before it, so it may be called again before the
+   * last call resolved: records appended meanwhile can be made durable
+   * together (the file store's group commit). Without it, the engine waits
+   * for each record to be durable before it appends the next. A failure
+   * may fail the other records not durable yet with it (a failed fsync
+   * fails them all: the log is cut back to what was durable).
+   */
+  readonly appendsInCallOrder?: boolean;
   /**
    * Set (to the reason) when the storage is open read-only: the engine
    * refuses writes with a 503 before logging them, and keeps the records it
