@@ -76,7 +76,9 @@ describe('the packed package', () => {
     const internal = declarations.filter((p) => readFileSync(join(project, 'node_modules', 'lantern-search', p), 'utf8').includes('@internal'));
     expect(internal).toEqual([]);
     expect(readFileSync(join(project, 'node_modules', 'lantern-search', 'dist/types/lantern.d.ts'), 'utf8')).not.toMatch(/\bservices\b/);
-    expect(packed.unpackedSize).toBeLessThan(2 * 1024 * 1024);
+    // a budget, not a measure (the README states the size): 2 MiB held until the package reached 2.01 MiB with
+    // the file store's group commit, idle packing and the core's counters (+16.6 KB, 8.5 KB of it declarations)
+    expect(packed.unpackedSize).toBeLessThan(2.25 * 1024 * 1024);
     expect(manifest.scripts?.prepare).toBeUndefined();
     expect(manifest.license).toBe('MIT');
     expect(readFileSync(join(root, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
