@@ -2,7 +2,7 @@
 // requester that plugs the official client into it.
 export { Lantern, type LanternOptions } from './lantern.js';
 export { lanternRequester } from './requester.js';
-export { memoryStorage, type Storage, type Entry, type StoredState, type Unusable } from './storage/storage.js';
+export { memoryStorage, type Storage, type AppendOptions, type Entry, type StoredState, type Unusable } from './storage/storage.js';
 export {
   StorageError, EncryptionKeyError, MissingEncryptionKeyError, WrongEncryptionKeyError, StoreLockedError, StoreDamagedError, StorageWriteError, StoreFormatError,
 } from './storage/errors.js';
