@@ -272,10 +272,7 @@ export function fsStorage(dir: string): Storage {
     kept.push(data.subarray(at));
     syncDirectory(damaged.path);
     syncedWrite(path, Buffer.concat(kept));
-    if (file === LOG) {
-      logSize = kept.reduce((n, b) => n + b.length, 0);
-      durableSize = logSize;
-    }
+    if (file === LOG) logSize = kept.reduce((n, b) => n + b.length, 0);
     return moved;
   }
 

@@ -3,7 +3,7 @@
 // find none and make them: the server tells all but one that the name or
 // subjects are taken. Each must then find what the winner made and open.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { natsCluster, type NatsCluster } from '../../src/nats/cluster.js';
+import { natsCluster } from '../../src/nats/cluster.js';
 import { natsServerFor, startNats, type NatsGroup } from '../support/nats.js';
 
 const run = natsServerFor('starting-together.test.ts');
@@ -23,12 +23,8 @@ describe.skipIf(!run)('nodes of one application started together on a fresh NATS
       const opened = await Promise.allSettled(Array.from({ length: NODES }, () =>
         natsCluster({ servers: [nats.urls], appId: `together${app}`, cluster: 'c1', report: () => {} })));
       const failures = opened.flatMap((o) => o.status === 'rejected' ? [(o.reason as Error).message] : []);
-      await Promise.all(opened.map((o) => o.status === 'fulfilled' ? closeOf(o.value) : undefined));
+      await Promise.all(opened.map((o) => o.status === 'fulfilled' ? o.value.storage.close() : undefined));
       expect(failures).toEqual([]);
     }
   }, 60_000);
 });
-
-async function closeOf(cluster: NatsCluster): Promise<void> {
-  await (cluster.storage as { close(): Promise<void> }).close();
-}
