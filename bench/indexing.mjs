@@ -16,7 +16,12 @@
 // last task (work left to the background done), less the same before it
 // was opened. Packed chunks not deflated yet count there.
 //
-//   node bench/indexing.mjs [--dist dist] [--dist OTHER_DIST] [--synthetic 100000] [--runs 3] [--ted-runs 7]
+// With --sets, other record sets of bench/shapes.mjs are timed the same way
+// after the synthetic corpus (corpus.mjs recordSets: zipf2 and zipf6 of
+// --synthetic records, the 135k cities), so that the lead is read on more
+// than one generator; --sets '' skips them.
+//
+//   node bench/indexing.mjs [--dist dist] [--dist OTHER_DIST] [--synthetic 100000] [--runs 3] [--ted-runs 7] [--sets zipf2,zipf6,cities]
 //   (a second --dist is timed beside the first: an A/B of two builds)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,7 +30,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import MiniSearch from 'minisearch';
-import { synthetic, ted } from './corpus.mjs';
+import { recordSets, synthetic, ted } from './corpus.mjs';
 import { flatDocument } from './peers.mjs';
 import { median, settleHeap } from './measure.mjs';
 import { mb, table } from './format.mjs';
@@ -37,6 +42,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     'ted-runs': { type: 'string', default: '7' },
     'memory-of': { type: 'string' },
+    sets: { type: 'string', default: 'zipf2,zipf6,cities' },
   },
 });
 
@@ -167,6 +173,12 @@ for (const contender of contenders) await (await contender.build(warm)).close();
 
 console.log(`Node ${process.version}; ${values.dist.map((d, i) => `${values.dist.length > 1 ? String.fromCharCode(65 + i) + ': ' : ''}${resolve(d)}`).join(', ')}`);
 report(`synthetic ${n.toLocaleString('en')} (median of ${values.runs})`, await measure(withDocuments(synthetic(n)), Number(values.runs)));
+for (const name of values.sets.split(',').filter(Boolean)) {
+  const make = /** @type {Record<string, () => import('./corpus.mjs').Corpus>} */ (recordSets(n))[name];
+  if (!make) throw new Error(`--sets: names among ${Object.keys(recordSets(0)).join(', ')}`);
+  const corpus = withDocuments(make());
+  report(`${name} ${corpus.records.length.toLocaleString('en')} (median of ${values.runs})`, await measure(corpus, Number(values.runs)));
+}
 report(`ted ${warm.records.length.toLocaleString('en')} (median of ${values['ted-runs']})`, await measure(warm, Number(values['ted-runs'])));
 
 console.log(`\n== memory an in-memory index of ${n.toLocaleString('en')} synthetic records holds (a process each)`);

@@ -6,6 +6,7 @@ import { checkIndexName } from '../index/index-name.js';
 import { asRecord, checkPartial, isPlainObject, project, projection } from '../index/records.js';
 import { effectiveSetting } from '../index/settings.js';
 import { reportedIDs, toAction, type Action } from '../engine/writes.js';
+import { withCheckedBodies } from '../index/storable.js';
 import { deleteByQueryParams, filterParams, recordFilter } from '../query/browse.js';
 import { checkWholeIndexAllowed, forcedFilters, restrictParams } from '../auth/restrictions.js';
 import type { SearchIndex } from '../index/search-index.js';
@@ -25,7 +26,8 @@ async function writeActions(ctx: OperationContext<never, Uses>, indexName: strin
   checkWritable(ctx, indexName);
   const reached = reachableDeletes(ctx, indexName, actions);
   checkBatchVectors(reached, ctx.engine.embeddersOf(indexName));
-  return ctx.engine.write({ type: 'batch', indexName: checkIndexName(indexName), actions: reached, ...writtenFor(ctx.headers, ctx.query) });
+  // every action's body was checked as it was read (toAction, asRecord, checkPartial)
+  return ctx.engine.write(withCheckedBodies({ type: 'batch' as const, indexName: checkIndexName(indexName), actions: reached, ...writtenFor(ctx.headers, ctx.query) }));
 }
 
 /**

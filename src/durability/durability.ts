@@ -184,7 +184,7 @@ export class Durability<Operation extends object> {
    * are waited for together.
    */
   async write(operation: Operation, weight = 1, group?: string): Promise<number> {
-    const taskID = await this.appended({ ...operation, at: Date.now() }, { queued: true, weight, ...(group === undefined ? {} : { group }) });
+    const taskID = await this.appended({ ...operation, at: Date.now() }, { queued: true, weight, ...(group === undefined ? {} : { group }) }, operation);
     // backpressure: a writer faster than indexing waits (its write is durable) instead of growing the queue without bound
     await this.tasks.roomFor(this.options.maxQueuedRecords);
     return taskID;
@@ -215,15 +215,17 @@ export class Durability<Operation extends object> {
   /**
    * Refused writes are refused before anything is checked; what a snapshot
    * could not hold is a 400 before it is logged (what is not JSON at all,
-   * which the check sees as nested too deep or worse, says so).
+   * which the check sees as nested too deep or worse, says so). `given`:
+   * the operation as the caller gave it, which the check sees (the check may
+   * know it: see withCheckedBodies); `op` adds only the time it was written.
    */
-  private appended(op: Logged<Operation>, shape: { queued: boolean; weight: number; group?: string }): Promise<number> {
+  private appended(op: Logged<Operation>, shape: { queued: boolean; weight: number; group?: string }, given: Operation = op): Promise<number> {
     const refused = this.log.refusal();
     if (refused) return Promise.reject(refused);
     try {
-      this.options.check?.(op);
+      this.options.check?.(given);
     } catch (e) {
-      return Promise.reject(notJson(op) ?? e);
+      return Promise.reject(notJson(given) ?? e);
     }
     return this.log.append(op, shape);
   }

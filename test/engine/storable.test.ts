@@ -3,7 +3,7 @@
 // sentence says what and where; what is not JSON at all is the JSON check's.
 import { encode } from '@msgpack/msgpack';
 import { describe, expect, it } from 'vitest';
-import { assertStorable, MAX_NESTING, unstorable } from '../../src/index/storable.js';
+import { assertStorable, MAX_NESTING, unstorable, withCheckedBodies } from '../../src/index/storable.js';
 
 /** `levels` levels of objects and arrays, alternating, around a string. */
 function nested(levels: number): unknown {
@@ -41,6 +41,19 @@ describe('what a snapshot can hold', () => {
     expect(unstorable({ s: 'x'.repeat(300) + '\udfff' })).toMatch(/lone surrogate \(U\+DFFF\)/);
     expect(unstorable({ a: { 'k\udc00': 1 } })).toBe('attribute "a.k\\udc00" has a name that holds a lone surrogate (U+DC00), which is not Unicode text');
     expect(() => assertStorable({ type: 'synonyms', save: [{ synonyms: ['\ud800'] }] })).toThrow('"save[0].synonyms[0]" holds a lone surrogate');
+  });
+
+  it('checks a batch whose bodies were checked as it was read beside them: its own members and its actions\' are still checked', () => {
+    const badBody = { objectID: 'b', title: 'a\ud800' };
+    const batch = () => ({ type: 'batch', indexName: 'i', actions: [{ action: 'addObject', body: badBody }, { action: 'deleteObject', objectID: 'ok' }] as object[] });
+    expect(() => assertStorable(batch())).toThrow('"actions[0].body.title" holds a lone surrogate');
+    // marked: the API read each body through asRecord or checkPartial, which named the record; the walk skips bodies
+    expect(() => assertStorable(withCheckedBodies(batch()))).not.toThrow();
+    const badID = batch();
+    badID.actions[1] = { action: 'deleteObject', objectID: 'x\udc00' };
+    expect(() => assertStorable(withCheckedBodies(badID))).toThrow('"actions[1].objectID" holds a lone surrogate (U+DC00)');
+    expect(() => assertStorable(withCheckedBodies({ ...batch(), userID: '\ud801' }))).toThrow('"userID" holds a lone surrogate (U+D801)');
+    expect(() => assertStorable(withCheckedBodies({ ...batch(), at: Infinity }))).toThrow('"at" is Infinity');
   });
 
   it('leaves what is not JSON (a cycle reads as too deep) to the JSON check', () => {
