@@ -33,11 +33,17 @@ const WRITTEN_WHOLE = 40;
 const NESTED_ROOMS = 2;
 
 /**
- * The fewest members (keys or items) of a nested container written whole:
- * one of fewer is walked at the cost of counting it, and counting it then
- * serialising it reads each member twice.
+ * How many members (keys or items) a nested container has for it to be
+ * written whole, if it counts within the room (see jsonStart): one of
+ * fewer is walked at the cost of counting it (and counting then
+ * serialising it reads each member twice); one of more is most often
+ * longer than the room, and counting it would be lost (a TED talk's 20
+ * attributes and their highlights cost a fifth more so).
  */
-const NESTED_MEMBERS = 4;
+const NESTED_MEMBERS = { fewest: 4, most: 12 };
+
+/** Whether a nested container of `members` members may be written whole (see NESTED_MEMBERS). */
+const mayBeWhole = (members: number): boolean => members >= NESTED_MEMBERS.fewest && members <= NESTED_MEMBERS.most;
 
 /** Whether `container` is few enough members and characters to be written whole (see WRITTEN_WHOLE). */
 function writtenWhole(container: object, limit: number): boolean {
@@ -155,9 +161,9 @@ export function jsonStart(value: unknown, limit: number): string {
    * of. Otherwise member by member.
    */
   const write = (container: object): void => {
-    if (Array.isArray(container)) return container.length >= NESTED_MEMBERS ? writeWhole(container, walkArray) : walkArray(container);
+    if (Array.isArray(container)) return mayBeWhole(container.length) ? writeWhole(container, walkArray) : walkArray(container);
     const keys = Object.keys(container);
-    return keys.length >= NESTED_MEMBERS ? writeWhole(container, () => walkObject(container, keys)) : walkObject(container, keys);
+    return mayBeWhole(keys.length) ? writeWhole(container, () => walkObject(container, keys)) : walkObject(container, keys);
   };
   const writeWhole = <T extends object>(container: T, walk: (container: T) => void): void => {
     const whole = writtenWhole(container, NESTED_ROOMS * (limit - length)) ? tryStringify(container) : undefined;

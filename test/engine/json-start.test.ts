@@ -87,6 +87,17 @@ describe('jsonStart', () => {
     }
   });
 
+  it('walks a nested container of many members without counting it first: each member read once', () => {
+    let read = 0;
+    const hit: Record<string, string> = {};
+    for (let i = 0; i < 20; i++) Object.defineProperty(hit, `attribute${i}`, { get: () => { read++; return 'x'.repeat(60); }, enumerable: true });
+    const start = jsonStart({ hits: [hit, { objectID: 'b' }] }, 1000);
+    expect(start).toBe(JSON.stringify({ hits: [hit] }).slice(0, 1000));
+    read = 0;
+    jsonStart({ hits: [hit, { objectID: 'b' }] }, 1000);
+    expect(read).toBeLessThanOrEqual(14);
+  });
+
   it('throws where JSON.stringify throws on what it reads (a BigInt)', () => {
     expect(() => jsonStart({ n: 1n }, 1000)).toThrow();
   });
