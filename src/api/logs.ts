@@ -55,7 +55,7 @@ function heldKey(segment: string, held: KeyValues): boolean {
 
 /**
  * A path's segments as masking reads them: each decoded, and whether it
- * is masked whatever keys the engine holds (see maskedSegments).
+ * is masked whatever keys the engine holds (see segmentsOf).
  */
 interface PathSegments { segments: readonly string[]; decoded: readonly string[]; keyShaped: readonly boolean[] }
 
