@@ -13,6 +13,7 @@ import type { AnsweredCall, ApiResponse, Caller, InnerQuery, LogEntry as Entry, 
 import { jsonStart } from '../util/json-start.js';
 import { parseEmbedders, redactEmbedders } from '../vectors/embedder-settings.js';
 import type { CallLog } from './call-log.js';
+import { RecentValues } from '../util/recent.js';
 
 /** How much of a body or an answer an entry keeps. */
 const CUT = 1000;
@@ -39,8 +40,43 @@ export function maskKey(value: string): string {
 
 /** Whether a (decoded) path segment is or looks like an API key: a held key's value, the engine's key shape, a secured key. */
 function keyLike(segment: string, held: KeyValues): boolean {
-  return KEY_SHAPE.test(segment) || parseSecuredKey(segment) !== undefined
-    || segment === held.adminKey || held.keys?.has(segment) === true || held.deletedKeys?.has(segment) === true;
+  return keyShaped(segment) || heldKey(segment, held);
+}
+
+/** Whether a (decoded) path segment has the engine's key shape or is a secured key. */
+function keyShaped(segment: string): boolean {
+  return KEY_SHAPE.test(segment) || parseSecuredKey(segment) !== undefined;
+}
+
+/** Whether a (decoded) path segment is the value of a key the engine holds. */
+function heldKey(segment: string, held: KeyValues): boolean {
+  return segment === held.adminKey || held.keys?.has(segment) === true || held.deletedKeys?.has(segment) === true;
+}
+
+/**
+ * A path's segments as masking reads them: each decoded, and whether it
+ * is masked whatever keys the engine holds (see segmentsOf).
+ */
+interface PathSegments { segments: readonly string[]; decoded: readonly string[]; keyShaped: readonly boolean[] }
+
+/**
+ * The segments of the paths called lately that hold nothing key-shaped
+ * (an app calls the same few paths; a key management path is not kept):
+ * working them out cost every call a decoding, a regular expression and a
+ * secured key's check per segment.
+ */
+const pathSegments = new RecentValues<string, PathSegments>(256);
+
+/** The path's segments; masked whatever keys are held: the key of a key management path, and any key-shaped segment. */
+function segmentsOf(path: string): PathSegments {
+  const known = pathSegments.find(path);
+  if (known) return known;
+  const keyIndex = (KEY_IN_PATH.exec(path)?.[1].split('/').length ?? 0) - 1; // the segment after "keys/" (-1: none)
+  const segments = path.split('/');
+  const decoded = segments.map(decodeSafely);
+  const worked = { segments, decoded, keyShaped: decoded.map((segment, i) => i === keyIndex || keyShaped(segment)) };
+  if (!worked.keyShaped.includes(true)) pathSegments.set(path, worked);
+  return worked;
 }
 
 /**
@@ -49,11 +85,14 @@ function keyLike(segment: string, held: KeyValues): boolean {
  * it is (a call to a mistyped path that names a key is logged too).
  */
 function maskedPath(path: string, held: KeyValues): string {
-  const keyIndex = (KEY_IN_PATH.exec(path)?.[1].split('/').length ?? 0) - 1; // the segment after "keys/" (-1: none)
-  return path.split('/').map((segment, i) => {
-    const decoded = decodeSafely(segment);
-    return i === keyIndex || keyLike(decoded, held) ? maskKey(decoded) : segment;
-  }).join('/');
+  const { segments, decoded, keyShaped: shaped } = segmentsOf(path);
+  let masked: string[] | undefined;
+  for (let i = 0; i < segments.length; i++) {
+    if (!shaped[i] && !heldKey(decoded[i], held)) continue;
+    masked ??= segments.slice();
+    masked[i] = maskKey(decoded[i]);
+  }
+  return masked ? masked.join('/') : path;
 }
 
 /** An answer that names the path (a 404's message) names it masked. */

@@ -25,9 +25,10 @@ function restricted(ctx: OperationContext<never, Uses>, index: SearchIndex, para
 
 /**
  * The vector of a search's query, when its index's embedder has to embed it
- * first (see queryToEmbed): the only part of a search that waits.
+ * first (see queryToEmbed): the only part of a search that waits. None,
+ * and no promise, for an index without vectors.
  */
-async function queryVectorOf(ctx: OperationContext<never, Uses>, indexName: string, params: SearchParams): Promise<QueryVector | undefined> {
+function queryVectorOf(ctx: OperationContext<never, Uses>, indexName: string, params: SearchParams): Promise<QueryVector> | undefined {
   const index = ctx.engine.indexes.get(indexName);
   if (!index?.vectors.any) return undefined;
   const restrictedParams = restricted(ctx, index, params);
@@ -42,19 +43,24 @@ function run(ctx: OperationContext<never, Uses>, indexName: string, params: Sear
     return searchIndex(index, restricted(ctx, index, variantParams), {
       seeUnretrievable: seesUnretrievable(ctx), dictionaries: ctx.engine.dictionaries.query,
       // an A/B test's variant searching another index embeds nothing: its keyword results answer
-      ...(name === indexName ? { queryVector } : {}),
+      queryVector: name === indexName ? queryVector : undefined,
     });
   });
 }
 
-/** Embeds the query first when it must, then runs the search. */
-async function embedAndRun(ctx: OperationContext<never, Uses>, indexName: string, params: SearchParams): Promise<SearchResult> {
-  const queryVector = await queryVectorOf(ctx, indexName, params);
-  return run(ctx, indexName, params, queryVector);
+/**
+ * A single-index search's answer: once its query is embedded where it must
+ * be, else at once (a promise for every search cost each a few turns of
+ * the microtask queue).
+ */
+function singleIndexSearch(ctx: OperationContext<never, Uses>, indexName: string, params: SearchParams): Reply | Promise<Reply> {
+  const embedding = queryVectorOf(ctx, indexName, params);
+  if (embedding === undefined) return singleIndexAnswer(run(ctx, indexName, params));
+  return embedding.then((queryVector) => singleIndexAnswer(run(ctx, indexName, params, queryVector)));
 }
 
-export async function searchSingleIndex(ctx: OperationContext<'indexName', Uses>) {
-  return singleIndexAnswer(await embedAndRun(ctx, ctx.params.indexName, parseSearchParams(objectBody(ctx.body, 'search parameters'))));
+export function searchSingleIndex(ctx: OperationContext<'indexName', Uses>) {
+  return singleIndexSearch(ctx, ctx.params.indexName, parseSearchParams(objectBody(ctx.body, 'search parameters')));
 }
 
 /**
@@ -74,8 +80,8 @@ function queryStringParams(ctx: OperationContext<never, Uses>): { params: string
 }
 
 /** GET /1/indexes/{indexName}: parameters in the query string. */
-export async function searchWithQueryString(ctx: OperationContext<'indexName', Uses>) {
-  return singleIndexAnswer(await embedAndRun(ctx, ctx.params.indexName, parseSearchParams(queryStringParams(ctx))));
+export function searchWithQueryString(ctx: OperationContext<'indexName', Uses>) {
+  return singleIndexSearch(ctx, ctx.params.indexName, parseSearchParams(queryStringParams(ctx)));
 }
 
 const REQUEST_FIELDS = ['indexName', 'type', 'facet'] as const;

@@ -24,6 +24,27 @@ function isContainer(v: unknown): v is object {
  */
 const WRITTEN_WHOLE = 40;
 
+/**
+ * How many times the room left a nested container's characters may be and
+ * still be written whole (see jsonStart): what it writes past the limit
+ * costs less than walking its members, a call and a string for each (the
+ * first hit of a page of the plain shape: ~20 members, ~900 characters).
+ */
+const NESTED_ROOMS = 2;
+
+/**
+ * How many members (keys or items) a nested container has for it to be
+ * written whole, if it counts within the room (see jsonStart): one of
+ * fewer is walked at the cost of counting it (and counting then
+ * serialising it reads each member twice); one of more is most often
+ * longer than the room, and counting it would be lost (a TED talk's 20
+ * attributes and their highlights cost a fifth more so).
+ */
+const NESTED_MEMBERS = { fewest: 4, most: 12 };
+
+/** Whether a nested container of `members` members may be written whole (see NESTED_MEMBERS). */
+const mayBeWhole = (members: number): boolean => members >= NESTED_MEMBERS.fewest && members <= NESTED_MEMBERS.most;
+
 /** Whether `container` is few enough members and characters to be written whole (see WRITTEN_WHOLE). */
 function writtenWhole(container: object, limit: number): boolean {
   members = WRITTEN_WHOLE;
@@ -89,6 +110,18 @@ function nameText(name: string): string {
   return text;
 }
 
+/**
+ * JSON.stringify's text of a string, or its start when the string is longer
+ * than `room`: the text of its first room units, each written as one
+ * character or more after the opening quote, so that the room is the
+ * whole text's start (a lone half of a surrogate pair at the cut, escaped
+ * where the pair is not, is past it). A record's body of a few hundred
+ * words, of which the room holds a line, was serialised whole.
+ */
+function stringText(text: string, room: number): string {
+  return JSON.stringify(text.length <= room ? text : text.slice(0, room));
+}
+
 /** JSON.stringify's text of a container, or undefined where it throws (a BigInt: the walk throws where it meets it). */
 function tryStringify(container: object): string | undefined {
   try {
@@ -120,33 +153,50 @@ export function jsonStart(value: unknown, limit: number): string {
     parts.push(text.length > room ? text.slice(0, room) : text);
     length += text.length;
   };
-  const walk = (container: object): void => {
-    if (Array.isArray(container)) {
-      emit('[');
-      for (let i = 0; i < container.length && length < limit; i++) {
-        if (i > 0) emit(',');
-        const item: unknown = container[i];
-        if (isContainer(item)) walk(item);
-        else emit(JSON.stringify(item) ?? 'null');
-      }
-      emit(']');
-      return;
+  /**
+   * A nested container: written whole, as one call of the serialiser whose
+   * text is cut at the limit, when it is several members (see
+   * NESTED_MEMBERS), few enough and short enough for twice the room left
+   * (see writtenWhole): the first hit of a page, which the room holds most
+   * of. Otherwise member by member.
+   */
+  const write = (container: object): void => {
+    if (Array.isArray(container)) return mayBeWhole(container.length) ? writeWhole(container, walkArray) : walkArray(container);
+    const keys = Object.keys(container);
+    return mayBeWhole(keys.length) ? writeWhole(container, () => walkObject(container, keys)) : walkObject(container, keys);
+  };
+  const writeWhole = <T extends object>(container: T, walk: (container: T) => void): void => {
+    const whole = writtenWhole(container, NESTED_ROOMS * (limit - length)) ? tryStringify(container) : undefined;
+    if (whole !== undefined) emit(whole);
+    else walk(container);
+  };
+  const walkArray = (container: unknown[]): void => {
+    emit('[');
+    for (let i = 0; i < container.length && length < limit; i++) {
+      if (i > 0) emit(',');
+      const item: unknown = container[i];
+      if (isContainer(item)) write(item);
+      else emit(typeof item === 'string' ? stringText(item, limit - length) : JSON.stringify(item) ?? 'null');
     }
+    emit(']');
+  };
+  const walkObject = (container: object, keys: string[]): void => {
     emit('{');
     let first = true;
-    for (const key of Object.keys(container)) {
+    for (const key of keys) {
       if (length >= limit) break;
       const member: unknown = (container as Record<string, unknown>)[key];
       const nested = isContainer(member);
-      const text = nested ? undefined : JSON.stringify(member);
-      if (!nested && text === undefined) continue; // undefined, a function, a symbol: no member
+      const text = nested || typeof member === 'string' ? undefined : JSON.stringify(member);
+      if (!nested && typeof member !== 'string' && text === undefined) continue; // undefined, a function, a symbol: no member
       emit(first ? nameText(key) : `,${nameText(key)}`);
       first = false;
-      if (nested) walk(member);
-      else emit(text!);
+      if (nested) write(member);
+      else emit(text ?? stringText(member as string, limit - length));
     }
     emit('}');
   };
-  walk(value);
+  if (Array.isArray(value)) walkArray(value);
+  else walkObject(value, Object.keys(value));
   return parts.join('');
 }

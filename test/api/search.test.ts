@@ -3,6 +3,8 @@
 // highlighting, pagination and ranking info.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Lantern } from '../../src/lantern.js';
+import { handlerFor } from '../../src/api/router.js';
+import { Reply } from '../../src/api/types.js';
 import { ADMIN_KEY, APP_ID, GIVER_TALK, expectError, openEngine, readFixture, sender, talksSettings, type Send } from './helpers.js';
 
 let engine: Lantern;
@@ -123,6 +125,18 @@ describe('parameter forms', () => {
     expectError(await send('POST', '/1/indexes/talks/query', { query: 'x', hitsPerPage: 1001 }), 400);
     expectError(await send('POST', '/1/indexes/talks/query', { params: 'query=x&page=-1' }), 400);
     expectError(await send('POST', '/1/indexes/talks/query', { query: 'x', typoTolerance: 'sometimes' }), 400);
+  });
+});
+
+describe('a search of an index without vectors', () => {
+  // a promise per search cost each a few turns of the microtask queue; an embedder's query waits (test/vectors)
+  it.each(['searchSingleIndex', 'searchWithQueryString'] as const)('is answered at once by %s, not as a promise', (op) => {
+    const reply = handlerFor(op)({
+      engine, services: engine.services, params: { indexName: 'talks' }, query: { query: 'gvier' }, body: { query: 'gvier' },
+      headers: {}, sourceIp: '127.0.0.1', caller: { isAdmin: true, rights: new Set() }, step: () => Promise.resolve(),
+    });
+    expect(reply).toBeInstanceOf(Reply);
+    expect(((reply as Reply).body as { hits: Array<{ objectID: string }> }).hits[0].objectID).toBe(GIVER_TALK.objectID);
   });
 });
 

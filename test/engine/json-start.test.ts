@@ -2,7 +2,7 @@
 // start needs (the call log keeps 1,000 characters of every body and
 // answer). Whatever the value and the limit, it begins exactly as
 // JSON.stringify's text does.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { jsonStart } from '../../src/util/json-start.js';
 import { prng } from '../support/random.js';
 
@@ -46,6 +46,56 @@ describe('jsonStart', () => {
     const start = jsonStart({ requests: records }, 1000);
     expect(start.startsWith('{"requests":[{"objectID":"r0"},{"objectID":"r1"}')).toBe(true);
     expect(read).toBeLessThan(100);
+  });
+
+  it('cuts a long string anywhere as its whole text is cut, surrogate pairs and escapes included', () => {
+    for (const text of ['😀'.repeat(40), `a${'😀'.repeat(40)}`, '\ud800'.repeat(60), 'é"\\\n'.repeat(30)]) {
+      for (const value of [{ text }, [text], { objectID: 'a', nested: { text, after: 1 } }]) {
+        const full = JSON.stringify(value);
+        for (let limit = 0; limit <= full.length + 1; limit++) expect(jsonStart(value, limit).slice(0, limit), `${full} @${limit}`).toBe(full.slice(0, limit));
+      }
+    }
+  });
+
+  it('serialises a long string only as far as the limit', () => {
+    const stringified = vi.spyOn(JSON, 'stringify');
+    try {
+      const start = jsonStart({ objectID: 'a', body: 'word '.repeat(200_000), other: ['x'.repeat(2000)] }, 1000);
+      expect(start).toBe(JSON.stringify({ objectID: 'a', body: 'word '.repeat(200_000) }).slice(0, 1000));
+      const longest = Math.max(...stringified.mock.calls.map(([value]) => (typeof value === 'string' ? value.length : 0)));
+      expect(longest).toBeLessThanOrEqual(1001);
+    } finally {
+      stringified.mockRestore();
+    }
+  });
+
+  it('writes a nested container the room holds most of in one call of the serialiser: the first hit of a page', () => {
+    const hit = (i: number) => ({
+      objectID: String(i), title: `title ${i}`, body: 'a body of some words '.repeat(10), score: i,
+      _highlightResult: { title: { value: `<em>title</em> ${i}`, matchLevel: 'partial', matchedWords: ['title'] } },
+    });
+    const answer = { hits: Array.from({ length: 10 }, (_, i) => hit(i)), nbHits: 10, page: 0 };
+    const stringified = vi.spyOn(JSON, 'stringify');
+    try {
+      const start = jsonStart(answer, 1000);
+      expect(stringified.mock.calls.filter(([value]) => value === answer.hits[0])).toHaveLength(1);
+      expect(stringified.mock.calls.length).toBeLessThan(15);
+      stringified.mockRestore();
+      expect(start).toBe(JSON.stringify(answer).slice(0, 1000));
+    } finally {
+      stringified.mockRestore();
+    }
+  });
+
+  it('walks a nested container of many members without counting it first: each member read once', () => {
+    let read = 0;
+    const hit: Record<string, string> = {};
+    for (let i = 0; i < 20; i++) Object.defineProperty(hit, `attribute${i}`, { get: () => { read++; return 'x'.repeat(60); }, enumerable: true });
+    const start = jsonStart({ hits: [hit, { objectID: 'b' }] }, 1000);
+    expect(start).toBe(JSON.stringify({ hits: [hit] }).slice(0, 1000));
+    read = 0;
+    jsonStart({ hits: [hit, { objectID: 'b' }] }, 1000);
+    expect(read).toBeLessThanOrEqual(14);
   });
 
   it('throws where JSON.stringify throws on what it reads (a BigInt)', () => {

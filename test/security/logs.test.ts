@@ -250,4 +250,13 @@ describe('GET /1/logs', () => {
     expect(entries[2].answer).toContain(`Path /1/keyz/${masked(key)} does not exist`);
     expect(entries[7].index).toBe(masked(key));
   });
+
+  it('a path logged before a key of its value existed is masked once the key exists', async () => {
+    const path = '/1/nowhere/custom-key-value-43';
+    const url = async () => { await call('GET', path); return (await logs('?length=1'))[0].url; };
+    expect(await url()).toBe(path);
+    await call('PUT', '/1/indexes/dev_films/keys/custom-key-value-43', { acl: ['search'] });
+    expect(await url()).toBe('/1/nowhere/****************');
+    expect(await url()).toBe('/1/nowhere/****************');
+  });
 });
