@@ -21,7 +21,7 @@
 import { IntVec, readVarint, varintEnd } from './buffers';
 import { LEAD_KEYS, SEGMENT, attributeKey, docLength, docPtr, liveBits, postings, setBit } from './store';
 import { exactBitmap, leadBitmap, levelBitmap, testBit } from './wordsets';
-import { VECTOR_SHIFT } from './skip-entries';
+import { VECTOR_SHIFT, skipCount } from './skip-entries';
 
 /** Whether the last word's matching may defer terms (see arm). */
 let armed = false;
@@ -103,6 +103,30 @@ export function boundFor(term: i32): usize {
 
 /** With boundFor's bitmap, its summary: a bit per 128 records holding some candidate. */
 export function boundVectors(): usize { return boundVectorBits.ptr; }
+
+/**
+ * -ln of the share of the summary's vectors holding no candidate: a block
+ * of a term's list spanning v vectors holds none with the chance
+ * exp(-v * this), the candidates spread evenly (bunched, more often).
+ */
+let heldVectorsLog: f64 = 0;
+/** A block is worth a look when the chance it holds no candidate is a quarter or more (ln 4). */
+const SKIP_WORTH: f64 = 1.3862943611198906;
+
+/**
+ * The summary for decoding `term` within the candidates (see
+ * orIntoWithLead), or 0 when its blocks would seldom be jumped over: each
+ * block looked up costs about what decoding a few of its postings does,
+ * and at 100k records a typo'd first word leaves candidates in nearly
+ * every 128 records (only 13% of the last word's blocks were jumped, and
+ * decoding every block took the core's p50 down by 4%).
+ */
+export function boundVectorsFor(term: i32): usize {
+  const blocks = skipCount(postings.skips.of(term));
+  if (blocks == 0) return 0;
+  const span = <f64>postings.lastPlusOne.get(term) / <f64>(blocks + 1);
+  return (span / <f64>(1 << VECTOR_SHIFT) + 1) * heldVectorsLog <= SKIP_WORTH ? boundVectorBits.ptr : 0;
+}
 /** The u32 words of boundVectors. */
 export function boundVectorWords(): i32 { return boundVectorBits.length; }
 
@@ -142,7 +166,7 @@ function measure(): void {
   const live = liveBits.ptr;
   boundVectorBits.resetZero((boundWords >> VECTOR_SHIFT) + 1);
   const vectors = boundVectorBits.ptr;
-  let count = 0;
+  let count = 0, held = 0;
   for (let o: usize = 0; o < end; o += 16) {
     let bits = v128.load(live + o);
     for (let w = 0; w < otherWords; w++) {
@@ -154,9 +178,11 @@ function measure(): void {
     }
     if (filterBitmap != 0) bits = o < filterEnd ? v128.and(bits, v128.load(filterBitmap + o)) : i32x4.splat(0);
     v128.store(boundBitmap + o, bits);
-    if (v128.any_true(bits)) setBit(vectors, <u32>(o >> 4));
+    if (v128.any_true(bits)) { setBit(vectors, <u32>(o >> 4)); held++; }
     count += <i32>(popcnt(i64x2.extract_lane(bits, 0)) + popcnt(i64x2.extract_lane(bits, 1)));
   }
+  const share = <f64>held / <f64>(boundWords >> 2);
+  heldVectorsLog = share < 1 ? -Math.log(1 - share) : Infinity;
   if (count > (boundWords << 5) >> MAX_SHARE_SHIFT) return;
   // the candidates' forward bytes, estimated from the first few (summing them all cost as much as a scan)
   let sampled = 0;

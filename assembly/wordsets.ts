@@ -9,7 +9,7 @@ import {
   andBitmapInto, ensureLayout, entryLead, fullCacheBytes, layoutWords, hasEntry, maxKeys16, orBitmapInto, raiseKey, raiseKeys, subtreeEntry, termCacheKey, worthCaching,
 } from './prefix-cache';
 import { Slot, fullMemoBytes, noteSlotTerm, slotBitmap, slotEntry, slotKeys, slotLead } from './word-memo';
-import { boundFor, boundVectorWords, boundVectors, defer, knownCandidates, scanDeferred, shouldDefer } from './bounded-match';
+import { boundFor, boundVectorWords, boundVectors, boundVectorsFor, defer, knownCandidates, scanDeferred, shouldDefer } from './bounded-match';
 import { ANYWHERE, CLEAR, WITHIN_BOUND, clearWritten, noteWritten, stateOf } from './written-bitmaps';
 
 /** The most typos a match counts (two typos in a word of 8+ letters, one of them on its first letter). */
@@ -231,7 +231,7 @@ export function recordMatch(term: i32, typos: i32, full: bool, highlightLength: 
     if (slot) postings.orIntoKeys16(term, slotBitmap(slot, typos), slotKeys(slot), slotLead(slot), exactTarget);
     else if (keyedWord()) {
       const within = boundFor(term);
-      postings.orIntoWithLead(term, levelBitmap(currentWord, typos), leadBitmap(), exactTarget, keyLog, within, within != 0 ? boundVectors() : 0);
+      postings.orIntoWithLead(term, levelBitmap(currentWord, typos), leadBitmap(), exactTarget, keyLog, within, within != 0 ? boundVectorsFor(term) : 0);
       noteMatchWrites(typos, exact, true, within != 0 ? WITHIN_BOUND : ANYWHERE);
     } else {
       postings.orInto(term, levelBitmap(currentWord, typos));

@@ -8,9 +8,13 @@
 // unminified bundle: give its directory as --dist.
 //
 // --set names the records (bench/corpus.mjs recordSets: zipf2, zipf6,
-// synthetic, ted, cities) and --shape the queries (queries.mjs QUERY_SHAPES).
+// synthetic, ted, cities) and --shape the queries (queries.mjs QUERY_SHAPES,
+// or `typed`: first-sight.mjs's, queries.mjs typedQueries). With --core the
+// core alone is asked (`coreSearch`, 10 hits, no JavaScript answer around
+// it), as first-sight-core-ab.mjs asks it.
 //
-//   node --max-old-space-size=4096 bench/profile/shape-queries.mjs [--set zipf2] [--shape typed2] [--records 100000] [--queries 1000] [--dist dist] [--out shape.cpuprofile]
+//   node --max-old-space-size=4096 bench/profile/shape-queries.mjs [--set zipf2] [--shape typed2] [--records 100000] [--queries 1000] [--dist dist] [--out shape.cpuprofile] [--core]
+//   node --max-old-space-size=8192 bench/profile/shape-queries.mjs --set synthetic --shape typed --records 1000000 --core
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { resolve } from 'node:path';
@@ -18,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { flatDocument, loadLibraries, TOP } from '../peers.mjs';
 import { recordSets } from '../corpus.mjs';
 import { settleHeap, stats } from '../measure.mjs';
-import { QUERY_SHAPES, shapedQueries } from '../queries.mjs';
+import { QUERY_SHAPES, shapedQueries, typedQueries } from '../queries.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -30,19 +34,22 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'shape.cpuprofile' },
     top: { type: 'string', default: '25' },
     passes: { type: 'string', default: '1' },
+    core: { type: 'boolean', default: false },
   },
 });
 const WARMUP = 50;
 const makeCorpus = recordSets(Number(values.records))[values.set];
-const shape = QUERY_SHAPES[/** @type {keyof typeof QUERY_SHAPES} */ (values.shape)];
-if (!makeCorpus || !shape) throw new Error(`--set: one of ${Object.keys(recordSets(0)).join(', ')}; --shape: one of ${Object.keys(QUERY_SHAPES).join(', ')}`);
+const typed = values.shape === 'typed';
+const shape = QUERY_SHAPES[/** @type {keyof typeof QUERY_SHAPES} */ (typed ? 'typed2' : values.shape)];
+if (!makeCorpus || !shape) throw new Error(`--set: one of ${Object.keys(recordSets(0)).join(', ')}; --shape: typed or one of ${Object.keys(QUERY_SHAPES).join(', ')}`);
 const corpus = makeCorpus();
-const queries = shapedQueries(corpus, WARMUP + Number(values.queries), 25, shape);
+const count = WARMUP + Number(values.queries);
+const queries = typed ? typedQueries(corpus, count, 25) : shapedQueries(corpus, count, 25, shape);
 const [lantern] = await loadLibraries(['lantern'], resolve(values.dist));
 const instance = /** @type {import('../peers.mjs').LanternInstance} */ (await lantern.build({ ...corpus, documents: corpus.records.map((r) => flatDocument(r, corpus.peer)) }));
 settleHeap();
 /** @type {(query: string) => Promise<unknown>} */
-const ask = (query) => instance.answer({ query, hitsPerPage: TOP });
+const ask = values.core ? async (query) => instance.coreSearch(query) : (query) => instance.answer({ query, hitsPerPage: TOP });
 for (const { query } of queries.slice(0, WARMUP)) await ask(query);
 
 const session = new Session();

@@ -83,4 +83,16 @@ describe('skip entries beside the posting lists', () => {
     }
     expect(loaded.boundedBlocks().skipped).toBeGreaterThan(0);
   });
+
+  // a filler word is in most records: its candidates leave no 128 records without one, so no block could be jumped over
+  it('are not looked up where the candidates leave no block to jump over', () => {
+    const core = build(docs, { attributes: ATTRIBUTES });
+    const text = 'alpha sigma';
+    const before = core.boundedBlocks();
+    const bounded = answer(core, text, { typoMode: 'off' });
+    const after = core.boundedBlocks();
+    // sigma, in 3% of the records, has a list of many blocks, decoded straight through as one
+    expect({ decoded: after.decoded - before.decoded, skipped: after.skipped - before.skipped }).toEqual({ decoded: 1, skipped: 0 });
+    expect(bounded).toEqual(answer(core, text, { typoMode: 'off', boundLastWord: false }));
+  });
 });
