@@ -20,7 +20,7 @@ if (!file) throw new Error('usage: node bench/profile/inclusive.mjs PROFILE [--t
 /** @type {import('node:inspector').Profiler.Profile} */
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 
-/** @type {(frame: import('node:inspector').Profiler.CallFrame) => string} */
+/** @type {(frame: import('node:inspector').Profiler.ProfileNode['callFrame']) => string} */
 const nameOf = ({ functionName, url, lineNumber }) => /^wasm-function\[/.test(functionName)
   ? '(core)'
   : `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}`;
