@@ -104,6 +104,9 @@ export function boundFor(term: i32): usize {
 /** With boundFor's bitmap, its summary: a bit per 128 records holding some candidate. */
 export function boundVectors(): usize { return boundVectorBits.ptr; }
 
+/** The u32 words of boundVectors. */
+export function boundVectorWords(): i32 { return boundVectorBits.length; }
+
 /**
  * -ln of the share of the summary's vectors holding no candidate: a block
  * of a term's list spanning v vectors holds none with the chance
@@ -127,8 +130,6 @@ export function boundVectorsFor(term: i32): usize {
   const span = <f64>postings.lastPlusOne.get(term) / <f64>(blocks + 1);
   return (span / <f64>(1 << VECTOR_SHIFT) + 1) * heldVectorsLog <= SKIP_WORTH ? boundVectorBits.ptr : 0;
 }
-/** The u32 words of boundVectors. */
-export function boundVectorWords(): i32 { return boundVectorBits.length; }
 
 /** The last bounded word's bitmaps may miss records beyond the candidates: some term was deferred or decoded within them. */
 export function skippedRecords(): bool { return deferredTerms.length > 0 || boundTerms.length > 0; }
