@@ -13,7 +13,7 @@ import { invalidateStaticOrder, prepareQuery as prepareQueryWords, search as run
 import { params } from './params';
 import { highlightAll } from './highlight';
 import { beginExport, beginImport, exportSome, importSome } from './snapshot';
-import { invalidatePrefixCache as dropPrefixCache, hasEntries, notePosting } from './prefix-cache';
+import { invalidatePrefixCache as dropPrefixCache, entryCount, hasEntries, notePosting } from './prefix-cache';
 import { sortByKeys } from './radix-sort';
 import { invalidateWordMemo } from './word-memo';
 import { freeSignerSlot, screenSlots, storeSignerState } from './hmac-screen';
@@ -261,6 +261,8 @@ export function liveTotal(): i32 { return liveCount; }
 /** Posting-list blocks a bounded word's decoding read, and jumped over, since the core started (see skip-entries.ts). */
 export function blocksDecoded(): f64 { return <f64>boundedBlocksDecoded; }
 export function blocksSkipped(): f64 { return <f64>boundedBlocksSkipped; }
+/** Entries the prefix cache keeps now (see prefix-cache.ts). */
+export function prefixCacheEntries(): i32 { return entryCount(); }
 
 /** Scratch: a key's HMAC states (SIGNER_WORDS words); returns the slot they are kept in (see hmac-screen.ts). */
 export function storeSigner(): i32 { return storeSignerState(scratchBase()); }

@@ -3,7 +3,7 @@
 // hold most of the records, and a stop word ("the") alone holds nearly all;
 // the matcher meets the same ones keystroke after keystroke. So for a subtree
 // or a term with many postings the union of its records (a bitmap) and each
-// record's best attribute key within it are kept, built on first use. Entries
+// record's best attribute key within it are kept, built on second use. Entries
 // are few and bounded (see MAX_ENTRIES).
 //
 // Writes keep them: each posting added goes into the entries whose subtree
@@ -121,6 +121,9 @@ function entryOf(key: i32): i32 {
 /** Whether the entry under `key` is kept (reading it costs a pass over its bitmaps, no decoding). */
 export function hasEntry(key: i32): bool { return entryOf(key) >= 0; }
 
+/** Entries kept now. */
+export function entryCount(): i32 { return entryKey.length; }
+
 /** Whether any entry is kept (writes skip notePosting otherwise). */
 export function hasEntries(): bool { return entryKey.length > 0; }
 
@@ -156,9 +159,10 @@ export function worthCaching(bytes: i32, records: i32): bool {
 
 /**
  * The entry under `key` (laid out for layoutWords), built from `terms`
- * when missing: the bitmap, then per record (32 per bitmap word) a u16
- * holding 0xffff - its best key in the subtree (0: not in the subtree).
- * Returns 0 when the subtree has keys too large for 16 bits (the entry it
+ * when missing and asked for before (see seenBefore): the bitmap, then per
+ * record (32 per bitmap word) a u16 holding 0xffff - its best key in the
+ * subtree (0: not in the subtree). Returns 0 on a key's first ask (the
+ * caller decodes the terms itself), when the subtree has keys too large for 16 bits (the entry it
  * was to replace is then gone too), or when the
  * cache is full and its least valuable entry (uses × posting bytes) is worth
  * more than this one's first use: a reader cycling over more subtrees than
@@ -173,6 +177,7 @@ export function subtreeEntry(key: i32, terms: IntVec, bytes: i32): usize {
     entryHits.set(known, entryHits.get(known) + 1);
     return <usize>entryPtr.get(known);
   }
+  if (<f64>bytes < <f64>(layoutWords << 5) * AT_ONCE_BYTES_PER_RECORD && !seenBefore(key)) return 0;
   let victim = -1;
   if (entryKey.length >= MAX_ENTRIES) {
     victim = leastValuable();
@@ -193,6 +198,34 @@ export function subtreeEntry(key: i32, terms: IntVec, bytes: i32): usize {
   entryCost.push(bytes);
   indexEntries();
   return ptr;
+}
+
+/**
+ * Keys asked for once and not cached: a direct-mapped table of the last key
+ * per slot (key + 1; 0: empty). An entry is built on a key's second ask,
+ * not its first: building one zero-fills and fills a bitmap and a key per
+ * record of the index (2.25 MB at 1M records) and merges it over the whole
+ * layout, where the first ask alone decodes only the subtree's postings
+ * (within the other words' candidates when they bound it). Queries seen
+ * once (most, at first sight) never pay for an entry; a prefix met again
+ * (the next keystroke, a frequent word) is cached from its second ask.
+ */
+/**
+ * From this many posting bytes per record an entry is built on the first
+ * ask: decoding such a subtree (a one- or two-letter prefix, a stop word)
+ * costs more than building its entry over it, and the next keystrokes meet
+ * it again.
+ */
+const AT_ONCE_BYTES_PER_RECORD = 1.0;
+const SEEN_BITS = 10;
+const seenKeys = new StaticArray<i32>(1 << SEEN_BITS);
+
+/** Whether `key` was asked for before (since its slot last held another key); notes it when not. */
+function seenBefore(key: i32): bool {
+  const slot = <i32>((<u32>key * 0x9e3779b1) >> (32 - SEEN_BITS));
+  if (unchecked(seenKeys[slot]) == key + 1) return true;
+  unchecked(seenKeys[slot] = key + 1);
+  return false;
 }
 
 @inline function valueOf(i: i32): f64 { return <f64>entryHits.get(i) * <f64>entryCost.get(i); }

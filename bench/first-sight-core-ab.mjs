@@ -7,16 +7,19 @@
 // summed times, and a hash of each build's results (the same when both
 // answered every query alike). For changes inside assembly/, whose share
 // of an answer through the API is too small for first-sight-ab.mjs to
-// show apart from the machine's drift.
+// show apart from the machine's drift. `--query-shape asYouType` asks
+// instead every keystroke of title phrases in order (queries.mjs
+// buildQueries: 60 phrases), where a keystroke meets the prefixes and
+// words the ones before it met: what the core's caches are for.
 //
-//   node --max-old-space-size=4096 bench/first-sight-core-ab.mjs --a DIST_A --b DIST_B [--set zipf2] [--query-shape typed2] [--records 100000] [--queries 2000]
+//   node --max-old-space-size=4096 bench/first-sight-core-ab.mjs --a DIST_A --b DIST_B [--set zipf2] [--query-shape typed2|prefix|typoAny|asYouType] [--records 100000] [--queries 2000]
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { recordSets } from './corpus.mjs';
 import { settleHeap } from './measure.mjs';
 import { flatDocument, loadLibraries } from './peers.mjs';
-import { QUERY_SHAPES, shapedQueries } from './queries.mjs';
+import { QUERY_SHAPES, buildQueries, shapedQueries } from './queries.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -28,13 +31,19 @@ const { values } = parseArgs({
 if (!values.a || !values.b) throw new Error('usage: node bench/first-sight-core-ab.mjs --a DIST_A --b DIST_B');
 const WARMUP = 50;
 const makeRecords = recordSets(Number(values.records))[values.set];
+const asYouType = values['query-shape'] === 'asYouType';
 const queryShape = QUERY_SHAPES[/** @type {keyof typeof QUERY_SHAPES} */ (values['query-shape'])];
-if (!makeRecords || !queryShape) throw new Error(`--set: one of ${Object.keys(recordSets(0)).join(', ')}; --query-shape: one of ${Object.keys(QUERY_SHAPES).join(', ')}`);
+if (!makeRecords || !(queryShape || asYouType)) throw new Error(`--set: one of ${Object.keys(recordSets(0)).join(', ')}; --query-shape: asYouType or one of ${Object.keys(QUERY_SHAPES).join(', ')}`);
 const corpusFor = () => {
   const records = makeRecords();
   return { ...records, documents: records.records.map((r) => flatDocument(r, records.peer)) };
 };
-const all = shapedQueries(corpusFor(), WARMUP + Number(values.queries), Number(values.seed), queryShape);
+/** @type {(corpus: ReturnType<typeof corpusFor>) => { query: string }[]} */
+const keystrokes = (corpus) => [
+  ...shapedQueries(corpus, WARMUP, Number(values.seed), QUERY_SHAPES.typed2),
+  ...buildQueries(corpus, { exact: 0, multi: 0, asYouType: 60, typo1: 0, typo2: 0 }, Number(values.seed)).asYouType.map((query) => ({ query })),
+];
+const all = asYouType ? keystrokes(corpusFor()) : shapedQueries(corpusFor(), WARMUP + Number(values.queries), Number(values.seed), queryShape);
 
 /** @type {import('./peers.mjs').LanternInstance[]} */
 const builds = [];

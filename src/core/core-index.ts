@@ -452,6 +452,8 @@ export class CoreIndex {
   boundedBlocks(): { decoded: number; skipped: number } {
     return { decoded: this.core.blocksDecoded(), skipped: this.core.blocksSkipped() };
   }
+  /** Subtrees and frequent terms whose records the core keeps cached now (see assembly/prefix-cache.ts). */
+  get prefixCacheEntries(): number { return this.core.prefixCacheEntries(); }
   /** How many records rank slot `slot` holds labels for (0: none, e.g. a slot a snapshot did not carry). */
   rankSlotLength(slot: number): number { return this.core.rankSlotLength(slot); }
   get memoryBytes(): number { return this.core.memory.buffer.byteLength; }

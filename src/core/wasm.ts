@@ -40,6 +40,7 @@ export interface CoreExports {
   liveTotal(): number;
   blocksDecoded(): number;
   blocksSkipped(): number;
+  prefixCacheEntries(): number;
   storeSigner(): number;
   freeSigner(slot: number): void;
   screenSigners(count: number): number;

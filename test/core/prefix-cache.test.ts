@@ -62,6 +62,46 @@ describe('short prefixes over many records', () => {
   });
 });
 
+// An entry is built on a subtree's second ask: the first decodes its terms
+// (a query seen once never pays for an entry), and both rank alike. A
+// subtree of a byte of postings a record or more (a short prefix, which the
+// next keystrokes meet again) is cached at its first ask.
+describe('entries built on the second ask', () => {
+  const rnd = prng(5);
+  const COMMON = ['bravo', 'bingo', 'beta', 'delta', 'echo', 'golf', 'hotel', 'india'];
+  const RARE = ['quest', 'quiet', 'quick'];
+  const pick = (from: string[]) => from[Math.floor(rnd() * from.length)];
+  // a qu-word in one record in four: about half a byte of postings a record
+  const docs = Array.from({ length: 20000 }, (_, id) => [pick(COMMON), pick(COMMON), id % 4 === 0 ? pick(RARE) : pick(COMMON)].join(' '));
+
+  function pages(prefix: string) {
+    const core = build(docs);
+    const page = () => {
+      const result = search(core, prefix, { length: 20 });
+      return { nbHits: result.nbHits, ids: result.hits.map((h) => h.id) };
+    };
+    const first = page();
+    const entriesAfterFirst = core.prefixCacheEntries;
+    const second = page();
+    return { first, second, entriesAfterFirst, entriesAfterSecond: core.prefixCacheEntries };
+  }
+
+  it('builds no entry for a subtree asked once, one on its second ask, and pages alike either way', () => {
+    const { first, second, entriesAfterFirst, entriesAfterSecond } = pages('qu');
+    expect(first.nbHits).toBe(5000);
+    expect(entriesAfterFirst).toBe(0);
+    expect(entriesAfterSecond).toBe(1);
+    expect(second).toEqual(first);
+  });
+
+  it('caches a subtree of a byte of postings a record or more at its first ask', () => {
+    const { first, second, entriesAfterFirst } = pages('b');
+    expect(first.nbHits).toBeGreaterThan(5000);
+    expect(entriesAfterFirst).toBe(1);
+    expect(second).toEqual(first);
+  });
+});
+
 // Over 4096 candidates ranked first by attribute, the core lists only those
 // with the best attribute keys, and only the records matched in the first
 // attribute when a page of them is there.
@@ -264,7 +304,10 @@ describe('the caches fill memory reserved at the first search', () => {
   it('reserves once: a layout outgrown by writes cuts its caches from the room the old ones leave', () => {
     const core = build(records(70000));
     const fill = () => { for (const letter of letters) expect(search(core, letter, { offset: 0, length: 10 }).nbHits).toBeGreaterThan(4000); };
+    // asked twice: entries are built on a subtree's second ask
     fill();
+    fill();
+    expect(core.prefixCacheEntries).toBe(letters.length);
     const filled = core.memoryBytes;
     // 12,000 records more outgrow the layout's room (an eighth): the next search lays the caches out anew
     core.addDocuments(records(12000).map((text, i) => ({ id: 70000 + i, segments: segmentsOf(text) })));
