@@ -14,7 +14,7 @@
 import { IntVec } from './buffers';
 import { INNER_MARK, MAX_TOKEN_UNITS } from './text';
 import {
-  CHILD_CHAR, CHILD_END, CHILD_FIELDS, CHILD_FROM, CHILD_MASK, CHILD_NODE, CHILD_TERM, charBit, childEntries, orderTrie, orderedEnd, orderedNode, orderedTerm, rootChildrenEnd, rootChildrenFrom,
+  CHILD_CHAR, CHILD_FIELDS, CHILD_FROM, CHILD_MASK, CHILD_TERM, charBit, childEntries, childNode, orderTrie, orderedEnd, orderedNode, orderedTerm, rootChildrenEnd, rootChildrenFrom,
 } from './trie-order';
 import { MAX_TYPOS, recordMatch as emitTerm, recordSubtreeMatch as emitTerms } from './wordsets';
 import { postings } from './store';
@@ -144,9 +144,10 @@ function listUnits(): void {
  * column 1: the first letter costs two), an insertion (the row above's
  * level v - 1), a deletion (this row's level v - 1, one column left; into
  * column 1 it costs more than the substitution from column 0), and a
- * transposition from two rows up.
+ * transposition from two rows up. Inlined: a first-sight query steps
+ * ~1,400 rows, and the call per row was a few per cent of the core.
  */
-function stepRow(depth: i32, c: i32, low: i32): i32 {
+@inline function stepRow(depth: i32, c: i32, low: i32): i32 {
   const matches = columnsOf(c);
   unchecked(pathColumns[depth] = matches);
   // columns j where the term's last two units are the word's units j and j - 1 swapped
@@ -212,28 +213,27 @@ function emitSubtree(node: i32, typos: i32, highlightLength: i32, withNode: bool
 }
 
 /**
- * Walks the children of `node` (child entries [from, end)), whose row is at
- * `depth` with minimum `rowMin`. With no typo to spare in that row, `reach`
- * holds the characters a child can carry and match (see nextCharsMask);
- * with some, it is -1 (any child may match).
+ * Walks the children of child entry `entry` (-1: the root; their entries
+ * [from, end)), whose row is at `depth` with minimum `rowMin`. With no typo
+ * to spare in that row, `reach` holds the characters a child can carry and
+ * match (see nextCharsMask); with some, it is -1 (any child may match).
  */
-function walkChildren(node: i32, from: i32, end: i32, depth: i32, rowMin: i32, reach: i32, bestPrefix: i32, bestPrefixLength: i32): void {
+function walkChildren(entry: i32, from: i32, end: i32, depth: i32, rowMin: i32, reach: i32, bestPrefix: i32, bestPrefixLength: i32): void {
   // the whole word is a prefix of the node with no typo: every descendant is a
   // prefix match with none, and none matches whole with none (it is longer
   // than the word), so none can match better. Emitted as one subtree (with a
   // typo budget too), its postings are cached or deferred as one (see
   // recordSubtreeMatch) instead of term by term.
-  if (bestPrefix == 0) { emitSubtree(node, 0, bestPrefixLength, false); return; }
+  if (bestPrefix == 0) { emitSubtree(childNode.get(entry), 0, bestPrefixLength, false); return; }
   const d = depth + 1;
   for (let k = from; k < end; k++) {
     const c = childField(k, CHILD_CHAR);
-    const child = childField(k, CHILD_NODE);
     if (c == <i32>INNER_MARK) { emitInnerWord(childField(k, CHILD_TERM), fullAt(depth), depth, bestPrefix, bestPrefixLength); continue; }
     // the budget is set under each first letter, and holds in its subtree
     if (d == 1) maxTypos = budgetUnder(c);
     const childMin = (reach & charBit(c)) != 0 ? stepRow(d, c, rowMin) : NO_MATCH;
     if (childMin > maxTypos) {
-      if (bestPrefix <= maxTypos) emitSubtree(child, bestPrefix, bestPrefixLength, true);
+      if (bestPrefix <= maxTypos) emitSubtree(childNode.get(k), bestPrefix, bestPrefixLength, true);
       continue;
     }
     const full = fullAt(d);
@@ -246,7 +246,7 @@ function walkChildren(node: i32, from: i32, end: i32, depth: i32, rowMin: i32, r
     let nextBestLength = bestPrefixLength;
     if (prefix && full < nextBest) { nextBest = full; nextBestLength = d; }
     if (d >= MAX_TOKEN_UNITS) {
-      if (nextBest <= maxTypos) emitSubtree(child, nextBest, nextBestLength, false);
+      if (nextBest <= maxTypos) emitSubtree(childNode.get(k), nextBest, nextBestLength, false);
       continue;
     }
     const nextReach = childMin == maxTypos ? nextCharsMask(d) : -1;
@@ -254,7 +254,8 @@ function walkChildren(node: i32, from: i32, end: i32, depth: i32, rowMin: i32, r
     // yet: they are never read (most children of a typo'd word's walk with no slack: at 1M
     // records each child's run is a cache miss)
     if (nextBest > maxTypos && (nextReach & childField(k, CHILD_MASK)) == 0) continue;
-    walkChildren(child, childField(k, CHILD_FROM), childField(k, CHILD_END), d, childMin, nextReach, nextBest, nextBestLength);
+    // the child's run ends where the next entry's begins (see childEntries)
+    walkChildren(k, childField(k, CHILD_FROM), childField(k + 1, CHILD_FROM), d, childMin, nextReach, nextBest, nextBestLength);
   }
 }
 
@@ -279,7 +280,7 @@ export function matchWord(w: i32): void {
   termAt = orderedTerm.ptr;
   endAt = orderedEnd.ptr;
   childrenAt = childEntries.ptr;
-  walkChildren(0, rootChildrenFrom, rootChildrenEnd, 0, 0, maxTypos == 0 ? nextCharsMask(0) : -1, NO_MATCH, 0);
+  walkChildren(-1, rootChildrenFrom, rootChildrenEnd, 0, 0, maxTypos == 0 ? nextCharsMask(0) : -1, NO_MATCH, 0);
 }
 
 /** Result of `matchToken`: typos (NO_MATCH when none), whether the whole token matched, highlight length. */

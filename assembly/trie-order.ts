@@ -21,22 +21,24 @@ export const orderedEnd = new IntVec();
 /** The trie's number of the node (dictionary.ts): it does not change as the trie grows. */
 export const orderedNode = new IntVec();
 /**
- * Every node's children, one run per node in preorder, in the trie's order
- * of siblings, as entries of CHILD_FIELDS i32: the child's character, its
- * preorder number, its term (-1: none), the [from, end) entry range of its
- * own children and their characters as a mask (see charBit). A walk reads
+ * Every node's children, one run per node, as entries of CHILD_FIELDS i32:
+ * the child's character, its term (-1: none), the first entry of its own
+ * children's run and their characters as a mask (see charBit). A walk reads
  * what it needs of a child, and where to go below it, from one place: read
  * from the preorder copy and from a node's own range, a step down took four
- * to five cache lines at 100k records.
+ * to five cache lines at 100k records. The runs are placed breadth first
+ * (see listChildren), so a run ends where the next entry's begins, and one
+ * entry more, past the last, holds where the last run ends. Sixteen bytes an
+ * entry: four to a cache line.
  */
 export const childEntries = new IntVec();
-export const CHILD_FIELDS = 6;
+export const CHILD_FIELDS = 4;
 export const CHILD_CHAR = 0;
-export const CHILD_NODE = 1;
-export const CHILD_TERM = 2;
-export const CHILD_FROM = 3;
-export const CHILD_END = 4;
-export const CHILD_MASK = 5;
+export const CHILD_TERM = 1;
+export const CHILD_FROM = 2;
+export const CHILD_MASK = 3;
+/** Per child entry, the child's preorder number: read only where a walk emits its subtree. */
+export const childNode = new IntVec();
 
 /**
  * A character's bit in a mask of characters: a node whose children's mask
@@ -79,39 +81,65 @@ function copySubtree(node: i32): void {
   orderedEnd.set(at, orderedChar.length);
 }
 
-/** Lists every node's children in a run (see childEntries), from the preorder copy. */
+/**
+ * Lists every node's children in a run (see childEntries), from the preorder
+ * copy. The runs are placed breadth first: the runs of a node's children
+ * follow one another, and so do those of all its descendants at any one
+ * depth. A walk leaves a node for its first child's run and comes back to
+ * its next child's: placed in preorder, that run lay past the first child's
+ * whole subtree's runs, a cache line of its own at nearly every step. The
+ * entries are then the nodes breadth first (the root's children first), and
+ * entry k's run ends where entry k + 1's begins.
+ */
 function listChildren(): void {
   const n = orderedChar.length;
-  // where each node's run starts (the runs follow one another in preorder), and its children's mask
-  const runFrom = new IntVec();
-  const masks = new IntVec();
-  runFrom.reserve(n + 1);
-  masks.reserve(n);
-  runFrom.push(0);
-  for (let node = 0; node < n; node++) {
-    let count = 0, mask = 0;
-    for (let child = node + 1, end = orderedEnd.get(node); child < end; child = orderedEnd.get(child)) {
-      count++;
-      mask |= charBit(orderedChar.get(child));
-    }
-    runFrom.push(runFrom.get(node) + count);
-    masks.push(mask);
-  }
-  // every node but the root is a child: 24 bytes a node, the largest of the walk's vectors
-  childEntries.reserveSpared((n > 0 ? n - 1 : 0) * CHILD_FIELDS);
+  const order = new IntVec();
+  breadthFirst(order);
+  // every node but the root is a child: 16 bytes a node, the largest of the walk's vectors, and one entry more
+  const entries = n > 0 ? n - 1 : 0;
+  childEntries.reserveSpared((entries + 1) * CHILD_FIELDS);
   childEntries.length = 0;
-  for (let node = 0; node < n; node++) {
-    for (let child = node + 1, end = orderedEnd.get(node); child < end; child = orderedEnd.get(child)) {
-      childEntries.push(orderedChar.get(child));
-      childEntries.push(child);
-      childEntries.push(orderedTerm.get(child));
-      childEntries.push(runFrom.get(child));
-      childEntries.push(runFrom.get(child + 1));
-      childEntries.push(masks.get(child));
-    }
+  childNode.reserveSpared(entries);
+  childNode.length = 0;
+  // each run starts where the runs of the entries before its node's end
+  let runEnd = n > 0 ? childCount(0) : 0;
+  for (let k = 0; k < entries; k++) {
+    const child = order.get(k + 1);
+    let mask = 0;
+    for (let grandchild = child + 1, end = orderedEnd.get(child); grandchild < end; grandchild = orderedEnd.get(grandchild)) mask |= charBit(orderedChar.get(grandchild));
+    childEntries.push(orderedChar.get(child));
+    childEntries.push(orderedTerm.get(child));
+    childEntries.push(runEnd);
+    childEntries.push(mask);
+    childNode.push(child);
+    runEnd += childCount(child);
   }
-  rootChildrenFrom = n == 0 ? 0 : runFrom.get(0);
-  rootChildrenEnd = n == 0 ? 0 : runFrom.get(1);
-  freeVec(runFrom);
-  freeVec(masks);
+  // past the last entry: where the last run ends
+  childEntries.push(0);
+  childEntries.push(-1);
+  childEntries.push(runEnd);
+  childEntries.push(0);
+  rootChildrenFrom = 0;
+  rootChildrenEnd = n > 0 ? childCount(0) : 0;
+  freeVec(order);
+}
+
+/** How many children the preorder node has. */
+function childCount(node: i32): i32 {
+  let count = 0;
+  for (let child = node + 1, end = orderedEnd.get(node); child < end; child = orderedEnd.get(child)) count++;
+  return count;
+}
+
+/** Writes the preorder nodes into `order` breadth first, from the root, each node's children in their order. */
+function breadthFirst(order: IntVec): void {
+  const n = orderedChar.length;
+  order.reserve(n);
+  order.length = 0;
+  if (n == 0) return;
+  order.push(0);
+  for (let head = 0; head < order.length; head++) {
+    const node = order.get(head);
+    for (let child = node + 1, end = orderedEnd.get(node); child < end; child = orderedEnd.get(child)) order.push(child);
+  }
 }

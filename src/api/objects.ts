@@ -6,7 +6,7 @@ import { checkIndexName } from '../index/index-name.js';
 import { asRecord, checkPartial, isPlainObject, project, projection } from '../index/records.js';
 import { effectiveSetting } from '../index/settings.js';
 import { reportedIDs, toAction, type Action } from '../engine/writes.js';
-import { withCheckedBodies } from '../index/storable.js';
+import { bodyCheckMark, withCheckedBodies } from '../index/storable.js';
 import { deleteByQueryParams, filterParams, recordFilter } from '../query/browse.js';
 import { checkWholeIndexAllowed, forcedFilters, restrictParams } from '../auth/restrictions.js';
 import type { SearchIndex } from '../index/search-index.js';
@@ -22,12 +22,13 @@ import type { Engine } from '../engine/engine.js';
 type Uses = Pick<Engine, 'embeddersOf' | 'index' | 'indexes' | 'write'>;
 
 
-async function writeActions(ctx: OperationContext<never, Uses>, indexName: string, actions: Action[]): Promise<number> {
+/** Writes `actions`, whose bodies were each checked as they were read (toAction, asRecord, checkPartial), from `mark` on (see bodyCheckMark). */
+async function writeActions(ctx: OperationContext<never, Uses>, indexName: string, actions: Action[], mark: number): Promise<number> {
   checkWritable(ctx, indexName);
   const reached = reachableDeletes(ctx, indexName, actions);
   checkBatchVectors(reached, ctx.engine.embeddersOf(indexName));
-  // every action's body was checked as it was read (toAction, asRecord, checkPartial)
-  return ctx.engine.write(withCheckedBodies({ type: 'batch' as const, indexName: checkIndexName(indexName), actions: reached, ...writtenFor(ctx.headers, ctx.query) }));
+  const batch = { type: 'batch' as const, indexName: checkIndexName(indexName), actions: reached, ...writtenFor(ctx.headers, ctx.query) };
+  return ctx.engine.write(withCheckedBodies(batch, mark));
 }
 
 /**
@@ -61,34 +62,37 @@ function checkWritable(ctx: OperationContext<never, Uses>, indexName: string): v
 }
 
 export async function saveObject(ctx: OperationContext<'indexName', Uses>) {
+  const mark = bodyCheckMark();
   const body = asRecord(ctx.body);
-  const taskID = await writeActions(ctx, ctx.params.indexName, [{ action: 'addObject', body }]);
+  const taskID = await writeActions(ctx, ctx.params.indexName, [{ action: 'addObject', body }], mark);
   return new Reply(201, { createdAt: now(), taskID, objectID: body.objectID });
 }
 
 export async function addOrUpdateObject(ctx: OperationContext<'indexName' | 'objectID', Uses>) {
+  const mark = bodyCheckMark();
   const body = asRecord(ctx.body, ctx.params.objectID);
-  const taskID = await writeActions(ctx, ctx.params.indexName, [{ action: 'updateObject', body }]);
+  const taskID = await writeActions(ctx, ctx.params.indexName, [{ action: 'updateObject', body }], mark);
   return { updatedAt: now(), taskID, objectID: body.objectID };
 }
 
 export async function deleteObject(ctx: OperationContext<'indexName' | 'objectID', Uses>) {
-  const taskID = await writeActions(ctx, ctx.params.indexName, [{ action: 'deleteObject', objectID: ctx.params.objectID }]);
+  const taskID = await writeActions(ctx, ctx.params.indexName, [{ action: 'deleteObject', objectID: ctx.params.objectID }], bodyCheckMark());
   return { deletedAt: now(), taskID };
 }
 
 export async function clearObjects(ctx: OperationContext<'indexName', Uses>) {
-  const taskID = await writeActions(ctx, ctx.params.indexName, [{ action: 'clear' }]);
+  const taskID = await writeActions(ctx, ctx.params.indexName, [{ action: 'clear' }], bodyCheckMark());
   return { updatedAt: now(), taskID };
 }
 
 export async function partialUpdateObject(ctx: OperationContext<'indexName' | 'objectID', Uses>) {
+  const mark = bodyCheckMark();
   checkPartial(ctx.body);
   const { createIfNotExists: inBody, ...attributes } = ctx.body as Record<string, unknown>;
   const flag: unknown = ctx.query.createIfNotExists ?? inBody;
   const create = flag === undefined ? true : flag === true || flag === 'true';
   const action = create ? 'partialUpdateObject' : 'partialUpdateObjectNoCreate';
-  const taskID = await writeActions(ctx, ctx.params.indexName, [{ action, objectID: ctx.params.objectID, body: attributes as never }]);
+  const taskID = await writeActions(ctx, ctx.params.indexName, [{ action, objectID: ctx.params.objectID, body: attributes as never }], mark);
   return { updatedAt: now(), taskID, objectID: ctx.params.objectID };
 }
 
@@ -123,8 +127,9 @@ export async function deleteBy(ctx: OperationContext<'indexName', Uses>) {
 }
 
 export async function batch(ctx: OperationContext<'indexName', Uses>) {
+  const mark = bodyCheckMark();
   const actions = await actionsOf(ctx, requestsOf(ctx.body), toAction);
-  const taskID = await writeActions(ctx, ctx.params.indexName, actions);
+  const taskID = await writeActions(ctx, ctx.params.indexName, actions, mark);
   return { taskID, objectIDs: reportedIDs(actions) };
 }
 
@@ -132,6 +137,7 @@ export async function batch(ctx: OperationContext<'indexName', Uses>) {
 export async function multipleBatch(ctx: OperationContext<never, Uses>) {
   const byIndex = new Map<string, Action[]>();
   const objectIDs: string[] = [];
+  const mark = bodyCheckMark();
   await actionsOf(ctx, requestsOf(ctx.body), (item, i) => {
     const indexName = checkIndexName((item as { indexName?: string })?.indexName as string);
     const action = toAction(item, i);
@@ -143,7 +149,7 @@ export async function multipleBatch(ctx: OperationContext<never, Uses>) {
   });
   const taskID: Record<string, number> = {};
   for (const indexName of byIndex.keys()) checkWritable(ctx, indexName);
-  for (const [indexName, actions] of byIndex) taskID[indexName] = await writeActions(ctx, indexName, actions);
+  for (const [indexName, actions] of byIndex) taskID[indexName] = await writeActions(ctx, indexName, actions, mark);
   return { taskID, objectIDs };
 }
 

@@ -10,6 +10,19 @@ export function assertJson(value: unknown): void {
   if (mayFail(value)) check(value, '', []);
 }
 
+/**
+ * Arrays found to be JSON already, which the walk does not look into again:
+ * the actions of a write whose records were each checked as the API read
+ * them (see withCheckedBodies), walked once more by an engine that keeps no
+ * log. Only arrays are looked up, the fewer values.
+ */
+const arraysKnownJson = new WeakSet<unknown[]>();
+
+/** Notes an array found to be JSON (with every value it holds, to any depth): assertJson skips it. */
+export function knownJson(array: unknown[]): void {
+  arraysKnownJson.add(array);
+}
+
 /** Objects and BigInts are all a walk must look at: every other value is written, or left out, as it is. */
 const mayFail = (value: unknown): boolean => (typeof value === 'object' && value !== null) || typeof value === 'bigint';
 
@@ -22,6 +35,7 @@ function check(value: unknown, key: string | number, ancestors: object[]): void 
   }
   if (typeof value === 'bigint') throw new TypeError('Do not know how to serialize a BigInt');
   const object = value as object;
+  if (Array.isArray(object) && arraysKnownJson.has(object)) return;
   if (ancestors.includes(object)) throw new TypeError('Converting circular structure to JSON');
   ancestors.push(object);
   if (Array.isArray(object)) {

@@ -37,6 +37,18 @@ describe('objectID table', () => {
     for (const id of pool) expect(table.get(id)).toBe(model.get(id));
     expect(table.delete('never added')).toBeUndefined();
   });
+
+  it('reads no objectID to rebuild, and only the one whose hash matches to find one', () => {
+    const names = Array.from({ length: 20000 }, (_, i) => `${i}`);
+    let reads = 0;
+    const table = new ObjectIdTable((id) => { reads++; return names[id]; });
+    names.forEach((objectID, id) => table.add(objectID, id)); // rebuilt a dozen times on the way
+    expect(reads).toBe(0);
+    for (const objectID of names) table.get(objectID);
+    expect(reads).toBe(names.length);
+    for (let i = 0; i < 1000; i++) table.get(`absent ${i}`);
+    expect(reads).toBe(names.length);
+  });
 });
 
 describe('record store ids', () => {

@@ -200,6 +200,41 @@ describe('records given with their logged bytes', () => {
     expect(store.bytesToPack).toBeGreaterThan(0);
     for (const r of records) expect(store.get(store.idOf(r.objectID)!)).toEqual(r);
   });
+
+  it('copies the texts waiting into one array, reused from chunk to chunk, and packs them as they were', async () => {
+    const store = new RecordStore();
+    const waiting = () => (store as unknown as { openTexts: Array<Uint8Array | undefined> }).openTexts.filter((t) => t !== undefined);
+    const records = Array.from({ length: 40 }, (_, i) => ({ objectID: `w${i}`, title: `waiting record ${i}` }));
+    const batchOf = (slice: typeof records) => {
+      const texts = slice.map((r) => new TextEncoder().encode(JSON.stringify(r)));
+      const batch = new Uint8Array(texts.reduce((n, t) => n + t.length, 0) + 1000);
+      let at = 0;
+      return texts.map((t) => { batch.set(t, at); return batch.subarray(at, (at += t.length)); });
+    };
+    const pushAll = (from: number, to: number) => {
+      const texts = batchOf(records.slice(from, to));
+      records.slice(from, to).forEach((r, i) => store.push(r, texts[i]));
+      return texts;
+    };
+    // a batch applied in slices: each slice leaves texts to copy, beside those an earlier slice copied
+    const first = pushAll(0, 6);
+    store.ownWaitingTexts();
+    const copies = waiting()[0].buffer;
+    expect(waiting().every((t) => t.buffer === copies)).toBe(true);
+    new Uint8Array(first[0].buffer).fill(0x20); // the batch's bytes reused: the copies must not change with them
+    pushAll(6, 10);
+    store.ownWaitingTexts(); // the array grows, the copies made move with it
+    expect(new Set(waiting().map((t) => t.buffer)).size).toBe(1);
+    expect(waiting().map((t) => new TextDecoder().decode(t))).toEqual(records.slice(0, 10).map((r) => JSON.stringify(r)));
+    const grown = waiting()[0].buffer;
+    pushAll(10, 20); // the chunk fills, packed from the texts; 4 wait in the next one
+    store.ownWaitingTexts();
+    expect(waiting()).toHaveLength(4);
+    expect(waiting().every((t) => t.buffer === grown)).toBe(true); // the array is reused
+    pushAll(20, 40);
+    const reopened = await RecordStore.unpack(await store.snapshot());
+    for (const r of records) expect(reopened.get(reopened.idOf(r.objectID)!)).toEqual(r);
+  });
 });
 
 describe('records that came as objects only (an engine in memory)', () => {

@@ -3,7 +3,8 @@
 // sentence says what and where; what is not JSON at all is the JSON check's.
 import { encode } from '@msgpack/msgpack';
 import { describe, expect, it } from 'vitest';
-import { assertStorable, MAX_NESTING, unstorable, withCheckedBodies } from '../../src/index/storable.js';
+import { assertJson } from '../../src/util/json-check.js';
+import { assertStorable, bodyCheckMark, MAX_NESTING, unstorable, withCheckedBodies } from '../../src/index/storable.js';
 
 /** `levels` levels of objects and arrays, alternating, around a string. */
 function nested(levels: number): unknown {
@@ -61,5 +62,20 @@ describe('what a snapshot can hold', () => {
     cyclic.self = cyclic;
     expect(unstorable(cyclic)).toBeUndefined();
     expect(unstorable({ n: Infinity, big: 1n })).toBeUndefined();
+  });
+
+  it('leaves out of the JSON check the actions of a batch whose bodies were found to be JSON as it was read, and only those', () => {
+    const notJson = { objectID: 'b', n: 1n };
+    const batch = () => ({ type: 'batch', indexName: 'i', actions: [{ action: 'addObject', body: notJson }] as object[] });
+    const logged = (operation: { actions: object[] }) => ({ ...operation, at: 1 }); // the log's copy, stamped
+    expect(() => assertJson(logged(batch()))).toThrow('Do not know how to serialize a BigInt');
+    // the API checked each body with unstorable as it read them, from the mark on: none was found not to be JSON
+    expect(() => assertJson(logged(withCheckedBodies(batch(), bodyCheckMark())))).not.toThrow();
+    expect(() => assertJson(logged(withCheckedBodies(batch())))).toThrow('serialize a BigInt'); // no mark: not vouched for
+    const mark = bodyCheckMark();
+    expect(unstorable({ objectID: 'c', n: 2n })).toBeUndefined(); // not JSON: left to the JSON check
+    expect(() => assertJson(logged(withCheckedBodies(batch(), mark)))).toThrow('serialize a BigInt');
+    // what is beside the actions is checked still
+    expect(() => assertJson({ ...withCheckedBodies(batch(), bodyCheckMark()), userID: 1n })).toThrow('serialize a BigInt');
   });
 });

@@ -145,4 +145,32 @@ describe('writes a snapshot could not hold', () => {
     expect((await caller(reopened)('GET', '/1/indexes/w/big')).body).toEqual(expected);
     await reopened.snapshot();
   });
+
+  it('an in-process record that is not JSON is refused as JSON refuses it, in memory and on disk, wherever it is in a batch', async () => {
+    const cyclic: Record<string, unknown> = { objectID: 'cycle' };
+    cyclic.self = { back: cyclic };
+    const many = (bad: object) => Array.from({ length: 300 }, (_, i) => ({ action: 'addObject', body: i === 250 ? bad : { objectID: `m${i}`, i } }));
+    const cases: Array<[unknown[], string]> = [
+      [[{ action: 'addObject', body: cyclic }], 'Invalid JSON: the write cannot be written as JSON (Converting circular structure to JSON)'],
+      [many({ objectID: 'big', n: 1n }), 'Invalid JSON: the write cannot be written as JSON (Do not know how to serialize a BigInt)'],
+      // not JSON, and not storable either: the JSON check's refusal, as before the one walk
+      [[{ action: 'addObject', body: { objectID: 'both', t: 'a\ud800', n: [1n] } }], 'Invalid JSON: the write cannot be written as JSON (Do not know how to serialize a BigInt)'],
+      // an item read after it is refused first: the JSON check comes once every item is read
+      [[{ action: 'addObject', body: { n: 1n } }, { action: 'bogus' }], 'requests[1]: unknown action'],
+      [[{ action: 'partialUpdateObject', objectID: 'p', body: { n: { _operation: 'Add', value: 2n } } }], 'Invalid JSON: the write cannot be written as JSON (Do not know how to serialize a BigInt)'],
+    ];
+    for (const engine of [await Lantern.open({}), await openAt(tempDir())]) {
+      const call = await withIndex(engine);
+      for (const [requests, message] of cases) {
+        const r = await call('POST', '/1/indexes/w/batch', { requests });
+        expect([r.status, String(r.body.message).slice(0, message.length)]).toEqual([400, message]);
+      }
+      // a toJSON (a Date's) is accepted: JSON holds what it gives
+      expect((await call('PUT', '/1/indexes/w/dated', { at: new Date(0) })).status).toBe(200);
+      await engine.waitForTasks();
+      expect(JSON.stringify((await call('GET', '/1/indexes/w/dated')).body)).toBe('{"at":"1970-01-01T00:00:00.000Z","objectID":"dated"}');
+      expect((await call('GET', '/1/indexes/w/m0')).status).toBe(404);
+      await closeEngine(engine);
+    }
+  });
 });
