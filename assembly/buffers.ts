@@ -65,6 +65,16 @@ export class IntVec {
     this.set(this.length++, v);
   }
 
+  /** Lengthens the vector to `n` (when shorter), zero-filling the new elements. */
+  @inline growZeroed(n: i32): void {
+    if (n <= this.length) return;
+    this.reserve(n);
+    // a record's few elements by stores: memory.fill is a call out of the module
+    if (n - this.length > 16) memory.fill(this.ptr + (<usize>this.length << 2), 0, <usize>(n - this.length) << 2);
+    else for (let i = this.length; i < n; i++) this.set(i, 0);
+    this.length = n;
+  }
+
   /** Sets length to n and zero-fills. */
   resetZero(n: i32): void {
     this.reserve(n);

@@ -121,11 +121,21 @@ export function internToken(t: i32): i32 {
   const term = insertIntoTrie(t);
   termUnitStart.push(termUnits.length);
   termUnitLength.push(tokens.foldLength.get(t));
-  for (let i = 0, n = tokens.foldLength.get(t); i < n; i++) termUnits.push(tokens.unit(t, i));
+  appendUnits(t);
   termClass.push(<i32>classOf(term));
   slots.set(slot, term + 1);
   if (termCount * 2 > slotMask) growSlots();
   return term;
+}
+
+/** Appends token `t`'s folded units to termUnits, reserved at once (a word's units are too few for memory.copy's call). */
+function appendUnits(t: i32): void {
+  const n = tokens.foldLength.get(t);
+  const at = termUnits.length;
+  termUnits.reserve(at + n);
+  const from = tokens.foldStart.get(t);
+  for (let i = 0; i < n; i++) termUnits.set(at + i, tokens.units.get(from + i));
+  termUnits.length = at + n;
 }
 
 function insertIntoTrie(t: i32): i32 {

@@ -98,6 +98,9 @@ let postingKey: u32 = 0;
 export let boundedBlocksDecoded: u64 = 0;
 export let boundedBlocksSkipped: u64 = 0;
 
+/** Terms a PostingLists makes room for at once: a page of each of its vectors. */
+const TERMS_PER_STEP = 1024;
+
 /** Posting lists: per term, ascending record ids, delta + varint coded, in unmanaged blocks. */
 @unmanaged
 export class PostingLists {
@@ -111,11 +114,15 @@ export class PostingLists {
   /** Keyed lists only (the ones decoded within candidates): see skip-entries.ts. */
   skips: SkipEntries = new SkipEntries();
 
+  /**
+   * Room for terms below `count`, made TERMS_PER_STEP terms at a time:
+   * indexing asks for it at each new term (a call a vector, nine vectors).
+   */
   ensure(count: i32): void {
-    while (this.ptr.length < count) {
-      this.ptr.push(0); this.length.push(0); this.capacity.push(0); this.lastPlusOne.push(0);
-    }
-    if (this.withKeys) this.skips.ensure(count);
+    if (count <= this.ptr.length) return;
+    const room = (count + TERMS_PER_STEP - 1) & ~(TERMS_PER_STEP - 1);
+    this.ptr.growZeroed(room); this.length.growZeroed(room); this.capacity.growZeroed(room); this.lastPlusOne.growZeroed(room);
+    if (this.withKeys) this.skips.ensure(room);
   }
 
   add(term: i32, doc: i32, key: u32): void {
@@ -389,10 +396,10 @@ export let liveCount: i32 = 0;
 
 export function ensureDocs(count: i32): void {
   if (count <= docPtr.length) return;
-  while (docPtr.length < count) { docPtr.push(0); docLength.push(0); }
-  while (pairSketches.length < count * SKETCH_WORDS) pairSketches.push(0);
+  docPtr.growZeroed(count); docLength.growZeroed(count);
+  pairSketches.growZeroed(count * SKETCH_WORDS);
   // padded to whole 128-bit vectors, as query bitmaps are (wordsets.ts)
-  while (liveBits.length < (((count + 127) >> 7) << 2)) liveBits.push(0);
+  liveBits.growZeroed(((count + 127) >> 7) << 2);
   docCapacity = docPtr.length;
 }
 
