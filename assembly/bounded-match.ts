@@ -20,7 +20,8 @@
 // excluded or stop word: the candidates are then within the other words').
 import { IntVec, readVarint, varintEnd } from './buffers';
 import { LEAD_KEYS, SEGMENT, attributeKey, docLength, docPtr, liveBits, postings, setBit } from './store';
-import { exactBitmap, leadBitmap, levelBitmap, testBit } from './wordsets';
+import { accumulateWordVector, exactBitmap, leadBitmap, levelBitmap, levelsAccumulated, oneTypoBitmap, testBit, typoFreeBitmap } from './wordsets';
+import { noTypoOf, oneTypoAfter } from './candidates';
 import { VECTOR_SHIFT, skipCount } from './skip-entries';
 
 /** Whether the last word's matching may defer terms (see arm). */
@@ -56,7 +57,7 @@ const boundTerms = new IntVec();
 /** Per term, the record being scanned when the term was last met in it (a posting keeps a term's first occurrence only). */
 const seenIn = new IntVec();
 let recordStamp: i32 = 0;
-/** The words before the last one (matched already: their typo levels, not accumulated yet). */
+/** The words before the last one (matched already: measure accumulates their typo levels). */
 let otherWords: i32 = 0;
 
 /**
@@ -159,29 +160,44 @@ export function defer(term: i32, typos: i32, full: bool): void {
   if (full && typos == 0) deferExact.set(term, 1);
 }
 
-/** The candidates of the other words (live, filtered) into the scratch bitmap, and their forward bytes when few enough. */
+/**
+ * The candidates of the other words (live, filtered) into the scratch
+ * bitmap, and their forward bytes when few enough. The pass reads every
+ * level of the other words: it makes them cumulative (accumulateLevels'
+ * work) and leaves their candidates with no typo and with one at most in
+ * the typo bitmaps, free until the candidates are written (see
+ * writeBoundedCandidates), so that no later pass reads the other words'
+ * bitmaps over every record again.
+ */
 function measure(): void {
   measured = true;
   const end = <usize>boundWords << 2;
   const filterEnd = <usize>filterWords << 2;
   const live = liveBits.ptr;
+  const free = typoFreeBitmap(), one = oneTypoBitmap();
+  const all = i32x4.splat(-1);
   boundVectorBits.resetZero((boundWords >> VECTOR_SHIFT) + 1);
   const vectors = boundVectorBits.ptr;
   let count = 0, held = 0;
   for (let o: usize = 0; o < end; o += 16) {
     let bits = v128.load(live + o);
+    let typoFree = all, oneTypo = all;
     for (let w = 0; w < otherWords; w++) {
-      const any = v128.or(
-        v128.or(v128.load(levelBitmap(w, 0) + o), v128.load(levelBitmap(w, 1) + o)),
-        v128.or(v128.load(levelBitmap(w, 2) + o), v128.load(levelBitmap(w, 3) + o)),
-      );
-      bits = v128.and(bits, any);
+      const matched = accumulateWordVector(w, o);
+      bits = v128.and(bits, matched);
+      const unmatched = v128.not(matched);
+      const noTypo = noTypoOf(w, o, unmatched);
+      oneTypo = oneTypoAfter(w, o, typoFree, oneTypo, unmatched, noTypo);
+      typoFree = v128.and(typoFree, noTypo);
     }
     if (filterBitmap != 0) bits = o < filterEnd ? v128.and(bits, v128.load(filterBitmap + o)) : i32x4.splat(0);
     v128.store(boundBitmap + o, bits);
+    v128.store(free + o, v128.and(bits, typoFree));
+    v128.store(one + o, v128.and(bits, oneTypo));
     if (v128.any_true(bits)) { setBit(vectors, <u32>(o >> 4)); held++; }
     count += <i32>(popcnt(i64x2.extract_lane(bits, 0)) + popcnt(i64x2.extract_lane(bits, 1)));
   }
+  levelsAccumulated(otherWords);
   const share = <f64>held / <f64>(boundWords >> 2);
   heldVectorsLog = share < 1 ? -Math.log(1 - share) : Infinity;
   if (count > (boundWords << 5) >> MAX_SHARE_SHIFT) return;

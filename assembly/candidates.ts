@@ -10,6 +10,7 @@ import {
   bitmapWords, candidateBitmap, foldKeysAhead, foldKeysLater, foldedBestAttribute, keysFolded, leadBitmap, levelBitmap, matchedBitmap, oneTypoBitmap, typoFreeBitmap,
 } from './wordsets';
 import { isExcluded, isOptional, stopWords } from './ranking';
+import { boundVectorWords, boundVectors } from './bounded-match';
 
 /**
  * Words every candidate matches; words of which it matches one at least (all
@@ -50,36 +51,35 @@ function assignWordRoles(): void {
 }
 
 /**
+ * With the records of a vector matched with no typo and with one at most
+ * over the words before, `oneTypo` after word w (at byte `o`) too; a word
+ * counts 0 typos where it matches with none or not at all.
+ */
+@inline export function oneTypoAfter(w: i32, o: usize, typoFree: v128, oneTypo: v128, unmatched: v128, noTypo: v128): v128 {
+  return v128.or(v128.and(oneTypo, noTypo), v128.and(typoFree, v128.or(v128.load(levelBitmap(w, 1) + o), unmatched)));
+}
+
+/** The records of a vector (at byte `o`) word w matches with no typo or not at all. */
+@inline export function noTypoOf(w: i32, o: usize, unmatched: v128): v128 {
+  return v128.or(v128.load(levelBitmap(w, 0) + o), unmatched);
+}
+
+/**
  * Writes the candidate bitmap and the bitmaps of the candidates with no typo
  * and with one at most, 128 records at a time (bitmaps are padded to whole
  * vectors), and counts them. A word counts 0 typos where it matches with
  * none or not at all (an optional word): the sum of typosOf. `filter` is the
  * address of a filter bitmap of `filterWords` u32 words (a multiple of 4;
- * records past them are filtered out), or 0. `within` (0: none) is a bitmap
- * known to hold every candidate (a bounded word's, see bounded-match.ts):
- * the 128 records of a vector it leaves empty are no candidates, and their
- * words' bitmaps are not read.
+ * records past them are filtered out), or 0.
  */
-export function writeCandidates(filter: usize, filterWords: i32, within: usize): void {
-  assignWordRoles();
-  listedTypoTied = false;
-  const target = candidateBitmap(), free = typoFreeBitmap(), one = oneTypoBitmap(), live = liveBits.ptr;
+export function writeCandidates(filter: usize, filterWords: i32): void {
+  startCandidates();
+  const live = liveBits.ptr;
   const end = <usize>bitmapWords << 2;
   const filterEnd = <usize>filterWords << 2;
   const none = i32x4.splat(0), all = i32x4.splat(-1);
-  let count = 0, freeCount = 0, oneCount = 0;
   for (let o: usize = 0; o < end; o += 16) {
     let bits = v128.load(live + o);
-    if (within != 0) {
-      const known = v128.load(within + o);
-      if (!v128.any_true(known)) {
-        v128.store(target + o, none);
-        v128.store(free + o, none);
-        v128.store(one + o, none);
-        continue;
-      }
-      bits = v128.and(bits, known);
-    }
     // records with no typo so far, and with one at most so far
     let typoFree = all, oneTypo = all, some = none;
     for (let w = 0; w < wordCount && v128.any_true(bits); w++) {
@@ -87,26 +87,63 @@ export function writeCandidates(filter: usize, filterWords: i32, within: usize):
       const matched = v128.load(matchedBitmap(w) + o);
       if (isExcluded(w)) { bits = v128.andnot(bits, matched); continue; }
       const unmatched = v128.not(matched);
-      const noTypo = v128.or(v128.load(levelBitmap(w, 0) + o), unmatched);
-      oneTypo = v128.or(v128.and(oneTypo, noTypo), v128.and(typoFree, v128.or(v128.load(levelBitmap(w, 1) + o), unmatched)));
+      const noTypo = noTypoOf(w, o, unmatched);
+      oneTypo = oneTypoAfter(w, o, typoFree, oneTypo, unmatched, noTypo);
       typoFree = v128.and(typoFree, noTypo);
       if ((requiredWords & bit) != 0) bits = v128.and(bits, matched);
       else if ((anyOfWords & bit) != 0) some = v128.or(some, matched);
     }
     if (anyOfWords != 0) bits = v128.and(bits, some);
     if (filter != 0) bits = o < filterEnd ? v128.and(bits, v128.load(filter + o)) : none;
-    const freeBits = v128.and(bits, typoFree);
-    const oneBits = v128.and(bits, oneTypo);
-    v128.store(target + o, bits);
-    v128.store(free + o, freeBits);
-    v128.store(one + o, oneBits);
-    count += popcount128(bits);
-    freeCount += popcount128(freeBits);
-    oneCount += popcount128(oneBits);
+    storeCandidates(o, bits, v128.and(bits, typoFree), v128.and(bits, oneTypo));
   }
-  candidateCount = count;
-  typoFreeCount = freeCount;
-  oneTypoCount = oneCount;
+}
+
+/** Starts the candidates' counts (see storeCandidates). */
+function startCandidates(): void {
+  assignWordRoles();
+  listedTypoTied = false;
+  candidateCount = 0;
+  typoFreeCount = 0;
+  oneTypoCount = 0;
+}
+
+/** The candidates of one vector (at byte `o`), with no typo and with one at most: stored and counted. */
+@inline function storeCandidates(o: usize, bits: v128, freeBits: v128, oneBits: v128): void {
+  v128.store(candidateBitmap() + o, bits);
+  v128.store(typoFreeBitmap() + o, freeBits);
+  v128.store(oneTypoBitmap() + o, oneBits);
+  candidateCount += popcount128(bits);
+  typoFreeCount += popcount128(freeBits);
+  oneTypoCount += popcount128(oneBits);
+}
+
+/**
+ * writeCandidates when the last word w was bounded (see bounded-match.ts):
+ * every word is required, and the bound's measure left the other words'
+ * candidates (live, filtered) in the candidate bitmap and their typo-free
+ * and one-typo records among them in the typo bitmaps, zero outside the
+ * vectors of the bound summary. Only those vectors are read, and only w's
+ * bitmaps.
+ */
+export function writeBoundedCandidates(w: i32): void {
+  startCandidates();
+  const target = candidateBitmap(), free = typoFreeBitmap(), one = oneTypoBitmap();
+  const vectors = boundVectors(), vectorWords = boundVectorWords();
+  for (let i = 0; i < vectorWords; i++) {
+    let held = load<u32>(vectors + (<usize>i << 2));
+    while (held != 0) {
+      const o = (<usize>(i << 5) + <usize>ctz(held)) << 4;
+      held &= held - 1;
+      const matched = v128.load(matchedBitmap(w) + o);
+      const bits = v128.and(v128.load(target + o), matched);
+      const unmatched = v128.not(matched);
+      const noTypo = noTypoOf(w, o, unmatched);
+      const typoFree = v128.load(free + o);
+      const oneTypo = oneTypoAfter(w, o, typoFree, v128.load(one + o), unmatched, noTypo);
+      storeCandidates(o, bits, v128.and(bits, v128.and(typoFree, noTypo)), v128.and(bits, oneTypo));
+    }
+  }
 }
 
 /** How many candidates `bucket` holds. */

@@ -19,7 +19,7 @@ import {
   attributeRulesActive, exactFromScan, exactOf, isAdjacentPair, isExcluded, isStop, matchedWordsOf, rankOf, scanRecord, scannedWords, setAttributeRules, setWordRoles, stopWords, typosOf,
 } from './ranking';
 import {
-  ALL_CANDIDATES, ONE_TYPO_AT_MOST, TYPO_FREE, anyOfWords, bucketCount, candidateCount, candidates, listCandidates, oneTypoCount, requiredWords, typoFreeCount, typoTiedIn, writeCandidates,
+  ALL_CANDIDATES, ONE_TYPO_AT_MOST, TYPO_FREE, anyOfWords, bucketCount, candidateCount, candidates, listCandidates, oneTypoCount, requiredWords, typoFreeCount, typoTiedIn, writeBoundedCandidates, writeCandidates,
 } from './candidates';
 import {
   countHits, criteriaCount, distinctLimit, isConstant, prepareCriteria, rankCandidates, ranked, rankedGroup, scanOnce, scannedAttribute, scannedExact, scannedProximity, setDistinctLimit,
@@ -77,9 +77,9 @@ function prepareWords(queryPtr: usize, queryLength: i32): void {
  * known candidates when it has some.
  */
 function writeQueryCandidates(): void {
+  if (boundedWord >= 0 && knownCandidates() != 0) { writeBoundedCandidates(boundedWord); return; }
   const offset = unchecked(params[P_FILTER]);
-  const within = boundedWord >= 0 ? knownCandidates() : 0;
-  writeCandidates(offset >= 0 ? scratchBase() + <usize>offset : 0, unchecked(params[P_FILTER_WORDS]), within);
+  writeCandidates(offset >= 0 ? scratchBase() + <usize>offset : 0, unchecked(params[P_FILTER_WORDS]));
 }
 
 /**

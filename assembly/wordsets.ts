@@ -132,6 +132,7 @@ export function prepareWordsets(wordTotal: i32, docCapacity: i32, termTotal: i32
   keyLog.length = 0;
   leadFolded = false;
   unfolded = 0;
+  accumulatedWords = 0;
   nextEpoch();
   searchMarked = false;
 }
@@ -519,12 +520,8 @@ export function matchDeferred(w: i32): void {
  * word) is read in their vectors only.
  */
 export function accumulateLevels(w: i32): void {
-  let state = CLEAR;
-  for (let level = 0; level < EXACT; level++) {
-    const s = stateOf(levelIndex(w, level));
-    if (s > state) state = s;
-    noteWrite(w, level, state);
-  }
+  if (w < accumulatedWords) return;
+  const state = noteLevelsAccumulated(w);
   if (state == CLEAR) return;
   const l0 = levelBitmap(w, 0), l1 = levelBitmap(w, 1), l2 = levelBitmap(w, 2), l3 = levelBitmap(w, 3);
   if (state == ANYWHERE) {
@@ -542,12 +539,48 @@ export function accumulateLevels(w: i32): void {
   }
 }
 
-@inline function accumulateVector(l0: usize, l1: usize, l2: usize, l3: usize, o: usize): void {
+/** Raises the states of word w's levels to what accumulating them leaves (a level holds the records of those below it); returns the highest. */
+function noteLevelsAccumulated(w: i32): i32 {
+  let state = CLEAR;
+  for (let level = 0; level < EXACT; level++) {
+    const s = stateOf(levelIndex(w, level));
+    if (s > state) state = s;
+    noteWrite(w, level, state);
+  }
+  return state;
+}
+
+/** Makes one vector of the levels cumulative; returns the last (the records matched at all). */
+@inline function accumulateVector(l0: usize, l1: usize, l2: usize, l3: usize, o: usize): v128 {
   const b = v128.or(v128.load(l1 + o), v128.load(l0 + o));
   v128.store(l1 + o, b);
   const c = v128.or(v128.load(l2 + o), b);
   v128.store(l2 + o, c);
-  v128.store(l3 + o, v128.or(v128.load(l3 + o), c));
+  const d = v128.or(v128.load(l3 + o), c);
+  v128.store(l3 + o, d);
+  return d;
+}
+
+/**
+ * The words before this one have cumulative levels already: a pass over
+ * every record that reads their levels anyway (the bounded last word's
+ * measure, see bounded-match.ts) accumulated them in passing.
+ */
+let accumulatedWords = 0;
+
+/**
+ * accumulateLevels for one 128-record vector (at byte `o`) of word w, in
+ * another pass over every record; returns the records w matches there.
+ * levelsAccumulated must follow the pass.
+ */
+@inline export function accumulateWordVector(w: i32, o: usize): v128 {
+  return accumulateVector(levelBitmap(w, 0), levelBitmap(w, 1), levelBitmap(w, 2), levelBitmap(w, 3), o);
+}
+
+/** Words 0 to `count` - 1 had every vector accumulated (accumulateWordVector): accumulateLevels skips them. */
+export function levelsAccumulated(count: i32): void {
+  for (let w = 0; w < count; w++) noteLevelsAccumulated(w);
+  accumulatedWords = count;
 }
 
 export { testBit };

@@ -5,7 +5,7 @@
 // gives: the same hits in the same order with the same ranking figures, and
 // the same words reported unmatched.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { build, query, ready, segmentsOf, tokensOf, type Doc } from './helpers.js';
+import { CRITERION, build, query, ready, segmentsOf, tokensOf, type Doc } from './helpers.js';
 import type { CoreIndex, CoreQuery } from '../../src/core/core-index.js';
 import { prng } from '../support/random.js';
 
@@ -140,6 +140,30 @@ describe('the last word bounded by the other words\' candidates', () => {
       const fast = answer(core, query(text, { length: 20 }));
       expect(fast, text).toMatchObject({ nbHits: 0, unmatched: 0 });
       expect(fast, text).toEqual(answer(core, query(text, { length: 20, boundLastWord: false })));
+    }
+  });
+  // The bound's pass leaves the other words' typo-free and one-typo records
+  // for the candidates' typo buckets: "colour" matches "color" (one typo) and
+  // "colur" (one, two with "colr"), and a page of typo-free candidates is
+  // listed from the typo-free bucket alone, the typo criterion tied in it
+  // (ranked by typo and custom rank only: no other criterion tells the
+  // spellings apart).
+  it('lists the typo buckets the other words\' typos leave', () => {
+    const rnd = prng(47);
+    const filler = ['bravo', 'delta', 'echo', 'golf', 'hotel'];
+    const text = (length: number) => Array.from({ length }, () => filler[Math.floor(rnd() * filler.length)]).join(' ');
+    const spellings = ['colour', 'color', 'colur', 'colr'];
+    const docs: Doc[] = Array.from({ length: 4000 }, (_, i) => [`${spellings[i % 4]} ${text(2)} alpha${i % 3 === 0 ? 'bet' : ''}`, text(8)]);
+    // the typo'd spellings rank first: a bucket holding them ranks them first too
+    const ranks = Int32Array.from({ length: docs.length }, (_, i) => (i % 4 === 0 ? 0 : 1000 + (i % 97)));
+    const criteria = [CRITERION.typo, CRITERION.custom];
+    for (const text of ['colour alp', 'colour alphab', 'colr alp', 'colur alpha', 'color alph']) {
+      for (const length of [20, 400, 1200]) {
+        const core = build(docs, { attributes: [{ rank: 0 }, { rank: 1 }] });
+        core.setRanks(0, ranks);
+        const fast = answer(core, query(text, { length, criteria }));
+        expect(fast, text).toEqual(answer(core, query(text, { length, criteria, boundLastWord: false })));
+      }
     }
   });
 });
