@@ -32,7 +32,7 @@ for (const dist of values.dist) {
   await engine.close?.();
 }
 
-const times = values.dist.map(() => []);
+const times = values.dist.map(() => /** @type {number[]} */ ([]));
 for (let round = 0; round < rounds && !values.skip; round++) {
   for (let i = 0; i < classes.length; i++) {
     const core = new classes[i]();
