@@ -93,7 +93,8 @@ function entryBytes(words: i32): usize { return (<usize>words << 3) + (<usize>wo
 // --- keeping entries across writes
 
 /** Entries by cache key: open addressing, slot = entry index + 1 (0 = empty); rebuilt whenever entries come or go. */
-const TABLE_SLOTS = 256;
+const TABLE_BITS = 8;
+const TABLE_SLOTS = 1 << TABLE_BITS;
 const entryTable = new IntVec();
 entryTable.resetZero(TABLE_SLOTS);
 
@@ -106,7 +107,9 @@ function indexEntries(): void {
   }
 }
 
-@inline function tableSlot(key: i32): i32 { return <i32>((<u32>key * 0x9e3779b1) >> 24); }
+/** A cache key's slot in a table of 2^bits slots (Fibonacci hashing: node and term numbers come in runs). */
+@inline function keySlot(key: i32, bits: i32): i32 { return <i32>((<u32>key * 0x9e3779b1) >> (32 - bits)); }
+@inline function tableSlot(key: i32): i32 { return keySlot(key, TABLE_BITS); }
 
 /** The entry under `key`, or -1. */
 function entryOf(key: i32): i32 {
@@ -162,9 +165,10 @@ export function worthCaching(bytes: i32, records: i32): bool {
  * when missing and asked for before (see seenBefore): the bitmap, then per
  * record (32 per bitmap word) a u16 holding 0xffff - its best key in the
  * subtree (0: not in the subtree). Returns 0 on a key's first ask (the
- * caller decodes the terms itself), when the subtree has keys too large for 16 bits (the entry it
- * was to replace is then gone too), or when the
- * cache is full and its least valuable entry (uses × posting bytes) is worth
+ * caller decodes the terms itself; see AT_ONCE_BYTES_PER_RECORD for the
+ * subtrees cached at once), when the subtree has keys too large for 16
+ * bits (the entry it was to replace is then gone too), or when the cache
+ * is full and its least valuable entry (uses × posting bytes) is worth
  * more than this one's first use: a reader cycling over more subtrees than
  * fit (as-you-type over many phrases) then keeps hitting the entries it has,
  * where an LRU cache would miss every time.
@@ -201,6 +205,14 @@ export function subtreeEntry(key: i32, terms: IntVec, bytes: i32): usize {
 }
 
 /**
+ * From this many posting bytes per record an entry is built on the first
+ * ask: decoding such a subtree (a one- or two-letter prefix, a stop word)
+ * costs more than building its entry over it, and the next keystrokes meet
+ * it again.
+ */
+const AT_ONCE_BYTES_PER_RECORD = 1.0;
+
+/**
  * Keys asked for once and not cached: a direct-mapped table of the last key
  * per slot (key + 1; 0: empty). An entry is built on a key's second ask,
  * not its first: building one zero-fills and fills a bitmap and a key per
@@ -210,19 +222,12 @@ export function subtreeEntry(key: i32, terms: IntVec, bytes: i32): usize {
  * once (most, at first sight) never pay for an entry; a prefix met again
  * (the next keystroke, a frequent word) is cached from its second ask.
  */
-/**
- * From this many posting bytes per record an entry is built on the first
- * ask: decoding such a subtree (a one- or two-letter prefix, a stop word)
- * costs more than building its entry over it, and the next keystrokes meet
- * it again.
- */
-const AT_ONCE_BYTES_PER_RECORD = 1.0;
 const SEEN_BITS = 10;
 const seenKeys = new StaticArray<i32>(1 << SEEN_BITS);
 
 /** Whether `key` was asked for before (since its slot last held another key); notes it when not. */
 function seenBefore(key: i32): bool {
-  const slot = <i32>((<u32>key * 0x9e3779b1) >> (32 - SEEN_BITS));
+  const slot = keySlot(key, SEEN_BITS);
   if (unchecked(seenKeys[slot]) == key + 1) return true;
   unchecked(seenKeys[slot] = key + 1);
   return false;

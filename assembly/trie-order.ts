@@ -101,26 +101,29 @@ function listChildren(): void {
   childEntries.length = 0;
   childNode.reserveSpared(entries);
   childNode.length = 0;
+  rootChildrenFrom = 0;
+  rootChildrenEnd = n > 0 ? childCount(0) : 0;
   // each run starts where the runs of the entries before its node's end
-  let runEnd = n > 0 ? childCount(0) : 0;
+  let runEnd = rootChildrenEnd;
   for (let k = 0; k < entries; k++) {
     const child = order.get(k + 1);
-    let mask = 0;
-    for (let grandchild = child + 1, end = orderedEnd.get(child); grandchild < end; grandchild = orderedEnd.get(grandchild)) mask |= charBit(orderedChar.get(grandchild));
+    let mask = 0, count = 0;
+    for (let grandchild = child + 1, end = orderedEnd.get(child); grandchild < end; grandchild = orderedEnd.get(grandchild)) {
+      mask |= charBit(orderedChar.get(grandchild));
+      count++;
+    }
     childEntries.push(orderedChar.get(child));
     childEntries.push(orderedTerm.get(child));
     childEntries.push(runEnd);
     childEntries.push(mask);
     childNode.push(child);
-    runEnd += childCount(child);
+    runEnd += count;
   }
   // past the last entry: where the last run ends
   childEntries.push(0);
   childEntries.push(-1);
   childEntries.push(runEnd);
   childEntries.push(0);
-  rootChildrenFrom = 0;
-  rootChildrenEnd = n > 0 ? childCount(0) : 0;
   freeVec(order);
 }
 
