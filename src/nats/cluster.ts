@@ -22,7 +22,7 @@ import { applicationNamesOf, namesOf, type JetStreamNames } from './names.js';
 import { UserDirectory } from './user-directory.js';
 import { KeyDirectory } from './key-directory.js';
 import { NatsClusterNodes } from './cluster-nodes.js';
-import { nobodyAnswered, whenAnswered } from './patience.js';
+import { FOR_MAKING, nobodyAnswered, NotAnsweredError, whenAnswered } from './patience.js';
 import { SnapshotStore } from './snapshot-store.js';
 import { StreamLog } from './stream-log.js';
 
@@ -86,11 +86,13 @@ export async function natsCluster(options: NatsClusterOptions): Promise<NatsClus
   try {
     const names = namesOf(options.appId, options.cluster);
     const replicas = options.replicas ?? 1;
-    // JetStream calls are tried again while a NATS cluster elects a leader: a short wait for each lets them through sooner
+    // JetStream calls are tried again while a NATS cluster elects a leader: a short wait for each lets them through sooner.
+    // Nobody answering the first (JetStream's account) means JetStream is not enabled; once it has answered, it means
+    // a stream is not listening yet (another node made it a moment ago), and is waited out too.
     const jsm = await whenAnswered(() => jetstreamManager(nc, { timeout: API_TIMEOUT_MS }));
-    await whenAnswered(() => ensureStream(jsm, names, replicas), { makes: true });
+    await whenAnswered(() => ensureStream(jsm, names, replicas), FOR_MAKING);
     const js = jetstream(nc, { timeout: API_TIMEOUT_MS });
-    const bucket = await whenAnswered(() => new Objm(js).create(names.bucket, { replicas, storage: StorageType.File }), { makes: true });
+    const bucket = await whenAnswered(() => new Objm(js).create(names.bucket, { replicas, storage: StorageType.File }), FOR_MAKING);
     const log = new StreamLog(nc, js, jsm, names, report);
     void watch(nc, log, report);
     const storage = new SnapshotStore(bucket, log, () => nc.close());
@@ -112,7 +114,7 @@ async function joinClusters(nc: NatsConnection, js: JetStreamClient, appId: stri
 
 /** What to do about a NATS that cannot hold the data: the likely cause, in parentheses (nothing when it is not known). */
 function hintFor(e: unknown, { servers, replicas = 1 }: NatsClusterOptions): string {
-  if (nobodyAnswered(e)) return ` (start the NATS server at ${servers.join(', ')} with -js, or jetstream {} in its configuration)`;
+  if (nobodyAnswered(e) && !(e instanceof NotAnsweredError)) return ` (start the NATS server at ${servers.join(', ')} with -js, or jetstream {} in its configuration)`;
   const code = e instanceof JetStreamApiError ? e.code : undefined;
   if (replicas > 1 && (code === REPLICAS_NOT_CLUSTERED || code === INSUFFICIENT_RESOURCES)) return ` (--nats-replicas ${replicas} needs a JetStream cluster of ${replicas} servers or more)`;
   return '';

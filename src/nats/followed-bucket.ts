@@ -6,7 +6,7 @@
 // node's own and the others', are handed over as the watch sees them.
 import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
 import type { JetStreamClient } from '@nats-io/jetstream';
-import { whenAnswered } from './patience.js';
+import { FOR_A_WRITE, FOR_MAKING, whenAnswered } from './patience.js';
 
 /** What a bucket's reader does with each entry; `what` names the bucket in messages (`user assignments`). */
 interface BucketReader {
@@ -24,9 +24,19 @@ export abstract class FollowedBucket {
 
   /** Opens (making it the first time) the bucket `name`, and resolves once what it holds is applied. */
   protected async openBucket(js: JetStreamClient, name: string, replicas: number): Promise<this> {
-    this.kv = await whenAnswered(() => new Kvm(js).create(name, { history: 1, replicas }), { makes: true });
+    this.kv = await whenAnswered(() => new Kvm(js).create(name, { history: 1, replicas }), FOR_MAKING);
     await follow(this.kv, { what: this.what, apply: (entry) => this.applyChange(entry) });
     return this;
+  }
+
+  /** Stores `value` under `key` (waiting for a bucket another node has just made, or one electing its leader, to listen). */
+  protected async put(key: string, value: string): Promise<void> {
+    await whenAnswered(() => this.kv.put(key, value), FOR_A_WRITE);
+  }
+
+  /** Deletes `key` (waiting, as `put` does, for the bucket to listen). */
+  protected async delete(key: string): Promise<void> {
+    await whenAnswered(() => this.kv.delete(key), FOR_A_WRITE);
   }
 
   /** Applies an entry of the bucket (the node's own writes too). */

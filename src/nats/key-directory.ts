@@ -33,7 +33,7 @@ export class KeyDirectory extends FollowedBucket implements SharedKeys {
   async write(change: ApiKeyChange): Promise<void> {
     const stored = this.storedAfter(change);
     if (!stored) return;
-    await this.kv.put(`${KEY}${escaped(stored.key.value)}`, JSON.stringify(stored));
+    await this.put(`${KEY}${escaped(stored.key.value)}`, JSON.stringify(stored));
     this.hold(stored);
   }
 

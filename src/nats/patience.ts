@@ -5,7 +5,9 @@
 // reading a snapshot (one it could not read is not a damaged one), and
 // sending a write. Nodes starting together race to make the same stream:
 // the server may tell the loser its name or subjects are taken, and the
-// call made again finds the stream the winner made.
+// call made again finds the stream the winner made; the loser may also be
+// told the stream exists before the winner's stream listens on its
+// subjects, so its first write finds nobody for a moment.
 import { NoRespondersError, RequestError, TimeoutError } from '@nats-io/transport-node';
 import { JetStreamApiError } from '@nats-io/jetstream';
 
@@ -14,8 +16,9 @@ export interface Patience {
   ms?: number;
   /**
    * Whether nobody answering is worth waiting for: a write to a stream
-   * whose leader is being elected (otherwise it means JetStream is not
-   * enabled, and waiting will not change that).
+   * whose leader is being elected or that another node has just made, or
+   * any call once JetStream has answered (before that, it means JetStream
+   * is not enabled, and waiting will not change that).
    */
   forResponders?: boolean;
   /**
@@ -24,6 +27,15 @@ export interface Patience {
    */
   makes?: boolean;
 }
+
+/** How long a write waits for a stream to listen (the leader of one that lost it is elected within seconds). */
+export const FOR_A_WRITE: Patience = { ms: 15_000, forResponders: true };
+
+/** How a call that makes a stream or a bucket waits, once JetStream has answered (another node may be making it too). */
+export const FOR_MAKING: Patience = { makes: true, forResponders: true };
+
+/** JetStream still not answering once the patience ran out (its `cause` is the last answer). */
+export class NotAnsweredError extends Error {}
 
 /** `call`'s result, tried again while JetStream does not answer (for `patience.ms`); any other error passes through. */
 export async function whenAnswered<T>(call: () => Promise<T>, { ms = 30_000, forResponders = false, makes = false }: Patience = {}): Promise<T> {
@@ -35,7 +47,7 @@ export async function whenAnswered<T>(call: () => Promise<T>, { ms = 30_000, for
     } catch (e) {
       if (racing && madeMeanwhile(e)) { racing = false; continue; }
       if (!(unanswered(e) || (forResponders && nobodyAnswered(e)))) throw e;
-      if (Date.now() > deadline) throw new Error(`NATS JetStream did not answer for ${ms / 1000} s (${(e as Error).message})`, { cause: e });
+      if (Date.now() > deadline) throw new NotAnsweredError(`NATS JetStream did not answer for ${ms / 1000} s (${(e as Error).message})`, { cause: e });
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }

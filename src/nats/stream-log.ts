@@ -11,7 +11,7 @@ import type { JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstrea
 import { ApiError } from '../util/errors.js';
 import { LogTrimmedError, type NewEntry, type SharedEntry, type SharedLog } from '../durability/shared-log.js';
 import type { JetStreamNames } from './names.js';
-import { whenAnswered } from './patience.js';
+import { FOR_A_WRITE, whenAnswered } from './patience.js';
 import { StreamReader } from './stream-reader.js';
 
 /** Headers of an entry: the node that wrote it; a queued write's weight (absent: an immediate one) and index. */
@@ -20,13 +20,12 @@ const WEIGHT = 'Lantern-Weight';
 const INDEX = 'Lantern-Index';
 
 /**
- * How long a write waits for JetStream's acknowledgement, each time it is
- * sent and in all: it is sent again (with the same message ID, so it is
- * stored once) while JetStream does not answer, since a stream whose
- * leader was lost elects another within seconds.
+ * How long a write waits for JetStream's acknowledgement each time it is
+ * sent: it is sent again (with the same message ID, so it is stored once)
+ * while JetStream does not answer, for `FOR_A_WRITE` in all, since a stream
+ * whose leader was lost elects another within seconds.
  */
 const ACK_TIMEOUT_MS = 4000;
-const WRITE_PATIENCE_MS = 15_000;
 /** Room left in a message for its headers and subject (NATS counts them in max_payload). */
 const HEADROOM = 1024;
 
@@ -66,7 +65,7 @@ export class StreamLog implements SharedLog {
     if (queued && group !== undefined) h.set(INDEX, encodeURIComponent(group));
     const sent = { headers: h, msgID: nuid.next(), timeout: ACK_TIMEOUT_MS };
     try {
-      return (await whenAnswered(() => this.js.publish(this.names.subject, bytes, sent), { ms: WRITE_PATIENCE_MS, forResponders: true })).seq;
+      return (await whenAnswered(() => this.js.publish(this.names.subject, bytes, sent), FOR_A_WRITE)).seq;
     } catch (e) {
       throw new ApiError('unavailable', `NATS JetStream did not acknowledge the write (${messageOf(e)}): it may not be stored; try again`);
     }

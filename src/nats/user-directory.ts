@@ -32,20 +32,20 @@ export class UserDirectory extends FollowedBucket implements SharedAssignments {
 
   /** Makes `cluster` one users may be assigned to (a node serving it is starting). */
   async register(cluster: string): Promise<void> {
-    await this.kv.put(`${CLUSTER}${escaped(cluster)}`, cluster);
+    await this.put(`${CLUSTER}${escaped(cluster)}`, cluster);
     this.clusterNames.add(cluster);
   }
 
   async assign(cluster: string, users: string[], at: number, movingFrom?: string): Promise<void> {
     for (const userID of users) {
       const stored: StoredUser = { userID, cluster, createdAt: this.users.get(userID)?.createdAt ?? at, ...(movingFrom === undefined ? {} : { movingFrom }) };
-      await this.kv.put(keyOf(userID), JSON.stringify(stored));
+      await this.put(keyOf(userID), JSON.stringify(stored));
       this.hold(stored);
     }
   }
 
   async remove(userID: string): Promise<void> {
-    await this.kv.delete(keyOf(userID));
+    await this.delete(keyOf(userID));
     this.users.delete(userID);
   }
 

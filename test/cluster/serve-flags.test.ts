@@ -50,6 +50,18 @@ describe('lantern serve --nats, told what it cannot do', () => {
     expect(stderr).toContain(`cannot connect to NATS at ${url}`);
   });
 
+  it.skipIf(!run)('a NATS without JetStream: one line saying to start it with -js, without waiting for it', async () => {
+    const plain = await startNats(1, { jetstream: false });
+    try {
+      // serve() gives up after 20 s: JetStream's patience (30 s) must not apply to a server that has none
+      const { code, stderr } = await serve(['--nats', plain.urls, '--app-id', 'A']);
+      expect([code, stderr.trim().split('\n').length], stderr).toEqual([1, 1]);
+      expect(stderr).toContain(`start the NATS server at ${plain.urls} with -js`);
+    } finally {
+      await plain.close();
+    }
+  });
+
   it.skipIf(!run)('more copies than the NATS servers can keep: one line saying what it needs', async () => {
     const { code, stderr } = await serve(['--nats', nats.urls, '--app-id', 'A', '--nats-replicas', '3']);
     expect([code, stderr.trim().split('\n').length], stderr).toEqual([1, 1]);

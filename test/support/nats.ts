@@ -65,14 +65,17 @@ export async function freePort(): Promise<number> {
 export interface NatsOptions {
   /** The largest message a client may publish (default 8MB: batches of a few thousand records fit in one). */
   maxPayload?: string;
+  /** Whether the servers run JetStream (default true; false: a NATS that cannot hold an application's data). */
+  jetstream?: boolean;
 }
 
 /**
- * Starts `count` nats-server processes with JetStream: one alone, or a
- * cluster of `count` routed to each other. Resolves once JetStream answers
- * on every one (a cluster has elected its meta leader).
+ * Starts `count` nats-server processes with JetStream (unless told not
+ * to): one alone, or a cluster of `count` routed to each other. Resolves
+ * once JetStream answers on every one (a cluster has elected its meta
+ * leader).
  */
-export async function startNats(count = 1, { maxPayload = '8MB' }: NatsOptions = {}): Promise<NatsGroup> {
+export async function startNats(count = 1, { maxPayload = '8MB', jetstream = true }: NatsOptions = {}): Promise<NatsGroup> {
   const dir = mkdtempSync(join(tmpdir(), 'lantern-nats-'));
   const ports = await Promise.all(Array.from({ length: count }, async () => ({ client: await freePort(), route: await freePort(), http: await freePort() })));
   const servers = ports.map((port, i) => {
@@ -83,7 +86,7 @@ export async function startNats(count = 1, { maxPayload = '8MB' }: NatsOptions =
       `listen: "127.0.0.1:${port.client}"`,
       `http: "127.0.0.1:${port.http}"`,
       `max_payload: ${maxPayload}`,
-      `jetstream { store_dir: "${join(dir, `store-${i + 1}`)}" }`,
+      ...(jetstream ? [`jetstream { store_dir: "${join(dir, `store-${i + 1}`)}" }`] : []),
       ...(count > 1 ? [`cluster { name: "lantern-test", listen: "127.0.0.1:${port.route}", routes: [${routes.join(', ')}] }`] : []),
     ].join('\n'));
     return serverProcess(config, port.client, port.http);
