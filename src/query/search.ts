@@ -188,7 +188,8 @@ export function searchIndex(index: SearchIndex, requested: SearchParams, context
     params: encodeParams(requested),
     processingTimeMS: Math.round(performance.now() - started),
   });
-  const objectIDs = found.hits.map((hit) => index.objectIDOf(hit.id)!);
+  // every hit holds its record's objectID (see project): asking the store again read each record's bytes twice
+  const objectIDs = hits.map((hit) => hit.objectID);
   return { nbHits: found.nbHits, page, objectIDs, answer, responseFields: setting('responseFields') };
 }
 

@@ -10,9 +10,13 @@ export function own(object: object, key: string): unknown {
   return Object.hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined;
 }
 
-/** Object.assign, which would set `target`'s prototype for a "__proto__" key of `source`. */
+/**
+ * Object.assign, which would set `target`'s prototype for a "__proto__" key
+ * of `source`. A for-in over the own keys, not Object.entries: that made an
+ * array for each key, and every search's parameters pass here.
+ */
 export function assignOwn(target: object, source: object): void {
-  for (const [key, value] of Object.entries(source)) setOwn(target, key, value);
+  for (const key in source) if (Object.hasOwn(source, key)) setOwn(target, key, (source as Record<string, unknown>)[key]);
 }
 
 /** Gives the object an own enumerable `key` ("__proto__" too: a data property, not the prototype). */
