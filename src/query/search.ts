@@ -283,6 +283,9 @@ type MarkedNames = Pick<HitShape, 'toHighlight' | 'toSnippet'>;
  */
 const markedNamesOfSettings = new WeakMap<Settings, MarkedNames>();
 
+/** The names of a search whose hits are not marked (see HitShape.marked). */
+const NOTHING_MARKED: MarkedNames = Object.freeze({ toHighlight: [], toSnippet: [] });
+
 /** The attributes `params` over the index's settings (`setting`) highlight and snippet (see MarkedNames). */
 function markedNames(index: SearchIndex, params: SearchParams, setting: Setting): MarkedNames {
   const worked = (): MarkedNames => Object.freeze({
@@ -305,7 +308,8 @@ function hitShape(index: SearchIndex, params: SearchParams, words: string[], set
   const toHighlight: string[] | null = setting('attributesToHighlight');
   const toSnippet: string[] | null = setting('attributesToSnippet');
   const marked = !(toHighlight !== null && toHighlight.length === 0 && (toSnippet ?? []).length === 0);
-  const names = markedNames(index, params, setting);
+  // hits that carry no highlight nor snippet name none (an objectID-only answer gives both parameters, empty)
+  const names = marked ? markedNames(index, params, setting) : NOTHING_MARKED;
   return {
     retrieved,
     visible: context.seeUnretrievable || hidden.length === 0 ? undefined : projection(['*'], hidden),
