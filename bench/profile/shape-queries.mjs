@@ -11,7 +11,11 @@
 // synthetic, ted, cities) and --shape the queries (queries.mjs QUERY_SHAPES,
 // or `typed`: first-sight.mjs's, queries.mjs typedQueries). With --core the
 // core alone is asked (`coreSearch`, 10 hits, no JavaScript answer around
-// it), as first-sight-core-ab.mjs asks it.
+// it), as first-sight-core-ab.mjs asks it. With --band (percentiles, e.g.
+// 25-75), only the samples taken during the queries whose time falls in
+// that band are counted: a profile of every query weighs the slow tail
+// (cache entries built, a few queries of tens of ms) as much as the
+// hundreds of median ones p50 measures.
 //
 //   node --max-old-space-size=4096 bench/profile/shape-queries.mjs [--set zipf2] [--shape typed2] [--records 100000] [--queries 1000] [--dist dist] [--out shape.cpuprofile] [--core]
 //   node --max-old-space-size=8192 bench/profile/shape-queries.mjs --set synthetic --shape typed --records 1000000 --core
@@ -35,6 +39,7 @@ const { values } = parseArgs({
     top: { type: 'string', default: '25' },
     passes: { type: 'string', default: '1' },
     core: { type: 'boolean', default: false },
+    band: { type: 'string', default: '0-100' },
   },
 });
 const WARMUP = 50;
@@ -58,10 +63,15 @@ await session.post('Profiler.enable');
 await session.post('Profiler.setSamplingInterval', { interval: 100 });
 await session.post('Profiler.start');
 const times = [];
+/** Per query, when it started and ended on the profiler's clock (µs, the monotonic clock both read). */
+const spans = [];
+const microseconds = () => Number(process.hrtime.bigint() / 1000n);
 for (let pass = 0; pass < Number(values.passes); pass++) for (const { query } of queries.slice(WARMUP)) {
+  const from = microseconds();
   const started = performance.now();
   await ask(query);
   times.push(performance.now() - started);
+  spans.push([from, microseconds()]);
 }
 const { profile } = await session.post('Profiler.stop');
 writeFileSync(values.out, JSON.stringify(profile));
@@ -85,14 +95,37 @@ const wasmName = (name) => wasmNames[Number(/^wasm-function\[(\d+)\]$/.exec(name
 const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
 /** @type {Map<string, number>} */
 const self = new Map();
-const samples = (profile.samples ?? []).slice(1);
+const samples = sampledInBand(profile);
 for (const id of samples) {
   const { callFrame } = /** @type {import('node:inspector').Profiler.ProfileNode} */ (nodes.get(id));
   const name = `${wasmName(callFrame.functionName) ?? (callFrame.functionName || '(anonymous)')} ${callFrame.url.split('/').pop()}:${callFrame.lineNumber + 1}`;
   self.set(name, (self.get(name) ?? 0) + 1);
 }
-console.log(`${samples.length} samples; self samples per function:`);
+console.log(`${samples.length} samples${values.band === '0-100' ? '' : ` in the queries of the ${values.band} band`}; self samples per function:`);
 for (const [name, count] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) {
   console.log(`${String(count).padStart(7)} ${((100 * count) / samples.length).toFixed(1).padStart(5)}%  ${name}`);
 }
 await instance.close();
+
+/**
+ * The samples (node ids) taken while a query of the --band percentiles of
+ * time ran (every sample but the first, with the whole band).
+ * @param {import('node:inspector').Profiler.Profile} profile
+ */
+function sampledInBand(profile) {
+  const all = profile.samples ?? [];
+  if (values.band === '0-100') return all.slice(1);
+  const [low, high] = values.band.split('-').map(Number);
+  const order = times.map((_, i) => i).sort((a, b) => times[a] - times[b]);
+  const kept = order.slice(Math.floor((order.length * low) / 100), Math.ceil((order.length * high) / 100)).map((i) => spans[i]).sort((a, b) => a[0] - b[0]);
+  const deltas = profile.timeDeltas ?? [];
+  const out = [];
+  let at = profile.startTime;
+  let span = 0;
+  for (let i = 0; i < all.length; i++) {
+    at += deltas[i] ?? 0;
+    while (span < kept.length && kept[span][1] < at) span++;
+    if (i > 0 && span < kept.length && kept[span][0] <= at) out.push(all[i]);
+  }
+  return out;
+}
