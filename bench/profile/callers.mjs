@@ -31,7 +31,7 @@ const names = new Map(profile.nodes.map((n) => [n.id, nameOf(n.callFrame)]));
 const isTarget = (/** @type {string} */ name) => name.startsWith(`${target} `);
 
 /** @type {(counts: Map<string, number>, key: string) => void} */
-const count = (counts, key) => counts.set(key, (counts.get(key) ?? 0) + 1);
+const count = (counts, key) => { counts.set(key, (counts.get(key) ?? 0) + 1); };
 /** @type {Map<string, number>} */
 const callers = new Map();
 /** @type {Map<string, number>} */

@@ -62,8 +62,9 @@ session.connect();
 await session.post('Profiler.enable');
 await session.post('Profiler.setSamplingInterval', { interval: 100 });
 await session.post('Profiler.start');
+/** @type {number[]} */
 const times = [];
-/** Per query, when it started and ended on the profiler's clock (µs, the monotonic clock both read). */
+/** Per query, when it started and ended on the profiler's clock (µs, the monotonic clock both read). @type {Array<[number, number]>} */
 const spans = [];
 const microseconds = () => Number(process.hrtime.bigint() / 1000n);
 for (let pass = 0; pass < Number(values.passes); pass++) for (const { query } of queries.slice(WARMUP)) {
