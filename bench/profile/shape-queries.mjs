@@ -11,14 +11,16 @@
 // synthetic, ted, cities) and --shape the queries (queries.mjs QUERY_SHAPES,
 // or `typed`: first-sight.mjs's, queries.mjs typedQueries). With --core the
 // core alone is asked (`coreSearch`, 10 hits, no JavaScript answer around
-// it), as first-sight-core-ab.mjs asks it. With --band (percentiles, e.g.
+// it), as first-sight-core-ab.mjs asks it; with --object-ids the answer holds
+// objectIDs only (no record read, nothing highlighted), as first-sight.mjs's
+// "objectID only" asks it through the client. With --band (percentiles, e.g.
 // 25-75), only the samples taken during the queries whose time falls in
 // that band are counted: a profile of every query weighs the slow tail
 // (cache entries built, a few queries of tens of ms) as much as the
 // hundreds of median ones p50 measures.
 //
 //   node --max-old-space-size=4096 bench/profile/shape-queries.mjs [--set zipf2] [--shape typed2] [--records 100000] [--queries 1000] [--dist dist] [--out shape.cpuprofile] [--core]
-//   node --max-old-space-size=8192 bench/profile/shape-queries.mjs --set synthetic --shape typed --records 1000000 --core
+//   node --max-old-space-size=8192 bench/profile/shape-queries.mjs --set synthetic --shape typed --records 1000000 [--core | --object-ids]
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { resolve } from 'node:path';
@@ -39,6 +41,7 @@ const { values } = parseArgs({
     top: { type: 'string', default: '25' },
     passes: { type: 'string', default: '1' },
     core: { type: 'boolean', default: false },
+    'object-ids': { type: 'boolean', default: false },
     band: { type: 'string', default: '0-100' },
   },
 });
@@ -54,7 +57,9 @@ const [lantern] = await loadLibraries(['lantern'], resolve(values.dist));
 const instance = /** @type {import('../peers.mjs').LanternInstance} */ (await lantern.build({ ...corpus, documents: corpus.records.map((r) => flatDocument(r, corpus.peer)) }));
 settleHeap();
 /** @type {(query: string) => Promise<unknown>} */
-const ask = values.core ? async (query) => instance.coreSearch(query) : (query) => instance.answer({ query, hitsPerPage: TOP });
+const ask = values.core ? async (query) => instance.coreSearch(query)
+  : values['object-ids'] ? (query) => instance.search(query)
+    : (query) => instance.answer({ query, hitsPerPage: TOP });
 for (const { query } of queries.slice(0, WARMUP)) await ask(query);
 
 const session = new Session();
