@@ -58,7 +58,7 @@ const instance = /** @type {import('../peers.mjs').LanternInstance} */ (await la
 settleHeap();
 /** @type {(query: string) => Promise<unknown>} */
 const ask = values.core ? async (query) => instance.coreSearch(query)
-  : values['object-ids'] ? (query) => instance.search(query)
+  : values['object-ids'] ? async (query) => instance.search(query)
     : (query) => instance.answer({ query, hitsPerPage: TOP });
 for (const { query } of queries.slice(0, WARMUP)) await ask(query);
 
