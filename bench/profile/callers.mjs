@@ -8,6 +8,7 @@
 //   node bench/profile/callers.mjs shape.cpuprofile NAME [--depth 1] [--top 15]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { nameOf, readProfile } from './cpu-profile.mjs';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -15,19 +16,7 @@ const { values, positionals } = parseArgs({
 });
 const [file, target] = positionals;
 if (!file || !target) throw new Error('usage: node bench/profile/callers.mjs PROFILE NAME [--depth N] [--top N]');
-/** @type {import('node:inspector').Profiler.Profile} */
-const profile = JSON.parse(readFileSync(file, 'utf8'));
-
-/** @type {(frame: import('node:inspector').Profiler.ProfileNode['callFrame']) => string} */
-const nameOf = ({ functionName, url, lineNumber }) => /^wasm-function\[/.test(functionName)
-  ? '(core)'
-  : `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}`;
-
-/** @type {Map<number, number>} */
-const parentOf = new Map();
-for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
-/** @type {Map<number, string>} */
-const names = new Map(profile.nodes.map((n) => [n.id, nameOf(n.callFrame)]));
+const { profile, stackOf } = readProfile(file);
 const isTarget = (/** @type {string} */ name) => name.startsWith(`${target} `);
 
 /** @type {(counts: Map<string, number>, key: string) => void} */
@@ -38,9 +27,7 @@ const callers = new Map();
 const callees = new Map();
 let holding = 0;
 for (const id of (profile.samples ?? []).slice(1)) {
-  /** @type {string[]} innermost first */
-  const stack = [];
-  for (let at = /** @type {number | undefined} */ (id); at !== undefined; at = parentOf.get(at)) stack.push(/** @type {string} */ (names.get(at)));
+  const stack = stackOf(id);
   const at = stack.findIndex(isTarget);
   if (at < 0) continue;
   holding++;

@@ -8,8 +8,8 @@
 // "(core)" here (shape-queries.mjs names them).
 //
 //   node bench/profile/inclusive.mjs shape.cpuprofile [--top 60] [--under answer]
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { readProfile } from './cpu-profile.mjs';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -17,26 +17,7 @@ const { values, positionals } = parseArgs({
 });
 const file = positionals[0];
 if (!file) throw new Error('usage: node bench/profile/inclusive.mjs PROFILE [--top N] [--under NAME]');
-/** @type {import('node:inspector').Profiler.Profile} */
-const profile = JSON.parse(readFileSync(file, 'utf8'));
-
-/** @type {(frame: import('node:inspector').Profiler.ProfileNode['callFrame']) => string} */
-const nameOf = ({ functionName, url, lineNumber }) => /^wasm-function\[/.test(functionName)
-  ? '(core)'
-  : `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}`;
-
-/** @type {Map<number, number>} */
-const parentOf = new Map();
-for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
-/** @type {Map<number, string>} */
-const names = new Map(profile.nodes.map((n) => [n.id, nameOf(n.callFrame)]));
-
-/** @type {(id: number) => string[]} the names on a node's stack, innermost first */
-const stackOf = (id) => {
-  const stack = [];
-  for (let at = /** @type {number | undefined} */ (id); at !== undefined; at = parentOf.get(at)) stack.push(/** @type {string} */ (names.get(at)));
-  return stack;
-};
+const { profile, stackOf } = readProfile(file);
 
 /** @type {Map<string, number>} */
 const inclusive = new Map();
