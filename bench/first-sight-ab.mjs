@@ -11,7 +11,13 @@
 // hits a page. --shape plain is the plain shape: --set zipf2
 // --query-shape typed2.
 //
-//   node --max-old-space-size=4096 bench/first-sight-ab.mjs --a DIST_A --b DIST_B [--records 100000] [--queries 1000] [--shape synthetic|plain] [--set NAME --query-shape NAME]
+// With --peer (e.g. minisearch), the peer is built on the same records and
+// asked each query (untimed) just before each build is: shapes.mjs times
+// Lantern in turns with it, and what the peer's search touches leaves the
+// caches cold for the next answer (on the plain shape, ~1.3-1.9x an answer
+// timed alone); this times the builds in that state.
+//
+//   node --max-old-space-size=4096 bench/first-sight-ab.mjs --a DIST_A --b DIST_B [--records 100000] [--queries 1000] [--shape synthetic|plain] [--set NAME --query-shape NAME] [--peer minisearch]
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,6 +32,7 @@ const { values } = parseArgs({
     records: { type: 'string', default: '100000' }, queries: { type: 'string', default: '1000' }, seed: { type: 'string', default: '25' },
     shape: { type: 'string', default: 'synthetic' },
     set: { type: 'string' }, 'query-shape': { type: 'string' },
+    peer: { type: 'string', default: '' },
   },
 });
 if (!values.a || !values.b) throw new Error('usage: node bench/first-sight-ab.mjs --a DIST_A --b DIST_B');
@@ -54,6 +61,14 @@ const { all } = (() => {
 const [warmup, queries] = [all.slice(0, WARMUP), all.slice(WARMUP)];
 
 /** @typedef {import('./peers.mjs').LanternInstance} LanternInstance */
+const peerInstance = await (async () => {
+  if (!values.peer) return undefined;
+  const [peer] = await loadLibraries([values.peer], resolve(/** @type {string} */ (values.a)));
+  if (!peer) throw new Error(`--peer: one of the libraries peers.mjs knows, not "${values.peer}"`);
+  const instance = await peer.build(corpusFor());
+  settleHeap();
+  return instance;
+})();
 /** @type {Array<{ name: string, instance: LanternInstance }>} */
 const builds = [];
 for (const [name, dist] of [['A', values.a], ['B', values.b]]) {
@@ -76,6 +91,7 @@ const measured = Object.fromEntries(builds.map(({ name }) => [name, { full: [], 
 for (const [i, { query }] of queries.entries()) {
   const ask = i % 4 < 2 ? defaultAnswer : idsOnly;
   for (const { name, instance } of i % 2 === 0 ? builds : [...builds].reverse()) {
+    await peerInstance?.search(query);
     const started = performance.now();
     const ids = await ask(instance, query);
     measured[name][ask === defaultAnswer ? 'full' : 'ids'].push(performance.now() - started);
@@ -85,7 +101,7 @@ for (const [i, { query }] of queries.entries()) {
 
 /** @type {(s: { p50: number, p99: number }) => string} */
 const figures = (s) => `p50 ${s.p50.toFixed(3)} ms, p99 ${s.p99.toFixed(2)} ms`;
-console.log(`${shaped ? `${SET} records, ${QUERY_SHAPE} queries` : `${RECORDS} synthetic records`}, ${QUERIES} first-sight queries asked of both builds in turns\nA: ${values.a}\nB: ${values.b}`);
+console.log(`${shaped ? `${SET} records, ${QUERY_SHAPE} queries` : `${RECORDS} synthetic records`}, ${QUERIES} first-sight queries asked of both builds in turns${peerInstance ? `, ${values.peer} asked before each` : ''}\nA: ${values.a}\nB: ${values.b}`);
 for (const [kind, label] of /** @type {const} */ ([['full', 'default answer'], ['ids', 'objectID only']])) {
   const [a, b] = ['A', 'B'].map((name) => stats(measured[name][kind]));
   console.log(`${label.padEnd(15)} A ${figures(a)}; B ${figures(b)}; B/A p50 ${(b.p50 / a.p50).toFixed(3)}, p99 ${(b.p99 / a.p99).toFixed(3)}`);
@@ -93,3 +109,4 @@ for (const [kind, label] of /** @type {const} */ ([['full', 'default answer'], [
 const [hashA, hashB] = ['A', 'B'].map((name) => measured[name].hash.digest('hex').slice(0, 16));
 console.log(`rankings: A ${hashA}, B ${hashB} (${hashA === hashB ? 'the same' : 'DIFFERENT'})`);
 for (const { instance } of builds) await instance.close?.();
+await peerInstance?.close?.();

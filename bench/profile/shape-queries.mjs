@@ -17,7 +17,10 @@
 // 25-75), only the samples taken during the queries whose time falls in
 // that band are counted: a profile of every query weighs the slow tail
 // (cache entries built, a few queries of tens of ms) as much as the
-// hundreds of median ones p50 measures.
+// hundreds of median ones p50 measures. With --peer (e.g. minisearch), the
+// peer is built too and asked each query just before Lantern, as shapes.mjs
+// times them in turns: the peer's work leaves the caches cold, and Lantern's
+// answers meet them so (the peer's samples fall outside every query's span).
 //
 //   node --max-old-space-size=4096 bench/profile/shape-queries.mjs [--set zipf2] [--shape typed2] [--records 100000] [--queries 1000] [--dist dist] [--out shape.cpuprofile] [--core]
 //   node --max-old-space-size=8192 bench/profile/shape-queries.mjs --set synthetic --shape typed --records 1000000 [--core | --object-ids]
@@ -43,6 +46,7 @@ const { values } = parseArgs({
     core: { type: 'boolean', default: false },
     'object-ids': { type: 'boolean', default: false },
     band: { type: 'string', default: '0-100' },
+    peer: { type: 'string', default: '' },
   },
 });
 const WARMUP = 50;
@@ -53,14 +57,20 @@ if (!makeCorpus || !shape) throw new Error(`--set: one of ${Object.keys(recordSe
 const corpus = makeCorpus();
 const count = WARMUP + Number(values.queries);
 const queries = typed ? typedQueries(corpus, count, 25) : shapedQueries(corpus, count, 25, shape);
-const [lantern] = await loadLibraries(['lantern'], resolve(values.dist));
+const [lantern, peer] = await loadLibraries(values.peer ? ['lantern', values.peer] : ['lantern'], resolve(values.dist));
+const ordered = !String(corpus.settings.searchableAttributes?.[0] ?? 'unordered(').startsWith('unordered(');
+const peerSettings = { ...corpus.peer, ...(ordered ? { boost: { [corpus.peer.fields[0]]: 2 } } : {}) };
+// the peer first, as shapes.mjs builds them: Lantern's queries come right after its import
+const peerInstance = peer ? await peer.build({ ...corpus, peer: peerSettings, documents: corpus.records.map((r) => flatDocument(r, peerSettings)) }) : undefined;
 const instance = /** @type {import('../peers.mjs').LanternInstance} */ (await lantern.build({ ...corpus, documents: corpus.records.map((r) => flatDocument(r, corpus.peer)) }));
 settleHeap();
+/** @type {(query: string) => Promise<unknown>} */
+const askPeer = async (query) => peerInstance?.search(query);
 /** @type {(query: string) => Promise<unknown>} */
 const ask = values.core ? async (query) => instance.coreSearch(query)
   : values['object-ids'] ? async (query) => instance.search(query)
     : (query) => instance.answer({ query, hitsPerPage: TOP });
-for (const { query } of queries.slice(0, WARMUP)) await ask(query);
+for (const { query } of queries.slice(0, WARMUP)) { await askPeer(query); await ask(query); }
 
 const session = new Session();
 session.connect();
@@ -73,6 +83,7 @@ const times = [];
 const spans = [];
 const microseconds = () => Number(process.hrtime.bigint() / 1000n);
 for (let pass = 0; pass < Number(values.passes); pass++) for (const { query } of queries.slice(WARMUP)) {
+  await askPeer(query);
   const from = microseconds();
   const started = performance.now();
   await ask(query);
@@ -112,6 +123,7 @@ for (const [name, count] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Numbe
   console.log(`${String(count).padStart(7)} ${((100 * count) / samples.length).toFixed(1).padStart(5)}%  ${name}`);
 }
 await instance.close();
+await peerInstance?.close();
 
 /**
  * The samples (node ids) taken while a query of the --band percentiles of
