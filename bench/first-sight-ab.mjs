@@ -17,7 +17,11 @@
 // caches cold for the next answer (on the plain shape, ~1.3-1.9x an answer
 // timed alone); this times the builds in that state.
 //
-//   node --max-old-space-size=4096 bench/first-sight-ab.mjs --a DIST_A --b DIST_B [--records 100000] [--queries 1000] [--shape synthetic|plain] [--set NAME --query-shape NAME] [--peer minisearch]
+// With --turns, each query is asked on a turn of the event loop of its own
+// (an untimed setImmediate before it), as an app's searches come, each
+// from an event: what an engine leaves for a later turn runs between them.
+//
+//   node --max-old-space-size=4096 bench/first-sight-ab.mjs --a DIST_A --b DIST_B [--records 100000] [--queries 1000] [--shape synthetic|plain] [--set NAME --query-shape NAME] [--peer minisearch] [--turns]
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -33,6 +37,7 @@ const { values } = parseArgs({
     shape: { type: 'string', default: 'synthetic' },
     set: { type: 'string' }, 'query-shape': { type: 'string' },
     peer: { type: 'string', default: '' },
+    turns: { type: 'boolean', default: false },
   },
 });
 if (!values.a || !values.b) throw new Error('usage: node bench/first-sight-ab.mjs --a DIST_A --b DIST_B');
@@ -91,6 +96,7 @@ const measured = Object.fromEntries(builds.map(({ name }) => [name, { full: [], 
 for (const [i, { query }] of queries.entries()) {
   const ask = i % 4 < 2 ? defaultAnswer : idsOnly;
   for (const { name, instance } of i % 2 === 0 ? builds : [...builds].reverse()) {
+    if (values.turns) await new Promise((resolve) => setImmediate(resolve));
     await peerInstance?.search(query);
     const started = performance.now();
     const ids = await ask(instance, query);
@@ -101,7 +107,7 @@ for (const [i, { query }] of queries.entries()) {
 
 /** @type {(s: { p50: number, p99: number }) => string} */
 const figures = (s) => `p50 ${s.p50.toFixed(3)} ms, p99 ${s.p99.toFixed(2)} ms`;
-console.log(`${shaped ? `${SET} records, ${QUERY_SHAPE} queries` : `${RECORDS} synthetic records`}, ${QUERIES} first-sight queries asked of both builds in turns${peerInstance ? `, ${values.peer} asked before each` : ''}\nA: ${values.a}\nB: ${values.b}`);
+console.log(`${shaped ? `${SET} records, ${QUERY_SHAPE} queries` : `${RECORDS} synthetic records`}, ${QUERIES} first-sight queries asked of both builds in turns${peerInstance ? `, ${values.peer} asked before each` : ''}${values.turns ? ', each on a turn of its own' : ''}\nA: ${values.a}\nB: ${values.b}`);
 for (const [kind, label] of /** @type {const} */ ([['full', 'default answer'], ['ids', 'objectID only']])) {
   const [a, b] = ['A', 'B'].map((name) => stats(measured[name][kind]));
   console.log(`${label.padEnd(15)} A ${figures(a)}; B ${figures(b)}; B/A p50 ${(b.p50 / a.p50).toFixed(3)}, p99 ${(b.p99 / a.p99).toFixed(3)}`);

@@ -2,22 +2,45 @@
 // (the oldest entry is overwritten), entries older than the retention left
 // out. In memory only: logs are a diagnostic window, not data, and writing
 // every search to the durable log would cost more than the search.
+//
+// An entry is made after its answer is given, on a later turn of the event
+// loop: making it (the start of the answer's JSON, masked) is work the
+// answer need not wait for. The entries waiting are made when the log is
+// read, and at once past MAX_WAITING (a caller asking in a loop that never
+// yields a turn holds no more answers than that).
+import { nextTurn } from '../util/turns.js';
+
 export const LOG_CAPACITY = 1000;
 export const LOG_RETENTION_MS = 7 * 24 * 3600 * 1000;
+/** Entries left to make, at most: each holds its call's answer until it is made. */
+export const MAX_WAITING = 64;
 
 export class CallLog<T extends { time: number }> {
   private readonly ring: T[] = [];
   private next = 0;
+  /** Entries to make, oldest first (see recordLater). */
+  private waiting: Array<() => T> = [];
 
   constructor(private readonly capacity = LOG_CAPACITY, private readonly retentionMs = LOG_RETENTION_MS) {}
 
   record(entry: T): void {
-    this.ring[this.next] = entry;
-    this.next = (this.next + 1) % this.capacity;
+    this.makeWaiting();
+    this.place(entry);
+  }
+
+  /**
+   * Records the entry `make` makes, on a later turn (see the header); until
+   * then `make` holds what it reads, which must not change meanwhile.
+   */
+  recordLater(make: () => T): void {
+    if (this.waiting.length === 0) nextTurn(() => this.makeWaiting());
+    this.waiting.push(make);
+    if (this.waiting.length > MAX_WAITING) this.place((this.waiting.shift() as () => T)());
   }
 
   /** Entries within the retention, newest first. */
   newestFirst(now = Date.now()): T[] {
+    this.makeWaiting();
     const out: T[] = [];
     for (let i = 1; i <= this.ring.length; i++) {
       const entry = this.ring[(this.next - i + this.capacity) % this.capacity];
@@ -25,5 +48,18 @@ export class CallLog<T extends { time: number }> {
       out.push(entry);
     }
     return out;
+  }
+
+  /** Makes the entries waiting, in the order of their calls. */
+  private makeWaiting(): void {
+    if (this.waiting.length === 0) return;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const make of waiting) this.place(make());
+  }
+
+  private place(entry: T): void {
+    this.ring[this.next] = entry;
+    this.next = (this.next + 1) % this.capacity;
   }
 }

@@ -185,11 +185,27 @@ function nbHitsOf(call: AnsweredCall, kind: Entry['kind']): string | undefined {
   return typeof nbHits === 'number' ? String(nbHits) : undefined;
 }
 
-/** Records one answered call (the router calls this once per call, except for the logs call itself). */
+/**
+ * Records one answered call (the router calls this once per call, except
+ * for the logs call itself). What the body holds is read at once (a caller
+ * may send the same object again changed); the rest of the entry, the
+ * answer's start and the masking, is made on a later turn
+ * (CallLog.recordLater): the engine changes no answer after giving it, and
+ * an in-process caller that changes the answer it got within its own turn
+ * sees the change logged.
+ */
 export function logCall(engine: KeyValues, log: CallLog<Entry>, call: AnsweredCall, now = Date.now()): void {
+  const sent = { body: asText(withoutEmbedderSecrets(call.body)), inner: innerQueries(call) };
+  log.recordLater(() => entryOf(engine, call, sent, now));
+}
+
+/** What the call sent, read when it was answered. */
+interface Sent { body: string; inner: InnerQuery[] | undefined }
+
+/** The log entry of an answered call, made at `now`. */
+function entryOf(engine: KeyValues, call: AnsweredCall, { body, inner }: Sent, now: number): Entry {
   const { requestId, method, query, headers, sourceIp, processingTimeMs } = call;
   const path = maskedPath(call.path, engine);
-  const inner = innerQueries(call);
   const index = call.params?.indexName;
   const innerIndexes = inner?.map((q) => q.index_name) ?? [];
   const kind = kindOf(call);
@@ -200,12 +216,12 @@ export function logCall(engine: KeyValues, log: CallLog<Entry>, call: AnsweredCa
     call: { requestId, method, path, query, headers, sourceIp, processingTimeMs },
     status: call.response.status,
     index: index !== undefined && keyLike(index, engine) ? maskKey(index) : index,
-    body: asText(withoutEmbedderSecrets(call.body)),
+    body,
     answer: KEY_MANAGEMENT.test(call.path) ? '' : answerText(call.response, call.path, path),
     inner,
     nbHits: nbHitsOf(call, kind),
   };
-  log.record(entry);
+  return entry;
 }
 
 /** An entry's wire fields (credentials masked). */

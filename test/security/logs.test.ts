@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { logCall } from '../../src/api/logs.js';
 import { generateSecuredKey } from '../../src/auth/secured-keys.js';
 import type { Lantern } from '../../src/lantern.js';
+import { yieldTurn } from '../../src/util/turns.js';
 import { ADMIN_HEADERS, ADMIN_KEY, APP_ID, expectError, openEngine } from '../api/helpers.js';
 
 const as = (key: string, extra: Record<string, string> = {}) => ({ 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': key, ...extra });
@@ -52,6 +53,26 @@ describe('GET /1/logs', () => {
     expect(entry.query_headers).toContain('x-algolia-usertoken: u1');
     expect(entry.query_headers).toContain('x-algolia-api-key: ****************');
     expect(JSON.stringify(entry)).not.toContain(ADMIN_KEY);
+  });
+
+  it('an entry is made after the answer, which it holds as given; a body sent again changed is logged as first sent', async () => {
+    const sent = { query: 'film a' };
+    const first = await call('POST', '/1/indexes/dev_films/query', sent);
+    sent.query = 'changed by the caller'; // in the caller's turn, before the log's work
+    const [atOnce] = await logs('?length=1'); // read before any turn of the event loop passed
+    expect(atOnce.answer).toBe(JSON.stringify(first.body).slice(0, 1000));
+    expect(atOnce.query_body).toBe(JSON.stringify({ query: 'film a' }));
+    const multi = { requests: [{ indexName: 'dev_films', query: 'film' }] };
+    await call('POST', '/1/indexes/*/queries', multi);
+    multi.requests[0].indexName = 'prod_films';
+    const [multiEntry] = await logs('?length=1');
+    expect(multiEntry.inner_queries.map((q: { index_name: string }) => q.index_name)).toEqual(['dev_films']);
+    const second = await call('POST', '/1/indexes/dev_films/query', { query: 'film b' });
+    const given = JSON.stringify(second.body).slice(0, 1000);
+    await yieldTurn();
+    (second.body as { hits: Array<Record<string, unknown>> }).hits[0].title = 'changed by the caller';
+    const [afterTurn] = await logs('?length=1');
+    expect(afterTurn.answer).toBe(given);
   });
 
   it('a search whose responseFields leave nbHits out still logs the hits it found', async () => {

@@ -1,0 +1,61 @@
+// The call log's ring: entries made on a later turn of the event loop (the
+// answer does not wait for its entry), all of them before the log is read,
+// and at once past MAX_WAITING, always in the order of their calls.
+import { describe, expect, it } from 'vitest';
+import { CallLog, MAX_WAITING } from '../../src/api/call-log.js';
+import { yieldTurn } from '../../src/util/turns.js';
+
+interface Entry { time: number; name: string }
+
+/** A log, and entries made through it that count how many were made. */
+function counted(capacity = 1000) {
+  const log = new CallLog<Entry>(capacity);
+  let made = 0;
+  const later = (name: string) => log.recordLater(() => { made++; return { time: Date.now(), name }; });
+  return { log, later, made: () => made };
+}
+
+const names = (log: CallLog<Entry>) => log.newestFirst().map((e) => e.name);
+
+describe('CallLog', () => {
+  it('makes an entry on a later turn, not in the call', async () => {
+    const { later, made } = counted();
+    later('a');
+    expect(made()).toBe(0);
+    await yieldTurn();
+    expect(made()).toBe(1);
+  });
+
+  it('makes the entries waiting when it is read, in the same turn', () => {
+    const { log, later, made } = counted();
+    later('a');
+    later('b');
+    expect(names(log)).toEqual(['b', 'a']);
+    expect(made()).toBe(2);
+  });
+
+  it('keeps the order of the calls between entries recorded at once and later', () => {
+    const { log, later } = counted();
+    later('a');
+    log.record({ time: Date.now(), name: 'b' });
+    later('c');
+    expect(names(log)).toEqual(['c', 'b', 'a']);
+  });
+
+  it(`holds no more than ${MAX_WAITING} entries waiting: past that the oldest is made at once`, () => {
+    const { log, later, made } = counted(2 * MAX_WAITING);
+    for (let i = 0; i < MAX_WAITING; i++) later(String(i));
+    expect(made()).toBe(0);
+    later('last');
+    expect(made()).toBe(1);
+    expect(names(log)).toEqual(['last', ...Array.from({ length: MAX_WAITING }, (_, i) => String(MAX_WAITING - 1 - i))]);
+  });
+
+  it('overwrites its oldest entries past its capacity, made later or not', async () => {
+    const { log, later } = counted(3);
+    for (const name of ['a', 'b', 'c', 'd']) later(name);
+    await yieldTurn();
+    log.record({ time: Date.now(), name: 'e' });
+    expect(names(log)).toEqual(['e', 'd', 'c']);
+  });
+});
