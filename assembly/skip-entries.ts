@@ -50,7 +50,8 @@ export class SkipEntries {
 
   private append(term: i32, count: i32, offset: i32, next: u32): void {
     let block = <usize>this.blocks.get(term);
-    if (block == 0 || count == load<i32>(block, 4)) block = this.grow(term, block, count);
+    // full when its count is a capacity (see grow): its header, far from the term's other data, is not read
+    if (count == 0 || (count >= 4 && (count & (count - 1)) == 0)) block = this.grow(term, block, count);
     const entry = block + HEADER_BYTES + (<usize>count << 3);
     store<u32>(entry, next);
     store<u32>(entry, <u32>offset, 4);
@@ -58,6 +59,7 @@ export class SkipEntries {
     this.counts.set(term, count + 1);
   }
 
+  /** Room for twice `count` entries, 4 at first: a block's capacity is 4 times a power of two, and a cleared term has none. */
   private grow(term: i32, block: usize, count: i32): usize {
     const capacity = count < 4 ? 4 : count << 1;
     const bytes = HEADER_BYTES + (<usize>capacity << 3);
@@ -68,15 +70,7 @@ export class SkipEntries {
     return grown;
   }
 
-  /** Forgets `term`'s entries (its list is being rewritten or emptied). */
-  clear(term: i32): void {
-    const block = this.of(term);
-    if (block == 0) return;
-    store<i32>(block, 0);
-    this.counts.set(term, 0);
-  }
-
-  /** Frees `term`'s block (its list is gone). */
+  /** Forgets `term`'s entries and frees its block (its list is being rewritten, emptied or gone). */
   free(term: i32): void {
     const block = this.of(term);
     if (block == 0) return;

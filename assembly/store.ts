@@ -227,8 +227,8 @@ export class PostingLists {
   rebuildSkips(term: i32): void {
     if (!this.withKeys || term >= this.ptr.length) return;
     const skips = this.skips;
-    if (this.length.get(term) == 0) { skips.free(term); return; }
-    skips.clear(term);
+    skips.free(term);
+    if (this.length.get(term) == 0) return;
     const start = <usize>this.ptr.get(term);
     const end = start + <usize>this.length.get(term);
     let p = start;
@@ -321,7 +321,7 @@ export class PostingLists {
     for (let t = 0; t < count && t < this.ptr.length; t++) {
       this.length.set(t, 0);
       this.lastPlusOne.set(t, 0);
-      if (this.withKeys) this.skips.clear(t);
+      if (this.withKeys) this.skips.free(t);
     }
   }
 }
