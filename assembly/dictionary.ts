@@ -101,6 +101,14 @@ const CLASS_UNITS = 3;
 
 function classOf(term: i32): u32 { return hashUnits(term, min(termUnitLength.get(term), CLASS_UNITS)); }
 
+/** The class of token `t`'s term (classOf), from the token's units. */
+export function tokenClass(t: i32): u32 {
+  let h = FNV_OFFSET;
+  const start = tokens.foldStart.get(t);
+  for (let k = 0, n = min(tokens.foldLength.get(t), CLASS_UNITS); k < n; k++) h = (h ^ <u32>tokens.units.get(start + k)) * FNV_PRIME;
+  return h;
+}
+
 /** A term's hash: the one tokenize gives a token of the same folded units. */
 export function termHash(term: i32): u32 { return hashUnits(term, termUnitLength.get(term)); }
 

@@ -3,10 +3,10 @@
 // calls in once per token.
 import { ByteVec, readVarint, results, scratch as scratchBuffer, scratchBase, varintEnd } from './buffers';
 import { setIndexedSeparators, tokenize, tokens } from './text';
-import { initDictionary, internToken, termCount } from './dictionary';
+import { initDictionary, internToken, termCount, tokenClass } from './dictionary';
 import {
   attributeKey, attributeRank, attributeUnordered, compactSome as compactPostingsFrom, postingBytes as allPostingBytes, docLength, docPtr, ensureTerms, isLive,
-  docCapacity, liveCount, postings, removeDoc, storeForward, wholeValues, SEGMENT, boundedBlocksDecoded, boundedBlocksSkipped,
+  docCapacity, liveCount, postings, removeDoc, storeForward, wholeValues, beginSketch, sketchSegment, sketchTerm, SEGMENT, boundedBlocksDecoded, boundedBlocksSkipped,
 } from './store';
 import { TIE_SLOT, rankSlots } from './ranking';
 import { invalidateStaticOrder, prepareQuery as prepareQueryWords, search as runSearch, unmatchedWords as lastUnmatchedWords } from './search';
@@ -94,6 +94,7 @@ export function addDocuments(): void {
     else idsBelow = doc + 1;
     const cached = hasEntries();
     forward.length = 0;
+    beginSketch();
     let previousAttribute = -1;
     let position = 0;
     for (let s = 0; s < segments; s++) {
@@ -109,8 +110,10 @@ export function addDocuments(): void {
       forward.pushReserved(SEGMENT);
       forward.pushReserved(<u32>attribute);
       forward.pushReserved(<u32>position);
+      sketchSegment(attribute, position);
       for (let t = 0; t < tokens.count; t++) {
         const term = internToken(t);
+        sketchTerm(term, tokenClass(t));
         if (term >= postings.ptr.length) ensureTerms(termCount);
         const key = attributeKey(attribute, position);
         postings.add(term, doc, key);
@@ -121,7 +124,7 @@ export function addDocuments(): void {
       }
       if (tokens.count > 0) position--;
     }
-    storeForward(doc, forward);
+    storeForward(doc, forward, true);
   }
 }
 

@@ -21,9 +21,17 @@ const HEADER_BYTES: usize = 8;
 export class SkipEntries {
   /** Per term, its block (0: no entry yet). */
   blocks: IntVec = new IntVec();
+  /**
+   * Per term, its block's entry count, kept beside the other terms' too: a
+   * posting appended asks whether it starts a new span, and reading the
+   * count from the term's block (one of thousands spread over the heap) was
+   * a cache miss at nearly every posting, most of an append's time.
+   */
+  counts: IntVec = new IntVec();
 
   ensure(count: i32): void {
-    while (this.blocks.length < count) this.blocks.push(0);
+    this.blocks.growZeroed(count);
+    this.counts.growZeroed(count);
   }
 
   /** The entries of `term`'s list (0: none; else count, then pairs from HEADER_BYTES on). */
@@ -35,17 +43,23 @@ export class SkipEntries {
    * (a posting is shorter than a span, so at most one span starts in it).
    */
   @inline note(term: i32, offset: i32, next: u32): void {
-    if (offset < SKIP_SPAN) return;
-    let block = <usize>this.blocks.get(term);
-    const count = block == 0 ? 0 : load<i32>(block);
+    const count = this.counts.get(term);
     if (offset >> SKIP_SHIFT <= count) return;
-    if (block == 0 || count == load<i32>(block, 4)) block = this.grow(term, block, count);
+    this.append(term, count, offset, next);
+  }
+
+  private append(term: i32, count: i32, offset: i32, next: u32): void {
+    let block = <usize>this.blocks.get(term);
+    // full when its count is a capacity (see grow): its header, far from the term's other data, is not read
+    if (count == 0 || (count >= 4 && (count & (count - 1)) == 0)) block = this.grow(term, block, count);
     const entry = block + HEADER_BYTES + (<usize>count << 3);
     store<u32>(entry, next);
     store<u32>(entry, <u32>offset, 4);
     store<i32>(block, count + 1);
+    this.counts.set(term, count + 1);
   }
 
+  /** Room for twice `count` entries, 4 at first: a block's capacity is 4 times a power of two, and a cleared term has none. */
   private grow(term: i32, block: usize, count: i32): usize {
     const capacity = count < 4 ? 4 : count << 1;
     const bytes = HEADER_BYTES + (<usize>capacity << 3);
@@ -56,18 +70,13 @@ export class SkipEntries {
     return grown;
   }
 
-  /** Forgets `term`'s entries (its list is being rewritten or emptied). */
-  clear(term: i32): void {
-    const block = this.of(term);
-    if (block != 0) store<i32>(block, 0);
-  }
-
-  /** Frees `term`'s block (its list is gone). */
+  /** Forgets `term`'s entries and frees its block (its list is being rewritten, emptied or gone). */
   free(term: i32): void {
     const block = this.of(term);
     if (block == 0) return;
     heap.free(block);
     this.blocks.set(term, 0);
+    this.counts.set(term, 0);
   }
 }
 

@@ -227,8 +227,8 @@ export class PostingLists {
   rebuildSkips(term: i32): void {
     if (!this.withKeys || term >= this.ptr.length) return;
     const skips = this.skips;
-    if (this.length.get(term) == 0) { skips.free(term); return; }
-    skips.clear(term);
+    skips.free(term);
+    if (this.length.get(term) == 0) return;
     const start = <usize>this.ptr.get(term);
     const end = start + <usize>this.length.get(term);
     let p = start;
@@ -321,7 +321,7 @@ export class PostingLists {
     for (let t = 0; t < count && t < this.ptr.length; t++) {
       this.length.set(t, 0);
       this.lastPlusOne.set(t, 0);
-      if (this.withKeys) this.skips.clear(t);
+      if (this.withKeys) this.skips.free(t);
     }
   }
 }
@@ -411,14 +411,20 @@ function setLiveBit(doc: i32, live: bool): void {
   liveBits.set(w, live ? liveBits.get(w) | bit : liveBits.get(w) & ~bit);
 }
 
-export function storeForward(doc: i32, bytes: ByteVec): void {
+/**
+ * Stores record `doc`'s forward list, and its sketch: the one built as
+ * the list was written when `sketched` (see beginSketch), else read from
+ * the list.
+ */
+export function storeForward(doc: i32, bytes: ByteVec, sketched: bool = false): void {
   ensureDocs(doc + 1);
   removeDoc(doc);
   const ptr = heap.alloc(<usize>bytes.length);
   memory.copy(ptr, bytes.ptr, <usize>bytes.length);
   docPtr.set(doc, <i32>ptr);
   docLength.set(doc, bytes.length);
-  sketchPairs(doc);
+  if (sketched) memory.copy(sketchOf(doc), built, SKETCH_WORDS << 2);
+  else sketchPairs(doc);
   liveCount++;
   setLiveBit(doc, true);
 }
@@ -491,6 +497,40 @@ function sketchPairs(doc: i32): void {
     previous = term;
     position++;
   }
+}
+
+// A sketch built as a forward list is written (addDocuments): the bits
+// sketchPairs would read back from the list, each next term's class given
+// from its token's units at hand, where sketchPairs reads termClass (a
+// cache miss at most tokens of an import, the terms' classes lying among
+// the terms' other data).
+const built = heap.alloc(SKETCH_WORDS << 2);
+let builtAttribute = -1, builtPosition = 0, builtPrevious = -1;
+
+/** Starts the sketch of a forward list about to be written. */
+export function beginSketch(): void {
+  memory.fill(built, 0, SKETCH_WORDS << 2);
+  builtAttribute = -1;
+  builtPosition = 0;
+  builtPrevious = -1;
+}
+
+/** The list's next segment: `attribute`'s, from `start` (as sketchPairs reads a SEGMENT). */
+export function sketchSegment(attribute: i32, start: i32): void {
+  if (attribute != builtAttribute || start != builtPosition) builtPrevious = -1;
+  builtAttribute = attribute;
+  builtPosition = start;
+}
+
+/** The list's next term, of class `termClass` (see dictionary.ts). */
+@inline export function sketchTerm(term: i32, termClass: u32): void {
+  if (builtPrevious >= 0) {
+    const bits = pairBits(builtPrevious, termClass);
+    setBit(built, bits & 0xff);
+    setBit(built, bits >> 8);
+  }
+  builtPrevious = term;
+  builtPosition++;
 }
 
 /**

@@ -6,26 +6,28 @@
 // (only ratios taken in one process are comparable on a shared machine).
 // Made for the word breaks of scripts written without spaces: text with none
 // of them must index as fast as before (src/text/word-breaks.ts's fast path).
-// `--synthetic N`: bench/indexing.mjs's synthetic records instead; `--files`:
+// `--synthetic N`: bench/indexing.mjs's synthetic records instead; `--set
+// NAME --records N`: a generated record set of bench/corpus.mjs's
+// recordSets (zipf2, zipf6, synthetic; 100,000 records unless told); `--files`:
 // on the file store (a fresh directory each round) instead of in memory.
 // `--settled`: the CPU time until the work an import leaves for when writes
 // pause is done too (records packed once idle: src/index/record-store.ts),
 // two seconds after the last task, beside the time until the last task.
 //
-//   node bench/indexing-ab.mjs --a DIST_A --b DIST_B [--rounds 7] [--copies 8] [--synthetic 100000] [--files] [--settled]
+//   node bench/indexing-ab.mjs --a DIST_A --b DIST_B [--rounds 7] [--copies 8] [--synthetic 100000 | --set zipf2 [--records N]] [--files] [--settled]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { synthetic, ted } from './corpus.mjs';
+import { recordSets, synthetic, ted } from './corpus.mjs';
 import { median, settleHeap } from './measure.mjs';
 
 const { values } = parseArgs({
   options: {
     a: { type: 'string' }, b: { type: 'string' },
     rounds: { type: 'string', default: '7' }, copies: { type: 'string', default: '8' },
-    synthetic: { type: 'string' }, files: { type: 'boolean', default: false }, settled: { type: 'boolean', default: false },
+    synthetic: { type: 'string' }, set: { type: 'string' }, records: { type: 'string', default: '100000' }, files: { type: 'boolean', default: false }, settled: { type: 'boolean', default: false },
   },
 });
 if (!values.a || !values.b) throw new Error('usage: node bench/indexing-ab.mjs --a DIST_A --b DIST_B');
@@ -39,8 +41,10 @@ async function load(dir, name) {
 }
 const builds = [await load(values.a, 'A'), await load(values.b, 'B')];
 
-const corpus = values.synthetic ? synthetic(Number(values.synthetic)) : ted();
-const records = values.synthetic ? corpus.records
+const generated = values.set ? recordSets(Number(values.records))[values.set] : undefined;
+if (values.set && !generated) throw new Error(`--set: one of ${Object.keys(recordSets(0)).join(', ')}, not ${values.set}`);
+const corpus = generated ? generated() : values.synthetic ? synthetic(Number(values.synthetic)) : ted();
+const records = generated || values.synthetic ? corpus.records
   : Array.from({ length: Number(values.copies) }, (_, copy) => corpus.records.map((r) => ({ ...r, objectID: `${r.objectID}-${copy}` }))).flat();
 
 /** CPU and wall-clock milliseconds to index every record (`settled`: CPU until the work left for a pause is done). @type {(build: { Lantern: any, fsStorage: any }) => Promise<{ cpu: number, wall: number, settled: number }>} */
@@ -68,7 +72,7 @@ async function run(build) {
   return { cpu: (user + system) / 1000, wall, settled };
 }
 
-console.log(`A: ${values.a}\nB: ${values.b}\n${records.length.toLocaleString('en')} ${values.synthetic ? 'synthetic' : 'TED'} records ${values.files ? 'on files' : 'in memory'}; median of ${ROUNDS} rounds, turns alternated`);
+console.log(`A: ${values.a}\nB: ${values.b}\n${records.length.toLocaleString('en')} ${values.set ?? (values.synthetic ? 'synthetic' : 'TED')} records ${values.files ? 'on files' : 'in memory'}; median of ${ROUNDS} rounds, turns alternated`);
 await run(builds[0]); // warm-up of both builds' code
 await run(builds[1]);
 /** @type {Record<string, { cpu: number[], wall: number[], settled: number[] }>} */

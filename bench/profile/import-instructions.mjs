@@ -1,5 +1,7 @@
-// An import of a real record set through the API, alone in its process, to
-// count its instructions: the 135k cities or the 2,356 TED talks saved with
+// An import of a record set through the API, alone in its process, to
+// count its instructions: the 135k cities, the 2,356 TED talks or a
+// generated set (bench/corpus.mjs recordSets: zipf2, zipf6, synthetic, of
+// --records records, 100,000 unless told) saved with
 // the client's saveObjects in batches of 1,000 until the last task is
 // applied (bench/indexing.mjs's import), in memory or on files. On a shared
 // machine CPU times move by tens of percent; instructions do not. Count
@@ -7,7 +9,7 @@
 // skips the import (corpus, bundle and start-up):
 //
 //   valgrind --tool=cachegrind --cache-sim=no node --single-threaded --predictable \
-//     bench/profile/import-instructions.mjs --dist DIST --set cities|ted [--files] [--skip]
+//     bench/profile/import-instructions.mjs --dist DIST --set cities|ted|zipf2|zipf6|synthetic [--records N] [--files] [--skip]
 //
 // For a CPU profile of the same run: node --cpu-prof bench/profile/import-instructions.mjs ...
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { cities, ted } from '../corpus.mjs';
+import { recordSets } from '../corpus.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -23,10 +25,13 @@ const { values } = parseArgs({
     set: { type: 'string', default: 'cities' },
     files: { type: 'boolean', default: false },
     skip: { type: 'boolean', default: false },
+    records: { type: 'string', default: '100000' },
   },
 });
 
-const corpus = values.set === 'ted' ? ted() : cities();
+const makeSet = recordSets(Number(values.records))[values.set];
+if (!makeSet) throw new Error(`--set: one of ${Object.keys(recordSets(0)).join(', ')}, not ${values.set}`);
+const corpus = makeSet();
 const { Lantern } = await import(pathToFileURL(join(resolve(values.dist), 'index.js')).href);
 const { fsStorage } = await import(pathToFileURL(join(resolve(values.dist), 'node.js')).href);
 
