@@ -35,7 +35,7 @@ export class CallLog<T extends { time: number }> {
   recordLater(make: () => T): void {
     if (this.waiting.length === 0) nextTurn(() => this.makeWaiting());
     this.waiting.push(make);
-    if (this.waiting.length > MAX_WAITING) this.place((this.waiting.shift() as () => T)());
+    if (this.waiting.length > MAX_WAITING) this.placeMade(this.waiting.shift() as () => T);
   }
 
   /** Entries within the retention, newest first. */
@@ -55,7 +55,22 @@ export class CallLog<T extends { time: number }> {
     if (this.waiting.length === 0) return;
     const waiting = this.waiting;
     this.waiting = [];
-    for (const make of waiting) this.place(make());
+    for (const make of waiting) this.placeMade(make);
+  }
+
+  /**
+   * Places the entry `make` makes; none if it throws: on a later turn
+   * nothing would catch the error but the host's handler of uncaught ones,
+   * and a diagnostic must not take an app down.
+   */
+  private placeMade(make: () => T): void {
+    let entry: T;
+    try {
+      entry = make();
+    } catch {
+      return;
+    }
+    this.place(entry);
   }
 
   private place(entry: T): void {

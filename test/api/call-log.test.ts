@@ -51,6 +51,17 @@ describe('CallLog', () => {
     expect(names(log)).toEqual(['last', ...Array.from({ length: MAX_WAITING }, (_, i) => String(MAX_WAITING - 1 - i))]);
   });
 
+  it('leaves out an entry whose making throws, on a later turn or when read, and keeps the others', async () => {
+    const { log, later } = counted();
+    later('a');
+    log.recordLater(() => { throw new Error('unmakeable'); });
+    later('b');
+    await yieldTurn();
+    log.recordLater(() => { throw new Error('unmakeable'); });
+    later('c');
+    expect(names(log)).toEqual(['c', 'b', 'a']);
+  });
+
   it('overwrites its oldest entries past its capacity, made later or not', async () => {
     const { log, later } = counted(3);
     for (const name of ['a', 'b', 'c', 'd']) later(name);
