@@ -101,22 +101,21 @@ const CLASS_UNITS = 3;
 
 function classOf(term: i32): u32 { return hashUnits(term, min(termUnitLength.get(term), CLASS_UNITS)); }
 
-/** The class of token `t`'s term (classOf), from the token's units. */
+/** The class of token `t`'s term (classOf), from the token's units: the same hash of the same units. */
 export function tokenClass(t: i32): u32 {
-  let h = FNV_OFFSET;
-  const start = tokens.foldStart.get(t);
-  for (let k = 0, n = min(tokens.foldLength.get(t), CLASS_UNITS); k < n; k++) h = (h ^ <u32>tokens.units.get(start + k)) * FNV_PRIME;
-  return h;
+  return fnvOf(tokens.units, tokens.foldStart.get(t), min(tokens.foldLength.get(t), CLASS_UNITS));
 }
 
 /** A term's hash: the one tokenize gives a token of the same folded units. */
 export function termHash(term: i32): u32 { return hashUnits(term, termUnitLength.get(term)); }
 
 /** The FNV hash of `term`'s first `n` folded units. */
-function hashUnits(term: i32, n: i32): u32 {
+function hashUnits(term: i32, n: i32): u32 { return fnvOf(termUnits, termUnitStart.get(term), n); }
+
+/** The FNV hash of `units[start, start + n)`. */
+@inline function fnvOf(units: IntVec, start: i32, n: i32): u32 {
   let h = FNV_OFFSET;
-  const start = termUnitStart.get(term);
-  for (let k = 0; k < n; k++) h = (h ^ <u32>termUnits.get(start + k)) * FNV_PRIME;
+  for (let k = 0; k < n; k++) h = (h ^ <u32>units.get(start + k)) * FNV_PRIME;
   return h;
 }
 

@@ -413,8 +413,8 @@ function setLiveBit(doc: i32, live: bool): void {
 
 /**
  * Stores record `doc`'s forward list, and its sketch: the one built as
- * the list was written when `sketched` (see beginSketch), else read from
- * the list.
+ * the list was written when `sketched` (see beginSketch), else built from
+ * the stored list.
  */
 export function storeForward(doc: i32, bytes: ByteVec, sketched: bool = false): void {
   ensureDocs(doc + 1);
@@ -423,8 +423,8 @@ export function storeForward(doc: i32, bytes: ByteVec, sketched: bool = false): 
   memory.copy(ptr, bytes.ptr, <usize>bytes.length);
   docPtr.set(doc, <i32>ptr);
   docLength.set(doc, bytes.length);
-  if (sketched) memory.copy(sketchOf(doc), built, SKETCH_WORDS << 2);
-  else sketchPairs(doc);
+  if (!sketched) sketchFromList(doc);
+  memory.copy(sketchOf(doc), built, SKETCH_WORDS << 2);
   liveCount++;
   setLiveBit(doc, true);
 }
@@ -450,8 +450,8 @@ export const SEGMENT = 0;
 // their terms are side by side, so a record whose sketch lacks every pair
 // of the query's terms cannot be (see adjacent-pairs.ts): broad queries
 // rank lazily by proximity and read ~1,300 forward lists to find the 20
-// that are. Computed from the forward list whenever one is stored, so
-// snapshots hold no sketches: loading one computes them.
+// that are. Built whenever a forward list is stored (see beginSketch), so
+// snapshots hold no sketches: loading one builds them.
 
 /** u32 words of a record's sketch. */
 const SKETCH_WORDS = 8;
@@ -467,47 +467,17 @@ const pairSketches = new IntVec();
   return (h >> 8) & 0xffff;
 }
 
-/** The sketch of record `doc`'s forward list. */
-function sketchPairs(doc: i32): void {
-  const sketch = sketchOf(doc);
-  memory.fill(sketch, 0, SKETCH_WORDS << 2);
-  let p = <usize>docPtr.get(doc);
-  const end = p + <usize>docLength.get(doc);
-  let attribute = -1, position = 0;
-  let previous = -1;
-  while (p < end) {
-    const v = readVarint(p);
-    p = varintEnd;
-    if (v == SEGMENT) {
-      const next = <i32>readVarint(p); p = varintEnd;
-      const start = <i32>readVarint(p); p = varintEnd;
-      // a segment continuing its attribute's positions keeps the pair across it
-      if (next != attribute || start != position) previous = -1;
-      attribute = next;
-      position = start;
-      continue;
-    }
-    // a term the dictionary lacks (only in a damaged snapshot) pairs with nothing
-    const term = <i32>v - 1 < termClass.length ? <i32>v - 1 : -1;
-    if (previous >= 0 && term >= 0) {
-      const bits = pairBits(previous, <u32>termClass.get(term));
-      setBit(sketch, bits & 0xff);
-      setBit(sketch, bits >> 8);
-    }
-    previous = term;
-    position++;
-  }
-}
-
-// A sketch built as a forward list is written (addDocuments): the bits
-// sketchPairs would read back from the list, each next term's class given
-// from its token's units at hand, where sketchPairs reads termClass (a
-// cache miss at most tokens of an import, the terms' classes lying among
-// the terms' other data).
+// A record's sketch is built pair by pair (beginSketch, then sketchSegment
+// and sketchTerm in the list's order), either as its forward list is
+// written (addDocuments: each next term's class from its token's units at
+// hand, where reading termClass was a cache miss at most tokens of an
+// import, the terms' classes lying among their other data) or read back
+// from a stored list (sketchFromList: a snapshot loaded), then copied to
+// the record's place (storeForward).
 const built = heap.alloc(SKETCH_WORDS << 2);
 let builtAttribute = -1, builtPosition = 0, builtPrevious = -1;
 
-/** Starts the sketch of a forward list about to be written. */
+/** Starts the sketch of a forward list about to be written or read. */
 export function beginSketch(): void {
   memory.fill(built, 0, SKETCH_WORDS << 2);
   builtAttribute = -1;
@@ -515,22 +485,44 @@ export function beginSketch(): void {
   builtPrevious = -1;
 }
 
-/** The list's next segment: `attribute`'s, from `start` (as sketchPairs reads a SEGMENT). */
+/** The list's next segment: `attribute`'s, from `start`. */
 export function sketchSegment(attribute: i32, start: i32): void {
+  // a segment continuing its attribute's positions keeps the pair across it
   if (attribute != builtAttribute || start != builtPosition) builtPrevious = -1;
   builtAttribute = attribute;
   builtPosition = start;
 }
 
-/** The list's next term, of class `termClass` (see dictionary.ts). */
+/** The list's next term, of class `termClass` (see dictionary.ts); -1: a term the dictionary lacks, which pairs with nothing. */
 @inline export function sketchTerm(term: i32, termClass: u32): void {
-  if (builtPrevious >= 0) {
+  if (builtPrevious >= 0 && term >= 0) {
     const bits = pairBits(builtPrevious, termClass);
     setBit(built, bits & 0xff);
     setBit(built, bits >> 8);
   }
   builtPrevious = term;
   builtPosition++;
+}
+
+/** Builds the sketch of record `doc`'s stored forward list. */
+function sketchFromList(doc: i32): void {
+  beginSketch();
+  let p = <usize>docPtr.get(doc);
+  const end = p + <usize>docLength.get(doc);
+  while (p < end) {
+    const v = readVarint(p);
+    p = varintEnd;
+    if (v == SEGMENT) {
+      const attribute = <i32>readVarint(p); p = varintEnd;
+      const start = <i32>readVarint(p); p = varintEnd;
+      sketchSegment(attribute, start);
+      continue;
+    }
+    // a term the dictionary lacks (or a negative one) only in a damaged snapshot
+    const term = <i32>v - 1;
+    if (term >= 0 && term < termClass.length) sketchTerm(term, <u32>termClass.get(term));
+    else sketchTerm(-1, 0);
+  }
 }
 
 /**
