@@ -23,11 +23,6 @@ export class CallLog<T extends { time: number }> {
 
   constructor(private readonly capacity = LOG_CAPACITY, private readonly retentionMs = LOG_RETENTION_MS) {}
 
-  record(entry: T): void {
-    this.makeWaiting();
-    this.place(entry);
-  }
-
   /**
    * Records the entry `make` makes, on a later turn (see the header); until
    * then `make` holds what it reads, which must not change meanwhile.
