@@ -73,6 +73,20 @@ export function queryWords(query) {
 }
 
 /**
+ * How a peer indexes a corpus under Lantern's `settings`: the corpus's own
+ * spec, with the first field boosted 2x where the searchable attributes are
+ * ordered (the peers know no attribute order; a boost is their nearest).
+ * @param {PeerSpec} peer
+ * @param {Record<string, any>} settings
+ * @returns {PeerSpec}
+ */
+export function peerFor(peer, settings) {
+  const first = settings.searchableAttributes?.[0];
+  const ordered = first !== undefined && !String(first).startsWith('unordered(');
+  return ordered ? { ...peer, boost: { [peer.fields[0]]: 2 } } : peer;
+}
+
+/**
  * The flat document every peer indexes: id, each searchable field as one
  * string, the tag field as an array and the numeric field (see corpus.peer).
  * @param {BenchRecord} record

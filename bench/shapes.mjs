@@ -45,7 +45,7 @@
 import { parseArgs } from 'node:util';
 import { recordSets } from './corpus.mjs';
 import { settleHeap, stats } from './measure.mjs';
-import { flatDocument, loadLibraries, TOP } from './peers.mjs';
+import { flatDocument, loadLibraries, peerFor, TOP } from './peers.mjs';
 import { QUERY_SHAPES, shapedQueries } from './queries.mjs';
 
 /** @typedef {import('./corpus.mjs').Corpus} Corpus */
@@ -177,8 +177,7 @@ for (const recordsName of new Set(chosen.map((s) => s.records))) {
  */
 async function build(library, recordsName, settings) {
   const corpus = RECORD_SETS[recordsName]();
-  const ordered = settings.searchableAttributes?.[0] && !String(settings.searchableAttributes[0]).startsWith('unordered(');
-  const peer = { ...corpus.peer, ...(ordered ? { boost: { [corpus.peer.fields[0]]: 2 } } : {}) };
+  const peer = peerFor(corpus.peer, settings);
   const instance = await library.build({ ...corpus, settings, peer, documents: corpus.records.map((r) => flatDocument(r, peer)) });
   settleHeap();
   return instance;

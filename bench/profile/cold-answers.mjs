@@ -19,7 +19,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { recordSets } from '../corpus.mjs';
 import { settleHeap, stats } from '../measure.mjs';
-import { flatDocument, loadLibraries, TOP } from '../peers.mjs';
+import { flatDocument, loadLibraries, peerFor, TOP } from '../peers.mjs';
 import { QUERY_SHAPES, shapedQueries } from '../queries.mjs';
 
 const { values } = parseArgs({
@@ -32,7 +32,7 @@ const { values } = parseArgs({
 const WARMUP = 50;
 const corpus = recordSets(Number(values.records)).zipf2();
 const [lantern, minisearch] = await loadLibraries(['lantern', 'minisearch'], resolve(values.dist));
-const peerSettings = { ...corpus.peer, boost: { [corpus.peer.fields[0]]: 2 } };
+const peerSettings = peerFor(corpus.peer, corpus.settings);
 const peer = await minisearch.build({ ...corpus, peer: peerSettings, documents: corpus.records.map((r) => flatDocument(r, peerSettings)) });
 const instance = /** @type {import('../peers.mjs').LanternInstance} */ (await lantern.build({ ...corpus, documents: corpus.records.map((r) => flatDocument(r, corpus.peer)) }));
 const small = recordSets(300).zipf2();

@@ -28,7 +28,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { flatDocument, loadLibraries, TOP } from '../peers.mjs';
+import { flatDocument, loadLibraries, peerFor, TOP } from '../peers.mjs';
 import { recordSets } from '../corpus.mjs';
 import { settleHeap, stats } from '../measure.mjs';
 import { QUERY_SHAPES, shapedQueries, typedQueries } from '../queries.mjs';
@@ -58,8 +58,7 @@ const corpus = makeCorpus();
 const count = WARMUP + Number(values.queries);
 const queries = typed ? typedQueries(corpus, count, 25) : shapedQueries(corpus, count, 25, shape);
 const [lantern, peer] = await loadLibraries(values.peer ? ['lantern', values.peer] : ['lantern'], resolve(values.dist));
-const ordered = !String(corpus.settings.searchableAttributes?.[0] ?? 'unordered(').startsWith('unordered(');
-const peerSettings = { ...corpus.peer, ...(ordered ? { boost: { [corpus.peer.fields[0]]: 2 } } : {}) };
+const peerSettings = peerFor(corpus.peer, corpus.settings);
 // the peer first, as shapes.mjs builds them: Lantern's queries come right after its import
 const peerInstance = peer ? await peer.build({ ...corpus, peer: peerSettings, documents: corpus.records.map((r) => flatDocument(r, peerSettings)) }) : undefined;
 const instance = /** @type {import('../peers.mjs').LanternInstance} */ (await lantern.build({ ...corpus, documents: corpus.records.map((r) => flatDocument(r, corpus.peer)) }));
