@@ -1,16 +1,28 @@
-// Work left for when writes pause: done a slice per turn of the event loop
-// once a round of `quietMs` has passed without a write (a pause of one to
-// two rounds), so that an import keeps its turns for indexing and the work
-// takes the time between imports. A write arriving while slices run sends
-// the work back to waiting. Writes are counted for the whole thread: the
-// work of an index no one writes waits for an import into another too.
+// Work left for when the thread is idle: done a slice per turn of the event
+// loop once a round of `quietMs` has passed without a write (a pause of one
+// to two rounds), so that an import keeps its turns for indexing and the
+// work takes the time between imports. A write arriving while slices run
+// sends the work back to waiting. Searches hold it back too, but only a
+// round: a slice runs on a turn with no search since the last one, or else
+// a round later whatever came meanwhile, so that back-to-back searches do
+// not each follow a slice (a slice evicts the caches an answer reads) and
+// steady traffic still lets the work finish. Writes and searches are
+// counted for the whole thread: the work of an index no one writes waits
+// for an import into another too.
 
 /** Writes noted in this thread so far. */
 let writes = 0;
+/** Searches noted in this thread so far. */
+let searches = 0;
 
 /** Counts a write that left no work (an index packing as it goes): the work of others waits for it all the same. */
 export function countWrite(): void {
   writes++;
+}
+
+/** Counts a search: the next slice of idle work waits for a turn without one, a round at most. */
+export function countSearch(): void {
+  searches++;
 }
 
 /** A timer that does not keep the process alive (Node's have `unref`; a browser's are numbers). */
@@ -23,6 +35,10 @@ export class IdleWork {
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** The writes counted when the timer last ran. */
   private writesSeen = -1;
+  /** The searches counted when the timer last ran. */
+  private searchesSeen = 0;
+  /** Whether the timer running now was set for a round's wait on searches: then a slice runs whatever came. */
+  private waitedOnSearches = false;
 
   /** `step` does a slice of the work and says whether any is left. */
   constructor(private readonly step: () => boolean, private readonly quietMs: number) {}
@@ -30,7 +46,7 @@ export class IdleWork {
   /** A write came that left work: it is done once a round of `quietMs` passes without another. */
   noteWrite(): void {
     countWrite();
-    this.timer ??= unrefed(setTimeout(() => this.run(), this.quietMs));
+    this.timer ??= this.after(this.quietMs);
   }
 
   /** No work is left (or none is wanted any more): nothing waits. */
@@ -40,15 +56,23 @@ export class IdleWork {
   }
 
   /**
-   * Another slice, or another wait when a write came meanwhile. The timer
-   * is set again rather than once per write: an import writes thousands of
-   * times a second, and this runs every `quietMs`.
+   * Another slice, or another wait when a write (or, since the last slice,
+   * a search) came meanwhile. The timer is set again rather than once per
+   * write: an import writes thousands of times a second, and this runs
+   * every `quietMs`.
    */
   private run(): void {
     this.timer = undefined;
     const written = writes !== this.writesSeen;
+    const searched = searches !== this.searchesSeen && !this.waitedOnSearches;
     this.writesSeen = writes;
-    if (written) this.timer = unrefed(setTimeout(() => this.run(), this.quietMs));
-    else if (this.step()) this.timer = unrefed(setTimeout(() => this.run(), 0));
+    this.searchesSeen = searches;
+    this.waitedOnSearches = !written && searched;
+    if (written || searched) this.timer = this.after(this.quietMs);
+    else if (this.step()) this.timer = this.after(0);
+  }
+
+  private after(ms: number): ReturnType<typeof setTimeout> {
+    return unrefed(setTimeout(() => this.run(), ms));
   }
 }

@@ -1,7 +1,8 @@
 // Work left for when writes pause (the record store's packing): it waits
-// while writes keep coming, then runs a slice per turn until none is left.
+// while writes keep coming, then runs a slice per turn until none is left;
+// a search since the last slice holds the next one back a round.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { countWrite, IdleWork } from '../../src/index/idle-work.js';
+import { countSearch, countWrite, IdleWork } from '../../src/index/idle-work.js';
 
 describe('idle work', () => {
   beforeEach(() => { vi.useFakeTimers(); });
@@ -68,5 +69,31 @@ describe('idle work', () => {
     expect(idle).toBe(0);
     vi.advanceTimersByTime(200);
     expect(idle).toBe(1);
+  });
+
+  it('a search since the last slice holds the next back a round, and no longer', () => {
+    let slices = 0;
+    const work = new IdleWork(() => { slices++; return true; }, 100);
+    work.noteWrite();
+    vi.advanceTimersByTime(200); // the pause: slices run a turn apart
+    expect(slices).toBeGreaterThan(0);
+    countSearch(); // before the next slice's turn (at 201): it waits a round, until 301
+    const before = slices;
+    vi.advanceTimersByTime(100);
+    expect(slices).toBe(before);
+    vi.advanceTimersByTime(1);
+    expect(slices).toBe(before + 1);
+    // searches on every turn: one slice a round, not one a turn, nor none
+    for (let t = 0; t < 1000; t++) {
+      countSearch();
+      vi.advanceTimersByTime(1);
+    }
+    expect(slices).toBeGreaterThanOrEqual(before + 1 + 9);
+    expect(slices).toBeLessThanOrEqual(before + 1 + 11);
+    // quiet again: a slice a turn
+    const quiet = slices;
+    vi.advanceTimersByTime(200);
+    expect(slices - quiet).toBeGreaterThan(20);
+    work.cancel();
   });
 });
