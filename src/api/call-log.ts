@@ -6,14 +6,16 @@
 // An entry is made after its answer is given, on a later turn of the event
 // loop: making it (the start of the answer's JSON, masked) is work the
 // answer need not wait for. The entries waiting are made when the log is
-// read, and at once past MAX_WAITING (a caller asking in a loop that never
-// yields a turn holds no more answers than that).
+// read, and at once past MAX_WAITING: a caller asking in a loop that never
+// yields a turn holds one answer waiting, made at its next call while the
+// answer is still in the caches: made many calls later, an entry reads a
+// cold answer, and every answer waiting is copied by each young collection.
 import { nextTurn } from '../util/turns.js';
 
 export const LOG_CAPACITY = 1000;
 export const LOG_RETENTION_MS = 7 * 24 * 3600 * 1000;
 /** Entries left to make, at most: each holds its call's answer until it is made. */
-export const MAX_WAITING = 64;
+export const MAX_WAITING = 1;
 
 export class CallLog<T extends { time: number }> {
   private readonly ring: T[] = [];
