@@ -10,21 +10,19 @@
 // --allocated or --kept, V8's sampling heap profiler runs over the second
 // half of the queries (the first half fills the call log's ring), and the
 // allocation sites are printed by bytes an answer: every allocation
-// (--allocated), or those still alive at the end (--kept: what each answer
-// leaves behind, and the answers waiting for their log entry). Sites are
-// named by their last --depth frames; names need an unminified bundle
-// (LANTERN_MINIFY=0 node scripts/build.mjs, then --dist). The profiler
-// slows the answers it samples: read times from a run without it.
+// (--allocated), or those still alive at the end after a full collection
+// (--kept: what the answers leave behind, the call log's entries first).
+// Sites are named by their last --depth frames; names need an unminified
+// bundle (LANTERN_MINIFY=0 node scripts/build.mjs, then --dist). The
+// profiler slows the answers it samples: read times from a run without it.
 //
 //   node --max-old-space-size=4096 bench/profile/answer-memory.mjs [--records 100000] [--queries 3000] [--dist dist] [--set zipf2] [--shape typed2] [--allocated | --kept] [--depth 2] [--top 25]
 import { Session } from 'node:inspector/promises';
-import { resolve } from 'node:path';
 import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { recordSets } from '../corpus.mjs';
 import { settleHeap } from '../measure.mjs';
-import { flatDocument, loadLibraries, TOP } from '../peers.mjs';
-import { QUERY_SHAPES, shapedQueries } from '../queries.mjs';
+import { TOP } from '../peers.mjs';
+import { shapedIndex } from './shaped-index.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -39,13 +37,7 @@ const { values } = parseArgs({
     top: { type: 'string', default: '25' },
   },
 });
-const makeCorpus = recordSets(Number(values.records))[values.set];
-const shape = QUERY_SHAPES[/** @type {keyof typeof QUERY_SHAPES} */ (values.shape)];
-if (!makeCorpus || !shape) throw new Error(`--set: one of ${Object.keys(recordSets(0)).join(', ')}; --shape: one of ${Object.keys(QUERY_SHAPES).join(', ')}`);
-const corpus = makeCorpus();
-const queries = shapedQueries(corpus, Number(values.queries), 25, shape);
-const [lantern] = await loadLibraries(['lantern'], resolve(values.dist));
-const instance = /** @type {import('../peers.mjs').LanternInstance} */ (await lantern.build({ ...corpus, documents: corpus.records.map((r) => flatDocument(r, corpus.peer)) }));
+const { queries, instance } = await shapedIndex(values);
 settleHeap();
 
 /** @type {Array<{ young: boolean, ms: number }>} */
@@ -72,6 +64,8 @@ if (sampled) {
   for (const { query } of queries.slice(half)) await ask(query);
 }
 const elapsed = performance.now() - started;
+// what is dead but not collected yet (entries the log's ring overwrote, the last answers' garbage) is not kept
+if (values.kept) await session.post('HeapProfiler.collectGarbage');
 const profile = sampled ? (await session.post('HeapProfiler.stopSampling')).profile : undefined;
 // the gc entries of the last collections are delivered on a later turn
 await new Promise((done) => setTimeout(done, 50));
@@ -79,8 +73,9 @@ observer.disconnect();
 
 const young = collections.filter((c) => c.young);
 const sum = (/** @type {number[]} */ xs) => xs.reduce((a, b) => a + b, 0);
-console.log(`${queries.length} answers (${values.set} ${values.shape}, ${values.records} records): ${(elapsed / queries.length).toFixed(3)} ms an answer`);
-console.log(`young collections: ${young.length}, ${sum(young.map((c) => c.ms)).toFixed(1)} ms in all (longest ${Math.max(0, ...young.map((c) => c.ms)).toFixed(2)} ms); others: ${collections.length - young.length}, ${sum(collections.filter((c) => !c.young).map((c) => c.ms)).toFixed(1)} ms`);
+const profiled = sampled ? ' (half of them profiled: time them without --allocated or --kept)' : '';
+console.log(`${queries.length} answers (${values.set} ${values.shape}, ${values.records} records): ${(elapsed / queries.length).toFixed(3)} ms an answer${profiled}`);
+console.log(`young collections: ${young.length}, ${sum(young.map((c) => c.ms)).toFixed(1)} ms in all (longest ${Math.max(0, ...young.map((c) => c.ms)).toFixed(2)} ms); other gc entries (full collections, marking steps): ${collections.length - young.length}, ${sum(collections.filter((c) => !c.young).map((c) => c.ms)).toFixed(1)} ms`);
 if (profile) printSites(profile, queries.length - half);
 
 /**
@@ -104,7 +99,9 @@ function printSites(profile, answers) {
   };
   walk(profile.head, []);
   const total = sum([...bySite.values()]);
-  console.log(`${values.kept ? 'kept at the end' : 'allocated'}: ${(total / answers / 1024).toFixed(1)} KB an answer (sampled); by site:`);
+  // the log's ring keeps its last 1,000 entries: with more answers sampled, what it keeps is spread over them all
+  const kept = values.kept ? `kept at the end, over ${answers} answers (the call log keeps its last ${Math.min(answers, 1000)} entries)` : 'allocated';
+  console.log(`${kept}: ${(total / answers / 1024).toFixed(1)} KB an answer (sampled); by site:`);
   for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) {
     console.log(`${(bytes / answers).toFixed(0).padStart(7)} B  ${site}`);
   }

@@ -6,11 +6,9 @@
 //
 //   node --max-old-space-size=4096 bench/profile/answers-dump.mjs --dist DIST --out FILE [--set zipf2] [--shape typed2] [--records 100000] [--queries 400]
 import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { flatDocument, loadLibraries, TOP } from '../peers.mjs';
-import { recordSets } from '../corpus.mjs';
-import { QUERY_SHAPES, shapedQueries } from '../queries.mjs';
+import { TOP } from '../peers.mjs';
+import { shapedIndex } from './shaped-index.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -23,13 +21,7 @@ const { values } = parseArgs({
   },
 });
 if (!values.out) throw new Error('--out FILE');
-const makeCorpus = recordSets(Number(values.records))[values.set];
-const shape = QUERY_SHAPES[/** @type {keyof typeof QUERY_SHAPES} */ (values.shape)];
-if (!makeCorpus || !shape) throw new Error(`--set: one of ${Object.keys(recordSets(0)).join(', ')}; --shape: one of ${Object.keys(QUERY_SHAPES).join(', ')}`);
-const corpus = makeCorpus();
-const queries = shapedQueries(corpus, Number(values.queries), 25, shape);
-const [lantern] = await loadLibraries(['lantern'], resolve(values.dist));
-const instance = /** @type {import('../peers.mjs').LanternInstance} */ (await lantern.build({ ...corpus, documents: corpus.records.map((r) => flatDocument(r, corpus.peer)) }));
+const { queries, instance } = await shapedIndex(values);
 
 const VARYING = ['processingTimeMS', 'processing_time_ms', 'timestamp', 'cid', 'sha1'];
 /** @type {(value: unknown) => string} JSON, without the members that vary from run to run (in the log's texts of answers too) */

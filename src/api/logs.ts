@@ -189,10 +189,10 @@ function nbHitsOf(call: AnsweredCall, kind: Entry['kind']): string | undefined {
  * Records one answered call (the router calls this once per call, except
  * for the logs call itself). What the body holds is read at once (a caller
  * may send the same object again changed); the rest of the entry, the
- * answer's start and the masking, is made on a later turn
- * (CallLog.recordLater): the engine changes no answer after giving it, and
- * an in-process caller that changes the answer it got within its own turn
- * sees the change logged.
+ * answer's start and the masking, is made on a later turn, or at the next
+ * call if none came (CallLog.recordLater): the engine changes no answer
+ * after giving it, and an in-process caller that changes the answer it
+ * got before either sees the change logged.
  */
 export function logCall(engine: KeyValues, log: CallLog<Entry>, call: AnsweredCall, now = Date.now()): void {
   const sent = { body: asText(withoutEmbedderSecrets(call.body)), inner: innerQueries(call) };

@@ -1,28 +1,34 @@
 // Work left for when the thread is idle: done a slice per turn of the event
 // loop once a round of `quietMs` has passed without a write (a pause of one
-// to two rounds), so that an import keeps its turns for indexing and the
-// work takes the time between imports. A write arriving while slices run
-// sends the work back to waiting. Searches hold it back too, but only a
-// round: a slice runs on a turn with no search since the last one, or else
-// a round later whatever came meanwhile, so that back-to-back searches do
-// not each follow a slice (a slice evicts the caches an answer reads) and
-// steady traffic still lets the work finish. Writes and searches are
-// counted for the whole thread: the work of an index no one writes waits
-// for an import into another too.
+// to two rounds, a third if reads came meanwhile), so that an import keeps
+// its turns for indexing and the work takes the time between imports. A
+// write arriving while slices run sends the work back to waiting. Reads (a
+// search, a browse: calls that read an index) hold it back too, but only a
+// round: a slice runs on a turn with no read since the last one, or else a
+// round later whatever came meanwhile, so that back-to-back searches do not
+// each follow a slice (a slice evicts the caches an answer reads) and
+// steady traffic still lets the work finish. Writes and reads are counted
+// for the whole thread: the work of an index no one writes waits for an
+// import into another too.
 
 /** Writes noted in this thread so far. */
 let writes = 0;
-/** Searches noted in this thread so far. */
-let searches = 0;
+/** Reads noted in this thread so far. */
+let reads = 0;
 
 /** Counts a write that left no work (an index packing as it goes): the work of others waits for it all the same. */
 export function countWrite(): void {
   writes++;
 }
 
-/** Counts a search: the next slice of idle work waits for a turn without one, a round at most. */
-export function countSearch(): void {
-  searches++;
+/** Counts a call that reads an index: the next slice of idle work waits for a turn without one, a round at most. */
+export function countRead(): void {
+  reads++;
+}
+
+/** The reads counted so far in this thread (what the router's calls told idle work). */
+export function readsCounted(): number {
+  return reads;
 }
 
 /** A timer that does not keep the process alive (Node's have `unref`; a browser's are numbers). */
@@ -35,10 +41,10 @@ export class IdleWork {
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** The writes counted when the timer last ran. */
   private writesSeen = -1;
-  /** The searches counted when the timer last ran. */
-  private searchesSeen = 0;
-  /** Whether the timer running now was set for a round's wait on searches: then a slice runs whatever came. */
-  private waitedOnSearches = false;
+  /** The reads counted when the timer last ran. */
+  private readsSeen = 0;
+  /** Whether the timer running now was set for a round's wait on reads: then a slice runs whatever came. */
+  private waitedOnReads = false;
 
   /** `step` does a slice of the work and says whether any is left. */
   constructor(private readonly step: () => boolean, private readonly quietMs: number) {}
@@ -57,18 +63,18 @@ export class IdleWork {
 
   /**
    * Another slice, or another wait when a write (or, since the last slice,
-   * a search) came meanwhile. The timer is set again rather than once per
+   * a read) came meanwhile. The timer is set again rather than once per
    * write: an import writes thousands of times a second, and this runs
    * every `quietMs`.
    */
   private run(): void {
     this.timer = undefined;
     const written = writes !== this.writesSeen;
-    const searched = searches !== this.searchesSeen && !this.waitedOnSearches;
+    const read = reads !== this.readsSeen && !this.waitedOnReads;
     this.writesSeen = writes;
-    this.searchesSeen = searches;
-    this.waitedOnSearches = !written && searched;
-    if (written || searched) this.timer = this.after(this.quietMs);
+    this.readsSeen = reads;
+    this.waitedOnReads = !written && read;
+    if (written || read) this.timer = this.after(this.quietMs);
     else if (this.step()) this.timer = this.after(0);
   }
 

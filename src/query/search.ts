@@ -14,7 +14,6 @@ import { own, setOwn } from '../util/own-keys.js';
 import { applyRules, type AppliedRules } from '../index/rules.js';
 import { andInto, fullBitmap, hasBit, wordsFor, type Bitmap } from '../index/bitmap.js';
 import type { SearchIndex } from '../index/search-index.js';
-import { countSearch } from '../index/idle-work.js';
 import type { QueryDictionaries } from '../text/dictionaries.js';
 import type { Hit, Page, SearchAnswer, SearchResult } from './search-result.js';
 import { hybridRequestOf, runHybrid, type HybridResult, type HybridScores, type QueryVector } from './hybrid.js';
@@ -121,7 +120,6 @@ function placePromotions(hits: CoreHit[], promoted: Array<{ id: number; position
 /** Runs a search: its result, with the whole answer (see search-result.ts for what the caller gets of it). */
 export function searchIndex(index: SearchIndex, requested: SearchParams, context: SearchContext): SearchResult {
   const started = performance.now();
-  countSearch();
   const ruled = applyRules(index, requested, context.dictionaries);
   const params = ruled.params;
   const setting = settingsOf(index, params);

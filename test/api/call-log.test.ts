@@ -43,6 +43,17 @@ describe('CallLog', () => {
     expect(names(log)).toEqual(['last', ...Array.from({ length: MAX_WAITING }, (_, i) => String(MAX_WAITING - 1 - i))]);
   });
 
+  it('keeps the order of calls made in one turn, each entry made as the next call comes, all when read', async () => {
+    const { log, later, made } = counted();
+    for (const name of ['a', 'b', 'c', 'd', 'e']) later(name);
+    expect(made()).toBe(5 - MAX_WAITING);
+    expect(names(log)).toEqual(['e', 'd', 'c', 'b', 'a']);
+    expect(made()).toBe(5);
+    await yieldTurn(); // the turn's own making finds nothing left to make
+    expect(made()).toBe(5);
+    expect(names(log)).toEqual(['e', 'd', 'c', 'b', 'a']);
+  });
+
   it('leaves out an entry whose making throws, on a later turn or when read, and keeps the others', async () => {
     const { log, later } = counted();
     later('a');

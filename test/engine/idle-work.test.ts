@@ -1,8 +1,9 @@
 // Work left for when writes pause (the record store's packing): it waits
 // while writes keep coming, then runs a slice per turn until none is left;
-// a search since the last slice holds the next one back a round.
+// a read (a search) since the last slice holds the next one back a round.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { countSearch, countWrite, IdleWork } from '../../src/index/idle-work.js';
+import { countRead, countWrite, IdleWork, readsCounted } from '../../src/index/idle-work.js';
+import { Lantern } from '../../src/lantern.js';
 
 describe('idle work', () => {
   beforeEach(() => { vi.useFakeTimers(); });
@@ -71,21 +72,21 @@ describe('idle work', () => {
     expect(idle).toBe(1);
   });
 
-  it('a search since the last slice holds the next back a round, and no longer', () => {
+  it('a read since the last slice holds the next back a round, and no longer', () => {
     let slices = 0;
     const work = new IdleWork(() => { slices++; return true; }, 100);
     work.noteWrite();
     vi.advanceTimersByTime(200); // the pause: slices run a turn apart
     expect(slices).toBeGreaterThan(0);
-    countSearch(); // before the next slice's turn (at 201): it waits a round, until 301
+    countRead(); // before the next slice's turn (at 201): it waits a round, until 301
     const before = slices;
     vi.advanceTimersByTime(100);
     expect(slices).toBe(before);
     vi.advanceTimersByTime(1);
     expect(slices).toBe(before + 1);
-    // searches on every turn: one slice a round, not one a turn, nor none
+    // reads on every turn: one slice a round, not one a turn, nor none
     for (let t = 0; t < 1000; t++) {
-      countSearch();
+      countRead();
       vi.advanceTimersByTime(1);
     }
     expect(slices).toBeGreaterThanOrEqual(before + 1 + 9);
@@ -95,5 +96,29 @@ describe('idle work', () => {
     vi.advanceTimersByTime(200);
     expect(slices - quiet).toBeGreaterThan(20);
     work.cancel();
+  });
+});
+
+describe('reads the router counts for idle work', () => {
+  it('are the calls that read an index (searches, a browse), not writes nor other calls', async () => {
+    const engine = await Lantern.open();
+    const call = async (method: string, path: string, body?: unknown) => {
+      const before = readsCounted();
+      const { status } = await engine.request({ method, path, body });
+      expect(status, `${method} ${path}`).toBeLessThan(300);
+      return readsCounted() - before;
+    };
+    try {
+      expect(await call('POST', '/1/indexes/books/batch', { requests: [{ action: 'addObject', body: { objectID: '1', title: 'lantern' } }] })).toBe(0);
+      await engine.waitForTasks();
+      expect(await call('POST', '/1/indexes/books/query', { query: 'lant' })).toBe(1);
+      expect(await call('POST', '/1/indexes/*/queries', { requests: [{ indexName: 'books', query: 'lan' }, { indexName: 'books', query: 'x' }] })).toBe(1);
+      expect(await call('POST', '/1/indexes/books/browse', {})).toBe(1);
+      expect(await call('GET', '/1/indexes/books/1')).toBe(1);
+      expect(await call('GET', '/1/indexes')).toBe(0);
+      expect(await call('GET', '/1/indexes/books/settings')).toBe(0);
+    } finally {
+      await engine.close();
+    }
   });
 });
