@@ -25,7 +25,6 @@ import * as dictionaries from './dictionaries.js';
 import * as follow from './follow.js';
 import * as recommend from './recommend.js';
 import { observeRequest } from '../monitoring/observe.js';
-import { countRead } from '../index/idle-work.js';
 import * as logs from './logs.js';
 import { requestIdHeaders, requestIdOf } from './request-id.js';
 import { parseJsonBody } from './json-body.js';
@@ -299,8 +298,7 @@ async function answer(
       authorize(caller, found.route.right, { changesIndex: changesIndex(found.route) });
     }
     const reads = readsRecords(found.route);
-    // a read holds the idle work back a turn (records packed after an import: see idle-work.ts)
-    if (reads) { engine.pacer.noteRead(); countRead(); }
+    if (reads) engine.pacer.noteRead();
     // writes are accepted one at a time, paced like their application (see write-pacer.ts): a write to an
     // index holds its turn until it is logged and queued; any other call passes the turn on once it has it
     else endTurn = await engine.pacer.admit();

@@ -8,6 +8,7 @@
 // PacedWork): each step is charged, and searches waiting run between steps.
 import { yieldTurn } from '../util/turns.js';
 import { RetryLater } from '../util/errors.js';
+import { countRead } from '../index/idle-work.js';
 
 /**
  * Milliseconds of pause per millisecond of charged write work. More than 1:
@@ -64,10 +65,11 @@ export class WritePacer {
    */
   constructor(private readonly queued: () => number = () => 0, private readonly maxAdmitWaitMs = Infinity) {}
 
-  /** A read (search, browse, getObject...) was answered. */
+  /** A read (search, browse, getObject...) was answered; it holds the thread's idle work back a turn too (see idle-work.ts). */
   noteRead(): void {
     this.readsSeen++;
     this.lastRead = performance.now();
+    countRead();
   }
 
   /**

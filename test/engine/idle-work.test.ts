@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { countRead, countWrite, IdleWork, readsCounted } from '../../src/index/idle-work.js';
 import { Lantern } from '../../src/lantern.js';
+import { WritePacer } from '../../src/engine/write-pacer.js';
 
 describe('idle work', () => {
   beforeEach(() => { vi.useFakeTimers(); });
@@ -99,7 +100,13 @@ describe('idle work', () => {
   });
 });
 
-describe('reads the router counts for idle work', () => {
+describe('reads counted for idle work', () => {
+  it('are the reads the write pacer notes (the router\'s and a replica\'s alike)', () => {
+    const before = readsCounted();
+    new WritePacer().noteRead();
+    expect(readsCounted()).toBe(before + 1);
+  });
+
   it('are the calls that read an index (searches, a browse), not writes nor other calls', async () => {
     const engine = await Lantern.open();
     const call = async (method: string, path: string, body?: unknown) => {
