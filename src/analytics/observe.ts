@@ -43,7 +43,8 @@ export function observeSearch(call: SearchCall, indexName: string, requested: Se
   const variant = test ? variantOf(test, user) : undefined;
   const target = test ? test.variants[variant! - 1] : undefined;
   const searchedIndex = target?.index ?? indexName;
-  const params = { ...requested, ...target?.customSearchParameters };
+  // a copy only for a variant's own parameters: most searches are of no test
+  const params = target?.customSearchParameters ? { ...requested, ...target.customSearchParameters } : requested;
   const result = personalized(call, searchedIndex, params, run) ?? run(searchedIndex, params);
   if (test) result.abTest = { id: test.abTestID, variant: variant! };
   if (params.analytics === false) return result;
@@ -56,7 +57,7 @@ export function observeSearch(call: SearchCall, indexName: string, requested: Se
     nbHits: result.nbHits,
     hits: result.objectIDs,
     filters: usedFilters(params).map((f) => ({ ...f, attribute: wellFormed(f.attribute), value: wellFormed(f.value) })),
-    tags: (params.analyticsTags ?? NONE).map(wellFormed),
+    tags: params.analyticsTags ? params.analyticsTags.map(wellFormed) : NONE,
     user: wellFormed(user),
     at: Date.now(),
     tracked: params.clickAnalytics === true,

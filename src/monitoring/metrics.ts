@@ -79,14 +79,56 @@ class Series {
   }
 }
 
-/** Every resolution of one scope, and the searches of the current second. */
+/**
+ * The finest step of the periods: every coarser step is a multiple of it,
+ * so that one of its buckets lies within one bucket of every series.
+ */
+const FINEST_STEP = Math.min(...PERIOD_NAMES.map((name) => PERIODS[name].step));
+
+/** Adds `source`'s figures to `target`'s (sums, the peak the higher; records are sampled, not added). */
+function addInto(target: Bucket, source: Bucket): void {
+  target.operations += source.operations;
+  target.searchOperations += source.searchOperations;
+  target.writeOperations += source.writeOperations;
+  for (const [ms, count] of source.latency) target.latency.set(ms, (target.latency.get(ms) ?? 0) + count);
+  target.latencySum += source.latencySum;
+  target.latencyCount += source.latencyCount;
+  target.peakQps = Math.max(target.peakQps, source.peakQps);
+  target.tasks += source.tasks;
+  target.taskMs += source.taskMs;
+}
+
+/**
+ * Every resolution of one scope, and the searches of the current second.
+ * A call's figures go to one bucket of the finest step (`current`), added
+ * to every series when a call of a later step comes or the scope is read:
+ * each call updated the five series, a share of a search's time.
+ */
 class Scope {
   readonly series = new Map(PERIOD_NAMES.map((name) => [name, new Series(PERIODS[name])]));
+  private current: Bucket | undefined;
   private second = -1;
   private searchesThisSecond = 0;
 
+  /** Changes the bucket of `now` of every series (tasks, records: a few a second at most). */
   update(now: number, change: (bucket: Bucket) => void): void {
     for (const series of this.series.values()) change(series.at(now));
+  }
+
+  /** The bucket of the finest step that collects the calls of `now` (see the class comment). */
+  currentAt(now: number): Bucket {
+    const current = this.current;
+    if (current !== undefined && now >= current.t && now < current.t + FINEST_STEP) return current;
+    this.addCurrent();
+    return (this.current = emptyBucket(startOf(now, FINEST_STEP)));
+  }
+
+  /** Adds the calls collected so far to every series (see the class comment). */
+  addCurrent(): void {
+    const current = this.current;
+    if (current === undefined) return;
+    this.current = undefined;
+    for (const series of this.series.values()) addInto(series.at(current.t), current);
   }
 
   /** Searches so far in the current second. */
@@ -119,18 +161,17 @@ export class Metrics {
   private recordOn(key: string, facts: RequestFacts, queries: number, now: number): void {
     const scope = this.scope(key);
     const qps = facts.kind === 'search' ? scope.countSearches(now, queries) : 0;
-    scope.update(now, (b) => {
-      b.operations++;
-      if (facts.kind === 'write') b.writeOperations++;
-      if (facts.kind !== 'search') return;
-      b.searchOperations += queries;
-      b.peakQps = Math.max(b.peakQps, qps);
-      if (!facts.succeeded) return;
-      const ms = Math.round(facts.ms);
-      b.latency.set(ms, (b.latency.get(ms) ?? 0) + 1);
-      b.latencySum += facts.ms;
-      b.latencyCount++;
-    });
+    const bucket = scope.currentAt(now);
+    bucket.operations++;
+    if (facts.kind === 'write') bucket.writeOperations++;
+    if (facts.kind !== 'search') return;
+    bucket.searchOperations += queries;
+    bucket.peakQps = Math.max(bucket.peakQps, qps);
+    if (!facts.succeeded) return;
+    const ms = Math.round(facts.ms);
+    bucket.latency.set(ms, (bucket.latency.get(ms) ?? 0) + 1);
+    bucket.latencySum += facts.ms;
+    bucket.latencyCount++;
   }
 
   recordTask(facts: TaskFacts): void {
@@ -177,7 +218,9 @@ export class Metrics {
     const period = PERIODS[periodName];
     const now = this.now();
     const first = Math.max(startOf(now - period.span + period.step, period.step), startOf(this.startedAt, period.step));
-    const kept = this.scopes.get(scopeKey)?.series.get(periodName)?.buckets ?? new Map<number, Bucket>();
+    const scope = this.scopes.get(scopeKey);
+    scope?.addCurrent();
+    const kept = scope?.series.get(periodName)?.buckets ?? new Map<number, Bucket>();
     const points: Bucket[] = [];
     for (let t = first; t <= now; t += period.step) points.push(kept.get(t) ?? emptyBucket(t));
     return { points, before: [...kept.values()].filter((b) => b.t < first) };

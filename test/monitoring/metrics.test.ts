@@ -62,6 +62,24 @@ describe('the metrics recorder', () => {
     expect(day[0]).toEqual({ t: START, v: perStep.reduce((a, b) => a + b, 0) });
   });
 
+  it('calls read in the middle of a step count once, with those after the read, at every resolution', () => {
+    const { metrics, advance } = recorder();
+    const read = (period: string) => usage(metrics, { statistics: ['search_operations,99p_processing_time'], period, servers: ['c1'] });
+    for (const ms of [1, 2, 3]) metrics.recordRequest(search(ms));
+    expect(read('minute').search_operations.at(-1)).toEqual({ t: START, v: 3 });
+    advance(5_000); // the same 10-second step
+    for (const ms of [40, 50]) metrics.recordRequest(search(ms));
+    for (const period of ['minute', 'hour', 'day', 'week', 'month']) {
+      expect(read(period).search_operations.at(-1)?.v).toBe(5);
+      expect(read(period)['99p_processing_time'].at(-1)?.v).toBe(50);
+    }
+    advance(10_000); // the next step: the calls before it stay in theirs
+    metrics.recordRequest(search(7));
+    expect(read('minute').search_operations.slice(-2).map((p) => p.v)).toEqual([5, 1]);
+    expect(read('hour').search_operations.at(-1)?.v).toBe(6);
+    expect(metrics.buckets(indexScope('talks'), 'day').points.at(-1)).toMatchObject({ searchOperations: 6, latencyCount: 6 });
+  });
+
   it('a multi-query counts each query (on the index it names); peak queries per second per server and per region', () => {
     const { metrics, advance } = recorder();
     metrics.recordRequest(search(1, 'c1', ['a', 'b', 'b'], 3));
