@@ -8,11 +8,11 @@ import { ApiError } from '../util/errors.js';
 import { isPlainObject } from '../index/records.js';
 import { own } from '../util/own-keys.js';
 import type { EventStore } from '../analytics/events.js';
+import { DAY_MS } from '../analytics/params.js';
 import { rateOf, Scope, type OutcomeCount } from '../analytics/reports.js';
 import { parseVariants } from './tests.js';
 
 const TRAFFIC_DAYS = 7;
-const DAY_MS = 86_400_000;
 const Z_ALPHA = 1.959964; // two-sided 5 %
 const Z_BETA = 0.841621; // power 80 %
 

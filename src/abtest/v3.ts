@@ -11,7 +11,7 @@ import { isPlainObject } from '../index/records.js';
 import { own } from '../util/own-keys.js';
 import type { EventStore, SearchEvent } from '../analytics/events.js';
 import { Scope } from '../analytics/reports.js';
-import { dayOf } from '../analytics/params.js';
+import { DAY_MS, dayOf } from '../analytics/params.js';
 import { significance } from './metrics.js';
 import { sampleSizes } from './estimate.js';
 import { newABTest, statusOf, testHeader, type ABTest, type MetricChoice } from './tests.js';
@@ -263,8 +263,6 @@ export function describeABTestV3(test: ABTest, store: EventStore, now = Date.now
     ...(test.configuration ? { configuration: test.configuration } : {}),
   };
 }
-
-const DAY_MS = 86_400_000;
 
 function parseDay(name: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;

@@ -1,6 +1,7 @@
 // What analytics are computed from: one record per search and one per
 // insight event (click, conversion, view). Both are kept in arrival order.
 import type { NumericOperator } from '../index/filters/parse.js';
+import { DAY_MS, RETENTION_DAYS } from './params.js';
 
 /** A filter a search used, as analytics report it. */
 export interface UsedFilter { attribute: string; operator: ':' | NumericOperator; value: string }
@@ -50,25 +51,74 @@ export const ATTRIBUTION_WINDOW_MS = 3_600_000;
 
 export interface EventsSnapshot { searches: SearchEvent[]; events: InsightEvent[] }
 
+/**
+ * How long events are kept: the reports' reach (RETENTION_DAYS), and a day
+ * for its first day's start. Past it they only cost memory, snapshots and
+ * every report's scan of the store, growing with every search served.
+ */
+export const KEPT_MS = (RETENTION_DAYS + 1) * DAY_MS;
+/** Events past KEPT_MS are dropped once the oldest is this much older still: a pass a day at most. */
+const DROP_SLACK_MS = DAY_MS;
+
 export class EventStore {
   readonly searches: SearchEvent[] = [];
   readonly events: InsightEvent[] = [];
+  /**
+   * Insight events removed so far (a user forgotten, events past their
+   * retention): what reads them by position in `events` starts again.
+   */
+  eventsRemoved = 0;
   private readonly ids = new Set<string>();
   private readonly byQueryID = new Map<string, SearchEvent>();
+  /** The latest time an event was received at: the store's clock, so that a replay drops what the first run dropped. */
+  private latest = 0;
 
-  /** Adds events not seen yet (a log entry replayed over a snapshot adds nothing twice). */
+  /**
+   * Adds events not seen yet and not past the retention (a log entry
+   * replayed over a snapshot adds nothing twice, nor what the snapshot
+   * dropped), then drops those past it (see KEPT_MS).
+   */
   add(searches: SearchEvent[], events: InsightEvent[]): void {
     for (const s of searches) {
-      if (this.ids.has(s.id)) continue;
+      if (this.ids.has(s.id) || this.expired(s.at)) continue;
       this.ids.add(s.id);
       this.searches.push(s);
       if (s.tracked) this.byQueryID.set(s.id, s);
+      if (s.at > this.latest) this.latest = s.at;
     }
     for (const e of events) {
-      if (this.ids.has(e.id)) continue;
+      if (this.ids.has(e.id) || this.expired(e.receivedAt)) continue;
       this.ids.add(e.id);
       this.events.push(e);
+      if (e.receivedAt > this.latest) this.latest = e.receivedAt;
     }
+    this.dropExpired();
+  }
+
+  /** Whether an event received at `time` is past the retention (one replayed after a snapshot that dropped it). */
+  private expired(time: number): boolean {
+    return time < this.latest - KEPT_MS;
+  }
+
+  /**
+   * Drops the searches and insight events received more than KEPT_MS
+   * before the latest one, once the oldest kept is DROP_SLACK_MS past
+   * that. Both lists are in the order received.
+   */
+  private dropExpired(): void {
+    const cutoff = this.latest - KEPT_MS;
+    const oldest = Math.min(this.searches[0]?.at ?? Infinity, this.events[0]?.receivedAt ?? Infinity);
+    if (oldest >= cutoff - DROP_SLACK_MS) return;
+    const searches = leadingCount(this.searches, (s) => s.at < cutoff);
+    for (const s of this.searches.splice(0, searches)) this.forget(s.id);
+    const events = leadingCount(this.events, (e) => e.receivedAt < cutoff);
+    for (const e of this.events.splice(0, events)) this.ids.delete(e.id);
+    this.eventsRemoved += events;
+  }
+
+  private forget(searchID: string): void {
+    this.ids.delete(searchID);
+    this.byQueryID.delete(searchID);
   }
 
   searchOf(queryID: string | undefined): SearchEvent | undefined {
@@ -79,7 +129,9 @@ export class EventStore {
   forgetUser(userToken: string, until: number): void {
     const keepEvent = (e: InsightEvent) => e.userToken !== userToken || e.receivedAt > until;
     const keepSearch = (s: SearchEvent) => s.user !== userToken || s.at > until;
+    const events = this.events.length;
     replaceContents(this.events, this.events.filter(keepEvent));
+    this.eventsRemoved += events - this.events.length;
     replaceContents(this.searches, this.searches.filter(keepSearch));
     for (const [queryID, s] of this.byQueryID) if (!keepSearch(s)) this.byQueryID.delete(queryID);
   }
@@ -91,6 +143,13 @@ export class EventStore {
   restore(snapshot: EventsSnapshot): void {
     this.add(snapshot.searches, snapshot.events);
   }
+}
+
+/** How many items at the start of `list` pass `test`. */
+function leadingCount<T>(list: readonly T[], test: (item: T) => boolean): number {
+  let count = 0;
+  while (count < list.length && test(list[count])) count++;
+  return count;
 }
 
 function replaceContents<T>(target: T[], items: T[]): void {

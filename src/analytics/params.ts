@@ -2,7 +2,7 @@
 // (inclusive), paging, the analyticsTags filter, ordering. Wrong values → 400.
 import { badRequest } from '../util/errors.js';
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 /** Top lists stop at the top 1000. */
 export const TOP_LIMIT = 1000;
 const DEFAULT_LIMIT = 10;

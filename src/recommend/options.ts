@@ -1,12 +1,16 @@
 // How the recommend models learn: the service's windows and minimums by
 // default (/work/shared/spec/recommend.md, "How the models learn"); a small
 // application lowers them through `Lantern.open({ recommend: {...} })`.
+import { DAY_MS } from '../analytics/params.js';
 
 /** Options of the recommend models (`EngineOptions.recommend`). */
 export interface RecommendOptions {
   /** Days of events the models learn from (default 30, the service's window). */
   windowDays?: number;
-  /** Days the window grows to when an index has too few events in `windowDays` for a model's minimum (default 90). */
+  /**
+   * Days the window grows to when an index has too few events in `windowDays` for a model's minimum (default 90).
+   * Events are kept for the analytics' 90 days (src/analytics/events.ts): a longer window finds no older ones.
+   */
   extendedWindowDays?: number;
   /** Conversion events (in the window) frequently-bought-together needs before it answers (default 1,000). */
   minBoughtTogetherEvents?: number;
@@ -50,6 +54,5 @@ export function recommendSettings(options: RecommendOptions = {}): RecommendSett
   return out;
 }
 
-export const DAY_MS = 86_400_000;
 /** The day (since the epoch, UTC) of a time. */
 export const dayOf = (at: number) => Math.floor(at / DAY_MS);

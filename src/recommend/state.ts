@@ -56,6 +56,8 @@ export class RecommendState implements StateSection<RecommendPart, Applied> {
   private models = new Map<string, IndexModels>();
   /** Events of the store learnt by `models`. */
   private consumed = 0;
+  /** The store's count of removed events when `consumed` was last counted from the start (see EventStore.eventsRemoved). */
+  private removedSeen = 0;
   /** The day the models were trained (the window moves with it). */
   private trainedDay = -1;
   private mustRetrain = true;
@@ -148,8 +150,10 @@ export class RecommendState implements StateSection<RecommendPart, Applied> {
   private async update(now: number): Promise<void> {
     const store = this.events();
     const learnt = new Set<string>();
-    if (this.mustRetrain || dayOf(now) !== this.trainedDay || this.consumed > store.events.length) {
+    // events removed (a user forgotten, events past their retention) move the others' positions: train anew
+    if (this.mustRetrain || dayOf(now) !== this.trainedDay || store.eventsRemoved !== this.removedSeen || this.consumed > store.events.length) {
       this.mustRetrain = false;
+      this.removedSeen = store.eventsRemoved;
       const upTo = store.events.length;
       const models = await trainAll(store.events.slice(0, upTo), this.settings, now);
       for (const index of [...this.models.keys(), ...models.keys()]) learnt.add(index);
@@ -197,6 +201,7 @@ export class RecommendState implements StateSection<RecommendPart, Applied> {
     if (recommend?.models) {
       this.models = new Map(recommend.models.map(([index, m]) => [index, IndexModels.restore(m)]));
       this.consumed = this.events().events.length;
+      this.removedSeen = this.events().eventsRemoved;
       this.trainedDay = dayOf(Date.now());
       this.mustRetrain = false;
       this.trained = true;

@@ -5,7 +5,8 @@
 import type { InsightEvent } from '../analytics/events.js';
 import { yieldTurn } from '../util/turns.js';
 import { IndexModels } from './index-models.js';
-import { DAY_MS, type RecommendSettings } from './options.js';
+import { DAY_MS } from '../analytics/params.js';
+import type { RecommendSettings } from './options.js';
 
 /** Milliseconds of learning between two turns of the event loop. */
 const SLICE_MS = 8;

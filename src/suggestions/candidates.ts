@@ -3,7 +3,7 @@
 // its replicas and only those with given analytics tags), the {query, count}
 // records of external indexes, and facet value combinations (`generate`).
 import type { EventStore, SearchEvent } from '../analytics/events.js';
-import { matchesTags, parseTags } from '../analytics/params.js';
+import { DAY_MS, matchesTags, parseTags } from '../analytics/params.js';
 import { Scope, searchesByQuery } from '../analytics/reports.js';
 import { fold } from '../text/fold.js';
 import { withReplicas } from '../index/index-config.js';
@@ -17,7 +17,6 @@ import type { BuildLog } from './log.js';
 export const POPULARITY_DAYS = 30;
 /** At most this many queries are generated from one list of facets. */
 export const MAX_GENERATED = 1000;
-const DAY_MS = 86_400_000;
 
 export const suggestionKey = (query: string) => fold(query.trim());
 

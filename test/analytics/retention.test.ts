@@ -1,0 +1,101 @@
+// Search and insight events are kept for the analytics' 90 days: past them
+// they are dropped from memory and from the next snapshot, a day's worth at
+// a time; the recommend models, which read events by position, train anew
+// when some go.
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { EventStore, KEPT_MS, type InsightEvent, type SearchEvent } from '../../src/analytics/events.js';
+import { cleanup, closeEngine, openAt, tempDir } from '../persistence/helpers.js';
+import { Lantern } from '../../src/lantern.js';
+import { conversion, products, pushEvents } from '../recommend/planted.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** A day at midnight UTC: the recommend models train anew when the day changes, and these tests stay within one. */
+const D = Date.UTC(2026, 5, 1);
+
+afterAll(cleanup);
+afterEach(() => { vi.useRealTimers(); });
+
+const search = (id: string, at: number, tracked = false): SearchEvent =>
+  ({ id, index: 'talks', query: id, nbHits: 1, hits: ['1'], filters: [], tags: [], user: 'u', at, tracked });
+const insight = (id: string, receivedAt: number): InsightEvent =>
+  ({ id, eventType: 'click', eventName: 'Clicked', index: 'talks', userToken: 'u', at: receivedAt, receivedAt, objectIDs: ['1'], positions: [1] });
+
+describe('the event store keeps 90 days of events', () => {
+  it('drops the searches and insight events received past the retention, once the oldest is a day past it', () => {
+    const store = new EventStore();
+    store.add([search('old', D, true), search('kept', D + 2 * DAY)], [insight('old-click', D), insight('kept-click', D + 2 * DAY)]);
+    // the oldest within the day of slack past the retention: nothing goes yet
+    store.add([search('within-slack', D + KEPT_MS + DAY - 1)], []);
+    expect(store.searches.map((s) => s.id)).toEqual(['old', 'kept', 'within-slack']);
+    expect(store.searchOf('old')?.id).toBe('old');
+    // a day past it: what was received before the retention goes, searches and insight events alike
+    store.add([], [insight('later-click', D + KEPT_MS + DAY + 1)]);
+    expect(store.searches.map((s) => s.id)).toEqual(['kept', 'within-slack']);
+    expect(store.events.map((e) => e.id)).toEqual(['kept-click', 'later-click']);
+    expect(store.searchOf('old')).toBeUndefined();
+    expect(store.eventsRemoved).toBe(1);
+  });
+
+  it('a log entry replayed over a snapshot brings back none of the events the snapshot dropped', () => {
+    const store = new EventStore();
+    const old = { searches: [search('old', D)], events: [insight('old-click', D)] };
+    store.add(old.searches, old.events);
+    store.add([search('new', D + KEPT_MS + 2 * DAY)], []);
+    const restored = new EventStore();
+    restored.restore(store.snapshot());
+    restored.add(old.searches, old.events); // the log entry that first added them
+    expect(restored.searches.map((s) => s.id)).toEqual(['new']);
+    expect(restored.events).toEqual([]);
+  });
+});
+
+describe('an engine drops what is past the retention', () => {
+  it('searches answered 93 days ago are gone from memory and from the store after a restart', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(D);
+    const dir = tempDir();
+    const first = await openAt(dir);
+    await first.request({ method: 'POST', path: '/1/indexes/talks/batch', body: { requests: [{ action: 'addObject', body: { objectID: '1', title: 'a talk' } }] } });
+    await first.waitForTasks();
+    const ask = (engine: Lantern, query: string) => engine.request({ method: 'POST', path: '/1/indexes/talks/query', body: { query } });
+    for (const query of ['old one', 'old two']) expect((await ask(first, query)).status).toBe(200);
+    await first.snapshot();
+    vi.setSystemTime(D + 93 * DAY);
+    expect((await ask(first, 'talk')).status).toBe(200);
+    expect(first.analytics.store.searches.map((s) => s.query)).toEqual(['talk']);
+    await first.snapshot();
+    await closeEngine(first);
+
+    const second = await openAt(dir);
+    expect(second.analytics.store.searches.map((s) => s.query)).toEqual(['talk']);
+    await closeEngine(second);
+  });
+
+  it('recommend models learn every event after some were dropped the same day', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const engine = await Lantern.open({ recommend: { minBoughtTogetherEvents: 1, minRelatedEvents: 1, minTrendingEvents: 1, freshnessMs: 10 } });
+    await engine.request({ method: 'POST', path: '/1/indexes/shop/batch', body: { requests: products(12).map(({ _vectors, ...body }) => ({ action: 'addObject', body })) } });
+    await engine.waitForTasks();
+    const boughtWith = async (objectID: string) => {
+      await engine.recommend.whenFresh();
+      const response = await engine.request({ method: 'POST', path: '/1/indexes/*/recommendations', body: { requests: [{ indexName: 'shop', model: 'bought-together', objectID, threshold: 0 }] } });
+      return (response.body as { results: Array<{ hits: Array<{ objectID: string }> }> }).results[0].hits.map((h) => h.objectID);
+    };
+    /** Conversions of [user, objectIDs] received (and timestamped) at `time`. */
+    const receive = (time: number, conversions: Array<[string, string[]]>) => {
+      vi.setSystemTime(time);
+      return pushEvents(engine, conversions.map(([user, objectIDs]) => conversion('shop', user, objectIDs, time)));
+    };
+    // two events received when, at D + 1h, the retention and its slack have half an hour left
+    await receive(D + HOUR - KEPT_MS - DAY + 30 * 60_000, [['x0', ['p9', 'p10']], ['x1', ['p9', 'p10']]]);
+    await receive(D + HOUR, [['u0', ['p1', 'p2']]]);
+    expect(await boughtWith('p1')).toEqual(['p2']);
+    // an hour later the same day: the two old events go, and all four new ones count
+    await receive(D + 2 * HOUR, [['u1', ['p1', 'p3']], ['u2', ['p1', 'p3']], ['u3', ['p7', 'p8']], ['u4', ['p7', 'p8']]]);
+    expect(engine.analytics.store.eventsRemoved).toBe(2);
+    expect(await boughtWith('p1')).toEqual(['p3', 'p2']);
+    expect(await boughtWith('p7')).toEqual(['p8']);
+    await engine.close();
+  });
+});
