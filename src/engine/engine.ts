@@ -399,6 +399,7 @@ export class Engine {
     if (op.type === 'settings') await this.catalog.prepareSettings(op);
     await observeTask(this, op, () => this.applyInSlices(op, taskID));
     if (this.embedsRecords && isIndexWrite(op)) for (const index of this.catalog.written(op)) this.takeWaitingTexts(index, taskID);
+    if (isIndexWrite(op)) await this.catalog.renumberSparse(op);
     this.linker.wake();
   }
 

@@ -112,6 +112,11 @@ export class IndexCatalog implements StateSection<IndexesPart, WriteOperation & 
     return names.flatMap((name) => withReplicas(this.indexes, name, true));
   }
 
+  /** After a write: the ids of the indexes it wrote issued again where most are no longer any record's (see SearchIndex.renumberIfSparse). */
+  async renumberSparse(op: IndexWrite): Promise<void> {
+    for (const index of this.written(op)) await index.renumberIfSparse();
+  }
+
   /** Settings that change indexing are built in the background first (searches keep their answers). */
   async prepareSettings(op: Extract<WriteOperation, { type: 'settings' }>): Promise<void> {
     const targets = settingsTargets(this.indexes, op.indexName, op.settings, op.forwardToReplicas === true);
