@@ -30,6 +30,8 @@ export interface EmbeddingQueueOptions {
    * record deleted and written again is. Without it, every job is sent.
    */
   needsEmbedding?(embedder: string, job: EmbeddingJob): boolean;
+  /** Called with the keys of jobs dropped unsent (not needed any more, or their lane cleared): they will never be embedded. */
+  onDropped?(embedder: string, keys: string[]): void;
   /** Texts per request (default MAX_TEXTS_PER_REQUEST, 64). */
   batchSize?: number;
   /** Requests in flight per embedder (default 2: a local model server is busy with one, the next is ready). */
@@ -117,9 +119,11 @@ export class EmbeddingQueue {
   clear(embedder: string): void {
     const lane = this.lanes.get(embedder);
     if (!lane) return;
+    const dropped = [...lane.waiting.keys(), ...lane.inFlight.keys()];
     lane.waiting.clear();
     lane.inFlight.clear();
     lane.generation++;
+    if (dropped.length > 0) this.options.onDropped?.(embedder, dropped);
     this.resetFailures(lane);
     this.settleIdle();
   }
@@ -178,11 +182,14 @@ export class EmbeddingQueue {
     while (!this.stopped.signal.aborted && lane.retryTimer === undefined
       && lane.requests < this.maxInFlight && lane.waiting.size > 0) {
       const batch: EmbeddingJob[] = [];
+      const dropped: string[] = [];
       for (const job of lane.waiting.values()) {
         if (batch.length === this.batchSize) break;
         lane.waiting.delete(job.key);
         if (this.options.needsEmbedding?.(lane.embedder.name, job) ?? true) batch.push(job);
+        else dropped.push(job.key);
       }
+      if (dropped.length > 0) this.options.onDropped?.(lane.embedder.name, dropped);
       if (batch.length === 0) continue;
       for (const job of batch) lane.inFlight.set(job.key, job.hash);
       lane.requests++;

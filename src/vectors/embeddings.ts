@@ -54,6 +54,7 @@ export class Embeddings {
         const [indexName, embedder] = JSON.parse(lane) as [string, string];
         return options.index(indexName)?.vectors.needsEmbedding(embedder, job.key, job.hash) ?? false;
       },
+      onDropped: (lane, objectIDs) => this.disown(lane, objectIDs),
     });
   }
 
@@ -140,6 +141,19 @@ export class Embeddings {
     if (left > 0) this.waitingPerTask.set(taskID, left); else this.waitingPerTask.delete(taskID);
   }
 
+  /** The texts of these records stop waiting: embedded and logged, or dropped (the record deleted, the lane cleared). */
+  private disown(lane: string, objectIDs: readonly string[]): void {
+    const owners = this.ownerTask.get(lane);
+    if (!owners) return;
+    for (const objectID of objectIDs) {
+      const taskID = owners.get(objectID);
+      if (taskID === undefined) continue;
+      owners.delete(objectID);
+      this.release(taskID);
+    }
+    if (owners.size === 0) this.ownerTask.delete(lane);
+  }
+
   /** Logs an embedder's answer; the texts stop waiting once it is logged. */
   private async log(lane: string, results: EmbeddedVector[]): Promise<void> {
     const [indexName, embedder] = JSON.parse(lane) as [string, string];
@@ -147,12 +161,6 @@ export class Embeddings {
       type: 'vectors', indexName, embedder,
       entries: results.map((r) => ({ objectID: r.key, hash: r.hash, vector: vectorText(r.vector) })),
     });
-    const owners = this.ownerTask.get(lane);
-    for (const r of results) {
-      const taskID = owners?.get(r.key);
-      if (taskID === undefined) continue;
-      owners!.delete(r.key);
-      this.release(taskID);
-    }
+    this.disown(lane, results.map((r) => r.key));
   }
 }

@@ -144,6 +144,28 @@ describe('an embedder that fails', () => {
   });
 });
 
+describe('texts that wait for an embedder and are no longer wanted', () => {
+  it('stop counting as pending in their task: the embedder changed model, the index was deleted', async () => {
+    const engine = await openAt(tempDir(), { embeddingQueue: RETRY });
+    const call = caller(engine);
+    await call('PUT', '/1/indexes/talks/settings', embedders());
+    server.setFailing('always');
+    const written = await call('POST', '/1/indexes/talks/batch', { requests: TALKS.map((body) => ({ action: 'addObject', body })) });
+    await engine.waitForTasks();
+    const pending = async (taskID: number) => (await call('GET', `/1/indexes/talks/task/${taskID}`)).body.pendingEmbeddings ?? 0;
+    expect(await pending(written.body.taskID)).toBe(TALKS.length);
+    // a model of another vector space: the texts sent for the old one are dropped, every record's queued for the change
+    const changed = await call('PUT', '/1/indexes/talks/settings', { embedders: { meaning: { ...embedders().embedders.meaning, model: 'hash-words-2' } } });
+    await engine.waitForTasks();
+    expect(await pending(written.body.taskID)).toBe(0);
+    expect(await pending(changed.body.taskID)).toBe(TALKS.length);
+    // the index deleted: its texts are dropped when they are next to be sent
+    await call('DELETE', '/1/indexes/talks');
+    await engine.waitForTasks();
+    await expect.poll(() => pending(changed.body.taskID), { timeout: 5_000 }).toBe(0);
+  });
+});
+
 describe('an embedder\'s API key', () => {
   it('is masked for keys other than the admin\'s, kept when sent back masked, refused to them, and never in the logs', async () => {
     const engine = await openAt(tempDir(), { adminKey: 'admin', embeddingQueue: RETRY });
