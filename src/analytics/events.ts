@@ -136,8 +136,9 @@ export class EventStore {
     for (const [queryID, s] of this.byQueryID) if (!keepSearch(s)) this.byQueryID.delete(queryID);
   }
 
+  /** Copies of the lists: a snapshot's encoding pauses between slices of them, and the store may drop or forget events meanwhile. */
   snapshot(): EventsSnapshot {
-    return { searches: this.searches, events: this.events };
+    return { searches: this.searches.slice(), events: this.events.slice() };
   }
 
   restore(snapshot: EventsSnapshot): void {

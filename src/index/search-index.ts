@@ -462,6 +462,9 @@ export class SearchIndex {
     // (every later replacement of this.records also replaces the facet index)
     this.facetIndex = built.facetIndex;
     this.compaction.reset();
+    // the sort values noted so far (see noteOrders) are under the ids records had: made anew from the records
+    this.rankOrders = undefined;
+    for (const reader of this.readers) reader.rankOrders = undefined;
     this.lastBuildTimeS = built.lastBuildTimeS;
     // its ranks were computed from the same records and settings
     this.core.ranksOwner = this;

@@ -37,6 +37,15 @@ describe('the event store keeps 90 days of events', () => {
     expect(store.eventsRemoved).toBe(1);
   });
 
+  it('a snapshot keeps the events it was taken with while it is written, whatever the store drops meanwhile', () => {
+    const store = new EventStore();
+    store.add([search('old', D), search('kept', D + 2 * DAY)], [insight('old-click', D)]);
+    const taken = store.snapshot();
+    store.add([search('new', D + KEPT_MS + 2 * DAY)], []); // drops 'old' and 'old-click' from the store
+    expect(taken.searches.map((s) => s.id)).toEqual(['old', 'kept']);
+    expect(taken.events.map((e) => e.id)).toEqual(['old-click']);
+  });
+
   it('a log entry replayed over a snapshot brings back none of the events the snapshot dropped', () => {
     const store = new EventStore();
     const old = { searches: [search('old', D)], events: [insight('old-click', D)] };
