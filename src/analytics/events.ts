@@ -70,6 +70,13 @@ export class EventStore {
   eventsRemoved = 0;
   private readonly ids = new Set<string>();
   private readonly byQueryID = new Map<string, SearchEvent>();
+  /**
+   * The insight events of each userToken, in the order received: made at
+   * the first ask (a million events: ~150 ms), then kept up as events come
+   * and go. A personalised search read every event of the store to find one
+   * user's (14 ms a search at a million events).
+   */
+  private byUser: Map<string, InsightEvent[]> | undefined;
   /** The latest time an event was received at: the store's clock, so that a replay drops what the first run dropped. */
   private latest = 0;
 
@@ -90,9 +97,19 @@ export class EventStore {
       if (this.ids.has(e.id) || this.expired(e.receivedAt)) continue;
       this.ids.add(e.id);
       this.events.push(e);
+      if (this.byUser) fileByUser(this.byUser, e);
       if (e.receivedAt > this.latest) this.latest = e.receivedAt;
     }
     this.dropExpired();
+  }
+
+  /** The insight events of `userToken`, in the order received (see byUser). */
+  eventsOf(userToken: string): readonly InsightEvent[] {
+    if (this.byUser === undefined) {
+      this.byUser = new Map();
+      for (const e of this.events) fileByUser(this.byUser, e);
+    }
+    return this.byUser.get(userToken) ?? [];
   }
 
   /** Whether an event received at `time` is past the retention (one replayed after a snapshot that dropped it). */
@@ -112,8 +129,10 @@ export class EventStore {
     const searches = leadingCount(this.searches, (s) => s.at < cutoff);
     for (const s of this.searches.splice(0, searches)) this.forget(s.id);
     const events = leadingCount(this.events, (e) => e.receivedAt < cutoff);
-    for (const e of this.events.splice(0, events)) this.ids.delete(e.id);
+    const dropped = this.events.splice(0, events);
+    for (const e of dropped) this.ids.delete(e.id);
     this.eventsRemoved += events;
+    if (this.byUser) unfileOldest(this.byUser, dropped);
   }
 
   private forget(searchID: string): void {
@@ -132,6 +151,8 @@ export class EventStore {
     const events = this.events.length;
     replaceContents(this.events, this.events.filter(keepEvent));
     this.eventsRemoved += events - this.events.length;
+    const kept = this.byUser?.get(userToken)?.filter(keepEvent);
+    if (kept?.length) this.byUser!.set(userToken, kept); else this.byUser?.delete(userToken);
     replaceContents(this.searches, this.searches.filter(keepSearch));
     for (const [queryID, s] of this.byQueryID) if (!keepSearch(s)) this.byQueryID.delete(queryID);
   }
@@ -143,6 +164,23 @@ export class EventStore {
 
   restore(snapshot: EventsSnapshot): void {
     this.add(snapshot.searches, snapshot.events);
+  }
+}
+
+/** Adds `event` to its user's list. */
+function fileByUser(byUser: Map<string, InsightEvent[]>, event: InsightEvent): void {
+  const list = byUser.get(event.userToken);
+  if (list) list.push(event); else byUser.set(event.userToken, [event]);
+}
+
+/** Removes `dropped`, the oldest events of the store, from their users' lists (each user's oldest, so at their starts). */
+function unfileOldest(byUser: Map<string, InsightEvent[]>, dropped: readonly InsightEvent[]): void {
+  const perUser = new Map<string, number>();
+  for (const e of dropped) perUser.set(e.userToken, (perUser.get(e.userToken) ?? 0) + 1);
+  for (const [userToken, count] of perUser) {
+    const list = byUser.get(userToken);
+    if (list === undefined) continue;
+    if (list.length > count) list.splice(0, count); else byUser.delete(userToken);
   }
 }
 

@@ -34,7 +34,7 @@ function add(scores: Affinities, facet: string, value: string, amount: number): 
 
 function userEvents(state: AnalyticsState, userToken: string): InsightEvent[] {
   const resetAt = state.profileResets.get(userToken) ?? -Infinity;
-  return state.store.events.filter((e) => e.userToken === userToken && e.receivedAt > resetAt);
+  return state.store.eventsOf(userToken).filter((e) => e.receivedAt > resetAt);
 }
 
 export function profileOf(state: AnalyticsState, userToken: string, recordOf: RecordOf): Profile | undefined {
@@ -56,7 +56,8 @@ export function profileOf(state: AnalyticsState, userToken: string, recordOf: Re
       }
     }
   }
-  const lastEventAt = new Date(Math.max(...events.map((e) => e.at))).toISOString();
+  // a reduce, not Math.max(...): a spread of a few hundred thousand events overflows the stack
+  const lastEventAt = new Date(events.reduce((latest, e) => Math.max(latest, e.at), -Infinity)).toISOString();
   return { userToken, lastEventAt, scores };
 }
 

@@ -37,6 +37,24 @@ describe('the event store keeps 90 days of events', () => {
     expect(store.eventsRemoved).toBe(1);
   });
 
+  it('a user\'s insight events, as personalisation reads them, follow the store through additions, retention and forgets', () => {
+    const store = new EventStore();
+    const of = (user: string, id: string, receivedAt: number): InsightEvent => ({ ...insight(id, receivedAt), userToken: user });
+    const ids = (user: string) => store.eventsOf(user).map((e) => e.id);
+    const filtered = (user: string) => store.events.filter((e) => e.userToken === user).map((e) => e.id);
+    store.add([], [of('ann', 'a1', D), of('bob', 'b1', D), of('ann', 'a2', D + 3 * DAY)]);
+    expect(ids('ann')).toEqual(['a1', 'a2']);
+    store.add([], [of('ann', 'a3', D + 4 * DAY), of('cy', 'c1', D + 4 * DAY)]); // added to lists already made
+    expect(ids('ann')).toEqual(['a1', 'a2', 'a3']);
+    expect(ids('cy')).toEqual(['c1']);
+    store.add([], [of('bob', 'b2', D + KEPT_MS + DAY + 1)]); // a1 and b1 past the retention
+    for (const user of ['ann', 'bob', 'cy', 'nobody']) expect(ids(user), user).toEqual(filtered(user));
+    expect(ids('ann')).toEqual(['a2', 'a3']);
+    store.forgetUser('ann', D + 3 * DAY);
+    expect(ids('ann')).toEqual(['a3']);
+    expect(ids('bob')).toEqual(['b2']);
+  });
+
   it('a snapshot keeps the events it was taken with while it is written, whatever the store drops meanwhile', () => {
     const store = new EventStore();
     store.add([search('old', D), search('kept', D + 2 * DAY)], [insight('old-click', D)]);
