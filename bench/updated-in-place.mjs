@@ -10,7 +10,7 @@
 //
 //   node --max-old-space-size=6144 bench/updated-in-place.mjs [--dist dist] [--dist OTHER] [--records 100000] [--rounds 6] [--queries 300] [--set zipf2] [--shape typed2]
 import { parseArgs } from 'node:util';
-import { percentile } from './measure.mjs';
+import { stats } from './measure.mjs';
 import { mb, ms, table } from './format.mjs';
 import { shapedIndex } from './profile/shaped-index.mjs';
 
@@ -35,8 +35,8 @@ for (const dist of values.dist) {
   builds.push({ dist, corpus, queries, instance });
 }
 
-/** @type {(sorted: number[]) => string} */
-const p50p99 = (sorted) => `${ms(percentile(sorted, 0.5))} / ${ms(percentile(sorted, 0.99))}`;
+/** @type {(samples: number[]) => string} */
+const p50p99 = (samples) => { const { p50, p99 } = stats(samples); return `${ms(p50)} / ${ms(p99)}`; };
 
 /** Times this round's queries: the default answer and objectID only, in turns. @param {Build} build @param {number} round */
 async function timeRound(build, round) {
@@ -49,7 +49,7 @@ async function timeRound(build, round) {
     else await build.instance.search(query);
     (i % 2 === 0 ? full : ids).push(performance.now() - started);
   }
-  return [full.sort((a, b) => a - b), ids.sort((a, b) => a - b)];
+  return [full, ids];
 }
 
 /** Writes every record again with another score. @param {Build} build @param {number} round */

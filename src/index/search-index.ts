@@ -417,15 +417,14 @@ export class SearchIndex {
    * records are updated in place grew slower to search with each update.
    * The index is built anew like a settings change's copy, a slice of
    * records per event-loop turn, searches answered by this one meanwhile;
-   * the caller holds writes back until it resolves. True if it did.
+   * the caller holds writes back until it resolves.
    */
-  async renumberIfSparse(): Promise<boolean> {
+  async renumberIfSparse(): Promise<void> {
     const unused = this.capacity - this.size;
-    if (this.shared || unused <= Math.max(SPARSE_IDS.perRecord * this.size, SPARSE_IDS.least)) return false;
+    if (this.shared || unused <= Math.max(SPARSE_IDS.perRecord * this.size, SPARSE_IDS.least)) return;
     const built = await this.buildCopy(this.settings, [...this.allRecords()]);
     this.ownVersion++; // before adopting: the copy's ranks are valid for the version they are adopted at
     this.adopt(built);
-    return true;
   }
 
   /** The settings after `changes` (nothing applied). */

@@ -141,7 +141,7 @@ export class Embeddings {
     if (left > 0) this.waitingPerTask.set(taskID, left); else this.waitingPerTask.delete(taskID);
   }
 
-  /** The texts of these records stop waiting: embedded and logged, or dropped (the record deleted, the lane cleared). */
+  /** The texts of these records stop waiting: embedded and logged, or dropped unsent (their index or embedder gone, the lane cleared). */
   private disown(lane: string, objectIDs: readonly string[]): void {
     const owners = this.ownerTask.get(lane);
     if (!owners) return;
