@@ -15,6 +15,16 @@ export function products(n: number): Array<Record<string, unknown> & { objectID:
   }));
 }
 
+/**
+ * A time in the UTC day `daysAgo` days before `now`'s, at `share` (0..1) of
+ * it, never after `now`. The models count by UTC day, so a time taken as
+ * `now` minus hours would fall a day early when a run starts past midnight.
+ */
+export function dayTime(now: number, daysAgo: number, share: number): number {
+  const dayStart = (Math.floor(now / DAY) - daysAgo) * DAY;
+  return dayStart + Math.floor(share * (daysAgo === 0 ? now - dayStart : DAY - 1));
+}
+
 export interface PlantedEvent { eventType: 'click' | 'conversion'; eventName: string; index: string; userToken: string; objectIDs: string[]; timestamp: number }
 
 export const conversion = (index: string, userToken: string, objectIDs: string[], timestamp: number): PlantedEvent =>
@@ -31,7 +41,7 @@ export function plantedEvents(index: string, now: number): PlantedEvent[] {
   const rnd = random(7);
   const pick = () => `p${Math.floor(rnd() * 40)}`;
   const events: PlantedEvent[] = [];
-  const at = (daysAgo: number) => now - daysAgo * DAY - Math.floor(rnd() * 3_600_000);
+  const at = (daysAgo: number) => dayTime(now, daysAgo, rnd());
   for (let u = 0; u < 30; u++) {
     events.push(conversion(index, `buyer${u}`, ['p1', 'p2'], at(u % 3)));
     for (let k = 0; k < 3; k++) events.push(conversion(index, `buyer${u}`, [pick()], at(1 + (k % 2))));
@@ -43,8 +53,8 @@ export function plantedEvents(index: string, now: number): PlantedEvent[] {
   }
   // p7 rising: 1 a day before, 25 today; p20 steady at 5 a day
   for (let d = 1; d <= 3; d++) events.push(conversion(index, `early${d}`, ['p7'], at(d)));
-  for (let k = 0; k < 25; k++) events.push(conversion(index, `fan${k}`, ['p7'], now - 60_000 * k));
-  for (let d = 0; d <= 3; d++) for (let k = 0; k < 5; k++) events.push(conversion(index, `steady${d}_${k}`, ['p20'], d === 0 ? now - 60_000 * k : at(d)));
+  for (let k = 0; k < 25; k++) events.push(conversion(index, `fan${k}`, ['p7'], dayTime(now, 0, 1 - k / 25)));
+  for (let d = 0; d <= 3; d++) for (let k = 0; k < 5; k++) events.push(conversion(index, `steady${d}_${k}`, ['p20'], d === 0 ? dayTime(now, 0, 1 - k / 5) : at(d)));
   return events;
 }
 

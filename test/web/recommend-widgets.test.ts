@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumFor } from '../support/chromium.js';
 import { startServe, type Served } from '../support/serve.js';
 import { expectNoFailure, openWebApp, type WebApp } from '../support/web-app.js';
-import { BRANDS, DAY, click, conversion, products, type PlantedEvent } from '../recommend/planted.js';
+import { BRANDS, click, conversion, dayTime, products, type PlantedEvent } from '../recommend/planted.js';
 import { prng as random } from '../support/random.js';
 
 const haveChromium = chromiumFor('recommend-widgets.test.ts');
@@ -40,7 +40,7 @@ function plantedEvents(): PlantedEvent[] {
   const rnd = random(11);
   const pick = () => `p${Math.floor(rnd() * 40)}`;
   const events: PlantedEvent[] = [];
-  const at = (daysAgo: number) => now - daysAgo * DAY - Math.floor(rnd() * 3_600_000);
+  const at = (daysAgo: number) => dayTime(now, daysAgo, rnd());
   for (let u = 0; u < 300; u++) {
     events.push(conversion(SHOP, `buyer${u}`, ['p1', 'p2'], at(u % 3)));
     for (let k = 0; k < 3; k++) events.push(conversion(SHOP, `buyer${u}`, [pick()], at(1 + (k % 2))));
@@ -52,7 +52,7 @@ function plantedEvents(): PlantedEvent[] {
   }
   // p7 rising: 10 a day before, 200 today
   for (let d = 1; d <= 3; d++) for (let k = 0; k < 10; k++) events.push(conversion(SHOP, `early${d}_${k}`, ['p7'], at(d)));
-  for (let k = 0; k < 200; k++) events.push(conversion(SHOP, `fan${k}`, ['p7'], now - 10_000 * k));
+  for (let k = 0; k < 200; k++) events.push(conversion(SHOP, `fan${k}`, ['p7'], dayTime(now, 0, 1 - k / 200)));
   return events;
 }
 
