@@ -32,6 +32,7 @@ const COMMANDS: Record<string, string> = {
   serve: `lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory | --nats URL,... --app-id ID [--nats-replicas 1]]
               [--app-id ID] [--admin-key KEY] [--key-file FILE] [--clusters c1,c2] [--advertise URL] [--trust-proxy] [--max-connections-per-address 256]
               [--workers 1] [--snapshot-every 2000] [--follow-backlog 10000] [--recommend-min-events N]
+              [--max-analytics-events 200000]
               [--demo [--demo-vectors FILE --embedder-url URL [--model NAME] [--api-key KEY]]]
     The REST API over HTTP. The admin key may come from the LANTERN_ADMIN_KEY environment
     variable instead of --admin-key (set but empty, it is refused); without one, any credentials
@@ -55,7 +56,10 @@ const COMMANDS: Record<string, string> = {
     records' worth of recent writes for those that reconnect (one away for longer loads a
     snapshot again; 0 serves no followers). --recommend-min-events N: the events each Recommend
     model needs before it answers (by default the service's: 1,000 conversions for bought
-    together, 10,000 events for related products, 500 conversions for trending), for a small shop.`,
+    together, 10,000 events for related products, 500 conversions for trending), for a small shop.
+    --max-analytics-events N: the searches, and the insight events, kept for analytics, A/B
+    tests, personalization and Recommend; past it the oldest are dropped (each search kept
+    takes ~700 bytes of memory and rides in every snapshot).`,
   import: `lantern import INDEX FILE [--format json|ndjson|csv] [--types COL:TYPE,...] [--settings FILE.json]
               [--with-replicas] [--skip N] [--rejects REJECTS] [--dry-run] [--data DIR | --url http://HOST:PORT]
     Streams FILE into INDEX: a JSON array, NDJSON (a record a line) or CSV with a header row
@@ -197,7 +201,7 @@ async function open(dataDir: string | undefined, repair = false, cluster?: NatsC
   const shared = cluster?.assignments ? { assignments: cluster.assignments, apiKeys: cluster.apiKeys } : {};
   return Lantern.open({
     appId: flags['app-id'], adminKey, storage, log: cluster?.log, clusters, ...shared, repair, ...(key === undefined ? {} : { encryptionKey: key }), snapshotEvery: count('snapshot-every'), followBacklog: count('follow-backlog'),
-    maxWriteWaitMs, recommend: recommendMinimums(),
+    maxWriteWaitMs, recommend: recommendMinimums(), maxAnalyticsEvents: count('max-analytics-events'),
   });
 }
 

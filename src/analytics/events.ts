@@ -49,7 +49,23 @@ export interface InsightEvent {
 /** A click or conversion counts toward its search only within an hour of it. */
 export const ATTRIBUTION_WINDOW_MS = 3_600_000;
 
-export interface EventsSnapshot { searches: SearchEvent[]; events: InsightEvent[] }
+export interface EventsSnapshot {
+  searches: SearchEvent[];
+  events: InsightEvent[];
+  /** Where each list was dropped for room up to; absent when neither was. */
+  droppedThrough?: DroppedThrough;
+}
+
+/** Per list, the time up to which its events were dropped for room (0: none was): events of the list received then or before are refused. */
+export interface DroppedThrough { searches: number; events: number }
+
+/**
+ * Searches, and insight events, kept at most by default (see
+ * `EngineOptions.maxAnalyticsEvents`): a search's record holds ~700 bytes
+ * of heap, so a busy server would keep gigabytes of them within the
+ * retention, and every snapshot would carry them.
+ */
+export const MAX_EVENTS_KEPT = 200_000;
 
 /**
  * How long events are kept: the reports' reach (RETENTION_DAYS), and a day
@@ -79,28 +95,65 @@ export class EventStore {
   private byUser: Map<string, InsightEvent[]> | undefined;
   /** The latest time an event was received at: the store's clock, so that a replay drops what the first run dropped. */
   private latest = 0;
+  /**
+   * Per list, the latest time among the events dropped for room: a log
+   * entry replayed over a snapshot brings none of them back (the dropped
+   * ids are forgotten), so a replay keeps what the first run kept.
+   */
+  private readonly droppedThrough: DroppedThrough = { searches: 0, events: 0 };
+  /** How far past its room a list grows before its oldest are dropped: a drop shifts the whole list, so it happens once in that many events. */
+  private readonly dropSlack: number;
+
+  /** @param room - events of each list kept at most (MAX_EVENTS_KEPT by default); the oldest go first. */
+  constructor(readonly room = MAX_EVENTS_KEPT) {
+    if (!Number.isSafeInteger(room) || room < 1) throw new RangeError(`maxAnalyticsEvents: a whole number from 1, not ${room}`);
+    this.dropSlack = Math.max(1, Math.floor(room / 8));
+  }
 
   /**
-   * Adds events not seen yet and not past the retention (a log entry
-   * replayed over a snapshot adds nothing twice, nor what the snapshot
-   * dropped), then drops those past it (see KEPT_MS).
+   * Adds events not seen yet and not dropped already (a log entry replayed
+   * over a snapshot adds nothing twice, nor what the snapshot dropped),
+   * drops the oldest of a list past its room, then those past the
+   * retention (see KEPT_MS). A list's room is counted after each event, as
+   * if they came one at a time: the same events drop the same ones whether
+   * they were applied one by one (searches as they are answered) or as the
+   * log's batch replayed.
    */
   add(searches: SearchEvent[], events: InsightEvent[]): void {
+    let searchesDue = 0;
     for (const s of searches) {
-      if (this.ids.has(s.id) || this.expired(s.at)) continue;
+      if (this.ids.has(s.id) || this.dropped(s.at, 'searches')) continue;
       this.ids.add(s.id);
       this.searches.push(s);
       if (s.tracked) this.byQueryID.set(s.id, s);
       if (s.at > this.latest) this.latest = s.at;
+      searchesDue = this.dueForRoom(this.searches, searchesDue, 'searches', (x) => x.at);
     }
+    let eventsDue = 0;
     for (const e of events) {
-      if (this.ids.has(e.id) || this.expired(e.receivedAt)) continue;
+      if (this.ids.has(e.id) || this.dropped(e.receivedAt, 'events')) continue;
       this.ids.add(e.id);
       this.events.push(e);
       if (this.byUser) fileByUser(this.byUser, e);
       if (e.receivedAt > this.latest) this.latest = e.receivedAt;
+      eventsDue = this.dueForRoom(this.events, eventsDue, 'events', (x) => x.receivedAt);
     }
+    this.dropOldestSearches(searchesDue);
+    this.dropOldestEvents(eventsDue);
     this.dropExpired();
+  }
+
+  /**
+   * How many of the oldest of `list` are due to go, `due` of them already:
+   * once the rest is `dropSlack` past the room, all but `room`. The
+   * list's horizon moves past those newly due now, so that the events
+   * after them in the same call are refused as they would be one by one.
+   */
+  private dueForRoom<T>(list: readonly T[], due: number, kind: keyof DroppedThrough, timeOf: (item: T) => number): number {
+    if (list.length - due <= this.room + this.dropSlack) return due;
+    const through = list.length - this.room;
+    for (let i = due; i < through; i++) this.droppedThrough[kind] = Math.max(this.droppedThrough[kind], timeOf(list[i]!));
+    return through;
   }
 
   /** The insight events of `userToken`, in the order received (see byUser). */
@@ -112,9 +165,14 @@ export class EventStore {
     return this.byUser.get(userToken) ?? [];
   }
 
-  /** Whether an event received at `time` is past the retention (one replayed after a snapshot that dropped it). */
-  private expired(time: number): boolean {
-    return time < this.latest - KEPT_MS;
+  /**
+   * Whether an event of the `kind` list received at `time` is one the store
+   * dropped or would drop at once (one replayed after a snapshot that
+   * dropped it): past the retention, or no later than the list's latest
+   * event dropped for room.
+   */
+  private dropped(time: number, kind: keyof DroppedThrough): boolean {
+    return time < this.latest - KEPT_MS || time <= this.droppedThrough[kind];
   }
 
   /**
@@ -126,12 +184,20 @@ export class EventStore {
     const cutoff = this.latest - KEPT_MS;
     const oldest = Math.min(this.searches[0]?.at ?? Infinity, this.events[0]?.receivedAt ?? Infinity);
     if (oldest >= cutoff - DROP_SLACK_MS) return;
-    const searches = leadingCount(this.searches, (s) => s.at < cutoff);
-    for (const s of this.searches.splice(0, searches)) this.forget(s.id);
-    const events = leadingCount(this.events, (e) => e.receivedAt < cutoff);
-    const dropped = this.events.splice(0, events);
+    this.dropOldestSearches(leadingCount(this.searches, (s) => s.at < cutoff));
+    this.dropOldestEvents(leadingCount(this.events, (e) => e.receivedAt < cutoff));
+  }
+
+  private dropOldestSearches(count: number): void {
+    if (count === 0) return;
+    for (const s of this.searches.splice(0, count)) this.forget(s.id);
+  }
+
+  private dropOldestEvents(count: number): void {
+    if (count === 0) return;
+    const dropped = this.events.splice(0, count);
     for (const e of dropped) this.ids.delete(e.id);
-    this.eventsRemoved += events;
+    this.eventsRemoved += count;
     if (this.byUser) unfileOldest(this.byUser, dropped);
   }
 
@@ -159,11 +225,16 @@ export class EventStore {
 
   /** Copies of the lists: a snapshot's encoding pauses between slices of them, and the store may drop or forget events meanwhile. */
   snapshot(): EventsSnapshot {
-    return { searches: this.searches.slice(), events: this.events.slice() };
+    const dropped = this.droppedThrough.searches > 0 || this.droppedThrough.events > 0;
+    return { searches: this.searches.slice(), events: this.events.slice(), ...(dropped ? { droppedThrough: { ...this.droppedThrough } } : {}) };
   }
 
   restore(snapshot: EventsSnapshot): void {
     this.add(snapshot.searches, snapshot.events);
+    const dropped = snapshot.droppedThrough;
+    if (!dropped) return;
+    this.droppedThrough.searches = Math.max(this.droppedThrough.searches, dropped.searches);
+    this.droppedThrough.events = Math.max(this.droppedThrough.events, dropped.events);
   }
 }
 

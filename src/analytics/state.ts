@@ -42,6 +42,13 @@ export type LogApplied = Persist;
 
 /** Waiting searches are logged once there are this many. */
 const SEARCH_BATCH = 500;
+/**
+ * Batches' worth of waiting searches past which they are logged within the
+ * search that recorded the last one: searches asked in-process one after
+ * another, each awaited, never let the timer run, and waited in memory by
+ * the hundred thousand.
+ */
+const STARVED_BATCHES = 8;
 /** A batch of searches the log refused is offered again after this long. */
 const RETRY_MS = 2000;
 
@@ -52,7 +59,7 @@ export interface AnalyticsPart {
 
 /** The analytics section of the engine's state. */
 export class AnalyticsState implements StateSection<AnalyticsPart, { type: string }> {
-  store = new EventStore();
+  store: EventStore;
   readonly abTests = new Map<number, ABTest>();
   strategy: Strategy | undefined;
   /** Per userToken: the personalization profile ignores events received up to this time. */
@@ -69,7 +76,10 @@ export class AnalyticsState implements StateSection<AnalyticsPart, { type: strin
   private flushScheduled = false;
   private retry: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly persist: Persist, private readonly logApplied: LogApplied) {}
+  /** @param maxEventsKept - searches, and insight events, the store keeps at most (see EventStore). */
+  constructor(private readonly persist: Persist, private readonly logApplied: LogApplied, private readonly maxEventsKept?: number) {
+    this.store = new EventStore(maxEventsKept);
+  }
 
   /**
    * Records a search now; it reaches the log with the next batch, encoded
@@ -80,31 +90,44 @@ export class AnalyticsState implements StateSection<AnalyticsPart, { type: strin
     if (this.searchSink) return this.searchSink(event);
     this.store.add([event], []);
     this.pendingSearches.push(event);
-    if (this.pendingSearches.length >= SEARCH_BATCH && !this.flushScheduled && !this.retry) {
+    if (this.retry) return;
+    if (this.pendingSearches.length >= SEARCH_BATCH * STARVED_BATCHES) this.flushNow();
+    else if (this.pendingSearches.length >= SEARCH_BATCH && !this.flushScheduled) {
       this.flushScheduled = true;
       setTimeout(() => {
         this.flushScheduled = false;
-        this.flush().catch((e: Error) => console.error(`lantern: search events are kept here until the log takes them (${e.message.split('\n')[0]})`));
+        this.flushNow();
       }, 0);
     }
   }
 
+  /** Searches recorded and not logged yet. */
+  get waitingSearches(): number {
+    return this.pendingSearches.length;
+  }
+
+  private flushNow(): void {
+    this.flush().catch((e: Error) => console.error(`lantern: search events are kept here until the log takes them (${e.message.split('\n')[0]})`));
+  }
+
   /**
-   * Logs the searches recorded but not logged yet. When the log refuses
-   * them they stay waiting (logged again after RETRY_MS, or with the next
-   * batch) and the refusal is passed on.
+   * Logs the searches recorded but not logged yet, SEARCH_BATCH to an entry
+   * (appended together, in order). When the log refuses some they stay
+   * waiting (logged again after RETRY_MS, or with the next batch) and the
+   * refusal is passed on.
    */
   async flush(): Promise<void> {
     const searches = this.pendingSearches;
     this.pendingSearches = [];
-    if (!searches.length) return;
-    try {
-      await this.logApplied({ type: 'analytics', action: 'events', searches, events: [] });
-    } catch (e) {
-      this.pendingSearches = searches.concat(this.pendingSearches);
-      this.retryLater();
-      throw e;
-    }
+    const batches: SearchEvent[][] = [];
+    for (let i = 0; i < searches.length; i += SEARCH_BATCH) batches.push(searches.slice(i, i + SEARCH_BATCH));
+    const logged = await Promise.allSettled(batches.map((batch) => this.logApplied({ type: 'analytics', action: 'events', searches: batch, events: [] })));
+    const refused = logged.flatMap((outcome, i) => (outcome.status === 'rejected' ? [{ batch: batches[i]!, reason: outcome.reason as unknown }] : []));
+    if (!refused.length) return;
+    // the newest the store keeps are all a replay would keep of them
+    this.pendingSearches = refused.flatMap(({ batch }) => batch).concat(this.pendingSearches).slice(-this.store.room);
+    this.retryLater();
+    throw refused[0]!.reason;
   }
 
   /** Stops offering refused searches to the log again (the engine is closing). */
@@ -176,7 +199,7 @@ export class AnalyticsState implements StateSection<AnalyticsPart, { type: strin
   }
 
   reset(): void {
-    this.store = new EventStore();
+    this.store = new EventStore(this.maxEventsKept);
     this.abTests.clear();
     this.strategy = undefined;
     this.profileResets.clear();

@@ -55,6 +55,8 @@ export const OPTIONS = {
   // records' worth of recent writes kept for followers
   'follow-backlog': { type: 'string' },
   'recommend-min-events': { type: 'string' },
+  // searches, and insight events, kept for analytics (the oldest dropped past it)
+  'max-analytics-events': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
 } as const;
@@ -95,6 +97,7 @@ const RULES = {
   'snapshot-every': wholeNumber(0),
   'follow-backlog': wholeNumber(0),
   'recommend-min-events': wholeNumber(0),
+  'max-analytics-events': wholeNumber(1),
 } satisfies Partial<Record<keyof typeof OPTIONS, Rule>>;
 
 /** A flag whose value, once checked, is a whole number. */

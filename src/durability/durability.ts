@@ -9,7 +9,7 @@
 //   entries and, on a shared log, every other node's, is queued (records,
 //   settings: applied in order, one task at a time) or applied at once
 //   (keys, analytics);
-// - snapshots: taken every `snapshotEvery` tasks and on demand, captured
+// - snapshots: taken every `snapshotEvery` entries and on demand, captured
 //   between tasks, encoded a section at a time as they are written, read
 //   back and proven before they replace anything;
 // - recovery and replay: at open, the newest valid snapshot, then the log
@@ -53,7 +53,11 @@ export interface DurabilityOptions<Operation> {
   storage: Storage;
   /** Encrypts the log and snapshots (AES-GCM). */
   encryptionKey?: string | Uint8Array;
-  /** A snapshot is taken after this many tasks (0: only on `snapshot()`). */
+  /**
+   * A snapshot is taken after this many entries of the log, queued or
+   * applied at once (0: only on `snapshot()`): a server that only answers
+   * searches logs their events, and its log would otherwise grow for good.
+   */
   snapshotEvery: number;
   /** Records the task queue may hold before an acknowledgement waits for room. */
   maxQueuedRecords: number;
@@ -107,9 +111,16 @@ export class Durability<Operation extends object> {
   recovery: Recovered = { lastTaskID: 0, problems: [], lost: [], fellBack: false, unusable: { snapshots: [], logRecords: [] }, setAside: [] };
   private codec!: Codec;
   private lastApplied = 0;
-  /** The last queued entry handed over (a snapshot is due when it crosses a multiple of snapshotEvery, on a shared log). */
-  private lastQueued = 0;
-  private appliedSinceSnapshot = 0;
+  /**
+   * The last entry applied at once (keys, analytics): a snapshot holds it,
+   * so the log after the snapshot need not (a server that only answers
+   * searches logs nothing else, and its log would never be compacted).
+   */
+  private lastAppliedAtOnce = 0;
+  /** The last entry handed over (a snapshot is due when one crosses a multiple of snapshotEvery, on a shared log). */
+  private lastHanded = 0;
+  /** Entries handed over since the last snapshot was captured (see snapshotEvery). */
+  private entriesSinceSnapshot = 0;
   private snapshotting: Promise<void> | undefined;
   /** The snapshot in flight has captured the state and is being encoded and stored. */
   private snapshotCaptured = false;
@@ -242,7 +253,7 @@ export class Durability<Operation extends object> {
       await this.run(op, taskID);
     } finally {
       this.lastApplied = taskID;
-      this.appliedSinceSnapshot++;
+      this.entriesSinceSnapshot++;
       if (snapshotAfter || this.snapshotDue()) this.autoSnapshot();
     }
   }
@@ -256,7 +267,7 @@ export class Durability<Operation extends object> {
 
   /** Follows the log from the state loaded; resolves once what it held is applied. */
   private async followed(): Promise<void> {
-    this.lastQueued = this.lastApplied;
+    this.lastHanded = this.lastApplied;
     await this.log.follow(this.lastApplied, (entry) => this.handOver(entry), () => void this.rejoined());
     await this.tasks.idle();
   }
@@ -296,12 +307,9 @@ export class Durability<Operation extends object> {
    */
   private async handOver(entry: HandedEntry<Operation>): Promise<void> {
     const { taskID, queued, weight, group, own } = entry;
+    const snapshotAfter = this.reachesSnapshotMark(taskID, own);
     if (queued) {
       if (!own) await this.tasks.roomFor(this.options.maxQueuedRecords);
-      // on a shared log, the node that wrote the entry reaching a multiple of snapshotEvery stores the snapshot (one node does)
-      const every = this.options.snapshotEvery;
-      const snapshotAfter = this.log.shared && own && every > 0 && Math.floor(taskID / every) > Math.floor(this.lastQueued / every);
-      this.lastQueued = taskID;
       this.tasks.advancePast(taskID);
       const task = async () => this.applied(taskID, await entry.operation(), snapshotAfter);
       this.tasks.schedule(taskID, task, (e) => console.error(`lantern: task ${taskID} failed`, e), group, weight);
@@ -316,7 +324,22 @@ export class Durability<Operation extends object> {
       return;
     }
     if (!entry.applied) this.apply(op, taskID);
+    this.lastAppliedAtOnce = taskID;
     this.feed({ taskID, op, queued: false });
+    this.entriesSinceSnapshot++;
+    if (snapshotAfter || this.snapshotDue()) this.autoSnapshot();
+  }
+
+  /**
+   * On a shared log, whether `taskID`, this node's entry, is the one that
+   * reaches a multiple of snapshotEvery: the node that wrote it stores the
+   * snapshot (one node does).
+   */
+  private reachesSnapshotMark(taskID: number, own: boolean): boolean {
+    const every = this.options.snapshotEvery;
+    const reaches = this.log.shared && own && every > 0 && Math.floor(taskID / every) > Math.floor(this.lastHanded / every);
+    this.lastHanded = taskID;
+    return reaches;
   }
 
   /** A task's status; one this node was not handed yet is `notPublished` when the shared log holds it. */
@@ -440,7 +463,7 @@ export class Durability<Operation extends object> {
         // a shared log stays every other node's source: nothing may be dropped as if this snapshot replaced it
         let state: SnapshotHeader | undefined = await this.captured(this.log.shared ? 'replica' : 'store');
         const taskID = state.lastTaskID;
-        this.appliedSinceSnapshot = 0;
+        this.entriesSinceSnapshot = 0;
         this.snapshotCaptured = true;
         const pieces = await this.codec.encodeSnapshot(state, yieldTurn);
         // the pieces hold what they still have to write, and nothing else does: the capture (a copy of
@@ -470,8 +493,10 @@ export class Durability<Operation extends object> {
    */
   private captured(use: SnapshotUse): Promise<SnapshotHeader> {
     return this.tasks.exclusive(async () => {
-      if (use === 'store') this.storage.snapshotStarted?.(this.lastApplied);
-      const state: SnapshotHeader = { version: SNAPSHOT_FORMAT, lastTaskID: this.lastApplied };
+      // every entry handed over so far is applied here: the queued ones by the queue, the others at once
+      const lastTaskID = Math.max(this.lastApplied, this.lastAppliedAtOnce);
+      if (use === 'store') this.storage.snapshotStarted?.(lastTaskID);
+      const state: SnapshotHeader = { version: SNAPSHOT_FORMAT, lastTaskID };
       for (const section of this.options.sections) Object.assign(state, await section.snapshot(use));
       return state;
     });
@@ -499,7 +524,7 @@ export class Durability<Operation extends object> {
   }
 
   private snapshotDue(): boolean {
-    return !this.log.shared && this.options.snapshotEvery > 0 && this.appliedSinceSnapshot >= this.options.snapshotEvery;
+    return !this.log.shared && this.options.snapshotEvery > 0 && this.entriesSinceSnapshot >= this.options.snapshotEvery;
   }
 
   private autoSnapshot(): void {

@@ -59,7 +59,11 @@ export interface EngineOptions {
   storage?: Storage;
   /** Encrypts the log and snapshots (AES-GCM): a passphrase or a 16/32-byte key. */
   encryptionKey?: string | Uint8Array;
-  /** A snapshot is taken after this many writes (default 2000; 0 = only on `snapshot()`). */
+  /**
+   * A snapshot is taken after this many writes (default 2000; 0 = only on
+   * `snapshot()`). Searches count too: their analytics events are logged,
+   * 500 searches a write.
+   */
   snapshotEvery?: number;
   /**
    * Records (of batches; 1 for any other write) the task queue may hold
@@ -77,6 +81,15 @@ export interface EngineOptions {
    * uses SERVE_WRITE_WAIT_MS, 2 s each).
    */
   maxWriteWaitMs?: number;
+  /**
+   * Searches, and insight events, kept for analytics, A/B tests,
+   * personalization and Recommend (default 200,000 of each, ~700 bytes of
+   * memory a search): past it the oldest are dropped, as they are past the
+   * reports' 90 days. A busy server keeps fewer than 90 days (at 100
+   * searches a second, the default holds about half an hour of them);
+   * raise it where memory allows. Every snapshot carries them.
+   */
+  maxAnalyticsEvents?: number;
   /** The country (ISO code) of a search's source address, for analytics; unknown when absent or undefined. */
   resolveCountry?: (ip: string) => string | undefined;
   /** Names of the clusters users can be assigned to (default one cluster). */
@@ -180,7 +193,7 @@ export class Engine {
   /** @internal API keys and the source allow-list. */
   readonly security: SecurityState;
   /** @internal Search and insight events, A/B tests, personalization, query suggestions. */
-  readonly analytics = new AnalyticsState((op) => this.writeKey(op), (op) => this.logApplied(op));
+  readonly analytics: AnalyticsState;
   /** @internal Multi-cluster user assignments and record owners. */
   readonly clusters: ClusterMap;
   /** @internal The stop words, plurals and compounds dictionaries (every index's searches read them). */
@@ -212,6 +225,7 @@ export class Engine {
     this.resolveCountry = options.resolveCountry;
     this.clusters = new ClusterMap(options.clusters, options.assignments);
     this.security = new SecurityState((name) => this.catalog.indexes.has(name), options.apiKeys);
+    this.analytics = new AnalyticsState((op) => this.writeKey(op), (op) => this.logApplied(op), options.maxAnalyticsEvents);
     this.recommend = new RecommendState(() => this.analytics.store, options.recommend, options.follow === undefined);
     const maxQueuedRecords = options.maxQueuedRecords ?? 20_000;
     this.durability = new Durability<WriteOperation>({

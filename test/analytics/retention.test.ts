@@ -1,7 +1,8 @@
-// Search and insight events are kept for the analytics' 90 days: past them
-// they are dropped from memory and from the next snapshot, a day's worth at
-// a time; the recommend models, which read events by position, train anew
-// when some go.
+// Search and insight events are kept for the analytics' 90 days, and at
+// most maxAnalyticsEvents of each: past either the oldest are dropped from
+// memory and from the next snapshot, a day's worth or an eighth of the room
+// at a time; the recommend models, which read events by position, train
+// anew when some go.
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { EventStore, KEPT_MS, type InsightEvent, type SearchEvent } from '../../src/analytics/events.js';
 import { cleanup, closeEngine, openAt, tempDir } from '../persistence/helpers.js';
@@ -77,6 +78,55 @@ describe('the event store keeps 90 days of events', () => {
   });
 });
 
+describe('the event store keeps at most its room of each list', () => {
+  const ids = (list: ReadonlyArray<{ id: string }>) => list.map((e) => e.id);
+  const searches = (n: number, from = 0) => Array.from({ length: n }, (_, i) => search(`s${from + i}`, D + (from + i) * 1000, true));
+  const insights = (n: number) => Array.from({ length: n }, (_, i) => ({ ...insight(`e${i}`, D + i * 1000), userToken: `u${i % 3}` }));
+
+  it('drops the oldest once a list is an eighth past its room, down to the room; the newest stay, in order', () => {
+    const store = new EventStore(16);
+    for (const s of searches(18)) store.add([s], []); // 16 + 2 of slack: nothing goes yet
+    expect(store.searches).toHaveLength(18);
+    store.add(searches(1, 18), []);
+    expect(ids(store.searches)).toEqual(ids(searches(16, 3)));
+    expect(store.searchOf('s2')).toBeUndefined(); // a click on a dropped search finds no search
+    expect(store.searchOf('s3')?.id).toBe('s3');
+    store.add([], insights(40));
+    expect(ids(store.events)).toEqual(ids(insights(40).slice(24)));
+    expect(store.eventsRemoved).toBe(24);
+    for (const user of ['u0', 'u1', 'u2']) expect(ids(store.eventsOf(user))).toEqual(ids(store.events.filter((e) => e.userToken === user)));
+  });
+
+  it('keeps the same events whether they come one at a time or in the log\'s batches', () => {
+    const oneByOne = new EventStore(16);
+    for (const s of searches(100)) oneByOne.add([s], []);
+    const batched = new EventStore(16);
+    const all = searches(100);
+    for (let i = 0; i < all.length; i += 7) batched.add(all.slice(i, i + 7), []);
+    expect(ids(batched.searches)).toEqual(ids(oneByOne.searches));
+    expect(batched.snapshot().droppedThrough).toEqual(oneByOne.snapshot().droppedThrough);
+  });
+
+  it('a log entry replayed over a snapshot brings back none of the events dropped for room', () => {
+    const store = new EventStore(16);
+    const all = searches(40);
+    const events = insights(40);
+    for (const s of all) store.add([s], []);
+    store.add([], events);
+    const restored = new EventStore(16);
+    restored.restore(JSON.parse(JSON.stringify(store.snapshot())));
+    restored.add(all, events); // the log's entries that first added them
+    expect(ids(restored.searches)).toEqual(ids(store.searches));
+    expect(ids(restored.events)).toEqual(ids(store.events));
+    restored.add(searches(1, 40), []); // a new search is kept
+    expect(restored.searches.at(-1)?.id).toBe('s40');
+  });
+
+  it('is a whole number from 1', () => {
+    for (const room of [0, -1, 1.5, Number.NaN]) expect(() => new EventStore(room)).toThrow(/maxAnalyticsEvents: a whole number from 1/);
+  });
+});
+
 describe('an engine drops what is past the retention', () => {
   it('searches answered 93 days ago are gone from memory and from the store after a restart', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
@@ -97,6 +147,42 @@ describe('an engine drops what is past the retention', () => {
     const second = await openAt(dir);
     expect(second.analytics.store.searches.map((s) => s.query)).toEqual(['talk']);
     await closeEngine(second);
+  });
+
+  it('keeps maxAnalyticsEvents searches, and the same ones after a restart replays its log', async () => {
+    const dir = tempDir();
+    const first = await openAt(dir, { maxAnalyticsEvents: 40 });
+    await first.request({ method: 'POST', path: '/1/indexes/talks/batch', body: { requests: [{ action: 'addObject', body: { objectID: '1', title: 'a talk' } }] } });
+    await first.waitForTasks();
+    const ask = (engine: Lantern, query: string) => engine.request({ method: 'POST', path: '/1/indexes/talks/query', body: { query } });
+    for (let i = 0; i < 30; i++) expect((await ask(first, `before ${i}`)).status).toBe(200);
+    await first.snapshot();
+    for (let i = 0; i < 600; i++) expect((await ask(first, `after ${i}`)).status).toBe(200); // logged in batches after the snapshot
+    const kept = first.analytics.store.searches.map((s) => s.query);
+    expect(kept.length).toBeGreaterThanOrEqual(40);
+    expect(kept.length).toBeLessThanOrEqual(45);
+    expect(kept.at(-1)).toBe('after 599');
+    const top = await first.request({ method: 'GET', path: '/2/searches?index=talks&limit=1000' });
+    expect((top.body as { searches: unknown[] }).searches).toHaveLength(kept.length);
+    await closeEngine(first);
+
+    const second = await openAt(dir, { maxAnalyticsEvents: 40 });
+    expect(second.analytics.store.searches.map((s) => s.query)).toEqual(kept);
+    await closeEngine(second);
+  });
+
+  it('searches asked back to back in-process, never letting a timer run, wait for the log a few batches at most', async () => {
+    const engine = await Lantern.open({});
+    await engine.request({ method: 'POST', path: '/1/indexes/talks/batch', body: { requests: [{ action: 'addObject', body: { objectID: '1', title: 'a talk' } }] } });
+    await engine.waitForTasks();
+    let most = 0;
+    for (let i = 0; i < 6000; i++) {
+      await engine.request({ method: 'POST', path: '/1/indexes/talks/query', body: { query: `talk ${i}` } });
+      most = Math.max(most, engine.analytics.waitingSearches);
+    }
+    expect(most).toBeLessThanOrEqual(8 * 500);
+    expect(engine.analytics.store.searches).toHaveLength(6000);
+    await engine.close();
   });
 
   it('recommend models learn every event after some were dropped the same day', async () => {

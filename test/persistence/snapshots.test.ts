@@ -305,6 +305,30 @@ describe('automatic snapshots', () => {
     expect(logRecords(dir).map((r) => r.taskID)).toEqual([3, 4, 5, 6, 7]);
   });
 
+  it('come from searches alone: their analytics events are logged, and the log does not grow for good', async () => {
+    const dir = tempDir();
+    const engine = await openAt(dir, { snapshotEvery: 2 });
+    const call = caller(engine);
+    await call('PUT', '/1/indexes/read/r1', { text: 'a record read many times' });
+    await engine.waitForTasks();
+    const searches = 6_000; // logged 500 at a time: a dozen entries
+    for (let i = 0; i < searches; i++) {
+      expect((await call('POST', '/1/indexes/read/query', { query: `record ${i}` })).status).toBe(200);
+      if (i % 100 === 99) await new Promise((resolve) => setImmediate(resolve)); // the turns a server's requests come on
+    }
+    await vi.waitFor(() => expect(snapshotFiles(dir).length).toBeGreaterThanOrEqual(1), { timeout: 10_000, interval: 50 });
+    expect(snapshotFiles(dir)[0].taskID).toBeGreaterThan(1); // taken after the record's write, by search events
+    await closeEngine(engine);
+    // the log is cut back as snapshots hold its entries: the record's write and the first searches' events are gone
+    // (a part of the log goes once both kept snapshots hold all of it; entries go on arriving while one is taken)
+    const log = logRecords(dir);
+    const described = `log ${log.map((r) => r.taskID)}; snapshots ${snapshotFiles(dir).map((s) => s.taskID)}`;
+    expect(snapshotFiles(dir), described).toHaveLength(2);
+    expect(log[0]!.taskID, described).toBeGreaterThan(1);
+    const reopened = await openAt(dir);
+    expect(reopened.analytics.store.searches).toHaveLength(searches);
+  });
+
   it('snapshotEvery: 0 never snapshots on its own', async () => {
     const dir = tempDir();
     const engine = await openAt(dir, { snapshotEvery: 0 });
