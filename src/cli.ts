@@ -32,7 +32,7 @@ const COMMANDS: Record<string, string> = {
   serve: `lantern serve [--port 7700] [--host 127.0.0.1] [--data DIR | --memory | --nats URL,... --app-id ID [--nats-replicas 1]]
               [--app-id ID] [--admin-key KEY] [--key-file FILE] [--clusters c1,c2] [--advertise URL] [--trust-proxy] [--max-connections-per-address 256]
               [--workers 1] [--snapshot-every 2000] [--follow-backlog 10000] [--recommend-min-events N]
-              [--max-analytics-events 200000]
+              [--max-analytics-events 500000]
               [--demo [--demo-vectors FILE --embedder-url URL [--model NAME] [--api-key KEY]]]
     The REST API over HTTP. The admin key may come from the LANTERN_ADMIN_KEY environment
     variable instead of --admin-key (set but empty, it is refused); without one, any credentials

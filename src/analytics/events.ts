@@ -61,11 +61,12 @@ export interface DroppedThrough { searches: number; events: number }
 
 /**
  * Searches, and insight events, kept at most by default (see
- * `EngineOptions.maxAnalyticsEvents`): a search's record holds ~700 bytes
- * of heap, so a busy server would keep gigabytes of them within the
- * retention, and every snapshot would carry them.
+ * `EngineOptions.maxAnalyticsEvents`): a search's record holds ~550-700
+ * bytes of heap, so a busy server would keep gigabytes of them within the
+ * retention, and every snapshot would carry them. This many searches are
+ * about six days at one a second.
  */
-export const MAX_EVENTS_KEPT = 200_000;
+export const MAX_EVENTS_KEPT = 500_000;
 
 /**
  * How long events are kept: the reports' reach (RETENTION_DAYS), and a day
@@ -112,48 +113,47 @@ export class EventStore {
 
   /**
    * Adds events not seen yet and not dropped already (a log entry replayed
-   * over a snapshot adds nothing twice, nor what the snapshot dropped),
-   * drops the oldest of a list past its room, then those past the
-   * retention (see KEPT_MS). A list's room is counted after each event, as
-   * if they came one at a time: the same events drop the same ones whether
-   * they were applied one by one (searches as they are answered) or as the
-   * log's batch replayed.
+   * over a snapshot adds nothing twice, nor what the snapshot dropped).
+   * After each one it drops what is past a list's room or the retention:
+   * the same events drop the same ones whether they were applied one by one
+   * (searches as they are answered) or as the log's batch replayed.
    */
   add(searches: SearchEvent[], events: InsightEvent[]): void {
-    let searchesDue = 0;
     for (const s of searches) {
       if (this.ids.has(s.id) || this.dropped(s.at, 'searches')) continue;
       this.ids.add(s.id);
       this.searches.push(s);
       if (s.tracked) this.byQueryID.set(s.id, s);
       if (s.at > this.latest) this.latest = s.at;
-      searchesDue = this.dueForRoom(this.searches, searchesDue, 'searches', (x) => x.at);
+      this.settle();
     }
-    let eventsDue = 0;
     for (const e of events) {
       if (this.ids.has(e.id) || this.dropped(e.receivedAt, 'events')) continue;
       this.ids.add(e.id);
       this.events.push(e);
       if (this.byUser) fileByUser(this.byUser, e);
       if (e.receivedAt > this.latest) this.latest = e.receivedAt;
-      eventsDue = this.dueForRoom(this.events, eventsDue, 'events', (x) => x.receivedAt);
+      this.settle();
     }
-    this.dropOldestSearches(searchesDue);
-    this.dropOldestEvents(eventsDue);
-    this.dropExpired();
   }
 
   /**
-   * How many of the oldest of `list` are due to go, `due` of them already:
-   * once the rest is `dropSlack` past the room, all but `room`. The
-   * list's horizon moves past those newly due now, so that the events
-   * after them in the same call are refused as they would be one by one.
+   * Drops the oldest of a list once it is `dropSlack` past its room, down
+   * to the room (the list's horizon moves past them), then what is past
+   * the retention. Most calls drop nothing: a drop shifts the whole list.
    */
-  private dueForRoom<T>(list: readonly T[], due: number, kind: keyof DroppedThrough, timeOf: (item: T) => number): number {
-    if (list.length - due <= this.room + this.dropSlack) return due;
-    const through = list.length - this.room;
-    for (let i = due; i < through; i++) this.droppedThrough[kind] = Math.max(this.droppedThrough[kind], timeOf(list[i]!));
-    return through;
+  private settle(): void {
+    if (this.searches.length > this.room + this.dropSlack) {
+      const count = this.searches.length - this.room;
+      this.droppedThrough.searches = latestOf(this.searches, count, this.droppedThrough.searches, (s) => s.at);
+      this.dropOldestSearches(count);
+    }
+    if (this.events.length > this.room + this.dropSlack) {
+      const count = this.events.length - this.room;
+      this.droppedThrough.events = latestOf(this.events, count, this.droppedThrough.events, (e) => e.receivedAt);
+      this.dropOldestEvents(count);
+    }
+    this.dropExpired();
   }
 
   /** The insight events of `userToken`, in the order received (see byUser). */
@@ -253,6 +253,13 @@ function unfileOldest(byUser: Map<string, InsightEvent[]>, dropped: readonly Ins
     if (list === undefined) continue;
     if (list.length > count) list.splice(0, count); else byUser.delete(userToken);
   }
+}
+
+/** The latest of `since` and the times of the first `count` items of `list`. */
+function latestOf<T>(list: readonly T[], count: number, since: number, timeOf: (item: T) => number): number {
+  let latest = since;
+  for (let i = 0; i < count; i++) latest = Math.max(latest, timeOf(list[i]!));
+  return latest;
 }
 
 /** How many items at the start of `list` pass `test`. */

@@ -117,6 +117,8 @@ export class Durability<Operation extends object> {
    * searches logs nothing else, and its log would never be compacted).
    */
   private lastAppliedAtOnce = 0;
+  /** The last queued entry handed over: until it is applied, an entry applied at once after it is not all a capture holds. */
+  private lastQueuedHanded = 0;
   /** The last entry handed over (a snapshot is due when one crosses a multiple of snapshotEvery, on a shared log). */
   private lastHanded = 0;
   /** Entries handed over since the last snapshot was captured (see snapshotEvery). */
@@ -310,6 +312,7 @@ export class Durability<Operation extends object> {
     const snapshotAfter = this.reachesSnapshotMark(taskID, own);
     if (queued) {
       if (!own) await this.tasks.roomFor(this.options.maxQueuedRecords);
+      this.lastQueuedHanded = taskID;
       this.tasks.advancePast(taskID);
       const task = async () => this.applied(taskID, await entry.operation(), snapshotAfter);
       this.tasks.schedule(taskID, task, (e) => console.error(`lantern: task ${taskID} failed`, e), group, weight);
@@ -445,6 +448,8 @@ export class Durability<Operation extends object> {
 
   /** Back to empty (a snapshot failed to load halfway). */
   private reset(): void {
+    this.lastAppliedAtOnce = 0;
+    this.lastQueuedHanded = 0;
     for (const section of this.options.sections) section.reset();
   }
 
@@ -487,14 +492,24 @@ export class Durability<Operation extends object> {
   }
 
   /**
+   * The last entry the state holds with every one before it: the last
+   * queued task applied, or, once every queued entry handed over is
+   * applied, the last entry applied at once. A capture waits for the tasks
+   * queued when it was asked for, not for those handed over while it
+   * waited, and an entry applied at once may follow one of those.
+   */
+  private lastHeld(): number {
+    return this.lastQueuedHanded <= this.lastApplied ? Math.max(this.lastApplied, this.lastAppliedAtOnce) : this.lastApplied;
+  }
+
+  /**
    * The state, taken after the writes queued so far and before any newer
    * one: it cannot change while it is captured, and a steady stream of
    * writes cannot postpone it.
    */
   private captured(use: SnapshotUse): Promise<SnapshotHeader> {
     return this.tasks.exclusive(async () => {
-      // every entry handed over so far is applied here: the queued ones by the queue, the others at once
-      const lastTaskID = Math.max(this.lastApplied, this.lastAppliedAtOnce);
+      const lastTaskID = this.lastHeld();
       if (use === 'store') this.storage.snapshotStarted?.(lastTaskID);
       const state: SnapshotHeader = { version: SNAPSHOT_FORMAT, lastTaskID };
       for (const section of this.options.sections) Object.assign(state, await section.snapshot(use));

@@ -83,11 +83,12 @@ export interface EngineOptions {
   maxWriteWaitMs?: number;
   /**
    * Searches, and insight events, kept for analytics, A/B tests,
-   * personalization and Recommend (default 200,000 of each, ~700 bytes of
-   * memory a search): past it the oldest are dropped, as they are past the
-   * reports' 90 days. A busy server keeps fewer than 90 days (at 100
-   * searches a second, the default holds about half an hour of them);
-   * raise it where memory allows. Every snapshot carries them.
+   * personalization and Recommend (default 500,000 of each; a search takes
+   * ~550-700 bytes of memory): past it the oldest are dropped, as they are
+   * past the reports' 90 days. Reports and A/B tests read only what is
+   * kept: a busy server's reach is shorter than 90 days (at one search a
+   * second, the default holds about six days of them; at 100, an hour and
+   * a half). Raise it where memory allows. Every snapshot carries them.
    */
   maxAnalyticsEvents?: number;
   /** The country (ISO code) of a search's source address, for analytics; unknown when absent or undefined. */

@@ -56,7 +56,7 @@ export class RecommendState implements StateSection<RecommendPart, Applied> {
   private models = new Map<string, IndexModels>();
   /** Events of the store learnt by `models`. */
   private consumed = 0;
-  /** The store's count of removed events when `consumed` was last counted from the start (see EventStore.eventsRemoved). */
+  /** The store's count of removed events when `consumed` was last counted (see EventStore.eventsRemoved and followDroppedOldest). */
   private removedSeen = 0;
   /** The day the models were trained (the window moves with it). */
   private trainedDay = -1;
@@ -150,8 +150,9 @@ export class RecommendState implements StateSection<RecommendPart, Applied> {
   private async update(now: number): Promise<void> {
     const store = this.events();
     const learnt = new Set<string>();
-    // events removed (a user forgotten, events past their retention) move the others' positions: train anew
-    if (this.mustRetrain || dayOf(now) !== this.trainedDay || store.eventsRemoved !== this.removedSeen || this.consumed > store.events.length) {
+    // a user forgotten (mustRetrain), a new day or a store replaced (fewer removals, too few events): train anew
+    const shifted = store.eventsRemoved - this.removedSeen;
+    if (this.mustRetrain || dayOf(now) !== this.trainedDay || shifted < 0 || this.consumed - shifted > store.events.length) {
       this.mustRetrain = false;
       this.removedSeen = store.eventsRemoved;
       const upTo = store.events.length;
@@ -161,11 +162,24 @@ export class RecommendState implements StateSection<RecommendPart, Applied> {
       this.consumed = upTo;
       this.trainedDay = dayOf(now);
     }
+    this.followDroppedOldest(store);
     const from = this.consumed;
     this.consumed = await learnNew(this.models, store.events, from, store.events.length, this.settings, now);
     for (let i = from; i < this.consumed; i++) learnt.add(store.events[i].index);
     this.trained = true;
     if (learnt.size > 0) for (const listener of this.listeners) listener([...learnt]);
+  }
+
+  /**
+   * Moves the position learnt from back by the events the store dropped
+   * from its start since (past its room or the retention): the models keep
+   * what they learnt of them until the day's training, and learn on from
+   * the same event. A forget (removals anywhere) waits for its training.
+   */
+  private followDroppedOldest(store: EventStore): void {
+    if (this.mustRetrain) return;
+    this.consumed = Math.max(0, this.consumed - (store.eventsRemoved - this.removedSeen));
+    this.removedSeen = store.eventsRemoved;
   }
 
   /** Resolves once the models have learnt every event applied so far (tests, benches, `lantern` tools). */

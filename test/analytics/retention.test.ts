@@ -22,6 +22,27 @@ const search = (id: string, at: number, tracked = false): SearchEvent =>
 const insight = (id: string, receivedAt: number): InsightEvent =>
   ({ id, eventType: 'click', eventName: 'Clicked', index: 'talks', userToken: 'u', at: receivedAt, receivedAt, objectIDs: ['1'], positions: [1] });
 
+/**
+ * An engine whose recommend models learn from a single event, with 12
+ * products in the index `shop`: what is bought with an item, and
+ * conversions of [user, objectIDs] received (and timestamped) at a time.
+ */
+async function shop(options: { maxAnalyticsEvents?: number }) {
+  const engine = await Lantern.open({ ...options, recommend: { minBoughtTogetherEvents: 1, minRelatedEvents: 1, minTrendingEvents: 1, freshnessMs: 10 } });
+  await engine.request({ method: 'POST', path: '/1/indexes/shop/batch', body: { requests: products(12).map(({ _vectors, ...body }) => ({ action: 'addObject', body })) } });
+  await engine.waitForTasks();
+  const boughtWith = async (objectID: string) => {
+    await engine.recommend.whenFresh();
+    const response = await engine.request({ method: 'POST', path: '/1/indexes/*/recommendations', body: { requests: [{ indexName: 'shop', model: 'bought-together', objectID, threshold: 0 }] } });
+    return (response.body as { results: Array<{ hits: Array<{ objectID: string }> }> }).results[0].hits.map((h) => h.objectID);
+  };
+  const receive = (time: number, conversions: Array<[string, string[]]>) => {
+    vi.setSystemTime(time);
+    return pushEvents(engine, conversions.map(([user, objectIDs]) => conversion('shop', user, objectIDs, time)));
+  };
+  return { engine, boughtWith, receive };
+}
+
 describe('the event store keeps 90 days of events', () => {
   it('drops the searches and insight events received past the retention, once the oldest is a day past it', () => {
     const store = new EventStore();
@@ -187,19 +208,7 @@ describe('an engine drops what is past the retention', () => {
 
   it('recommend models learn every event after some were dropped the same day', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const engine = await Lantern.open({ recommend: { minBoughtTogetherEvents: 1, minRelatedEvents: 1, minTrendingEvents: 1, freshnessMs: 10 } });
-    await engine.request({ method: 'POST', path: '/1/indexes/shop/batch', body: { requests: products(12).map(({ _vectors, ...body }) => ({ action: 'addObject', body })) } });
-    await engine.waitForTasks();
-    const boughtWith = async (objectID: string) => {
-      await engine.recommend.whenFresh();
-      const response = await engine.request({ method: 'POST', path: '/1/indexes/*/recommendations', body: { requests: [{ indexName: 'shop', model: 'bought-together', objectID, threshold: 0 }] } });
-      return (response.body as { results: Array<{ hits: Array<{ objectID: string }> }> }).results[0].hits.map((h) => h.objectID);
-    };
-    /** Conversions of [user, objectIDs] received (and timestamped) at `time`. */
-    const receive = (time: number, conversions: Array<[string, string[]]>) => {
-      vi.setSystemTime(time);
-      return pushEvents(engine, conversions.map(([user, objectIDs]) => conversion('shop', user, objectIDs, time)));
-    };
+    const { engine, boughtWith, receive } = await shop({});
     // two events received when, at D + 1h, the retention and its slack have half an hour left
     await receive(D + HOUR - KEPT_MS - DAY + 30 * 60_000, [['x0', ['p9', 'p10']], ['x1', ['p9', 'p10']]]);
     await receive(D + HOUR, [['u0', ['p1', 'p2']]]);
@@ -208,6 +217,21 @@ describe('an engine drops what is past the retention', () => {
     await receive(D + 2 * HOUR, [['u1', ['p1', 'p3']], ['u2', ['p1', 'p3']], ['u3', ['p7', 'p8']], ['u4', ['p7', 'p8']]]);
     expect(engine.analytics.store.eventsRemoved).toBe(2);
     expect(await boughtWith('p1')).toEqual(['p3', 'p2']);
+    expect(await boughtWith('p7')).toEqual(['p8']);
+    await engine.close();
+  });
+  it('recommend models keep what they learnt of events dropped for room until the day\'s training, and learn the later ones', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(D + HOUR);
+    const { engine, boughtWith, receive } = await shop({ maxAnalyticsEvents: 8 });
+    await receive(D + HOUR, [['a', ['p1', 'p2']], ['b', ['p1', 'p2']]]);
+    expect(await boughtWith('p1')).toEqual(['p2']);
+    await receive(D + 2 * HOUR, Array.from({ length: 8 }, (_, u): [string, string[]] => [`u${u}`, ['p5', 'p6']]));
+    expect(engine.analytics.store.events.map((e) => e.userToken)).toEqual(['u0', 'u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7']);
+    expect(await boughtWith('p1')).toEqual(['p2']); // learnt before the drop: kept until the day's training
+    expect(await boughtWith('p5')).toEqual(['p6']); // every later event learnt
+    await receive(D + DAY + HOUR, [['c', ['p7', 'p8']]]); // the next day trains on what the store keeps
+    expect(await boughtWith('p1')).toEqual([]);
     expect(await boughtWith('p7')).toEqual(['p8']);
     await engine.close();
   });

@@ -461,6 +461,25 @@ describe('a corrupt snapshot', () => {
 });
 
 describe('what a snapshot holds', () => {
+  it('a write handed over while a snapshot waits for the tasks before it, then a change applied at once: the write is not skipped', async () => {
+    const dir = tempDir();
+    const engine = await openAt(dir, { snapshotEvery: 0 });
+    const call = caller(engine);
+    // a batch the queue takes a while to index: the snapshot asked for next waits for it
+    const records = Array.from({ length: 10_000 }, (_, i) => ({ action: 'addObject', body: { objectID: `r${i}`, text: `record ${i} of a batch that takes its time` } }));
+    expect((await call('POST', '/1/indexes/held/batch', { requests: records })).status).toBe(200);
+    const snapshot = engine.snapshot();
+    // queued after the snapshot's capture, then a key (applied at once) handed over after it
+    const late = await call('PUT', '/1/indexes/held/late', { text: 'the write after the snapshot was asked for' });
+    expect(late.status).toBe(200);
+    expect((await call('POST', '/1/keys', { acl: ['search'] })).status).toBe(200);
+    await snapshot;
+    expect(snapshotFiles(dir)[0]!.taskID).toBeLessThan(late.body.taskID);
+    await closeEngine(engine);
+    const reopened = await openAt(dir);
+    expect((await caller(reopened)('GET', '/1/indexes/held/late')).status).toBe(200);
+  });
+
   /** The same scenario checked twice: once reopened from a snapshot, once replayed from the log after it. */
   async function scenario(call: Call): Promise<void> {
     await call('PUT', '/1/indexes/s/settings', { searchableAttributes: ['title', 'body'], attributesForFaceting: ['kind'], customRanking: ['desc(score)'] });
