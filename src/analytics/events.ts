@@ -115,8 +115,11 @@ export class EventStore {
    * Adds events not seen yet and not dropped already (a log entry replayed
    * over a snapshot adds nothing twice, nor what the snapshot dropped).
    * After each one it drops what is past a list's room or the retention:
-   * the same events drop the same ones whether they were applied one by one
-   * (searches as they are answered) or as the log's batch replayed.
+   * the same events in the same order drop the same ones whether they were
+   * applied one by one (searches as they are answered) or as the log's
+   * batch replayed. (A replay may order a search after insight events it
+   * came before; only the retention's day of slack, which no report reads,
+   * can then differ.)
    */
   add(searches: SearchEvent[], events: InsightEvent[]): void {
     for (const s of searches) {

@@ -163,9 +163,12 @@ export class RecommendState implements StateSection<RecommendPart, Applied> {
       this.trainedDay = dayOf(now);
     }
     this.followDroppedOldest(store);
+    // a copy: learning pauses between slices, and the store may drop its oldest meanwhile (counted at the next update)
     const from = this.consumed;
-    this.consumed = await learnNew(this.models, store.events, from, store.events.length, this.settings, now);
-    for (let i = from; i < this.consumed; i++) learnt.add(store.events[i].index);
+    const newEvents = store.events.slice(from);
+    await learnNew(this.models, newEvents, 0, newEvents.length, this.settings, now);
+    this.consumed = from + newEvents.length;
+    for (const e of newEvents) learnt.add(e.index);
     this.trained = true;
     if (learnt.size > 0) for (const listener of this.listeners) listener([...learnt]);
   }

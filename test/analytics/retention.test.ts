@@ -226,10 +226,11 @@ describe('an engine drops what is past the retention', () => {
     const { engine, boughtWith, receive } = await shop({ maxAnalyticsEvents: 8 });
     await receive(D + HOUR, [['a', ['p1', 'p2']], ['b', ['p1', 'p2']]]);
     expect(await boughtWith('p1')).toEqual(['p2']);
-    await receive(D + 2 * HOUR, Array.from({ length: 8 }, (_, u): [string, string[]] => [`u${u}`, ['p5', 'p6']]));
+    await receive(D + 2 * HOUR, Array.from({ length: 8 }, (_, u): [string, string[]] => [`u${u}`, u === 0 ? ['p9', 'p10'] : ['p5', 'p6']]));
     expect(engine.analytics.store.events.map((e) => e.userToken)).toEqual(['u0', 'u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7']);
     expect(await boughtWith('p1')).toEqual(['p2']); // learnt before the drop: kept until the day's training
-    expect(await boughtWith('p5')).toEqual(['p6']); // every later event learnt
+    expect(await boughtWith('p5')).toEqual(['p6']); // every later event learnt,
+    expect(await boughtWith('p9')).toEqual(['p10']); // the first of them too
     await receive(D + DAY + HOUR, [['c', ['p7', 'p8']]]); // the next day trains on what the store keeps
     expect(await boughtWith('p1')).toEqual([]);
     expect(await boughtWith('p7')).toEqual(['p8']);

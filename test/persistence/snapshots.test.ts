@@ -473,6 +473,8 @@ describe('what a snapshot holds', () => {
     const late = await call('PUT', '/1/indexes/held/late', { text: 'the write after the snapshot was asked for' });
     expect(late.status).toBe(200);
     expect((await call('POST', '/1/keys', { acl: ['search'] })).status).toBe(200);
+    // the interleaving took place: the write waits behind the batch and the snapshot while the key is applied
+    expect((await call('GET', `/1/indexes/held/task/${late.body.taskID}`)).body.status).toBe('notPublished');
     await snapshot;
     expect(snapshotFiles(dir)[0]!.taskID).toBeLessThan(late.body.taskID);
     await closeEngine(engine);
