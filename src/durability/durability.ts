@@ -310,6 +310,7 @@ export class Durability<Operation extends object> {
   private async handOver(entry: HandedEntry<Operation>): Promise<void> {
     const { taskID, queued, weight, group, own } = entry;
     const snapshotAfter = this.reachesSnapshotMark(taskID, own);
+    this.lastHanded = taskID;
     if (queued) {
       if (!own) await this.tasks.roomFor(this.options.maxQueuedRecords);
       this.lastQueuedHanded = taskID;
@@ -334,15 +335,13 @@ export class Durability<Operation extends object> {
   }
 
   /**
-   * On a shared log, whether `taskID`, this node's entry, is the one that
-   * reaches a multiple of snapshotEvery: the node that wrote it stores the
-   * snapshot (one node does).
+   * On a shared log, whether `taskID`, this node's entry handed over after
+   * `lastHanded`, is the one that reaches a multiple of snapshotEvery: the
+   * node that wrote it stores the snapshot (one node does).
    */
   private reachesSnapshotMark(taskID: number, own: boolean): boolean {
     const every = this.options.snapshotEvery;
-    const reaches = this.log.shared && own && every > 0 && Math.floor(taskID / every) > Math.floor(this.lastHanded / every);
-    this.lastHanded = taskID;
-    return reaches;
+    return this.log.shared && own && every > 0 && Math.floor(taskID / every) > Math.floor(this.lastHanded / every);
   }
 
   /** A task's status; one this node was not handed yet is `notPublished` when the shared log holds it. */

@@ -166,7 +166,7 @@ export class RecommendState implements StateSection<RecommendPart, Applied> {
     // a copy: learning pauses between slices, and the store may drop its oldest meanwhile (counted at the next update)
     const from = this.consumed;
     const newEvents = store.events.slice(from);
-    await learnNew(this.models, newEvents, 0, newEvents.length, this.settings, now);
+    await learnNew(this.models, newEvents, this.settings, now);
     this.consumed = from + newEvents.length;
     for (const e of newEvents) learnt.add(e.index);
     this.trained = true;

@@ -11,17 +11,16 @@ import type { RecommendSettings } from './options.js';
 /** Milliseconds of learning between two turns of the event loop. */
 const SLICE_MS = 8;
 
-/** Calls `each` on events[from..to), pausing every SLICE_MS; resolves with `to`. */
-async function inSlices(events: readonly InsightEvent[], from: number, to: number, each: (e: InsightEvent) => void): Promise<number> {
+/** Calls `each` on every event, pausing every SLICE_MS. */
+async function inSlices(events: readonly InsightEvent[], each: (e: InsightEvent) => void): Promise<void> {
   let sliceStart = performance.now();
-  for (let i = from; i < to; i++) {
+  for (let i = 0; i < events.length; i++) {
     each(events[i]);
     if ((i & 255) === 255 && performance.now() - sliceStart > SLICE_MS) {
       await yieldTurn();
       sliceStart = performance.now();
     }
   }
-  return to;
 }
 
 /** Events of the last `days` per index: conversions and interactions (clicks and conversions) on records. */
@@ -34,7 +33,7 @@ interface Counts { conversions: number; interactions: number }
 async function windowsOf(events: readonly InsightEvent[], settings: RecommendSettings, now: number): Promise<Map<string, number>> {
   const recent = now - settings.windowDays * DAY_MS;
   const counts = new Map<string, Counts>();
-  await inSlices(events, 0, events.length, (e) => {
+  await inSlices(events, (e) => {
     if (e.at < recent || !e.objectIDs || e.eventType === 'view') return;
     let c = counts.get(e.index);
     if (!c) counts.set(e.index, (c = { conversions: 0, interactions: 0 }));
@@ -57,13 +56,13 @@ export async function trainAll(events: readonly InsightEvent[], settings: Recomm
   const windows = await windowsOf(events, settings, now);
   const models = new Map<string, IndexModels>();
   for (const [index, since] of windows) models.set(index, new IndexModels(since));
-  await inSlices(events, 0, events.length, (e) => models.get(e.index)!.learn(e));
+  await inSlices(events, (e) => models.get(e.index)!.learn(e));
   return models;
 }
 
-/** Learns events[from..to) into `models` (an index seen for the first time gets the default window); resolves with `to`. */
-export function learnNew(models: Map<string, IndexModels>, events: readonly InsightEvent[], from: number, to: number, settings: RecommendSettings, now: number): Promise<number> {
-  return inSlices(events, from, to, (e) => {
+/** Learns `events` into `models` (an index seen for the first time gets the default window). */
+export function learnNew(models: Map<string, IndexModels>, events: readonly InsightEvent[], settings: RecommendSettings, now: number): Promise<void> {
+  return inSlices(events, (e) => {
     let m = models.get(e.index);
     if (!m) models.set(e.index, (m = new IndexModels(now - settings.windowDays * DAY_MS)));
     m.learn(e);
