@@ -315,7 +315,7 @@ export class Durability<Operation extends object> {
       if (!own) await this.tasks.roomFor(this.options.maxQueuedRecords);
       this.lastQueuedHanded = taskID;
       this.tasks.advancePast(taskID);
-      const task = async () => this.applied(taskID, await entry.operation(), snapshotAfter);
+      const task = async () => this.applied(taskID, await this.readQueued(entry, taskID), snapshotAfter);
       this.tasks.schedule(taskID, task, (e) => console.error(`lantern: task ${taskID} failed`, e), group, weight);
       return;
     }
@@ -332,6 +332,23 @@ export class Durability<Operation extends object> {
     this.feed({ taskID, op, queued: false });
     this.entriesSinceSnapshot++;
     if (snapshotAfter || this.snapshotDue()) this.autoSnapshot();
+  }
+
+  /**
+   * A queued entry's operation, read as its task runs. One that cannot be
+   * read (another node's, under a key this one lacks) is skipped like an
+   * entry applied at once: the state holds all it ever will of it, so a
+   * snapshot may be named past it (else every later one would be named
+   * before it, and a restart would apply again what it holds after it).
+   */
+  private async readQueued(entry: HandedEntry<Operation>, taskID: number): Promise<Logged<Operation>> {
+    try {
+      return await entry.operation();
+    } catch (e) {
+      this.lastApplied = taskID;
+      this.entriesSinceSnapshot++;
+      throw e;
+    }
   }
 
   /**

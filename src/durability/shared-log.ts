@@ -87,6 +87,8 @@ export class LogTrimmedError extends Error {
   }
 }
 
+const ignore = () => {};
+
 /**
  * A shared log as the engine's operation log: operations encoded with the
  * engine's codec (its key), entries decoded when the engine asks for them,
@@ -99,6 +101,8 @@ export class SharedOperationLog<Operation extends object> implements OperationLo
   readonly writes = true;
   /** Entries handed over so far (through this taskID), and appends waiting for theirs. */
   private handed = { through: 0, waiting: [] as Array<{ taskID: number; resume: () => void }> };
+  /** Resolves once the last append asked for has been passed to the log (see append). */
+  private lastSent: Promise<void> = Promise.resolve();
 
   constructor(private readonly log: SharedLog, private readonly codec: Codec, private readonly pacer: WritePacer) {}
 
@@ -110,9 +114,15 @@ export class SharedOperationLog<Operation extends object> implements OperationLo
     const refused = this.refusal();
     if (refused) throw refused;
     const started = performance.now();
-    const { bytes } = await encodeForLog(this.codec, op);
-    this.pacer.charge(performance.now() - started);
-    const taskID = await this.log.append({ ...shape, bytes });
+    const encoded = encodeForLog(this.codec, op).then((e) => {
+      this.pacer.charge(performance.now() - started);
+      return e;
+    });
+    // encodings end in any order (encryption is asynchronous), appends start in call order: entries written
+    // together (a flush's batches of search events) reach the log, and every node, in the order they were written
+    const sent = Promise.all([encoded, this.lastSent]).then(([{ bytes }]) => ({ appended: this.log.append({ ...shape, bytes }) }));
+    this.lastSent = sent.then(ignore, ignore);
+    const taskID = await (await sent).appended;
     if (taskID > this.handed.through) await new Promise<void>((resume) => this.handed.waiting.push({ taskID, resume }));
     return taskID;
   }
