@@ -4,17 +4,19 @@
 // operations (replication/replica.ts) and answers the read calls the
 // writer's router forwards to it (replication/reads.ts); the searches it
 // answers are sent back for the writer to record.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { Lantern } from './lantern.js';
 import { Replica } from './replication/replica.js';
 import { answerRead } from './replication/reads.js';
 import type { FromWorker, ToWorker } from './replication/protocol.js';
 import type { SearchEvent } from './analytics/events.js';
+import type { ReplicaOptions } from './engine/engine.js';
 
 const port = parentPort!;
 const post = (message: FromWorker) => port.postMessage(message);
 
-const engine = await Lantern.open({ snapshotEvery: 0 });
+// the writer's room for events and its models' minimums: personalised answers are the writer's, whoever gives them
+const engine = await Lantern.open({ ...(workerData as ReplicaOptions), snapshotEvery: 0 });
 const searches: SearchEvent[] = [];
 engine.analytics.searchSink = (event) => searches.push(event);
 /** This replica may differ from the writer from now on: it says why and stops (the pool starts another). */

@@ -173,6 +173,9 @@ function timed(work: () => void): number {
   return performance.now() - started;
 }
 
+/** The options a replica shares with the engine it copies (see Engine.replicaOptions). */
+export type ReplicaOptions = Pick<EngineOptions, 'maxAnalyticsEvents' | 'recommend'>;
+
 export class Engine {
   /** The application ID callers must send (any, when undefined). */
   readonly appId: string | undefined;
@@ -187,6 +190,13 @@ export class Engine {
   private readonly sliceLengths = new SliceLengths();
   /** @internal Signs browse cursors; a new one per process, so older cursors are stale. */
   cursorKey!: CryptoKey;
+  /**
+   * @internal The options a replica of this engine opens with (a read
+   * worker's: see replication/read-pool.ts), so that it keeps the events
+   * this engine keeps and its answers do not depend on which thread gave
+   * them. Data only: they cross to a thread.
+   */
+  readonly replicaOptions: ReplicaOptions;
 
   // the state sections, in the order each operation is applied to them (and their parts are snapshotted)
   /** @internal The indexes, and those that could not be loaded. */
@@ -226,6 +236,7 @@ export class Engine {
     this.resolveCountry = options.resolveCountry;
     this.clusters = new ClusterMap(options.clusters, options.assignments);
     this.security = new SecurityState((name) => this.catalog.indexes.has(name), options.apiKeys);
+    this.replicaOptions = { maxAnalyticsEvents: options.maxAnalyticsEvents, recommend: options.recommend };
     this.analytics = new AnalyticsState((op) => this.writeKey(op), (op) => this.logApplied(op), options.maxAnalyticsEvents);
     this.recommend = new RecommendState(() => this.analytics.store, options.recommend, options.follow === undefined);
     const maxQueuedRecords = options.maxQueuedRecords ?? 20_000;

@@ -135,7 +135,7 @@ export class ReadPool implements ReplicationTarget<WriteOperation>, ReadForwarde
    * then the writer's image. Resolves once it answers reads.
    */
   private async launch(slot: number): Promise<void> {
-    const thread = new ReplicaThread(slot, this.options.script ?? READ_WORKER, {
+    const thread = new ReplicaThread(slot, this.options.script ?? READ_WORKER, this.engine.replicaOptions, {
       applied: () => this.settle(),
       stopped: (t, reason) => this.stopped(t, reason),
     });

@@ -6,6 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import type { ReplicatedOp, StateImage } from '../durability/replication.js';
 import type { WriteOperation } from '../engine/writes.js';
+import type { ReplicaOptions } from '../engine/engine.js';
 import type { SearchEvent } from '../analytics/events.js';
 import type { FromWorker, ReadAnswer, ReadCall, ToWorker } from './protocol.js';
 
@@ -41,11 +42,11 @@ export class ReplicaThread {
   private becameReady!: () => void;
   private neverReady!: (e: Error) => void;
 
-  /** `slot`: its place in the pool (0-based). */
-  constructor(readonly slot: number, script: URL, private readonly events: ThreadEvents) {
+  /** `slot`: its place in the pool (0-based); `options`: what its engine opens with (the writer's Engine.replicaOptions). */
+  constructor(readonly slot: number, script: URL, options: ReplicaOptions, private readonly events: ThreadEvents) {
     this.whenReady = new Promise((resolve, reject) => { this.becameReady = resolve; this.neverReady = reject; });
     this.whenReady.catch(() => {});
-    this.worker = new Worker(script);
+    this.worker = new Worker(script, { workerData: options });
     this.worker.on('message', (message: FromWorker) => this.received(message));
     this.worker.on('error', (e) => { this.reason ??= e.message.split('\n')[0]; });
     this.worker.on('exit', (code) => this.ended(this.reason ?? `it exited with code ${code}`));

@@ -152,6 +152,37 @@ describe('lantern serve --workers 2', () => {
   }, 30_000);
 });
 
+describe('lantern serve --workers 2 --max-analytics-events 4', () => {
+  it('workers keep the events the writer keeps: a personalised search ranks alike on each', async () => {
+    const small = await startServe(['--memory', '--workers', '2', '--max-analytics-events', '4']);
+    try {
+      const base = new URL(small.url);
+      const send = async (method: string, path: string, body: unknown) => {
+        const response = await fetch(new URL(path, base), { method, body: JSON.stringify(body) });
+        return { worker: response.headers.get('x-lantern-worker'), body: await response.json() };
+      };
+      await send('PUT', '/1/indexes/shop/settings', { attributesForFaceting: ['brand'] });
+      await send('POST', '/1/strategies/personalization', {
+        eventsScoring: [{ eventName: 'Clicked', eventType: 'click', score: 10 }], facetsScoring: [{ facetName: 'brand', score: 10 }], personalizationImpact: 100,
+      });
+      const click = (objectID: string) => ({ eventType: 'click', eventName: 'Clicked', index: 'shop', userToken: 'u', objectIDs: [objectID] });
+      // six clicks on alpha, then four on beta: a room of four keeps beta's alone
+      await send('POST', '/1/events', { events: Array.from({ length: 6 }, () => click('a')) });
+      await new Promise((r) => setTimeout(r, 5));
+      await send('POST', '/1/events', { events: Array.from({ length: 4 }, () => click('b')) });
+      // published once both replicas applied it, and every event before it
+      const { body } = await send('POST', '/1/indexes/shop/batch', { requests: [{ action: 'addObject', body: { objectID: 'a', title: 'shirt', brand: 'alpha' } }, { action: 'addObject', body: { objectID: 'b', title: 'shirt', brand: 'beta' } }] });
+      while ((await fetch(new URL(`/1/indexes/shop/task/${body.taskID}`, base)).then((r) => r.json())).status !== 'published') await new Promise((r) => setTimeout(r, 5));
+      const answers = [];
+      for (let i = 0; i < 4; i++) answers.push(await send('POST', '/1/indexes/shop/query', { query: 'shirt', userToken: 'u', enablePersonalization: true }));
+      expect(new Set(answers.map((a) => a.worker))).toEqual(new Set(['1', '2']));
+      expect(answers.map((a) => a.body.hits.map((h: { objectID: string }) => h.objectID))).toEqual(Array(4).fill(['b', 'a']));
+    } finally {
+      await small.stop();
+    }
+  }, 30_000);
+});
+
 describe('lantern serve --workers 1 (the default)', () => {
   it('answers everything on the main thread: no worker, nothing forwarded', async () => {
     const single = await startServe(['--memory', '--workers', '1']);
