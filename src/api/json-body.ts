@@ -5,6 +5,7 @@
 // the depth once, here, keeps every reader safe from it.
 import { ApiError } from '../util/errors.js';
 import { MAX_NESTING } from '../index/storable.js';
+import { holdsItself, jsonValueOf, NotJsonError } from '../util/json-value.js';
 
 /**
  * Levels of arrays and objects a body may nest: a record's own (MAX_NESTING)
@@ -13,17 +14,44 @@ import { MAX_NESTING } from '../index/storable.js';
  */
 export const MAX_BODY_NESTING = MAX_NESTING + 3;
 
+const TOO_DEEP = `Invalid JSON: the request body nests arrays and objects more than ${MAX_BODY_NESTING} levels deep`;
+
 /**
- * The body of a call: a string (what HTTP hands over) parsed as JSON and
- * checked for depth (blank: no body); any other value, an in-process
- * caller's own, as it is (walking it would read its getters out of turn).
+ * What a call's body is kept as when the call is made: HTTP's text as it
+ * is; an in-process caller's value as a copy of its JSON value (see
+ * util/json-value.ts), read now, as a client writes its body before
+ * sending it, since the caller may change its objects once the call
+ * returns. The engine keeps nothing the caller still holds.
+ */
+export function receivedBody(body: unknown): unknown {
+  if (typeof body === 'string' || body === undefined) return body;
+  try {
+    return jsonValueOf(body, MAX_BODY_NESTING);
+  } catch (e) {
+    // what the caller's own code threw while its value was read (a toJSON, a getter) refuses it too
+    if (!(e instanceof NotJsonError)) return new UnreadableBody(`Invalid JSON: the request body cannot be written as JSON (${String(e instanceof Error ? e.message : e).split('\n')[0]})`);
+    const reason = e.tooDeep && holdsItself(body) ? 'Converting circular structure to JSON' : e.message;
+    return new UnreadableBody(e.tooDeep && reason === e.message ? TOO_DEEP : `Invalid JSON: the request body cannot be written as JSON (${reason})`);
+  }
+}
+
+/** An in-process caller's body that is not JSON: refused (400) where the body is read, once the call is matched and its caller known. */
+class UnreadableBody {
+  constructor(readonly message: string) {}
+  /** What the call log shows of it: no body. */
+  toJSON(): null { return null; }
+}
+
+/**
+ * The body of a call, as receivedBody kept it: a string (what HTTP hands
+ * over) parsed as JSON and checked for depth (blank: no body); an
+ * in-process caller's copy as it is.
  */
 export function parseJsonBody(body: unknown): unknown {
+  if (body instanceof UnreadableBody) throw new ApiError('invalid_json', body.message);
   if (typeof body !== 'string') return body;
   const value = parseText(body);
-  if (nestsDeeperThan(value, MAX_BODY_NESTING)) {
-    throw new ApiError('invalid_json', `Invalid JSON: the request body nests arrays and objects more than ${MAX_BODY_NESTING} levels deep`);
-  }
+  if (nestsDeeperThan(value, MAX_BODY_NESTING)) throw new ApiError('invalid_json', TOO_DEEP);
   return value;
 }
 

@@ -27,7 +27,9 @@ import * as recommend from './recommend.js';
 import { observeRequest } from '../monitoring/observe.js';
 import * as logs from './logs.js';
 import { requestIdHeaders, requestIdOf } from './request-id.js';
-import { parseJsonBody } from './json-body.js';
+import { parseJsonBody, receivedBody } from './json-body.js';
+import { jsonValueOf } from '../util/json-value.js';
+import { MAX_NESTING } from '../index/storable.js';
 import { Reply, contentOf, type ApiRequest, type ApiResponse, type ApiServices, type Handler } from './types.js';
 import { changesIndex, ROUTES, type PathParamsOf, type Route, type RouteOp } from './routes.js';
 import { RecentValues } from '../util/recent.js';
@@ -262,7 +264,7 @@ export async function route(engine: Engine, services: ApiServices, request: ApiR
   const { path, query } = splitPath(request);
   const sourceIp = request.sourceIp ?? '127.0.0.1';
   const requestId = requestIdOf(headers, query);
-  const seen: Seen = { body: request.body };
+  const seen: Seen = { body: receivedBody(request.body) };
   const response = await answer(engine, services, request.method.toUpperCase(), path, query, headers, { sourceIp, userToken: request.userToken }, seen);
   response.headers = { ...response.headers, ...requestIdHeaders(requestId) };
   if (request.answerAsText) response.text = contentOf(response);
@@ -274,8 +276,12 @@ export async function route(engine: Engine, services: ApiServices, request: ApiR
     });
     if (seen.route && !readsRecords(seen.route)) engine.pacer.charge(performance.now() - logging);
   }
-  return response;
+  // an in-process caller gets a copy of its own (what it changes is not the engine's), as the log keeps the answer given
+  return request.answerAsText ? response : { ...response, body: jsonValueOf(response.body, ANSWER_LEVELS) };
 }
+
+/** Levels an answer nests at most: a record's (MAX_NESTING) within a search's hit and its highlights, with room to spare. */
+const ANSWER_LEVELS = 2 * MAX_NESTING;
 
 /** Routes that read records, which write pacing makes room for (see write-pacer.ts). */
 export const readsRecords = (route: Pick<Route, 'right'>) => route.right === 'search' || route.right === 'browse';

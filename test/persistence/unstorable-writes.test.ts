@@ -151,13 +151,13 @@ describe('writes a snapshot could not hold', () => {
     cyclic.self = { back: cyclic };
     const many = (bad: object) => Array.from({ length: 300 }, (_, i) => ({ action: 'addObject', body: i === 250 ? bad : { objectID: `m${i}`, i } }));
     const cases: Array<[unknown[], string]> = [
-      [[{ action: 'addObject', body: cyclic }], 'Invalid JSON: the write cannot be written as JSON (Converting circular structure to JSON)'],
-      [many({ objectID: 'big', n: 1n }), 'Invalid JSON: the write cannot be written as JSON (Do not know how to serialize a BigInt)'],
-      // not JSON, and not storable either: the JSON check's refusal, as before the one walk
-      [[{ action: 'addObject', body: { objectID: 'both', t: 'a\ud800', n: [1n] } }], 'Invalid JSON: the write cannot be written as JSON (Do not know how to serialize a BigInt)'],
-      // an item read after it is refused first: the JSON check comes once every item is read
-      [[{ action: 'addObject', body: { n: 1n } }, { action: 'bogus' }], 'requests[1]: unknown action'],
-      [[{ action: 'partialUpdateObject', objectID: 'p', body: { n: { _operation: 'Add', value: 2n } } }], 'Invalid JSON: the write cannot be written as JSON (Do not know how to serialize a BigInt)'],
+      [[{ action: 'addObject', body: cyclic }], 'Invalid JSON: the request body cannot be written as JSON (Converting circular structure to JSON)'],
+      [many({ objectID: 'big', n: 1n }), 'Invalid JSON: the request body cannot be written as JSON (Do not know how to serialize a BigInt)'],
+      // not JSON, and not storable either: JSON's refusal
+      [[{ action: 'addObject', body: { objectID: 'both', t: 'a\ud800', n: [1n] } }], 'Invalid JSON: the request body cannot be written as JSON (Do not know how to serialize a BigInt)'],
+      // the body is read as JSON when the call is made (as a client writes it), before any item is checked
+      [[{ action: 'addObject', body: { n: 1n } }, { action: 'bogus' }], 'Invalid JSON: the request body cannot be written as JSON (Do not know how to serialize a BigInt)'],
+      [[{ action: 'partialUpdateObject', objectID: 'p', body: { n: { _operation: 'Add', value: 2n } } }], 'Invalid JSON: the request body cannot be written as JSON (Do not know how to serialize a BigInt)'],
     ];
     for (const engine of [await Lantern.open({}), await openAt(tempDir())]) {
       const call = await withIndex(engine);

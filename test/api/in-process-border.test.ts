@@ -1,0 +1,133 @@
+// An in-process call (engine.request, engine.client()) crosses the border a
+// call over HTTP crosses: the engine reads the JSON value of what it is
+// given when the call is made, and keeps nothing the caller still holds;
+// the caller gets an answer of its own, which it may change without
+// changing the engine. Checked against what a restart on files reads back.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Lantern } from '../../src/lantern.js';
+import { fsStorage } from '../../src/storage/fs.js';
+
+const dirs: string[] = [];
+const opened: Lantern[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((e) => e.close()));
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function openOn(dir: string): Promise<Lantern> {
+  const engine = await Lantern.open({ storage: fsStorage(dir) });
+  opened.push(engine);
+  return engine;
+}
+
+function newDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'lantern-border-'));
+  dirs.push(dir);
+  return dir;
+}
+
+async function restarted(engine: Lantern, dir: string): Promise<Lantern> {
+  await engine.close();
+  opened.splice(opened.indexOf(engine), 1);
+  return openOn(dir);
+}
+
+const hitsFor = async (engine: Lantern, query: string) =>
+  (await engine.client().searchSingleIndex({ indexName: 'items', searchParams: { query } })).hits.map((h) => h.objectID);
+
+describe('an in-process call', () => {
+  it('keeps what was sent when the caller changes its objects after the call, as a restart reads it', async () => {
+    const dir = newDir();
+    const engine = await openOn(dir);
+    const record = { objectID: '1', title: 'lamp', tags: ['brass'], size: { height: 40 } };
+    const sent = structuredClone(record);
+    await engine.client().saveObjects({ indexName: 'items', objects: [record] });
+    const settings = { searchableAttributes: ['title', 'tags'] };
+    await engine.client().setSettings({ indexName: 'items', indexSettings: settings });
+    // the caller reuses its objects before the tasks are applied
+    record.tags.push('copper');
+    record.title = 'table';
+    record.size.height = 90;
+    settings.searchableAttributes.push('size.height');
+    await engine.waitForTasks();
+    const read = async (e: Lantern) => [
+      await e.client().getObject({ indexName: 'items', objectID: '1' }),
+      (await e.client().getSettings({ indexName: 'items' })).searchableAttributes,
+      await hitsFor(e, 'copper'),
+      await hitsFor(e, 'brass'),
+    ];
+    const expected = [sent, ['title', 'tags'], [], ['1']];
+    expect(await read(engine)).toEqual(expected);
+    expect(await read(await restarted(engine, dir))).toEqual(expected);
+  });
+
+  it("answers with objects of the caller's own: changing them changes nothing in the engine", async () => {
+    const engine = await Lantern.open({});
+    opened.push(engine);
+    const client = engine.client();
+    await client.saveObjects({ indexName: 'items', objects: [{ objectID: '1', title: 'lamp', tags: ['brass'] }], waitForTasks: true });
+    await client.setSettings({ indexName: 'items', indexSettings: { searchableAttributes: ['title', 'tags'], renderingContent: { facetOrdering: { facets: { order: ['tags'] } } } } });
+    await client.saveRule({ indexName: 'items', objectID: 'r', rule: { objectID: 'r', conditions: [{ pattern: 'lamp', anchoring: 'contains' }], consequence: { userData: { banner: ['sale'] } } } });
+    const { key } = await client.addApiKey({ acl: ['search'] });
+    await engine.waitForTasks();
+    const answers = async () => ({
+      record: await client.getObject({ indexName: 'items', objectID: '1' }),
+      settings: await client.getSettings({ indexName: 'items' }),
+      search: await client.searchSingleIndex({ indexName: 'items', searchParams: { query: 'lamp' } }),
+      rule: await client.getRule({ indexName: 'items', objectID: 'r' }),
+      key: await client.getApiKey({ key }),
+    });
+    const first = await answers();
+    const before = structuredClone(first);
+    (first.record.tags as string[]).push('copper');
+    first.settings.searchableAttributes!.push('other');
+    (first.search.hits[0]!.tags as string[]).push('tin');
+    (first.search.renderingContent!.facetOrdering!.facets!.order as string[]).push('size');
+    ((first.search.userData as Array<{ banner: string[] }>)[0]!.banner).push('gone');
+    ((first.rule.consequence.userData as { banner: string[] }).banner).push('gone');
+    first.key.acl.push('addObject');
+    const again = await answers();
+    // what changes between two searches (their timing) aside
+    for (const a of [again, before]) Object.assign(a.search, { processingTimeMS: 0, serverTimeMS: 0 });
+    expect(again).toEqual(before);
+  });
+
+  it('reads a value as JSON writes it (toJSON, left-out values), and a restart reads the same', async () => {
+    const dir = newDir();
+    const engine = await openOn(dir);
+    const record = {
+      objectID: '1', title: 'lamp', when: new Date(0), note: undefined, perhaps: [undefined, () => 1, 'kept'],
+      price: { toJSON: () => 12 }, boxed: new String('box'), map: new Map([[1, 2]]), [Symbol('hidden')]: 'x',
+    };
+    const status = (await engine.request({ method: 'POST', path: '/1/indexes/items/batch', body: { requests: [{ action: 'addObject', body: record }] } })).status;
+    expect(status).toBe(200);
+    await engine.waitForTasks();
+    const asJson = JSON.parse(JSON.stringify(record));
+    expect(asJson).toEqual({ objectID: '1', title: 'lamp', when: '1970-01-01T00:00:00.000Z', perhaps: [null, null, 'kept'], price: 12, boxed: 'box', map: {} });
+    const read = async (e: Lantern) => (await e.request({ method: 'GET', path: '/1/indexes/items/1' })).body;
+    expect(await read(engine)).toStrictEqual(asJson);
+    expect(await read(await restarted(engine, dir))).toStrictEqual(asJson);
+  });
+
+  it('refuses what JSON cannot hold with a 400 that says why, and keeps what it held', async () => {
+    const engine = await Lantern.open({});
+    opened.push(engine);
+    await engine.client().saveObjects({ indexName: 'items', objects: [{ objectID: '1', title: 'lamp' }], waitForTasks: true });
+    const cyclic: Record<string, unknown> = { objectID: '2', title: 'loop' };
+    cyclic.self = cyclic;
+    const refusals = [];
+    for (const body of [cyclic, { objectID: '3', count: 10n }]) {
+      const { status, body: answer } = await engine.request({ method: 'POST', path: '/1/indexes/items/batch', body: { requests: [{ action: 'addObject', body }] } });
+      refusals.push([status, (answer as { message: string }).message]);
+    }
+    expect(refusals).toEqual([
+      [400, 'Invalid JSON: the request body cannot be written as JSON (Converting circular structure to JSON)'],
+      [400, 'Invalid JSON: the request body cannot be written as JSON (Do not know how to serialize a BigInt)'],
+    ]);
+    await engine.waitForTasks();
+    expect(await hitsFor(engine, '')).toEqual(['1']);
+  });
+});
