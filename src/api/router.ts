@@ -30,7 +30,7 @@ import { requestIdHeaders, requestIdOf } from './request-id.js';
 import { parseJsonBody, receivedBody } from './json-body.js';
 import { jsonValueOf } from '../util/json-value.js';
 import { MAX_NESTING } from '../index/storable.js';
-import { Reply, contentOf, type ApiRequest, type ApiResponse, type ApiServices, type Handler } from './types.js';
+import { Reply, contentOf, isRawBody, type ApiRequest, type ApiResponse, type ApiServices, type Handler } from './types.js';
 import { changesIndex, ROUTES, type PathParamsOf, type Route, type RouteOp } from './routes.js';
 import { RecentValues } from '../util/recent.js';
 import type { EndTurn } from '../engine/write-pacer.js';
@@ -276,8 +276,9 @@ export async function route(engine: Engine, services: ApiServices, request: ApiR
     });
     if (seen.route && !readsRecords(seen.route)) engine.pacer.charge(performance.now() - logging);
   }
-  // an in-process caller gets a copy of its own (what it changes is not the engine's), as the log keeps the answer given
-  return request.answerAsText ? response : { ...response, body: jsonValueOf(response.body, ANSWER_LEVELS) };
+  // an in-process caller gets a copy of its own (what it changes is not the engine's), as the log keeps the answer given;
+  // bytes and streams are made for each call
+  return request.answerAsText || isRawBody(response.body) ? response : { ...response, body: jsonValueOf(response.body, ANSWER_LEVELS) };
 }
 
 /** Levels an answer nests at most: a record's (MAX_NESTING) within a search's hit and its highlights, with room to spare. */

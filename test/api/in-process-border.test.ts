@@ -93,6 +93,9 @@ describe('an in-process call', () => {
     // what changes between two searches (their timing) aside
     for (const a of [again, before]) Object.assign(a.search, { processingTimeMS: 0, serverTimeMS: 0 });
     expect(again).toEqual(before);
+    // bytes are made for each call, and handed over as bytes
+    const image = await engine.request({ method: 'GET', path: '/1/lantern/follow/snapshot' });
+    expect([image.status, image.body instanceof Uint8Array]).toEqual([200, true]);
   });
 
   it('reads a value as JSON writes it (toJSON, left-out values), and a restart reads the same', async () => {
