@@ -22,9 +22,9 @@ export function exposeEngine(engine: Lantern | Promise<Lantern>, endpoint: Comli
   const encoder = new TextEncoder();
   const api: WorkerApi = {
     async request(r) {
-      // the answer's text, which crosses to the page as bytes (the copy an in-process caller gets would be written out anyway)
-      const response = await (await opened).request({ ...r, answerAsText: true });
-      const json = encoder.encode(response.text ?? JSON.stringify(response.body));
+      // the body, as JSON: the page's side makes the text a requester asks for (answerAsText would leave the body out)
+      const response = await (await opened).request({ ...r, answerAsText: false });
+      const json = encoder.encode(JSON.stringify(response.body));
       return Comlink.transfer({ status: response.status, headers: response.headers, json }, [json.buffer as ArrayBuffer]);
     },
     waitForTasks: async () => (await opened).waitForTasks(),

@@ -30,7 +30,7 @@ export function receivedBody(body: unknown): unknown {
   } catch (e) {
     // what the caller's own code threw while its value was read (a toJSON, a getter) refuses it too
     if (!(e instanceof NotJsonError)) return new UnreadableBody(`Invalid JSON: the request body cannot be written as JSON (${String(e instanceof Error ? e.message : e).split('\n')[0]})`);
-    const reason = e.tooDeep && holdsItself(body) ? 'Converting circular structure to JSON' : e.message;
+    const reason = e.tooDeep && holdsItself(body, MAX_BODY_NESTING) ? 'Converting circular structure to JSON' : e.message;
     return new UnreadableBody(e.tooDeep && reason === e.message ? TOO_DEEP : `Invalid JSON: the request body cannot be written as JSON (${reason})`);
   }
 }

@@ -276,9 +276,18 @@ export async function route(engine: Engine, services: ApiServices, request: ApiR
     });
     if (seen.route && !readsRecords(seen.route)) engine.pacer.charge(performance.now() - logging);
   }
-  // an in-process caller gets a copy of its own (what it changes is not the engine's), as the log keeps the answer given;
-  // bytes and streams are made for each call
-  return request.answerAsText || isRawBody(response.body) ? response : { ...response, body: jsonValueOf(response.body, ANSWER_LEVELS) };
+  return { ...response, body: bodyGiven(request, response) };
+}
+
+/**
+ * The answer's body as the caller gets it, while the log keeps the
+ * engine's: bytes and streams are made for each call; one asked as text
+ * is that text (the body is left out); any other is a copy of its own, so
+ * that what the caller changes is not the engine's.
+ */
+function bodyGiven(request: ApiRequest, response: ApiResponse): unknown {
+  if (isRawBody(response.body)) return response.body;
+  return request.answerAsText ? undefined : jsonValueOf(response.body, ANSWER_LEVELS);
 }
 
 /** Levels an answer nests at most: a record's (MAX_NESTING) within a search's hit and its highlights, with room to spare. */

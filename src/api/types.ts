@@ -32,7 +32,8 @@ export interface ApiRequest {
    * The caller sends the answer as text (the HTTP server, the official
    * client's requester): the router serialises it once, into
    * `ApiResponse.text`, and the call log keeps the start of that text
-   * instead of serialising the answer again.
+   * instead of serialising the answer again. The body is then left out
+   * (but bytes and streams): the text is the answer.
    */
   answerAsText?: boolean;
 }

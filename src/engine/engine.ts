@@ -236,7 +236,7 @@ export class Engine {
     this.resolveCountry = options.resolveCountry;
     this.clusters = new ClusterMap(options.clusters, options.assignments);
     this.security = new SecurityState((name) => this.catalog.indexes.has(name), options.apiKeys);
-    this.replicaOptions = { maxAnalyticsEvents: options.maxAnalyticsEvents, recommend: options.recommend };
+    this.replicaOptions = { maxAnalyticsEvents: options.maxAnalyticsEvents, recommend: options.recommend && { ...options.recommend } };
     this.analytics = new AnalyticsState((op) => this.writeKey(op), (op) => this.logApplied(op), options.maxAnalyticsEvents);
     this.recommend = new RecommendState(() => this.analytics.store, options.recommend, options.follow === undefined);
     const maxQueuedRecords = options.maxQueuedRecords ?? 20_000;

@@ -57,17 +57,15 @@ export function newObjectID(): string {
 }
 
 /**
- * Checks a record body and sets its objectID, in place: the body is the
- * call's own (parsed, or an in-process caller's copied: see
- * parseJsonBody); `position`: its place in a batch, which names it in
- * errors when it has no objectID.
+ * Checks a record body and returns it with its objectID set (a copy: the
+ * call log shows the body as it was sent); `position`: its place in a
+ * batch, which names it in errors when it has no objectID.
  */
 export function asRecord(body: unknown, objectID?: string, position?: number): SearchRecord {
   if (!isPlainObject(body)) throw badRequest('Invalid JSON: a record must be a JSON object');
   const given = objectID ?? body.objectID ?? undefined; // null: none given
   if (given !== undefined && typeof given !== 'string' && typeof given !== 'number') throw badRequest('objectID must be a string');
-  body.objectID = String(given ?? newObjectID());
-  const record = body as SearchRecord;
+  const record = { ...body, objectID: String(given ?? newObjectID()) } as SearchRecord;
   checkStorable(record, given, position);
   return record;
 }

@@ -1,17 +1,18 @@
 // The JSON value of an in-process caller's data, as a copy of its own: what
 // JSON.stringify then JSON.parse would give (toJSON applied; undefined,
 // functions and symbols left out of objects and written as null in arrays;
-// Number, String and Boolean objects as their values), without the text.
+// Number, String and Boolean objects of this realm as their values),
+// without the text.
 // A call made in process then crosses the same border as one over HTTP: the
 // engine keeps nothing the caller still holds (a record's array the caller
 // changed after the call changed the stored record and its index entries,
 // not the log, so a restart answered otherwise) and hands out nothing it
 // holds (a hit's array the caller changed was the stored record's).
 //
-// Two departures from JSON, both for a clearer refusal than JSON's silent
+// One departure from JSON, for a clearer refusal than JSON's silent
 // rewriting: numbers that are not finite are kept (JSON writes null; the
 // check of what a snapshot can hold refuses them and says why, see
-// index/storable.ts), and so are lone surrogates (JSON keeps them too).
+// index/storable.ts). Lone surrogates are kept, as JSON keeps them.
 //
 // Written out rather than JSON.parse(JSON.stringify(value)): the TED talks'
 // 2,356 records took 41 ms that way, 4.5 ms copied value by value.
@@ -20,28 +21,36 @@ import { setOwn } from './own-keys.js';
 /** JSON.stringify's words for a BigInt. */
 const NO_BIGINT = 'Do not know how to serialize a BigInt';
 
-/** The value cannot be written as JSON (a BigInt), or nests past the levels allowed (a cycle does: see holdsItself). */
+/**
+ * Values (array items and object members) a copy takes at most: more than
+ * a body the HTTP server accepts (16 MiB) can hold, and a bound on what a
+ * sparse array (one item at index 2^32 - 2) would make JSON write.
+ */
+export const MAX_VALUES = 1 << 24;
+
+/** The value cannot be written as JSON (a BigInt), holds too much, or nests past the levels allowed (a cycle does: see holdsItself). */
 export class NotJsonError extends Error {
   constructor(message: string, readonly tooDeep = false) {
     super(message);
   }
 }
 
+/** Values the copy under way may still take (see MAX_VALUES). */
+let room = 0;
+
 /**
  * A copy of `value` holding its JSON value, nesting `levels` levels of
  * arrays and objects at most (past them, or in a cycle, a NotJsonError).
  */
 export function jsonValueOf(value: unknown, levels: number): unknown {
+  room = MAX_VALUES;
   return copyOf(value, '', levels);
 }
 
 /** `key`: the value's name or index in its parent, what toJSON is given (JSON.stringify's rule). */
 function copyOf(value: unknown, key: string | number, levels: number): unknown {
-  if (typeof value !== 'object' || value === null) {
-    if (typeof value === 'bigint') throw new NotJsonError(NO_BIGINT);
-    return value;
-  }
-  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  // a primitive's toJSON is its prototype's: a BigInt's, where an application gives it one, as JSON honours it
+  const toJSON = value === null || value === undefined ? undefined : (value as { toJSON?: unknown }).toJSON;
   if (typeof toJSON !== 'function') return copyOfResolved(value, levels);
   const resolved: unknown = toJSON.call(value, String(key));
   return leftOut(resolved) ? undefined : copyOfResolved(resolved, levels);
@@ -51,7 +60,7 @@ function copyOf(value: unknown, key: string | number, levels: number): unknown {
 function copyOfResolved(value: unknown, levels: number): unknown {
   if (typeof value !== 'object' || value === null) {
     if (typeof value === 'bigint') throw new NotJsonError(NO_BIGINT);
-    return value;
+    return value === 0 ? 0 : value; // -0 as JSON writes it
   }
   if (levels === 0) throw new NotJsonError('it nests arrays and objects too deeply', true);
   if (Array.isArray(value)) return copyOfArray(value, levels - 1);
@@ -59,18 +68,23 @@ function copyOfResolved(value: unknown, levels: number): unknown {
   return copyOfObject(value as Record<string, unknown>, levels - 1);
 }
 
-/** A native copy (slice), its containers then copied in turn and what JSON leaves out written as null (a hole too). */
+/**
+ * Counts `values` against the copy's room. An array's length counts
+ * before anything is made of it: its holes are written as null.
+ */
+function take(values: number): void {
+  room -= values;
+  if (room < 0) throw new NotJsonError(`it holds more than ${MAX_VALUES} values`);
+}
+
+/** Item by item into a new array (not slice: it would make the array an Array subclass's species gives). */
 function copyOfArray(array: unknown[], levels: number): unknown[] {
-  const out = array.slice();
-  for (let i = 0; i < out.length; i++) {
-    const value = out[i];
-    if (typeof value !== 'object' || value === null) {
-      if (leftOut(value)) out[i] = null;
-      else if (typeof value === 'bigint') throw new NotJsonError(NO_BIGINT);
-      continue;
-    }
-    const copied = copyOf(value, i, levels);
-    out[i] = copied === undefined ? null : copied;
+  take(array.length);
+  const out: unknown[] = [];
+  for (let i = 0; i < array.length; i++) {
+    const value = array[i];
+    const copied = typeof value === 'object' && value !== null ? copyOf(value, i, levels) : leafOf(value, i, levels);
+    out.push(copied === undefined ? null : copied);
   }
   return out;
 }
@@ -83,31 +97,45 @@ function copyOfArray(array: unknown[], levels: number): unknown[] {
 function copyOfObject(object: Record<string, unknown>, levels: number): Record<string, unknown> {
   const out: Record<string, unknown> = { ...object };
   const keys = Object.keys(out);
+  take(keys.length);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
     const value = out[key];
-    if (typeof value !== 'object' || value === null) {
-      if (leftOut(value)) delete out[key];
-      else if (typeof value === 'bigint') throw new NotJsonError(NO_BIGINT);
-      continue;
-    }
-    const copied = copyOf(value, key, levels);
+    const copied = typeof value === 'object' && value !== null ? copyOf(value, key, levels) : leafOf(value, key, levels);
     if (copied === undefined) delete out[key];
-    else setOwn(out, key, copied);
+    else if (copied !== value) setOwn(out, key, copied);
   }
   // the spread copies symbol keys too, which JSON leaves out
   for (const symbol of Object.getOwnPropertySymbols(out)) delete out[symbol as unknown as string];
   return out;
 }
 
-/** Whether `value` holds itself (a cycle, which JSON cannot write), looked for once a copy went too deep. */
-export function holdsItself(value: unknown, ancestors: object[] = []): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  if (ancestors.includes(value)) return true;
-  ancestors.push(value);
-  for (const item of Object.values(value)) if (holdsItself(item, ancestors)) return true;
-  ancestors.pop();
-  return false;
+/** A value that is not an object, as JSON writes it: undefined where JSON leaves it out, a BigInt through its toJSON (if any), -0 as 0. */
+function leafOf(value: unknown, key: string | number, levels: number): unknown {
+  if (leftOut(value)) return undefined;
+  if (typeof value === 'bigint') return copyOf(value, key, levels);
+  return value === 0 ? 0 : value;
+}
+
+/**
+ * Whether `value` holds itself within `levels` levels (a cycle, which JSON
+ * cannot write), looked for once a copy went too deep: each object is
+ * looked into once, and no deeper than the copy went.
+ */
+export function holdsItself(value: unknown, levels: number): boolean {
+  const done = new Set<object>();
+  const onPath = new Set<object>();
+  const visit = (v: unknown, left: number): boolean => {
+    if (typeof v !== 'object' || v === null || done.has(v)) return false;
+    if (onPath.has(v)) return true;
+    if (left === 0) return false;
+    onPath.add(v);
+    for (const item of Object.values(v)) if (visit(item, left - 1)) return true;
+    onPath.delete(v);
+    done.add(v);
+    return false;
+  };
+  return visit(value, levels + 1);
 }
 
 /** What JSON leaves out of an object (and writes as null in an array). */

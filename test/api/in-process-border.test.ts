@@ -115,6 +115,45 @@ describe('an in-process call', () => {
     expect(await read(await restarted(engine, dir))).toStrictEqual(asJson);
   });
 
+  it('reads odd arrays and BigInts as JSON does: a subclass as an array, a BigInt by its toJSON', async () => {
+    const engine = await Lantern.open({});
+    opened.push(engine);
+    const kept: string[] = [];
+    class Tags extends Array<string> {
+      static override get [Symbol.species]() { return function species() { return kept; }; }
+    }
+    const tags = Tags.from(['red']);
+    const proto = BigInt.prototype as unknown as { toJSON?: () => string };
+    proto.toJSON = function toJSON(this: bigint) { return this.toString(); };
+    try {
+      await engine.client().saveObjects({ indexName: 'items', objects: [{ objectID: '1', tags, count: 10n } as unknown as Record<string, unknown>], waitForTasks: true });
+    } finally {
+      delete proto.toJSON;
+    }
+    kept.push('injected');
+    tags.push('blue');
+    const stored = (await engine.request({ method: 'GET', path: '/1/indexes/items/1' })).body as { tags: string[]; count: string };
+    expect([stored.tags, Array.isArray(stored.tags) && stored.tags.constructor === Array, stored.count]).toEqual([['red'], true, '10']);
+  });
+
+  it('logs a body as it was sent, not as the engine made it (no objectID given)', async () => {
+    const engine = await Lantern.open({});
+    opened.push(engine);
+    for (const body of [{ title: 'lamp' }, JSON.stringify({ title: 'desk' })]) {
+      expect((await engine.request({ method: 'POST', path: '/1/indexes/items', body })).status).toBe(201);
+    }
+    const { logs } = (await engine.request({ method: 'GET', path: '/1/logs?length=2' })).body as { logs: Array<{ query_body: string }> };
+    expect(logs.map((l) => JSON.parse(l.query_body))).toEqual([{ title: 'desk' }, { title: 'lamp' }]);
+  });
+
+  it('answers as text with the text alone: no body of the engine reaches the caller', async () => {
+    const engine = await Lantern.open({});
+    opened.push(engine);
+    await engine.client().saveObjects({ indexName: 'items', objects: [{ objectID: '1', tags: ['brass'] }], waitForTasks: true });
+    const answer = await engine.request({ method: 'GET', path: '/1/indexes/items/1', answerAsText: true });
+    expect([answer.body, JSON.parse(answer.text!)]).toEqual([undefined, { objectID: '1', tags: ['brass'] }]);
+  });
+
   it('refuses what JSON cannot hold with a 400 that says why, and keeps what it held', async () => {
     const engine = await Lantern.open({});
     opened.push(engine);
@@ -126,9 +165,25 @@ describe('an in-process call', () => {
       const { status, body: answer } = await engine.request({ method: 'POST', path: '/1/indexes/items/batch', body: { requests: [{ action: 'addObject', body }] } });
       refusals.push([status, (answer as { message: string }).message]);
     }
+    // a sparse array JSON would write 2^32 - 1 values of; a body nested far deeper than any call; one that holds an
+    // object twice at every level (2^80 paths, 80 objects)
+    const sparse: unknown[] = [];
+    sparse[2 ** 32 - 2] = { action: 'addObject', body: { objectID: 'far' } };
+    let deep: unknown = { objectID: 'deep' };
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    let shared: unknown = { objectID: 'shared' };
+    for (let i = 0; i < 80; i++) shared = [shared, shared];
+    for (const body of [{ requests: sparse }, { requests: [{ action: 'addObject', body: { objectID: '4', deep } }] }, { requests: [{ action: 'addObject', body: { objectID: '5', shared } }] }]) {
+      const { status, body: answer } = await engine.request({ method: 'POST', path: '/1/indexes/items/batch', body });
+      refusals.push([status, (answer as { message: string }).message]);
+    }
+    const tooDeep = expect.stringMatching(/^Invalid JSON: the request body nests arrays and objects more than \d+ levels deep$/);
     expect(refusals).toEqual([
       [400, 'Invalid JSON: the request body cannot be written as JSON (Converting circular structure to JSON)'],
       [400, 'Invalid JSON: the request body cannot be written as JSON (Do not know how to serialize a BigInt)'],
+      [400, 'Invalid JSON: the request body cannot be written as JSON (it holds more than 16777216 values)'],
+      [400, tooDeep],
+      [400, tooDeep],
     ]);
     await engine.waitForTasks();
     expect(await hitsFor(engine, '')).toEqual(['1']);
