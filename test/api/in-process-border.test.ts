@@ -120,7 +120,7 @@ describe('an in-process call', () => {
     opened.push(engine);
     const kept: string[] = [];
     class Tags extends Array<string> {
-      static override get [Symbol.species]() { return function species() { return kept; }; }
+      static override get [Symbol.species](): ArrayConstructor { return function species() { return kept; } as unknown as ArrayConstructor; }
     }
     const tags = Tags.from(['red']);
     const proto = BigInt.prototype as unknown as { toJSON?: () => string };
