@@ -29,11 +29,13 @@ export function receivedBody(body: unknown): unknown {
     return jsonValueOf(body, MAX_BODY_NESTING);
   } catch (e) {
     // what the caller's own code threw while its value was read (a toJSON, a getter) refuses it too
-    if (!(e instanceof NotJsonError)) return new UnreadableBody(`Invalid JSON: the request body cannot be written as JSON (${String(e instanceof Error ? e.message : e).split('\n')[0]})`);
-    const reason = e.tooDeep && holdsItself(body, MAX_BODY_NESTING) ? 'Converting circular structure to JSON' : e.message;
-    return new UnreadableBody(e.tooDeep && reason === e.message ? TOO_DEEP : `Invalid JSON: the request body cannot be written as JSON (${reason})`);
+    if (!(e instanceof NotJsonError)) return notJson(String(e instanceof Error ? e.message : e).split('\n')[0]!);
+    if (!e.tooDeep) return notJson(e.message);
+    return holdsItself(body, MAX_BODY_NESTING) ? notJson('Converting circular structure to JSON') : new UnreadableBody(TOO_DEEP);
   }
 }
+
+const notJson = (reason: string) => new UnreadableBody(`Invalid JSON: the request body cannot be written as JSON (${reason})`);
 
 /** An in-process caller's body that is not JSON: refused (400) where the body is read, once the call is matched and its caller known. */
 class UnreadableBody {

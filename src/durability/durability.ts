@@ -254,10 +254,15 @@ export class Durability<Operation extends object> {
     try {
       await this.run(op, taskID);
     } finally {
-      this.lastApplied = taskID;
-      this.entriesSinceSnapshot++;
-      if (snapshotAfter || this.snapshotDue()) this.autoSnapshot();
+      this.passed(taskID, snapshotAfter);
     }
+  }
+
+  /** Notes queued task `taskID` as done with (applied, failed, or skipped unread), and takes a snapshot if one is due. */
+  private passed(taskID: number, snapshotAfter: boolean): void {
+    this.lastApplied = taskID;
+    this.entriesSinceSnapshot++;
+    if (snapshotAfter || this.snapshotDue()) this.autoSnapshot();
   }
 
   private async run(op: Logged<Operation>, taskID: number): Promise<void> {
@@ -315,7 +320,7 @@ export class Durability<Operation extends object> {
       if (!own) await this.tasks.roomFor(this.options.maxQueuedRecords);
       this.lastQueuedHanded = taskID;
       this.tasks.advancePast(taskID);
-      const task = async () => this.applied(taskID, await this.readQueued(entry, taskID), snapshotAfter);
+      const task = async () => this.applied(taskID, await this.readQueued(entry, taskID, snapshotAfter), snapshotAfter);
       this.tasks.schedule(taskID, task, (e) => console.error(`lantern: task ${taskID} failed`, e), group, weight);
       return;
     }
@@ -341,12 +346,11 @@ export class Durability<Operation extends object> {
    * snapshot may be named past it (else every later one would be named
    * before it, and a restart would apply again what it holds after it).
    */
-  private async readQueued(entry: HandedEntry<Operation>, taskID: number): Promise<Logged<Operation>> {
+  private async readQueued(entry: HandedEntry<Operation>, taskID: number, snapshotAfter: boolean): Promise<Logged<Operation>> {
     try {
       return await entry.operation();
     } catch (e) {
-      this.lastApplied = taskID;
-      this.entriesSinceSnapshot++;
+      this.passed(taskID, snapshotAfter);
       throw e;
     }
   }
