@@ -65,7 +65,9 @@ export function asRecord(body: unknown, objectID?: string, position?: number): S
   if (!isPlainObject(body)) throw badRequest('Invalid JSON: a record must be a JSON object');
   const given = objectID ?? body.objectID ?? undefined; // null: none given
   if (given !== undefined && typeof given !== 'string' && typeof given !== 'number') throw badRequest('objectID must be a string');
-  const record = { ...body, objectID: String(given ?? newObjectID()) } as SearchRecord;
+  // a body already holding the objectID as a string is the record (the engine's own: a request's
+  // body is read into a copy of its own); another is copied, so a log keeps the body as it came
+  const record = (typeof given === 'string' && body.objectID === given ? body : { ...body, objectID: String(given ?? newObjectID()) }) as SearchRecord;
   checkStorable(record, given, position);
   return record;
 }

@@ -38,12 +38,16 @@ export class NotJsonError extends Error {
 /** Values the copy under way may still take (see MAX_VALUES). */
 let room = 0;
 
+/** Whether a for-in over an object the copy under way makes lists its own keys only (see prototypeHasNoKeys). */
+let ownKeysOnly = false;
+
 /**
  * A copy of `value` holding its JSON value, nesting `levels` levels of
  * arrays and objects at most (past them, or in a cycle, a NotJsonError).
  */
 export function jsonValueOf(value: unknown, levels: number): unknown {
   room = MAX_VALUES;
+  ownKeysOnly = prototypeHasNoKeys();
   return copyOf(value, '', levels);
 }
 
@@ -96,18 +100,30 @@ function copyOfArray(array: unknown[], levels: number): unknown[] {
  */
 function copyOfObject(object: Record<string, unknown>, levels: number): Record<string, unknown> {
   const out: Record<string, unknown> = { ...object };
-  const keys = Object.keys(out);
-  take(keys.length);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
+  // for-in, not Object.keys: no array made an object (a third of the copy's time for the cities' small
+  // records); it lists the copy's own keys only while Object.prototype has no enumerable one
+  for (const key in out) {
+    if (!ownKeysOnly && !Object.hasOwn(out, key)) continue;
+    take(1);
     const value = out[key];
     const copied = typeof value === 'object' && value !== null ? copyOf(value, key, levels) : leafOf(value, key, levels);
     if (copied === undefined) delete out[key];
     else if (copied !== value) setOwn(out, key, copied);
   }
   // the spread copies symbol keys too, which JSON leaves out
-  for (const symbol of Object.getOwnPropertySymbols(out)) delete out[symbol as unknown as string];
+  const symbols = Object.getOwnPropertySymbols(out);
+  for (let i = 0; i < symbols.length; i++) delete out[symbols[i] as unknown as string];
   return out;
+}
+
+/**
+ * Whether Object.prototype has no enumerable key (an application may give
+ * it one): a for-in over a plain object then lists its own keys only.
+ * Asked once a copy: it lists Object.prototype's keys to know.
+ */
+function prototypeHasNoKeys(): boolean {
+  for (const _ in Object.prototype) return false;
+  return true;
 }
 
 /** A value that is not an object, as JSON writes it: undefined where JSON leaves it out, a BigInt through its toJSON (if any), -0 as 0. */

@@ -136,6 +136,21 @@ describe('an in-process call', () => {
     expect([stored.tags, Array.isArray(stored.tags) && stored.tags.constructor === Array, stored.count]).toEqual([['red'], true, '10']);
   });
 
+  it("reads an object's own keys only, as JSON does, while Object.prototype has an enumerable one", async () => {
+    const engine = await Lantern.open({});
+    opened.push(engine);
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.inherited = { from: 'the prototype' };
+    try {
+      const objects = [{ objectID: '1', title: 'lamp', shade: { colour: 'red' } }, { objectID: 2, title: 'desk' }];
+      await engine.client().saveObjects({ indexName: 'items', objects: objects as Array<Record<string, unknown>>, waitForTasks: true });
+    } finally {
+      delete proto.inherited;
+    }
+    const read = async (id: string) => (await engine.request({ method: 'GET', path: `/1/indexes/items/${id}` })).body;
+    expect([await read('1'), await read('2')]).toStrictEqual([{ objectID: '1', title: 'lamp', shade: { colour: 'red' } }, { objectID: '2', title: 'desk' }]);
+  });
+
   it('logs a body as it was sent, not as the engine made it (no objectID given)', async () => {
     const engine = await Lantern.open({});
     opened.push(engine);
