@@ -103,13 +103,13 @@ describe('an in-process call', () => {
     const engine = await openOn(dir);
     const record = {
       objectID: '1', title: 'lamp', when: new Date(0), note: undefined, perhaps: [undefined, () => 1, 'kept'],
-      price: { toJSON: () => 12 }, boxed: new String('box'), map: new Map([[1, 2]]), [Symbol('hidden')]: 'x',
+      price: { toJSON: () => 12 }, boxed: new String('box'), map: new Map([[1, 2]]), [Symbol('hidden')]: 'x', minus: -0,
     };
     const status = (await engine.request({ method: 'POST', path: '/1/indexes/items/batch', body: { requests: [{ action: 'addObject', body: record }] } })).status;
     expect(status).toBe(200);
     await engine.waitForTasks();
     const asJson = JSON.parse(JSON.stringify(record));
-    expect(asJson).toEqual({ objectID: '1', title: 'lamp', when: '1970-01-01T00:00:00.000Z', perhaps: [null, null, 'kept'], price: 12, boxed: 'box', map: {} });
+    expect(asJson).toEqual({ objectID: '1', title: 'lamp', when: '1970-01-01T00:00:00.000Z', perhaps: [null, null, 'kept'], price: 12, boxed: 'box', map: {}, minus: 0 });
     const read = async (e: Lantern) => (await e.request({ method: 'GET', path: '/1/indexes/items/1' })).body;
     expect(await read(engine)).toStrictEqual(asJson);
     expect(await read(await restarted(engine, dir))).toStrictEqual(asJson);
@@ -149,6 +149,22 @@ describe('an in-process call', () => {
     }
     const read = async (id: string) => (await engine.request({ method: 'GET', path: `/1/indexes/items/${id}` })).body;
     expect([await read('1'), await read('2')]).toStrictEqual([{ objectID: '1', title: 'lamp', shade: { colour: 'red' } }, { objectID: '2', title: 'desk' }]);
+  });
+
+  it("reads own keys only while a caller's toJSON gives Object.prototype an enumerable key", async () => {
+    const engine = await Lantern.open({});
+    opened.push(engine);
+    const proto = Object.prototype as Record<string, unknown>;
+    const body = {
+      objectID: '1', when: { toJSON: () => { proto.seen = { by: 'a library' }; return 'now'; } }, nested: { a: 1 },
+    };
+    try {
+      expect((await engine.request({ method: 'POST', path: '/1/indexes/items/batch', body: { requests: [{ action: 'addObject', body }] } })).status).toBe(200);
+    } finally {
+      delete proto.seen;
+    }
+    await engine.waitForTasks();
+    expect((await engine.request({ method: 'GET', path: '/1/indexes/items/1' })).body).toStrictEqual({ objectID: '1', when: 'now', nested: { a: 1 } });
   });
 
   it('logs a body as it was sent, not as the engine made it (no objectID given)', async () => {
