@@ -128,7 +128,7 @@ const SKIP_WORTH: f64 = 1.3862943611198906;
 export function boundVectorsFor(term: i32): usize {
   const blocks = skipCount(postings.skips.of(term));
   if (blocks == 0) return 0;
-  const span = <f64>postings.lastPlusOne.get(term) / <f64>(blocks + 1);
+  const span = <f64>postings.lastPlusOneOf(term) / <f64>(blocks + 1);
   return (span / <f64>(1 << VECTOR_SHIFT) + 1) * heldVectorsLog <= SKIP_WORTH ? boundVectorBits.ptr : 0;
 }
 

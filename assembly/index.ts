@@ -114,7 +114,7 @@ export function addDocuments(): void {
       for (let t = 0; t < tokens.count; t++) {
         const term = internToken(t);
         sketchTerm(term, tokenClass(t));
-        if (term >= postings.ptr.length) ensureTerms(termCount);
+        if (term >= postings.terms) ensureTerms(termCount);
         const key = attributeKey(attribute, position);
         postings.add(term, doc, key);
         if (cached) notePosting(term, doc, key);

@@ -99,10 +99,10 @@ function exportTerm(t: i32): void {
 }
 
 function exportPostingList(lists: PostingLists, t: i32): void {
-  const n = lists.length.get(t);
-  put32(<u32>lists.lastPlusOne.get(t));
+  const n = lists.lengthOf(t);
+  put32(<u32>lists.lastPlusOneOf(t));
   put32(<u32>n);
-  putBytes(<usize>lists.ptr.get(t), n);
+  putBytes(lists.ptrOf(t), n);
   padTo4(n);
 }
 
@@ -208,14 +208,14 @@ function importTerm(t: i32): bool {
 }
 
 function importPostingList(lists: PostingLists, t: i32): void {
-  lists.lastPlusOne.set(t, <i32>take32());
+  lists.setLastPlusOne(t, <i32>take32());
   const n = takeCount(1);
   const capacity = n + 8;
   const block = heap.alloc(<usize>capacity);
   takeBytes(block, n);
-  lists.ptr.set(t, <i32>block);
-  lists.length.set(t, n);
-  lists.capacity.set(t, capacity);
+  lists.setPtr(t, block);
+  lists.setLength(t, n);
+  lists.setCapacity(t, capacity);
   skipPad4(n);
   // skip entries are derived, not stored
   if (!truncated) lists.rebuildSkips(t);

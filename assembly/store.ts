@@ -101,16 +101,40 @@ export let boundedBlocksSkipped: u64 = 0;
 /** Terms a PostingLists makes room for at once: a page of each of its vectors. */
 const TERMS_PER_STEP = 1024;
 
+/** A term's fields in PostingLists.fields. */
+const LIST_FIELDS = 4;
+const LIST_PTR = 0;
+const LIST_LENGTH = 1;
+const LIST_CAPACITY = 2;
+const LIST_LAST = 3;
+
 /** Posting lists: per term, ascending record ids, delta + varint coded, in unmanaged blocks. */
 @unmanaged
 export class PostingLists {
   /** With keys, each entry also holds the attribute key of the term's first occurrence in the record. */
   constructor(readonly withKeys: bool) {}
-  ptr: IntVec = new IntVec();
-  length: IntVec = new IntVec();
-  capacity: IntVec = new IntVec();
-  /** Last record id appended to the term, plus one (0 = none). */
-  lastPlusOne: IntVec = new IntVec();
+
+  /** Terms with room for a list (see ensure). */
+  @inline get terms(): i32 { return this.fields.length >> 2; }
+  @inline private at(term: i32, field: i32): usize { return this.fields.ptr + ((<usize>term * LIST_FIELDS + <usize>field) << 2); }
+  /** The term's list's address (0: none). */
+  @inline ptrOf(term: i32): usize { return <usize>load<i32>(this.at(term, LIST_PTR)); }
+  /** The term's list's length in bytes. */
+  @inline lengthOf(term: i32): i32 { return load<i32>(this.at(term, LIST_LENGTH)); }
+  @inline capacityOf(term: i32): i32 { return load<i32>(this.at(term, LIST_CAPACITY)); }
+  /** The last record id appended to the term, plus one (0: none). */
+  @inline lastPlusOneOf(term: i32): i32 { return load<i32>(this.at(term, LIST_LAST)); }
+  @inline setPtr(term: i32, ptr: usize): void { store<i32>(this.at(term, LIST_PTR), <i32>ptr); }
+  @inline setLength(term: i32, length: i32): void { store<i32>(this.at(term, LIST_LENGTH), length); }
+  @inline setCapacity(term: i32, capacity: i32): void { store<i32>(this.at(term, LIST_CAPACITY), capacity); }
+  @inline setLastPlusOne(term: i32, last: i32): void { store<i32>(this.at(term, LIST_LAST), last); }
+  /**
+   * Per term, LIST_FIELDS i32 side by side: its list's address, length and
+   * capacity in bytes, and the last record id appended plus one (0: none).
+   * In a vector each, adding a posting to a term gone cold read four cache
+   * lines, decoding its list two.
+   */
+  fields: IntVec = new IntVec();
   /** Keyed lists only (the ones decoded within candidates): see skip-entries.ts. */
   skips: SkipEntries = new SkipEntries();
 
@@ -119,24 +143,24 @@ export class PostingLists {
    * indexing asks for it at each new term (a call a vector, nine vectors).
    */
   ensure(count: i32): void {
-    if (count <= this.ptr.length) return;
+    if (count <= this.terms) return;
     const room = (count + TERMS_PER_STEP - 1) & ~(TERMS_PER_STEP - 1);
-    this.ptr.growZeroed(room); this.length.growZeroed(room); this.capacity.growZeroed(room); this.lastPlusOne.growZeroed(room);
+    this.fields.growZeroed(room * LIST_FIELDS);
     if (this.withKeys) this.skips.ensure(room);
   }
 
   add(term: i32, doc: i32, key: u32): void {
-    const last = this.lastPlusOne.get(term);
+    const last = this.lastPlusOneOf(term);
     if (last == doc + 1) return;
-    let length = this.length.get(term);
-    let capacity = this.capacity.get(term);
-    let ptr = <usize>this.ptr.get(term);
+    let length = this.lengthOf(term);
+    let capacity = this.capacityOf(term);
+    let ptr = this.ptrOf(term);
     if (length + 15 > capacity) {
       // grow by a quarter: posting lists are most of the index, slack is memory
       capacity = length + 15 + (length >> 2) + 6;
       ptr = ptr == 0 ? heap.alloc(<usize>capacity) : heap.realloc(ptr, <usize>capacity);
-      this.ptr.set(term, <i32>ptr);
-      this.capacity.set(term, capacity);
+      this.setPtr(term, ptr);
+      this.setCapacity(term, capacity);
     }
     if (this.withKeys) this.skips.note(term, length, <u32>last);
     let gap = <u32>(doc - last);
@@ -151,15 +175,15 @@ export class PostingLists {
       length = putVarint(ptr, length, ((key & ((1 << POSITION_BITS) - 1)) << RANK_BITS) | (rank < RANK_ESCAPE ? rank : RANK_ESCAPE));
       if (rank >= RANK_ESCAPE) length = putVarint(ptr, length, rank - RANK_ESCAPE);
     }
-    this.length.set(term, length);
-    this.lastPlusOne.set(term, doc + 1);
+    this.setLength(term, length);
+    this.setLastPlusOne(term, doc + 1);
   }
 
   /** ORs the term's records into the bitmap at `bitmap`. */
   orInto(term: i32, bitmap: usize): void {
-    if (term >= this.ptr.length) return;
-    let p = <usize>this.ptr.get(term);
-    const end = p + <usize>this.length.get(term);
+    if (term >= this.terms) return;
+    let p = this.ptrOf(term);
+    const end = p + <usize>this.lengthOf(term);
     let next: u32 = 0;
     while (p < end) {
       let doc: u32;
@@ -192,11 +216,11 @@ export class PostingLists {
    * none of them are not decoded.
    */
   orIntoWithLead(term: i32, bitmap: usize, lead: usize, exact: usize, keys: IntVec, within: usize = 0, withinVectors: usize = 0): void {
-    if (term >= this.ptr.length) return;
-    const start = <usize>this.ptr.get(term);
-    const end = start + <usize>this.length.get(term);
+    if (term >= this.terms) return;
+    const start = this.ptrOf(term);
+    const end = start + <usize>this.lengthOf(term);
     // a posting takes two bytes at least: the log has room for every one
-    keys.reserve(keys.length + this.length.get(term));
+    keys.reserve(keys.length + this.lengthOf(term));
     let logged = keys.ptr + (<usize>keys.length << 2);
     const skips = withinVectors != 0 ? this.skips.of(term) : 0;
     const blocks = skipCount(skips);
@@ -212,7 +236,7 @@ export class PostingLists {
       from = to;
       fromNext = toNext;
     }
-    if (blocks == 0 || anyVectorBetween(withinVectors, fromNext, <u32>this.lastPlusOne.get(term))) {
+    if (blocks == 0 || anyVectorBetween(withinVectors, fromNext, <u32>this.lastPlusOneOf(term))) {
       logged = logPostings(from, end, fromNext, bitmap, lead, exact, logged, within);
       decoded++;
     }
@@ -225,12 +249,12 @@ export class PostingLists {
 
   /** Writes `term`'s skip entries anew from its list (rewritten, or read from a snapshot). */
   rebuildSkips(term: i32): void {
-    if (!this.withKeys || term >= this.ptr.length) return;
+    if (!this.withKeys || term >= this.terms) return;
     const skips = this.skips;
     skips.free(term);
-    if (this.length.get(term) == 0) return;
-    const start = <usize>this.ptr.get(term);
-    const end = start + <usize>this.length.get(term);
+    if (this.lengthOf(term) == 0) return;
+    const start = this.ptrOf(term);
+    const end = start + <usize>this.lengthOf(term);
     let p = start;
     let next: u32 = 0;
     while (p < end) {
@@ -247,9 +271,9 @@ export class PostingLists {
    * reader. A list left much larger than its postings is shrunk.
    */
   dropDead(term: i32): void {
-    if (term >= this.ptr.length) return;
-    const ptr = <usize>this.ptr.get(term);
-    const end = ptr + <usize>this.length.get(term);
+    if (term >= this.terms) return;
+    const ptr = this.ptrOf(term);
+    const end = ptr + <usize>this.lengthOf(term);
     let p = ptr;
     let out = 0;
     let next: u32 = 0;
@@ -270,30 +294,30 @@ export class PostingLists {
       out += <i32>(p - keyStart);
       keptPlusOne = doc + 1;
     }
-    this.length.set(term, out);
-    this.lastPlusOne.set(term, keptPlusOne);
+    this.setLength(term, out);
+    this.setLastPlusOne(term, keptPlusOne);
     this.shrink(term);
     this.rebuildSkips(term);
   }
 
   private shrink(term: i32): void {
-    const length = this.length.get(term);
-    const capacity = this.capacity.get(term);
+    const length = this.lengthOf(term);
+    const capacity = this.capacityOf(term);
     if (capacity <= (length << 1) + 64) return;
-    const ptr = <usize>this.ptr.get(term);
+    const ptr = this.ptrOf(term);
     if (length == 0) {
       heap.free(ptr);
-      this.ptr.set(term, 0);
-      this.capacity.set(term, 0);
+      this.setPtr(term, 0);
+      this.setCapacity(term, 0);
       return;
     }
     const smaller = length + 15 + (length >> 2) + 6;
-    this.ptr.set(term, <i32>heap.realloc(ptr, <usize>smaller));
-    this.capacity.set(term, smaller);
+    this.setPtr(term, heap.realloc(ptr, <usize>smaller));
+    this.setCapacity(term, smaller);
   }
 
   /** Number of postings of the term (decoding-free upper bound: its bytes). */
-  @inline bytes(term: i32): i32 { return term < this.length.length ? this.length.get(term) : 0; }
+  @inline bytes(term: i32): i32 { return term < this.terms ? this.lengthOf(term) : 0; }
 
   /**
    * ORs the term's records into `bitmap` and raises `keys[doc]` (u16) to
@@ -302,9 +326,9 @@ export class PostingLists {
    * False when a key needs 16 bits or more.
    */
   orIntoKeys16(term: i32, bitmap: usize, keys: usize, lead: usize, exact: usize): bool {
-    if (term >= this.ptr.length) return true;
-    let p = <usize>this.ptr.get(term);
-    const end = p + <usize>this.length.get(term);
+    if (term >= this.terms) return true;
+    let p = this.ptrOf(term);
+    const end = p + <usize>this.lengthOf(term);
     let next: u32 = 0;
     while (p < end) {
       p = readPosting(p, next);
@@ -318,9 +342,9 @@ export class PostingLists {
   }
 
   reset(count: i32): void {
-    for (let t = 0; t < count && t < this.ptr.length; t++) {
-      this.length.set(t, 0);
-      this.lastPlusOne.set(t, 0);
+    for (let t = 0; t < count && t < this.terms; t++) {
+      this.setLength(t, 0);
+      this.setLastPlusOne(t, 0);
       if (this.withKeys) this.skips.free(t);
     }
   }
