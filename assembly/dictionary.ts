@@ -81,16 +81,10 @@ function growChildSlots(): void {
   for (let node = 1; node < nodeChar.length - 1; node++) enterChild(node);
 }
 
-// --- hash table from a term's units to its id. A slot holds SLOT_FIELDS
-// i32: the term + 1 (0: empty), where its units start in termUnits and how
-// many they are. A token of a known term reads the slot and the units: with
-// the term's start and length in vectors of their own, a term gone cold
-// cost two cache misses more (findSlot was a quarter of the core's share of
-// an import). Twelve bytes a slot, at most half of them used.
+// --- hash table: slot = term id + 1 (0 = empty); term units kept for comparison
 export const termUnitStart = new IntVec();
 export const termUnitLength = new IntVec();
 export const termUnits = new IntVec();
-const SLOT_FIELDS = 3;
 let slots = new IntVec();
 let slotMask: i32 = 0;
 
@@ -98,13 +92,12 @@ let slotMask: i32 = 0;
   return <u32>tokens.hash.get(t);
 }
 
-/** The address of slot `i`'s fields. */
-@inline function slotAt(i: i32): usize { return slots.ptr + (<usize>i * SLOT_FIELDS << 2); }
-/** The term id + 1 slot `i` holds (0: empty). */
-@inline function slotTerm(i: i32): i32 { return load<i32>(slotAt(i)); }
-
-/** Whether `n` units at `a` and at `b` are the same. */
-function sameUnits(a: usize, b: usize, n: i32): bool {
+function sameUnits(term: i32, t: i32): bool {
+  const n = tokens.foldLength.get(t);
+  if (termUnitLength.get(term) != n) return false;
+  // raw pointers: read through the vectors, every unit reloaded them (nothing tells the compiler they stay put)
+  const a = termUnits.ptr + (<usize>termUnitStart.get(term) << 2);
+  const b = tokens.units.ptr + (<usize>tokens.foldStart.get(t) << 2);
   let i = 0;
   for (; i + 1 < n; i += 2) if (load<u64>(a + (<usize>i << 2)) != load<u64>(b + (<usize>i << 2))) return false;
   return i == n || load<i32>(a + (<usize>i << 2)) == load<i32>(b + (<usize>i << 2));
@@ -113,39 +106,26 @@ function sameUnits(a: usize, b: usize, n: i32): bool {
 /** Slot holding token t's term, or the empty slot where it would go. */
 function findSlot(t: i32, h: u32): i32 {
   if (slotMask == 0) growSlots();
-  const n = tokens.foldLength.get(t);
-  const units = tokens.units.ptr + (<usize>tokens.foldStart.get(t) << 2);
   let i = <i32>(h & <u32>slotMask);
   while (true) {
-    const at = slotAt(i);
-    if (load<i32>(at) == 0) return i;
-    if (load<i32>(at, 8) == n && sameUnits(termUnits.ptr + (<usize>load<i32>(at, 4) << 2), units, n)) return i;
+    const v = slots.get(i);
+    if (v == 0 || sameUnits(v - 1, t)) return i;
     i = (i + 1) & slotMask;
   }
 }
 
-/** Fills slot `i` with `term`'s fields. */
-function fillSlot(i: i32, term: i32): void {
-  const at = slotAt(i);
-  store<i32>(at, term + 1);
-  store<i32>(at, termUnitStart.get(term), 4);
-  store<i32>(at, termUnitLength.get(term), 8);
-}
-
 function growSlots(): void {
   const old = slots;
-  const oldSize = slotMask == 0 ? 0 : slotMask + 1;
-  const size = oldSize == 0 ? 1024 : oldSize << 1;
+  const size = slotMask == 0 ? 1024 : (slotMask + 1) << 1;
   slots = new IntVec();
-  slots.resetZero(size * SLOT_FIELDS);
+  slots.resetZero(size);
   slotMask = size - 1;
-  for (let i = 0; i < oldSize; i++) {
-    const from = old.ptr + (<usize>i * SLOT_FIELDS << 2);
-    const v = load<i32>(from);
+  for (let i = 0; i < old.length; i++) {
+    const v = old.get(i);
     if (v == 0) continue;
     let j = <i32>(termHash(v - 1) & <u32>slotMask);
-    while (slotTerm(j) != 0) j = (j + 1) & slotMask;
-    memory.copy(slotAt(j), from, SLOT_FIELDS << 2);
+    while (slots.get(j) != 0) j = (j + 1) & slotMask;
+    slots.set(j, v);
   }
   freeVec(old);
 }
@@ -182,14 +162,14 @@ function hashUnits(term: i32, n: i32): u32 { return fnvOf(termUnits, termUnitSta
 export function internToken(t: i32): i32 {
   const h = hashToken(t);
   let slot = findSlot(t, h);
-  const found = slotTerm(slot);
+  const found = slots.get(slot);
   if (found != 0) return found - 1;
   const term = insertIntoTrie(t);
   termUnitStart.push(termUnits.length);
   termUnitLength.push(tokens.foldLength.get(t));
   appendUnits(t);
   termClass.push(<i32>classOf(term));
-  fillSlot(slot, term);
+  slots.set(slot, term + 1);
   if (termCount * 2 > slotMask) growSlots();
   return term;
 }
@@ -227,7 +207,7 @@ function insertIntoTrie(t: i32): i32 {
 
 /** Term id of token `t`, or -1 when the dictionary does not hold it. */
 export function lookupToken(t: i32): i32 {
-  // findSlot first: on an empty dictionary it allocates the table, and `slotTerm(findSlot(...))` read the old one
+  // findSlot first: on an empty dictionary it allocates the table, and `slots.get(findSlot(...))` read the old one
   const slot = findSlot(t, hashToken(t));
-  return slotTerm(slot) - 1;
+  return slots.get(slot) - 1;
 }
