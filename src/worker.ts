@@ -4,6 +4,7 @@
 // re-exported here; a page that only talks to the worker imports it from
 // lantern-search/client instead, which leaves the engine out).
 import * as Comlink from 'comlink';
+import { bodyJsonOf } from './api/types.js';
 import { Lantern, type LanternOptions } from './lantern.js';
 import { platform } from './platform/platform.js';
 import { endpointOf, type WorkerApi } from './worker-client.js';
@@ -22,9 +23,10 @@ export function exposeEngine(engine: Lantern | Promise<Lantern>, endpoint: Comli
   const encoder = new TextEncoder();
   const api: WorkerApi = {
     async request(r) {
-      // the body, as JSON: the page's side makes the text a requester asks for (answerAsText would leave the body out)
-      const response = await (await opened).request({ ...r, answerAsText: false });
-      const json = encoder.encode(JSON.stringify(response.body));
+      // the body's JSON, from the text the router writes once (the call log keeps its start): asked
+      // for the body instead, the router copied it for this thread, then the copy was written out
+      const response = await (await opened).request({ ...r, answerAsText: true });
+      const json = encoder.encode(bodyJsonOf(response));
       return Comlink.transfer({ status: response.status, headers: response.headers, json }, [json.buffer as ArrayBuffer]);
     },
     waitForTasks: async () => (await opened).waitForTasks(),

@@ -191,6 +191,17 @@ const sentAsJson = (response: ApiResponse): boolean => {
   return type === undefined || type.startsWith('application/json');
 };
 
+/**
+ * The body's JSON, from an answer asked as text (ApiRequest.answerAsText):
+ * the text itself where the body was sent as JSON, that text as a JSON
+ * string where it was sent as text of another type; a raw body (kept
+ * beside the text) as JSON writes it.
+ */
+export function bodyJsonOf(response: ApiResponse): string | undefined {
+  if (isRawBody(response.body)) return JSON.stringify(response.body);
+  return sentAsJson(response) ? response.text : JSON.stringify(response.text);
+}
+
 /** The body as sent: JSON, unless the response declares another content type (its body is then text; raw bodies are named). */
 export function contentOf(response: ApiResponse): string {
   if (response.text !== undefined) return response.text;

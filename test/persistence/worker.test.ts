@@ -74,6 +74,8 @@ const STEPS: Step[] = [
   { method: 'POST', path: '/1/indexes/talks/browse', body: { hitsPerPage: 50, attributesToRetrieve: ['name'] } },
   { method: 'POST', path: '/1/indexes/talks/query', body: { query: '', hitsPerPage: 1000, distinct: false } },
   { method: 'GET', path: '/1/indexes' },
+  // an answer of another content type than JSON: 204, text/plain, an empty body
+  { method: 'DELETE', path: '/1/usertokens/someone' },
   // errors
   { method: 'GET', path: '/1/indexes/talks/does-not-exist' },
   { method: 'POST', path: '/1/indexes/missing/query', body: { query: 'x' } },
