@@ -98,7 +98,7 @@ let postingKey: u32 = 0;
 export let boundedBlocksDecoded: u64 = 0;
 export let boundedBlocksSkipped: u64 = 0;
 
-/** Terms a PostingLists makes room for at once: a page of each of its vectors. */
+/** Terms a PostingLists makes room for at once. */
 const TERMS_PER_STEP = 1024;
 
 /** A term's fields in PostingLists.fields. */
@@ -115,7 +115,7 @@ export class PostingLists {
   constructor(readonly withKeys: bool) {}
 
   /** Terms with room for a list (see ensure). */
-  @inline get terms(): i32 { return this.fields.length >> 2; }
+  @inline get terms(): i32 { return this.fields.length / LIST_FIELDS; }
   @inline private at(term: i32, field: i32): usize { return this.fields.ptr + ((<usize>term * LIST_FIELDS + <usize>field) << 2); }
   /** The term's list's address (0: none). */
   @inline ptrOf(term: i32): usize { return <usize>load<i32>(this.at(term, LIST_PTR)); }
@@ -140,7 +140,7 @@ export class PostingLists {
 
   /**
    * Room for terms below `count`, made TERMS_PER_STEP terms at a time:
-   * indexing asks for it at each new term (a call a vector, nine vectors).
+   * indexing asks for it at each new term.
    */
   ensure(count: i32): void {
     if (count <= this.terms) return;

@@ -57,9 +57,10 @@ export function newObjectID(): string {
 }
 
 /**
- * Checks a record body and returns it with its objectID set (a copy: the
- * call log shows the body as it was sent); `position`: its place in a
- * batch, which names it in errors when it has no objectID.
+ * Checks a record body and returns it with its objectID set: the body
+ * itself when it holds that objectID as a string, else a copy (the call
+ * log shows the body as it was sent); `position`: its place in a batch,
+ * which names it in errors when it has no objectID.
  */
 export function asRecord(body: unknown, objectID?: string, position?: number): SearchRecord {
   if (!isPlainObject(body)) throw badRequest('Invalid JSON: a record must be a JSON object');
