@@ -168,18 +168,18 @@ export class RefusingLog<Operation extends object> extends LocalLog<Operation> {
   override async close(): Promise<void> { await this.recording?.close(); }
 }
 
-/** Actions of a logged batch past which it is encoded on a turn of its own, and held as its bytes (see encodeForLog). */
+/** Actions of a logged batch past which it is encoded on a turn of its own, an action at a time (see encodeForLog). */
 const LARGE_BATCH = 100;
 
 export const isLarge = (op: object): op is Batch => isBatch(op) && op.actions.length > LARGE_BATCH;
 
-/** An operation as a log stores it: its bytes, and for a large batch, what it takes to read it back (held, and read when it runs). */
+/** An operation as a log stores it: its bytes, and for a large batch, where each action is in them (each record's bytes go with it when it runs). */
 export interface EncodedOperation { bytes: Uint8Array; batch?: LoggedBatch }
 
 /**
  * Encodes an operation for a log: a large batch on a turn of its own
  * (searches waiting run first) an action at a time (see batch-text.ts),
- * kept as its UTF-8 to read back. What JSON cannot hold is a 400.
+ * its UTF-8 kept for the records' bytes. What JSON cannot hold is a 400.
  */
 export async function encodeForLog(codec: Codec, op: object): Promise<EncodedOperation> {
   if (!isLarge(op)) return { bytes: await asJson(() => codec.encodeOperation(op)) };

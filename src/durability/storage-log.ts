@@ -12,7 +12,7 @@ import { isStorageWriteError } from '../storage/errors.js';
 import type { AppendOptions, Entry } from '../storage/storage.js';
 import type { WritePacer } from '../engine/write-pacer.js';
 import type { Codec } from './persistence.js';
-import { readBatch } from './batch-text.js';
+import { isBatch, withLoggedTexts } from './batch-text.js';
 import { encodeForLog, isLarge, LocalLog, type EncodedOperation, type EntryShape, type Logged } from './operation-log.js';
 
 /** An entry given its place in the storage's log: its taskID, its append under way, and how it is handed back. */
@@ -56,9 +56,8 @@ export class StorageLog<Operation extends object> extends LocalLog<Operation> {
       const durable = this.stored({ taskID, bytes }, started, atOnce);
       // its place in the log is taken: the next write may be accepted while this one is made durable
       if (shape.queued && !atOnce) this.pacer.passTurn();
-      // a large batch waits in the queue as the bytes it was logged as, read back when it runs (what a replay reads):
-      // thousands of parsed records waiting survived every young-generation collection, which copied them each time
-      const operation = batch === undefined ? () => op : () => readBatch<Logged<Operation>>(batch);
+      // a large batch runs with each record's logged bytes beside it, for the record store to pack
+      const operation = batch === undefined || !isBatch(op) ? () => op : () => withLoggedTexts(op, batch);
       return { taskID, durable, handBack: () => this.handBack(taskID, shape, operation) };
     });
   }

@@ -14,7 +14,7 @@ import type { DictionaryOperation } from '../dictionaries/entries.js';
 import type { RecommendOperation } from '../recommend/state.js';
 
 export type Action =
-  /** LOGGED_TEXT: the record's JSON as the log wrote it (a large batch read back from its bytes). */
+  /** LOGGED_TEXT: the record's JSON as the log wrote it (a large batch's on the file store). */
   | { action: 'addObject' | 'updateObject'; body: SearchRecord; [LOGGED_TEXT]?: Uint8Array }
   | { action: 'partialUpdateObject' | 'partialUpdateObjectNoCreate'; objectID: string; body: Record<string, Json> }
   | { action: 'deleteObject'; objectID: string }

@@ -1,6 +1,6 @@
 // The records of an index by record id, kept packed: one record each, in
 // chunks of 16 record ids, as JSON text in UTF-8. A chunk whose records came
-// with their JSON (a batch read back from the log's bytes) is packed once its
+// with their JSON (a large batch the log wrote) is packed once its
 // last id is issued; one whose records came as objects only (an engine in
 // memory) is packed off the write path: once writes pause, past a budget of
 // objects held, or by the next snapshot (see UNPACKED_BYTES). A snapshot

@@ -1,5 +1,5 @@
-// A record's JSON as the log wrote it, carried beside the record read back
-// from a large batch's bytes (durability/batch-text.ts) to the record store.
+// A record's JSON as the log wrote it, carried beside each record of a large
+// batch (durability/batch-text.ts) to the record store.
 
 /**
  * On an action that saves a record: the record's JSON in UTF-8 as the log

@@ -1,7 +1,7 @@
-// A large batch waits in the task queue as the JSON text it was logged as,
-// not as thousands of parsed records (which survived every young-generation
-// collection, each of which copied them): what is applied is what a replay
-// of the log would apply.
+// A large batch runs as it was given, each record beside its logged bytes
+// (src/durability/batch-text.ts): what is applied must be what a replay of
+// the log applies, even where an in-process caller sent members JSON has
+// no text for.
 import { rmSync } from 'node:fs';
 import { afterEach, expect, it } from 'vitest';
 import { Lantern } from '../../src/index.js';
