@@ -28,7 +28,7 @@ import { observeRequest } from '../monitoring/observe.js';
 import * as logs from './logs.js';
 import { requestIdHeaders, requestIdOf } from './request-id.js';
 import { parseJsonBody, receivedBody } from './json-body.js';
-import { jsonValueOf } from '../util/json-value.js';
+import { answerValueOf } from '../util/json-value.js';
 import { MAX_NESTING } from '../index/storable.js';
 import { Reply, contentOf, isRawBody, type ApiRequest, type ApiResponse, type ApiServices, type Handler } from './types.js';
 import { changesIndex, ROUTES, type PathParamsOf, type Route, type RouteOp } from './routes.js';
@@ -283,11 +283,13 @@ export async function route(engine: Engine, services: ApiServices, request: ApiR
  * The answer's body as the caller gets it, while the log keeps the
  * engine's: bytes and streams are made for each call; one asked as text
  * is that text (the body is left out); any other is a copy of its own, so
- * that what the caller changes is not the engine's.
+ * that what the caller changes is not the engine's, but for what the
+ * engine made for this answer alone (a hit's highlights: see
+ * madeForAnswer), which it hands over as made.
  */
 function bodyGiven(request: ApiRequest, response: ApiResponse): unknown {
   if (isRawBody(response.body)) return response.body;
-  return request.answerAsText ? undefined : jsonValueOf(response.body, ANSWER_LEVELS);
+  return request.answerAsText ? undefined : answerValueOf(response.body, ANSWER_LEVELS);
 }
 
 /** Levels an answer nests at most: a record's (MAX_NESTING) within a search's hit and its highlights, with room to spare. */

@@ -11,6 +11,7 @@ import { fallbackMasks, planQuery, type QueryPlan } from './query-plan.js';
 import { RELEVANT_SORT_WINDOW, relevantSorted } from './relevant-sort.js';
 import { project, projection, type Json, type Projection, type SearchRecord } from '../index/records.js';
 import { own, setOwn } from '../util/own-keys.js';
+import { madeForAnswer } from '../util/json-value.js';
 import { applyRules, type AppliedRules } from '../index/rules.js';
 import { andInto, fullBitmap, hasBit, wordsFor, type Bitmap } from '../index/bitmap.js';
 import type { SearchIndex } from '../index/search-index.js';
@@ -429,15 +430,16 @@ function finishHit(
     draft.highlighted.forEach((name, i) => {
       setOwn(result, name, mapLeaves(own(visible, name) as Json, draft.matched[i] ? markedLeaf : unmatchedLeaf, shape.keep));
     });
-    added._highlightResult = result;
+    added._highlightResult = madeForAnswer(result);
   }
   if (visible && draft.snippeted.length > 0) {
     const result: Record<string, unknown> = {};
     for (const [name] of draft.snippeted) setOwn(result, name, mapLeaves(own(visible, name) as Json, markedLeaf, shape.keep));
-    added._snippetResult = result;
+    added._snippetResult = madeForAnswer(result);
   }
   if (ranking) added._rankingInfo = ranking;
-  return project(record, shape.retrieved, added);
+  // the hit is made here, its record's arrays and objects are the store's
+  return madeForAnswer(project(record, shape.retrieved, added), true);
 }
 
 /** The top-level attributes of attributesToHighlight, or by default of the searchable attributes (every attribute when none is set). */

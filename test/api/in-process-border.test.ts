@@ -98,6 +98,41 @@ describe('an in-process call', () => {
     expect([image.status, image.body instanceof Uint8Array]).toEqual([200, true]);
   });
 
+  it("answers a search whose every array and object is the caller's own, each met once, changed without changing the next answer", async () => {
+    const engine = await Lantern.open({});
+    opened.push(engine);
+    const client = engine.client();
+    const records = [
+      { objectID: '1', title: 'brass lamp', tags: ['brass', 'lamp'], parts: { shade: 'brass shade', base: ['lamp base'] }, body: 'a lamp of brass for a desk, with a brass shade' },
+      { objectID: '2', title: 'brass bell', tags: ['brass'], parts: { shade: 'none', base: ['bell base'] }, body: 'a bell of brass' },
+    ];
+    await client.saveObjects({ indexName: 'items', objects: records, waitForTasks: true });
+    await client.setSettings({ indexName: 'items', indexSettings: {
+      searchableAttributes: ['title', 'tags', 'parts', 'body'], attributesForFaceting: ['tags'], attributesToSnippet: ['body:4'],
+      renderingContent: { facetOrdering: { facets: { order: ['tags'] } } },
+    } });
+    await client.saveRule({ indexName: 'items', objectID: 'r', rule: { objectID: 'r', conditions: [{ pattern: 'brass', anchoring: 'contains' }], consequence: { userData: { banner: ['sale'] } } } });
+    await engine.waitForTasks();
+    const search = () => client.searchSingleIndex({ indexName: 'items', searchParams: { query: 'brass lamp', facets: ['tags'], getRankingInfo: true, optionalWords: ['lamp'] } });
+    const first = await search();
+    const before = structuredClone(first);
+    expect(first.hits.map((h) => h._snippetResult !== undefined && h._highlightResult !== undefined)).toEqual([true, true]);
+    const met = new Set<object>();
+    const vandalise = (value: unknown): void => {
+      if (typeof value !== 'object' || value === null) return;
+      expect(met.has(value)).toBe(false); // as JSON hands it over: no object twice
+      met.add(value);
+      for (const member of Object.values(value)) vandalise(member);
+      if (Array.isArray(value)) value.push('changed');
+      else Object.assign(value, { value: 'changed', matchedWords: ['changed'], changed: true });
+    };
+    vandalise(first);
+    const again = await search();
+    for (const a of [again, before]) Object.assign(a, { processingTimeMS: 0, serverTimeMS: 0, processingTimingsMS: undefined });
+    expect(again).toEqual(before);
+    expect((await client.getObjects({ requests: records.map((r) => ({ indexName: 'items', objectID: r.objectID })) })).results).toEqual(records);
+  });
+
   it('reads a value as JSON writes it (toJSON, left-out values), and a restart reads the same', async () => {
     const dir = newDir();
     const engine = await openOn(dir);
