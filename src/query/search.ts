@@ -359,10 +359,16 @@ function pageHits(
     if (values.texts[next] !== text) throw new Error('marked values out of order');
     return leaves[next++];
   };
-  return drafts.map((draft, i) => finishHit(
+  const page = drafts.map((draft, i) => finishHit(
     index, draft, shape, markedLeaf, params.getRankingInfo ? rankingInfo(hits[i], index, plan, hybridScores?.get(hits[i].id)) : undefined,
   ));
+  // each hit is made here, and its highlights and snippets: its record's arrays and objects are the store's
+  return madeForAnswer(page, drafts.map(madeMembers));
 }
+
+/** A hit's members made whole for its answer (see madeForAnswer), by whether it has highlights and snippets. */
+const MADE_MEMBERS = [[], ['_highlightResult'], ['_snippetResult'], ['_highlightResult', '_snippetResult']].map((names) => new Set(names));
+const madeMembers = (draft: HitDraft): ReadonlySet<string> => MADE_MEMBERS[(draft.highlights ? 1 : 0) + (draft.snippets ? 2 : 0)];
 
 /**
  * A hit before its highlights and snippets: its record, what it may show,
@@ -382,6 +388,12 @@ class HitDraft {
     readonly matched: readonly boolean[] = NOTHING_DRAFTED,
     readonly snippeted: ReadonlyArray<[string, number]> = NOTHING_DRAFTED,
   ) {}
+
+  /** Whether the hit gets `_highlightResult`. */
+  get highlights(): boolean { return this.visible !== undefined && this.highlighted.length > 0; }
+
+  /** Whether the hit gets `_snippetResult`. */
+  get snippets(): boolean { return this.visible !== undefined && this.snippeted.length > 0; }
 }
 
 /** A draft's lists when it has none (objectID only, nothing marked): one shared array, not three per hit. */
@@ -425,21 +437,20 @@ function finishHit(
   if (shape.idOnly) return ranking ? { objectID: record.objectID, _rankingInfo: ranking } : record;
   const added: Record<string, unknown> = {};
   if (shape.vectors) added[VECTORS] = vectorsOfHit(index, record);
-  if (visible && draft.highlighted.length > 0) {
+  if (visible && draft.highlights) {
     const result: Record<string, unknown> = {};
     draft.highlighted.forEach((name, i) => {
       setOwn(result, name, mapLeaves(own(visible, name) as Json, draft.matched[i] ? markedLeaf : unmatchedLeaf, shape.keep));
     });
-    added._highlightResult = madeForAnswer(result);
+    added._highlightResult = result;
   }
-  if (visible && draft.snippeted.length > 0) {
+  if (visible && draft.snippets) {
     const result: Record<string, unknown> = {};
     for (const [name] of draft.snippeted) setOwn(result, name, mapLeaves(own(visible, name) as Json, markedLeaf, shape.keep));
-    added._snippetResult = madeForAnswer(result);
+    added._snippetResult = result;
   }
   if (ranking) added._rankingInfo = ranking;
-  // the hit is made here, its record's arrays and objects are the store's
-  return madeForAnswer(project(record, shape.retrieved, added), true);
+  return project(record, shape.retrieved, added);
 }
 
 /** The top-level attributes of attributesToHighlight, or by default of the searchable attributes (every attribute when none is set). */

@@ -48,29 +48,28 @@ let room = 0;
 let honoursMarks = false;
 
 /**
- * Arrays and objects the engine made for one answer alone, all they hold
- * included, and holds nowhere else; JSON's own already (plain objects and
- * arrays, strings, finite numbers, booleans, null). Weak: an answer's
- * values go with it.
+ * Lists the engine made for one answer alone (a page of hits), with the
+ * members made whole for it of each item: every item is an object made
+ * for the answer alone too, but its members may be values the engine
+ * holds (a hit: its record's arrays), except those named (a hit's
+ * highlights and snippets), which the copy hands over as they are. One
+ * mark a page, not one an object: adding to a weak collection cost
+ * ~0.25 µs, three marks a hit a hundredth of an answer. Weak: an
+ * answer's values go with it.
  */
-const madeWhole = new WeakSet<object>();
+const madeLists = new WeakMap<object, ReadonlyArray<ReadonlySet<string>>>();
 
 /**
- * Objects the engine made for one answer alone whose members may be values
- * it holds (a hit: its record's arrays): such an object is not copied, its
- * members are (where they are not JSON's own or the engine holds them).
+ * Marks `list` as made for one answer alone, `made[i]` naming the members
+ * of its item i made whole for it (see madeLists): the copy for the caller
+ * copies only the rest. Only for values that nothing else holds, each
+ * placed once in its answer (the caller may change what it gets); the
+ * members made whole must be JSON's own already (plain objects and
+ * arrays, strings, finite numbers, booleans, null).
  */
-const madeShells = new WeakSet<object>();
-
-/**
- * Marks `value` as made for one answer alone (see madeWhole; with `shell`,
- * see madeShells): the copy for the caller hands it over rather than
- * copying it. Only for values that nothing else holds, each placed once in
- * its answer: the caller may change what it gets.
- */
-export function madeForAnswer<T extends object>(value: T, shell = false): T {
-  (shell ? madeShells : madeWhole).add(value);
-  return value;
+export function madeForAnswer<T extends object[]>(list: T, made: ReadonlyArray<ReadonlySet<string>>): T {
+  madeLists.set(list, made);
+  return list;
 }
 
 /**
@@ -112,7 +111,6 @@ function copyOfResolved(value: unknown, levels: number): unknown {
     if (typeof value === 'bigint') throw new NotJsonError(NO_BIGINT);
     return value === 0 ? 0 : value; // -0 as JSON writes it
   }
-  if (honoursMarks && madeWhole.has(value)) return value;
   if (levels === 0) throw new NotJsonError('it nests arrays and objects too deeply', true);
   if (Array.isArray(value)) return copyOfArray(value, levels - 1);
   if (value instanceof Number || value instanceof String || value instanceof Boolean) return value.valueOf();
@@ -131,30 +129,41 @@ function take(values: number): void {
 /** Item by item into a new array (not slice: it would make the array an Array subclass's species gives). */
 function copyOfArray(array: unknown[], levels: number): unknown[] {
   take(array.length);
+  const made = honoursMarks ? madeLists.get(array) : undefined;
   const out: unknown[] = [];
   for (let i = 0; i < array.length; i++) {
     const value = array[i];
-    const copied = typeof value === 'object' && value !== null ? copyOf(value, i, levels) : leafOf(value, i, levels);
+    const copied = made !== undefined ? copyOfMade(value as Record<string, unknown>, made[i], levels) : typeof value === 'object' && value !== null ? copyOf(value, i, levels) : leafOf(value, i, levels);
     out.push(copied === undefined ? null : copied);
   }
   return out;
 }
 
+/** An item of a list made for the answer (see madeLists): itself, its members copied as copyOfObject copies them, but for those made whole. */
+function copyOfMade(item: Record<string, unknown>, made: ReadonlySet<string>, levels: number): Record<string, unknown> {
+  if (levels === 0) throw new NotJsonError('it nests arrays and objects too deeply', true);
+  return copyMembers(item, levels - 1, made);
+}
+
 /**
  * A spread copy (it keeps the object's shape, where one built key by key
  * took a shape of its own, and reading the copies cost twice as much), its
- * containers then copied in turn, and what JSON leaves out deleted. An
- * object made for the answer alone (see madeShells) is not copied but
- * changed so: a spread of one of many shapes (TED's hits) is a call into
- * the runtime.
+ * containers then copied in turn, and what JSON leaves out deleted.
  */
 function copyOfObject(object: Record<string, unknown>, levels: number): Record<string, unknown> {
-  const out: Record<string, unknown> = honoursMarks && madeShells.has(object) ? object : { ...object };
+  return copyMembers({ ...object }, levels);
+}
+
+/**
+ * Copies `out`'s containers in place, and deletes what JSON leaves out;
+ * the members named in `made` are left as they are (see madeLists).
+ */
+function copyMembers(out: Record<string, unknown>, levels: number, made?: ReadonlySet<string>): Record<string, unknown> {
   // for-in, not Object.keys: no array made an object (a tenth of the copy's time for the cities'
   // small records); it lists Object.prototype's enumerable keys too, which a caller's toJSON or
   // getter may give it while the copy runs
   for (const key in out) {
-    if (!Object.hasOwn(out, key)) continue;
+    if (!Object.hasOwn(out, key) || made?.has(key)) continue;
     take(1);
     const value = out[key];
     const copied = typeof value === 'object' && value !== null ? copyOf(value, key, levels) : leafOf(value, key, levels);

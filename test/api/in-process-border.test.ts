@@ -105,6 +105,8 @@ describe('an in-process call', () => {
     const records = [
       { objectID: '1', title: 'brass lamp', tags: ['brass', 'lamp'], parts: { shade: 'brass shade', base: ['lamp base'] }, body: 'a lamp of brass for a desk, with a brass shade' },
       { objectID: '2', title: 'brass bell', tags: ['brass'], parts: { shade: 'none', base: ['bell base'] }, body: 'a bell of brass' },
+      // no body to snippet: its hit's _snippetResult is the record's own
+      { objectID: '3', title: 'brass horn', tags: ['brass'], _snippetResult: { body: { value: 'stored', matchLevel: 'none' } } },
     ];
     await client.saveObjects({ indexName: 'items', objects: records, waitForTasks: true });
     await client.setSettings({ indexName: 'items', indexSettings: {
@@ -116,7 +118,9 @@ describe('an in-process call', () => {
     const search = () => client.searchSingleIndex({ indexName: 'items', searchParams: { query: 'brass lamp', facets: ['tags'], getRankingInfo: true, optionalWords: ['lamp'] } });
     const first = await search();
     const before = structuredClone(first);
-    expect(first.hits.map((h) => h._snippetResult !== undefined && h._highlightResult !== undefined)).toEqual([true, true]);
+    expect(Object.fromEntries(first.hits.map((h) => [h.objectID, h._snippetResult?.body]))).toEqual({
+      1: expect.objectContaining({ matchLevel: 'full' }), 2: expect.objectContaining({ matchLevel: 'partial' }), 3: records[2]._snippetResult!.body,
+    });
     const met = new Set<object>();
     const vandalise = (value: unknown): void => {
       if (typeof value !== 'object' || value === null) return;
