@@ -7,7 +7,7 @@ export { TEXT_EVERY_TOKEN, TEXT_INDEXED, TOKEN_STRIDE } from './abi.js';
 import { instantiateCore, type CoreExports } from './wasm.js';
 import { platform } from '../platform/platform.js';
 import { exportInSteps, importInSteps, SNAPSHOT_STEP } from './snapshot-steps.js';
-import { alternativeForm, breakWords, indexedForm, type BrokenText } from '../text/word-breaks.js';
+import { alternativeForm, breakWords, hasUnspacedScript, indexedForm, type BrokenText } from '../text/word-breaks.js';
 
 
 export interface Segment { attribute: number; text: string }
@@ -108,6 +108,20 @@ export interface RankLabels {
   readonly changed: readonly number[];
 }
 
+/**
+ * `texts` as the core indexes them (see indexedForm), and joined: the same
+ * array when none holds a run of a script written without spaces, asked
+ * of the joined text once rather than text by text (most batches hold
+ * none, and a call of the regular expression cost more than its scan of a
+ * short text).
+ */
+function indexedForms(texts: string[]): { texts: string[]; joined: string } {
+  const joined = texts.join('');
+  if (!hasUnspacedScript(joined)) return { texts, joined };
+  const forms = texts.map(indexedForm);
+  return { texts: forms, joined: forms.join('') };
+}
+
 /** Writes `text`'s UTF-16 units into `into` from `at`; returns where they end (one view serves many texts: a view per text costs more than writing a short one). */
 function writeUnits(into: Uint16Array, at: number, text: string): number {
   for (let i = 0; i < text.length; i++) into[at + i] = text.charCodeAt(i);
@@ -132,9 +146,9 @@ export class CoreIndex {
    * (written a unit at a time by JavaScript they took ~10% of the core's
    * indexing time).
    */
-  private writeTexts(ptr: number, texts: readonly string[], units: number): void {
+  private writeTexts(ptr: number, texts: readonly string[], units: number, joined?: string): void {
     if (platform.writeUtf16) {
-      platform.writeUtf16(this.core.memory.buffer, ptr, texts.join(''));
+      platform.writeUtf16(this.core.memory.buffer, ptr, joined ?? texts.join(''));
       return;
     }
     const view = new Uint16Array(this.core.memory.buffer, ptr, units);
@@ -161,17 +175,14 @@ export class CoreIndex {
 
   addDocuments(documents: CoreDocument[]): void {
     let headerWords = 2;
-    let textUnits = 0;
-    // each text as the core indexes it: words broken apart in scripts written without spaces
-    const texts: string[] = [];
+    const given: string[] = [];
     for (const doc of documents) {
       headerWords += 2 + doc.segments.length * 2;
-      for (const s of doc.segments) {
-        const text = indexedForm(s.text);
-        texts.push(text);
-        textUnits += text.length;
-      }
+      for (const s of doc.segments) given.push(s.text);
     }
+    // each text as the core indexes it: words broken apart in scripts written without spaces
+    const { texts, joined } = indexedForms(given);
+    const textUnits = joined.length;
     const textOffset = headerWords * 4;
     const ptr = this.scratch(textOffset + textUnits * 2);
     const header = new Int32Array(this.core.memory.buffer, ptr, headerWords);
@@ -187,7 +198,7 @@ export class CoreIndex {
         header[h++] = texts[next++].length;
       }
     }
-    this.writeTexts(ptr + textOffset, texts, textUnits);
+    this.writeTexts(ptr + textOffset, texts, textUnits, joined);
     this.core.addDocuments();
   }
 
@@ -391,11 +402,11 @@ export class CoreIndex {
    * those copies take up to 200 ms.
    */
   highlightTexts(texts: readonly string[], flags: readonly number[]): Int32Array {
-    // tokenized as they were indexed (words broken apart in scripts written without spaces)
-    const broken = texts.map((text) => breakWords(text));
-    const written = broken.some((b) => b !== undefined) ? texts.map((text, i) => broken[i]?.text ?? text) : texts;
-    let units = 0;
-    for (const text of written) units += text.length;
+    // tokenized as they were indexed (words broken apart in scripts written without spaces), asked of them all at once first
+    const joined = texts.join('');
+    const broken = hasUnspacedScript(joined) ? texts.map((text) => breakWords(text)) : undefined;
+    const written = broken ? texts.map((text, i) => broken[i]?.text ?? text) : texts;
+    const units = written === texts ? joined.length : written.reduce((n, text) => n + text.length, 0);
     const headerBytes = written.length * 8;
     const ptr = this.scratch(headerBytes + units * 2 + 2);
     const header = new Int32Array(this.core.memory.buffer, ptr, written.length * 2);
@@ -403,10 +414,10 @@ export class CoreIndex {
       header[i * 2] = text.length;
       header[i * 2 + 1] = flags[i];
     });
-    this.writeTexts(ptr + headerBytes, written, units);
+    this.writeTexts(ptr + headerBytes, written, units, written === texts ? joined : undefined);
     this.core.highlightTexts(written.length);
     const tokens = this.results();
-    if (written !== texts) mapTokensBack(tokens, broken);
+    if (broken) mapTokensBack(tokens, broken);
     return tokens;
   }
 
