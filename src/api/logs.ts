@@ -191,8 +191,9 @@ function nbHitsOf(call: AnsweredCall, kind: Entry['kind']): string | undefined {
  * may send the same object again changed); the rest of the entry, the
  * answer's start and the masking, is made on a later turn, or at the next
  * call if none came (CallLog.recordLater): the engine changes no answer
- * after giving it, and an in-process caller that changes the answer it
- * got before either sees the change logged.
+ * after giving it. An in-process caller gets the hits of a search as the
+ * engine made them (see madeForAnswer): one that changes them before then
+ * sees its change logged.
  */
 export function logCall(engine: KeyValues, log: CallLog<Entry>, call: AnsweredCall, now = Date.now()): void {
   const sent = { body: asText(withoutEmbedderSecrets(call.body)), inner: innerQueries(call) };

@@ -283,9 +283,10 @@ export async function route(engine: Engine, services: ApiServices, request: ApiR
  * The answer's body as the caller gets it, while the log keeps the
  * engine's: bytes and streams are made for each call; one asked as text
  * is that text (the body is left out); any other is a copy of its own, so
- * that what the caller changes is not the engine's, but for what the
- * engine made for this answer alone (a hit's highlights: see
- * madeForAnswer), which it hands over as made.
+ * that what the caller changes is not the engine's, but for the hits the
+ * engine made for this answer alone (see madeForAnswer), handed over with
+ * what they hold of its records copied (the log's entry, made on a later
+ * turn, then reads the caller's hits).
  */
 function bodyGiven(request: ApiRequest, response: ApiResponse): unknown {
   if (isRawBody(response.body)) return response.body;

@@ -440,17 +440,22 @@ function finishHit(
   if (visible && draft.highlights) {
     const result: Record<string, unknown> = {};
     draft.highlighted.forEach((name, i) => {
-      setOwn(result, name, mapLeaves(own(visible, name) as Json, draft.matched[i] ? markedLeaf : unmatchedLeaf, shape.keep));
+      setTree(result, name, mapLeaves(own(visible, name) as Json, draft.matched[i] ? markedLeaf : unmatchedLeaf, shape.keep));
     });
     added._highlightResult = result;
   }
   if (visible && draft.snippets) {
     const result: Record<string, unknown> = {};
-    for (const [name] of draft.snippeted) setOwn(result, name, mapLeaves(own(visible, name) as Json, markedLeaf, shape.keep));
+    for (const [name] of draft.snippeted) setTree(result, name, mapLeaves(own(visible, name) as Json, markedLeaf, shape.keep));
     added._snippetResult = result;
   }
   if (ranking) added._rankingInfo = ranking;
   return project(record, shape.retrieved, added);
+}
+
+/** Gives `result` the highlights or snippet of attribute `name`; none for a value with no text (a boolean), as JSON would leave it out. */
+function setTree(result: Record<string, unknown>, name: string, tree: unknown): void {
+  if (tree !== undefined) setOwn(result, name, tree);
 }
 
 /** The top-level attributes of attributesToHighlight, or by default of the searchable attributes (every attribute when none is set). */

@@ -17,11 +17,12 @@
 // Written out rather than JSON.parse(JSON.stringify(value)): the TED talks'
 // 2,356 records took 41 ms that way, 4.5 ms copied value by value.
 //
-// An answer's copy (answerValueOf) copies only what the engine holds: what
-// the engine made for that answer alone and marked so (see madeForAnswer)
-// is handed over as it is. A page of highlighted hits is mostly such
-// values: copying the highlights of ten TED talks (their tags' leaves) was
-// a sixth of an in-process search's time.
+// An answer's copy (answerValueOf) hands over a page of hits the engine made
+// for that answer alone and marked so (see madeForAnswer): each hit as
+// itself, its members copied in place, its highlights and snippets as they
+// are. A page of highlighted hits is mostly such values: copying the
+// highlights of ten TED talks (their tags' leaves) was a sixth of an
+// in-process search's time. The rest of the answer is copied.
 import { setOwn } from './own-keys.js';
 
 /** JSON.stringify's words for a BigInt. */
@@ -62,8 +63,9 @@ const madeLists = new WeakMap<object, ReadonlyArray<ReadonlySet<string>>>();
 /**
  * Marks `list` as made for one answer alone, `made[i]` naming the members
  * of its item i made whole for it (see madeLists): the copy for the caller
- * copies only the rest. Only for values that nothing else holds, each
- * placed once in its answer (the caller may change what it gets); the
+ * copies only the rest. Only for values that the engine keeps nowhere
+ * but in that answer (which the call log reads once, on a later turn),
+ * each placed once in it (the caller may change what it gets); the
  * members made whole must be JSON's own already (plain objects and
  * arrays, strings, finite numbers, booleans, null).
  */
@@ -126,7 +128,11 @@ function take(values: number): void {
   if (room < 0) throw new NotJsonError(`it holds more than ${MAX_VALUES} values`);
 }
 
-/** Item by item into a new array (not slice: it would make the array an Array subclass's species gives). */
+/**
+ * Item by item into a new array (not slice: it would make the array an
+ * Array subclass's species gives); the items of a list made for the
+ * answer (see madeLists) are handed over, copied in place.
+ */
 function copyOfArray(array: unknown[], levels: number): unknown[] {
   take(array.length);
   const made = honoursMarks ? madeLists.get(array) : undefined;

@@ -103,20 +103,23 @@ describe('an in-process call', () => {
     opened.push(engine);
     const client = engine.client();
     const records = [
-      { objectID: '1', title: 'brass lamp', tags: ['brass', 'lamp'], parts: { shade: 'brass shade', base: ['lamp base'] }, body: 'a lamp of brass for a desk, with a brass shade' },
+      { objectID: '1', title: 'brass lamp', tags: ['brass', 'lamp'], parts: { shade: 'brass shade', base: ['lamp base'] }, body: 'a lamp of brass for a desk, with a brass shade', inStock: true },
       { objectID: '2', title: 'brass bell', tags: ['brass'], parts: { shade: 'none', base: ['bell base'] }, body: 'a bell of brass' },
       // no body to snippet: its hit's _snippetResult is the record's own
       { objectID: '3', title: 'brass horn', tags: ['brass'], _snippetResult: { body: { value: 'stored', matchLevel: 'none' } } },
     ];
     await client.saveObjects({ indexName: 'items', objects: records, waitForTasks: true });
     await client.setSettings({ indexName: 'items', indexSettings: {
-      searchableAttributes: ['title', 'tags', 'parts', 'body'], attributesForFaceting: ['tags'], attributesToSnippet: ['body:4'],
+      searchableAttributes: ['title', 'tags', 'parts', 'body'], attributesForFaceting: ['tags'], attributesToSnippet: ['body:4', 'inStock'],
+      attributesToHighlight: ['title', 'tags', 'parts', 'body', 'inStock'],
       renderingContent: { facetOrdering: { facets: { order: ['tags'] } } },
     } });
     await client.saveRule({ indexName: 'items', objectID: 'r', rule: { objectID: 'r', conditions: [{ pattern: 'brass', anchoring: 'contains' }], consequence: { userData: { banner: ['sale'] } } } });
     await engine.waitForTasks();
     const search = () => client.searchSingleIndex({ indexName: 'items', searchParams: { query: 'brass lamp', facets: ['tags'], getRankingInfo: true, optionalWords: ['lamp'] } });
     const first = await search();
+    // JSON's own values, as over HTTP (toStrictEqual: no member left undefined, such as a boolean's highlight)
+    expect(first).toStrictEqual(JSON.parse(JSON.stringify(first)));
     const before = structuredClone(first);
     expect(Object.fromEntries(first.hits.map((h) => [h.objectID, h._snippetResult?.body]))).toEqual({
       1: expect.objectContaining({ matchLevel: 'full' }), 2: expect.objectContaining({ matchLevel: 'partial' }), 3: records[2]._snippetResult!.body,
