@@ -283,8 +283,10 @@ export class CoreIndex {
     const filterWords = ((q.filter?.length ?? 0) + 3) & ~3;
     const alternativesAt = queryBytes + filterWords * 4;
     const alternatives = q.alternatives ?? [];
-    // an alternative in a script written without spaces is broken as the records were (a phrase when it is several words)
-    const forms = alternatives.map((a) => alternativeForm(a.text));
+    // an alternative in a script written without spaces is broken as the records were (a phrase when it is several
+    // words); asked of them all at once first (a query's splits are a dozen alternatives, seldom in such a script)
+    const texts = alternatives.map((a) => a.text);
+    const forms = hasUnspacedScript(texts.join('')) ? texts.map(alternativeForm) : texts;
     const alternativeBytes = 4 + forms.reduce((n, form) => n + 12 + ((form.length * 2 + 3) & ~3), 0);
     const ptr = this.scratch(alternativesAt + alternativeBytes + 8);
     this.writeText(ptr, q.query);
