@@ -7,7 +7,7 @@ export { TEXT_EVERY_TOKEN, TEXT_INDEXED, TOKEN_STRIDE } from './abi.js';
 import { instantiateCore, type CoreExports } from './wasm.js';
 import { platform } from '../platform/platform.js';
 import { exportInSteps, importInSteps, SNAPSHOT_STEP } from './snapshot-steps.js';
-import { alternativeForm, breakWords, hasUnspacedScript, indexedForm, type BrokenText } from '../text/word-breaks.js';
+import { alternativeForm, breakWords, formsOf, hasUnspacedScript, indexedForm, type BrokenText } from '../text/word-breaks.js';
 
 
 export interface Segment { attribute: number; text: string }
@@ -108,20 +108,6 @@ export interface RankLabels {
   readonly changed: readonly number[];
 }
 
-/**
- * `texts` as the core indexes them (see indexedForm), and joined: the same
- * array when none holds a run of a script written without spaces, asked
- * of the joined text once rather than text by text (most batches hold
- * none, and a call of the regular expression cost more than its scan of a
- * short text).
- */
-function indexedForms(texts: string[]): { texts: string[]; joined: string } {
-  const joined = texts.join('');
-  if (!hasUnspacedScript(joined)) return { texts, joined };
-  const forms = texts.map(indexedForm);
-  return { texts: forms, joined: forms.join('') };
-}
-
 /** Writes `text`'s UTF-16 units into `into` from `at`; returns where they end (one view serves many texts: a view per text costs more than writing a short one). */
 function writeUnits(into: Uint16Array, at: number, text: string): number {
   for (let i = 0; i < text.length; i++) into[at + i] = text.charCodeAt(i);
@@ -181,7 +167,7 @@ export class CoreIndex {
       for (const s of doc.segments) given.push(s.text);
     }
     // each text as the core indexes it: words broken apart in scripts written without spaces
-    const { texts, joined } = indexedForms(given);
+    const { texts, joined } = formsOf(given, indexedForm);
     const textUnits = joined.length;
     const textOffset = headerWords * 4;
     const ptr = this.scratch(textOffset + textUnits * 2);
@@ -283,10 +269,8 @@ export class CoreIndex {
     const filterWords = ((q.filter?.length ?? 0) + 3) & ~3;
     const alternativesAt = queryBytes + filterWords * 4;
     const alternatives = q.alternatives ?? [];
-    // an alternative in a script written without spaces is broken as the records were (a phrase when it is several
-    // words); asked of them all at once first (a query's splits are a dozen alternatives, seldom in such a script)
-    const texts = alternatives.map((a) => a.text);
-    const forms = hasUnspacedScript(texts.join('')) ? texts.map(alternativeForm) : texts;
+    // an alternative in a script written without spaces is broken as the records were (a phrase when it is several words)
+    const forms = formsOf(alternatives.map((a) => a.text), alternativeForm).texts;
     const alternativeBytes = 4 + forms.reduce((n, form) => n + 12 + ((form.length * 2 + 3) & ~3), 0);
     const ptr = this.scratch(alternativesAt + alternativeBytes + 8);
     this.writeText(ptr, q.query);

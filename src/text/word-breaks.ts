@@ -194,3 +194,17 @@ export function indexedForm(text: string): string {
 export function alternativeForm(text: string): string {
   return breakWords(text, false)?.text ?? text;
 }
+
+/**
+ * `texts` each in `form` (indexedForm, alternativeForm), and joined: the
+ * same array when none holds a run of a script written without spaces,
+ * asked of the joined text once rather than text by text (most batches,
+ * and a query's dozen alternatives, hold none, and a call of the regular
+ * expression cost more than its scan of a short text).
+ */
+export function formsOf(texts: string[], form: (text: string) => string): { texts: string[]; joined: string } {
+  const joined = texts.join('');
+  if (!hasUnspacedScript(joined)) return { texts, joined };
+  const forms = texts.map(form);
+  return { texts: forms, joined: forms.join('') };
+}

@@ -79,9 +79,7 @@ export function madeForAnswer<T extends object[]>(list: T, made: ReadonlyArray<R
  * arrays and objects at most (past them, or in a cycle, a NotJsonError).
  */
 export function jsonValueOf(value: unknown, levels: number): unknown {
-  room = MAX_VALUES;
-  honoursMarks = false;
-  return copyOf(value, '', levels);
+  return copyOfRoot(value, levels, false);
 }
 
 /**
@@ -89,8 +87,13 @@ export function jsonValueOf(value: unknown, levels: number): unknown {
  * engine made for the answer alone (see madeForAnswer), handed over.
  */
 export function answerValueOf(value: unknown, levels: number): unknown {
+  return copyOfRoot(value, levels, true);
+}
+
+/** A copy of `value` (see jsonValueOf), handing over the values made for an answer alone if `marks`. */
+function copyOfRoot(value: unknown, levels: number, marks: boolean): unknown {
   room = MAX_VALUES;
-  honoursMarks = true;
+  honoursMarks = marks;
   try {
     return copyOf(value, '', levels);
   } finally {
@@ -113,10 +116,16 @@ function copyOfResolved(value: unknown, levels: number): unknown {
     if (typeof value === 'bigint') throw new NotJsonError(NO_BIGINT);
     return value === 0 ? 0 : value; // -0 as JSON writes it
   }
-  if (levels === 0) throw new NotJsonError('it nests arrays and objects too deeply', true);
-  if (Array.isArray(value)) return copyOfArray(value, levels - 1);
+  const below = levelBelow(levels);
+  if (Array.isArray(value)) return copyOfArray(value, below);
   if (value instanceof Number || value instanceof String || value instanceof Boolean) return value.valueOf();
-  return copyOfObject(value as Record<string, unknown>, levels - 1);
+  return copyOfObject(value as Record<string, unknown>, below);
+}
+
+/** The levels left inside an array or object met with `levels` left; none left: a NotJsonError. */
+function levelBelow(levels: number): number {
+  if (levels === 0) throw new NotJsonError('it nests arrays and objects too deeply', true);
+  return levels - 1;
 }
 
 /**
@@ -147,8 +156,7 @@ function copyOfArray(array: unknown[], levels: number): unknown[] {
 
 /** An item of a list made for the answer (see madeLists): itself, its members copied as copyOfObject copies them, but for those made whole. */
 function copyOfMade(item: Record<string, unknown>, made: ReadonlySet<string>, levels: number): Record<string, unknown> {
-  if (levels === 0) throw new NotJsonError('it nests arrays and objects too deeply', true);
-  return copyMembers(item, levels - 1, made);
+  return copyMembers(item, levelBelow(levels), made);
 }
 
 /**
