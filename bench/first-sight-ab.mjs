@@ -1,7 +1,7 @@
 // Queries at first sight, two builds A/B in one process (see first-sight.mjs
 // for the queries): both builds index the same synthetic records, then each
 // query, new to both, is asked of A and of B in turns (A first on even
-// queries, B first on odd ones), as the default answer (20 hits,
+// queries, B first on odd ones, mirrored every four), as the default answer (20 hits,
 // highlighted) and as objectID only on alternate queries. Prints each
 // build's figures, the ratio B/A, and whether both ranked every query alike.
 //
@@ -20,6 +20,13 @@
 // With --turns, each query is asked on a turn of the event loop of its own
 // (an untimed setImmediate before it), as an app's searches come, each
 // from an event: what an engine leaves for a later turn runs between them.
+//
+// Both builds' records are packed before the first query (an index packs
+// the records it holds as objects once writes pause, see
+// src/index/record-store.ts): otherwise the build made first had its
+// records packed while the second was importing, and read them slower (an
+// A/A run, one build's files copied, had the second's default answer
+// 7-10% faster on the TED talks, whichever was named B).
 //
 //   node --max-old-space-size=4096 bench/first-sight-ab.mjs --a DIST_A --b DIST_B [--records 100000] [--queries 1000] [--shape synthetic|plain] [--set NAME --query-shape NAME] [--peer minisearch] [--turns]
 import { createHash } from 'node:crypto';
@@ -90,12 +97,18 @@ const defaultAnswer = async (instance, query) => {
 /** @type {(instance: LanternInstance, query: string) => Promise<string[]>} */
 const idsOnly = async (instance, query) => (await instance.search(query)).ids;
 
+await recordsPacked(builds.map(({ instance }) => instance));
+settleHeap();
 for (const { query } of warmup) for (const { instance } of builds) await defaultAnswer(instance, query);
 /** @type {Record<string, { full: number[], ids: number[], hash: import('node:crypto').Hash }>} */
 const measured = Object.fromEntries(builds.map(({ name }) => [name, { full: [], ids: [], hash: createHash('sha256') }]));
 for (const [i, { query }] of queries.entries()) {
   const ask = i % 4 < 2 ? defaultAnswer : idsOnly;
-  for (const { name, instance } of i % 2 === 0 ? builds : [...builds].reverse()) {
+  // the order mirrored every four queries, so that each build's asks follow the same mix of asks (its own
+  // or the other's, of the same kind or not) as the other's: with A first on every even query, B's
+  // answers followed its own answer of the same kind twice as often as A's did
+  const aFirst = (i % 2 === 0) !== (i % 8 >= 4);
+  for (const { name, instance } of aFirst ? builds : [...builds].reverse()) {
     if (values.turns) await new Promise((resolve) => setImmediate(resolve));
     await peerInstance?.search(query);
     const started = performance.now();
@@ -116,3 +129,17 @@ const [hashA, hashB] = ['A', 'B'].map((name) => measured[name].hash.digest('hex'
 console.log(`rankings: A ${hashA}, B ${hashB} (${hashA === hashB ? 'the same' : 'DIFFERENT'})`);
 for (const { instance } of builds) await instance.close?.();
 await peerInstance?.close?.();
+
+/**
+ * Waits, timers running, until every instance's index holds no record
+ * left to pack (see the header).
+ * @param {LanternInstance[]} instances
+ */
+async function recordsPacked(instances) {
+  const left = () => instances.reduce((bytes, { index }) => bytes + /** @type {any} */ (index).records.bytesToPack, 0);
+  const until = performance.now() + 120_000;
+  while (left() > 0) {
+    if (performance.now() > until) throw new Error(`${left()} bytes of records still to pack after 120 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
