@@ -297,7 +297,14 @@ describe('query types', () => {
   });
 });
 
-describe('the trie walk agrees with a direct computation (seeded random words)', () => {
+// Over four letters nearly every node has a child for each; over thirty
+// units (digits 0-3 share their bit of the walk's character masks with
+// p-s) most have a few, and the walk passes over the children its masks
+// rule out (see matcher.ts, nextCharsMask).
+describe.each([
+  { alphabet: 'four letters', letters: 'abcd' },
+  { alphabet: 'thirty units', letters: 'abcdefghijklmnopqrstuvwxyz0123' },
+])('the trie walk agrees with a direct computation (seeded random words, $alphabet)', ({ letters }) => {
   /**
    * Optimal-string-alignment distance where every edit touching the first query letter costs 2,
    * from q to every prefix of t: result[k] = distance(q, t.slice(0, k)).
@@ -323,7 +330,6 @@ describe('the trie walk agrees with a direct computation (seeded random words)',
 
 
   const rnd = prng(20240611);
-  const letters = 'abcd';
   const word = (min: number, max: number) => {
     const n = min + Math.floor(rnd() * (max - min + 1));
     let w = '';
@@ -365,21 +371,21 @@ describe('the trie walk agrees with a direct computation (seeded random words)',
   for (const [mode, prefix] of [['prefixNone', false], ['prefixLast', true]] as const) {
     it(`${mode}: same records, same typo counts, same highlighted tokens`, () => {
       const core = build(words);
-      let matched = 0;
+      let typoMatched = 0;
       for (const q of queries) {
         const result = search(core, q, { queryType: mode, criteria: [], length: 1000 });
         const got = new Map(result.hits.map((h) => [h.id, h.typos]));
         const want = expected(q, prefix);
         expect([...got.entries()].sort((a, b) => a[0] - b[0]), `query "${q}"`).toEqual([...want.entries()].sort((a, b) => a[0] - b[0]));
         expect(result.nbHits).toBe(want.size);
-        matched += want.size;
+        typoMatched += [...want.values()].filter((typos) => typos > 0).length;
         // highlighting marks exactly the words the search matched
         const tokens = core.highlight(words.join(' '));
         const marked = new Set<number>();
         for (let i = 0; i < tokens.length; i += 4) if (tokens[i + 2] !== 0) marked.add(i / 4);
         expect([...marked].sort((a, b) => a - b), `highlight of "${q}"`).toEqual([...want.keys()].sort((a, b) => a - b));
       }
-      expect(matched).toBeGreaterThan(queries.length); // the sample exercises typo matches
+      expect(typoMatched).toBeGreaterThan(queries.length / 4); // the sample exercises typo matches
     });
   }
 });
