@@ -57,7 +57,7 @@ settleHeap();
 /** @type {Record<string, (query: string) => Promise<unknown>>} */
 const ASKS = {
   'default answer': (query) => engine.answer({ query, hitsPerPage: TOP }),
-  'objectID only': (query) => engine.search(query),
+  'objectID only': async (query) => engine.search(query),
   'core alone': async (query) => engine.coreSearch(query),
 };
 
@@ -69,7 +69,7 @@ let other = 0;
 /** @type {Array<[string, (ask: (query: string) => Promise<unknown>, query: string) => Promise<unknown>]>} */
 const CONDITIONS = [
   ['alone', async () => {}],
-  ['in turns with MiniSearch', (_, query) => peer.search(query)],
+  ['in turns with MiniSearch', async (_, query) => peer.search(query)],
   ['swept', async () => sweepCaches()],
   ['swept, then another query', async (ask) => { sweepCaches(); await ask(others[other++ % others.length].query); }],
 ];
