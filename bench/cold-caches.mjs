@@ -24,10 +24,10 @@
 //   node --max-old-space-size=4096 bench/cold-caches.mjs [--set zipf2] [--shape typed2] [--records 100000] [--queries 1000] [--dist dist]
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { recordSets } from './corpus.mjs';
 import { settleHeap, stats } from './measure.mjs';
 import { flatDocument, loadLibraries, peerFor, TOP } from './peers.mjs';
-import { QUERY_SHAPES, shapedQueries } from './queries.mjs';
+import { shapeNamed } from './profile/shaped-index.mjs';
+import { shapedQueries } from './queries.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -39,14 +39,13 @@ const { values } = parseArgs({
   },
 });
 const WARMUP = 50;
-const makeCorpus = recordSets(Number(values.records))[values.set];
-const shape = QUERY_SHAPES[/** @type {keyof typeof QUERY_SHAPES} */ (values.shape)];
-if (!makeCorpus || !shape) throw new Error(`--set: one of ${Object.keys(recordSets(0)).join(', ')}; --shape: one of ${Object.keys(QUERY_SHAPES).join(', ')}`);
-const corpus = makeCorpus();
+const { corpus, queryShape } = shapeNamed(values);
 const count = Number(values.queries);
-// timed queries: each asked once, in one of the conditions; other words for the untimed ones
-const queries = shapedQueries(corpus, WARMUP + 3 * count, 25, shape).slice(0, WARMUP + 3 * count);
-const others = shapedQueries(corpus, 3 * count, 7, shape);
+// timed queries: each asked once, in one of the conditions; other words for the untimed ones (none of them
+// a timed query, which would then be seen before it is timed)
+const queries = shapedQueries(corpus, WARMUP + 3 * count, 25, queryShape);
+const timed = new Set(queries.map(({ query }) => query));
+const others = shapedQueries(corpus, 3 * count, 7, queryShape).filter(({ query }) => !timed.has(query));
 
 const [lantern, minisearch] = await loadLibraries(['lantern', 'minisearch'], resolve(values.dist));
 const peerSettings = peerFor(corpus.peer, corpus.settings);
