@@ -7,7 +7,7 @@ export { TEXT_EVERY_TOKEN, TEXT_INDEXED, TOKEN_STRIDE } from './abi.js';
 import { instantiateCore, type CoreExports } from './wasm.js';
 import { platform } from '../platform/platform.js';
 import { exportInSteps, importInSteps, SNAPSHOT_STEP } from './snapshot-steps.js';
-import { alternativeForm, breakWords, formsOf, hasUnspacedScript, indexedForm, type BrokenText } from '../text/word-breaks.js';
+import { alternativeForm, breakWords, formsOf, indexedForm, whereUnspaced, type BrokenText } from '../text/word-breaks.js';
 
 
 export interface Segment { attribute: number; text: string }
@@ -388,9 +388,8 @@ export class CoreIndex {
    * those copies take up to 200 ms.
    */
   highlightTexts(texts: readonly string[], flags: readonly number[]): Int32Array {
-    // tokenized as they were indexed (words broken apart in scripts written without spaces), asked of them all at once first
-    const joined = texts.join('');
-    const broken = hasUnspacedScript(joined) ? texts.map((text) => breakWords(text)) : undefined;
+    // tokenized as they were indexed (words broken apart in scripts written without spaces), each text's breaks kept to map tokens back
+    const { each: broken, joined } = whereUnspaced(texts, (text) => breakWords(text));
     const written = broken ? texts.map((text, i) => broken[i]?.text ?? text) : texts;
     const units = written === texts ? joined.length : written.reduce((n, text) => n + text.length, 0);
     const headerBytes = written.length * 8;

@@ -196,15 +196,19 @@ export function alternativeForm(text: string): string {
 }
 
 /**
- * `texts` each in `form` (indexedForm, alternativeForm), and joined: the
- * same array when none holds a run of a script written without spaces,
- * asked of the joined text once rather than text by text (most batches,
- * and a query's dozen alternatives, hold none, and a call of the regular
- * expression cost more than its scan of a short text).
+ * `texts` joined, and each through `each` when they hold a run of a script
+ * written without spaces (undefined when none does): asked of the joined
+ * text once rather than text by text (most batches, a query's dozen
+ * alternatives and a page's highlights hold none, and a call of the
+ * regular expression cost more than its scan of a short text).
  */
-export function formsOf(texts: string[], form: (text: string) => string): { texts: string[]; joined: string } {
+export function whereUnspaced<T>(texts: readonly string[], each: (text: string) => T): { each: T[] | undefined; joined: string } {
   const joined = texts.join('');
-  if (!hasUnspacedScript(joined)) return { texts, joined };
-  const forms = texts.map(form);
-  return { texts: forms, joined: forms.join('') };
+  return { each: hasUnspacedScript(joined) ? texts.map(each) : undefined, joined };
+}
+
+/** `texts` each in `form` (indexedForm, alternativeForm), and joined: the same array when none holds an unspaced run (see whereUnspaced). */
+export function formsOf(texts: string[], form: (text: string) => string): { texts: string[]; joined: string } {
+  const { each: forms, joined } = whereUnspaced(texts, form);
+  return forms ? { texts: forms, joined: forms.join('') } : { texts, joined };
 }
