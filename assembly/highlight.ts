@@ -10,7 +10,7 @@ import { lookupToken } from './dictionary';
 import { NO_MATCH, matchToken, tokenFull, tokenHighlightLength, tokenTypos, wordCount } from './matcher';
 import { isExcluded, isStop } from './ranking';
 import { mayBeMatched } from './marked-filter';
-import { isTermMatched, marksAreComplete, termWords } from './wordsets';
+import { isTermMatched, markedTerms, marksAreComplete, termWords } from './wordsets';
 import { TEXT_EVERY_TOKEN, TEXT_INDEXED } from './params';
 
 /** Slots of the table of terms met in one call; past MEMO_FULL of them, terms are matched without it. */
@@ -31,6 +31,17 @@ let matchedMask = 0;
 let matchedEnd = 0;
 
 /**
+ * Whether this call's tokens are screened by the filter of marked terms
+ * (see marked-filter.ts). Building it reads every marked term's hash: a
+ * one-letter prefix can mark thousands of terms (the cities starting with
+ * "s"), where a page of ten short names holds a few dozen tokens, each
+ * looked up in the dictionary for about what a marked term costs the
+ * filter. The filter is built when the page's units (some four a token,
+ * with the space after) outnumber the marked terms fourfold or more.
+ */
+let screened = false;
+
+/**
  * Scratch: per text, as two i32, its length in UTF-16 units and its flags
  * (TEXT_INDEXED, TEXT_EVERY_TOKEN); then the texts' units end to end. See
  * index.ts's highlightTexts for the results.
@@ -38,6 +49,9 @@ let matchedEnd = 0;
 export function highlightAll(base: usize, count: i32): void {
   results.length = 0;
   clearMemo();
+  let units = 0;
+  for (let i = 0; i < count; i++) units += load<i32>(base + (<usize>i << 3));
+  screened = <i64>markedTerms.length << 2 <= <i64>units;
   let text = base + (<usize>count << 3);
   for (let i = 0; i < count; i++) {
     const length = load<i32>(base + (<usize>i << 3));
@@ -63,13 +77,13 @@ function highlightText(ptr: usize, length: i32, indexed: bool, matchedOnly: bool
   for (let t = 0; t < tokens.count; t++) {
     const start = tokens.start.get(t);
     const end = tokens.end.get(t);
-    const maybe = mayBeMatched(<u32>tokens.hash.get(t));
+    const maybe = !screened || mayBeMatched(<u32>tokens.hash.get(t));
+    const term = maybe ? lookupToken(t) : -1;
     // a term of the dictionary the search did not mark matches no query word: no word need be tried
-    if (!maybe && complete && (indexed || lookupToken(t) >= 0)) {
+    if (complete && (maybe ? term >= 0 && !isTermMatched(term) : indexed || lookupToken(t) >= 0)) {
       if (!matchedOnly) { pushToken(start, end, 0, start); listed++; }
       continue;
     }
-    const term = maybe ? lookupToken(t) : -1;
     if (term >= 0) matchTerm(t, term);
     else matchWords(t);
     if (matchedOnly && matchedMask == 0) continue;

@@ -17,7 +17,6 @@ import {
   CHILD_CHAR, CHILD_FIELDS, CHILD_FROM, CHILD_MASK, CHILD_TERM, charBit, childEntries, childNode, orderTrie, orderedEnd, orderedNode, orderedTerm, rootChildrenEnd, rootChildrenFrom,
 } from './trie-order';
 import { MAX_TYPOS, recordMatch as emitTerm, recordSubtreeMatch as emitTerms } from './wordsets';
-import { postings } from './store';
 import { subtreeCacheKey } from './prefix-cache';
 
 export const MAX_WORDS = 32;
@@ -204,12 +203,11 @@ const subtreeTerms = new IntVec();
 /** Emits every term under `node` (and the node's own with `withNode`) as a prefix match with `typos`. */
 function emitSubtree(node: i32, typos: i32, highlightLength: i32, withNode: bool): void {
   subtreeTerms.length = 0;
-  let bytes = 0;
   for (let n = withNode ? node : node + 1, end = nodeEnd(node); n < end; n++) {
     const term = load<i32>(termAt + (<usize>n << 2));
-    if (term >= 0) { subtreeTerms.push(term); bytes += postings.bytes(term); }
+    if (term >= 0) subtreeTerms.push(term);
   }
-  emitTerms(subtreeCacheKey(orderedNode.get(node), withNode), subtreeTerms, bytes, typos, highlightLength);
+  emitTerms(subtreeCacheKey(orderedNode.get(node), withNode), subtreeTerms, typos, highlightLength);
 }
 
 /**

@@ -18,7 +18,8 @@ import { nodeParent, termNode } from './dictionary';
 import { KEY_MASK, addKeyed16, postings } from './store';
 
 /**
- * A subtree is worth caching from this many posting bytes per record of the
+ * A subtree is worth caching from this decoding cost (posting bytes, see
+ * decodingCost) per record of the
  * index (short prefixes, stop words, frequent words; about one record in
  * eight): decoding them (~2.5 ns a byte) then costs several times merging
  * the entry (SIMD over its bitmaps, its keys for the candidates only).
@@ -37,7 +38,7 @@ const KEY16: u32 = 0xffff;
 const entryKey = new IntVec();
 const entryPtr = new IntVec();
 const entryUse = new IntVec();
-/** Uses of each entry, halved every AGING_PERIOD lookups, and its posting bytes (the decoding it saves per use). */
+/** Uses of each entry, halved every AGING_PERIOD lookups, and its lists' decoding cost (what it saves per use, see decodingCost). */
 const entryHits = new IntVec();
 const entryCost = new IntVec();
 const AGING_PERIOD = 4096;
@@ -154,15 +155,28 @@ function addTo(entry: i32, doc: i32, key: u32): void {
   addKeyed16(ptr, entryKeys(ptr), entryLead(ptr), <u32>doc, key);
 }
 
-/** Whether a subtree whose terms hold `bytes` posting bytes should be read through the cache. */
-export function worthCaching(bytes: i32, records: i32): bool {
-  return <f64>bytes >= <f64>records * MIN_BYTES_PER_RECORD && bytes > 4096;
+/**
+ * A posting list's own cost, in posting bytes: its term's fields and the
+ * start of its list are two cache misses or so (~60 ns), where a byte
+ * decodes in ~2.5 ns. A subtree of thousands of terms holding a posting or
+ * two each (the 135k cities: 5,504 terms start with "k", in 7,068
+ * postings) costs more by its terms than by its bytes.
+ */
+const LIST_COST_BYTES = 24;
+
+/** What decoding the lists of `terms` terms holding `bytes` posting bytes costs, in posting bytes. */
+export function decodingCost(bytes: i32, terms: i32): i32 { return bytes + terms * LIST_COST_BYTES; }
+
+/** Whether a subtree whose lists cost `cost` to decode (see decodingCost) should be read through the cache. */
+export function worthCaching(cost: i32, records: i32): bool {
+  return <f64>cost >= <f64>records * MIN_BYTES_PER_RECORD && cost > 4096;
 }
 
 
 /**
  * The entry under `key` (laid out for layoutWords), built from `terms`
- * when missing and asked for before (see seenBefore): the bitmap, then per
+ * (whose lists cost `cost` to decode, see decodingCost) when missing and
+ * asked for before (see seenBefore): the bitmap, then per
  * record (32 per bitmap word) a u16 holding 0xffff - its best key in the
  * subtree (0: not in the subtree). Returns 0 on a key's first ask (the
  * caller decodes the terms itself; see AT_ONCE_BYTES_PER_RECORD for the
@@ -173,7 +187,7 @@ export function worthCaching(bytes: i32, records: i32): bool {
  * fit (as-you-type over many phrases) then keeps hitting the entries it has,
  * where an LRU cache would miss every time.
  */
-export function subtreeEntry(key: i32, terms: IntVec, bytes: i32): usize {
+export function subtreeEntry(key: i32, terms: IntVec, cost: i32): usize {
   if (++clock % AGING_PERIOD == 0) for (let i = 0; i < entryHits.length; i++) entryHits.set(i, entryHits.get(i) >> 1);
   const known = entryOf(key);
   if (known >= 0) {
@@ -181,11 +195,11 @@ export function subtreeEntry(key: i32, terms: IntVec, bytes: i32): usize {
     entryHits.set(known, entryHits.get(known) + 1);
     return <usize>entryPtr.get(known);
   }
-  if (<f64>bytes < <f64>(layoutWords << 5) * AT_ONCE_BYTES_PER_RECORD && !seenBefore(key)) return 0;
+  if (<f64>cost < <f64>(layoutWords << 5) * AT_ONCE_BYTES_PER_RECORD && !seenBefore(key)) return 0;
   let victim = -1;
   if (entryKey.length >= MAX_ENTRIES) {
     victim = leastValuable();
-    if (valueOf(victim) > <f64>bytes) return 0;
+    if (valueOf(victim) > <f64>cost) return 0;
   }
   // the victim's block is rebuilt in place: entries all have one size, and allocating the
   // new one before freeing the old took a block more each time (which smaller blocks then split)
@@ -199,14 +213,14 @@ export function subtreeEntry(key: i32, terms: IntVec, bytes: i32): usize {
   entryPtr.push(<i32>ptr);
   entryUse.push(clock);
   entryHits.push(1);
-  entryCost.push(bytes);
+  entryCost.push(cost);
   indexEntries();
   return ptr;
 }
 
 /**
- * From this many posting bytes per record an entry is built on the first
- * ask: decoding such a subtree (a one- or two-letter prefix, a stop word)
+ * From this decoding cost per record (see decodingCost) an entry is built
+ * on the first ask: decoding such a subtree (a one- or two-letter prefix, a stop word)
  * costs more than building its entry over it, and the next keystrokes meet
  * it again.
  */

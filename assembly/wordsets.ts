@@ -6,7 +6,7 @@
 import { IntVec, reserveMemory } from './buffers';
 import { KEY_BITS, KEY_MASK, postings, setBit, testBit, wholeValues } from './store';
 import {
-  andBitmapInto, ensureLayout, entryLead, fullCacheBytes, layoutWords, hasEntry, maxKeys16, orBitmapInto, raiseKey, raiseKeys, subtreeEntry, termCacheKey, worthCaching,
+  andBitmapInto, decodingCost, ensureLayout, entryLead, fullCacheBytes, layoutWords, hasEntry, maxKeys16, orBitmapInto, raiseKey, raiseKeys, subtreeEntry, termCacheKey, worthCaching,
 } from './prefix-cache';
 import { Slot, fullMemoBytes, noteSlotTerm, slotBitmap, slotEntry, slotKeys, slotLead } from './word-memo';
 import { boundFor, boundVectorWords, boundVectors, boundVectorsFor, defer, knownCandidates, scanDeferred, shouldDefer } from './bounded-match';
@@ -296,11 +296,11 @@ const singleTerm = new IntVec();
 
 /** The cache entry of a term with enough postings to be read through the cache, or 0. */
 function heavyTermEntry(term: i32): usize {
-  const bytes = postings.bytes(term);
-  if (!worthCaching(bytes, bitmapWords << 5)) return 0;
+  const cost = decodingCost(postings.bytes(term), 1);
+  if (!worthCaching(cost, bitmapWords << 5)) return 0;
   singleTerm.length = 0;
   singleTerm.push(term);
-  return subtreeEntry(termCacheKey(term), singleTerm, bytes);
+  return subtreeEntry(termCacheKey(term), singleTerm, cost);
 }
 
 /** Cached entries, and (record, key) pairs of terms, whose keys count for the records' best (folded in for the listed candidates only, see foldKeys). */
@@ -414,19 +414,24 @@ export function keysFolded(): void { keyedEntries.length = 0; keyLog.length = 0;
 
 /**
  * The terms of a trie subtree (`subtree` names it for the cache), all matched
- * by the current word as a prefix with `typos` typos, their postings `bytes` long.
+ * by the current word as a prefix with `typos` typos. Their postings' bytes
+ * are summed only when the cache holds no entry for the subtree: each is a
+ * load of the term's fields, a cache miss at most terms of a large subtree.
  */
-export function recordSubtreeMatch(subtree: i32, terms: IntVec, bytes: i32, typos: i32, highlightLength: i32): void {
+export function recordSubtreeMatch(subtree: i32, terms: IntVec, typos: i32, highlightLength: i32): void {
   if (typos > 0 && terms.length > 0) noteTypoMatch();
-  if (shouldDefer(bytes) && !hasEntry(subtree)) {
+  const cached = hasEntry(subtree);
+  const bytes = cached ? 0 : postingBytes(terms);
+  if (!cached && shouldDefer(bytes)) {
     for (let t = 0; t < terms.length; t++) {
       defer(terms.get(t), typos, false);
       markTerm(terms.get(t), typos, false);
     }
     return;
   }
-  if (worthCaching(bytes, bitmapWords << 5)) {
-    const entry = subtreeEntry(subtree, terms, bytes);
+  const cost = decodingCost(bytes, terms.length);
+  if (cached || worthCaching(cost, bitmapWords << 5)) {
+    const entry = subtreeEntry(subtree, terms, cost);
     if (entry != 0) {
       orCachedMatch(entry, typos);
       for (let t = 0; t < terms.length; t++) markTerm(terms.get(t), typos, false);
@@ -434,6 +439,12 @@ export function recordSubtreeMatch(subtree: i32, terms: IntVec, bytes: i32, typo
     }
   }
   for (let t = 0; t < terms.length; t++) recordMatch(terms.get(t), typos, false, highlightLength);
+}
+
+function postingBytes(terms: IntVec): i32 {
+  let bytes = 0;
+  for (let t = 0; t < terms.length; t++) bytes += postings.bytes(terms.get(t));
+  return bytes;
 }
 
 /** Notes that `term` matches the current word (the forward scan and highlighting read it). */

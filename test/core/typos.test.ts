@@ -372,6 +372,7 @@ describe.each([
     it(`${mode}: same records, same typo counts, same highlighted tokens`, () => {
       const core = build(words);
       let typoMatched = 0;
+      let unscreened = 0;
       for (const q of queries) {
         const result = search(core, q, { queryType: mode, criteria: [], length: 1000 });
         const got = new Map(result.hits.map((h) => [h.id, h.typos]));
@@ -384,8 +385,17 @@ describe.each([
         const marked = new Set<number>();
         for (let i = 0; i < tokens.length; i += 4) if (tokens[i + 2] !== 0) marked.add(i / 4);
         expect([...marked].sort((a, b) => a - b), `highlight of "${q}"`).toEqual([...want.keys()].sort((a, b) => a - b));
+        // and so does a short text, which the core highlights without its filter of marked terms when they
+        // outnumber a quarter of the text's units (the list above is long enough to be screened by it)
+        const around = Math.max(0, Math.min(words.length - 3, ([...want.keys()][0] ?? 0) - 1));
+        const window = words.slice(around, around + 3);
+        if (want.size * 4 > window.join(' ').length) unscreened++;
+        const short = core.highlight(window.join(' '));
+        const shortMarked = window.map((_, i) => short[i * 4 + 2] !== 0);
+        expect(shortMarked, `highlight of "${q}" in "${window.join(' ')}"`).toEqual(window.map((_, i) => want.has(around + i)));
       }
       expect(typoMatched).toBeGreaterThan(queries.length / 4); // the sample exercises typo matches
+      if (prefix) expect(unscreened).toBeGreaterThan(queries.length / 10); // short prefixes mark many terms: highlights without the filter
     });
   }
 });
