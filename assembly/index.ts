@@ -13,6 +13,7 @@ import { invalidateStaticOrder, prepareQuery as prepareQueryWords, search as run
 import { params } from './params';
 import { highlightAll } from './highlight';
 import { beginExport, beginImport, exportSome, importSome } from './snapshot';
+import { warmPrefixCache } from './prefix-warming';
 import { invalidatePrefixCache as dropPrefixCache, entryCount, hasEntries, notePosting } from './prefix-cache';
 import { sortByKeys } from './radix-sort';
 import { invalidateWordMemo } from './word-memo';
@@ -170,6 +171,12 @@ export function search(): void { runSearch(); }
 
 /** Lays out and reserves what searches of the index as it is need, ahead of them (see layOutCaches). */
 export function prepareSearches(): void { layOutCaches(docCapacity); }
+
+/** Builds one one-letter prefix's cache entry ahead of its first ask; false when none is left to build (see prefix-warming.ts). */
+export function warmPrefixes(): i32 {
+  layOutCaches(docCapacity);
+  return warmPrefixCache(docCapacity) ? 1 : 0;
+}
 
 /** Scratch: a query; reads its words (for `highlight`) without searching. */
 export function prepareQuery(): void { prepareQueryWords(); }

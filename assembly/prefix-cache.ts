@@ -194,7 +194,16 @@ export function subtreeEntry(key: i32, terms: IntVec, cost: i32): usize {
     entryHits.set(known, entryHits.get(known) + 1);
     return <usize>entryPtr.get(known);
   }
-  if (<f64>cost < <f64>(layoutWords << 5) * AT_ONCE_BYTES_PER_RECORD && !seenBefore(key)) return 0;
+  if (<f64>cost < atOnceCost() && !seenBefore(key)) return 0;
+  return admitEntry(key, terms, cost);
+}
+
+/**
+ * Builds the entry under `key` (not kept now) from `terms`, in place of
+ * the least valuable entry when the cache is full and that one is worth
+ * less than `cost`. Returns it, or 0 when it is refused (see subtreeEntry).
+ */
+export function admitEntry(key: i32, terms: IntVec, cost: i32): usize {
   let victim = -1;
   if (entryKey.length >= MAX_ENTRIES) {
     victim = leastValuable();
@@ -224,6 +233,9 @@ export function subtreeEntry(key: i32, terms: IntVec, cost: i32): usize {
  * it again.
  */
 const AT_ONCE_BYTES_PER_RECORD = 1.0;
+
+/** The decoding cost from which an entry is built on its first ask, for the records the layout holds. */
+export function atOnceCost(): f64 { return <f64>(layoutWords << 5) * AT_ONCE_BYTES_PER_RECORD; }
 
 /**
  * Keys asked for once and not cached: a direct-mapped table of the last key

@@ -346,6 +346,13 @@ export class CoreIndex {
    */
   prepareSearches(): void { this.core.prepareSearches(); }
 
+  /**
+   * Builds the prefix cache's entry for one one-letter prefix (the costliest
+   * to decode not yet cached), as its first ask would: a step of the idle
+   * work of src/index/prefix-warming.ts. False when none is left to build.
+   */
+  warmPrefixes(): boolean { return this.core.warmPrefixes() !== 0; }
+
   /** The ranked query words of the last search that matched no record at all (bit w = word w). */
   unmatchedWords(): number { return this.core.unmatchedWords(); }
 

@@ -25,6 +25,7 @@ export interface CoreExports {
   search(): void;
   prepareQuery(): void;
   prepareSearches(): void;
+  warmPrefixes(): number;
   unmatchedWords(): number;
   candidatesPtr(): number;
   candidateWords(): number;

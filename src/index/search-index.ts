@@ -10,6 +10,7 @@ import type { GivenForms, SettingsChanges } from './params.js';
 import { yieldTurn } from '../util/turns.js';
 import { FacetIndex, facetAttributes } from './facets.js';
 import { Compaction } from './compaction.js';
+import { prefixWarmingOf } from './prefix-warming.js';
 import type { Synonym } from './synonyms.js';
 import type { Rule } from './rules.js';
 import { RecordStore, type PackedRecords } from './record-store.js';
@@ -176,6 +177,8 @@ export class SearchIndex {
   /** Set on a virtual replica (it sorts by relevancyStrictness); a standard one shares only while its settings index as its primary's do. */
   private virtual = false;
   private readonly compaction = new Compaction();
+  /** One-letter prefixes' cache entries, built once writes pause (see prefix-warming.ts). */
+  private readonly prefixWarming = prefixWarmingOf(new WeakRef(this));
   /** Set while records are saved again under new ids (a rebuild): their vectors are renumbered instead of placed again. */
   private keepVectors = false;
   /** When a search or browse last put this index's ranks in its core (performance.now(); -Infinity: never). */
@@ -562,6 +565,8 @@ export class SearchIndex {
     }
     if (!(await index.core.importSnapshot(snapshot.core, yieldTurn))) throw new Error(`index ${snapshot.name}: invalid core snapshot`);
     index.records = await RecordStore.unpack(snapshot.records);
+    // a restored core's prefix cache is empty, as after an import
+    index.prefixWarming.noteWrite();
     // a snapshot from before the tie order (its slot empty) has its ranks computed at the first search
     if (snapshot.ranksFresh && (index.records.size === 0 || index.core.rankSlotLength(TIE_SLOT) > 0)) {
       // the snapshot holds the rank slots
@@ -663,17 +668,18 @@ export class SearchIndex {
     this.compaction.removed();
   }
 
-  /** After a write of `written` records (see compaction.ts). */
   /** A write of its primary reaching a replica that shares its data: a standard one was written too, as the service's are. */
   private followWrite(): void {
     if (!this.virtual) this.updatedAt = this.clock.now();
   }
 
+  /** After a write of `written` records (see compaction.ts). */
   private touched(started: number, written = 0): void {
     this.ownVersion++;
     this.updatedAt = this.clock.now();
     // the facet columns keep removed records until rebuilt, on first use after a pass
     if (this.compaction.afterWrite(this.core, written, this.records.size)) this.facetIndex = this.newFacetIndex();
+    this.prefixWarming.noteWrite();
     this.lastBuildTimeS = Math.round((performance.now() - started) / 1000);
   }
 

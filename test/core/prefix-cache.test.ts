@@ -325,3 +325,74 @@ describe('the caches fill memory reserved at the first search', () => {
     expect(core.memoryBytes - before).toBeLessThan(512 * 1024);
   });
 });
+
+// While idle, the engine builds the entries of one-letter prefixes ahead of
+// their first ask (warmPrefixes, a step each): the letters worth caching,
+// the costliest to decode first, up to half the cache. A warmed letter
+// pages as a cold core's does, and its entry takes later writes.
+describe('one-letter prefixes warmed ahead of their first ask', () => {
+  const rnd = prng(13);
+  // words under 30 first characters, the earlier ones in more records; many distinct words under each
+  const FIRSTS = 'abcdefghijklmnopqrstuvwxyz0123';
+  const word = () => {
+    const first = FIRSTS[Math.floor(FIRSTS.length * rnd() * rnd())];
+    return `${first}${Math.floor(rnd() * 400).toString(36)}x`;
+  };
+  const docs = Array.from({ length: 8000 }, () => Array.from({ length: 3 + Math.floor(rnd() * 4) }, word).join(' '));
+
+  function page(core: ReturnType<typeof build>, prefix: string) {
+    const result = search(core, prefix, { length: 20 });
+    return { nbHits: result.nbHits, ids: result.hits.map((h) => h.id) };
+  }
+
+  function warmed(): { core: ReturnType<typeof build>; steps: number } {
+    const core = build(docs);
+    let steps = 0;
+    while (core.warmPrefixes()) steps++;
+    return { core, steps };
+  }
+
+  it('builds an entry a step, up to half the cache, and pages as a cold core', () => {
+    const { core, steps } = warmed();
+    const cold = build(docs);
+    expect(steps).toBe(24);
+    expect(core.prefixCacheEntries).toBe(24);
+    expect(core.warmPrefixes()).toBe(false);
+    for (const letter of FIRSTS) {
+      const entries = core.prefixCacheEntries;
+      expect(page(core, letter), letter).toEqual(page(cold, letter));
+      // the costliest letters were warmed: their first ask builds nothing
+      if (FIRSTS.indexOf(letter) < 10) expect(core.prefixCacheEntries, letter).toBe(entries);
+    }
+  });
+
+  it('the costliest letter first', () => {
+    const core = build(docs);
+    expect(core.warmPrefixes()).toBe(true);
+    expect(core.prefixCacheEntries).toBe(1);
+    page(core, 'a');
+    page(core, 'a');
+    expect(core.prefixCacheEntries).toBe(1);
+    page(core, 'b');
+    page(core, 'b');
+    expect(core.prefixCacheEntries).toBe(2);
+  });
+
+  it('a warmed entry takes the records written after', () => {
+    const { core } = warmed();
+    const cold = build(docs);
+    const added = Array.from({ length: 30 }, (_, i) => ({ id: docs.length + i, segments: segmentsOf(`a${i}new b${i}new`) }));
+    for (const target of [core, cold]) {
+      target.addDocuments(added);
+      for (const id of [3, 17, 400]) target.removeDocument(id);
+    }
+    for (const letter of 'abcz') expect(page(core, letter), letter).toEqual(page(cold, letter));
+    expect(page(core, 'a').nbHits).toBe(page(cold, 'a').nbHits);
+  });
+
+  it('leaves an index too small to cache alone', () => {
+    const core = build(docs.slice(0, 50));
+    expect(core.warmPrefixes()).toBe(false);
+    expect(core.prefixCacheEntries).toBe(0);
+  });
+});

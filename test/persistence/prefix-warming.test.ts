@@ -1,0 +1,50 @@
+// Once writes pause, an index's core caches its one-letter prefixes ahead of
+// their first ask (src/index/prefix-warming.ts): after an import through
+// the API, and after the index is restored from its store. The core's own
+// suite (test/core/prefix-cache.test.ts) holds that warmed pages are right.
+import { afterEach, describe, expect, it } from 'vitest';
+import { caller, cleanup, closeEngine, openAt, tempDir } from './helpers.js';
+import type { Lantern } from '../../src/lantern.js';
+import { prng } from '../support/random.js';
+
+afterEach(cleanup);
+
+/** 6,000 records of words under a dozen first letters, many distinct words under each. */
+function records(): Array<{ objectID: string; title: string }> {
+  const rnd = prng(31);
+  const word = () => `${'abcdefghijkl'[Math.floor(12 * rnd() * rnd())]}${Math.floor(rnd() * 500).toString(36)}q`;
+  return Array.from({ length: 6000 }, (_, i) => ({ objectID: String(i), title: Array.from({ length: 4 }, word).join(' ') }));
+}
+
+/** The entries the index's core caches once idle work is done (it stops growing for half a second). */
+async function settledEntries(engine: Lantern, indexName: string): Promise<number> {
+  const core = () => engine.catalog.index(indexName)!.coreIndex;
+  let last = -1;
+  for (let waited = 0; waited < 10_000 && core().prefixCacheEntries !== last; waited += 500) {
+    last = core().prefixCacheEntries;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return core().prefixCacheEntries;
+}
+
+describe('prefix warming', () => {
+  it('caches the one-letter prefixes after an import, with no search, and again after a restart', async () => {
+    const dir = tempDir();
+    const engine = await openAt(dir);
+    const call = caller(engine);
+    expect((await call('POST', '/1/indexes/titles/batch', { requests: records().map((body) => ({ action: 'addObject', body })) })).status).toBe(200);
+    await engine.waitForTasks();
+    const warmed = await settledEntries(engine, 'titles');
+    expect(warmed).toBeGreaterThanOrEqual(6);
+    // the costliest letter's first ask finds its entry
+    const answer = await call('POST', '/1/indexes/titles/query', { query: 'a' });
+    expect(answer.body.nbHits).toBeGreaterThan(1000);
+    expect(engine.catalog.index('titles')!.coreIndex.prefixCacheEntries).toBe(warmed);
+    await engine.snapshot();
+    await closeEngine(engine);
+
+    const reopened = await openAt(dir);
+    expect(await settledEntries(reopened, 'titles')).toBe(warmed);
+    expect((await caller(reopened)('POST', '/1/indexes/titles/query', { query: 'a' })).body).toMatchObject({ nbHits: answer.body.nbHits });
+  });
+});
