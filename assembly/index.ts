@@ -173,10 +173,7 @@ export function search(): void { runSearch(); }
 export function prepareSearches(): void { layOutCaches(docCapacity); }
 
 /** Builds one one-letter prefix's cache entry ahead of its first ask; false when none is left to build (see prefix-warming.ts). */
-export function warmPrefixes(): i32 {
-  layOutCaches(docCapacity);
-  return warmPrefixCache(docCapacity) ? 1 : 0;
-}
+export function warmPrefixes(): i32 { return warmPrefixCache(docCapacity) ? 1 : 0; }
 
 /** Scratch: a query; reads its words (for `highlight`) without searching. */
 export function prepareQuery(): void { prepareQueryWords(); }

@@ -3,6 +3,7 @@
 // those of a direct computation, before and after writes replace the cache.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build, compactAll, ready, search, segmentsOf, type Doc } from './helpers.js';
+import { CoreIndex } from '../../src/core/core-index.js';
 import { prng } from '../support/random.js';
 
 beforeAll(ready);
@@ -394,5 +395,50 @@ describe('one-letter prefixes warmed ahead of their first ask', () => {
     const core = build(docs.slice(0, 50));
     expect(core.warmPrefixes()).toBe(false);
     expect(core.prefixCacheEntries).toBe(0);
+  });
+});
+
+// A step holds the thread (a search arriving waits for it): a letter whose
+// lists cost more than a step's budget (~5 ms of decoding, 2 MB of
+// postings) is left to its first ask, which builds its entry at once.
+describe('a letter too large for a warming step', () => {
+  const rnd = prng(17);
+  const docs = Array.from({ length: 60000 }, () => [
+    ...Array.from({ length: 16 }, () => `a${Math.floor(rnd() * 3000).toString(36)}`),
+    `b${Math.floor(rnd() * 3000).toString(36)}`,
+  ].join(' '));
+
+  it('is not warmed; the smaller one is, and the large one is cached at its first ask', () => {
+    const core = build(docs);
+    expect(core.postingBytes()).toBeGreaterThan(2 << 20);
+    while (core.warmPrefixes());
+    expect(core.prefixCacheEntries).toBe(1);
+    search(core, 'b');
+    expect(core.prefixCacheEntries).toBe(1);
+    search(core, 'a');
+    expect(core.prefixCacheEntries).toBe(2);
+  });
+});
+
+// A step fills the entry it builds whole, 2.25 bytes a record: past ~460k
+// records (a 1 MB entry) no letter is warmed, whatever its postings.
+describe('an index too large for warming steps', () => {
+  /** `count` records of one a-word each, added 10,000 at a time (build's spread of every record overflows the stack here). */
+  function words(count: number): CoreIndex {
+    const core = new CoreIndex();
+    core.setAttributes([{ rank: 0, unordered: false }]);
+    for (let from = 0; from < count; from += 10000) {
+      core.addDocuments(Array.from({ length: Math.min(10000, count - from) }, (_, i) => ({ id: from + i, segments: segmentsOf(`a${((from + i) % 5000).toString(36)}`) })));
+    }
+    return core;
+  }
+
+  it('warms no letter, where a smaller one warms it', () => {
+    const large = words(480000);
+    expect(large.warmPrefixes()).toBe(false);
+    expect(large.prefixCacheEntries).toBe(0);
+    const smaller = words(200000);
+    expect(smaller.warmPrefixes()).toBe(true);
+    expect(smaller.prefixCacheEntries).toBe(1);
   });
 });
