@@ -80,7 +80,8 @@ function highlightText(ptr: usize, length: i32, indexed: bool, matchedOnly: bool
     const maybe = !screened || mayBeMatched(<u32>tokens.hash.get(t));
     const term = maybe ? lookupToken(t) : -1;
     // a term of the dictionary the search did not mark matches no query word: no word need be tried
-    if (complete && (maybe ? term >= 0 && !isTermMatched(term) : indexed || lookupToken(t) >= 0)) {
+    // (every token of an indexed text is one)
+    if (complete && (maybe ? (term >= 0 ? !isTermMatched(term) : indexed) : indexed || lookupToken(t) >= 0)) {
       if (!matchedOnly) { pushToken(start, end, 0, start); listed++; }
       continue;
     }

@@ -40,6 +40,8 @@ export const MAX_CRITERIA = 16;
 export const QUERY_TYPE_PREFIX_LAST = 0, QUERY_TYPE_PREFIX_ALL = 1, QUERY_TYPE_PREFIX_NONE = 2;
 export const TYPO_MODE_OFF = 0, TYPO_MODE_ON = 1, TYPO_MODE_MIN = 2, TYPO_MODE_STRICT = 3;
 export const EXACT_SINGLE_ATTRIBUTE = 0, EXACT_SINGLE_NONE = 1, EXACT_SINGLE_WORD = 2;
+/** What a prefix-warming step did (prefix-warming.ts): nothing left to do, a step done with more to come, or waiting for a search to lay the caches out. */
+export const WARM_DONE = 0, WARM_MORE = 1, WARM_UNLAID = 2;
 
 export function mask64(slot: i32): u64 {
   return (<u64>(<u32>unchecked(params[slot + 1])) << 32) | <u64>(<u32>unchecked(params[slot]));

@@ -127,6 +127,9 @@ export function hasEntry(key: i32): bool { return entryOf(key) >= 0; }
 /** Entries kept now. */
 export function entryCount(): i32 { return entryKey.length; }
 
+/** Whether the cache keeps all the entries it may (a new one then takes the place of the least valuable). */
+export function cacheFull(): bool { return entryKey.length >= MAX_ENTRIES; }
+
 /** Whether any entry is kept (writes skip notePosting otherwise). */
 export function hasEntries(): bool { return entryKey.length > 0; }
 
@@ -181,7 +184,7 @@ export function worthCaching(cost: i32, records: i32): bool {
  * caller decodes the terms itself; see AT_ONCE_BYTES_PER_RECORD for the
  * subtrees cached at once), when the subtree has keys too large for 16
  * bits (the entry it was to replace is then gone too), or when the cache
- * is full and its least valuable entry (uses × posting bytes) is worth
+ * is full and its least valuable entry (uses × decoding cost) is worth
  * more than this one's first use: a reader cycling over more subtrees than
  * fit (as-you-type over many phrases) then keeps hitting the entries it has,
  * where an LRU cache would miss every time.

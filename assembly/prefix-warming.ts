@@ -10,15 +10,16 @@
 // room searches reserve anyway (layOutCaches reserves it for a full cache).
 import { IntVec } from './buffers';
 import { INNER_MARK } from './text';
-import { admitEntry, decodingCost, entryCount, hasEntry, subtreeCacheKey, worthCaching } from './prefix-cache';
+import { admitEntry, cacheFull, decodingCost, hasEntry, subtreeCacheKey, worthCaching } from './prefix-cache';
 import { orderTrie, orderedChar, orderedEnd, orderedNode, orderedTerm } from './trie-order';
 import { postings } from './store';
 import { termCount } from './dictionary';
-import { layOutCaches } from './wordsets';
+import { cachesLaidOutFor, layOutCaches } from './wordsets';
+import { WARM_DONE, WARM_MORE, WARM_UNLAID } from './params';
 
 /**
- * Entries the warming builds the cache up to: half of what it keeps, so
- * that the subtrees and words the queries bring have room beside them.
+ * Letters the warming caches at most: half the entries the cache keeps,
+ * so that the subtrees and words the queries bring have room beside them.
  */
 export const WARM_ENTRIES = 24;
 
@@ -30,15 +31,25 @@ export const WARM_ENTRIES = 24;
  */
 const STEP_COST = 2 << 20;
 /**
- * The largest entry a step builds: it fills it whole (2.25 bytes a
- * record) and sets a bit and a key per posting across it. At 1M records
- * a step within STEP_COST took 9-35 ms; the warming stops at ~460k.
+ * The largest entry a step builds: it fills it whole (~2.5 bytes a
+ * record with the layout's room) and sets a bit and a key per posting
+ * across it, which costs more a posting as the entry outgrows the caches:
+ * letters within STEP_COST took steps of 5-19 ms at 200k records of the
+ * synthetic set, 9-35 ms at 1M. The warming stops at ~200k records.
  */
-const MAX_ENTRY_BYTES: usize = 1 << 20;
+const MAX_ENTRY_BYTES: usize = 1 << 19;
 
-/** The root's children (preorder nodes) and their decoding costs, for the records and terms counted in costsFor*. */
+/**
+ * Trie nodes a step reads at most to measure letters (a load of a term's
+ * list length each, a cache miss at most terms): at 200k records of the
+ * synthetic set, measuring every letter at once took a step of ~40 ms.
+ */
+const MEASURE_NODES = 1 << 16;
+
+/** The root's children (preorder nodes) and their decoding costs (the first `measured` of them), for the records and terms counted in costsFor*. */
 const letters = new IntVec();
 const letterCosts = new IntVec();
+let measured = 0;
 let costsForRecords = -1;
 let costsForTerms = -1;
 
@@ -47,47 +58,68 @@ const terms = new IntVec();
 /**
  * Builds the entry of the one-letter prefix costliest to decode among
  * those worth caching (see worthCaching) and within STEP_COST that the
- * cache lacks, the cache holding fewer than WARM_ENTRIES and the index's
- * `records` an entry within MAX_ENTRY_BYTES. Returns whether it built one
- * (the next step may find another).
+ * cache lacks, while fewer than WARM_ENTRIES letters are cached, the cache
+ * is not full and the index's
+ * `records` an entry within MAX_ENTRY_BYTES, once the letters are measured
+ * (see measureLetters). Returns WARM_MORE when it measured or took a letter
+ * (the next step may find another), WARM_DONE when none is left, and WARM_UNLAID when the caches are not laid out for the records
+ * and laying them out would reserve their room: a search does it (see
+ * cachesLaidOutFor), and the engine steps again after one.
  */
-export function warmPrefixCache(records: i32): bool {
-  // an entry takes 2.25 bytes a record (see entryBytes): checked before laying the caches
-  // out, which reserves their room (an index no one searches then never takes it)
-  if (entryCount() >= WARM_ENTRIES || <u64>records * 9 > <u64>MAX_ENTRY_BYTES * 4) return false;
+export function warmPrefixCache(records: i32): i32 {
+  // an entry takes ~2.5 bytes a record (see entryBytes, and the layout's room)
+  if (<u64>records * 5 > <u64>MAX_ENTRY_BYTES * 2) return WARM_DONE;
+  if (!cachesLaidOutFor(records)) return WARM_UNLAID;
   layOutCaches(records);
   orderTrie();
-  measureLetters(records);
+  if (!measureLetters(records)) return WARM_MORE;
   let best = -1;
+  let bestAt = -1;
   let bestCost = 0;
+  let cached = 0;
   for (let i = 0; i < letters.length; i++) {
+    if (hasEntry(prefixKey(letters.get(i)))) { cached++; continue; }
     const cost = letterCosts.get(i);
-    if (cost <= bestCost || cost > STEP_COST || hasEntry(prefixKey(letters.get(i)))) continue;
+    if (cost <= bestCost || cost > STEP_COST) continue;
     best = letters.get(i);
+    bestAt = i;
     bestCost = cost;
   }
-  if (best < 0 || !worthCaching(bestCost, records)) return false;
+  // the entries queries made are never pushed out for a letter
+  if (cached >= WARM_ENTRIES || cacheFull() || best < 0 || !worthCaching(bestCost, records)) return WARM_DONE;
   collectDescendants(best);
-  return admitEntry(prefixKey(best), terms, bestCost) != 0;
+  // refused (a key of 16 bits or more): the letter is passed over until the letters are measured again
+  if (admitEntry(prefixKey(best), terms, bestCost) == 0) letterCosts.set(bestAt, 0);
+  return WARM_MORE;
 }
 
 /**
- * Lists the root's children and their costs, once for a round of steps:
- * a pass over every node of the trie. Records and terms added since make
- * it list them again; a stale cost (records removed, lists compacted)
- * only orders the letters, each built from its terms as they are.
+ * Lists the root's children and measures their costs, once for a round of
+ * steps and MEASURE_NODES nodes a step (a letter at least); returns
+ * whether every letter is measured. Records and terms added since make it
+ * list them again (the preorder numbers change only as terms are added).
+ * A cost gone stale by removals or compaction is an estimate still: each
+ * letter is built from its terms as they are.
  */
-function measureLetters(records: i32): void {
-  if (costsForRecords == records && costsForTerms == termCount) return;
-  costsForRecords = records;
-  costsForTerms = termCount;
-  letters.length = 0;
-  letterCosts.length = 0;
-  for (let letter = 1, end = orderedEnd.get(0); letter < end; letter = orderedEnd.get(letter)) {
-    if (orderedChar.get(letter) == <i32>INNER_MARK) continue;
-    letters.push(letter);
-    letterCosts.push(descendantsCost(letter));
+function measureLetters(records: i32): bool {
+  if (costsForRecords != records || costsForTerms != termCount) {
+    costsForRecords = records;
+    costsForTerms = termCount;
+    letters.length = 0;
+    letterCosts.length = 0;
+    measured = 0;
+    for (let letter = 1, end = orderedEnd.get(0); letter < end; letter = orderedEnd.get(letter)) {
+      if (orderedChar.get(letter) == <i32>INNER_MARK) continue;
+      letters.push(letter);
+      letterCosts.push(0);
+    }
   }
+  for (let nodes = 0; measured < letters.length && nodes < MEASURE_NODES; measured++) {
+    const letter = letters.get(measured);
+    letterCosts.set(measured, descendantsCost(letter));
+    nodes += orderedEnd.get(letter) - letter;
+  }
+  return measured == letters.length;
 }
 
 /** The cache key a one-letter prefix query asks under: the letter's descendants, as the walk emits them (matcher.ts). */

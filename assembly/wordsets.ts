@@ -97,6 +97,19 @@ const LARGEST_RESERVATION: usize = (1 << 30) - (1 << 20);
 @inline function wordsFor(docCapacity: i32): i32 { return ((docCapacity + 127) >> 7) << 2; }
 
 /**
+ * Whether the caches are laid out for `docCapacity` records, or would be
+ * without reserving memory (an index under RESERVED_FROM_WORDS): work ahead
+ * of searches (prefix-warming.ts) lays them out only then, as the first
+ * search of an index still being imported would reserve the room for the
+ * records of its first batches only, and the caches would then grow by
+ * pieces during the searches after (see layOutCaches).
+ */
+export function cachesLaidOutFor(docCapacity: i32): bool {
+  const needed = wordsFor(docCapacity);
+  return needed <= layoutWords || needed < RESERVED_FROM_WORDS;
+}
+
+/**
  * Lays the caches out for `docCapacity` records and, the first time an
  * index is large enough, reserves their room in one growth (see
  * reserveMemory). Searches do it themselves; an engine does it ahead of

@@ -1,11 +1,12 @@
 // The first keystroke of a search: the 26 one-letter prefixes, each asked
-// first after a bulk import and a pause (--wait ms, 3,000 by default: an
-// index builds its one-letter prefixes' cache entries once writes pause;
-// --wait 0 asks at once), then ten times over. A one-letter prefix reads
+// first after a bulk import, a few searches and a pause (--wait ms, 3,000
+// by default: an index builds its one-letter prefixes' cache entries once
+// writes pause, a large one after its first search; --wait 0 asks at
+// once), then ten times over. A one-letter prefix reads
 // the largest subtree any query reads; on records of many distinct words
 // (the cities' names) it holds thousands of terms of a posting or two.
-// The default answer (hitsPerPage 10), after 20 untimed queries of whole
-// titles. With several --dist, the builds are
+// The default answer (hitsPerPage 10); the searches before are 20 untimed
+// queries of whole titles. With several --dist, the builds are
 // asked in turns in one process (which one first alternates): the ratios
 // are taken in one process, the machine's speed drifting hour to hour.
 //
@@ -39,9 +40,10 @@ for (const dist of values.dist) {
   builds.push({ dist, instance, first: [], again: [] });
 }
 settleHeap();
-await new Promise((done) => setTimeout(done, Number(values.wait)));
-// untimed: whole titles, so that the first letter timed is not the process's first answer
+// untimed: whole titles, so that the first letter timed is not the process's first answer (and
+// an index of 65,536 records or more has laid its caches out, which its warming waits for)
 for (const record of corpus.records.slice(0, WARMUP)) for (const { instance } of builds) await instance.answer({ query: corpus.title(record) ?? '', hitsPerPage: TOP });
+await new Promise((done) => setTimeout(done, Number(values.wait)));
 
 /**
  * Asks `letter` of every build in turns, the order alternating with `turn`, each time into `into`'s list.
@@ -59,7 +61,7 @@ for (const [i, letter] of LETTERS.entries()) await askAll(letter, i, 'first');
 for (let pass = 0; pass < AGAIN; pass++) for (const [i, letter] of LETTERS.entries()) await askAll(letter, i + pass, 'again');
 
 const median = (/** @type {number[]} */ times) => [...times].sort((a, b) => a - b)[times.length >> 1];
-console.log(`${corpus.name}: the ${LETTERS.length} one-letter prefixes, asked first ${values.wait} ms after the import, then ${AGAIN} times over (default answer, ms)`);
+console.log(`${corpus.name}: the ${LETTERS.length} one-letter prefixes, asked first ${values.wait} ms after the import and ${WARMUP} searches, then ${AGAIN} times over (default answer, ms)`);
 for (const { dist, instance, first, again } of builds) {
   console.log(`${dist}: first median ${median(first).toFixed(2)}, max ${Math.max(...first).toFixed(2)} | again median ${median(again).toFixed(3)} | prefix cache entries ${instance.index.coreIndex.prefixCacheEntries}`);
 }

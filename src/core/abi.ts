@@ -17,6 +17,10 @@ export const EXACT_SINGLE = {
   attribute: core.EXACT_SINGLE_ATTRIBUTE, none: core.EXACT_SINGLE_NONE, word: core.EXACT_SINGLE_WORD,
 } as const;
 
+/** What a prefix-warming step did (CoreIndex.warmPrefixes). */
+export const WARM_STEP = { done: core.WARM_DONE, more: core.WARM_MORE, unlaid: core.WARM_UNLAID } as const;
+export type WarmStep = typeof WARM_STEP[keyof typeof WARM_STEP];
+
 export const CRITERION = {
   typo: core.C_TYPO, geo: core.C_GEO, words: core.C_WORDS, filters: core.C_FILTERS,
   proximity: core.C_PROXIMITY, attribute: core.C_ATTRIBUTE, exact: core.C_EXACT, custom: core.C_CUSTOM,

@@ -1,7 +1,7 @@
 // A typed view of one WebAssembly core instance: it packs records, queries
 // and rank arrays into the core's scratch buffer and reads results back as
 // typed arrays, one call per batch.
-import { CRITERION, EXACT_SINGLE, FILTERS_SLOT, GEO_SLOT, HIT_STRIDE, P, PARAM_COUNT, QUERY_TYPE, TEXT_EVERY_TOKEN, TEXT_INDEXED, TOKEN_STRIDE, TYPO_MODE } from './abi.js';
+import { CRITERION, EXACT_SINGLE, FILTERS_SLOT, GEO_SLOT, HIT_STRIDE, P, PARAM_COUNT, QUERY_TYPE, TEXT_EVERY_TOKEN, TEXT_INDEXED, TOKEN_STRIDE, TYPO_MODE, type WarmStep } from './abi.js';
 
 export { TEXT_EVERY_TOKEN, TEXT_INDEXED, TOKEN_STRIDE } from './abi.js';
 import { instantiateCore, type CoreExports } from './wasm.js';
@@ -348,10 +348,12 @@ export class CoreIndex {
 
   /**
    * Builds the prefix cache's entry for one one-letter prefix (the costliest
-   * to decode not yet cached), as its first ask would: a step of the idle
-   * work of src/index/prefix-warming.ts. False when none is left to build.
+   * to decode of those a second ask would cache): a step of the idle work
+   * of src/index/prefix-warming.ts. WARM_STEP.more when it measured letters or took one,
+   * `done` when none is left, `unlaid` when a search must lay the caches
+   * out first (an index of 65,536 records or more, not searched since it grew).
    */
-  warmPrefixes(): boolean { return this.core.warmPrefixes() !== 0; }
+  warmPrefixes(): WarmStep { return this.core.warmPrefixes() as WarmStep; }
 
   /** The ranked query words of the last search that matched no record at all (bit w = word w). */
   unmatchedWords(): number { return this.core.unmatchedWords(); }

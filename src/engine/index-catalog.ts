@@ -163,6 +163,7 @@ export class IndexCatalog implements StateSection<IndexesPart, WriteOperation & 
   /** A deleted primary leaves its replicas standalone. */
   private dropIndex(name: string): void {
     for (const replica of withReplicas(this.indexes, name, true).slice(1)) detach(replica);
+    this.indexes.get(name)?.letGo();
     this.indexes.delete(name);
     this.quarantined.delete(name);
   }

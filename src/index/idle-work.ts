@@ -52,6 +52,11 @@ export class IdleWork {
   /** A write came that left work: it is done once a round of `quietMs` passes without another. */
   noteWrite(): void {
     countWrite();
+    this.schedule();
+  }
+
+  /** Work came without a write (a search made it possible): it is done once a round of `quietMs` passes without a write. */
+  schedule(): void {
     this.timer ??= this.after(this.quietMs);
   }
 

@@ -10,7 +10,7 @@ import type { GivenForms, SettingsChanges } from './params.js';
 import { yieldTurn } from '../util/turns.js';
 import { FacetIndex, facetAttributes } from './facets.js';
 import { Compaction } from './compaction.js';
-import { prefixWarmingOf } from './prefix-warming.js';
+import { PrefixWarming } from './prefix-warming.js';
 import type { Synonym } from './synonyms.js';
 import type { Rule } from './rules.js';
 import { RecordStore, type PackedRecords } from './record-store.js';
@@ -178,7 +178,7 @@ export class SearchIndex {
   private virtual = false;
   private readonly compaction = new Compaction();
   /** One-letter prefixes' cache entries, built once writes pause (see prefix-warming.ts). */
-  private readonly prefixWarming = prefixWarmingOf(new WeakRef(this));
+  private readonly prefixWarming = new PrefixWarming(new WeakRef(this));
   /** Set while records are saved again under new ids (a rebuild): their vectors are renumbered instead of placed again. */
   private keepVectors = false;
   /** When a search or browse last put this index's ranks in its core (performance.now(); -Infinity: never). */
@@ -471,6 +471,7 @@ export class SearchIndex {
     // its ranks were computed from the same records and settings
     this.core.ranksOwner = this;
     this.core.ranksVersion = this.version;
+    this.prefixWarming.noteWrite();
   }
 
   /**
@@ -481,6 +482,7 @@ export class SearchIndex {
    */
   prepareRanks(): void {
     this.rankedAt = performance.now();
+    this.data.prefixWarming.noteSearch();
     const core = this.coreIndex;
     if (core.ranksOwner === this && core.ranksVersion === this.version) return;
     for (const [slot, labels] of this.computeRanksOnce()) core.syncRanks(slot, labels);
@@ -647,6 +649,12 @@ export class SearchIndex {
     this.keepVectors = true;
     try { this.save(live); } finally { this.keepVectors = false; }
     this.lastBuildTimeS = Math.round((performance.now() - started) / 1000);
+  }
+
+  /** The index is dropped from its catalog: its idle work (warming, packing) stops. */
+  letGo(): void {
+    this.prefixWarming.cancel();
+    this.records.letGo();
   }
 
   /** Holds `store`'s records from now on; those held until now are let go of (nothing packs them any more). */

@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build, compactAll, ready, search, segmentsOf, type Doc } from './helpers.js';
 import { CoreIndex } from '../../src/core/core-index.js';
+import { WARM_STEP } from '../../src/core/abi.js';
 import { prng } from '../support/random.js';
 
 beforeAll(ready);
@@ -349,7 +350,7 @@ describe('one-letter prefixes warmed ahead of their first ask', () => {
   function warmed(): { core: ReturnType<typeof build>; steps: number } {
     const core = build(docs);
     let steps = 0;
-    while (core.warmPrefixes()) steps++;
+    while (core.warmPrefixes() === WARM_STEP.more) steps++;
     return { core, steps };
   }
 
@@ -358,7 +359,7 @@ describe('one-letter prefixes warmed ahead of their first ask', () => {
     const cold = build(docs);
     expect(steps).toBe(24);
     expect(core.prefixCacheEntries).toBe(24);
-    expect(core.warmPrefixes()).toBe(false);
+    expect(core.warmPrefixes()).toBe(WARM_STEP.done);
     for (const letter of FIRSTS) {
       const entries = core.prefixCacheEntries;
       expect(page(core, letter), letter).toEqual(page(cold, letter));
@@ -369,7 +370,7 @@ describe('one-letter prefixes warmed ahead of their first ask', () => {
 
   it('the costliest letter first', () => {
     const core = build(docs);
-    expect(core.warmPrefixes()).toBe(true);
+    expect(core.warmPrefixes()).toBe(WARM_STEP.more);
     expect(core.prefixCacheEntries).toBe(1);
     page(core, 'a');
     page(core, 'a');
@@ -393,7 +394,7 @@ describe('one-letter prefixes warmed ahead of their first ask', () => {
 
   it('leaves an index too small to cache alone', () => {
     const core = build(docs.slice(0, 50));
-    expect(core.warmPrefixes()).toBe(false);
+    expect(core.warmPrefixes()).toBe(WARM_STEP.done);
     expect(core.prefixCacheEntries).toBe(0);
   });
 });
@@ -411,7 +412,7 @@ describe('a letter too large for a warming step', () => {
   it('is not warmed; the smaller one is, and the large one is cached at its first ask', () => {
     const core = build(docs);
     expect(core.postingBytes()).toBeGreaterThan(2 << 20);
-    while (core.warmPrefixes());
+    while (core.warmPrefixes() === WARM_STEP.more);
     expect(core.prefixCacheEntries).toBe(1);
     search(core, 'b');
     expect(core.prefixCacheEntries).toBe(1);
@@ -420,8 +421,8 @@ describe('a letter too large for a warming step', () => {
   });
 });
 
-// A step fills the entry it builds whole, 2.25 bytes a record: past ~460k
-// records (a 1 MB entry) no letter is warmed, whatever its postings.
+// A step fills the entry it builds whole, ~2.5 bytes a record: past ~200k
+// records (a 512 KB entry) no letter is warmed, whatever its postings.
 describe('an index too large for warming steps', () => {
   /** `count` records of one a-word each, added 10,000 at a time (build's spread of every record overflows the stack here). */
   function words(count: number): CoreIndex {
@@ -434,11 +435,33 @@ describe('an index too large for warming steps', () => {
   }
 
   it('warms no letter, where a smaller one warms it', () => {
-    const large = words(480000);
-    expect(large.warmPrefixes()).toBe(false);
+    const large = words(240000);
+    expect(large.warmPrefixes()).toBe(WARM_STEP.done);
     expect(large.prefixCacheEntries).toBe(0);
-    const smaller = words(200000);
-    expect(smaller.warmPrefixes()).toBe(true);
+    const smaller = words(150000);
+    // 65,536 records or more: the caches reserve their room when first laid out, which a search does
+    expect(smaller.warmPrefixes()).toBe(WARM_STEP.unlaid);
+    expect(smaller.prefixCacheEntries).toBe(0);
+    search(smaller, 'b');
+    expect(smaller.warmPrefixes()).toBe(WARM_STEP.more);
     expect(smaller.prefixCacheEntries).toBe(1);
+  });
+});
+
+// Measuring the letters reads every node of the trie: a step reads 65,536
+// nodes at most (a letter at least), and builds nothing until all are read.
+describe('letters measured over several steps', () => {
+  it('steps that build nothing, then the entries, paging as a cold core', () => {
+    const rnd = prng(23);
+    const word = () => `${'abcdefghij'[Math.floor(rnd() * 10)]}${Math.floor(rnd() * 36 ** 5).toString(36)}`;
+    const docs = Array.from({ length: 30000 }, () => `${word()} ${word()} ${word()}`);
+    const core = build(docs);
+    const cold = build(docs);
+    let measuring = 0;
+    while (core.warmPrefixes() === WARM_STEP.more && core.prefixCacheEntries === 0) measuring++;
+    expect(measuring).toBeGreaterThan(1);
+    while (core.warmPrefixes() === WARM_STEP.more);
+    expect(core.prefixCacheEntries).toBe(10);
+    for (const letter of 'abcdefghij') expect(search(core, letter, { length: 20 }).hits.map((h) => h.id), letter).toEqual(search(cold, letter, { length: 20 }).hits.map((h) => h.id));
   });
 });

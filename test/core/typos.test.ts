@@ -390,9 +390,17 @@ describe.each([
         const around = Math.max(0, Math.min(words.length - 3, ([...want.keys()][0] ?? 0) - 1));
         const window = words.slice(around, around + 3);
         if (want.size * 4 > window.join(' ').length) unscreened++;
-        const short = core.highlight(window.join(' '));
-        const shortMarked = window.map((_, i) => short[i * 4 + 2] !== 0);
-        expect(shortMarked, `highlight of "${q}" in "${window.join(' ')}"`).toEqual(window.map((_, i) => want.has(around + i)));
+        for (const indexed of [false, true]) {
+          const short = core.highlight(window.join(' '), indexed);
+          const shortMarked = window.map((_, i) => short[i * 4 + 2] !== 0);
+          expect(shortMarked, `highlight of "${q}" in "${window.join(' ')}"`).toEqual(window.map((_, i) => want.has(around + i)));
+        }
+        // a token no record holds matches by the words' rules, unless the text is said to be indexed (each of its tokens a term)
+        if (!words.includes(q)) {
+          const text = `${window.join(' ')} ${q}`;
+          expect(core.highlight(text, false)[3 * 4 + 2], `"${q}" in "${text}"`).not.toBe(0);
+          expect(core.highlight(text, true)[3 * 4 + 2], `"${q}" in "${text}", indexed`).toBe(0);
+        }
       }
       expect(typoMatched).toBeGreaterThan(queries.length / 4); // the sample exercises typo matches
       if (prefix) expect(unscreened).toBeGreaterThan(queries.length / 10); // short prefixes mark many terms: highlights without the filter

@@ -73,6 +73,23 @@ describe('idle work', () => {
     expect(idle).toBe(1);
   });
 
+  it('work scheduled without a write runs after a round, and holds no other work back as a write does', () => {
+    let ran = 0;
+    const waiting = new IdleWork(() => { ran++; return false; }, 100);
+    const scheduled = new IdleWork(() => false, 100);
+    waiting.noteWrite();
+    for (let t = 0; t < 1000; t += 50) {
+      scheduled.schedule();
+      vi.advanceTimersByTime(50);
+    }
+    expect(ran).toBe(1);
+    let scheduledRan = 0;
+    const alone = new IdleWork(() => { scheduledRan++; return false; }, 100);
+    alone.schedule();
+    vi.advanceTimersByTime(250);
+    expect(scheduledRan).toBe(1);
+  });
+
   it('a read since the last slice holds the next back a round, and no longer', () => {
     let slices = 0;
     const work = new IdleWork(() => { slices++; return true; }, 100);

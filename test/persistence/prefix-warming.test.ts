@@ -9,22 +9,24 @@ import { prng } from '../support/random.js';
 
 afterEach(cleanup);
 
-/** 6,000 records of words under a dozen first letters, many distinct words under each. */
-function records(): Array<{ objectID: string; title: string }> {
+/** `count` records of words under a dozen first letters, many distinct words under each. */
+function records(count = 6000): Array<{ objectID: string; title: string }> {
   const rnd = prng(31);
   const word = () => `${'abcdefghijkl'[Math.floor(12 * rnd() * rnd())]}${Math.floor(rnd() * 500).toString(36)}q`;
-  return Array.from({ length: 6000 }, (_, i) => ({ objectID: String(i), title: Array.from({ length: 4 }, word).join(' ') }));
+  return Array.from({ length: count }, (_, i) => ({ objectID: String(i), title: Array.from({ length: 4 }, word).join(' ') }));
 }
 
-/** The entries the index's core caches once idle work is done (it stops growing for half a second). */
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The entries the index's core caches once idle work is done: some, then none more for half a second (10 s at most). */
 async function settledEntries(engine: Lantern, indexName: string): Promise<number> {
-  const core = () => engine.catalog.index(indexName)!.coreIndex;
+  const entries = () => engine.catalog.index(indexName)!.coreIndex.prefixCacheEntries;
   let last = -1;
-  for (let waited = 0; waited < 10_000 && core().prefixCacheEntries !== last; waited += 500) {
-    last = core().prefixCacheEntries;
+  for (let waited = 0; waited < 10_000 && (entries() === 0 || entries() !== last); waited += 500) {
+    last = entries();
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  return core().prefixCacheEntries;
+  return entries();
 }
 
 describe('prefix warming', () => {
@@ -46,5 +48,21 @@ describe('prefix warming', () => {
     const reopened = await openAt(dir);
     expect(await settledEntries(reopened, 'titles')).toBe(warmed);
     expect((await caller(reopened)('POST', '/1/indexes/titles/query', { query: 'a' })).body).toMatchObject({ nbHits: answer.body.nbHits });
+  });
+
+  it('waits for a search in an index of 65,536 records or more, whose caches reserve their room when first laid out', async () => {
+    const engine = await openAt(tempDir());
+    const call = caller(engine);
+    const all = records(70000);
+    for (let from = 0; from < all.length; from += 10000) {
+      await call('POST', '/1/indexes/titles/batch', { requests: all.slice(from, from + 10000).map((body) => ({ action: 'addObject', body })) });
+    }
+    await engine.waitForTasks();
+    await pause(1000);
+    const core = () => engine.catalog.index('titles')!.coreIndex;
+    expect(core().prefixCacheEntries).toBe(0);
+    // a search of a whole word lays the caches out; the warming goes on after it
+    expect((await call('POST', '/1/indexes/titles/query', { query: 'a1q' })).status).toBe(200);
+    expect(await settledEntries(engine, 'titles')).toBeGreaterThanOrEqual(6);
   });
 });
