@@ -6,8 +6,9 @@
 // the 135k cities, where a cached one takes well under one). The engine
 // calls warmPrefixCache a step at a time while the thread is idle (see
 // src/index/prefix-warming.ts); each step builds the entry of the costliest
-// letter not yet cached that a second ask would cache. The entries take
-// room searches reserve anyway (layOutCaches reserves it for a full cache).
+// letter not yet cached that a second ask would cache. In a large index
+// the entries take room its first search reserved for a full cache; the
+// warming never lays the caches out where that would reserve it.
 import { IntVec } from './buffers';
 import { INNER_MARK } from './text';
 import { admitEntry, cacheFull, decodingCost, hasEntry, subtreeCacheKey, worthCaching } from './prefix-cache';
@@ -58,13 +59,14 @@ const terms = new IntVec();
 /**
  * Builds the entry of the one-letter prefix costliest to decode among
  * those worth caching (see worthCaching) and within STEP_COST that the
- * cache lacks, while fewer than WARM_ENTRIES letters are cached, the cache
- * is not full and the index's
- * `records` an entry within MAX_ENTRY_BYTES, once the letters are measured
- * (see measureLetters). Returns WARM_MORE when it measured or took a letter
- * (the next step may find another), WARM_DONE when none is left, and WARM_UNLAID when the caches are not laid out for the records
- * and laying them out would reserve their room: a search does it (see
- * cachesLaidOutFor), and the engine steps again after one.
+ * cache lacks, once the letters are measured (see measureLetters): while
+ * fewer than WARM_ENTRIES letters are cached, the cache is not full and
+ * an entry for the index's `records` takes MAX_ENTRY_BYTES at most.
+ * Returns WARM_MORE when it measured or took a letter (the next step may
+ * find another), WARM_DONE when none is left, and WARM_UNLAID when the
+ * caches are not laid out for the records and laying them out would
+ * reserve their room: a search does it (see cachesLaidOutFor), and the
+ * engine steps again after one.
  */
 export function warmPrefixCache(records: i32): i32 {
   // an entry takes ~2.5 bytes a record (see entryBytes, and the layout's room)
