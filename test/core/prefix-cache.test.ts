@@ -354,7 +354,18 @@ describe('one-letter prefixes warmed ahead of their first ask', () => {
     return { core, steps };
   }
 
-  it('builds an entry a step, up to half the cache, and pages as a cold core', () => {
+  /** Records with a word starting with `prefix`, by the position of the first such word, then id (a direct computation: no cache). */
+  function expected(prefix: string) {
+    const hits: Array<{ id: number; position: number }> = [];
+    docs.forEach((text, id) => {
+      const position = text.split(' ').findIndex((w) => w.startsWith(prefix));
+      if (position >= 0) hits.push({ id, position });
+    });
+    hits.sort((a, b) => a.position - b.position || a.id - b.id);
+    return { nbHits: hits.length, ids: hits.slice(0, 20).map((h) => h.id) };
+  }
+
+  it('builds an entry a step, up to half the cache, and pages as a cold core and a direct ranking', () => {
     const { core, steps } = warmed();
     const cold = build(docs);
     expect(steps).toBe(24);
@@ -363,6 +374,7 @@ describe('one-letter prefixes warmed ahead of their first ask', () => {
     for (const letter of FIRSTS) {
       const entries = core.prefixCacheEntries;
       expect(page(core, letter), letter).toEqual(page(cold, letter));
+      expect(page(core, letter), letter).toEqual(expected(letter));
       // the costliest letters were warmed: their first ask builds nothing
       if (FIRSTS.indexOf(letter) < 10) expect(core.prefixCacheEntries, letter).toBe(entries);
     }
