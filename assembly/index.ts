@@ -172,7 +172,7 @@ export function search(): void { runSearch(); }
 /** Lays out and reserves what searches of the index as it is need, ahead of them (see layOutCaches). */
 export function prepareSearches(): void { layOutCaches(docCapacity); }
 
-/** Builds one one-letter prefix's cache entry ahead of its first ask: WARM_BUILT, WARM_DONE or WARM_UNLAID (see prefix-warming.ts). */
+/** Builds one one-letter prefix's cache entry ahead of its first ask: WARM_MORE, WARM_DONE or WARM_UNLAID (see prefix-warming.ts). */
 export function warmPrefixes(): i32 { return warmPrefixCache(docCapacity); }
 
 /** Scratch: a query; reads its words (for `highlight`) without searching. */

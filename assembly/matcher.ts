@@ -14,7 +14,7 @@
 import { IntVec } from './buffers';
 import { INNER_MARK, MAX_TOKEN_UNITS } from './text';
 import {
-  CHILD_CHAR, CHILD_FIELDS, CHILD_FROM, CHILD_MASK, CHILD_TERM, charBit, childEntries, childNode, orderTrie, orderedEnd, orderedNode, orderedTerm, rootChildrenEnd, rootChildrenFrom,
+  CHILD_CHAR, CHILD_FIELDS, CHILD_FROM, CHILD_MASK, CHILD_TERM, charBit, childEntries, childNode, orderTrie, orderedNode, rootChildrenEnd, rootChildrenFrom, subtreeTermsInto,
 } from './trie-order';
 import { MAX_TYPOS, recordMatch as emitTerm, recordSubtreeMatch as emitTerms } from './wordsets';
 import { subtreeCacheKey } from './prefix-cache';
@@ -38,15 +38,12 @@ let maxTypos: i32 = 0;
 let wordBudget: i32 = 0;
 let prefix: bool = false;
 /**
- * Raw addresses of the selected word's units and of the preorder trie
+ * Raw addresses of the selected word's units and of the trie's child entries
  * during a walk: the walk runs once per trie node visited, and a read
  * through a vector loads the vector's address first.
  */
 let unitsAt: usize = 0;
-let termAt: usize = 0;
-let endAt: usize = 0;
 let childrenAt: usize = 0;
-@inline function nodeEnd(node: i32): i32 { return load<i32>(endAt + (<usize>node << 2)); }
 /** Field `field` of child entry `k` (see childEntries). */
 @inline function childField(k: i32, field: i32): i32 { return load<i32>(childrenAt + (<usize>(k * CHILD_FIELDS + field) << 2)); }
 
@@ -202,11 +199,7 @@ const subtreeTerms = new IntVec();
 
 /** Emits every term under `node` (and the node's own with `withNode`) as a prefix match with `typos`. */
 function emitSubtree(node: i32, typos: i32, highlightLength: i32, withNode: bool): void {
-  subtreeTerms.length = 0;
-  for (let n = withNode ? node : node + 1, end = nodeEnd(node); n < end; n++) {
-    const term = load<i32>(termAt + (<usize>n << 2));
-    if (term >= 0) subtreeTerms.push(term);
-  }
+  subtreeTermsInto(node, withNode, subtreeTerms);
   emitTerms(subtreeCacheKey(orderedNode.get(node), withNode), subtreeTerms, typos, highlightLength);
 }
 
@@ -275,8 +268,6 @@ export function matchWord(w: i32): void {
   selectWord(w);
   if (length == 0) return;
   orderTrie();
-  termAt = orderedTerm.ptr;
-  endAt = orderedEnd.ptr;
   childrenAt = childEntries.ptr;
   walkChildren(-1, rootChildrenFrom, rootChildrenEnd, 0, 0, maxTypos == 0 ? nextCharsMask(0) : -1, NO_MATCH, 0);
 }

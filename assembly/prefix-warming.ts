@@ -12,7 +12,7 @@
 import { IntVec } from './buffers';
 import { INNER_MARK } from './text';
 import { admitEntry, cacheFull, decodingCost, hasEntry, subtreeCacheKey, worthCaching } from './prefix-cache';
-import { orderTrie, orderedChar, orderedEnd, orderedNode, orderedTerm } from './trie-order';
+import { orderTrie, orderedChar, orderedEnd, orderedNode, subtreeTermsInto } from './trie-order';
 import { postings } from './store';
 import { termCount } from './dictionary';
 import { cachesLaidOutFor, layOutCaches } from './wordsets';
@@ -22,7 +22,7 @@ import { WARM_DONE, WARM_MORE, WARM_UNLAID } from './params';
  * Letters the warming caches at most: half the entries the cache keeps,
  * so that the subtrees and words the queries bring have room beside them.
  */
-export const WARM_ENTRIES = 24;
+const WARM_ENTRIES = 24;
 
 /**
  * The largest decoding cost a step takes on (~5 ms at ~2.5 ns a posting
@@ -89,7 +89,7 @@ export function warmPrefixCache(records: i32): i32 {
   }
   // the entries queries made are never pushed out for a letter
   if (cached >= WARM_ENTRIES || cacheFull() || best < 0 || !worthCaching(bestCost, records)) return WARM_DONE;
-  collectDescendants(best);
+  subtreeTermsInto(best, false, terms);
   // refused (a key of 16 bits or more): the letter is passed over until the letters are measured again
   if (admitEntry(prefixKey(best), terms, bestCost) == 0) letterCosts.set(bestAt, 0);
   return WARM_MORE;
@@ -127,22 +127,8 @@ function measureLetters(records: i32): bool {
 /** The cache key a one-letter prefix query asks under: the letter's descendants, as the walk emits them (matcher.ts). */
 function prefixKey(letter: i32): i32 { return subtreeCacheKey(orderedNode.get(letter), false); }
 
-/** The decoding cost of the terms below the preorder node `letter` (its own term not counted). */
+/** The decoding cost of the terms below the preorder node `letter` (its own term not counted), left in `terms`. */
 function descendantsCost(letter: i32): i32 {
-  let bytes = 0, count = 0;
-  for (let n = letter + 1, end = orderedEnd.get(letter); n < end; n++) {
-    const term = orderedTerm.get(n);
-    if (term < 0) continue;
-    bytes += postings.bytes(term);
-    count++;
-  }
-  return decodingCost(bytes, count);
-}
-
-function collectDescendants(letter: i32): void {
-  terms.length = 0;
-  for (let n = letter + 1, end = orderedEnd.get(letter); n < end; n++) {
-    const term = orderedTerm.get(n);
-    if (term >= 0) terms.push(term);
-  }
+  subtreeTermsInto(letter, false, terms);
+  return decodingCost(postings.bytesOf(terms), terms.length);
 }

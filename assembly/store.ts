@@ -319,6 +319,13 @@ export class PostingLists {
   /** Number of postings of the term (decoding-free upper bound: its bytes). */
   @inline bytes(term: i32): i32 { return term < this.terms ? this.lengthOf(term) : 0; }
 
+  /** The bytes of the lists of `terms` (a load of each term's fields). */
+  bytesOf(terms: IntVec): i32 {
+    let bytes = 0;
+    for (let t = 0; t < terms.length; t++) bytes += this.bytes(terms.get(t));
+    return bytes;
+  }
+
   /**
    * ORs the term's records into `bitmap` and raises `keys[doc]` (u16) to
    * 0xffff - the entry's key (never 0 for a record in the bitmap), records

@@ -47,6 +47,16 @@ export const childNode = new IntVec();
  * false hope, never a miss).
  */
 @inline export function charBit(c: i32): i32 { return 1 << (c & 31); }
+/** Puts in `into` the terms of the preorder node's subtree (the node's own with `withNode`), in preorder. */
+export function subtreeTermsInto(node: i32, withNode: bool, into: IntVec): void {
+  into.length = 0;
+  const terms = orderedTerm.ptr;
+  for (let n = withNode ? node : node + 1, end = orderedEnd.get(node); n < end; n++) {
+    const term = load<i32>(terms + (<usize>n << 2));
+    if (term >= 0) into.push(term);
+  }
+}
+
 /** The entry range of the root's children. */
 export let rootChildrenFrom = 0;
 export let rootChildrenEnd = 0;

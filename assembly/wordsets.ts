@@ -434,7 +434,7 @@ export function keysFolded(): void { keyedEntries.length = 0; keyLog.length = 0;
 export function recordSubtreeMatch(subtree: i32, terms: IntVec, typos: i32, highlightLength: i32): void {
   if (typos > 0 && terms.length > 0) noteTypoMatch();
   const cached = hasEntry(subtree);
-  const bytes = cached ? 0 : postingBytes(terms);
+  const bytes = cached ? 0 : postings.bytesOf(terms);
   if (!cached && shouldDefer(bytes)) {
     for (let t = 0; t < terms.length; t++) {
       defer(terms.get(t), typos, false);
@@ -452,12 +452,6 @@ export function recordSubtreeMatch(subtree: i32, terms: IntVec, typos: i32, high
     }
   }
   for (let t = 0; t < terms.length; t++) recordMatch(terms.get(t), typos, false, highlightLength);
-}
-
-function postingBytes(terms: IntVec): i32 {
-  let bytes = 0;
-  for (let t = 0; t < terms.length; t++) bytes += postings.bytes(terms.get(t));
-  return bytes;
 }
 
 /** Notes that `term` matches the current word (the forward scan and highlighting read it). */

@@ -24,7 +24,7 @@ async function settledEntries(engine: Lantern, indexName: string): Promise<numbe
   let last = -1;
   for (let waited = 0; waited < 10_000 && (entries() === 0 || entries() !== last); waited += 500) {
     last = entries();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await pause(500);
   }
   return entries();
 }

@@ -35,7 +35,6 @@ afterEach(async () => {
   await cleanup();
 });
 
-/** A response as it can be compared across two engines: no timings, dates or signed cursors. */
 /**
  * dataSize and fileSize measure the core's WebAssembly memory, not the data
  * (as in snapshots.test.ts): idle work grows it at its own time (an index
@@ -43,6 +42,7 @@ afterEach(async () => {
  */
 const MEMORY_FIGURES = new Set(['dataSize', 'fileSize']);
 
+/** A response as it can be compared across two engines: no timings, dates, signed cursors or memory figures. */
 function comparable(response: ApiResponse) {
   const body = JSON.parse(JSON.stringify(normalized(response.body)), (k, v) => (
     k === 'cursor' && typeof v === 'string' ? '<cursor>' : MEMORY_FIGURES.has(k) && typeof v === 'number' && v > 0 ? '<memory bytes>' : v));
