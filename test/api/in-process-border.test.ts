@@ -146,14 +146,20 @@ describe('an in-process call', () => {
     const record = {
       objectID: '1', title: 'lamp', when: new Date(0), note: undefined, perhaps: [undefined, () => 1, 'kept'],
       price: { toJSON: () => 12 }, boxed: new String('box'), map: new Map([[1, 2]]), [Symbol('hidden')]: 'x', minus: -0,
+      shade: { colour: 'red', [Symbol('nested')]: { unread: true } },
     };
     const status = (await engine.request({ method: 'POST', path: '/1/indexes/items/batch', body: { requests: [{ action: 'addObject', body: record }] } })).status;
     expect(status).toBe(200);
     await engine.waitForTasks();
     const asJson = JSON.parse(JSON.stringify(record));
-    expect(asJson).toEqual({ objectID: '1', title: 'lamp', when: '1970-01-01T00:00:00.000Z', perhaps: [null, null, 'kept'], price: 12, boxed: 'box', map: {}, minus: 0 });
+    expect(asJson).toEqual({ objectID: '1', title: 'lamp', when: '1970-01-01T00:00:00.000Z', perhaps: [null, null, 'kept'], price: 12, boxed: 'box', map: {}, minus: 0, shade: { colour: 'red' } });
+    // a hit made from the record as it was received (not packed yet) leaves its symbol keys out too
+    const { hits } = (await engine.request({ method: 'POST', path: '/1/indexes/items/query', body: { query: 'lamp', attributesToHighlight: [] } })).body as { hits: Array<Record<string, unknown>> };
+    expect(hits[0]).toStrictEqual(asJson);
+    expect([Object.getOwnPropertySymbols(hits[0]), Object.getOwnPropertySymbols(hits[0]!.shade)]).toEqual([[], []]);
     const read = async (e: Lantern) => (await e.request({ method: 'GET', path: '/1/indexes/items/1' })).body;
     expect(await read(engine)).toStrictEqual(asJson);
+    expect(Object.getOwnPropertySymbols((await read(engine) as { shade: object }).shade)).toEqual([]);
     expect(await read(await restarted(engine, dir))).toStrictEqual(asJson);
   });
 
