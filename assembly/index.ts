@@ -14,6 +14,7 @@ import { params } from './params';
 import { highlightAll } from './highlight';
 import { beginExport, beginImport, exportSome, importSome } from './snapshot';
 import { warmPrefixCache } from './prefix-warming';
+import { IDLE_STEP, listNewTerms as listTermsStep } from './first-letter-typos';
 import { invalidatePrefixCache as dropPrefixCache, entryCount, hasEntries, notePosting } from './prefix-cache';
 import { sortByKeys } from './radix-sort';
 import { invalidateWordMemo } from './word-memo';
@@ -174,6 +175,9 @@ export function prepareSearches(): void { layOutCaches(docCapacity); }
 
 /** Builds one one-letter prefix's cache entry ahead of its first ask: WARM_MORE, WARM_DONE or WARM_UNLAID (see prefix-warming.ts). */
 export function warmPrefixes(): i32 { return warmPrefixCache(docCapacity); }
+
+/** Lists a step of the dictionary's terms not listed yet for typo'd words' other first letters (see first-letter-typos.ts): 1 when every term is. */
+export function listNewTerms(): i32 { return listTermsStep(IDLE_STEP) ? 1 : 0; }
 
 /** Scratch: a query; reads its words (for `highlight`) without searching. */
 export function prepareQuery(): void { prepareQueryWords(); }

@@ -18,6 +18,8 @@ import {
 } from './trie-order';
 import { MAX_TYPOS, recordMatch as emitTerm, recordSubtreeMatch as emitTerms } from './wordsets';
 import { subtreeCacheKey } from './prefix-cache';
+import { SEARCH_STEP, candidatesOf, termsListed } from './first-letter-typos';
+import { termUnitLength, termUnitStart, termUnits } from './dictionary';
 
 export const MAX_WORDS = 32;
 export const NO_MATCH = 1000;
@@ -269,7 +271,21 @@ export function matchWord(w: i32): void {
   if (length == 0) return;
   orderTrie();
   childrenAt = childEntries.ptr;
-  walkChildren(-1, rootChildrenFrom, rootChildrenEnd, 0, 0, maxTypos == 0 ? nextCharsMask(0) : -1, NO_MATCH, 0);
+  const reach = maxTypos == 0 ? nextCharsMask(0) : -1;
+  // a whole word allowed a typo: its own first letter walked, the others looked up (see first-letter-typos.ts)
+  if (!prefix && wordBudget > 0 && termsListed(SEARCH_STEP)) {
+    const own = rootChildOf(load<i32>(unitsAt));
+    if (own >= 0) walkChildren(-1, own, own + 1, 0, 0, reach, NO_MATCH, 0);
+    matchOtherFirstLetters();
+    return;
+  }
+  walkChildren(-1, rootChildrenFrom, rootChildrenEnd, 0, 0, reach, NO_MATCH, 0);
+}
+
+/** The root's child entry carrying `c`, or -1. */
+function rootChildOf(c: i32): i32 {
+  for (let k = rootChildrenFrom; k < rootChildrenEnd; k++) if (childField(k, CHILD_CHAR) == c) return k;
+  return -1;
 }
 
 /** Result of `matchToken`: typos (NO_MATCH when none), whether the whole token matched, highlight length. */
@@ -280,6 +296,31 @@ export let tokenHighlightLength: i32 = 0;
 /** Matches the folded units `units[from, from + n)` against word `w` with the walk's rules. */
 export function matchToken(w: i32, units: IntVec, from: i32, n: i32): void {
   selectWord(w);
+  matchUnits(units.ptr + (<usize>from << 2), n);
+}
+
+const candidateTerms = new IntVec();
+
+/**
+ * Emits what the walk would of the selected whole word under every first
+ * letter but its own (see first-letter-typos.ts): each candidate term
+ * starting otherwise matched as a token, one found inside a longer word
+ * as the walk matches it.
+ */
+function matchOtherFirstLetters(): void {
+  candidatesOf(unitsAt, length, wordBudget, candidateTerms);
+  const first = load<i32>(unitsAt);
+  for (let i = 0; i < candidateTerms.length; i++) {
+    const term = candidateTerms.get(i);
+    const at = termUnits.ptr + (<usize>termUnitStart.get(term) << 2);
+    if (load<i32>(at) == first) continue; // walked
+    matchUnits(at, termUnitLength.get(term));
+    if (tokenTypos != NO_MATCH) emitTerm(term, tokenTypos, tokenFull, tokenHighlightLength);
+  }
+}
+
+/** Matches the `n` folded units at `at` against the selected word (see matchToken). */
+function matchUnits(at: usize, n: i32): void {
   tokenTypos = NO_MATCH;
   if (length == 0) return;
   let bestPrefix = NO_MATCH;
@@ -287,7 +328,7 @@ export function matchToken(w: i32, units: IntVec, from: i32, n: i32): void {
   let rowMin = 0;
   const depthLimit = n < MAX_TOKEN_UNITS ? n : MAX_TOKEN_UNITS;
   for (let d = 1; d <= depthLimit; d++) {
-    const c = units.get(from + d - 1);
+    const c = load<i32>(at + (<usize>(d - 1) << 2));
     if (c == <i32>INNER_MARK) {
       // a word found inside a longer word (see emitInnerWord): its last unit
       const whole = fullAt(d - 1);

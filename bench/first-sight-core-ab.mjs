@@ -12,7 +12,12 @@
 // buildQueries: 60 phrases), where a keystroke meets the prefixes and
 // words the ones before it met: what the core's caches are for.
 //
-//   node --max-old-space-size=4096 bench/first-sight-core-ab.mjs --a DIST_A --b DIST_B [--set zipf2] [--query-shape typed2|prefix|typoAny|asYouType] [--records 100000] [--queries 2000]
+// With --idle, each build's core first does what the engine's idle time
+// after an import would, where the build has it: its terms listed for the
+// lookup of a typo'd word's other first letters (CoreIndex.listNewTerms;
+// a search with more than a few terms unlisted walks those letters).
+//
+//   node --max-old-space-size=4096 bench/first-sight-core-ab.mjs --a DIST_A --b DIST_B [--set zipf2] [--query-shape typed2|prefix|typoAny|asYouType] [--records 100000] [--queries 2000] [--idle]
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,6 +31,7 @@ const { values } = parseArgs({
     a: { type: 'string' }, b: { type: 'string' },
     set: { type: 'string', default: 'zipf2' }, 'query-shape': { type: 'string', default: 'typed2' },
     records: { type: 'string', default: '100000' }, queries: { type: 'string', default: '2000' }, seed: { type: 'string', default: '25' },
+    idle: { type: 'boolean', default: false },
   },
 });
 if (!values.a || !values.b) throw new Error('usage: node bench/first-sight-core-ab.mjs --a DIST_A --b DIST_B');
@@ -49,7 +55,11 @@ const all = asYouType ? keystrokes(corpusFor()) : shapedQueries(corpusFor(), WAR
 const builds = [];
 for (const dist of [values.a, values.b]) {
   const [lantern] = await loadLibraries(['lantern'], resolve(dist));
-  builds.push(/** @type {import('./peers.mjs').LanternInstance} */ (await lantern.build(corpusFor())));
+  const build = /** @type {import('./peers.mjs').LanternInstance} */ (await lantern.build(corpusFor()));
+  /** @type {{ listNewTerms?: () => boolean }} a build before the lookup has none */
+  const core = build.index.coreIndex;
+  if (values.idle && core.listNewTerms) while (!core.listNewTerms());
+  builds.push(build);
   settleHeap();
 }
 for (const { query } of all.slice(0, WARMUP)) for (const build of builds) build.coreSearch(query);

@@ -355,6 +355,14 @@ export class CoreIndex {
    */
   warmPrefixes(): WarmStep { return this.core.warmPrefixes() as WarmStep; }
 
+  /**
+   * Lists a step of the dictionary's new terms for the lookup of a typo'd
+   * word's other first letters (assembly/first-letter-typos.ts), in idle
+   * time (src/index/prefix-warming.ts); whether every term is listed. A
+   * search walks those letters until then.
+   */
+  listNewTerms(): boolean { return this.core.listNewTerms() === 1; }
+
   /** The ranked query words of the last search that matched no record at all (bit w = word w). */
   unmatchedWords(): number { return this.core.unmatchedWords(); }
 

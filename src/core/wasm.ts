@@ -26,6 +26,7 @@ export interface CoreExports {
   prepareQuery(): void;
   prepareSearches(): void;
   warmPrefixes(): number;
+  listNewTerms(): number;
   unmatchedWords(): number;
   candidatesPtr(): number;
   candidateWords(): number;

@@ -6,6 +6,11 @@
 // costliest to decode first, as a second ask would cache it
 // (assembly/prefix-warming.ts), until no letter worth it is left.
 //
+// Before any letter, the steps list the dictionary's new terms for the
+// lookup of a typo'd word's other first letters (assembly/first-letter-typos.ts),
+// 2,048 terms a step: until every term is listed, searches walk those
+// letters, and listing them as they were made slowed imports.
+//
 // An index of 65,536 records or more reserves its caches' room when they
 // are first laid out, for the records it holds then: laid out in a pause
 // of an import, they would be reserved for its first batches only. There
@@ -47,6 +52,7 @@ export class PrefixWarming {
   }
 
   private step(core: CoreIndex | undefined): boolean {
+    if (core && !core.listNewTerms()) return true;
     const done = core?.warmPrefixes() ?? WARM_STEP.done;
     this.waitingForSearch = done === WARM_STEP.unlaid;
     return done === WARM_STEP.more;

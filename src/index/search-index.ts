@@ -651,7 +651,7 @@ export class SearchIndex {
     this.lastBuildTimeS = Math.round((performance.now() - started) / 1000);
   }
 
-  /** The index is dropped from its catalog: its idle work (warming, packing) stops. */
+  /** The index is dropped from its catalog, or its engine closed: its idle work (warming, packing) stops. */
   letGo(): void {
     this.prefixWarming.cancel();
     this.records.letGo();

@@ -18,7 +18,8 @@
 // 6. query types: prefixLast, prefixAll, prefixNone; a prefix match counts no
 //    typo and is not exact, a prefix may carry a typo, a term reachable both
 //    ways counts the fewest typos;
-// 7. on seeded random words, the trie walk finds what a direct computation
+// 7. on seeded random words, the trie walk (and, for whole words under
+//    another first letter, its lookup) finds what a direct computation
 //    finds, for every mode;
 // 8. an index that never held a record finds nothing, first and next time.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -122,6 +123,65 @@ describe('length thresholds (minWordSizefor1Typo 4, minWordSizefor2Typos 8)', ()
     // "straße" folds to "strasse" (7 units): one typo allowed.
     expect(typosFor('strasse', 'straße')).toBe(0);
     expect(typosFor('strassa', 'straße')).toBe(1);
+  });
+});
+
+// A whole word allowed a typo is walked under its own first letter only;
+// the terms starting otherwise are looked up by their units after the first
+// (assembly/first-letter-typos.ts), within one deletion: long words, runs
+// of one letter, and each way a first letter goes wrong.
+describe('whole words: their own first letter walked, the others looked up', () => {
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  const wordOf = (n: number) => Array.from({ length: n }, (_, i) => letters[(i * 7) % 26]).join('');
+  const substitute = (w: string, i: number) => w.slice(0, i) + (w[i] === 'z' ? 'y' : 'z') + w.slice(i + 1);
+  /** Each way a first letter goes wrong: substituted, a letter put before it, the first two swapped, deleted. */
+  const wrongFirst = (w: string) => [substitute(w, 0), `q${w}`, w[1] + w[0] + w.slice(2), w.slice(1)];
+
+  it('a word allowed two typos: each way its first letter goes wrong, and one more typo (three), not two more', () => {
+    for (const n of [8, 13, 20]) {
+      const typed = wordOf(n);
+      for (const term of wrongFirst(typed)) {
+        expect(typosFor(term, typed), `"${term}" for "${typed}"`).toBe(2);
+        expect(typosFor(substitute(term, term.length - 2), typed), `"${term}" and one more`).toBe(3);
+        expect(typosFor(substitute(substitute(term, term.length - 2), term.length - 5), typed), `"${term}" and two more`).toBeNull();
+      }
+      // its first two letters deleted
+      expect(typosFor(typed.slice(2), typed)).toBe(3);
+    }
+  });
+
+  it('a word allowed one typo: each way its first letter goes wrong (two), not with one more', () => {
+    const typed = wordOf(6);
+    for (const term of wrongFirst(typed)) {
+      expect(typosFor(term, typed), `"${term}" for "${typed}"`).toBe(2);
+      expect(typosFor(substitute(term, term.length - 2), typed), `"${term}" and one more`).toBeNull();
+    }
+  });
+
+  // Terms are listed for the lookup in steps (idle time, 2,048 a step; a search lists them when
+  // 32 or fewer are left, and walks otherwise): an index listed whole answers as one whose searches walked.
+  it('a dictionary listed in steps answers as one whose searches walked', () => {
+    const rnd = prng(7);
+    const word = () => Array.from({ length: 5 + Math.floor(rnd() * 6) }, () => 'abcdefgh'[Math.floor(rnd() * 8)]).join('');
+    const words = [...new Set(Array.from({ length: 6000 }, word))];
+    const queries = Array.from({ length: 12 }, () => substitute(words[Math.floor(rnd() * words.length)], 0));
+    const searched = build(words);
+    const listed = build(words);
+    let steps = 1;
+    while (!listed.listNewTerms()) steps++;
+    expect(steps).toBe(Math.ceil(words.length / 2048));
+    for (const q of queries) {
+      const hits = (core: typeof searched) => search(core, q, { ...whole, criteria: [], length: 10000 }).hits.map((h) => [h.id, h.typos]).sort((a, b) => a[0] - b[0]);
+      expect(hits(listed), `"${q}"`).toEqual(hits(searched));
+    }
+    expect(searched.listNewTerms()).toBe(false); // its searches listed none, and walked
+  });
+
+  it('letters deleted within runs of one letter, under the word\'s first letter and another', () => {
+    expect(typosFor('llama', 'lama')).toBe(1);
+    expect(typosFor('bookkeeper', 'bokeeper')).toBe(2);
+    expect(typosFor('zookkeeper', 'bookeeper')).toBe(3);
+    expect(typosFor('zookkeeper', 'bookeper')).toBeNull();
   });
 });
 
@@ -368,9 +428,11 @@ describe.each([
     return out;
   }
 
-  for (const [mode, prefix] of [['prefixNone', false], ['prefixLast', true]] as const) {
-    it(`${mode}: same records, same typo counts, same highlighted tokens`, () => {
+  // a whole word's other first letters are walked until the terms are listed, then looked up (first-letter-typos.ts)
+  for (const [mode, prefix, listed] of [['prefixNone', false, false], ['prefixNone', false, true], ['prefixLast', true, true]] as const) {
+    it(`${mode}${listed ? ', terms listed' : ''}: same records, same typo counts, same highlighted tokens`, () => {
       const core = build(words);
+      if (listed) while (!core.listNewTerms());
       let typoMatched = 0;
       let unscreened = 0;
       for (const q of queries) {
@@ -430,5 +492,14 @@ describe('a word found inside a longer word', () => {
     expect(exactHits).toEqual([{ id: 1, typos: 0, exact: 1 }, { id: 0, typos: 0, exact: 0 }, { id: 3, typos: 1, exact: 0 }]);
     expect(search(core, 'bsll', whole).hits.map((h) => [h.id, h.typos]).sort()).toEqual([[0, 1], [1, 1], [3, 1]]);
     expect(ids(core, 'bal').sort()).toEqual([0, 1]);
+  });
+
+  it('matches under another first letter as the word would: the typo counted two', () => {
+    const core = build([`football ball${INNER}`, 'ball', 'other', `bell${INNER}`]);
+    expect(search(core, 'wall', whole).hits.map((h) => [h.id, h.typos]).sort()).toEqual([[0, 2], [1, 2]]);
+    expect(search(core, 'xbell', whole).hits.map((h) => [h.id, h.typos])).toEqual([[3, 2]]);
+    // two typos allowed: the first letter's and one more, at the word's end, beside the mark
+    const long = build([`elephant${INNER}`, 'other']);
+    expect(search(long, 'xlephanr', whole).hits.map((h) => [h.id, h.typos])).toEqual([[0, 3]]);
   });
 });

@@ -1,10 +1,11 @@
 // Once writes pause, an index's core caches its one-letter prefixes ahead of
-// their first ask (src/index/prefix-warming.ts): after an import through
-// the API, and after the index is restored from its store. The core's own
+// their first ask (src/index/prefix-warming.ts), and lists its terms for
+// typo'd words' other first letters: after an import through the API, and
+// after the index is restored from its store. The core's own
 // suite (test/core/prefix-cache.test.ts) holds that warmed pages are right.
 import { afterEach, describe, expect, it } from 'vitest';
 import { caller, cleanup, closeEngine, openAt, tempDir } from './helpers.js';
-import type { Lantern } from '../../src/lantern.js';
+import { Lantern } from '../../src/lantern.js';
 import { prng } from '../support/random.js';
 
 afterEach(cleanup);
@@ -38,6 +39,9 @@ describe('prefix warming', () => {
     await engine.waitForTasks();
     const warmed = await settledEntries(engine, 'titles');
     expect(warmed).toBeGreaterThanOrEqual(6);
+    // and the dictionary's terms were listed for typo'd words' other first letters (assembly/first-letter-typos.ts)
+    const termsListed = (e: Lantern) => e.catalog.index('titles')!.coreIndex.listNewTerms();
+    expect(termsListed(engine)).toBe(true);
     // the costliest letter's first ask finds its entry
     const answer = await call('POST', '/1/indexes/titles/query', { query: 'a' });
     expect(answer.body.nbHits).toBeGreaterThan(1000);
@@ -47,7 +51,19 @@ describe('prefix warming', () => {
 
     const reopened = await openAt(dir);
     expect(await settledEntries(reopened, 'titles')).toBe(warmed);
+    expect(termsListed(reopened)).toBe(true);
     expect((await caller(reopened)('POST', '/1/indexes/titles/query', { query: 'a' })).body).toMatchObject({ nbHits: answer.body.nbHits });
+  });
+
+  it('does no more idle work once its engine is closed', async () => {
+    const engine = await Lantern.open({});
+    expect((await caller(engine)('POST', '/1/indexes/titles/batch', { requests: records().map((body) => ({ action: 'addObject', body })) })).status).toBe(200);
+    await engine.waitForTasks();
+    const core = engine.catalog.index('titles')!.coreIndex;
+    await engine.close(); // in memory: well within the quiet time writes leave before idle work
+    await pause(1000);
+    expect(core.prefixCacheEntries).toBe(0);
+    expect(core.listNewTerms()).toBe(false); // one step of its terms, not all of them
   });
 
   it('waits for a search in an index of 65,536 records or more, whose caches reserve their room when first laid out', async () => {
