@@ -54,7 +54,7 @@ export function termsListed(step: i32): bool {
 /** Lists up to `step` of the terms not listed yet, the oldest first; whether every term is listed. */
 export function listNewTerms(step: i32): bool {
   const end = termCount - listed > step ? listed + step : termCount;
-  if (end > listed) growBucketsFor(entryTerm.length + (termCount - listed) * ENTRIES_PER_TERM);
+  if (end > listed) reserveFor(entryTerm.length + (termCount - listed) * ENTRIES_PER_TERM);
   for (; listed < end; listed++) listTerm(listed, termUnits.ptr + (<usize>termUnitStart.get(listed) << 2), termUnitLength.get(listed));
   return listed == termCount;
 }
@@ -97,6 +97,20 @@ function listTerm(term: i32, at: usize, n: i32): void {
   }
 }
 
+/**
+ * Room for `entries` entries, taken once for the terms about to be
+ * listed: the buckets grown (relinking every entry once, where doubling
+ * relinked them each time) and the entries' vectors reserved with an
+ * eighth to spare (doubling left up to half of each unused, and the
+ * blocks it let go of as holes).
+ */
+function reserveFor(entries: i32): void {
+  growBucketsFor(entries);
+  entryHash.reserveSpared(entries);
+  entryTerm.reserveSpared(entries);
+  entryNext.reserveSpared(entries);
+}
+
 function add(hash: u32, term: i32): void {
   if (entryTerm.length >= (bucketBits == 0 ? 0 : 1 << bucketBits)) growBucketsFor(entryTerm.length + 1);
   const e = entryTerm.length;
@@ -107,11 +121,7 @@ function add(hash: u32, term: i32): void {
   heads.set(b, e + 1);
 }
 
-/**
- * Makes the buckets at least `entries` (one entry a bucket at most, on
- * average), linking every entry again when they grow: all at once for the
- * terms about to be listed, where doubling relinked every entry each time.
- */
+/** Makes the buckets at least `entries` (one entry a bucket at most, on average), linking every entry again when they grow. */
 function growBucketsFor(entries: i32): void {
   let bits = bucketBits == 0 ? 12 : bucketBits;
   while ((1 << bits) < entries) bits++;
