@@ -10,7 +10,10 @@
 // raised by one (when it allows a typo at all): the first-letter typo
 // counts two, and a word long enough for two typos may have one more
 // (counted three). The same recurrence matches single tokens for
-// highlighting, so highlighted words are exactly the matched ones.
+// highlighting, so highlighted words are exactly the matched ones, and
+// the candidates of a whole word under other first letters, which are
+// looked up rather than walked once the terms are listed
+// (first-letter-typos.ts).
 import { IntVec } from './buffers';
 import { INNER_MARK, MAX_TOKEN_UNITS } from './text';
 import {
