@@ -88,12 +88,26 @@ function hashSkipping(at: usize, n: i32, skip: i32): u32 {
 function listTerm(term: i32, at: usize, n: i32): void {
   if (n > 0 && unitAt(at, n - 1) == <i32>INNER_MARK) n--;
   if (n == 0) return;
-  const rest = at + 4;
-  const m = n - 1;
-  add(hashSkipping(rest, m, -1), term);
-  for (let i = 0; i < m; i++) {
-    if (i > 0 && unitAt(rest, i) == unitAt(rest, i - 1)) continue;
-    add(hashSkipping(rest, m, i), term);
+  hashesOf(at + 4, n - 1, true);
+  for (let i = 0; i < hashes.length; i++) add(<u32>hashes.get(i), term);
+}
+
+/** The hashes hashesOf last made. */
+const hashes = new IntVec();
+
+/**
+ * Puts in `hashes` the hash of the `n` units at `at` and, with
+ * `deletions`, of each string one deletion makes of them: deleting one of
+ * a run of equal units makes one string, hashed once. Terms are listed and
+ * words looked up by the same strings.
+ */
+function hashesOf(at: usize, n: i32, deletions: bool): void {
+  hashes.length = 0;
+  hashes.push(<i32>hashSkipping(at, n, -1));
+  if (!deletions) return;
+  for (let i = 0; i < n; i++) {
+    if (i > 0 && unitAt(at, i) == unitAt(at, i - 1)) continue;
+    hashes.push(<i32>hashSkipping(at, n, i));
   }
 }
 
@@ -152,7 +166,7 @@ const made = new IntVec();
 export function candidatesOf(at: usize, n: i32, budget: i32, into: IntVec): void {
   into.length = 0;
   if (bucketBits == 0 || n == 0) return;
-  while (termStamp.length < listed) termStamp.push(0);
+  termStamp.growZeroed(listed);
   stamp++;
   const deletions = budget >= 2;
   lookUp(at + 4, n - 1, deletions, into); // w[1..]
@@ -167,12 +181,8 @@ export function candidatesOf(at: usize, n: i32, budget: i32, into: IntVec): void
 
 /** Collects the terms listed under the `n` units at `at`, and with `deletions` under each string one deletion makes of them. */
 function lookUp(at: usize, n: i32, deletions: bool, into: IntVec): void {
-  collect(hashSkipping(at, n, -1), into);
-  if (!deletions) return;
-  for (let i = 0; i < n; i++) {
-    if (i > 0 && unitAt(at, i) == unitAt(at, i - 1)) continue;
-    collect(hashSkipping(at, n, i), into);
-  }
+  hashesOf(at, n, deletions);
+  for (let i = 0; i < hashes.length; i++) collect(<u32>hashes.get(i), into);
 }
 
 function collect(hash: u32, into: IntVec): void {
