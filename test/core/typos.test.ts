@@ -22,6 +22,7 @@
 //    another first letter, its lookup) finds what a direct computation
 //    finds, for every mode;
 // 8. an index that never held a record finds nothing, first and next time.
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CoreIndex, type CoreQuery } from '../../src/core/core-index.js';
 import { CRITERION, build, ids, query, ready, search } from './helpers.js';
@@ -175,6 +176,35 @@ describe('whole words: their own first letter walked, the others looked up', () 
       expect(hits(listed), `"${q}"`).toEqual(hits(searched));
     }
     expect(searched.listNewTerms()).toBe(false); // its searches listed none, and walked
+  });
+
+  it('on the TED talks, typo\'d words find with their terms listed what their searches found walking', () => {
+    const talks = JSON.parse(readFileSync(new URL('../fixtures/talks.json', import.meta.url), 'utf8')) as Array<{ name: string }>;
+    const titles = talks.map((t) => t.name);
+    const walked = build(titles);
+    const listed = build(titles);
+    while (!listed.listNewTerms());
+    const rnd = prng(11);
+    const words = titles.flatMap((t) => t.toLowerCase().split(/[^a-z]+/)).filter((w) => w.length >= 4);
+    // a letter substituted, deleted or put in, at the first letter a third of the time
+    const typo = (w: string) => {
+      const i = Math.floor(rnd() * 3) === 0 ? 0 : 1 + Math.floor(rnd() * (w.length - 1));
+      const kind = Math.floor(rnd() * 3);
+      return kind === 0 ? substitute(w, i) : kind === 1 ? w.slice(0, i) + w.slice(i + 1) : `${w.slice(0, i)}x${w.slice(i)}`;
+    };
+    let typoMatches = 0;
+    for (let q = 0; q < 120; q++) {
+      const pick = () => typo(words[Math.floor(rnd() * words.length)]);
+      const query = q % 2 === 0 ? pick() : `${pick()} ${pick()}`;
+      for (const queryType of ['prefixNone', 'prefixLast'] as const) {
+        const hits = (core: typeof walked) => search(core, query, { queryType, criteria: [], length: 10000 }).hits.map((h) => [h.id, h.typos]).sort((a, b) => a[0] - b[0]);
+        const found = hits(walked);
+        expect(hits(listed), `"${query}", ${queryType}`).toEqual(found);
+        typoMatches += found.filter(([, typos]) => typos > 0).length;
+      }
+    }
+    expect(typoMatches).toBeGreaterThan(200); // the queries exercise typo matches
+    expect(walked.listNewTerms()).toBe(false); // its searches listed none, and walked
   });
 
   it('letters deleted within runs of one letter, under the word\'s first letter and another', () => {
