@@ -130,7 +130,7 @@ const RESERVE_PIECE: usize = 1 << 28;
 
 /**
  * Makes room for about `bytes` more in the heap at once: growing memory as
- * an import fills it (a 32nd at a time) costs more each time the memory is
+ * an import fills it (a quarter at a time) costs more each time the memory is
  * larger, while growing a small memory once costs little.
  */
 function reserveHeap(bytes: usize): void {
