@@ -26,7 +26,8 @@
 // the walk would emit; the walk keeps the word's own first letter.
 //
 // Terms are listed after the dictionary makes them, in steps while the
-// thread is idle (src/index/prefix-warming.ts), and by a search when no
+// thread is idle (src/index/prefix-warming.ts, which also lists them
+// before a search when few enough are left), and by a search when no
 // more than SEARCH_STEP are left; until every term is, a search walks as
 // before (listing 256 terms took a search 0.3-0.5 ms more on the cities).
 // Listed as the dictionary made them, they took an import of the 135k
@@ -50,6 +51,9 @@ let listed = 0;
 export function termsListed(step: i32): bool {
   return termCount - listed <= step && listNewTerms(step);
 }
+
+/** The terms not listed yet. */
+export function termsLeftToList(): i32 { return termCount - listed; }
 
 /** Lists up to `step` of the terms not listed yet, the oldest first; whether every term is listed. */
 export function listNewTerms(step: i32): bool {

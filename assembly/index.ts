@@ -14,7 +14,7 @@ import { params } from './params';
 import { highlightAll } from './highlight';
 import { beginExport, beginImport, exportSome, importSome } from './snapshot';
 import { warmPrefixCache } from './prefix-warming';
-import { IDLE_STEP, listNewTerms as listTermsStep } from './first-letter-typos';
+import { IDLE_STEP, listNewTerms as listTermsStep, termsLeftToList } from './first-letter-typos';
 import { invalidatePrefixCache as dropPrefixCache, entryCount, hasEntries, notePosting } from './prefix-cache';
 import { sortByKeys } from './radix-sort';
 import { invalidateWordMemo } from './word-memo';
@@ -178,6 +178,9 @@ export function warmPrefixes(): i32 { return warmPrefixCache(docCapacity); }
 
 /** Lists a step of the dictionary's terms not listed yet for typo'd words' other first letters (see first-letter-typos.ts): 1 when every term is. */
 export function listNewTerms(): i32 { return listTermsStep(IDLE_STEP) ? 1 : 0; }
+
+/** The dictionary's terms not listed yet for typo'd words' other first letters. */
+export function termsToList(): i32 { return termsLeftToList(); }
 
 /** Scratch: a query; reads its words (for `highlight`) without searching. */
 export function prepareQuery(): void { prepareQueryWords(); }

@@ -363,6 +363,9 @@ export class CoreIndex {
    */
   listNewTerms(): boolean { return this.core.listNewTerms() === 1; }
 
+  /** The dictionary's terms not listed yet (see listNewTerms). */
+  get termsToList(): number { return this.core.termsToList(); }
+
   /** The ranked query words of the last search that matched no record at all (bit w = word w). */
   unmatchedWords(): number { return this.core.unmatchedWords(); }
 

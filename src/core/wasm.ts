@@ -27,6 +27,7 @@ export interface CoreExports {
   prepareSearches(): void;
   warmPrefixes(): number;
   listNewTerms(): number;
+  termsToList(): number;
   unmatchedWords(): number;
   candidatesPtr(): number;
   candidateWords(): number;

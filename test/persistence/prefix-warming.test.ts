@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { caller, cleanup, closeEngine, openAt, tempDir } from './helpers.js';
 import { Lantern } from '../../src/lantern.js';
+import { SEARCH_LISTING } from '../../src/index/prefix-warming.js';
 import { prng } from '../support/random.js';
 
 afterEach(cleanup);
@@ -53,6 +54,27 @@ describe('prefix warming', () => {
     expect(await settledEntries(reopened, 'titles')).toBe(warmed);
     expect(termsListed(reopened)).toBe(true);
     expect((await caller(reopened)('POST', '/1/indexes/titles/query', { query: 'a' })).body).toMatchObject({ nbHits: answer.body.nbHits });
+  });
+
+  it('lists the terms left before a search right after an import when few enough, and leaves more to idle steps', async () => {
+    const engine = await Lantern.open({});
+    const call = caller(engine);
+    const batch = (objects: Array<{ objectID: string; title: string }>) => ({ requests: objects.map((body) => ({ action: 'addObject', body })) });
+    expect((await call('POST', '/1/indexes/titles/batch', batch(records()))).status).toBe(200);
+    const names = Array.from({ length: SEARCH_LISTING + 4000 }, (_, i) => ({ objectID: String(i), title: `w${i.toString(36)}z` }));
+    expect((await call('POST', '/1/indexes/names/batch', batch(names))).status).toBe(200);
+    await engine.waitForTasks();
+    const core = (indexName: string) => engine.catalog.index(indexName)!.coreIndex;
+    // no idle step has run yet: more than one step's terms are left in both
+    expect(core('titles').termsToList).toBeGreaterThan(2048);
+    expect(core('names').termsToList).toBeGreaterThan(SEARCH_LISTING);
+    // a typo on the first letter: the word is looked up under the others once the terms are listed
+    expect((await call('POST', '/1/indexes/titles/query', { query: 'zb1q' })).status).toBe(200);
+    expect(core('titles').termsToList).toBe(0);
+    const left = core('names').termsToList;
+    expect((await call('POST', '/1/indexes/names/query', { query: 'xw1z' })).status).toBe(200);
+    expect(core('names').termsToList).toBe(left);
+    await engine.close();
   });
 
   it('does no more idle work once its engine is closed', async () => {
