@@ -12,7 +12,9 @@
 // letters, and listing them as they were made slowed imports. A search that
 // finds at most SEARCH_LISTING terms left lists them first: a search right
 // after an import (no idle time between) then looks up too, for a one-time
-// cost of a few ms (the 15k terms of 100k generated records: ~6 ms).
+// cost of a few ms (the 15k terms of 100k generated records: ~6 ms). So
+// does a write applied while searches arrive, which readies the ranks for
+// the next search through the same call (IndexCatalog.computeRanksOf).
 //
 // An index of 65,536 records or more reserves its caches' room when they
 // are first laid out, for the records it holds then: laid out in a pause
