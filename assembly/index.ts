@@ -14,6 +14,7 @@ import { params } from './params';
 import { highlightAll } from './highlight';
 import { beginExport, beginImport, exportSome, importSome } from './snapshot';
 import { warmPrefixCache } from './prefix-warming';
+import { trieOrdered } from './trie-order';
 import { IDLE_STEP, listNewTerms as listTermsStep, termsLeftToList } from './first-letter-typos';
 import { invalidatePrefixCache as dropPrefixCache, entryCount, hasEntries, notePosting } from './prefix-cache';
 import { sortByKeys } from './radix-sort';
@@ -277,6 +278,8 @@ export function blocksDecoded(): f64 { return <f64>boundedBlocksDecoded; }
 export function blocksSkipped(): f64 { return <f64>boundedBlocksSkipped; }
 /** Entries the prefix cache keeps now (see prefix-cache.ts). */
 export function prefixCacheEntries(): i32 { return entryCount(); }
+/** 1 when the walk's copy of the dictionary trie is up to date (see trie-order.ts), 0 when the next search copies it. */
+export function walkCopyCurrent(): i32 { return trieOrdered() ? 1 : 0; }
 
 /** Scratch: a key's HMAC states (SIGNER_WORDS words); returns the slot they are kept in (see hmac-screen.ts). */
 export function storeSigner(): i32 { return storeSignerState(scratchBase()); }

@@ -17,7 +17,7 @@
 import { IntVec } from './buffers';
 import { INNER_MARK, MAX_TOKEN_UNITS } from './text';
 import {
-  CHILD_CHAR, CHILD_FIELDS, CHILD_FROM, CHILD_MASK, CHILD_TERM, charBit, childEntries, childNode, orderTrie, orderedNode, rootChildrenEnd, rootChildrenFrom, subtreeTermsInto,
+  CHILD_CHAR, CHILD_FIELDS, CHILD_FROM, CHILD_MASK, CHILD_TERM, charBit, childEntries, childNode, orderTrieForSearch, orderedNode, rootChildrenEnd, rootChildrenFrom, subtreeTermsInto,
 } from './trie-order';
 import { MAX_TYPOS, recordMatch as emitTerm, recordSubtreeMatch as emitTerms } from './wordsets';
 import { subtreeCacheKey } from './prefix-cache';
@@ -272,7 +272,7 @@ function emitInnerWord(term: i32, whole: i32, depth: i32, bestPrefix: i32, bestP
 export function matchWord(w: i32): void {
   selectWord(w);
   if (length == 0) return;
-  orderTrie();
+  orderTrieForSearch();
   childrenAt = childEntries.ptr;
   const reach = maxTypos == 0 ? nextCharsMask(0) : -1;
   // a whole word allowed a typo: its own first letter walked, the others looked up (see first-letter-typos.ts)

@@ -12,7 +12,7 @@
 import { IntVec } from './buffers';
 import { INNER_MARK } from './text';
 import { admitEntry, cacheFull, decodingCost, hasEntry, subtreeCacheKey, worthCaching } from './prefix-cache';
-import { orderTrie, orderedChar, orderedEnd, orderedNode, subtreeTermsInto } from './trie-order';
+import { orderTrie, orderTrieAhead, orderedChar, orderedEnd, orderedNode, subtreeTermsInto } from './trie-order';
 import { postings } from './store';
 import { termCount } from './dictionary';
 import { cachesLaidOutFor, layOutCaches } from './wordsets';
@@ -69,6 +69,8 @@ const terms = new IntVec();
  * engine steps again after one.
  */
 export function warmPrefixCache(records: i32): i32 {
+  // whether or not any entry is built: the walk's copy of the trie is a first search's too
+  orderTrieAhead();
   // an entry takes ~2.5 bytes a record (see entryBytes, and the layout's room)
   if (<u64>records * 5 > <u64>MAX_ENTRY_BYTES * 2) return WARM_DONE;
   if (!cachesLaidOutFor(records)) return WARM_UNLAID;

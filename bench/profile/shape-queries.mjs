@@ -21,14 +21,19 @@
 // peer is built too and asked each query just before Lantern, as shapes.mjs
 // times them in turns: the peer's work leaves the caches cold, and Lantern's
 // answers meet them so (the peer's samples fall outside every query's span).
+// With --inclusive, each function's figure counts the samples whose stack
+// holds it (its callees' included), in the band as the self figures are:
+// inclusive.mjs reads a whole profile, where a query's later turns (after an
+// await) start stacks of their own and the peer's samples mix in.
 //
-//   node --max-old-space-size=4096 bench/profile/shape-queries.mjs [--set zipf2] [--shape typed2] [--records 100000] [--queries 1000] [--dist dist] [--out shape.cpuprofile] [--core]
+//   node --max-old-space-size=4096 bench/profile/shape-queries.mjs [--set zipf2] [--shape typed2] [--records 100000] [--queries 1000] [--dist dist] [--out shape.cpuprofile] [--core] [--inclusive]
 //   node --max-old-space-size=8192 bench/profile/shape-queries.mjs --set synthetic --shape typed --records 1000000 [--core | --object-ids]
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { flatDocument, loadLibraries, peerFor, TOP } from '../peers.mjs';
+import { readProfile } from './cpu-profile.mjs';
 import { recordSets } from '../corpus.mjs';
 import { settleHeap, stats } from '../measure.mjs';
 import { QUERY_SHAPES, shapedQueries, typedQueries } from '../queries.mjs';
@@ -47,6 +52,7 @@ const { values } = parseArgs({
     'object-ids': { type: 'boolean', default: false },
     band: { type: 'string', default: '0-100' },
     peer: { type: 'string', default: '' },
+    inclusive: { type: 'boolean', default: false },
   },
 });
 const WARMUP = 50;
@@ -112,12 +118,14 @@ const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
 /** @type {Map<string, number>} */
 const self = new Map();
 const samples = sampledInBand(profile);
+const { stackOf } = readProfile(values.out);
 for (const id of samples) {
   const { callFrame } = /** @type {import('node:inspector').Profiler.ProfileNode} */ (nodes.get(id));
   const name = `${wasmName(callFrame.functionName) ?? (callFrame.functionName || '(anonymous)')} ${callFrame.url.split('/').pop()}:${callFrame.lineNumber + 1}`;
-  self.set(name, (self.get(name) ?? 0) + 1);
+  const names = values.inclusive ? new Set(stackOf(id)) : [name];
+  for (const counted of names) self.set(counted, (self.get(counted) ?? 0) + 1);
 }
-console.log(`${samples.length} samples${values.band === '0-100' ? '' : ` in the queries of the ${values.band} band`}; self samples per function:`);
+console.log(`${samples.length} samples${values.band === '0-100' ? '' : ` in the queries of the ${values.band} band`}; ${values.inclusive ? 'inclusive' : 'self'} samples per function:`);
 for (const [name, count] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) {
   console.log(`${String(count).padStart(7)} ${((100 * count) / samples.length).toFixed(1).padStart(5)}%  ${name}`);
 }

@@ -419,7 +419,7 @@ export class Engine {
     await this.analytics.flush().catch((e: Error) => console.error(`lantern: search events not logged are lost (${e.message.split('\n')[0]})`));
     await this.durability.close();
     // a closed engine does no more work in idle time (packing, warming, listing terms): its app may go on
-    for (const index of this.catalog.indexes.values()) index.letGo();
+    this.catalog.letGo();
   }
 
   /** A queued write: settings that change indexing are built first, then it is applied in slices and observed. */

@@ -433,19 +433,19 @@ describe('a letter too large for a warming step', () => {
   });
 });
 
+/** `count` records of one a-word each, added 10,000 at a time (build's spread of every record overflows the stack here). */
+function words(count: number): CoreIndex {
+  const core = new CoreIndex();
+  core.setAttributes([{ rank: 0, unordered: false }]);
+  for (let from = 0; from < count; from += 10000) {
+    core.addDocuments(Array.from({ length: Math.min(10000, count - from) }, (_, i) => ({ id: from + i, segments: segmentsOf(`a${((from + i) % 5000).toString(36)}`) })));
+  }
+  return core;
+}
+
 // A step fills the entry it builds whole, ~2.5 bytes a record: past ~200k
 // records (a 512 KB entry) no letter is warmed, whatever its postings.
 describe('an index too large for warming steps', () => {
-  /** `count` records of one a-word each, added 10,000 at a time (build's spread of every record overflows the stack here). */
-  function words(count: number): CoreIndex {
-    const core = new CoreIndex();
-    core.setAttributes([{ rank: 0, unordered: false }]);
-    for (let from = 0; from < count; from += 10000) {
-      core.addDocuments(Array.from({ length: Math.min(10000, count - from) }, (_, i) => ({ id: from + i, segments: segmentsOf(`a${((from + i) % 5000).toString(36)}`) })));
-    }
-    return core;
-  }
-
   it('warms no letter, where a smaller one warms it', () => {
     const large = words(240000);
     expect(large.warmPrefixes()).toBe(WARM_STEP.done);
@@ -457,6 +457,37 @@ describe('an index too large for warming steps', () => {
     search(smaller, 'b');
     expect(smaller.warmPrefixes()).toBe(WARM_STEP.more);
     expect(smaller.prefixCacheEntries).toBe(1);
+  });
+});
+
+// A warming step makes the walk's copy of the trie (assembly/trie-order.ts)
+// where it warms nothing too, so that the first search after an import
+// does not (~100 ms for the 135k cities' trie); there, once until a search
+// reads it: an index written in bursts and seldom searched would otherwise
+// copy its whole trie again after each burst.
+describe("the walk's copy of the trie made ahead of a search", () => {
+  const ids = (core: CoreIndex, query: string) => search(core, query).hits.map((h) => h.id);
+
+  it('is made by a step of an index too large to warm, again only once a search read it', () => {
+    const core = words(240000);
+    expect(core.walkCopyCurrent).toBe(false);
+    expect(core.warmPrefixes()).toBe(WARM_STEP.done);
+    expect(core.walkCopyCurrent).toBe(true);
+    core.addDocuments([{ id: 240000, segments: segmentsOf('bnew') }]);
+    expect(core.warmPrefixes()).toBe(WARM_STEP.done);
+    expect(core.walkCopyCurrent).toBe(false);
+    expect(ids(core, 'bnew')).toEqual([240000]);
+    core.addDocuments([{ id: 240001, segments: segmentsOf('bother') }]);
+    expect(core.warmPrefixes()).toBe(WARM_STEP.done);
+    expect(core.walkCopyCurrent).toBe(true);
+    expect(ids(core, 'bothr')).toEqual([240001]);
+  });
+
+  it('is made by a step of an index whose caches a search lays out', () => {
+    const core = words(70000);
+    expect(core.warmPrefixes()).toBe(WARM_STEP.unlaid);
+    expect(core.walkCopyCurrent).toBe(true);
+    expect(ids(core, 'a1')).toEqual(search(words(70000), 'a1').hits.map((h) => h.id));
   });
 });
 
