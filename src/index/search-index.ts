@@ -507,10 +507,30 @@ export class SearchIndex {
   }
 
   private computeRanks(): Array<[number, RankLabels]> {
-    const slots: Array<[number, RankLabels]> = [[0, this.ranksFor(this.plan.custom, 0)], [TIE_SLOT, this.data.tieOrder.update(this.data.records)]];
-    this.plan.sorts.forEach((entry, i) => slots.push([i + 1, this.ranksFor([entry], i + 1)]));
+    return this.rankSlots().map(([slot, labels]) => [slot, labels()]);
+  }
+
+  /**
+   * Brings the order behind rank slot number `k` (in rankSlots' order) up
+   * to date with the data, ahead of computeRanks, which then finds it so:
+   * the ranks readied an order a step while the thread is idle (see
+   * IndexCatalog.readyRanks). Whether there is such a slot.
+   */
+  computeRankSlot(k: number): boolean {
+    const slot = this.rankSlots()[k];
+    slot?.[1]();
+    return slot !== undefined;
+  }
+
+  /** This index's rank slots, each with what computes its labels for the data as it is (from an order kept across writes). */
+  private rankSlots(): Array<[number, () => RankLabels]> {
+    const slots: Array<[number, () => RankLabels]> = [
+      [0, () => this.ranksFor(this.plan.custom, 0)],
+      [TIE_SLOT, () => this.data.tieOrder.update(this.data.records)],
+    ];
+    this.plan.sorts.forEach((entry, i) => slots.push([i + 1, () => this.ranksFor([entry], i + 1)]));
     const distinctAttribute: string | undefined = this.settings.attributeForDistinct;
-    if (distinctAttribute) slots.push([GROUP_SLOT, this.groupsFor(distinctAttribute).update(this.data.records)]);
+    if (distinctAttribute) slots.push([GROUP_SLOT, () => this.groupsFor(distinctAttribute).update(this.data.records)]);
     return slots;
   }
 

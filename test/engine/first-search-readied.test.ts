@@ -51,6 +51,34 @@ describe('the first search after an import', () => {
     await engine.close();
   });
 
+  it('has them readied an order a turn: no step sorts two', async () => {
+    const engine = await Lantern.open();
+    const call = (method: string, path: string, body?: unknown) => engine.request({ method, path, body });
+    await call('PUT', '/1/indexes/ranked/settings', { customRanking: ['desc(views)'], attributeForDistinct: 'views', replicas: ['by_views_asc'] });
+    await call('PUT', '/1/indexes/by_views_asc/settings', { customRanking: ['asc(views)'] });
+    await call('POST', '/1/indexes/by_views_asc/query', { query: '' });
+    await pause(1100);
+    // turns counted by an immediate a turn
+    let turn = 0;
+    let counting = true;
+    const count = () => { turn++; if (counting) setImmediate(count); };
+    setImmediate(count);
+    const turns: number[] = [];
+    const computeRankSlot = SearchIndex.prototype.computeRankSlot;
+    vi.spyOn(SearchIndex.prototype, 'computeRankSlot').mockImplementation(function (this: SearchIndex, k: number) {
+      turns.push(turn);
+      return computeRankSlot.call(this, k);
+    });
+    await call('POST', '/1/indexes/ranked/batch', { requests: records(2000).map((body) => ({ action: 'addObject', body })) });
+    await engine.waitForTasks();
+    expect(await eventually(() => ranksReady(engine, 'ranked'))).toBe(true);
+    counting = false;
+    // the primary's customRanking, ties and groups, the replica's customRanking (and a step past each one's last)
+    expect(turns.length).toBeGreaterThanOrEqual(6);
+    expect(new Set(turns).size).toBe(turns.length);
+    await engine.close();
+  });
+
   it('finds the ranks it would compute, not older ones, after writes that came while they were readied', async () => {
     const engine = await Lantern.open();
     const call = (method: string, path: string, body?: unknown) => engine.request({ method, path, body });

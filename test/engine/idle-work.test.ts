@@ -117,6 +117,24 @@ describe('idle work', () => {
   });
 });
 
+describe('idle work of several kinds', () => {
+  it('runs one slice a turn of the event loop, whatever work it is of: what arrived meanwhile is read between', async () => {
+    // turns counted by an immediate a turn (the check phase, after the poll for I/O)
+    let turn = 0;
+    let counting = true;
+    const count = () => { turn++; if (counting) setImmediate(count); };
+    setImmediate(count);
+    const turnsOfSlices: number[] = [];
+    // due together, as an import leaves its indexes' packing, warming and ranks
+    const works = [1, 2, 3].map(() => new IdleWork(() => { turnsOfSlices.push(turn); return false; }, 20));
+    for (const work of works) work.noteWrite();
+    for (let waited = 0; waited < 2000 && turnsOfSlices.length < works.length; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    counting = false;
+    expect(turnsOfSlices).toHaveLength(3);
+    expect(new Set(turnsOfSlices).size).toBe(3);
+  });
+});
+
 describe('reads counted for idle work', () => {
   it('are the reads the write pacer notes (the router\'s and a replica\'s alike)', () => {
     const before = readsCounted();
