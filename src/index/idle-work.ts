@@ -9,11 +9,12 @@
 // each follow a slice (a slice evicts the caches an answer reads) and
 // steady traffic still lets the work finish. Writes and reads are counted
 // for the whole thread: the work of an index no one writes waits for an
-// import into another too. One slice runs a turn, whatever work it is of:
-// the packing, warming and rank readying of every index fall due together
-// after an import, and run back to back they held the thread for the sum
-// of their slices (~250 ms on the 135k cities) before a search that came
-// meanwhile was read.
+// import into another too. One slice runs a turn, whatever work it is of,
+// and the work that falls due in a turn that had one takes the next turns
+// first come first: the packing, warming and rank readying of every index
+// fall due together after an import, and run back to back they held the
+// thread for the sum of their slices (~250 ms on the 135k cities) before a
+// search that came meanwhile was read.
 
 /** Writes noted in this thread so far. */
 let writes = 0;
@@ -32,16 +33,29 @@ const NOTE_LOST_MS = 1000;
 const sliceRanThisTurn = (): boolean => sliceThisTurn !== undefined && performance.now() - sliceThisTurn < NOTE_LOST_MS;
 
 /**
+ * The work whose slice fell due in a turn that had one, first come first:
+ * the next turn is theirs before any timer's. Set again for a turn later,
+ * the packing of a large import (a slice every turn for a second) took
+ * every turn before the rank readying's came.
+ */
+const waitingForTurn: Array<() => void> = [];
+
+/**
  * Notes that a slice ran in this turn, as it ends: an immediate (a timer
- * where there is none) clears the note on a later one. Looked up at each call, as the
+ * where there is none) begins the next turn. Looked up at each call, as the
  * timers the work waits on are (a test's fake timers replace both).
  */
 function noteSlice(): void {
   sliceThisTurn = performance.now();
   const { setImmediate: immediate } = globalThis as { setImmediate?: (f: () => void) => unknown };
-  const clear = () => { sliceThisTurn = undefined; };
-  if (immediate) immediate(clear);
-  else setTimeout(clear, 0);
+  if (immediate) immediate(beginTurn);
+  else setTimeout(beginTurn, 0);
+}
+
+/** A later turn (after the poll for I/O): the work waiting for one runs, until one of them takes a slice. */
+function beginTurn(): void {
+  sliceThisTurn = undefined;
+  while (sliceThisTurn === undefined && waitingForTurn.length > 0) waitingForTurn.shift()!();
 }
 
 /** Counts a write that left no work (an index packing as it goes): the work of others waits for it all the same. */
@@ -74,6 +88,9 @@ export class IdleWork {
   /** Whether the timer running now was set for a round's wait on reads: then a slice runs whatever came. */
   private waitedOnReads = false;
 
+  /** This work's place among those waiting for a turn (see waitingForTurn). */
+  private readonly takeTurn = (): void => this.run();
+
   /** `step` does a slice of the work and says whether any is left. */
   constructor(private readonly step: () => boolean, private readonly quietMs: number) {}
 
@@ -85,13 +102,18 @@ export class IdleWork {
 
   /** Work came without a write (a search made it possible): it is done once a round of `quietMs` passes without a write. */
   schedule(): void {
-    this.timer ??= this.after(this.quietMs);
+    if (!this.waitsForTurn()) this.timer ??= this.after(this.quietMs);
   }
 
   /** No work is left (or none is wanted any more): nothing waits. */
   cancel(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
+    if (this.waitsForTurn()) waitingForTurn.splice(waitingForTurn.indexOf(this.takeTurn), 1);
+  }
+
+  private waitsForTurn(): boolean {
+    return waitingForTurn.includes(this.takeTurn);
   }
 
   /**
@@ -103,7 +125,7 @@ export class IdleWork {
   private run(): void {
     this.timer = undefined;
     if (sliceRanThisTurn()) {
-      this.timer = this.after(0);
+      waitingForTurn.push(this.takeTurn);
       return;
     }
     const written = writes !== this.writesSeen;

@@ -8,7 +8,8 @@ import { WritePacer } from '../../src/engine/write-pacer.js';
 
 describe('idle work', () => {
   beforeEach(() => { vi.useFakeTimers(); });
-  afterEach(() => { vi.useRealTimers(); });
+  // what is pending runs first: among it the immediate that begins idle work's next turn (see noteSlice)
+  afterEach(() => { vi.runOnlyPendingTimers(); vi.useRealTimers(); });
 
   it('waits for a pause of its length in writes, then runs slices until none is left', () => {
     let left = 3;
@@ -132,6 +133,20 @@ describe('idle work of several kinds', () => {
     counting = false;
     expect(turnsOfSlices).toHaveLength(3);
     expect(new Set(turnsOfSlices).size).toBe(3);
+  });
+
+  it('takes turns: work that slices every turn (a large import\'s packing) lets the others in', async () => {
+    let slices = 0;
+    let otherAt = -1;
+    const long = new IdleWork(() => ++slices < 300, 20);
+    const other = new IdleWork(() => { otherAt = slices; return false; }, 20);
+    long.noteWrite();
+    other.noteWrite();
+    for (let waited = 0; waited < 5000 && (otherAt < 0 || slices < 300); waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(slices).toBe(300);
+    // due together: the other's slice comes within the long work's first turns, not after its 300
+    expect(otherAt).toBeGreaterThanOrEqual(0);
+    expect(otherAt).toBeLessThan(5);
   });
 });
 
