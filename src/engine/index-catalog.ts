@@ -193,9 +193,10 @@ export class IndexCatalog implements StateSection<IndexesPart, WriteOperation & 
 
   /**
    * The indexes whose ranks are readied with an index's: the index (none if
-   * there is none) and its replicas searched lately. A replica no one searched lately folds the changes in at its
-   * next search (a sort anew when they are many), as folded at every write a
-   * dozen sort replicas cost most of a write.
+   * there is none) and its replicas searched lately. A replica no one
+   * searched lately folds the changes in at its next search (a sort anew
+   * when they are many), as folded at every write a dozen sort replicas cost
+   * most of a write.
    */
   private readiedWith(indexName: string): SearchIndex[] {
     const [index, ...replicas] = withReplicas(this.indexes, indexName, true);

@@ -22,9 +22,9 @@ let writes = 0;
 let reads = 0;
 /**
  * When the slice of idle work that ran in this turn of the event loop ended
- * (the next one waits for another turn); undefined once a later turn began. A note
- * a second old counts for nothing, should its clearing be lost (a test's
- * fake timers uninstalled before they ran it).
+ * (the next one waits for another turn); undefined once a later turn began.
+ * A note a second old counts for nothing, should its clearing be lost (a
+ * test's fake timers uninstalled before they ran it).
  */
 let sliceThisTurn: number | undefined;
 const NOTE_LOST_MS = 1000;
