@@ -15,22 +15,14 @@
 // fall due together after an import, and run back to back they held the
 // thread for the sum of their slices (~250 ms on the 135k cities) before a
 // search that came meanwhile was read.
+import { nextTurn } from '../util/turns.js';
 
 /** Writes noted in this thread so far. */
 let writes = 0;
 /** Reads noted in this thread so far. */
 let reads = 0;
-/**
- * When the slice of idle work that ran in this turn of the event loop ended
- * (the next one waits for another turn); undefined once a later turn began.
- * A note a second old counts for nothing, should its clearing be lost (a
- * test's fake timers uninstalled before they ran it).
- */
-let sliceThisTurn: number | undefined;
-const NOTE_LOST_MS = 1000;
-
-/** Whether a slice ran in this turn (see sliceThisTurn). */
-const sliceRanThisTurn = (): boolean => sliceThisTurn !== undefined && performance.now() - sliceThisTurn < NOTE_LOST_MS;
+/** Whether a slice of idle work ran in this turn of the event loop: the next one waits for another turn. */
+let sliceRanThisTurn = false;
 
 /**
  * The work whose slice fell due in a turn that had one, first come first:
@@ -40,22 +32,16 @@ const sliceRanThisTurn = (): boolean => sliceThisTurn !== undefined && performan
  */
 const waitingForTurn: Array<() => void> = [];
 
-/**
- * Notes that a slice ran in this turn, as it ends: an immediate (a timer
- * where there is none) begins the next turn. Looked up at each call, as the
- * timers the work waits on are (a test's fake timers replace both).
- */
+/** Notes that a slice ran in this turn, as it ends: the next turn begins on an immediate. */
 function noteSlice(): void {
-  sliceThisTurn = performance.now();
-  const { setImmediate: immediate } = globalThis as { setImmediate?: (f: () => void) => unknown };
-  if (immediate) immediate(beginTurn);
-  else setTimeout(beginTurn, 0);
+  sliceRanThisTurn = true;
+  nextTurn(beginTurn);
 }
 
 /** A later turn (after the poll for I/O): the work waiting for one runs, until one of them takes a slice. */
 function beginTurn(): void {
-  sliceThisTurn = undefined;
-  while (sliceThisTurn === undefined && waitingForTurn.length > 0) waitingForTurn.shift()!();
+  sliceRanThisTurn = false;
+  while (!sliceRanThisTurn && waitingForTurn.length > 0) waitingForTurn.shift()!();
 }
 
 /** Counts a write that left no work (an index packing as it goes): the work of others waits for it all the same. */
@@ -124,7 +110,7 @@ export class IdleWork {
    */
   private run(): void {
     this.timer = undefined;
-    if (sliceRanThisTurn()) {
+    if (sliceRanThisTurn) {
       waitingForTurn.push(this.takeTurn);
       return;
     }
