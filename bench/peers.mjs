@@ -177,8 +177,14 @@ export function lanternLibrary(distDir) {
       }).then(hitsOf),
       /** The API's answer to a query's `body` (its defaults for what the body leaves out). */
       answer: (body) => engine.request({ method: 'POST', path: `/1/indexes/${indexName}/query`, body }),
-      /** The core alone, as the engine would call it for `query` (no API layer, no records read). */
-      coreSearch: (query) => index.coreIndex.search(coreQueryFor(index, query, TOP)),
+      /**
+       * The core alone, as the engine would call it for `query` (no API layer, no records read): with the
+       * index's ranks in the core, as a search puts them (idle time after an import may have put them already).
+       */
+      coreSearch: (query) => {
+        index.prepareRanks();
+        return index.coreIndex.search(coreQueryFor(index, query, TOP));
+      },
       async save() {
         await engine.snapshot();
         // handed over like a peer's serialised index, not kept by the storage (it would count as the index's memory)
