@@ -1,10 +1,16 @@
 // Columns of record values for filtering and faceting, built on first use
 // from the live records and kept up to date on every save: per facet value
-// the ids of its records, per numeric attribute parallel (id, value) arrays.
+// the ids of its records, per numeric attribute parallel (id, value) arrays,
+// and for both each record's own entries (see record-ranges.ts), which
+// counts over a search's candidates read.
 import { GeoColumn } from './geo.js';
 import { isPlainObject, valuesAt, type SearchRecord } from './records.js';
-import type { Bitmap } from './bitmap.js';
+import { countIn, forEachId, holdsFewerThan, type Bitmap } from './bitmap.js';
+import { RecordRanges } from './record-ranges.js';
 import { RecentValues } from '../util/recent.js';
+
+/** A facet value and how many candidates hold it. */
+export interface FacetCount { value: string; count: number }
 
 export interface FacetAttribute {
   name: string;
@@ -52,35 +58,102 @@ export class IdList {
   ids = new Uint32Array(4);
   length = 0;
 
-  push(id: number): void {
-    if (this.length > 0 && this.ids[this.length - 1] === id) return;
+  /** `value`: the value's number in its column (see FacetColumn). */
+  constructor(readonly value = 0) {}
+
+  /** Appends `id`; false when it is the last id already (a record holding the value twice). */
+  push(id: number): boolean {
+    if (this.length > 0 && this.ids[this.length - 1] === id) return false;
     if (this.length === this.ids.length) {
       const grown = new Uint32Array(this.ids.length * 2);
       grown.set(this.ids);
       this.ids = grown;
     }
     this.ids[this.length++] = id;
+    return true;
   }
 }
 
-/** Facet values of one attribute: exact value → ids; matching key (case and surrounding spaces ignored) → exact values. */
+/**
+ * Facet values of one attribute: exact value → ids; matching key (case and
+ * surrounding spaces ignored) → exact values; per record, the numbers of
+ * the values it holds (see countAmong).
+ */
 export class FacetColumn {
   readonly values = new Map<string, IdList>();
   readonly byLowerCase = new Map<string, string[]>();
+  /** The values in the order they were first met: an IdList's `value` is its place here. */
+  private readonly names: string[] = [];
+  /** Per entry, a value's number: each record's values are a run of entries (see ranges), each value once. */
+  private valueNumbers = new Uint32Array(16);
+  private entries = 0;
+  private readonly ranges = new RecordRanges();
 
-  constructor(readonly path: string[]) {}
+  /** The column's numbers (and booleans, as 1 and 0), for numeric filters and stats on this attribute (see FacetIndex.numeric). */
+  readonly numbers: NumericColumn;
+
+  constructor(readonly path: string[]) {
+    this.numbers = new NumericColumn(path);
+  }
 
   add(id: number, record: SearchRecord): void {
-    for (const leaf of facetLeaves(valuesAt(record, this.path))) {
+    for (const leaf of facetLeaves(valuesAt(record, this.path), id, this.numbers)) {
       let list = this.values.get(leaf);
       if (!list) {
-        list = new IdList();
+        list = new IdList(this.names.length);
+        this.names.push(leaf);
         this.values.set(leaf, list);
         const key = matchingKey(leaf);
         this.byLowerCase.set(key, [...(this.byLowerCase.get(key) ?? []), leaf]);
       }
-      list.push(id);
+      if (list.push(id)) this.appendEntry(id, list.value);
     }
+  }
+
+  /**
+   * Each value some record of `candidates` holds, with how many of them
+   * hold it (in no order): the candidates' own entries read when they are
+   * few (see FEW_SHARE), else each value's list.
+   */
+  countAmong(candidates: Bitmap): FacetCount[] {
+    return fewAmong(candidates, this.ranges.span) ? this.countByCandidate(candidates) : this.countByValue(candidates);
+  }
+
+  private countByValue(candidates: Bitmap): FacetCount[] {
+    const out: FacetCount[] = [];
+    for (const [value, list] of this.values) {
+      const count = countIn(candidates, list.ids, list.length);
+      if (count > 0) out.push({ value, count });
+    }
+    return out;
+  }
+
+  private countByCandidate(candidates: Bitmap): FacetCount[] {
+    const counts = countScratch(this.names.length);
+    let touched = 0;
+    forEachId(candidates, (id) => {
+      for (let e = this.ranges.from(id), end = this.ranges.to(id); e < end; e++) {
+        const value = this.valueNumbers[e];
+        if (counts.counts[value]++ === 0) counts.touched[touched++] = value;
+      }
+    });
+    const out: FacetCount[] = new Array(touched);
+    for (let i = 0; i < touched; i++) {
+      const value = counts.touched[i];
+      out[i] = { value: this.names[value], count: counts.counts[value] };
+      counts.counts[value] = 0;
+    }
+    return out;
+  }
+
+  private appendEntry(id: number, value: number): void {
+    if (this.entries === this.valueNumbers.length) {
+      const grown = new Uint32Array(this.entries * 2);
+      grown.set(this.valueNumbers);
+      this.valueNumbers = grown;
+    }
+    this.ranges.append(id);
+    this.valueNumbers[this.entries++] = value;
   }
 
   /** Lists of the values equal to `value`, ignoring case and surrounding spaces. */
@@ -96,6 +169,8 @@ export class NumericColumn {
   length = 0;
   /** The same entries ordered by value, built on first range query after a change. */
   private sorted?: { ids: Uint32Array; numbers: Float64Array };
+  /** Each record's entries (a run: records are added in id order). */
+  private readonly ranges = new RecordRanges();
 
   constructor(readonly path: string[]) {}
 
@@ -121,21 +196,101 @@ export class NumericColumn {
 
   add(id: number, record: SearchRecord): void {
     for (const v of valuesAt(record, this.path).flat(Infinity as 1)) {
-      const n = typeof v === 'number' ? v : typeof v === 'boolean' ? Number(v) : NaN;
-      if (!Number.isFinite(n)) continue;
-      if (this.length === this.ids.length) {
-        const ids = new Uint32Array(this.length * 2);
-        ids.set(this.ids);
-        const numbers = new Float64Array(this.length * 2);
-        numbers.set(this.numbers);
-        this.ids = ids;
-        this.numbers = numbers;
-      }
-      this.ids[this.length] = id;
-      this.numbers[this.length++] = n;
-      this.sorted = undefined;
+      if (typeof v === 'number' || typeof v === 'boolean') this.addValue(id, v);
     }
   }
+
+  /** Adds record `id`'s value `v` (a boolean as 1 or 0; a number that is not finite is left out). */
+  addValue(id: number, v: number | boolean): void {
+    const n = Number(v);
+    if (!Number.isFinite(n)) return;
+    if (this.length === this.ids.length) this.grow();
+    this.ranges.append(id);
+    this.ids[this.length] = id;
+    this.numbers[this.length++] = n;
+    this.sorted = undefined;
+  }
+
+  private grow(): void {
+    const ids = new Uint32Array(this.length * 2);
+    ids.set(this.ids);
+    const numbers = new Float64Array(this.length * 2);
+    numbers.set(this.numbers);
+    this.ids = ids;
+    this.numbers = numbers;
+  }
+
+  /**
+   * min, max, sum and count of the values of the records of `candidates`
+   * (each entry once), added in record order as the column holds them;
+   * undefined when none has a value.
+   */
+  statsAmong(candidates: Bitmap): NumericFigures | undefined {
+    if (!fewAmong(candidates, this.ranges.span)) return this.statsOverColumn(candidates);
+    const stats = new NumericStats();
+    forEachId(candidates, (id) => {
+      for (let e = this.ranges.from(id), end = this.ranges.to(id); e < end; e++) stats.add(this.numbers[e]);
+    });
+    return stats.count === 0 ? undefined : stats;
+  }
+
+  /** statsAmong, every entry of the column read in turn (its figures in locals: a record's count over every one). */
+  private statsOverColumn(candidates: Bitmap): NumericFigures | undefined {
+    let min = Infinity, max = -Infinity, sum = 0, count = 0;
+    for (let e = 0; e < this.length; e++) {
+      const id = this.ids[e];
+      if ((candidates[id >>> 5] & (1 << (id & 31))) === 0) continue;
+      const n = this.numbers[e];
+      if (n < min) min = n;
+      if (n > max) max = n;
+      sum += n;
+      count++;
+    }
+    return count === 0 ? undefined : { min, max, sum, count };
+  }
+}
+
+/** min, max, sum and count of some numbers. */
+export interface NumericFigures { min: number; max: number; sum: number; count: number }
+
+/** NumericFigures, the numbers added one by one. */
+class NumericStats implements NumericFigures {
+  min = Infinity;
+  max = -Infinity;
+  sum = 0;
+  count = 0;
+
+  add(n: number): void {
+    if (n < this.min) this.min = n;
+    if (n > this.max) this.max = n;
+    this.sum += n;
+    this.count++;
+  }
+}
+
+/**
+ * A count over candidates reads each candidate's entries while they are
+ * fewer than a FEW_SHARE-th of the ids the column spans, and the whole
+ * column past that: an entry read through its candidate cost ~2.3 times
+ * one read in column order when every record was a candidate (an empty
+ * query, three facets over 100k records: 15.5 against 6.6 ms), where ~550
+ * candidates took 1.3 ms against 4.5.
+ */
+const FEW_SHARE = 4;
+
+function fewAmong(candidates: Bitmap, span: number): boolean {
+  return holdsFewerThan(candidates, Math.ceil(span / FEW_SHARE));
+}
+
+/** Counts by value number, all 0 between counts, and the values counted (see FacetColumn.countAmong): one pair for every column, grown to the largest. */
+let scratch = { counts: new Uint32Array(0), touched: new Uint32Array(0) };
+
+function countScratch(values: number): typeof scratch {
+  if (scratch.counts.length < values) {
+    const size = Math.max(values, scratch.counts.length * 2, 64);
+    scratch = { counts: new Uint32Array(size), touched: new Uint32Array(size) };
+  }
+  return scratch;
 }
 
 /** First index whose value is >= x (or > x when `after`). */
@@ -148,13 +303,18 @@ function lowerBound(values: Float64Array, x: number, after: boolean): number {
   return lo;
 }
 
-/** String forms of facet leaves: strings, numbers and booleans, arrays flattened. */
-function facetLeaves(values: unknown[]): string[] {
+/**
+ * String forms of facet leaves: strings, numbers and booleans, arrays
+ * flattened; the numbers and booleans also go to `numbers` as record `id`'s.
+ */
+function facetLeaves(values: unknown[], id: number, numbers: NumericColumn): string[] {
   const out: string[] = [];
   const walk = (v: unknown) => {
     if (typeof v === 'string') out.push(v);
-    else if (typeof v === 'number' || typeof v === 'boolean') out.push(String(v));
-    else if (Array.isArray(v)) v.forEach(walk);
+    else if (typeof v === 'number' || typeof v === 'boolean') {
+      out.push(String(v));
+      numbers.addValue(id, v);
+    } else if (Array.isArray(v)) v.forEach(walk);
     else if (isPlainObject(v)) return;
   };
   values.forEach(walk);
@@ -192,8 +352,9 @@ export class FacetIndex {
     return this.column(this.facetColumns, attribute, () => new FacetColumn(attribute.split('.')));
   }
 
+  /** The numbers of `attribute`: its facet column's where it has one (kept up by the same walk of each record), else a column of their own. */
   numeric(attribute: string): NumericColumn {
-    return this.column(this.numericColumns, attribute, () => new NumericColumn(attribute.split('.')));
+    return this.facetColumns.get(attribute)?.numbers ?? this.column(this.numericColumns, attribute, () => new NumericColumn(attribute.split('.')));
   }
 
   /** Every record's `_geoloc` points. */

@@ -1,13 +1,12 @@
 // Facet counts, numeric facet stats and facet value search, over the
 // candidate bitmap a search leaves in the core.
-import { countIn, type Bitmap } from '../index/bitmap.js';
+import type { Bitmap } from '../index/bitmap.js';
 import { badRequest } from '../util/errors.js';
 import { setOwn } from '../util/own-keys.js';
-import { facetAttributes, type FacetAttribute } from '../index/facets.js';
+import { facetAttributes, type FacetAttribute, type FacetCount } from '../index/facets.js';
 import type { SearchIndex } from '../index/search-index.js';
 import type { Setting } from '../index/settings.js';
 
-export interface FacetCount { value: string; count: number }
 
 /** The attributes the `facets` parameter asks for: `*` = every declared one (not filterOnly). */
 export function requestedFacets(facets: string[] | undefined, setting: Setting): FacetAttribute[] {
@@ -19,12 +18,7 @@ export function requestedFacets(facets: string[] | undefined, setting: Setting):
 
 /** Values of `attribute` among `candidates` with their counts, most frequent first. */
 export function countValues(index: SearchIndex, attribute: string, candidates: Bitmap): FacetCount[] {
-  const out: FacetCount[] = [];
-  for (const [value, list] of index.facets.facet(attribute).values) {
-    const count = countIn(candidates, list.ids, list.length);
-    if (count > 0) out.push({ value, count });
-  }
-  return out.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+  return index.facets.facet(attribute).countAmong(candidates).sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
 }
 
 export function facetsOf(index: SearchIndex, attributes: FacetAttribute[], candidates: Bitmap, setting: Setting) {
@@ -45,18 +39,8 @@ export function facetsOf(index: SearchIndex, attributes: FacetAttribute[], candi
 
 /** min/max/avg/sum of a facet's numeric values over the candidates (each record's values once). */
 function numericStats(index: SearchIndex, attribute: string, candidates: Bitmap) {
-  const column = index.facets.numeric(attribute);
-  let min = Infinity, max = -Infinity, sum = 0, count = 0;
-  for (let i = 0; i < column.length; i++) {
-    const id = column.ids[i];
-    if ((candidates[id >>> 5] & (1 << (id & 31))) === 0) continue;
-    const n = column.numbers[i];
-    if (n < min) min = n;
-    if (n > max) max = n;
-    sum += n;
-    count++;
-  }
-  return count === 0 ? undefined : { min, max, avg: sum / count, sum };
+  const stats = index.facets.numeric(attribute).statsAmong(candidates);
+  return stats === undefined ? undefined : { min: stats.min, max: stats.max, avg: stats.sum / stats.count, sum: stats.sum };
 }
 
 /** The facet a facet search targets: declared with searchable(), else 400. */

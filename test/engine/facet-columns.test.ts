@@ -1,0 +1,99 @@
+// Facet counts and numeric stats over a search's candidates
+// (src/index/facets.ts), read from each candidate's own entries, against the
+// same figures computed straight from the records: values repeated within a
+// record, nested arrays, booleans, objects, records with no value and gaps
+// between ids, candidates past the last record and none at all. A column's
+// records come in id order; one out of order is refused.
+import { describe, expect, it } from 'vitest';
+import { FacetColumn, NumericColumn } from '../../src/index/facets.js';
+import { emptyBitmap, setBit, type Bitmap } from '../../src/index/bitmap.js';
+import type { SearchRecord } from '../../src/index/records.js';
+import { prng } from '../support/random.js';
+
+const LEAVES = ['red', 'green', 'Red', ' red ', 'blue', 3, 7.5, -2, true, false, { nested: 'no' }];
+
+/** Records with ids 0..count-1, a third of them absent (the gaps a replaced or deleted record leaves). */
+function records(count: number, random: () => number): Array<[number, SearchRecord]> {
+  const out: Array<[number, SearchRecord]> = [];
+  const leaf = () => LEAVES[Math.floor(random() * LEAVES.length)];
+  for (let id = 0; id < count; id++) {
+    if (random() < 0.33) continue;
+    const roll = random();
+    const color = roll < 0.15 ? undefined : roll < 0.5 ? leaf() : [leaf(), leaf(), [leaf(), leaf()], leaf()];
+    out.push([id, { objectID: `r${id}`, ...(color === undefined ? {} : { color }) }]);
+  }
+  return out;
+}
+
+/** The JSON leaves of a record's value the way a facet reads them: arrays flattened, objects left out. */
+function leavesOf(value: unknown): Array<string | number | boolean> {
+  if (Array.isArray(value)) return value.flatMap(leavesOf);
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? [value] : [];
+}
+
+function candidatesOf(ids: number[], words: number): Bitmap {
+  const bitmap = emptyBitmap(words);
+  for (const id of ids) setBit(bitmap, id);
+  return bitmap;
+}
+
+describe('facet counts over candidates', () => {
+  it('count, per value, the candidates holding it, each record once', () => {
+    const random = prng(11);
+    const all = records(3_000, random);
+    const column = new FacetColumn(['color']);
+    for (const [id, record] of all) column.add(id, record);
+    for (let round = 0; round < 40; round++) {
+      const share = [0, 0.001, 0.05, 0.5, 1][round % 5];
+      // some candidates past the last record: a bitmap spans every id the core has issued
+      const ids = [...all.map(([id]) => id), 3_001, 3_100].filter(() => random() < share);
+      const expected = new Map<string, number>();
+      for (const [id, record] of all) {
+        if (!ids.includes(id)) continue;
+        for (const value of new Set(leavesOf(record.color).map(String))) expected.set(value, (expected.get(value) ?? 0) + 1);
+      }
+      const counted = column.countAmong(candidatesOf(ids, 100));
+      expect(new Map(counted.map((c) => [c.value, c.count]))).toEqual(expected);
+      expect(counted.length).toBe(expected.size);
+    }
+  });
+
+  it('give the min, max, sum and count of the candidates\' numbers, added in record order', () => {
+    const random = prng(12);
+    const all = records(3_000, random);
+    const facet = new FacetColumn(['color']);
+    const numeric = new NumericColumn(['color']);
+    for (const [id, record] of all) {
+      facet.add(id, record);
+      numeric.add(id, record);
+    }
+    for (let round = 0; round < 20; round++) {
+      const ids = all.map(([id]) => id).filter(() => random() < [0.01, 0.3, 1][round % 3]);
+      const numbers = all.filter(([id]) => ids.includes(id)).flatMap(([, record]) => leavesOf(record.color))
+        .filter((v) => typeof v !== 'string').map(Number);
+      const expected = numbers.length === 0 ? undefined : {
+        min: Math.min(...numbers), max: Math.max(...numbers), sum: numbers.reduce((s, n) => s + n, 0), count: numbers.length,
+      };
+      const candidates = candidatesOf(ids, 100);
+      // a facet's own numbers are those a numeric column of the attribute holds
+      expect(facet.numbers.statsAmong(candidates)).toEqual(expected);
+      expect(numeric.statsAmong(candidates)).toEqual(expected);
+    }
+  });
+
+  it('are empty for no candidates, and for a column with no records', () => {
+    const column = new FacetColumn(['color']);
+    expect(column.countAmong(candidatesOf([0, 5, 40], 2))).toEqual([]);
+    column.add(3, { objectID: 'a', color: ['x', 'x', 2] });
+    expect(column.countAmong(emptyBitmap(2))).toEqual([]);
+    expect(new Map(column.countAmong(candidatesOf([3], 2)).map((c) => [c.value, c.count]))).toEqual(new Map([['x', 1], ['2', 1]]));
+    expect(column.numbers.statsAmong(candidatesOf([2, 4], 2))).toBeUndefined();
+  });
+
+  it('refuse a record added before the last one (its entries would not be a run)', () => {
+    const column = new FacetColumn(['color']);
+    column.add(8, { objectID: 'a', color: 'x' });
+    column.add(8, { objectID: 'a', color: 'y' });
+    expect(() => column.add(7, { objectID: 'b', color: 'z' })).toThrow(/record 7 noted after record 8/);
+  });
+});
