@@ -335,7 +335,49 @@ export class FacetIndex {
   /** Bitmaps of recent filter atoms; any added record drops them all. */
   private readonly atomBitmaps = new RecentValues<string, Bitmap>(ATOM_BITMAPS);
 
-  constructor(private readonly liveRecords: () => Iterable<[number, SearchRecord]>) {}
+  /** A declared column being made in idle time, and the record id it reads from next (see buildSome). */
+  private building?: { name: string; column: FacetColumn; next: number };
+
+  /** `liveRecords(from)`: the live records from id `from` on, in id order. */
+  constructor(private readonly liveRecords: (from?: number) => Iterable<[number, SearchRecord]>) {}
+
+  /** Whether the facet column of `attribute` is made (a search reading it reads no record to make it). */
+  hasFacet(attribute: string): boolean {
+    return this.facetColumns.has(attribute);
+  }
+
+  /**
+   * A step of making the facet columns of `names` that are missing, `records`
+   * records read a step; whether any step is left. A column is used once it
+   * has read every record: one saved meanwhile has a larger id, which a later
+   * step reads. A search that wants the column before makes it whole at once,
+   * and the one under way here is dropped. No column is made while there is
+   * no record: made empty, it would be kept up by the import that follows,
+   * which costs an import more than making it after (17% at 100k records).
+   */
+  buildSome(names: readonly string[], records: number): boolean {
+    let building = this.building;
+    if (building && this.facetColumns.has(building.name)) building = undefined;
+    if (!building) {
+      const name = names.find((n) => !this.facetColumns.has(n));
+      this.building = undefined;
+      if (name === undefined) return false;
+      building = { name, column: new FacetColumn(name.split('.')), next: 0 };
+    }
+    let read = 0;
+    for (const [id, record] of this.liveRecords(building.next)) {
+      if (read === records) {
+        this.building = { ...building, next: id };
+        return true;
+      }
+      building.column.add(id, record);
+      read++;
+    }
+    this.building = undefined;
+    if (building.next === 0 && read === 0) return false;
+    this.facetColumns.set(building.name, building.column);
+    return names.some((n) => !this.facetColumns.has(n));
+  }
 
   /**
    * The bitmap of the filter atom `key`, built by `build` unless a recent

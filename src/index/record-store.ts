@@ -489,14 +489,15 @@ export class RecordStore {
   }
 
   /**
-   * Every live record, a chunk at a time (scans decode without keeping: a
-   * browse or a facet built over a million records must not hold them all).
+   * Every live record from id `from` on, a chunk at a time (scans decode
+   * without keeping: a browse or a facet built over a million records must
+   * not hold them all).
    */
-  *entries(): Iterable<[number, SearchRecord]> {
-    for (let first = 0; first < this.objects.length; first += this.chunkRecords) {
+  *entries(from = 0): Iterable<[number, SearchRecord]> {
+    for (let first = from - (from % this.chunkRecords); first < this.objects.length; first += this.chunkRecords) {
       // a chunk's records are all decoded before the first is handed out: what the reader does
       // between two may read other chunks, whose bytes can take the place of this one's in the ring
-      yield* this.chunkEntries(first);
+      for (const entry of this.chunkEntries(first)) if (entry[0] >= from) yield entry;
     }
   }
 

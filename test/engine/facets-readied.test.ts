@@ -1,0 +1,118 @@
+// The columns of the facets an index declares are made once writes pause
+// (SearchIndex.buildFacetColumnsSome, FacetIndex.buildSome), a slice of
+// records a step, so that the first faceted search reads no record to make
+// them: they answer as columns made at that search would, and a column made
+// over several steps holds what was saved, replaced and deleted between them.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Lantern } from '../../src/lantern.js';
+import { SearchIndex } from '../../src/index/search-index.js';
+import { FacetIndex } from '../../src/index/facets.js';
+import { RecordStore } from '../../src/index/record-store.js';
+import { emptyBitmap, setBit } from '../../src/index/bitmap.js';
+import type { SearchRecord } from '../../src/index/records.js';
+
+afterEach(() => { vi.restoreAllMocks(); });
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `done` holds, 10 s at most; whether it does. */
+async function eventually(done: () => boolean): Promise<boolean> {
+  for (let waited = 0; waited < 10_000 && !done(); waited += 50) await pause(50);
+  return done();
+}
+
+const COLORS = ['red', 'green', 'blue', 'Red'];
+const item = (i: number, version = 0): SearchRecord => ({
+  objectID: `i${i}`,
+  name: `item ${i}`,
+  color: i % 7 === 0 ? [COLORS[i % 4], COLORS[(i + version) % 4], COLORS[i % 4]] : COLORS[(i + version) % 4],
+  size: i % 5 === 0 ? [i % 13, true] : i % 13,
+  secret: `s${i % 3}`,
+});
+
+const SETTINGS = { searchableAttributes: ['name'], attributesForFaceting: ['color', 'size', 'filterOnly(secret)'] };
+const FACETED = { query: 'item', facets: ['color', 'size'], filters: 'secret:s1 AND size > 2', hitsPerPage: 0 };
+
+async function importedEngine(count: number): Promise<Lantern> {
+  const engine = await Lantern.open();
+  await engine.request({ method: 'PUT', path: '/1/indexes/items/settings', body: SETTINGS });
+  // past the quiet time: an empty index has no column made (the import would keep it up)
+  await pause(300);
+  expect(engine.catalog.index('items').facets.hasFacet('color')).toBe(false);
+  await engine.request({ method: 'POST', path: '/1/indexes/items/batch', body: { requests: Array.from({ length: count }, (_, i) => ({ action: 'addObject', body: item(i) })) } });
+  await engine.waitForTasks();
+  return engine;
+}
+
+const facetsOf = async (engine: Lantern) => {
+  const { body } = await engine.request({ method: 'POST', path: '/1/indexes/items/query', body: FACETED });
+  const { facets, facets_stats: stats, nbHits } = body as Record<string, unknown>;
+  return { facets, stats, nbHits };
+};
+
+describe('the declared facets\' columns', () => {
+  it('are made once writes pause, so the first faceted search reads no record, and answer as columns made by it', async () => {
+    const readied = await importedEngine(10_000);
+    const index = readied.catalog.index('items');
+    expect(await eventually(() => ['color', 'size', 'secret'].every((name) => index.facets.hasFacet(name)))).toBe(true);
+    const scans = vi.spyOn(SearchIndex.prototype, 'liveEntries');
+    const answer = await facetsOf(readied);
+    expect(scans).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
+
+    // the same records, the columns made by the first faceted search (before writes have paused)
+    const atFirstUse = await importedEngine(10_000);
+    expect(atFirstUse.catalog.index('items').facets.hasFacet('color')).toBe(false);
+    expect(await facetsOf(atFirstUse)).toEqual(answer);
+    expect((answer.facets as Record<string, Record<string, number>>).color.red).toBeGreaterThan(0);
+    await readied.close();
+    await atFirstUse.close();
+  });
+
+  it('hold what was saved, replaced and deleted between the steps that made them', () => {
+    const store = new RecordStore();
+    const facets = new FacetIndex((from) => store.entries(from));
+    const save = (record: SearchRecord) => {
+      if (store.idOf(record.objectID) !== undefined) store.remove(record.objectID);
+      facets.add(store.push(record), record);
+    };
+    for (let i = 0; i < 5_000; i++) save(item(i));
+    const names = ['color', 'size'];
+    let steps = 0;
+    while (facets.buildSome(names, 700)) {
+      steps++;
+      // between steps: new records, new versions of records read already and of records not read yet, deletions
+      save(item(5_000 + steps));
+      save(item(steps * 10, 1));
+      save(item(4_900 - steps, 2));
+      store.remove(`i${steps * 10 + 3}`);
+      expect(steps).toBeLessThan(100);
+    }
+    expect(steps).toBeGreaterThan(10);
+    expect(names.every((name) => facets.hasFacet(name))).toBe(true);
+
+    const live = [...store.entries()];
+    const candidates = emptyBitmap((store.length + 31) >>> 5);
+    for (const [id] of live) setBit(candidates, id);
+    const madeAtOnce = new FacetIndex(() => store.entries());
+    for (const name of names) {
+      const counted = new Map(facets.facet(name).countAmong(candidates).map((c) => [c.value, c.count]));
+      expect(counted).toEqual(new Map(madeAtOnce.facet(name).countAmong(candidates).map((c) => [c.value, c.count])));
+      expect(facets.numeric(name).statsAmong(candidates)).toEqual(madeAtOnce.numeric(name).statsAmong(candidates));
+    }
+    // the records saved once the columns were made are counted too
+    save({ objectID: 'late', name: 'late', color: 'violet', size: 99 });
+    setBit(candidates, store.idOf('late')!);
+    expect(facets.facet('color').countAmong(candidates).find((c) => c.value === 'violet')?.count).toBe(1);
+  });
+
+  it('give way to a search that wants one before they are made', () => {
+    const store = new RecordStore();
+    const facets = new FacetIndex((from) => store.entries(from));
+    for (let i = 0; i < 3_000; i++) facets.add(store.push(item(i)), item(i));
+    expect(facets.buildSome(['color'], 1_000)).toBe(true);
+    const made = facets.facet('color');
+    expect(facets.buildSome(['color'], 1_000)).toBe(false);
+    expect(facets.facet('color')).toBe(made);
+  });
+});
