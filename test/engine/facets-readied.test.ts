@@ -1,10 +1,15 @@
 // The columns of the facets an index declares are made once writes pause
 // (SearchIndex.buildFacetColumnsSome, FacetIndex.buildSome), a slice of
 // records a step, so that the first faceted search reads no record to make
-// them: they answer as columns made at that search would, and a column made
-// over several steps holds what was saved, replaced and deleted between them.
+// them: they answer as columns made at that search would, a column made over
+// several steps holds what was saved, replaced and deleted between them, and
+// an index loaded from a snapshot has its columns made again.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Lantern } from '../../src/lantern.js';
+import { fsStorage } from '../../src/storage/fs.js';
 import { SearchIndex } from '../../src/index/search-index.js';
 import { FacetIndex } from '../../src/index/facets.js';
 import { RecordStore } from '../../src/index/record-store.js';
@@ -67,6 +72,26 @@ describe('the declared facets\' columns', () => {
     expect((answer.facets as Record<string, Record<string, number>>).color.red).toBeGreaterThan(0);
     await readied.close();
     await atFirstUse.close();
+  });
+
+  it('are made again once an index is loaded from a snapshot', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lantern-facets-readied-'));
+    const engine = await Lantern.open({ storage: fsStorage(dir) });
+    await engine.request({ method: 'PUT', path: '/1/indexes/items/settings', body: SETTINGS });
+    await engine.request({ method: 'POST', path: '/1/indexes/items/batch', body: { requests: Array.from({ length: 6_000 }, (_, i) => ({ action: 'addObject', body: item(i) })) } });
+    await engine.waitForTasks();
+    const before = await facetsOf(engine);
+    await engine.snapshot();
+    await engine.close();
+
+    const reopened = await Lantern.open({ storage: fsStorage(dir) });
+    const index = reopened.catalog.index('items');
+    expect(await eventually(() => ['color', 'size', 'secret'].every((name) => index.facets.hasFacet(name)))).toBe(true);
+    const scans = vi.spyOn(SearchIndex.prototype, 'liveEntries');
+    expect(await facetsOf(reopened)).toEqual(before);
+    expect(scans).not.toHaveBeenCalled();
+    await reopened.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('hold what was saved, replaced and deleted between the steps that made them', () => {
