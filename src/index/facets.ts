@@ -357,23 +357,22 @@ export class FacetIndex {
    */
   buildSome(names: readonly string[], records: number): boolean {
     let building = this.building;
-    if (building && this.facetColumns.has(building.name)) building = undefined;
-    if (!building) {
+    this.building = undefined;
+    if (!building || this.facetColumns.has(building.name)) {
       const name = names.find((n) => !this.facetColumns.has(n));
-      this.building = undefined;
       if (name === undefined) return false;
       building = { name, column: new FacetColumn(name.split('.')), next: 0 };
     }
     let read = 0;
     for (const [id, record] of this.liveRecords(building.next)) {
       if (read === records) {
-        this.building = { ...building, next: id };
+        building.next = id;
+        this.building = building;
         return true;
       }
       building.column.add(id, record);
       read++;
     }
-    this.building = undefined;
     if (building.next === 0 && read === 0) return false;
     this.facetColumns.set(building.name, building.column);
     return names.some((n) => !this.facetColumns.has(n));

@@ -7,7 +7,6 @@ import { facetAttributes, type FacetAttribute, type FacetCount } from '../index/
 import type { SearchIndex } from '../index/search-index.js';
 import type { Setting } from '../index/settings.js';
 
-
 /** The attributes the `facets` parameter asks for: `*` = every declared one (not filterOnly). */
 export function requestedFacets(facets: string[] | undefined, setting: Setting): FacetAttribute[] {
   if (!facets || facets.length === 0) return [];
