@@ -42,27 +42,6 @@ export function bitmapOf(ids: Uint32Array, length: number, words: number): Bitma
   return b;
 }
 
-/** Ids of `ids[0, length)` that are in `bitmap`. */
-export function countIn(bitmap: Bitmap, ids: Uint32Array, length: number): number {
-  let count = 0;
-  for (let i = 0; i < length; i++) {
-    const id = ids[i];
-    if ((bitmap[id >>> 5] & (1 << (id & 31))) !== 0) count++;
-  }
-  return count;
-}
-
-/** Whether `bitmap` holds fewer than `limit` ids (counting stops there). */
-export function holdsFewerThan(bitmap: Bitmap, limit: number): boolean {
-  let count = 0;
-  for (let w = 0; w < bitmap.length && count < limit; w++) {
-    let bits = bitmap[w] - ((bitmap[w] >>> 1) & 0x55555555);
-    bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333);
-    count += (Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
-  }
-  return count < limit;
-}
-
 /** Calls `visit` with each id in `bitmap`, in order: on a search's path (idsOf, a generator, costs fifteen times as much per id). */
 export function forEachId(bitmap: Bitmap, visit: (id: number) => void): void {
   for (let w = 0; w < bitmap.length; w++) {

@@ -5,7 +5,7 @@
 // counts over a search's candidates read.
 import { GeoColumn } from './geo.js';
 import { isPlainObject, valuesAt, type SearchRecord } from './records.js';
-import { countIn, forEachId, holdsFewerThan, type Bitmap } from './bitmap.js';
+import type { Bitmap } from './bitmap.js';
 import { RecordRanges } from './record-ranges.js';
 import { RecentValues } from '../util/recent.js';
 
@@ -111,39 +111,29 @@ export class FacetColumn {
   }
 
   /**
-   * Each value some record of `candidates` holds, with how many of them
-   * hold it (in no order): the candidates' own entries read when they are
-   * few (see FEW_SHARE), else each value's list.
+   * The `max` values most held among `candidates`, with how many of them
+   * hold each, most frequent first (ties by value). The candidates' own
+   * entries are read, a run of consecutive records at a time, and a
+   * FacetCount made for the values that can be among the first `max` only:
+   * made for all of a speaker facet's thousands, they cost more than the
+   * counting.
    */
-  countAmong(candidates: Bitmap): FacetCount[] {
-    return fewAmong(candidates, this.ranges.span) ? this.countByCandidate(candidates) : this.countByValue(candidates);
-  }
-
-  private countByValue(candidates: Bitmap): FacetCount[] {
-    const out: FacetCount[] = [];
-    for (const [value, list] of this.values) {
-      const count = countIn(candidates, list.ids, list.length);
-      if (count > 0) out.push({ value, count });
-    }
-    return out;
-  }
-
-  private countByCandidate(candidates: Bitmap): FacetCount[] {
+  countAmong(candidates: Bitmap, max = Infinity): FacetCount[] {
     const counts = countScratch(this.names.length);
-    let touched = 0;
-    forEachId(candidates, (id) => {
-      for (let e = this.ranges.from(id), end = this.ranges.to(id); e < end; e++) {
-        const value = this.valueNumbers[e];
-        if (counts.counts[value]++ === 0) counts.touched[touched++] = value;
-      }
-    });
-    const out: FacetCount[] = new Array(touched);
-    for (let i = 0; i < touched; i++) {
-      const value = counts.touched[i];
-      out[i] = { value: this.names[value], count: counts.counts[value] };
-      counts.counts[value] = 0;
+    const valueNumbers = this.valueNumbers;
+    const { bounds, length } = this.ranges.runsAmong(candidates);
+    for (let run = 0; run < length; run++) {
+      for (let e = bounds[2 * run], end = bounds[2 * run + 1]; e < end; e++) counts[valueNumbers[e]]++;
     }
-    return out;
+    const least = leastCountAmongFirst(counts, this.names.length, max);
+    const out: FacetCount[] = [];
+    for (let value = 0; value < this.names.length; value++) {
+      const count = counts[value];
+      if (count === 0) continue;
+      if (count >= least) out.push({ value: this.names[value], count });
+      counts[value] = 0;
+    }
+    return out.sort(byCountThenValue).slice(0, max);
   }
 
   private appendEntry(id: number, value: number): void {
@@ -226,25 +216,17 @@ export class NumericColumn {
    * undefined when none has a value.
    */
   statsAmong(candidates: Bitmap): NumericFigures | undefined {
-    if (!fewAmong(candidates, this.ranges.span)) return this.statsOverColumn(candidates);
-    const stats = new NumericStats();
-    forEachId(candidates, (id) => {
-      for (let e = this.ranges.from(id), end = this.ranges.to(id); e < end; e++) stats.add(this.numbers[e]);
-    });
-    return stats.count === 0 ? undefined : stats;
-  }
-
-  /** statsAmong, every entry of the column read in turn (its figures in locals: a record's count over every one). */
-  private statsOverColumn(candidates: Bitmap): NumericFigures | undefined {
+    const numbers = this.numbers;
     let min = Infinity, max = -Infinity, sum = 0, count = 0;
-    for (let e = 0; e < this.length; e++) {
-      const id = this.ids[e];
-      if ((candidates[id >>> 5] & (1 << (id & 31))) === 0) continue;
-      const n = this.numbers[e];
-      if (n < min) min = n;
-      if (n > max) max = n;
-      sum += n;
-      count++;
+    const { bounds, length } = this.ranges.runsAmong(candidates);
+    for (let run = 0; run < length; run++) {
+      for (let e = bounds[2 * run], end = bounds[2 * run + 1]; e < end; e++) {
+        const n = numbers[e];
+        if (n < min) min = n;
+        if (n > max) max = n;
+        sum += n;
+      }
+      count += bounds[2 * run + 1] - bounds[2 * run];
     }
     return count === 0 ? undefined : { min, max, sum, count };
   }
@@ -253,45 +235,24 @@ export class NumericColumn {
 /** min, max, sum and count of some numbers. */
 export interface NumericFigures { min: number; max: number; sum: number; count: number }
 
-/** NumericFigures, the numbers added one by one. */
-class NumericStats implements NumericFigures {
-  min = Infinity;
-  max = -Infinity;
-  sum = 0;
-  count = 0;
+/** Counts by value number, all 0 between counts (see FacetColumn.countAmong): one for every column, grown to the largest. */
+let scratch = new Uint32Array(0);
 
-  add(n: number): void {
-    if (n < this.min) this.min = n;
-    if (n > this.max) this.max = n;
-    this.sum += n;
-    this.count++;
-  }
-}
-
-/**
- * A count over candidates reads each candidate's entries while they are
- * fewer than a FEW_SHARE-th of the ids the column spans, and the whole
- * column past that: an entry read through its candidate cost ~2.3 times
- * one read in column order when every record was a candidate (an empty
- * query, three facets over 100k records: 15.5 against 6.6 ms), where ~550
- * candidates took 1.3 ms against 4.5.
- */
-const FEW_SHARE = 4;
-
-function fewAmong(candidates: Bitmap, span: number): boolean {
-  return holdsFewerThan(candidates, Math.ceil(span / FEW_SHARE));
-}
-
-/** Counts by value number, all 0 between counts, and the values counted (see FacetColumn.countAmong): one pair for every column, grown to the largest. */
-let scratch = { counts: new Uint32Array(0), touched: new Uint32Array(0) };
-
-function countScratch(values: number): typeof scratch {
-  if (scratch.counts.length < values) {
-    const size = Math.max(values, scratch.counts.length * 2, 64);
-    scratch = { counts: new Uint32Array(size), touched: new Uint32Array(size) };
-  }
+function countScratch(values: number): Uint32Array {
+  if (scratch.length < values) scratch = new Uint32Array(Math.max(values, scratch.length * 2, 64));
   return scratch;
 }
+
+/** The `max`-th largest of the counts above 0 in `counts[0, values)`; 1 when there are `max` or fewer. */
+function leastCountAmongFirst(counts: Uint32Array, values: number, max: number): number {
+  if (values <= max) return 1;
+  const held = [];
+  for (let value = 0; value < values; value++) if (counts[value] > 0) held.push(counts[value]);
+  if (held.length <= max) return 1;
+  return Uint32Array.from(held).sort()[held.length - max];
+}
+
+const byCountThenValue = (a: FacetCount, b: FacetCount) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
 
 /** First index whose value is >= x (or > x when `after`). */
 function lowerBound(values: Float64Array, x: number, after: boolean): number {

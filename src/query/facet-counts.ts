@@ -15,9 +15,9 @@ export function requestedFacets(facets: string[] | undefined, setting: Setting):
   return declared.filter((a) => facets.includes(a.name));
 }
 
-/** Values of `attribute` among `candidates` with their counts, most frequent first. */
-export function countValues(index: SearchIndex, attribute: string, candidates: Bitmap): FacetCount[] {
-  return index.facets.facet(attribute).countAmong(candidates).sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+/** The `max` values of `attribute` most held among `candidates`, with their counts, most frequent first (ties by value). */
+export function countValues(index: SearchIndex, attribute: string, candidates: Bitmap, max = Infinity): FacetCount[] {
+  return index.facets.facet(attribute).countAmong(candidates, max);
 }
 
 export function facetsOf(index: SearchIndex, attributes: FacetAttribute[], candidates: Bitmap, setting: Setting) {
@@ -26,7 +26,7 @@ export function facetsOf(index: SearchIndex, attributes: FacetAttribute[], candi
   const facets: Record<string, Record<string, number>> = {};
   const stats: Record<string, { min: number; max: number; avg: number; sum: number }> = {};
   for (const attribute of attributes) {
-    let counts = countValues(index, attribute.name, candidates).slice(0, max);
+    let counts = countValues(index, attribute.name, candidates, max);
     if (alpha) counts = counts.sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
     // The service leaves out a facet with no values among the candidates, rather than answering `{}` for it.
     if (counts.length > 0) setOwn(facets, attribute.name, Object.fromEntries(counts.map((c) => [c.value, c.count])));

@@ -1,11 +1,12 @@
 // Facet counts and numeric stats over a search's candidates
 // (src/index/facets.ts), read from each candidate's own entries, against the
-// same figures computed straight from the records: values repeated within a
+// same figures computed straight from the records; the first values by count
+// against the whole list's head: values repeated within a
 // record, nested arrays, booleans, objects, records with no value and gaps
 // between ids, candidates past the last record and none at all. A column's
 // records come in id order; one out of order is refused.
 import { describe, expect, it } from 'vitest';
-import { FacetColumn, NumericColumn } from '../../src/index/facets.js';
+import { FacetColumn, NumericColumn, type FacetCount } from '../../src/index/facets.js';
 import { emptyBitmap, setBit, type Bitmap } from '../../src/index/bitmap.js';
 import type { SearchRecord } from '../../src/index/records.js';
 import { prng } from '../support/random.js';
@@ -31,6 +32,8 @@ function leavesOf(value: unknown): Array<string | number | boolean> {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? [value] : [];
 }
 
+const byCountThenValue = (a: FacetCount, b: FacetCount) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
+
 function candidatesOf(ids: number[], words: number): Bitmap {
   const bitmap = emptyBitmap(words);
   for (const id of ids) setBit(bitmap, id);
@@ -55,6 +58,22 @@ describe('facet counts over candidates', () => {
       const counted = column.countAmong(candidatesOf(ids, 100));
       expect(new Map(counted.map((c) => [c.value, c.count]))).toEqual(expected);
       expect(counted.length).toBe(expected.size);
+      expect(counted).toEqual([...counted].sort(byCountThenValue));
+    }
+  });
+
+  it('keep the first values by count, ties by value, when asked for fewer than they hold', () => {
+    const random = prng(13);
+    const column = new FacetColumn(['tag']);
+    // 300 values, their counts from 1 to 12: many values share a count, the cut falls among ties
+    for (let id = 0; id < 2_000; id++) {
+      const tags = Array.from({ length: 3 }, () => `t${Math.floor(random() * 300)}`);
+      column.add(id, { objectID: String(id), tag: tags });
+    }
+    for (const share of [0.05, 0.5, 1]) {
+      const candidates = candidatesOf(Array.from({ length: 2_000 }, (_, id) => id).filter(() => random() < share), 63);
+      const all = column.countAmong(candidates);
+      for (const max of [1, 7, 10, 100, 299, 300, 1_000]) expect(column.countAmong(candidates, max)).toEqual(all.slice(0, max));
     }
   });
 
