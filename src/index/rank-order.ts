@@ -10,6 +10,7 @@ import { valuesAt } from './records.js';
 import { compareValues, sortValue, type SortValue } from './sort-values.js';
 import type { SortEntry } from './settings.js';
 import { LabelledOrder, grown, type KeySorter, type SortedIds } from './labelled-order.js';
+import { putSortableKeys } from './number-keys.js';
 
 export type { KeySorter } from './labelled-order.js';
 
@@ -128,26 +129,20 @@ export class RankOrder extends LabelledOrder {
     if (this.entries.length !== 1) return undefined;
     const descending = this.entries[0].descending;
     const n = ids.length;
-    const value = new Float64Array(1);
-    // the bits as int32: bit operations on them stay small integers, where uint32s above 2^31 would be
-    // boxed numbers in code not yet optimized (an order is often sorted once, before optimizing pays)
-    const bits = new Int32Array(value.buffer);
-    const high = new Int32Array(n);
-    const low = new Int32Array(n);
+    const values = new Float64Array(n);
     const order = new Int32Array(n);
     for (let i = 0; i < n; i++) {
       order[i] = ids[i];
       const v = this.keys[ids[i]]![0];
-      if (v === undefined) { high[i] = -1; low[i] = -1; continue; } // all ones: last, both directions
-      if (typeof v !== 'number') return undefined;
-      value[0] = v === 0 ? 0 : v; // -0 sorts with 0
-      let h = bits[1];
-      let l = bits[0];
-      if (h < 0) { h = ~h; l = ~l; } else h |= 0x80000000;
-      if (descending) { h = ~h; l = ~l; }
-      if (h === -1 && l === -1) l = -2; // the largest key is kept for missing values
-      high[i] = h;
-      low[i] = l;
+      if (typeof v === 'number') values[i] = v;
+      else if (v !== undefined) return undefined;
+    }
+    const high = new Int32Array(n);
+    const low = new Int32Array(n);
+    putSortableKeys(values, n, descending, high, low);
+    for (let i = 0; i < n; i++) {
+      // all ones, the largest key, is kept for missing values: last, both directions
+      if (this.keys[ids[i]]![0] === undefined) { high[i] = -1; low[i] = -1; } else if (high[i] === -1 && low[i] === -1) low[i] = -2;
     }
     return this.sortByKeys(order, high, low);
   }

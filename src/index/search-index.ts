@@ -149,6 +149,8 @@ export class SearchIndex {
   private ownVersion = 0;
 
   private core = new CoreIndex();
+  /** Sorts by 64-bit keys in this index's core (any core would do: the sort keeps nothing). */
+  private readonly sortByKeys: KeySorter = (ids, high, low) => this.core.sortByKeys(ids, high, low);
   private records = new RecordStore();
   /** The vectors of the records, per embedder (see index-vectors.ts). */
   private ownVectors = new IndexVectors();
@@ -169,8 +171,6 @@ export class SearchIndex {
    * per attribute, shared, as the groups of the same records are the same).
    */
   private readonly groupsByAttribute = new Map<string, DistinctGroups>();
-  /** Sorts by 64-bit keys in this index's core (any core would do: the sort keeps nothing). */
-  private readonly sortByKeys: KeySorter = (ids, high, low) => this.core.sortByKeys(ids, high, low);
   /**
    * The order of records every criterion ties: by objectID, descending, as
    * the service's (docs/COMPATIBILITY.md, "Tie order"); whatever the plan,
@@ -675,7 +675,7 @@ export class SearchIndex {
   }
 
   private newFacetIndex(): FacetIndex {
-    return new FacetIndex((from) => this.liveEntries(from));
+    return new FacetIndex((from) => this.liveEntries(from), this.sortByKeys);
   }
 
   private configureCore(): void {

@@ -5,11 +5,22 @@
 // record, nested arrays, booleans, objects, records with no value and gaps
 // between ids, candidates past the last record and none at all. A column's
 // records come in id order; one out of order is refused.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FacetColumn, NumericColumn, type FacetCount } from '../../src/index/facets.js';
 import { emptyBitmap, setBit, type Bitmap } from '../../src/index/bitmap.js';
 import type { SearchRecord } from '../../src/index/records.js';
 import { prng } from '../support/random.js';
+import { loadCore } from '../../src/core/wasm.js';
+import { CoreIndex } from '../../src/core/core-index.js';
+import type { KeySorter } from '../../src/index/labelled-order.js';
+
+/** The core's radix sort, as an index hands it to its columns. */
+let sortByKeys: KeySorter;
+beforeAll(async () => {
+  await loadCore();
+  const core = new CoreIndex();
+  sortByKeys = (ids, high, low) => core.sortByKeys(ids, high, low);
+});
 
 const LEAVES = ['red', 'green', 'Red', ' red ', 'blue', 3, 7.5, -2, true, false, { nested: 'no' }];
 
@@ -44,7 +55,7 @@ describe('facet counts over candidates', () => {
   it('count, per value, the candidates holding it, each record once', () => {
     const random = prng(11);
     const all = records(3_000, random);
-    const column = new FacetColumn(['color']);
+    const column = new FacetColumn(['color'], sortByKeys);
     for (const [id, record] of all) column.add(id, record);
     for (let round = 0; round < 40; round++) {
       const share = [0, 0.001, 0.05, 0.5, 1][round % 5];
@@ -64,7 +75,7 @@ describe('facet counts over candidates', () => {
 
   it('keep the first values by count, ties by value, when asked for fewer than they hold', () => {
     const random = prng(13);
-    const column = new FacetColumn(['tag']);
+    const column = new FacetColumn(['tag'], sortByKeys);
     // 300 values, their counts from 1 to 12: many values share a count, the cut falls among ties
     for (let id = 0; id < 2_000; id++) {
       const tags = Array.from({ length: 3 }, () => `t${Math.floor(random() * 300)}`);
@@ -80,8 +91,8 @@ describe('facet counts over candidates', () => {
   it('give the min, max, sum and count of the candidates\' numbers, added in record order', () => {
     const random = prng(12);
     const all = records(3_000, random);
-    const facet = new FacetColumn(['color']);
-    const numeric = new NumericColumn(['color']);
+    const facet = new FacetColumn(['color'], sortByKeys);
+    const numeric = new NumericColumn(['color'], sortByKeys);
     for (const [id, record] of all) {
       facet.add(id, record);
       numeric.add(id, record);
@@ -100,8 +111,36 @@ describe('facet counts over candidates', () => {
     }
   });
 
+  it('mark the records whose values lie in a range, values added after the ordered view included', () => {
+    const random = prng(14);
+    const column = new NumericColumn(['n'], sortByKeys);
+    const held: Array<[number, number]> = [];
+    const add = (id: number) => {
+      const values = Array.from({ length: Math.floor(random() * 3) }, () => [-0, 0, 1.5, -3, 7, 7, 1e9, -1e-9][Math.floor(random() * 8)] + Math.floor(random() * 20));
+      column.add(id, { objectID: String(id), n: values });
+      for (const v of values) held.push([id, v]);
+    };
+    const check = () => {
+      for (const [low, high, lowIncluded, highIncluded] of [[-Infinity, 5, true, false], [7, 7, true, true], [0, 0, true, true], [1.5, 12, false, true], [3, Infinity, false, true], [-Infinity, Infinity, true, true], [30, 10, true, true]] as const) {
+        const out = emptyBitmap(200);
+        column.markRange(out, low, high, lowIncluded, highIncluded);
+        const expected = new Set(held.filter(([, v]) => (v > low || (lowIncluded && v === low)) && (v < high || (highIncluded && v === high))).map(([id]) => id));
+        const marked = new Set(Array.from({ length: 6_400 }, (_, id) => id).filter((id) => (out[id >>> 5] & (1 << (id & 31))) !== 0));
+        expect(marked).toEqual(expected);
+      }
+    };
+    let id = 0;
+    for (; id < 3_000; id++) add(id);
+    check();
+    // a few writes after the view was made: read beside it; then many: the view made again
+    for (const burst of [5, 50, 2_000]) {
+      for (const end = id + burst; id < end; id++) add(id);
+      check();
+    }
+  });
+
   it('are empty for no candidates, and for a column with no records', () => {
-    const column = new FacetColumn(['color']);
+    const column = new FacetColumn(['color'], sortByKeys);
     expect(column.countAmong(candidatesOf([0, 5, 40], 2))).toEqual([]);
     column.add(3, { objectID: 'a', color: ['x', 'x', 2] });
     expect(column.countAmong(emptyBitmap(2))).toEqual([]);
@@ -110,7 +149,7 @@ describe('facet counts over candidates', () => {
   });
 
   it('refuse a record added before the last one (its entries would not be a run)', () => {
-    const column = new FacetColumn(['color']);
+    const column = new FacetColumn(['color'], sortByKeys);
     column.add(8, { objectID: 'a', color: 'x' });
     column.add(8, { objectID: 'a', color: 'y' });
     expect(() => column.add(7, { objectID: 'b', color: 'z' })).toThrow(/record 7 noted after record 8/);

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Lantern } from '../../src/lantern.js';
 import { fsStorage } from '../../src/storage/fs.js';
 import { SearchIndex } from '../../src/index/search-index.js';
@@ -15,6 +15,17 @@ import { FacetIndex } from '../../src/index/facets.js';
 import { RecordStore } from '../../src/index/record-store.js';
 import { emptyBitmap, setBit } from '../../src/index/bitmap.js';
 import type { SearchRecord } from '../../src/index/records.js';
+import { loadCore } from '../../src/core/wasm.js';
+import { CoreIndex } from '../../src/core/core-index.js';
+import type { KeySorter } from '../../src/index/labelled-order.js';
+
+/** The core's radix sort, as an index hands it to its facet index. */
+let sortByKeys: KeySorter;
+beforeAll(async () => {
+  await loadCore();
+  const core = new CoreIndex();
+  sortByKeys = (ids, high, low) => core.sortByKeys(ids, high, low);
+});
 
 afterEach(() => { vi.restoreAllMocks(); });
 
@@ -96,7 +107,7 @@ describe('the declared facets\' columns', () => {
 
   it('hold what was saved, replaced and deleted between the steps that made them', () => {
     const store = new RecordStore();
-    const facets = new FacetIndex((from) => store.entries(from));
+    const facets = new FacetIndex((from) => store.entries(from), sortByKeys);
     const save = (record: SearchRecord) => {
       if (store.idOf(record.objectID) !== undefined) store.remove(record.objectID);
       facets.add(store.push(record), record);
@@ -119,7 +130,7 @@ describe('the declared facets\' columns', () => {
     const live = [...store.entries()];
     const candidates = emptyBitmap((store.length + 31) >>> 5);
     for (const [id] of live) setBit(candidates, id);
-    const madeAtOnce = new FacetIndex(() => store.entries());
+    const madeAtOnce = new FacetIndex(() => store.entries(), sortByKeys);
     for (const name of names) {
       const counted = new Map(facets.facet(name).countAmong(candidates).map((c) => [c.value, c.count]));
       expect(counted).toEqual(new Map(madeAtOnce.facet(name).countAmong(candidates).map((c) => [c.value, c.count])));
@@ -133,7 +144,7 @@ describe('the declared facets\' columns', () => {
 
   it('give way to a search that wants one before they are made', () => {
     const store = new RecordStore();
-    const facets = new FacetIndex((from) => store.entries(from));
+    const facets = new FacetIndex((from) => store.entries(from), sortByKeys);
     for (let i = 0; i < 3_000; i++) facets.add(store.push(item(i)), item(i));
     expect(facets.buildSome(['color'], 1_000)).toBe(true);
     const made = facets.facet('color');

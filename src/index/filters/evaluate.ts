@@ -65,10 +65,7 @@ function buildAtom(atom: FilterAtom, ctx: FilterContext): Bitmap {
     return out;
   }
   const column = ctx.facets.numeric(atom.attribute);
-  for (const [low, high, lowIncluded, highIncluded] of rangesOf(atom)) {
-    const { ids, from, to } = column.range(low, high, lowIncluded, highIncluded);
-    for (let i = from; i < to; i++) setBit(out, ids[i]);
-  }
+  for (const [low, high, lowIncluded, highIncluded] of rangesOf(atom)) column.markRange(out, low, high, lowIncluded, highIncluded);
   return out;
 }
 
