@@ -4,6 +4,7 @@
 import { badRequest } from '../util/errors.js';
 import { emptyBitmap, setBit, type Bitmap } from './bitmap.js';
 import { isPlainObject, type SearchRecord } from './records.js';
+import { kthSmallest } from '../util/kth-smallest.js';
 import type { SearchParams } from './params.js';
 
 const EARTH_RADIUS_M = 6371008.8;
@@ -16,11 +17,19 @@ const AUTOMATIC_RADIUS_HITS = 1000;
 
 export interface Point { lat: number; lng: number }
 
-/** Points of every record (a record with several `_geoloc` points has several entries). */
+/**
+ * Points of every record (a record with several `_geoloc` points has
+ * several entries), each also as its place on the unit sphere (x, y, z): a
+ * search around a point compares the chords between places, with no
+ * trigonometry per point (see planAround).
+ */
 export class GeoColumn {
   ids = new Uint32Array(16);
   lat = new Float64Array(16);
   lng = new Float64Array(16);
+  x = new Float64Array(16);
+  y = new Float64Array(16);
+  z = new Float64Array(16);
   length = 0;
 
   add(id: number, record: SearchRecord): void {
@@ -30,26 +39,48 @@ export class GeoColumn {
       const lat = Number(p.lat), lng = Number(p.lng);
       if (!Number.isFinite(lat) || !Number.isFinite(lng)) continue;
       if (this.length === this.ids.length) this.grow();
+      const [x, y, z] = onSphere(lat, lng);
       this.ids[this.length] = id;
       this.lat[this.length] = lat;
-      this.lng[this.length++] = lng;
+      this.lng[this.length] = lng;
+      this.x[this.length] = x;
+      this.y[this.length] = y;
+      this.z[this.length++] = z;
     }
   }
 
   private grow(): void {
     const n = this.length * 2;
     const ids = new Uint32Array(n); ids.set(this.ids); this.ids = ids;
-    const lat = new Float64Array(n); lat.set(this.lat); this.lat = lat;
-    const lng = new Float64Array(n); lng.set(this.lng); this.lng = lng;
+    const grown = (a: Float64Array) => { const b = new Float64Array(n); b.set(a); return b; };
+    this.lat = grown(this.lat);
+    this.lng = grown(this.lng);
+    this.x = grown(this.x);
+    this.y = grown(this.y);
+    this.z = grown(this.z);
   }
 }
 
-export function distanceMeters(a: Point, lat: number, lng: number): number {
+/** A point's place on the unit sphere. */
+function onSphere(lat: number, lng: number): [number, number, number] {
   const rad = Math.PI / 180;
-  const dLat = (lat - a.lat) * rad;
-  const dLng = (lng - a.lng) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(lat * rad) * Math.sin(dLng / 2) ** 2;
-  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
+  const cosLat = Math.cos(lat * rad);
+  return [cosLat * Math.cos(lng * rad), cosLat * Math.sin(lng * rad), Math.sin(lat * rad)];
+}
+
+/**
+ * The distance in metres along the Earth between two places whose chord on
+ * the unit sphere has the square `chord`: the haversine formula's, whose
+ * term h is chord / 4 (precise for near points too, unlike a dot product).
+ */
+const metresOfChord = (chord: number) => 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(chord) / 2));
+
+/** The square chord of `metres` along the Earth: Infinity from half its circumference on (every place), -1 below 0 (none). */
+function chordOfMetres(metres: number): number {
+  if (metres < 0) return -1;
+  if (metres >= Math.PI * EARTH_RADIUS_M) return Infinity;
+  const chord = 2 * Math.sin(metres / (2 * EARTH_RADIUS_M));
+  return chord * chord;
 }
 
 function numbers(name: string, value: unknown): number[] {
@@ -110,11 +141,44 @@ function precisionOf(params: SearchParams): number | PrecisionRange[] {
   throw badRequest('Invalid value for "aroundPrecision": expected metres or [{from, value}]');
 }
 
+/** The precision step of `distance`: with ranges, the last range starting at or before it (the first range's value before any). */
+function stepAt(distance: number, precision: number | PrecisionRange[]): PrecisionRange {
+  if (typeof precision === 'number') return { from: 0, value: precision };
+  for (let i = precision.length - 1; i >= 0; i--) if (precision[i].from <= distance) return precision[i];
+  return { from: 0, value: precision[0].value };
+}
+
 /** The distance rounded down to its precision step; with ranges, steps start at each range's `from`, so keys never decrease with distance. */
-function bucket(distance: number, precision: number | PrecisionRange[]): { rounded: number; precision: number } {
-  if (typeof precision === 'number') return { rounded: Math.floor(distance / precision) * precision, precision };
-  const range = [...precision].reverse().find((r) => r.from <= distance) ?? { from: 0, value: precision[0].value };
-  return { rounded: range.from + Math.floor((distance - range.from) / range.value) * range.value, precision: range.value };
+function rounded(distance: number, precision: number | PrecisionRange[]): number {
+  if (typeof precision === 'number') return Math.floor(distance / precision) * precision;
+  const step = stepAt(distance, precision);
+  return step.from + Math.floor((distance - step.from) / step.value) * step.value;
+}
+
+/** What `_rankingInfo` tells of a hit found around a point: its distance, the precision step, its nearest point. */
+export interface AroundInfo { distance: number; precision: number; point: Point }
+
+/**
+ * The around-a-point figures of the records within reach, made for the
+ * hits asked (a page's): made for every record in reach, they cost more
+ * than the search (`aroundRadius: "all"` over 135k cities).
+ */
+class AroundInfos {
+  constructor(
+    private readonly nearest: Float64Array,
+    private readonly nearestPoint: Int32Array,
+    private readonly reach: number,
+    private readonly precision: number | PrecisionRange[],
+    private readonly column: GeoColumn,
+  ) {}
+
+  get(id: number): AroundInfo | undefined {
+    const chord = this.nearest[id];
+    if (!within(chord, this.reach)) return undefined;
+    const distance = metresOfChord(chord);
+    const p = this.nearestPoint[id];
+    return { distance: Math.round(distance), precision: stepAt(distance, this.precision).value, point: { lat: this.column.lat[p], lng: this.column.lng[p] } };
+  }
 }
 
 export interface GeoPlan {
@@ -122,7 +186,7 @@ export interface GeoPlan {
   /** Per record id: rounded distance (the geo criterion), when searching around a point. */
   ranks?: Int32Array;
   around?: Point;
-  info?: Map<number, { distance: number; precision: number; point: Point }>;
+  info?: { get(id: number): AroundInfo | undefined };
   /** The radius computed without aroundRadius, in metres (the answer's `automaticRadius`). */
   automaticRadius?: number;
 }
@@ -151,36 +215,59 @@ function pointsWhere(column: GeoColumn, words: number, test: (lat: number, lng: 
   return out;
 }
 
+/**
+ * Around a point: per record, the square chord to its nearest point
+ * (`nearest`, Infinity without one), the records within reach, and their
+ * distances rounded to the precision as the `geo` criterion's ranks. Only
+ * the records within reach have their distance computed: the chords order
+ * the rest as the distances would (computing every point's distance took
+ * most of an answer around a point among 135k cities).
+ */
 function planAround(params: SearchParams, around: Point, column: GeoColumn, capacity: number, words: number): GeoPlan {
+  const [ax, ay, az] = onSphere(around.lat, around.lng);
   const nearest = new Float64Array(capacity).fill(Infinity);
   const nearestPoint = new Int32Array(capacity).fill(-1);
+  const { x, y, z, ids } = column;
   for (let i = 0; i < column.length; i++) {
-    const d = distanceMeters(around, column.lat[i], column.lng[i]);
-    const id = column.ids[i];
-    if (d < nearest[id]) { nearest[id] = d; nearestPoint[id] = i; }
+    const dx = x[i] - ax, dy = y[i] - ay, dz = z[i] - az;
+    const chord = dx * dx + dy * dy + dz * dz;
+    const id = ids[i];
+    if (chord < nearest[id]) { nearest[id] = chord; nearestPoint[id] = i; }
   }
-  const radius = radiusOf(params, nearest);
+  const reach = reachOf(params, nearest);
   const precision = precisionOf(params);
   const filter = emptyBitmap(words);
   const ranks = new Int32Array(capacity).fill(0x7fffffff);
-  const info = new Map<number, { distance: number; precision: number; point: Point }>();
   for (let id = 0; id < capacity; id++) {
-    const d = nearest[id];
-    if (!Number.isFinite(d) || d > radius) continue; // records without _geoloc never match a geo query
+    const chord = nearest[id];
+    if (!within(chord, reach.chord)) continue;
     setBit(filter, id);
-    const b = bucket(d, precision);
-    ranks[id] = Math.min(b.rounded, 0x7ffffffe);
-    const p = nearestPoint[id];
-    info.set(id, { distance: Math.round(d), precision: b.precision, point: { lat: column.lat[p], lng: column.lng[p] } });
+    ranks[id] = Math.min(rounded(metresOfChord(chord), precision), 0x7ffffffe);
   }
-  return { filter, ranks, around, info, ...(params.aroundRadius === undefined ? { automaticRadius: radius } : {}) };
+  const info = new AroundInfos(nearest, nearestPoint, reach.chord, precision, column);
+  return { filter, ranks, around, info, ...(params.aroundRadius === undefined ? { automaticRadius: reach.metres } : {}) };
 }
 
-function radiusOf(params: SearchParams, nearest: Float64Array): number {
-  if (params.aroundRadius === 'all') return Infinity;
+/** Whether a record whose nearest point is at square chord `chord` is within `reach` (a record without _geoloc, at Infinity, never is: not even within "all"). */
+const within = (chord: number, reach: number) => chord !== Infinity && chord <= reach;
+
+/**
+ * How far a search around a point reaches, in metres and as a square
+ * chord: aroundRadius, or else the AUTOMATIC_RADIUS_HITS-th nearest
+ * record's distance (its chord exactly: that record is within), at least
+ * minimumAroundRadius.
+ */
+function reachOf(params: SearchParams, nearest: Float64Array): { metres: number; chord: number } {
+  if (params.aroundRadius === 'all') return { metres: Infinity, chord: Infinity };
+  if (params.aroundRadius !== undefined) {
+    const metres = Number(params.aroundRadius);
+    return { metres, chord: chordOfMetres(metres) };
+  }
+  const chords = new Float64Array(nearest.length);
+  let count = 0;
+  for (let id = 0; id < nearest.length; id++) if (nearest[id] !== Infinity) chords[count++] = nearest[id];
+  const chord = count === 0 ? 0 : kthSmallest(chords.subarray(0, count), Math.min(AUTOMATIC_RADIUS_HITS, count));
   const minimum = params.minimumAroundRadius ?? 0;
-  if (params.aroundRadius !== undefined) return Number(params.aroundRadius);
-  const finite = Array.from(nearest).filter(Number.isFinite).sort((a, b) => a - b);
-  const automatic = finite.length > AUTOMATIC_RADIUS_HITS ? finite[AUTOMATIC_RADIUS_HITS - 1] : (finite.at(-1) ?? 0);
-  return Math.max(minimum, automatic);
+  const metres = metresOfChord(chord);
+  return minimum > metres ? { metres: minimum, chord: chordOfMetres(minimum) } : { metres, chord };
 }

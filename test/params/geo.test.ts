@@ -162,6 +162,10 @@ describe('automatic radius and minimumAroundRadius', () => {
     expect(radius).toBeGreaterThanOrEqual(nearest[999] - 100);
     expect(radius).toBeLessThanOrEqual(nearest[999] + 100);
     for (const hit of response.hits) expect(distanceTo(hit)).toBeLessThanOrEqual(radius + 100);
+    // exactly the 1,000 nearest: the radius reaches the 1,000th, whose distance the ranking info gives
+    const ranked = await search({ aroundLatLng: AROUND, hitsPerPage: 1000, aroundPrecision: 1, getRankingInfo: true });
+    expect(ranked.nbHits).toBe(1000);
+    expect(Math.abs(ranked.hits[999]._rankingInfo.geoDistance - radius)).toBeLessThanOrEqual(1);
     const widened = await search({ aroundLatLng: AROUND, minimumAroundRadius: 20100000, hitsPerPage: 0 });
     expect(widened.automaticRadius).toBe('20100000');
     expect((await search({ aroundLatLng: AROUND, aroundRadius: 100000, hitsPerPage: 0 })).automaticRadius).toBeUndefined();
@@ -279,6 +283,37 @@ describe('insideBoundingBox and insidePolygon', () => {
 });
 
 describe('ranking info', () => {
+  it('geoDistance is the haversine distance to the metre, from a metre to the antipode; aroundRadius reaches to the metre', async () => {
+    const center = { lat: 45.5, lng: 10.25 };
+    const offsets = [0, 1e-5, 3e-5, 1e-4, 1e-3, 0.01, 0.1, 1, 10, 60];
+    const points = offsets.flatMap((o, i) => [
+      { objectID: `n${i}`, _geoloc: { lat: center.lat + o / 2, lng: center.lng + o } },
+      { objectID: `s${i}`, _geoloc: { lat: center.lat - o, lng: center.lng - o / 3 } },
+    ]);
+    points.push({ objectID: 'antipode', _geoloc: { lat: -center.lat, lng: center.lng - 180 } });
+    const opened = await openEngine();
+    await opened.engine.client().saveObjects({ indexName: 'metres', objects: points });
+    await opened.engine.waitForTasks();
+    const response = await searcher(opened.send, 'metres')({
+      aroundLatLng: `${center.lat},${center.lng}`, aroundRadius: 'all', aroundPrecision: 1, getRankingInfo: true, hitsPerPage: 100,
+    });
+    const at = new Map(points.map((p) => [p.objectID, p._geoloc]));
+    expect(response.hits.length).toBe(points.length);
+    for (const hit of response.hits as Array<{ objectID: string; _rankingInfo: { geoDistance: number } }>) {
+      const p = at.get(hit.objectID)!;
+      expect(hit._rankingInfo.geoDistance).toBe(Math.round(haversine(center.lat, center.lng, p.lat, p.lng)));
+    }
+    // an aroundRadius a metre past a point's distance takes it in, a metre short leaves it out
+    const distances = points.map((p) => haversine(center.lat, center.lng, p._geoloc.lat, p._geoloc.lng));
+    for (const d of distances.filter((x) => x > 2 && x < 19_000_000)) {
+      for (const radius of [Math.floor(d) - 1, Math.ceil(d) + 1]) {
+        const within = await searcher(opened.send, 'metres')({ aroundLatLng: `${center.lat},${center.lng}`, aroundRadius: radius, hitsPerPage: 0 });
+        expect(within.nbHits).toBe(distances.filter((x) => x <= radius).length);
+      }
+    }
+    await opened.engine.close();
+  });
+
   it('matchedGeoLocation: the record point and its distance in metres; geoDistance grows along the hits', async () => {
     const airportsById = byId();
     const response = await search({ aroundLatLng: AROUND, aroundRadius: 300000, aroundPrecision: 1, getRankingInfo: true, hitsPerPage: 20 });
