@@ -60,14 +60,18 @@ const groupStamp = new IntVec();
 const groupEmitted = new IntVec();
 let groupEpoch: i32 = 0;
 
-function groupOf(doc: i32): i32 {
+@inline function groupOf(doc: i32): i32 {
   const groups = unchecked(rankSlots[GROUP_SLOT]);
   return doc < groups.length ? groups.get(doc) : -1;
 }
 
 const groupOrdinal = new IntVec();
 
-function ensureGroup(group: i32): void {
+@inline function ensureGroup(group: i32): void {
+  if (groupStamp.length <= group) growGroups(group);
+}
+
+function growGroups(group: i32): void {
   while (groupStamp.length <= group) { groupStamp.push(0); groupEmitted.push(0); groupOrdinal.push(0); }
 }
 
@@ -454,9 +458,36 @@ function rankByKeys(from: i32, to: i32, c: i32): void {
     rankGroups(from, from + kept, c);
     return;
   }
-  // with distinct, records of full groups are skipped, so no candidate may be cut early
-  const threshold = distinctLimit == 0 && to - from > need ? selectKey(from, to, need - 1) : 0xffffffff;
-  // three-way partition: below threshold, equal to it, above (dropped)
+  if (distinctLimit != 0) { rankDistinctByKeys(from, to, c, max(need, DISTINCT_FIRST_CUT)); return; }
+  rankUpTo(from, to, c, to - from > need ? selectKey(from, to, need - 1) : 0xffffffff);
+}
+
+/**
+ * With distinct, ranks work[from, to) by criterion `c`'s keys a cut at a
+ * time: the records of the first `cut` keys, then of twice as many more,
+ * until the page is full. Records of full groups are skipped, so how far
+ * the page reaches is not known in advance; sorting every candidate took
+ * 17 ms for an empty query over 100k records. The first cut is at least
+ * DISTINCT_FIRST_CUT records: each cut selects over every record left,
+ * where sorting a few hundred costs little.
+ */
+const DISTINCT_FIRST_CUT = 256;
+
+function rankDistinctByKeys(from: i32, to: i32, c: i32, cut: i32): void {
+  while (from < to && !rankingDone()) {
+    if (to - from <= cut) { rankUpTo(from, to, c, 0xffffffff); return; }
+    from = rankUpTo(from, to, c, selectKey(from, to, cut - 1));
+    cut = cut < 0x40000000 ? cut << 1 : cut;
+  }
+}
+
+/**
+ * Ranks the records of work[from, to) whose key is at most `threshold`,
+ * in key order (ties by the next criteria); the others are moved to the
+ * end, unranked, their keys kept. Returns where they start.
+ */
+function rankUpTo(from: i32, to: i32, c: i32, threshold: u32): i32 {
+  // three-way partition: below threshold, equal to it, above (left)
   let lt = from, i = from, gt = to - 1;
   while (i <= gt) {
     const k = keyAt(i);
@@ -470,9 +501,10 @@ function rankByKeys(from: i32, to: i32, c: i32): void {
     // no cut: [lt, gt] holds the largest key group(s); sort and walk them too
     sortRange(lt, gt + 1);
     rankGroups(lt, gt + 1, c);
-    return;
+  } else {
+    rankRange(lt, gt + 1, c + 1);
   }
-  rankRange(lt, gt + 1, c + 1);
+  return gt + 1;
 }
 
 /** Ranks each run of equal keys of the sorted work[from, to) by the next criteria, in order. */

@@ -374,6 +374,44 @@ describe('distinct (attributeForDistinct: speakers)', () => {
     }
   });
 
+  it('the page\'s groups are those the whole ranking meets first, however far the page reaches', async () => {
+    // 3,000 records in 700 groups; groups of many records come first, so a page reaches far past its hits
+    const WORDS = ['amber', 'birch', 'cedar', 'delta'];
+    const records = Array.from({ length: 3_000 }, (_, i) => ({
+      objectID: `r${i}`, title: `${WORDS[i % 4]} ${WORDS[(i >> 2) % 4]}`, group: `g${i < 1_000 ? i % 20 : i % 700}`, score: (i * 7919) % 3_001,
+    }));
+    await send('PUT', '/1/indexes/grouped/settings', {
+      searchableAttributes: ['title'], customRanking: ['desc(score)'], attributeForDistinct: 'group', paginationLimitedTo: 5_000,
+    });
+    await send('POST', '/1/indexes/grouped/batch', { requests: records.map((body) => ({ action: 'addObject', body })) });
+    await waitForTasks();
+    const groupOf = new Map(records.map((r) => [r.objectID, r.group]));
+    for (const query of ['', 'amber', 'cedar delta']) {
+      const whole: string[] = [];
+      for (let page = 0; page < 3; page++) whole.push(...ids(await search({ query, distinct: false, hitsPerPage: 1_000, page }, 'grouped')));
+      for (const distinct of [1, 2]) {
+        for (const hitsPerPage of [3, 25]) {
+          for (const page of [0, 1, 4]) {
+            // the reference: the whole ranking's records, each group's first `distinct`, the page's groups by first appearance
+            const taken = new Map<string, number>();
+            const order: string[] = [];
+            const kept = whole.filter((id) => {
+              const group = groupOf.get(id)!;
+              if (!taken.has(group)) order.push(group);
+              taken.set(group, (taken.get(group) ?? 0) + 1);
+              return taken.get(group)! <= distinct;
+            });
+            const onPage = new Set(order.slice(page * hitsPerPage, (page + 1) * hitsPerPage));
+            const response = await search({ query, distinct, hitsPerPage, page }, 'grouped');
+            expect(sorted(ids(response)), `${JSON.stringify(query)} distinct ${distinct}, ${hitsPerPage} a page, page ${page}`)
+              .toEqual(sorted(kept.filter((id) => onPage.has(groupOf.get(id)!))));
+            expect(response.nbHits).toBe(order.length);
+          }
+        }
+      }
+    }
+  });
+
   it('ignored without attributeForDistinct', async () => {
     const response = await search({ query: 'giver', distinct: true }, 'books');
     expect(response.nbHits).toBe(2);
