@@ -44,13 +44,32 @@ export function countHits(): i32 {
   if (distinctLimit == 0) return candidates.length;
   groupEpoch++;
   let count = 0;
-  for (let i = 0; i < candidates.length; i++) {
-    const group = groupOf(candidates.get(i));
-    if (group < 0) { count++; continue; }
-    ensureGroup(group);
-    if (groupStamp.get(group) != groupEpoch) { groupStamp.set(group, groupEpoch); count++; }
+  for (let i = 0; i < candidates.length; i++) count += firstOfGroup(candidates.get(i));
+  return count;
+}
+
+/** countHits with distinct, of the records of a candidate bitmap of `words` words at `bitmap` (none listed). */
+export function countGroupsIn(bitmap: usize, words: i32): i32 {
+  groupEpoch++;
+  let count = 0;
+  for (let w = 0; w < words; w++) {
+    let bits = load<u32>(bitmap + (<usize>w << 2));
+    while (bits != 0) {
+      count += firstOfGroup((w << 5) + <i32>ctz(bits));
+      bits &= bits - 1;
+    }
   }
   return count;
+}
+
+/** 1 when `doc` is the first record of its group met in this count (a record without a group is its own), else 0. */
+@inline function firstOfGroup(doc: i32): i32 {
+  const group = groupOf(doc);
+  if (group < 0) return 1;
+  ensureGroup(group);
+  if (groupStamp.get(group) == groupEpoch) return 0;
+  groupStamp.set(group, groupEpoch);
+  return 1;
 }
 
 // distinct: records emitted per group in this search
@@ -86,8 +105,13 @@ let groupsFull: i32 = 0;
  * `wanted` groups exist (a record without a group is a full group of its own).
  */
 function emit(position: i32): void {
+  emitRecord(position, docAt(position));
+}
+
+/** emit, the candidate's record given. */
+function emitRecord(position: i32, doc: i32): void {
   if (distinctLimit == 0) { ranked.push(position); return; }
-  const group = groupOf(docAt(position));
+  const group = groupOf(doc);
   if (group < 0) {
     if (groupsStarted >= wanted) return;
     rankedGroup.push(groupsStarted++);
@@ -108,6 +132,26 @@ function emit(position: i32): void {
   if (emitted + 1 == distinctLimit) groupsFull++;
   rankedGroup.push(groupOrdinal.get(group));
   ranked.push(position);
+}
+
+/**
+ * Starts a ranking of `k` records, or with distinct of `k` groups, whose
+ * records the caller gives in order (emitInOrder): an empty query walks
+ * the static order so.
+ */
+export function startRanking(k: i32): void {
+  wanted = k;
+  ranked.length = 0;
+  rankedGroup.length = 0;
+  groupsStarted = 0;
+  groupsFull = 0;
+  groupEpoch++;
+}
+
+/** Ranks candidate `position` (record `doc`) next; whether the page still wants more. */
+export function emitInOrder(position: i32, doc: i32): bool {
+  emitRecord(position, doc);
+  return !rankingDone();
 }
 
 /** The ranking has what the page needs. */
@@ -582,7 +626,7 @@ export function rankCandidates(k: i32): void {
   criteriaCount = unchecked(params[P_CRITERIA_COUNT]);
   minProximity = unchecked(params[P_MIN_PROXIMITY]);
   exactSingle = unchecked(params[P_EXACT_SINGLE]);
-  wanted = k < n ? k : n;
+  startRanking(k < n ? k : n);
   newScanStamp(n);
   scannedProximity.reserve(n);
   scannedAttribute.reserve(n);
@@ -590,11 +634,6 @@ export function rankCandidates(k: i32): void {
   ensureWork(n);
   listAt = candidates.ptr;
   layOutWork(n);
-  ranked.length = 0;
-  rankedGroup.length = 0;
-  groupsStarted = 0;
-  groupsFull = 0;
-  groupEpoch++;
   pairsPrepared = false;
   // a pass over the bitmaps per word pays for itself only when many candidates may need an exact key
   exactTied = n >= bitmapWords >> 4 && exactTiesAll();

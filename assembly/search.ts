@@ -22,7 +22,7 @@ import {
   ALL_CANDIDATES, ONE_TYPO_AT_MOST, TYPO_FREE, anyOfWords, bucketCount, candidateCount, candidates, listCandidates, oneTypoCount, requiredWords, typoFreeCount, typoTiedIn, writeBoundedCandidates, writeCandidates,
 } from './candidates';
 import {
-  countHits, criteriaCount, distinctLimit, isConstant, prepareCriteria, rankCandidates, ranked, rankedGroup, scanOnce, scannedAttribute, scannedExact, scannedProximity, setDistinctLimit,
+  countGroupsIn, countHits, criteriaCount, distinctLimit, emitInOrder, isConstant, prepareCriteria, rankCandidates, ranked, rankedGroup, scanOnce, scannedAttribute, scannedExact, scannedProximity, setDistinctLimit, startRanking,
 } from './bucket-sort';
 import { MEMO_WORDS, claimSlot, findSlot, metBefore } from './word-memo';
 import { arm as armBound, disarm as disarmBound, knownCandidates, orSkippedInto, skippedRecords } from './bounded-match';
@@ -136,8 +136,7 @@ let staticOrderValid = false;
 export function invalidateStaticOrder(): void { staticOrderValid = false; }
 
 function isStaticQuery(): bool {
-  return wordCount == 0 && unchecked(params[P_GEO_ACTIVE]) == 0 && unchecked(params[P_FILTER_SCORES_ACTIVE]) == 0
-    && unchecked(params[P_DISTINCT]) == 0;
+  return wordCount == 0 && unchecked(params[P_GEO_ACTIVE]) == 0 && unchecked(params[P_FILTER_SCORES_ACTIVE]) == 0;
 }
 
 function sameStaticCriteria(): bool {
@@ -179,14 +178,17 @@ function buildStaticOrder(): void {
  */
 function searchStatic(): void {
   if (!staticOrderValid || !sameStaticCriteria()) buildStaticOrder();
+  // the static order is every record's, distinct or not; the page applies this query's
+  setDistinctLimit(unchecked(params[P_DISTINCT]));
   candidates.length = 0;
   writeQueryCandidates();
-  const nbHits = candidateCount;
+  const count = candidateCount;
+  const nbHits = distinctLimit > 0 ? countGroupsIn(candidateBitmap(), bitmapWords) : count;
   const k = unchecked(params[P_TOP_K]);
-  ranked.length = 0;
-  if (nbHits > 0 && k > 0) {
-    if (sortingIsCheaper(nbHits, k)) rankFewStatic(k);
-    else walkStaticOrder(k);
+  startRanking(k);
+  if (count > 0 && k > 0) {
+    if (sortingIsCheaper(count, k)) rankFewStatic(count);
+    else walkStaticOrder();
   }
   writeResults(nbHits);
 }
@@ -198,20 +200,19 @@ function sortingIsCheaper(count: i32, k: i32): bool {
   return sort < walk;
 }
 
-function walkStaticOrder(k: i32): void {
+function walkStaticOrder(): void {
   const bitmap = candidateBitmap();
-  for (let i = 0; i < staticOrder.length && ranked.length < k; i++) {
+  for (let i = 0; i < staticOrder.length; i++) {
     const doc = staticOrder.get(i);
     if (!testBit(bitmap, doc)) continue;
     candidates.push(doc);
-    ranked.push(candidates.length - 1);
+    if (!emitInOrder(candidates.length - 1, doc)) return;
   }
 }
 
-/** The first k candidates of the bitmap by static rank: each keyed (rank, id), heap-sorted. */
-function rankFewStatic(k: i32): void {
+/** The `count` candidates of the bitmap by static rank, each keyed (rank, id), heap-sorted, ranked in that order until the page is full. */
+function rankFewStatic(count: i32): void {
   const bitmap = candidateBitmap();
-  const count = candidateCount;
   const keys = heap.alloc(<usize>count << 3);
   let m = 0;
   for (let w = 0; w < bitmapWords; w++) {
@@ -225,9 +226,10 @@ function rankFewStatic(k: i32): void {
     }
   }
   heapSortU64(keys, m);
-  for (let i = 0; i < m && i < k; i++) {
-    candidates.push(<i32>(load<u64>(keys + (<usize>i << 3)) & 0xffffffff));
-    ranked.push(i);
+  for (let i = 0; i < m; i++) {
+    const doc = <i32>(load<u64>(keys + (<usize>i << 3)) & 0xffffffff);
+    candidates.push(doc);
+    if (!emitInOrder(i, doc)) break;
   }
   heap.free(keys);
 }
