@@ -174,7 +174,11 @@ function buildStaticOrder(): void {
  * bitmap, walked until the page is full; or, when few records pass (a
  * filter, a recommend model's candidates), those records sorted by their
  * place in the static order: a walk finds k of c candidates after about
- * n·k/c steps, all n of them when fewer than k pass.
+ * n·k/c steps, all n of them when fewer than k pass. With distinct, k
+ * counts groups and the walk goes further than that estimate (to the end
+ * when a group of the page holds fewer candidates than distinct allows,
+ * as it cannot be known full before): the choice may then walk where a
+ * sort would have been cheaper, never answer otherwise.
  */
 function searchStatic(): void {
   if (!staticOrderValid || !sameStaticCriteria()) buildStaticOrder();

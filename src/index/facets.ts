@@ -10,6 +10,7 @@ import { RecordRanges } from './record-ranges.js';
 import { RecentValues } from '../util/recent.js';
 import type { KeySorter } from './labelled-order.js';
 import { putSortableKeys } from './number-keys.js';
+import { kthSmallest } from '../util/kth-smallest.js';
 
 /** A facet value and how many candidates hold it. */
 export interface FacetCount { value: string; count: number }
@@ -122,21 +123,49 @@ export class FacetColumn {
    * counting.
    */
   countAmong(candidates: Bitmap, max = Infinity): FacetCount[] {
-    const counts = countScratch(this.names.length);
-    const valueNumbers = this.valueNumbers;
+    const { counts, held } = countScratch(this.names.length);
     const { bounds, length } = this.ranges.runsAmong(candidates);
-    for (let run = 0; run < length; run++) {
-      for (let e = bounds[2 * run], end = bounds[2 * run + 1]; e < end; e++) counts[valueNumbers[e]]++;
-    }
-    const least = leastCountAmongFirst(counts, this.names.length, max);
+    const met = entriesIn(bounds, length) < this.names.length
+      ? this.countListing(bounds, length, counts, held)
+      : this.countThenList(bounds, length, counts, held);
+    const least = leastCountAmongFirst(counts, held, met, max);
     const out: FacetCount[] = [];
-    for (let value = 0; value < this.names.length; value++) {
+    for (let i = 0; i < met; i++) {
+      const value = held[i];
       const count = counts[value];
-      if (count === 0) continue;
       if (count >= least) out.push({ value: this.names[value], count });
       counts[value] = 0;
     }
     return out.sort(byCountThenValue).slice(0, max);
+  }
+
+  /**
+   * Counts the values of the entries of `runs` in `counts`, listing each
+   * in `held` as it is first met; how many. For fewer entries than values
+   * (a narrow query over a facet of many values, such as a SKU): reading
+   * every value's count would cost more than the counting.
+   */
+  private countListing(bounds: Uint32Array, runs: number, counts: Uint32Array, held: Uint32Array): number {
+    const valueNumbers = this.valueNumbers;
+    let met = 0;
+    for (let run = 0; run < runs; run++) {
+      for (let e = bounds[2 * run], end = bounds[2 * run + 1]; e < end; e++) {
+        const value = valueNumbers[e];
+        if (counts[value]++ === 0) held[met++] = value;
+      }
+    }
+    return met;
+  }
+
+  /** countListing for more entries than values: the entries counted with no test each (a fifth faster), then every value's count read. */
+  private countThenList(bounds: Uint32Array, runs: number, counts: Uint32Array, held: Uint32Array): number {
+    const valueNumbers = this.valueNumbers;
+    for (let run = 0; run < runs; run++) {
+      for (let e = bounds[2 * run], end = bounds[2 * run + 1]; e < end; e++) counts[valueNumbers[e]]++;
+    }
+    let met = 0;
+    for (let value = 0; value < this.names.length; value++) if (counts[value] !== 0) held[met++] = value;
+    return met;
   }
 
   private appendEntry(id: number, value: number): void {
@@ -242,21 +271,34 @@ export class NumericColumn {
 /** min, max, sum and count of some numbers. */
 export interface NumericFigures { min: number; max: number; sum: number; count: number }
 
-/** Counts by value number, all 0 between counts (see FacetColumn.countAmong): one for every column, grown to the largest. */
-let scratch = new Uint32Array(0);
+/**
+ * Counts by value number, all 0 between counts, and the values counted
+ * (see FacetColumn.countAmong): one pair for every column, grown to the
+ * largest.
+ */
+let scratch = { counts: new Uint32Array(0), held: new Uint32Array(0) };
 
-function countScratch(values: number): Uint32Array {
-  if (scratch.length < values) scratch = new Uint32Array(Math.max(values, scratch.length * 2, 64));
+function countScratch(values: number): typeof scratch {
+  if (scratch.counts.length < values) {
+    const size = Math.max(values, scratch.counts.length * 2, 64);
+    scratch = { counts: new Uint32Array(size), held: new Uint32Array(size) };
+  }
   return scratch;
 }
 
-/** The `max`-th largest of the counts above 0 in `counts[0, values)`; 1 when there are `max` or fewer. */
-function leastCountAmongFirst(counts: Uint32Array, values: number, max: number): number {
-  if (values <= max) return 1;
-  const held = [];
-  for (let value = 0; value < values; value++) if (counts[value] > 0) held.push(counts[value]);
-  if (held.length <= max) return 1;
-  return Uint32Array.from(held).sort()[held.length - max];
+/** The number of entries `runs` runs hold. */
+function entriesIn(bounds: Uint32Array, runs: number): number {
+  let entries = 0;
+  for (let run = 0; run < runs; run++) entries += bounds[2 * run + 1] - bounds[2 * run];
+  return entries;
+}
+
+/** The `max`-th largest count of the `met` values of `held`, by a selection; 1 when there are `max` or fewer. */
+function leastCountAmongFirst(counts: Uint32Array, held: Uint32Array, met: number, max: number): number {
+  if (met <= max) return 1;
+  const sizes = new Float64Array(met);
+  for (let i = 0; i < met; i++) sizes[i] = counts[held[i]];
+  return kthSmallest(sizes, met - max + 1);
 }
 
 const byCountThenValue = (a: FacetCount, b: FacetCount) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);

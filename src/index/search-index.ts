@@ -149,7 +149,13 @@ export class SearchIndex {
   private ownVersion = 0;
 
   private core = new CoreIndex();
-  /** Sorts by 64-bit keys in this index's core (any core would do: the sort keeps nothing). */
+  /**
+   * Sorts by 64-bit keys in this index's core (any core would do: the sort
+   * keeps nothing). It writes the core's scratch and results, and may grow
+   * its memory: a caller (rank orders, numeric columns at a range filter)
+   * holds no view of them across it. Filters are evaluated before the
+   * core searches.
+   */
   private readonly sortByKeys: KeySorter = (ids, high, low) => this.core.sortByKeys(ids, high, low);
   private records = new RecordStore();
   /** The vectors of the records, per embedder (see index-vectors.ts). */

@@ -261,7 +261,7 @@ function numericFilterable(listed: string[] | null | undefined): FilterContext['
 /** The filter bitmap, geo plan and filter scores of a query. */
 export function planFilters(index: SearchIndex, params: SearchParams, setting: Setting) {
   const expressions = filterExpressions(params);
-  const geo = planGeo(params, () => index.facets.geo(), index.capacity, wordsFor(index.capacity));
+  const geo = planGeo(params, () => index.facets.geo(), index.capacity, wordsFor(index.capacity), (id) => index.objectIDOf(id) !== undefined);
   if (expressions.length === 0 && params.optionalFilters === undefined) return { filter: geo?.filter, geo, scores: undefined };
   const ctx = filterContext(index, setting);
   let filter: Bitmap | undefined = evaluateFilters(expressions, ctx);

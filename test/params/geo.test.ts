@@ -391,11 +391,36 @@ describe('invalid geo parameters are 400', () => {
     await bad({ aroundLatLng: AROUND, aroundRadius: 0 }, /aroundRadius/);
   });
 
+  it('aroundPrecision', async () => {
+    await bad({ aroundLatLng: AROUND, aroundPrecision: [] }, /aroundPrecision/);
+    await bad({ aroundLatLng: AROUND, aroundPrecision: [{ from: 0 }] }, /aroundPrecision/);
+    await bad({ aroundLatLng: AROUND, aroundPrecision: 'fine' }, /aroundPrecision/);
+  });
+
   it('insideBoundingBox and insidePolygon', async () => {
     await bad({ insideBoundingBox: [[46, 2, 50]] }, /insideBoundingBox/);
     await bad({ insideBoundingBox: 'a,b,c,d' }, /insideBoundingBox/);
     await bad({ insidePolygon: [[46, 2, 50, 2]] }, /insidePolygon/);
     await bad({ insidePolygon: [[46, 2, 50, 2, 48]] }, /insidePolygon/);
+  });
+});
+
+describe('the automatic radius after removals', () => {
+  it('counts the live records only: removed ones no longer narrow it', async () => {
+    const { engine, send: own } = await openEngine();
+    const client = engine.client();
+    // 1,500 points north of PARIS, one every ~1.1 km; the 600 nearest are then deleted
+    const points = Array.from({ length: 1_500 }, (_, i) => ({ objectID: `p${i}`, _geoloc: { lat: PARIS.lat + 0.01 * (i + 1), lng: PARIS.lng } }));
+    await client.saveObjects({ indexName: 'thinned', objects: points, waitForTasks: true });
+    const around = () => searcher(own, 'thinned')({ aroundLatLng: `${PARIS.lat},${PARIS.lng}`, hitsPerPage: 0 });
+    expect((await around()).nbHits).toBe(1_000);
+    await own('POST', '/1/indexes/thinned/batch', { requests: points.slice(0, 600).map(({ objectID }) => ({ action: 'deleteObject', body: { objectID } })) });
+    await engine.waitForTasks();
+    const thinned = await around();
+    expect(thinned.nbHits).toBe(900);
+    const farthest = points.at(-1)!._geoloc;
+    expect(Math.abs(Number(thinned.automaticRadius) - haversine(PARIS.lat, PARIS.lng, farthest.lat, farthest.lng))).toBeLessThanOrEqual(1);
+    await engine.close();
   });
 });
 
