@@ -301,7 +301,10 @@ function leastCountAmongFirst(counts: Uint32Array, held: Uint32Array, met: numbe
   return kthSmallest(sizes, met - max + 1);
 }
 
-const byCountThenValue = (a: FacetCount, b: FacetCount) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
+/** Facet values in code-unit order (`sortFacetValuesBy: alpha`, and ties of counts). */
+export const byValue = (a: { value: string }, b: { value: string }) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
+
+const byCountThenValue = (a: FacetCount, b: FacetCount) => b.count - a.count || byValue(a, b);
 
 /** Entries added after a numeric column's ordered view that are read in turn beside it: up to an eighth of it, and at least TAIL_MIN. */
 const TAIL_SHARE = 8;

@@ -130,19 +130,21 @@ export class RankOrder extends LabelledOrder {
     const descending = this.entries[0].descending;
     const n = ids.length;
     const values = new Float64Array(n);
+    const missing = new Uint8Array(n);
     const order = new Int32Array(n);
     for (let i = 0; i < n; i++) {
       order[i] = ids[i];
       const v = this.keys[ids[i]]![0];
       if (typeof v === 'number') values[i] = v;
-      else if (v !== undefined) return undefined;
+      else if (v === undefined) missing[i] = 1;
+      else return undefined;
     }
     const high = new Int32Array(n);
     const low = new Int32Array(n);
     putSortableKeys(values, n, descending, high, low);
     for (let i = 0; i < n; i++) {
       // all ones, the largest key, is kept for missing values: last, both directions
-      if (this.keys[ids[i]]![0] === undefined) { high[i] = -1; low[i] = -1; } else if (high[i] === -1 && low[i] === -1) low[i] = -2;
+      if (missing[i] === 1) { high[i] = -1; low[i] = -1; } else if (high[i] === -1 && low[i] === -1) low[i] = -2;
     }
     return this.sortByKeys(order, high, low);
   }

@@ -2,6 +2,7 @@
 // `facetQuery` (same normalisation, typo and prefix rules as search), with
 // counts among the records the other parameters select.
 import { countValues, searchableFacet } from './facet-counts.js';
+import { byValue } from '../index/facets.js';
 import { highlightText } from './highlight.js';
 import type { SearchParams } from '../index/params.js';
 import { planQuery } from './query-plan.js';
@@ -35,6 +36,6 @@ export function searchFacetValues(index: SearchIndex, facetName: string, params:
     if (words.length > 0 && (mask & allWords) !== allWords) continue;
     facetHits.push({ value, highlighted: highlighted.value, count });
   }
-  if (setting('sortFacetValuesBy') === 'alpha') facetHits.sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+  if (setting('sortFacetValuesBy') === 'alpha') facetHits.sort(byValue);
   return { facetHits, exhaustiveFacetsCount: true, processingTimeMS: Math.round(performance.now() - started) };
 }
