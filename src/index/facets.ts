@@ -1,10 +1,11 @@
-// Columns of record values for filtering and faceting, built on first use
-// from the live records and kept up to date on every save: per facet value
+// Columns of record values for filtering and faceting, built in idle time
+// or at first use from the live records and kept up to date on every save: per facet value
 // the ids of its records, per numeric attribute parallel (id, value) arrays,
 // and for both each record's own entries (see record-ranges.ts), which
 // counts over a search's candidates read.
 import { GeoColumn } from './geo.js';
-import { isPlainObject, valuesAt, type SearchRecord } from './records.js';
+import { isPlainObject, numberLeaves, valuesAt, type SearchRecord } from './records.js';
+import { own } from '../util/own-keys.js';
 import { setBit, type Bitmap } from './bitmap.js';
 import { RecordRanges } from './record-ranges.js';
 import { RecentValues } from '../util/recent.js';
@@ -214,11 +215,21 @@ export class NumericColumn {
     }
   }
 
-  private byValue(): { ids: Uint32Array; numbers: Float64Array } {
+  /** Whether a range filter finds the entries ordered by value, with a tail short enough to read beside them (see markRange). */
+  isOrdered(): boolean {
     const sorted = this.sorted;
-    if (sorted && this.length - sorted.ids.length <= Math.max(TAIL_MIN, sorted.ids.length / TAIL_SHARE)) return sorted;
+    if (sorted === undefined) return this.length === 0;
+    return this.length - sorted.ids.length <= Math.max(TAIL_MIN, sorted.ids.length / TAIL_SHARE);
+  }
+
+  /** Orders every entry by value now (in idle time: the first range filter then finds it done, see FacetIndex.buildSome). */
+  orderByValue(): void {
     this.sorted = orderedByValue(this.ids, this.numbers, this.length, this.sortByKeys);
-    return this.sorted;
+  }
+
+  private byValue(): { ids: Uint32Array; numbers: Float64Array } {
+    if (!this.isOrdered() || this.sorted === undefined) this.orderByValue();
+    return this.sorted!;
   }
 
   add(id: number, record: SearchRecord): void {
@@ -359,6 +370,43 @@ function facetLeaves(values: unknown[], id: number, numbers: NumericColumn): str
 
 interface Column { add(id: number, record: SearchRecord): void }
 
+/**
+ * The columns made in idle time (see FacetIndex.buildSome): the declared
+ * facets', and those a filter may name with no declaration: `_tags`'s,
+ * `_geoloc`'s and each numeric attribute's. Made at a search's first use,
+ * each read every record then: 0.25-0.5 s at 100k records once they were
+ * packed.
+ */
+export interface WantedColumns {
+  /** The declared facets' attributes (attributesForFaceting). */
+  facets: readonly string[];
+  /** The attributes numeric filters may name (numericAttributesForFiltering); undefined: every one a record holds a number at. */
+  numbers: ReadonlySet<string> | undefined;
+}
+
+/** What a pass is making: its columns, the records it reads from (`from`) and next, and the numeric attributes it wants none of. */
+interface ColumnPass {
+  key: string;
+  from: number;
+  next: number;
+  facets: Map<string, FacetColumn>;
+  numbers: Map<string, NumericColumn>;
+  skipped: Set<string>;
+  geo: GeoColumn | undefined;
+}
+
+/** The wants as a key: passes under other wants say nothing of what these find. */
+const wantsKey = (wants: WantedColumns) => JSON.stringify([wants.facets, wants.numbers === undefined ? null : [...wants.numbers]]);
+
+/**
+ * Numeric attributes a pass finds a column for, at most: records holding
+ * numbers under ever new names (a map of prices by SKU) make the others
+ * at their first use, as before.
+ */
+const MAX_FOUND_NUMBERS = 32;
+/** Names deep a pass looks for numbers (`a.b.c.d`): deeper ones are made at their first use. */
+const MAX_NUMBER_NAMES = 4;
+
 /** Filter atom bitmaps kept between searches (capacity / 8 bytes each: 2 MB for 16 at 1M records). */
 const ATOM_BITMAPS = 16;
 
@@ -371,8 +419,12 @@ export class FacetIndex {
   /** Bitmaps of recent filter atoms; any added record drops them all. */
   private readonly atomBitmaps = new RecentValues<string, Bitmap>(ATOM_BITMAPS);
 
-  /** A declared column being made in idle time, and the record id it reads from next (see buildSome). */
-  private building?: { name: string; column: FacetColumn; next: number };
+  /** The pass making columns in idle time, under way (see buildSome). */
+  private pass?: ColumnPass;
+  /** The wants (see wantsKey) under which complete passes have read every record below `upTo`. */
+  private readThrough?: { key: string; upTo: number };
+  /** Set once a pass found more numeric attributes than MAX_FOUND_NUMBERS: the others are made at first use. */
+  private foundTooMany = false;
 
   /**
    * `liveRecords(from)`: the live records from id `from` on, in id order;
@@ -388,36 +440,114 @@ export class FacetIndex {
     return this.facetColumns.has(attribute);
   }
 
+  /** Whether `attribute`'s numbers are a column made (its facet column's, or one of their own). */
+  hasNumeric(attribute: string): boolean {
+    return this.facetColumns.has(attribute) || this.numericColumns.has(attribute);
+  }
+
+  /** Whether the records' `_geoloc` points are a column made. */
+  hasGeo(): boolean {
+    return this.geoColumns.has('_geoloc');
+  }
+
   /**
-   * A step of making the facet columns of `names` that are missing, `records`
-   * records read a step; whether any step is left. A column is used once it
-   * has read every record: one saved meanwhile has a larger id, which a later
-   * step reads. A search that wants the column before makes it whole at once,
-   * and the one under way here is dropped. No column is made while there is
-   * no record: made empty, it would be kept up by the import that follows,
-   * which costs an import more than making it after (17% at 100k records).
+   * A step of making, in idle time, the columns a search may want that are
+   * missing (see WantedColumns), `records` records read a step, and of
+   * ordering their numbers by value, a column a step (before a pass
+   * begins: writes between steps begin new ones); whether any step is
+   * left. One pass over the records makes them all: a numeric attribute,
+   * `_tags` or `_geoloc` first met at a record has a column from there (no
+   * record before holds one). Once a pass has read every record, the next
+   * reads only the records saved since, unless the wants changed. A
+   * column is used once the pass has read every record: one saved
+   * meanwhile has a larger id, which a later step reads. A search that
+   * wants a column before makes it whole at once, and the pass's is left
+   * unused. No column is made while there is no record: made empty, it
+   * would be kept up by the import that follows, which costs an import more
+   * than making it after (17% at 100k records).
    */
-  buildSome(names: readonly string[], records: number): boolean {
-    let building = this.building;
-    this.building = undefined;
-    if (!building || this.facetColumns.has(building.name)) {
-      const name = names.find((n) => !this.facetColumns.has(n));
-      if (name === undefined) return false;
-      building = { name, column: new FacetColumn(name.split('.'), this.sortByKeys), next: 0 };
+  buildSome(wants: WantedColumns, records: number): boolean {
+    const unordered = this.pass === undefined ? this.needsOrder() : undefined;
+    if (unordered !== undefined) {
+      unordered.orderByValue();
+      return true;
     }
+    const pass = this.passFor(wants);
+    if (pass === undefined) return false;
     let read = 0;
-    for (const [id, record] of this.liveRecords(building.next)) {
+    for (const [id, record] of this.liveRecords(pass.next)) {
       if (read === records) {
-        building.next = id;
-        this.building = building;
+        pass.next = id;
+        this.pass = pass;
         return true;
       }
-      building.column.add(id, record);
+      this.readInto(pass, wants, id, record);
+      pass.next = id + 1;
       read++;
     }
-    if (building.next === 0 && read === 0) return false;
-    this.facetColumns.set(building.name, building.column);
-    return names.some((n) => !this.facetColumns.has(n));
+    if (pass.from === 0 && pass.next === 0) return false; // no record yet
+    this.adopt(pass);
+    return this.needsOrder() !== undefined;
+  }
+
+  /** The pass to go on with: the one under way while the wants are the same, else a new one where one is due. */
+  private passFor(wants: WantedColumns): ColumnPass | undefined {
+    const key = wantsKey(wants);
+    const missing = wants.facets.filter((name) => !this.facetColumns.has(name));
+    const underWay = this.pass;
+    this.pass = undefined;
+    if (underWay?.key === key && (underWay.from === 0 || missing.length === 0)) return underWay;
+    const readThrough = this.readThrough?.key === key && missing.length === 0 ? this.readThrough.upTo : 0;
+    const pass: ColumnPass = { key, from: readThrough, next: readThrough, facets: new Map(), numbers: new Map(), skipped: new Set(), geo: undefined };
+    for (const name of missing) pass.facets.set(name, new FacetColumn(name.split('.'), this.sortByKeys));
+    // a pass from where the last one ended finds what the records saved since hold; none when there are none
+    return pass.from === 0 || this.liveRecords(pass.from)[Symbol.iterator]().next().done !== true ? pass : undefined;
+  }
+
+  /** Adds record `id` to the pass's columns, and makes those of what it holds first (see buildSome). */
+  private readInto(pass: ColumnPass, wants: WantedColumns, id: number, record: SearchRecord): void {
+    if (own(record, '_tags') !== undefined && !this.facetColumns.has('_tags') && !pass.facets.has('_tags')) {
+      pass.facets.set('_tags', new FacetColumn(['_tags'], this.sortByKeys));
+    }
+    for (const column of pass.facets.values()) column.add(id, record);
+    if (own(record, '_geoloc') !== undefined && !this.geoColumns.has('_geoloc')) (pass.geo ??= new GeoColumn()).add(id, record);
+    if (!this.foundTooMany) numberLeaves(record, (path, value) => this.numberMet(pass, wants, path)?.addValue(id, value), MAX_NUMBER_NAMES);
+  }
+
+  /** The pass's column of numeric attribute `path`, made at its first number; undefined where it wants none. */
+  private numberMet(pass: ColumnPass, wants: WantedColumns, path: string): NumericColumn | undefined {
+    const column = pass.numbers.get(path);
+    if (column !== undefined || pass.skipped.has(path)) return column;
+    if ((wants.numbers !== undefined && !wants.numbers.has(path)) || this.hasNumeric(path) || pass.facets.has(path)) {
+      pass.skipped.add(path);
+      return undefined;
+    }
+    if (this.numericColumns.size + pass.numbers.size >= MAX_FOUND_NUMBERS) {
+      this.foundTooMany = true;
+      pass.skipped.add(path);
+      return undefined;
+    }
+    const made = new NumericColumn(path.split('.'), this.sortByKeys);
+    pass.numbers.set(path, made);
+    return made;
+  }
+
+  /** Takes a finished pass's columns, where no search made them meanwhile. */
+  private adopt(pass: ColumnPass): void {
+    for (const [name, column] of pass.facets) if (!this.facetColumns.has(name)) this.facetColumns.set(name, column);
+    for (const [name, column] of pass.numbers) if (!this.hasNumeric(name)) this.numericColumns.set(name, column);
+    if (pass.geo !== undefined && !this.geoColumns.has('_geoloc')) this.geoColumns.set('_geoloc', pass.geo);
+    // a pass over every record met no `_tags` or `_geoloc`: their columns are empty until a record brings some
+    if (pass.from === 0 && !this.facetColumns.has('_tags')) this.facetColumns.set('_tags', new FacetColumn(['_tags'], this.sortByKeys));
+    if (pass.from === 0 && !this.geoColumns.has('_geoloc')) this.geoColumns.set('_geoloc', new GeoColumn());
+    this.readThrough = { key: pass.key, upTo: pass.next };
+  }
+
+  /** A column of numbers whose order by value is missing or stale (see NumericColumn.orderByValue). */
+  private needsOrder(): NumericColumn | undefined {
+    for (const column of this.facetColumns.values()) if (!column.numbers.isOrdered()) return column.numbers;
+    for (const column of this.numericColumns.values()) if (!column.isOrdered()) return column;
+    return undefined;
   }
 
   /**

@@ -27,6 +27,29 @@ export function valuesAt(value: unknown, path: readonly string[], from = 0): unk
   return valuesAt(own(value, path[from]), path, from + 1);
 }
 
+/** Top-level names that are not numeric attributes of their own: the record's id, tags, points and vectors. */
+const NOT_NUMERIC_ATTRIBUTES: ReadonlySet<string> = new Set(['objectID', '_tags', '_geoloc', '_vectors']);
+
+/**
+ * Every number and boolean of a record, with the dotted path of names it
+ * sits at (arrays add none), each path's in the order valuesAt meets them:
+ * what a numeric column of that path holds. Names with a dot in them, or
+ * empty, are not descended: a filter's name reaches none (it is split at
+ * each dot). Nothing deeper than `maxNames` names is visited.
+ */
+export function numberLeaves(record: SearchRecord, visit: (path: string, value: number | boolean) => void, maxNames: number): void {
+  const walk = (v: unknown, path: string, names: number): void => {
+    if (typeof v === 'number' || typeof v === 'boolean') visit(path, v);
+    else if (Array.isArray(v)) for (const item of v) walk(item, path, names);
+    else if (isPlainObject(v) && names < maxNames) {
+      for (const key of Object.keys(v)) if (key !== '' && !key.includes('.')) walk(v[key], `${path}.${key}`, names + 1);
+    }
+  };
+  for (const key of Object.keys(record)) {
+    if (key !== '' && !key.includes('.') && !NOT_NUMERIC_ATTRIBUTES.has(key)) walk(record[key], key, 1);
+  }
+}
+
 /** Text leaves of a value: strings and numbers, in document order (arrays: one entry per element). */
 export function textLeaves(value: unknown, out: string[] = []): string[] {
   if (typeof value === 'string') out.push(value);

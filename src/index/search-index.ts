@@ -9,6 +9,7 @@ import {
 import type { GivenForms, SettingsChanges } from './params.js';
 import { yieldTurn } from '../util/turns.js';
 import { FacetIndex, facetAttributes } from './facets.js';
+import { numericFilterable } from './filters/evaluate.js';
 import { Compaction } from './compaction.js';
 import { PrefixWarming } from './prefix-warming.js';
 import { IdleWork } from './idle-work.js';
@@ -41,12 +42,12 @@ const TEXT_FORM = 2;
 /** Records indexed per event-loop turn by a background rebuild. */
 const REBUILD_SLICE = 2000;
 /**
- * Quiet time after the last write before the declared facets' missing
- * columns are made, and the records a step reads (~1-2 µs a record: a
- * step of a few ms). See buildFacetColumnsSome.
+ * Quiet time after the last write before the missing filter columns are
+ * made, and the records a step reads (~1-2 µs a record: a step of a few
+ * ms). See buildFilterColumnsSome.
  */
-const FACETS_QUIET_MS = 100;
-const FACET_SLICE_RECORDS = 4096;
+const COLUMNS_QUIET_MS = 100;
+const COLUMN_SLICE_RECORDS = 4096;
 /**
  * Ids issued to records no longer there, per live record and at least,
  * before the live ones are issued ids again (see renumberIfSparse): a
@@ -193,8 +194,8 @@ export class SearchIndex {
   private readonly compaction = new Compaction();
   /** One-letter prefixes' cache entries, built once writes pause (see prefix-warming.ts). */
   private readonly prefixWarming = new PrefixWarming(new WeakRef(this));
-  /** The declared facets' columns, made once writes pause (see buildFacetColumnsSome). */
-  private readonly facetBuilding = new IdleWork(() => this.buildFacetColumnsSome(), FACETS_QUIET_MS);
+  /** The columns filters and facets read, made once writes pause (see buildFilterColumnsSome). */
+  private readonly columnBuilding = new IdleWork(() => this.buildFilterColumnsSome(), COLUMNS_QUIET_MS);
   /** Set while records are saved again under new ids (a rebuild): their vectors are renumbered instead of placed again. */
   private keepVectors = false;
   /** When a search or browse last put this index's ranks in its core (performance.now(); -Infinity: never). */
@@ -400,7 +401,7 @@ export class SearchIndex {
     this.ownVersion++;
     if (rebuilt) this.adopt(rebuilt);
     else if (reindex) this.reindex();
-    this.facetBuilding.noteWrite();
+    this.columnBuilding.noteWrite();
     if (!this.shared) this.ownVectors.configure(next.embedders, this.liveEntries(), this.searchableNames());
     this.updatedAt = this.clock.now();
   }
@@ -607,7 +608,7 @@ export class SearchIndex {
     index.records = await RecordStore.unpack(snapshot.records);
     // a restored core's prefix cache is empty, as after an import; its facet columns are made anew
     index.prefixWarming.noteWrite();
-    index.facetBuilding.noteWrite();
+    index.columnBuilding.noteWrite();
     // a snapshot from before the tie order (its slot empty) has its ranks computed at the first search
     if (snapshot.ranksFresh && (index.records.size === 0 || index.core.rankSlotLength(TIE_SLOT) > 0)) {
       // the snapshot holds the rank slots
@@ -667,17 +668,21 @@ export class SearchIndex {
   }
 
   /**
-   * A step of making the columns of the facets the settings declare, where
-   * missing (see FacetIndex.buildSome); whether any is left. Made at a
-   * search's first use, they read every record then: the first faceted
-   * search after an import took 0.5-1 s at 100k records, 4.1 s once they
-   * were packed (each decoded again). Made as records
-   * are saved, they cost an import of 100k records 17% more (TED's, with
-   * six facets, 70%).
+   * A step of making the columns a search may want, where missing (the
+   * declared facets', and those filters may name undeclared: see
+   * FacetIndex.buildSome); whether any is left. Made at a search's first
+   * use, they read every record then: the first faceted search after an
+   * import took 0.5-1 s at 100k records, 4.1 s once they were packed (each
+   * decoded again), and the first numeric filter on an undeclared attribute
+   * 0.38 s. Made as records are saved, they cost an import of 100k records
+   * 17% more (TED's, with six facets, 70%).
    */
-  private buildFacetColumnsSome(): boolean {
+  private buildFilterColumnsSome(): boolean {
     if (this.shared) return false;
-    return this.facets.buildSome(facetAttributes(this.settings.attributesForFaceting).map((a) => a.name), FACET_SLICE_RECORDS);
+    return this.facets.buildSome({
+      facets: facetAttributes(this.settings.attributesForFaceting).map((a) => a.name),
+      numbers: numericFilterable(this.settings.numericAttributesForFiltering)?.all,
+    }, COLUMN_SLICE_RECORDS);
   }
 
   private newFacetIndex(): FacetIndex {
@@ -707,7 +712,7 @@ export class SearchIndex {
   /** The index is dropped from its catalog, or its engine closed: its idle work (warming, facets, packing) stops. */
   letGo(): void {
     this.prefixWarming.cancel();
-    this.facetBuilding.cancel();
+    this.columnBuilding.cancel();
     this.records.letGo();
   }
 
@@ -742,7 +747,7 @@ export class SearchIndex {
     // the facet columns keep removed records: after a pass they are made anew (in idle time, or at their first use before)
     if (this.compaction.afterWrite(this.core, written, this.records.size)) this.facetIndex = this.newFacetIndex();
     this.prefixWarming.noteWrite();
-    this.facetBuilding.noteWrite();
+    this.columnBuilding.noteWrite();
     this.lastBuildTimeS = Math.round((performance.now() - started) / 1000);
   }
 

@@ -6,7 +6,7 @@ import { CRITERION, MAX_CRITERIA } from '../core/abi.js';
 import { andInto, wordsFor, type Bitmap } from '../index/bitmap.js';
 import { badRequest } from '../util/errors.js';
 import { facetAttributes } from '../index/facets.js';
-import { evaluateFilters, filterScores, hasScores, type FilterContext } from '../index/filters/evaluate.js';
+import { evaluateFilters, filterScores, hasScores, numericFilterable, type FilterContext } from '../index/filters/evaluate.js';
 import {
   parseFacetFilters, parseFilters, parseNumericFilters, parseOptionalFilters, parseTagFilters, type FilterExpression,
 } from '../index/filters/parse.js';
@@ -243,19 +243,6 @@ export function filterContext(index: SearchIndex, setting: Setting): FilterConte
   const facetable = new Set(facetAttributes(setting('attributesForFaceting')).map((a) => a.name));
   facetable.add('_tags');
   return { facets: index.facets, words: wordsFor(index.capacity), facetable, numeric: numericFilterable(setting('numericAttributesForFiltering')) };
-}
-
-/** numericAttributesForFiltering's entries (`attr`, `equalOnly(attr)`); undefined when it lists none (every attribute). */
-function numericFilterable(listed: string[] | null | undefined): FilterContext['numeric'] {
-  if (!listed?.length) return undefined;
-  const all = new Set<string>(), equalOnly = new Set<string>();
-  for (const entry of listed) {
-    const m = /^equalOnly\((.+)\)$/.exec(entry.trim());
-    const name = m ? m[1].trim() : entry.trim();
-    all.add(name);
-    if (m) equalOnly.add(name);
-  }
-  return { all, equalOnly };
 }
 
 /** The filter bitmap, geo plan and filter scores of a query. */

@@ -19,6 +19,19 @@ export interface FilterContext {
   numeric?: { all: ReadonlySet<string>; equalOnly: ReadonlySet<string> };
 }
 
+/** numericAttributesForFiltering's entries (`attr`, `equalOnly(attr)`); undefined when it lists none (every attribute). */
+export function numericFilterable(listed: string[] | null | undefined): FilterContext['numeric'] {
+  if (!listed?.length) return undefined;
+  const all = new Set<string>(), equalOnly = new Set<string>();
+  for (const entry of listed) {
+    const m = /^equalOnly\((.+)\)$/.exec(entry.trim());
+    const name = m ? m[1].trim() : entry.trim();
+    all.add(name);
+    if (m) equalOnly.add(name);
+  }
+  return { all, equalOnly };
+}
+
 /** Whether numericAttributesForFiltering lets a numeric atom filter (a facet atom: always). */
 function numericAllowed(atom: FilterAtom, ctx: FilterContext): boolean {
   if (atom.kind === 'facet' || ctx.numeric === undefined) return true;
