@@ -390,10 +390,13 @@ interface ColumnPass {
   from: number;
   next: number;
   facets: Map<string, FacetColumn>;
-  numbers: Map<string, NumericColumn>;
+  numbers: Map<string, FoundNumbers>;
   skipped: Set<string>;
   geo: GeoColumn | undefined;
 }
+
+/** A numeric column a pass makes, and how many values the record it read last holds (see addFound). */
+interface FoundNumbers { column: NumericColumn; record: number; inRecord: number }
 
 /** The wants as a key: passes under other wants say nothing of what these find. */
 const wantsKey = (wants: WantedColumns) => JSON.stringify([wants.facets, wants.numbers === undefined ? null : [...wants.numbers]]);
@@ -406,6 +409,8 @@ const wantsKey = (wants: WantedColumns) => JSON.stringify([wants.facets, wants.n
 const MAX_FOUND_NUMBERS = 32;
 /** Names deep a pass looks for numbers (`a.b.c.d`): deeper ones are made at their first use. */
 const MAX_NUMBER_NAMES = 4;
+/** Numbers an attribute holds in one record, at most, for a pass to make its column (see addFound). */
+const MAX_VALUES_IN_RECORD = 32;
 
 /** Filter atom bitmaps kept between searches (capacity / 8 bytes each: 2 MB for 16 at 1M records). */
 const ATOM_BITMAPS = 16;
@@ -425,6 +430,8 @@ export class FacetIndex {
   private readThrough?: { key: string; upTo: number };
   /** Set once a pass found more numeric attributes than MAX_FOUND_NUMBERS: the others are made at first use. */
   private foundTooMany = false;
+  /** Numeric attributes a pass met with more than MAX_VALUES_IN_RECORD numbers in a record: made at first use only. */
+  private readonly tooManyValues = new Set<string>();
 
   /**
    * `liveRecords(from)`: the live records from id `from` on, in id order;
@@ -511,14 +518,35 @@ export class FacetIndex {
     }
     for (const column of pass.facets.values()) column.add(id, record);
     if (own(record, '_geoloc') !== undefined && !this.geoColumns.has('_geoloc')) (pass.geo ??= new GeoColumn()).add(id, record);
-    if (!this.foundTooMany) numberLeaves(record, (path, value) => this.numberMet(pass, wants, path)?.addValue(id, value), MAX_NUMBER_NAMES);
+    if (!this.foundTooMany) numberLeaves(record, (path, value) => this.addFound(pass, wants, path, id, value), MAX_NUMBER_NAMES);
   }
 
-  /** The pass's column of numeric attribute `path`, made at its first number; undefined where it wants none. */
-  private numberMet(pass: ColumnPass, wants: WantedColumns, path: string): NumericColumn | undefined {
-    const column = pass.numbers.get(path);
-    if (column !== undefined || pass.skipped.has(path)) return column;
-    if ((wants.numbers !== undefined && !wants.numbers.has(path)) || this.hasNumeric(path) || pass.facets.has(path)) {
+  /**
+   * Adds record `id`'s number `value` at `path` to the pass's column of it,
+   * made at its first number where the wants want one. An attribute holding
+   * more than MAX_VALUES_IN_RECORD numbers in a record (a vector, a series)
+   * has none: its column would hold a value per number, and is made at its
+   * first use only.
+   */
+  private addFound(pass: ColumnPass, wants: WantedColumns, path: string, id: number, value: number | boolean): void {
+    const found = pass.numbers.get(path) ?? (pass.skipped.has(path) ? undefined : this.foundAt(pass, wants, path));
+    if (found === undefined) return;
+    if (found.record !== id) {
+      found.record = id;
+      found.inRecord = 0;
+    }
+    if (++found.inRecord > MAX_VALUES_IN_RECORD) {
+      pass.numbers.delete(path);
+      pass.skipped.add(path);
+      this.tooManyValues.add(path);
+      return;
+    }
+    found.column.addValue(id, value);
+  }
+
+  /** The pass's new column of numeric attribute `path`; undefined where it wants none. */
+  private foundAt(pass: ColumnPass, wants: WantedColumns, path: string): FoundNumbers | undefined {
+    if ((wants.numbers !== undefined && !wants.numbers.has(path)) || this.hasNumeric(path) || pass.facets.has(path) || this.tooManyValues.has(path)) {
       pass.skipped.add(path);
       return undefined;
     }
@@ -527,15 +555,15 @@ export class FacetIndex {
       pass.skipped.add(path);
       return undefined;
     }
-    const made = new NumericColumn(path.split('.'), this.sortByKeys);
-    pass.numbers.set(path, made);
-    return made;
+    const found = { column: new NumericColumn(path.split('.'), this.sortByKeys), record: -1, inRecord: 0 };
+    pass.numbers.set(path, found);
+    return found;
   }
 
   /** Takes a finished pass's columns, where no search made them meanwhile. */
   private adopt(pass: ColumnPass): void {
     for (const [name, column] of pass.facets) if (!this.facetColumns.has(name)) this.facetColumns.set(name, column);
-    for (const [name, column] of pass.numbers) if (!this.hasNumeric(name)) this.numericColumns.set(name, column);
+    for (const [name, { column }] of pass.numbers) if (!this.hasNumeric(name)) this.numericColumns.set(name, column);
     if (pass.geo !== undefined && !this.geoColumns.has('_geoloc')) this.geoColumns.set('_geoloc', pass.geo);
     // a pass over every record met no `_tags` or `_geoloc`: their columns are empty until a record brings some
     if (pass.from === 0 && !this.facetColumns.has('_tags')) this.facetColumns.set('_tags', new FacetColumn(['_tags'], this.sortByKeys));

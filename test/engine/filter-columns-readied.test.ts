@@ -6,8 +6,9 @@
 // their first use, each read every record then (0.25-0.5 s at 100k records
 // once packed). They hold what columns made at first use hold, with
 // attributes first met late, nested ones, arrays of objects, booleans and
-// writes between the pass's steps; names past the pass's reach are made at
-// first use as before.
+// writes between the pass's steps; names past the pass's reach, and an
+// attribute holding more than 32 numbers in a record (a vector), are made
+// at first use as before.
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { Lantern } from '../../src/lantern.js';
 import { SearchIndex } from '../../src/index/search-index.js';
@@ -181,6 +182,28 @@ describe('the columns filters may name undeclared', () => {
     // the others are made at their first use, whole
     const live = liveBitmap(store);
     expectSameNumbers(many, new FacetIndex(() => store.entries(), countingSorter().sort), 'n39', live);
+  });
+  it('are not made for an attribute holding more than 32 numbers in a record (a vector): it is made at first use', () => {
+    const store = new RecordStore();
+    const facets = new FacetIndex((from) => store.entries(from), countingSorter().sort);
+    for (let i = 0; i < 600; i++) {
+      // the embeddings grow past 32 numbers from record 300 on
+      const record: SearchRecord = { objectID: `v${i}`, price: i % 50, embedding: Array.from({ length: i < 300 ? 8 : 64 }, (_, k) => ((i + k) % 13) / 13) };
+      facets.add(store.push(record), record);
+    }
+    buildAll(facets, EVERY_NUMBER);
+    expect(facets.hasNumeric('price')).toBe(true);
+    expect(facets.hasNumeric('embedding')).toBe(false);
+    // records saved since with short ones: the next pass, reading those only, does not make it from them
+    for (let i = 600; i < 700; i++) {
+      const record: SearchRecord = { objectID: `v${i}`, price: 1, embedding: [i % 7, 1] };
+      facets.add(store.push(record), record);
+    }
+    buildAll(facets, EVERY_NUMBER);
+    expect(facets.hasNumeric('embedding')).toBe(false);
+    const live = liveBitmap(store);
+    expectSameNumbers(facets, new FacetIndex(() => store.entries(), countingSorter().sort), 'embedding', live);
+    expect(facets.numeric('embedding').length).toBe(300 * 8 + 300 * 64 + 100 * 2);
   });
 });
 
