@@ -290,6 +290,28 @@ export function zipfText(n, { seed = 1, s = 1, attributes = 2 } = {}) {
 }
 
 /**
+ * `n` records of zipfText's two attributes with a long body: 16 to 32
+ * phrases of 20-60 words (~1,000 words: an article, a documentation page),
+ * the shape whose ranking reads the most of each record (proximity is
+ * found by reading a record's words until its matched words are next to
+ * each other).
+ * @param {number} n
+ * @param {{ seed?: number, s?: number }} [options]
+ * @returns {Corpus}
+ */
+export function longText(n, { seed = 1, s = 1 } = {}) {
+  const corpus = zipfText(n, { seed, s, attributes: 2 });
+  const rng = mulberry32(seed + 1);
+  const phrase = phraseSampler(rng, s);
+  for (const record of corpus.records) {
+    const parts = [record.body];
+    for (let k = randInt(rng, 16, 32); k > 1; k--) parts.push(phrase(20, 60));
+    record.body = parts.join(' ');
+  }
+  return { ...corpus, name: `long-${n}` };
+}
+
+/**
  * The corpus a descriptor names: { kind: 'ted' | 'cities' } or { kind: 'synthetic', n, seed }.
  * @param {CorpusDescriptor} descriptor
  * @returns {Corpus}
@@ -310,6 +332,8 @@ export function recordSets(n) {
   return {
     zipf2: () => zipfText(n, { attributes: 2 }),
     zipf6: () => zipfText(n, { attributes: 6 }),
+    // a fifth as many: each record is some twenty times a zipf2 record's size
+    long: () => longText(Math.max(1, Math.round(n / 5))),
     synthetic: () => synthetic(n),
     ted,
     cities,

@@ -5,7 +5,8 @@
 // it was tuned on. A shape is
 //
 //   records: zipf2 / zipf6 (corpus.mjs zipfText: 2 or 6 text attributes,
-//     words drawn Zipf s = 1 from the TED vocabulary), synthetic (corpus.mjs
+//     words drawn Zipf s = 1 from the TED vocabulary), long (corpus.mjs
+//     longText: zipf2's with bodies of ~1,000 words, a fifth as many records), synthetic (corpus.mjs
 //     synthetic: 4 attributes, tags and speaker), ted (2,356 real talks),
 //     cities (135k real names);
 //   settings: the corpus's own (ordered attributes, customRanking) or every
@@ -90,6 +91,7 @@ const SHAPES = [
   { name: 'zipf6 typed2', records: 'zipf6', settings: 'own', queries: 'typed2' },
   { name: 'zipf6 unordered typoAny', records: 'zipf6', settings: 'unordered', queries: 'typoAny' },
   { name: 'synthetic typed2', records: 'synthetic', settings: 'own', queries: 'typed2' },
+  { name: 'long typed2', records: 'long', settings: 'own', queries: 'typed2' },
   { name: 'ted typoAny', records: 'ted', settings: 'own', queries: 'typoAny' },
   { name: 'cities prefix', records: 'cities', settings: 'own', queries: 'prefix' },
   { name: 'cities typoAny', records: 'cities', settings: 'own', queries: 'typoAny' },
