@@ -19,6 +19,7 @@ import type { SearchRecord } from '../../src/index/records.js';
 import { loadCore } from '../../src/core/wasm.js';
 import { CoreIndex } from '../../src/core/core-index.js';
 import type { KeySorter } from '../../src/index/labelled-order.js';
+import { readFixture, talksSettings } from '../support/fixtures.js';
 
 let core: CoreIndex;
 beforeAll(async () => {
@@ -248,6 +249,45 @@ describe('a filter on an undeclared attribute, after an import and a pause', () 
     expect(await answers(atFirstUse)).toEqual(answer);
     expect(answer[0].nbHits).toBeGreaterThan(0);
     expect(answer[1].nbHits).toBe(0);
+    await readied.close();
+    await atFirstUse.close();
+  });
+});
+
+describe('on the TED talks (their own settings, none of their ratings declared)', () => {
+  const FILTERED = [
+    { query: 'life', filters: 'viewed_count > 1000000 AND fascinating_rating >= 100', hitsPerPage: 10 },
+    { query: '', numericFilters: ['funny_rating<50', 'popularity_score>0'], hitsPerPage: 10 },
+  ];
+  async function imported(): Promise<Lantern> {
+    const engine = await Lantern.open();
+    await engine.request({ method: 'PUT', path: '/1/indexes/talks/settings', body: talksSettings() });
+    await engine.request({ method: 'POST', path: '/1/indexes/talks/batch', body: { requests: readFixture<SearchRecord[]>('talks.json').map((body) => ({ action: 'addObject', body })) } });
+    await engine.waitForTasks();
+    return engine;
+  }
+  const answers = async (engine: Lantern) => Promise.all(FILTERED.map(async (body) => {
+    const { status, body: answer } = await engine.request({ method: 'POST', path: '/1/indexes/talks/query', body });
+    const { nbHits, hits } = answer as { nbHits: number; hits: Array<{ objectID: string }> };
+    return { status, nbHits, ids: hits.map((h) => h.objectID) };
+  }));
+
+  it('readies a column per numeric attribute, read by the first filters as made at their first use', async () => {
+    const readied = await imported();
+    const facets = readied.catalog.index('talks').facets;
+    const NUMERIC = ['viewed_count', 'fascinating_rating', 'funny_rating', 'popularity_score'];
+    const ready = () => NUMERIC.every((name) => facets.hasNumeric(name) && facets.numeric(name).isOrdered());
+    for (let waited = 0; waited < 10_000 && !ready(); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(ready()).toBe(true);
+    const scans = vi.spyOn(SearchIndex.prototype, 'liveEntries');
+    const answer = await answers(readied);
+    expect(scans).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
+
+    const atFirstUse = await imported();
+    expect(atFirstUse.catalog.index('talks').facets.hasNumeric('viewed_count')).toBe(false);
+    expect(await answers(atFirstUse)).toEqual(answer);
+    expect(answer.every((a) => a.status === 200 && a.nbHits > 0)).toBe(true);
     await readied.close();
     await atFirstUse.close();
   });
