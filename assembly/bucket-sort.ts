@@ -11,11 +11,12 @@ import {
 } from './work';
 import { MAX_WORDS, wordCount } from './matcher';
 import { docLength, docPtr } from './store';
+import { MAX_LOOKED_UP, recordTermsOf, touchRecordTerms } from './record-terms';
 import { candidates, countBoth, listedTypoTied } from './candidates';
 import {
   FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, TIE_SLOT, attributeRulesActive, bestProximityOf, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isUncounted, matchedWordsOf, proximity, isExcluded, rankedWordCount, scanRecord, stopWordCount, stopWords, typosIn, wordsKeyOf,
 } from './ranking';
-import { anyTypoMatch, bestAttributeOf, bitmapWords, candidateBitmap, ensureKeysFolded, exactBitmap, leadBitmap, levelBitmap, testBit, wholeValueBitmap } from './wordsets';
+import { anyTypoMatch, bestAttributeOf, bitmapWords, candidateBitmap, ensureKeysFolded, exactBitmap, leadBitmap, levelBitmap, markedTerms, testBit, wholeValueBitmap } from './wordsets';
 import {
   C_ATTRIBUTE, C_CUSTOM, C_EXACT, EXACT_SINGLE_NONE, EXACT_SINGLE_WORD, C_FILTERS, C_GEO, C_PROXIMITY, C_SORT_SLOT, C_TYPO, C_WORDS, P_CRITERIA, P_CRITERIA_COUNT, P_EXACT_SINGLE, P_FILTER_SCORES_ACTIVE, P_GEO_ACTIVE, P_MIN_PROXIMITY, P_OPTIONAL_WORDS, params,
 } from './params';
@@ -171,8 +172,14 @@ const SCAN_BATCH = 8;
 /** What the touches read, kept so that they are not optimized away. */
 let touched: u32 = 0;
 
-/** Reads `doc`'s forward-list address and length and a byte of its first two cache lines. */
+/**
+ * Reads `doc`'s forward-list address and length and a byte of its first
+ * two cache lines; of a long record's term index instead, when the scan
+ * will read that (see ranking.ts readIndexedTokens).
+ */
 @inline function touchRecord(doc: i32): u32 {
+  const index = recordTermsOf(doc);
+  if (index != 0 && markedTerms.length <= MAX_LOOKED_UP) return touchRecordTerms(index);
   const p = <usize>docPtr.get(doc), length = docLength.get(doc);
   return <u32>load<u8>(p) + <u32>load<u8>(p + <usize>(length > 64 ? 64 : 0)) + <u32>length;
 }

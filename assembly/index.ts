@@ -17,6 +17,7 @@ import { warmPrefixCache } from './prefix-warming';
 import { trieOrdered } from './trie-order';
 import { IDLE_STEP, listNewTerms as listTermsStep, termsLeftToList } from './first-letter-typos';
 import { invalidatePrefixCache as dropPrefixCache, entryCount, hasEntries, notePosting } from './prefix-cache';
+import { indexedRecords } from './record-terms';
 import { sortByKeys } from './radix-sort';
 import { invalidateWordMemo } from './word-memo';
 import { freeSignerSlot, screenSlots, storeSignerState } from './hmac-screen';
@@ -278,6 +279,8 @@ export function blocksDecoded(): f64 { return <f64>boundedBlocksDecoded; }
 export function blocksSkipped(): f64 { return <f64>boundedBlocksSkipped; }
 /** Entries the prefix cache keeps now (see prefix-cache.ts). */
 export function prefixCacheEntries(): i32 { return entryCount(); }
+/** Records with a term index (long records, see record-terms.ts). */
+export function termIndexedRecords(): i32 { return indexedRecords; }
 /** 1 when the walk's copy of the dictionary trie is up to date (see trie-order.ts), 0 when the next search copies it. */
 export function walkCopyCurrent(): i32 { return trieOrdered() ? 1 : 0; }
 

@@ -4,9 +4,10 @@
 import { IntVec, readVarint, varintEnd } from './buffers';
 import { attributeKey, docPtr, docLength, SEGMENT } from './store';
 import { MAX_WORDS, wordCount } from './matcher';
+import { MAX_LOOKED_UP, dropGatheredTokens, gatherMarkedTokens, gatheredAttribute, gatheredPosition, gatheredTerm, nextMarkedToken, recordTermsOf } from './record-terms';
 import { EXACT_SINGLE_NONE, EXACT_SINGLE_WORD } from './params';
 import {
-  bitmapWords, exactBitmap, levelBitmap, markedBits, matchedBitmap, testBit, termFullWords, termWords, termZeroTypoWords, wholeValueBitmap,
+  bitmapWords, exactBitmap, levelBitmap, markedBits, markedTerms, matchedBitmap, sortedMarkedTerms, testBit, termFullWords, termWords, termZeroTypoWords, wholeValueBitmap,
 } from './wordsets';
 
 export const MAX_PROXIMITY = 8;
@@ -231,14 +232,16 @@ export function bestProximityOf(matched: i32, minProximity: i32): i32 {
   return (matched < 2 ? 0 : (matched - 1) * best) + stopWordCount * best;
 }
 
-/**
- * Reads the record's tokens once for proximity and attribute. Single-word
- * queries stop at the first matched token: segments come in rank order.
- */
 /** Words matched by the last scan (after the per-attribute rules), and those matched exactly outside disableExactOnAttributes. */
 export let scannedWords: i32 = 0;
 export let scannedExactWords: i32 = 0;
 
+/**
+ * Reads the record's matched tokens once for proximity and attribute: from
+ * its term index when it is long and the query marks few terms, else its
+ * whole forward list. Single-word queries stop at the first matched token:
+ * segments come in rank order.
+ */
 export function scanRecord(doc: i32, minProximity: i32, complete: bool = false): void {
   for (let w = 0; w < wordCount; w++) {
     unchecked(lastAttribute[w] = -1);
@@ -249,8 +252,58 @@ export function scanRecord(doc: i32, minProximity: i32, complete: bool = false):
   bestAttribute = 0xffffffff;
   scannedWords = 0;
   scannedExactWords = 0;
-  const stopAtFirst = rankedWordCount == 1 && !complete && !attributeRulesActive && !exactFromScan;
-  const stopWhenAdjacent = !complete && !attributeRulesActive && !exactFromScan;
+  stopAtFirst = rankedWordCount == 1 && !complete && !attributeRulesActive && !exactFromScan;
+  stopWhenAdjacent = !complete && !attributeRulesActive && !exactFromScan;
+  if (!readIndexedTokens(doc, minProximity)) readTokens(doc, minProximity);
+  proximity = 0;
+  for (let w = 0; w < wordCount; w++) {
+    if (unchecked(nextMatched[w]) < 0 && !isStop(w)) continue;
+    const d = unchecked(pairDistance[w]);
+    proximity += d > MAX_PROXIMITY ? MAX_PROXIMITY : d;
+  }
+}
+
+/**
+ * Whether the scan may stop at the first matched token (the first holds the
+ * best attribute: segments come in rank order), or once every pair is as
+ * close as it can be (nothing later can improve).
+ */
+let stopAtFirst = false;
+let stopWhenAdjacent = false;
+
+/** Notes a token of marked term `term`; true when the scan can stop. */
+@inline function matchToken(term: i32, attribute: i32, position: i32, minProximity: i32): bool {
+  const mask = wordsCounted(term, attribute);
+  if (mask == 0) return false;
+  scannedWords |= mask;
+  if (exactFromScan && !(attribute < 64 && (noExactAttributes & (<u64>1 << <u64>attribute)) != 0)) {
+    scannedExactWords |= mask & ~stopWords & termFullWords.get(term) & termZeroTypoWords.get(term);
+  }
+  noteMatch(attribute, position, mask, minProximity);
+  return stopAtFirst || (stopWhenAdjacent && pairsAtBest >= matchedPairs);
+}
+
+/**
+ * Reads the marked terms' tokens of record `doc` from its term index
+ * (record-terms.ts), in the list's order; false when it has none or
+ * reading the list costs less.
+ */
+function readIndexedTokens(doc: i32, minProximity: i32): bool {
+  const index = recordTermsOf(doc);
+  if (index == 0 || markedTerms.length > MAX_LOOKED_UP) return false;
+  const marks = sortedMarkedTerms();
+  if (!gatherMarkedTokens(index, marks.ptr, marks.length)) return false;
+  while (nextMarkedToken()) {
+    if (matchToken(gatheredTerm, gatheredAttribute, gatheredPosition, minProximity)) {
+      dropGatheredTokens();
+      break;
+    }
+  }
+  return true;
+}
+
+/** Reads record `doc`'s forward list token by token. */
+function readTokens(doc: i32, minProximity: i32): void {
   let p = <usize>docPtr.get(doc);
   const end = p + <usize>docLength.get(doc);
   let attribute = -1;
@@ -285,26 +338,8 @@ export function scanRecord(doc: i32, minProximity: i32, complete: bool = false):
       continue;
     }
     const term = <i32>v - 1;
-    if (testBit(marked, term)) {
-      const mask = wordsCounted(term, attribute);
-      if (mask != 0) {
-        scannedWords |= mask;
-        if (exactFromScan && !(attribute < 64 && (noExactAttributes & (<u64>1 << <u64>attribute)) != 0)) {
-          scannedExactWords |= mask & ~stopWords & termFullWords.get(term) & termZeroTypoWords.get(term);
-        }
-        noteMatch(attribute, position, mask, minProximity);
-        // the first match holds the best attribute (segments come in rank order);
-        // once every pair is as close as it can be, nothing later can improve.
-        if (stopAtFirst || (stopWhenAdjacent && pairsAtBest >= matchedPairs)) break;
-      }
-    }
+    if (testBit(marked, term) && matchToken(term, attribute, position, minProximity)) break;
     position++;
-  }
-  proximity = 0;
-  for (let w = 0; w < wordCount; w++) {
-    if (unchecked(nextMatched[w]) < 0 && !isStop(w)) continue;
-    const d = unchecked(pairDistance[w]);
-    proximity += d > MAX_PROXIMITY ? MAX_PROXIMITY : d;
   }
 }
 

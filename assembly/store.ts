@@ -5,6 +5,7 @@
 import { ByteVec, IntVec, readVarint, varintEnd } from './buffers';
 import { termClass } from './dictionary';
 import { SkipEntries, anyVectorBetween, skipCount, skipNext, skipOffset } from './skip-entries';
+import { beginRecordTerms, dropRecordTerms, ensureRecordTerms, indexRecordTerms, noteRecordSegment, noteRecordTerm } from './record-terms';
 
 // --- postings
 // A key is stored as (position << RANK_BITS) | rank, ranks from RANK_ESCAPE on
@@ -429,6 +430,7 @@ export function ensureDocs(count: i32): void {
   if (count <= docPtr.length) return;
   docPtr.growZeroed(count); docLength.growZeroed(count);
   pairSketches.growZeroed(count * SKETCH_WORDS);
+  ensureRecordTerms(count);
   // padded to whole 128-bit vectors, as query bitmaps are (wordsets.ts)
   liveBits.growZeroed(((count + 127) >> 7) << 2);
   docCapacity = docPtr.length;
@@ -445,7 +447,7 @@ function setLiveBit(doc: i32, live: bool): void {
 /**
  * Stores record `doc`'s forward list, and its sketch: the one built as
  * the list was written when `sketched` (see beginSketch), else built from
- * the stored list.
+ * the stored list; a long list's term index (record-terms.ts) too.
  */
 export function storeForward(doc: i32, bytes: ByteVec, sketched: bool = false): void {
   ensureDocs(doc + 1);
@@ -456,6 +458,7 @@ export function storeForward(doc: i32, bytes: ByteVec, sketched: bool = false): 
   docLength.set(doc, bytes.length);
   if (!sketched) sketchFromList(doc);
   memory.copy(sketchOf(doc), built, SKETCH_WORDS << 2);
+  indexRecordTerms(doc);
   liveCount++;
   setLiveBit(doc, true);
 }
@@ -463,6 +466,7 @@ export function storeForward(doc: i32, bytes: ByteVec, sketched: bool = false): 
 export function removeDoc(doc: i32): void {
   if (doc >= docPtr.length || !isLive(doc)) return;
   heap.free(<usize>docPtr.get(doc));
+  dropRecordTerms(doc);
   docPtr.set(doc, 0);
   docLength.set(doc, 0);
   setLiveBit(doc, false);
@@ -504,12 +508,14 @@ const pairSketches = new IntVec();
 // hand, where reading termClass was a cache miss at most tokens of an
 // import, the terms' classes lying among their other data) or read back
 // from a stored list (sketchFromList: a snapshot loaded), then copied to
-// the record's place (storeForward).
+// the record's place (storeForward). The same pass hands the list's
+// tokens to its term index (record-terms.ts).
 const built = heap.alloc(SKETCH_WORDS << 2);
 let builtAttribute = -1, builtPosition = 0, builtPrevious = -1;
 
 /** Starts the sketch of a forward list about to be written or read. */
 export function beginSketch(): void {
+  beginRecordTerms();
   memory.fill(built, 0, SKETCH_WORDS << 2);
   builtAttribute = -1;
   builtPosition = 0;
@@ -518,6 +524,7 @@ export function beginSketch(): void {
 
 /** The list's next segment: `attribute`'s, from `start`. */
 export function sketchSegment(attribute: i32, start: i32): void {
+  noteRecordSegment(attribute, start);
   // a segment continuing its attribute's positions keeps the pair across it
   if (attribute != builtAttribute || start != builtPosition) builtPrevious = -1;
   builtAttribute = attribute;
@@ -526,6 +533,7 @@ export function sketchSegment(attribute: i32, start: i32): void {
 
 /** The list's next term, of class `termClass` (see dictionary.ts); -1: a term the dictionary lacks, which pairs with nothing. */
 @inline export function sketchTerm(term: i32, termClass: u32): void {
+  noteRecordTerm(term);
   if (builtPrevious >= 0 && term >= 0) {
     const bits = pairBits(builtPrevious, termClass);
     setBit(built, bits & 0xff);

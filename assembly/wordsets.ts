@@ -54,6 +54,32 @@ export const termZeroTypoWords = new IntVec();
 export const termFullWords = new IntVec();
 /** The terms marked this epoch, in the order they were first marked (highlighting filters tokens by them). */
 export const markedTerms = new IntVec();
+/** The marked terms in ascending order (record-terms.ts looks them up in a record's), for the epoch and count they were sorted at. */
+const sortedMarks = new IntVec();
+let sortedForEpoch: i32 = -1;
+let sortedForCount: i32 = -1;
+
+/**
+ * The marked terms in ascending order, sorted once per set of marks (an
+ * insertion sort: a query that marks many terms, a short prefix, does not
+ * ask, see ranking.ts MAX_LOOKED_UP).
+ */
+export function sortedMarkedTerms(): IntVec {
+  if (sortedForEpoch == epoch && sortedForCount == markedTerms.length) return sortedMarks;
+  const count = markedTerms.length;
+  sortedMarks.reserve(count);
+  sortedMarks.length = count;
+  for (let i = 0; i < count; i++) {
+    const term = markedTerms.get(i);
+    let j = i;
+    while (j > 0 && sortedMarks.get(j - 1) > term) { sortedMarks.set(j, sortedMarks.get(j - 1)); j--; }
+    sortedMarks.set(j, term);
+  }
+  sortedForEpoch = epoch;
+  sortedForCount = count;
+  return sortedMarks;
+}
+
 /**
  * The same terms as bits, cleared through markedTerms when the epoch ends:
  * the forward scan looks up every token of a record, and a bit per term

@@ -484,6 +484,8 @@ export class CoreIndex {
   }
   /** Subtrees and frequent terms whose records the core keeps cached now (see assembly/prefix-cache.ts). */
   get prefixCacheEntries(): number { return this.core.prefixCacheEntries(); }
+  /** Records long enough to have a term index, which their proximity scans read instead of their tokens (see assembly/record-terms.ts). */
+  get termIndexedRecords(): number { return this.core.termIndexedRecords(); }
   /** Whether the walk's copy of the dictionary trie is up to date (else the next search copies it: see assembly/trie-order.ts). */
   get walkCopyCurrent(): boolean { return this.core.walkCopyCurrent() === 1; }
   /** How many records rank slot `slot` holds labels for (0: none, e.g. a slot a snapshot did not carry). */

@@ -44,6 +44,7 @@ export interface CoreExports {
   blocksDecoded(): number;
   blocksSkipped(): number;
   prefixCacheEntries(): number;
+  termIndexedRecords(): number;
   walkCopyCurrent(): number;
   storeSigner(): number;
   freeSigner(slot: number): void;

@@ -12,17 +12,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CoreIndex } from '../../src/core/core-index.js';
 import { prng } from '../support/random.js';
-import { build, ready, search, type Doc } from './helpers.js';
+import { build, ready, search, syllableVocabulary, type Doc } from './helpers.js';
 
 beforeAll(ready);
 
 const rnd = prng(2026);
-const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ra', 'su', 'te', 'vi', 'do', 'pa'];
 /** Words sharing prefixes, the first ones the most frequent (a query's words reach thousands of records). */
-const VOCABULARY = Array.from({ length: 400 }, (_, i) => {
-  const a = SYLLABLES[i % 10], b = SYLLABLES[Math.floor(i / 10) % 10], c = SYLLABLES[Math.floor(i / 100)];
-  return i < 100 ? `${a}${b}` : `${a}${b}${c}`;
-});
+const VOCABULARY = syllableVocabulary(400);
 const word = () => VOCABULARY[Math.floor(VOCABULARY.length * rnd() ** 4)];
 const phrase = (min: number, max: number) => Array.from({ length: min + Math.floor(rnd() * (max - min + 1)) }, word).join(' ');
 /** A title, an array of short values, a body. */

@@ -115,3 +115,12 @@ export function rareAndBroad(seed: number, count: number): Doc[] {
     return [title.join(' '), body.join(' ')];
   });
 }
+
+const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ra', 'su', 'te', 'vi', 'do', 'pa'];
+/** `count` (at most 1,000) words of two or three syllables, sharing prefixes: the first hundred of two. */
+export function syllableVocabulary(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => {
+    const a = SYLLABLES[i % 10], b = SYLLABLES[Math.floor(i / 10) % 10], c = SYLLABLES[Math.floor(i / 100)];
+    return i < 100 ? `${a}${b}` : `${a}${b}${c}`;
+  });
+}

@@ -1,0 +1,342 @@
+// Where each term occurs in a long record: its distinct terms in ascending
+// order, each with the ordinals of its tokens (the n-th term token of the
+// forward list is ordinal n), and the list's segments. The proximity scan
+// (ranking.ts scanRecord) reads a record's tokens until its matched words
+// are as close as they can be, which in a record of ~1,000 words where they
+// never are is every token: ~2 µs a candidate, and queries of two common
+// words over long documents scanned thousands. With this index the scan
+// looks up the query's few marked terms instead and visits only their
+// tokens, in the list's order, so it notes the same matches the full read
+// would.
+//
+// Derived from the forward list whenever one is stored (store.ts
+// storeForward), never stored itself: a snapshot's lists rebuild it as they
+// load, as they rebuild the pair sketches, in the same pass. Records under LONG_RECORD_TOKENS
+// tokens have none: reading them whole is as quick, and they are most
+// records of most indexes.
+import { IntVec } from './buffers';
+import { docLength } from './store';
+
+/** Records of fewer tokens are read whole. */
+export const LONG_RECORD_TOKENS = 256;
+/** Ordinals are u16. */
+const MAX_RECORD_TOKENS = 65535;
+
+/** Per record, its index (0: none). */
+const indexes = new IntVec();
+/** Records with an index. */
+export let indexedRecords: i32 = 0;
+
+export function ensureRecordTerms(count: i32): void { indexes.growZeroed(count); }
+
+/**
+ * Record `doc`'s index, 0 when it has none. Only a list of LONG_RECORD_TOKENS
+ * bytes or more has one: its length, read with it, spares the other records
+ * a load from this vector (a cache miss per record of a broad query).
+ */
+@inline export function recordTermsOf(doc: i32): usize {
+  return docLength.get(doc) >= LONG_RECORD_TOKENS && doc < indexes.length ? <usize>indexes.get(doc) : 0;
+}
+
+// An index's layout: a header of u32 distinct terms (D), segments (S),
+// groups (G = D / 16 rounded up) and tokens (T); u32[G rounded up to 4]
+// each group's first term; u32[16 G] the terms ascending in groups of 16
+// (the last padded with -1, no term); per segment u32 first ordinal,
+// attribute, start position; u16[D + 1] where each term's ordinals start
+// (the last: T); u16[T] ordinals, ascending per term. A term is looked up
+// among the groups' first terms (with the header, the first lines of the
+// index: the ranking touches them ahead, as it touches forward lists), then
+// in its group's 64 bytes at once. Most of a query's marked terms are not
+// in a given record: a binary search over its terms missed the cache at its
+// first steps, each waiting on the one before.
+const HEADER_BYTES: usize = 16;
+const GROUP_SHIFT = 4;
+@inline function distinctOf(index: usize): i32 { return load<i32>(index); }
+@inline function segmentCountOf(index: usize): i32 { return load<i32>(index, 4); }
+@inline function groupCountOf(index: usize): i32 { return load<i32>(index, 8); }
+/** The record's term tokens. */
+@inline export function tokenCountOf(index: usize): i32 { return load<i32>(index, 12); }
+@inline function firstTermsAt(index: usize): usize { return index + HEADER_BYTES; }
+@inline function termsAt(index: usize): usize { return firstTermsAt(index) + (<usize>((groupCountOf(index) + 3) & ~3) << 2); }
+@inline function segmentsAt(index: usize): usize { return termsAt(index) + (<usize>groupCountOf(index) << (GROUP_SHIFT + 2)); }
+@inline function startsAt(index: usize): usize { return segmentsAt(index) + <usize>segmentCountOf(index) * 12; }
+@inline function ordinalsAt(index: usize): usize { return startsAt(index) + (<usize>(distinctOf(index) + 1) << 1); }
+@inline function startOf(index: usize, i: i32): i32 { return <i32>load<u16>(startsAt(index) + (<usize>i << 1)); }
+
+/** Reads the first lines of `index` (its header and the groups' first terms), as the ranking does a batch's records ahead; returns what it read. */
+@inline export function touchRecordTerms(index: usize): u32 {
+  return load<u32>(index) + load<u32>(index, 64) + load<u32>(index, 128);
+}
+
+// --- building
+/** The list being indexed: per token its term, and per segment (first ordinal, attribute, start). */
+const tokenTerms = new IntVec();
+const segmentRows = new IntVec();
+/** Radix sort room: ordinals by term. */
+const sortedOrdinals = new IntVec();
+const swapOrdinals = new IntVec();
+const DIGIT_BITS = 11;
+const digitCounts = new StaticArray<i32>(1 << DIGIT_BITS);
+
+// A list's tokens are collected as its sketch is built (store.ts: as the
+// list is written, or read back from a snapshot), so indexing reads no list.
+
+/** Starts collecting a list's tokens. */
+export function beginRecordTerms(): void {
+  tokenTerms.length = 0;
+  segmentRows.length = 0;
+  maxTerm = 0;
+  unindexable = false;
+}
+
+/** The list's next segment: `attribute`'s, from position `start`. */
+export function noteRecordSegment(attribute: i32, start: i32): void {
+  segmentRows.push(tokenTerms.length);
+  segmentRows.push(attribute);
+  segmentRows.push(start);
+}
+
+/** The list's next token, of term `term` (-1: one the dictionary lacks, only in a damaged snapshot). */
+@inline export function noteRecordTerm(term: i32): void {
+  if (term < 0) unindexable = true;
+  if (<u32>term > maxTerm) maxTerm = <u32>term;
+  tokenTerms.push(term);
+}
+
+/** The largest term collected, and whether a term was not one (the list is then read whole). */
+let maxTerm: u32 = 0;
+let unindexable = false;
+
+/** Builds record `doc`'s index from the tokens collected, when there are enough (see the header). */
+export function indexRecordTerms(doc: i32): void {
+  dropRecordTerms(doc);
+  const count = tokenTerms.length;
+  if (count < LONG_RECORD_TOKENS || count > MAX_RECORD_TOKENS || unindexable) return;
+  sortOrdinalsByTerm(count, maxTerm);
+  indexes.set(doc, <i32>writeIndex(count));
+  indexedRecords++;
+}
+
+export function dropRecordTerms(doc: i32): void {
+  if (doc >= indexes.length) return;
+  const index = <usize>indexes.get(doc);
+  if (index == 0) return;
+  heap.free(index);
+  indexes.set(doc, 0);
+  indexedRecords--;
+}
+
+/** Leaves in sortedOrdinals the ordinals 0..count-1 ordered by term, each term's in ascending order (a stable LSD radix sort). */
+function sortOrdinalsByTerm(count: i32, maxTerm: u32): void {
+  sortedOrdinals.reserve(count);
+  swapOrdinals.reserve(count);
+  sortedOrdinals.length = count;
+  swapOrdinals.length = count;
+  for (let i = 0; i < count; i++) sortedOrdinals.set(i, i);
+  const mask: u32 = (1 << DIGIT_BITS) - 1;
+  for (let shift: u32 = 0; shift < 32 && (shift == 0 || (maxTerm >> shift) != 0); shift += DIGIT_BITS) {
+    memory.fill(changetype<usize>(digitCounts), 0, <usize>digitCounts.length << 2);
+    for (let i = 0; i < count; i++) unchecked(digitCounts[(<u32>tokenTerms.get(i) >> shift) & mask]++);
+    let sum = 0;
+    for (let b = 0; b < digitCounts.length; b++) {
+      const n = unchecked(digitCounts[b]);
+      unchecked(digitCounts[b] = sum);
+      sum += n;
+    }
+    for (let i = 0; i < count; i++) {
+      const ordinal = sortedOrdinals.get(i);
+      const digit = (<u32>tokenTerms.get(ordinal) >> shift) & mask;
+      const at = unchecked(digitCounts[digit]);
+      unchecked(digitCounts[digit] = at + 1);
+      swapOrdinals.set(at, ordinal);
+    }
+    const ptr = sortedOrdinals.ptr;
+    sortedOrdinals.ptr = swapOrdinals.ptr;
+    swapOrdinals.ptr = ptr;
+    const capacity = sortedOrdinals.capacity;
+    sortedOrdinals.capacity = swapOrdinals.capacity;
+    swapOrdinals.capacity = capacity;
+  }
+}
+
+/** Writes the index of the list read last, its ordinals sorted; returns it. */
+function writeIndex(count: i32): usize {
+  let distinct = 0;
+  for (let i = 0; i < count; i++) {
+    if (i == 0 || tokenTerms.get(sortedOrdinals.get(i)) != tokenTerms.get(sortedOrdinals.get(i - 1))) distinct++;
+  }
+  const segments = segmentRows.length / 3;
+  const groups = (distinct + (1 << GROUP_SHIFT) - 1) >> GROUP_SHIFT;
+  const bytes = HEADER_BYTES + (<usize>((groups + 3) & ~3) << 2) + (<usize>groups << (GROUP_SHIFT + 2)) + <usize>segments * 12
+    + (<usize>(distinct + 1) << 1) + (<usize>count << 1);
+  const index = heap.alloc(bytes);
+  store<i32>(index, distinct);
+  store<i32>(index, segments, 4);
+  store<i32>(index, groups, 8);
+  store<i32>(index, count, 12);
+  memory.copy(segmentsAt(index), segmentRows.ptr, <usize>segments * 12);
+  const terms = termsAt(index), firstTerms = firstTermsAt(index), starts = startsAt(index), ordinals = ordinalsAt(index);
+  memory.fill(terms, 0xff, <usize>groups << (GROUP_SHIFT + 2));
+  let d = -1;
+  for (let i = 0; i < count; i++) {
+    const ordinal = sortedOrdinals.get(i);
+    const term = tokenTerms.get(ordinal);
+    if (d < 0 || term != load<i32>(terms + (<usize>d << 2))) {
+      d++;
+      store<i32>(terms + (<usize>d << 2), term);
+      if ((d & ((1 << GROUP_SHIFT) - 1)) == 0) store<i32>(firstTerms + (<usize>(d >> GROUP_SHIFT) << 2), term);
+      store<u16>(starts + (<usize>d << 1), <u16>i);
+    }
+    store<u16>(ordinals + (<usize>i << 1), <u16>ordinal);
+  }
+  store<u16>(starts + (<usize>distinct << 1), <u16>count);
+  return index;
+}
+
+// --- reading: the marked terms' tokens of a record
+/** A term looked up costs about as long as reading this many tokens of a list. */
+const LOOKUP_TOKENS = 16;
+/** More marked terms than this (a short prefix's) are never looked up (see ranking.ts). */
+export const MAX_LOOKED_UP = 64;
+/**
+ * The ordinals of the marked terms' tokens found by the last `gatherMarkedTokens`,
+ * as bits (cleared as `nextMarkedToken` passes them), and each one's term.
+ */
+const gatheredBits = new IntVec();
+const gatheredTerms = new IntVec();
+let gatheredWords: i32 = 0;
+let gatheredWord: i32 = 0;
+let gatheredRest: u32 = 0;
+/** The segment of the last token handed out, its start position less its first ordinal, and where the next begins. */
+let segment: i32 = 0;
+let segmentBase: i32 = 0;
+let nextSegmentOrdinal: i32 = 0;
+/** The last token handed out: its term, attribute and position. */
+export let gatheredTerm: i32 = 0;
+export let gatheredAttribute: i32 = 0;
+export let gatheredPosition: i32 = 0;
+let gatheredIndex: usize = 0;
+
+/**
+ * Finds the tokens of the query's `marks` marked terms (`sorted`: in
+ * ascending order, u32 each) in the record whose index is `index`, to be
+ * read in order with `nextMarkedToken`; false when looking them up would
+ * cost more than reading the record's list (too many marked terms for its
+ * size), which the caller then reads.
+ */
+export function gatherMarkedTokens(index: usize, sorted: usize, marks: i32): bool {
+  const tokens = tokenCountOf(index);
+  if (marks * LOOKUP_TOKENS > tokens) return false;
+  const words = (tokens + 31) >> 5;
+  gatheredBits.growZeroed(words);
+  gatheredTerms.reserve(tokens);
+  // in rounds, each reading the lines the next needs first (the marks' groups, then the found terms'
+  // ordinals): their cache misses then overlap instead of each lookup waiting on its own
+  let touched: u32 = 0;
+  for (let m = 0; m < marks; m++) {
+    const group = groupOf(index, load<i32>(sorted + (<usize>m << 2)));
+    unchecked(markGroups[m] = group);
+    if (group >= 0) touched += load<u32>(termsAt(index) + (<usize>group << (GROUP_SHIFT + 2)));
+  }
+  let found = 0;
+  for (let m = 0; m < marks; m++) {
+    const group = unchecked(markGroups[m]);
+    if (group < 0) continue;
+    const term = load<i32>(sorted + (<usize>m << 2));
+    const at = termInGroup(index, group, term);
+    if (at < 0) continue;
+    unchecked(foundTerms[found] = term);
+    unchecked(foundAt[found++] = at);
+    touched += load<u16>(ordinalsAt(index) + (<usize>startOf(index, at) << 1));
+  }
+  touchedLines = touched;
+  const ordinals = ordinalsAt(index);
+  for (let f = 0; f < found; f++) {
+    const term = unchecked(foundTerms[f]), at = unchecked(foundAt[f]);
+    const end = startOf(index, at + 1);
+    for (let i = startOf(index, at); i < end; i++) {
+      const ordinal = <i32>load<u16>(ordinals + (<usize>i << 1));
+      gatheredBits.set(ordinal >> 5, gatheredBits.get(ordinal >> 5) | (1 << (ordinal & 31)));
+      gatheredTerms.set(ordinal, term);
+    }
+  }
+  gatheredIndex = index;
+  gatheredWords = words;
+  gatheredWord = -1;
+  gatheredRest = 0;
+  // tokens before any segment (only in a damaged list) are read as the full read reads them
+  segment = -1;
+  segmentBase = 0;
+  gatheredAttribute = -1;
+  nextSegmentOrdinal = segmentCountOf(index) > 0 ? load<i32>(segmentsAt(index)) : MAX_RECORD_TOKENS + 1;
+  return true;
+}
+
+/** Per mark, its group (-1: below every term), and the marks found: their terms and where they are among the distinct terms. */
+const markGroups = new StaticArray<i32>(MAX_LOOKED_UP);
+const foundTerms = new StaticArray<i32>(MAX_LOOKED_UP);
+const foundAt = new StaticArray<i32>(MAX_LOOKED_UP);
+/** What the rounds' reads ahead read, kept so that they are not optimized away. */
+let touchedLines: u32 = 0;
+
+/**
+ * The group `term` would be in: the last whose first term is not above it
+ * (-1: none). Without a branch on the comparisons: a query's marks fall
+ * anywhere, and a branch on each step missed half the time.
+ */
+@inline function groupOf(index: usize, term: i32): i32 {
+  const firstTerms = firstTermsAt(index);
+  let base = 0, count = groupCountOf(index);
+  while (count > 1) {
+    const half = count >> 1;
+    base = select(base + half, base, load<i32>(firstTerms + (<usize>(base + half) << 2)) <= term);
+    count -= half;
+  }
+  return base - <i32>(load<i32>(firstTerms + (<usize>base << 2)) > term);
+}
+
+/** Where `term` is among the index's distinct terms, looked for in group `group`'s 16 at once; -1: not there. */
+@inline function termInGroup(index: usize, group: i32, term: i32): i32 {
+  const at = termsAt(index) + (<usize>group << (GROUP_SHIFT + 2));
+  const wanted = i32x4.splat(term);
+  const hits = i32x4.bitmask(i32x4.eq(v128.load(at), wanted))
+    | i32x4.bitmask(i32x4.eq(v128.load(at, 16), wanted)) << 4
+    | i32x4.bitmask(i32x4.eq(v128.load(at, 32), wanted)) << 8
+    | i32x4.bitmask(i32x4.eq(v128.load(at, 48), wanted)) << 12;
+  return hits == 0 ? -1 : (group << GROUP_SHIFT) + <i32>ctz(hits);
+}
+
+/**
+ * Moves to the next gathered token in the list's order, leaving its term,
+ * attribute and position in gatheredTerm, gatheredAttribute and
+ * gatheredPosition; false when none is left. A caller stopping early calls
+ * `dropGatheredTokens`.
+ */
+export function nextMarkedToken(): bool {
+  while (gatheredRest == 0) {
+    if (++gatheredWord >= gatheredWords) return false;
+    gatheredRest = <u32>gatheredBits.get(gatheredWord);
+    gatheredBits.set(gatheredWord, 0);
+  }
+  const ordinal = (gatheredWord << 5) | <i32>ctz(gatheredRest);
+  gatheredRest &= gatheredRest - 1;
+  // segments without tokens share their first ordinal with the next: the last of them holds the token
+  while (ordinal >= nextSegmentOrdinal) {
+    segment++;
+    const row = segmentsAt(gatheredIndex) + <usize>segment * 12;
+    gatheredAttribute = load<i32>(row, 4);
+    segmentBase = load<i32>(row, 8) - load<i32>(row);
+    nextSegmentOrdinal = segment + 1 < segmentCountOf(gatheredIndex) ? load<i32>(row, 12) : MAX_RECORD_TOKENS + 1;
+  }
+  gatheredTerm = gatheredTerms.get(ordinal);
+  gatheredPosition = segmentBase + ordinal;
+  return true;
+}
+
+/** Clears what the last gathering left unread (a caller stopping before nextMarkedToken returned false). */
+export function dropGatheredTokens(): void {
+  const from = gatheredWord < 0 ? 0 : gatheredWord;
+  for (let w = from; w < gatheredWords; w++) gatheredBits.set(w, 0);
+  gatheredWord = gatheredWords;
+  gatheredRest = 0;
+}

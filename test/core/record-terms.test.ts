@@ -1,0 +1,112 @@
+// A long record's proximity scan reads its term index (assembly/
+// record-terms.ts): the marked terms' tokens looked up, not every token
+// read. It must note the same matches the full read would. Each record is
+// indexed twice: as itself, and with a long attribute of words no query
+// reaches between its title and its body (tags and the body then sit
+// after a segment of hundreds of tokens). Only the second has an index,
+// and every hit must rank alike in both, with the same proximity and the
+// same best attribute and position: a token placed at the wrong ordinal,
+// attribute or position, or one missed, shows there. Queries as typed (a
+// typo in the first word, the last a prefix), of one to three words, some
+// words optional, per-attribute rules and phrases (which read a record
+// whole, never stopping at its first match); after a snapshot (indexes are rebuilt from the loaded
+// lists), and after records are replaced and removed.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CoreIndex } from '../../src/core/core-index.js';
+import { concat } from '../../src/util/bytes.js';
+import { prng } from '../support/random.js';
+import { build, ready, search, segmentsOf, syllableVocabulary, type Doc } from './helpers.js';
+
+beforeAll(ready);
+
+const rnd = prng(7);
+/** Words sharing prefixes, the first ones the most frequent. */
+const VOCABULARY = syllableVocabulary(300);
+const word = () => VOCABULARY[Math.floor(VOCABULARY.length * rnd() ** 2)];
+const phrase = (min: number, max: number) => Array.from({ length: min + Math.floor(rnd() * (max - min + 1)) }, word).join(' ');
+/** Words no query word reaches, even with two typos: six letters none of the vocabulary's. */
+const FILLER = Array.from({ length: 40 }, (_, i) => `zq${'bcfghj'[i % 6]}${'wxy'[i % 3]}${'bcfghjwxyz'[Math.floor(i / 4) % 10]}z`);
+const filler = (n: number) => Array.from({ length: n }, () => FILLER[Math.floor(rnd() * FILLER.length)]).join(' ');
+
+/** A title, an array of short tags, the filler's place, a body of 60-200 words: under the tokens that make a record long. */
+const record = (): Doc => [phrase(2, 6), Array.from({ length: Math.floor(rnd() * 4) }, () => phrase(1, 3)), '', phrase(60, 200)];
+const records: Doc[] = Array.from({ length: 1500 }, record);
+const withFiller = (doc: Doc, n: number): Doc => { const d = [...(doc as Array<string | string[]>)]; d[2] = filler(n); return d; };
+const ATTRIBUTES = [{ rank: 0 }, { rank: 1 }, { rank: 2 }, { rank: 3 }];
+
+/** Words taken from a record's title or body, the first with an inner letter replaced, the last cut to a prefix. */
+function typedQuery(count: number): string {
+  const doc = records[Math.floor(rnd() * records.length)] as [string, string[], string, string];
+  const words = (rnd() < 0.3 ? doc[0] : doc[3]).split(' ');
+  const at = Math.floor(rnd() * Math.max(1, words.length - count));
+  const picked = words.slice(at, at + count);
+  if (picked[0].length > 4) {
+    const inner = 1 + Math.floor(rnd() * (picked[0].length - 2));
+    picked[0] = `${picked[0].slice(0, inner)}${picked[0][inner] === 'x' ? 'y' : 'x'}${picked[0].slice(inner + 1)}`;
+  }
+  const last = picked.length - 1;
+  if (last > 0) picked[last] = picked[last].slice(0, 2 + Math.floor(rnd() * (picked[last].length - 1)));
+  return picked.join(' ');
+}
+const QUERIES = [1, 2, 2, 2, 3].flatMap((count) => Array.from({ length: 30 }, () => typedQuery(count)));
+
+/** Every hit of `text`, as what its proximity scan found. */
+const ranked = (core: CoreIndex, text: string, extra = {}) =>
+  search(core, text, { length: 5000, ...extra }).hits.map((h) => [h.id, h.proximity, h.attributeRank, h.attributePosition, h.exactWords]);
+
+function expectAlike(plain: CoreIndex, indexed: CoreIndex, extra = {}): void {
+  let compared = 0;
+  for (const text of QUERIES) {
+    const expected = ranked(plain, text, extra);
+    expect(ranked(indexed, text, extra), text).toEqual(expected);
+    compared += expected.length;
+  }
+  expect(compared).toBeGreaterThan(5000);
+}
+
+describe('term indexes of long records', () => {
+  let plain: CoreIndex;
+  let indexed: CoreIndex;
+  beforeAll(() => {
+    plain = build(records, { attributes: ATTRIBUTES });
+    indexed = build(records.map((d) => withFiller(d, 1200)), { attributes: ATTRIBUTES });
+  });
+
+  it('are made for long records only', () => {
+    expect(plain.termIndexedRecords).toBe(0);
+    expect(indexed.termIndexedRecords).toBe(records.length);
+    // 255 and 256 tokens (a record long from 256 on), and a short one
+    const some = build([['kalo', [], filler(254), ''], ['kalo', [], filler(255), ''], 'kalo'], { attributes: ATTRIBUTES });
+    expect(some.termIndexedRecords).toBe(1);
+  });
+
+  it('rank every hit as reading the whole record would', () => {
+    expectAlike(plain, indexed);
+  });
+
+  it('rank alike with optional words, exact words counted by the scan, per-attribute rules and phrases', () => {
+    expectAlike(plain, indexed, { optionalWords: 0b110 });
+    expectAlike(plain, indexed, { noExactAttributes: [1] });
+    expectAlike(plain, indexed, { allowedAttributes: [0, 2, 3], noTypoAttributes: [3] });
+    expectAlike(plain, indexed, { phrasePairs: 0b1 });
+  });
+
+  it('are rebuilt from the lists a snapshot loads', async () => {
+    const loaded = new CoreIndex();
+    loaded.setAttributes(ATTRIBUTES.map((a) => ({ rank: a.rank, unordered: false })));
+    expect(await loaded.importSnapshot([concat(await indexed.exportSnapshot())])).toBe(true);
+    expect(loaded.termIndexedRecords).toBe(records.length);
+    expectAlike(plain, loaded);
+  });
+
+  it('follow records replaced and removed', () => {
+    // a record replaced is removed, and added again under a new id
+    const added = Array.from({ length: 300 }, record);
+    const changed = build(records.map((d) => withFiller(d, 1200)), { attributes: ATTRIBUTES });
+    changed.addDocuments(added.map((doc, i) => ({ id: records.length + i, segments: segmentsOf(withFiller(doc, 1200)) })));
+    const reference = build([...records, ...added], { attributes: ATTRIBUTES });
+    for (let id = 0; id < 400; id++) { changed.removeDocument(id); reference.removeDocument(id); }
+    expect(changed.termIndexedRecords).toBe(records.length + 300 - 400);
+    expectAlike(reference, changed);
+  });
+});
