@@ -14,13 +14,13 @@
 // load, as they rebuild the pair sketches, in the same pass. Records under LONG_RECORD_TOKENS
 // tokens have none: reading them whole is as quick, and they are most
 // records of most indexes.
-import { IntVec } from './buffers';
+import { ByteVec, IntVec, readVarint, varintEnd } from './buffers';
 import { docLength } from './store';
 
 /** Records of fewer tokens are read whole. */
 export const LONG_RECORD_TOKENS = 256;
-/** Ordinals are u16. */
-const MAX_RECORD_TOKENS = 65535;
+/** Ordinals take 15 bits (see MORE). */
+const MAX_RECORD_TOKENS = 32767;
 
 /** Per record, its index (0: none). */
 const indexes = new IntVec();
@@ -39,33 +39,42 @@ export function ensureRecordTerms(count: i32): void { indexes.growZeroed(count);
 }
 
 // An index's layout: a header of u32 distinct terms (D), segments (S),
-// groups (G = D / 16 rounded up) and tokens (T); u32[G rounded up to 4]
-// each group's first term; u32[16 G] the terms ascending in groups of 16
-// (the last padded with -1, no term); per segment u32 first ordinal,
-// attribute, start position; u16[D + 1] where each term's ordinals start
-// (the last: T); u16[T] ordinals, ascending per term. A term is looked up
-// among the groups' first terms (with the header, the first lines of the
-// index: the ranking touches them ahead, as it touches forward lists), then
-// in its group's 64 bytes at once. Most of a query's marked terms are not
-// in a given record: a binary search over its terms missed the cache at its
-// first steps, each waiting on the one before.
+// groups (G) and tokens (T); per group u32 its first term and u32 where
+// its more ordinals start (see below); per group 64 bytes: u16[16] its
+// terms less its first (up to 16 terms ascending, within 65,535 of the
+// first; 0xffff pads), u16[16] each term's first ordinal, the top bit set
+// when it has more; per segment u32 first ordinal, attribute, start
+// position; then the more ordinals, per term that has them (in term order):
+// a varint count, then varint gaps from the ordinal before.
+//
+// A term is looked up among the groups' first terms (the first lines of
+// the index with the header: the ranking touches them ahead, as it touches
+// forward lists), then in its group's line at once, which holds its first
+// ordinal too: most terms of a record occur once. The lines are read in
+// rounds, each starting the reads the next needs (see gatherMarkedTokens).
 const HEADER_BYTES: usize = 16;
-const GROUP_SHIFT = 4;
+const GROUP_TERMS = 16;
+const GROUP_BYTES: usize = 64;
+/** A group's terms are its first term plus at most this; the value after it pads. */
+const GROUP_SPAN: u32 = 0xfffe;
+/** A first ordinal's top bit: the term has more ordinals. */
+const MORE: u32 = 0x8000;
 @inline function distinctOf(index: usize): i32 { return load<i32>(index); }
 @inline function segmentCountOf(index: usize): i32 { return load<i32>(index, 4); }
 @inline function groupCountOf(index: usize): i32 { return load<i32>(index, 8); }
 /** The record's term tokens. */
 @inline export function tokenCountOf(index: usize): i32 { return load<i32>(index, 12); }
-@inline function firstTermsAt(index: usize): usize { return index + HEADER_BYTES; }
-@inline function termsAt(index: usize): usize { return firstTermsAt(index) + (<usize>((groupCountOf(index) + 3) & ~3) << 2); }
-@inline function segmentsAt(index: usize): usize { return termsAt(index) + (<usize>groupCountOf(index) << (GROUP_SHIFT + 2)); }
-@inline function startsAt(index: usize): usize { return segmentsAt(index) + <usize>segmentCountOf(index) * 12; }
-@inline function ordinalsAt(index: usize): usize { return startsAt(index) + (<usize>(distinctOf(index) + 1) << 1); }
-@inline function startOf(index: usize, i: i32): i32 { return <i32>load<u16>(startsAt(index) + (<usize>i << 1)); }
+@inline function directoryAt(index: usize): usize { return index + HEADER_BYTES; }
+@inline function firstTermOf(index: usize, group: i32): i32 { return load<i32>(directoryAt(index) + (<usize>group << 3)); }
+@inline function moreStartOf(index: usize, group: i32): i32 { return load<i32>(directoryAt(index) + (<usize>group << 3), 4); }
+@inline function groupsAt(index: usize): usize { return directoryAt(index) + (<usize>groupCountOf(index) << 3); }
+@inline function groupAt(index: usize, group: i32): usize { return groupsAt(index) + <usize>group * GROUP_BYTES; }
+@inline function segmentsAt(index: usize): usize { return groupsAt(index) + <usize>groupCountOf(index) * GROUP_BYTES; }
+@inline function moreAt(index: usize): usize { return segmentsAt(index) + <usize>segmentCountOf(index) * 12; }
 
-/** Reads the first lines of `index` (its header and the groups' first terms), as the ranking does a batch's records ahead; returns what it read. */
+/** Reads the first lines of `index` (its header and the groups' directory), as the ranking does a batch's records ahead; returns what it read. */
 @inline export function touchRecordTerms(index: usize): u32 {
-  return load<u32>(index) + load<u32>(index, 64) + load<u32>(index, 128);
+  return load<u32>(index) + load<u32>(index, 64) + load<u32>(index, 128) + load<u32>(index, 192);
 }
 
 // --- building
@@ -159,38 +168,62 @@ function sortOrdinalsByTerm(count: i32, maxTerm: u32): void {
   }
 }
 
-/** Writes the index of the list read last, its ordinals sorted; returns it. */
+/** The index being written: its directory, groups and more ordinals, copied into one block at the end. */
+const directoryRows = new IntVec();
+const groupBytes = new ByteVec();
+const moreBytes = new ByteVec();
+
+/** Writes the index of the tokens collected, their ordinals sorted by term; returns it. */
 function writeIndex(count: i32): usize {
-  let distinct = 0;
-  for (let i = 0; i < count; i++) {
-    if (i == 0 || tokenTerms.get(sortedOrdinals.get(i)) != tokenTerms.get(sortedOrdinals.get(i - 1))) distinct++;
+  directoryRows.length = 0;
+  groupBytes.length = 0;
+  moreBytes.length = 0;
+  let distinct = 0, slot = GROUP_TERMS, first = 0;
+  for (let i = 0; i < count;) {
+    const term = tokenTerms.get(sortedOrdinals.get(i));
+    let end = i + 1;
+    while (end < count && tokenTerms.get(sortedOrdinals.get(end)) == term) end++;
+    if (slot == GROUP_TERMS || <u32>(term - first) > GROUP_SPAN) {
+      startGroup(term);
+      first = term;
+      slot = 0;
+    }
+    const line = groupBytes.ptr + <usize>groupBytes.length - GROUP_BYTES;
+    store<u16>(line + (<usize>slot << 1), <u16>(term - first));
+    store<u16>(line + 32 + (<usize>slot << 1), <u16>(<u32>sortedOrdinals.get(i) | (end - i > 1 ? MORE : 0)));
+    if (end - i > 1) writeMoreOrdinals(i, end);
+    slot++;
+    distinct++;
+    i = end;
   }
-  const segments = segmentRows.length / 3;
-  const groups = (distinct + (1 << GROUP_SHIFT) - 1) >> GROUP_SHIFT;
-  const bytes = HEADER_BYTES + (<usize>((groups + 3) & ~3) << 2) + (<usize>groups << (GROUP_SHIFT + 2)) + <usize>segments * 12
-    + (<usize>(distinct + 1) << 1) + (<usize>count << 1);
-  const index = heap.alloc(bytes);
+  const groups = directoryRows.length >> 1, segments = segmentRows.length / 3;
+  const index = heap.alloc(HEADER_BYTES + (<usize>groups << 3) + <usize>groupBytes.length + <usize>segments * 12 + <usize>moreBytes.length);
   store<i32>(index, distinct);
   store<i32>(index, segments, 4);
   store<i32>(index, groups, 8);
   store<i32>(index, count, 12);
+  memory.copy(directoryAt(index), directoryRows.ptr, <usize>groups << 3);
+  memory.copy(groupsAt(index), groupBytes.ptr, <usize>groupBytes.length);
   memory.copy(segmentsAt(index), segmentRows.ptr, <usize>segments * 12);
-  const terms = termsAt(index), firstTerms = firstTermsAt(index), starts = startsAt(index), ordinals = ordinalsAt(index);
-  memory.fill(terms, 0xff, <usize>groups << (GROUP_SHIFT + 2));
-  let d = -1;
-  for (let i = 0; i < count; i++) {
-    const ordinal = sortedOrdinals.get(i);
-    const term = tokenTerms.get(ordinal);
-    if (d < 0 || term != load<i32>(terms + (<usize>d << 2))) {
-      d++;
-      store<i32>(terms + (<usize>d << 2), term);
-      if ((d & ((1 << GROUP_SHIFT) - 1)) == 0) store<i32>(firstTerms + (<usize>(d >> GROUP_SHIFT) << 2), term);
-      store<u16>(starts + (<usize>d << 1), <u16>i);
-    }
-    store<u16>(ordinals + (<usize>i << 1), <u16>ordinal);
-  }
-  store<u16>(starts + (<usize>distinct << 1), <u16>count);
+  memory.copy(moreAt(index), moreBytes.ptr, <usize>moreBytes.length);
   return index;
+}
+
+/** Opens a group whose first term is `term`: its directory row, and its line with every slot a pad. */
+function startGroup(term: i32): void {
+  directoryRows.push(term);
+  directoryRows.push(moreBytes.length);
+  groupBytes.reserve(groupBytes.length + <i32>GROUP_BYTES);
+  const line = groupBytes.ptr + <usize>groupBytes.length;
+  memory.fill(line, 0xff, 32);
+  memory.fill(line + 32, 0, 32);
+  groupBytes.length += <i32>GROUP_BYTES;
+}
+
+/** The ordinals after the first of the term whose ordinals are sortedOrdinals[from, to): their count, then their gaps. */
+function writeMoreOrdinals(from: i32, to: i32): void {
+  moreBytes.pushVarint(<u32>(to - from - 1));
+  for (let i = from + 1; i < to; i++) moreBytes.pushVarint(<u32>(sortedOrdinals.get(i) - sortedOrdinals.get(i - 1)));
 }
 
 // --- reading: the marked terms' tokens of a record
@@ -230,36 +263,30 @@ export function gatherMarkedTokens(index: usize, sorted: usize, marks: i32): boo
   const words = (tokens + 31) >> 5;
   gatheredBits.growZeroed(words);
   gatheredTerms.reserve(tokens);
-  // in rounds, each reading the lines the next needs first (the marks' groups, then the found terms'
-  // ordinals): their cache misses then overlap instead of each lookup waiting on its own
+  // in rounds, each reading the lines the next needs first (the marks' groups, then the more ordinals
+  // of the terms found): their cache misses then overlap instead of each lookup waiting on its own
   let touched: u32 = 0;
   for (let m = 0; m < marks; m++) {
     const group = groupOf(index, load<i32>(sorted + (<usize>m << 2)));
     unchecked(markGroups[m] = group);
-    if (group >= 0) touched += load<u32>(termsAt(index) + (<usize>group << (GROUP_SHIFT + 2)));
+    if (group >= 0) touched += load<u32>(groupAt(index, group));
   }
   let found = 0;
   for (let m = 0; m < marks; m++) {
     const group = unchecked(markGroups[m]);
     if (group < 0) continue;
     const term = load<i32>(sorted + (<usize>m << 2));
-    const at = termInGroup(index, group, term);
-    if (at < 0) continue;
+    const slot = slotInGroup(index, group, term);
+    if (slot < 0) continue;
     unchecked(foundTerms[found] = term);
-    unchecked(foundAt[found++] = at);
-    touched += load<u16>(ordinalsAt(index) + (<usize>startOf(index, at) << 1));
-  }
-  touchedLines = touched;
-  const ordinals = ordinalsAt(index);
-  for (let f = 0; f < found; f++) {
-    const term = unchecked(foundTerms[f]), at = unchecked(foundAt[f]);
-    const end = startOf(index, at + 1);
-    for (let i = startOf(index, at); i < end; i++) {
-      const ordinal = <i32>load<u16>(ordinals + (<usize>i << 1));
-      gatheredBits.set(ordinal >> 5, gatheredBits.get(ordinal >> 5) | (1 << (ordinal & 31)));
-      gatheredTerms.set(ordinal, term);
+    unchecked(foundGroups[found] = group);
+    unchecked(foundSlots[found++] = slot);
+    if ((<u32>load<u16>(groupAt(index, group) + 32 + (<usize>slot << 1)) & MORE) != 0) {
+      touched += load<u8>(moreAt(index) + <usize>moreStartOf(index, group));
     }
   }
+  touchedLines = touched;
+  for (let f = 0; f < found; f++) gatherTerm(index, unchecked(foundGroups[f]), unchecked(foundSlots[f]), unchecked(foundTerms[f]));
   gatheredIndex = index;
   gatheredWords = words;
   gatheredWord = -1;
@@ -272,38 +299,63 @@ export function gatherMarkedTokens(index: usize, sorted: usize, marks: i32): boo
   return true;
 }
 
-/** Per mark, its group (-1: below every term), and the marks found: their terms and where they are among the distinct terms. */
+/** Per mark, its group (-1: below every term); per mark found, its term, group and slot. */
 const markGroups = new StaticArray<i32>(MAX_LOOKED_UP);
 const foundTerms = new StaticArray<i32>(MAX_LOOKED_UP);
-const foundAt = new StaticArray<i32>(MAX_LOOKED_UP);
+const foundGroups = new StaticArray<i32>(MAX_LOOKED_UP);
+const foundSlots = new StaticArray<i32>(MAX_LOOKED_UP);
 /** What the rounds' reads ahead read, kept so that they are not optimized away. */
 let touchedLines: u32 = 0;
 
 /**
  * The group `term` would be in: the last whose first term is not above it
  * (-1: none). Without a branch on the comparisons: a query's marks fall
- * anywhere, and a branch on each step missed half the time.
+ * anywhere, and a branch on each step would miss half the time.
  */
 @inline function groupOf(index: usize, term: i32): i32 {
-  const firstTerms = firstTermsAt(index);
   let base = 0, count = groupCountOf(index);
   while (count > 1) {
     const half = count >> 1;
-    base = select(base + half, base, load<i32>(firstTerms + (<usize>(base + half) << 2)) <= term);
+    base = select(base + half, base, firstTermOf(index, base + half) <= term);
     count -= half;
   }
-  return base - <i32>(load<i32>(firstTerms + (<usize>base << 2)) > term);
+  return base - <i32>(firstTermOf(index, base) > term);
 }
 
-/** Where `term` is among the index's distinct terms, looked for in group `group`'s 16 at once; -1: not there. */
-@inline function termInGroup(index: usize, group: i32, term: i32): i32 {
-  const at = termsAt(index) + (<usize>group << (GROUP_SHIFT + 2));
-  const wanted = i32x4.splat(term);
-  const hits = i32x4.bitmask(i32x4.eq(v128.load(at), wanted))
-    | i32x4.bitmask(i32x4.eq(v128.load(at, 16), wanted)) << 4
-    | i32x4.bitmask(i32x4.eq(v128.load(at, 32), wanted)) << 8
-    | i32x4.bitmask(i32x4.eq(v128.load(at, 48), wanted)) << 12;
-  return hits == 0 ? -1 : (group << GROUP_SHIFT) + <i32>ctz(hits);
+/** `term`'s slot in group `group` (whose first term is not above it), its 16 terms compared at once; -1: not there. */
+@inline function slotInGroup(index: usize, group: i32, term: i32): i32 {
+  const offset = <u32>(term - firstTermOf(index, group));
+  if (offset > GROUP_SPAN) return -1;
+  const line = groupAt(index, group);
+  const wanted = i16x8.splat(<i16>offset);
+  const hits = i16x8.bitmask(i16x8.eq(v128.load(line), wanted)) | i16x8.bitmask(i16x8.eq(v128.load(line, 16), wanted)) << 8;
+  return hits == 0 ? -1 : <i32>ctz(hits);
+}
+
+/** Notes the tokens of `term`, in slot `slot` of group `group`: its first ordinal, then its more ones. */
+function gatherTerm(index: usize, group: i32, slot: i32, term: i32): void {
+  const line = groupAt(index, group);
+  const first = <u32>load<u16>(line + 32 + (<usize>slot << 1));
+  let ordinal = <i32>(first & ~MORE);
+  noteGathered(ordinal, term);
+  if ((first & MORE) == 0) return;
+  // the group's terms before this one with more ordinals come first: the top bits of the first ordinals
+  const withMore = i16x8.bitmask(v128.load(line, 32)) | i16x8.bitmask(v128.load(line, 48)) << 8;
+  let p = moreAt(index) + <usize>moreStartOf(index, group);
+  for (let before = popcnt(withMore & ((1 << slot) - 1)); before > 0; before--) {
+    let gaps = readVarint(p);
+    p = varintEnd;
+    for (; gaps > 0; gaps--) { readVarint(p); p = varintEnd; }
+  }
+  for (let n = readVarint(p); n > 0; n--) {
+    ordinal += <i32>readVarint(varintEnd);
+    noteGathered(ordinal, term);
+  }
+}
+
+@inline function noteGathered(ordinal: i32, term: i32): void {
+  gatheredBits.set(ordinal >> 5, gatheredBits.get(ordinal >> 5) | (1 << (ordinal & 31)));
+  gatheredTerms.set(ordinal, term);
 }
 
 /**

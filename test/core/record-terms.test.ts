@@ -110,3 +110,31 @@ describe('term indexes of long records', () => {
     expectAlike(reference, changed);
   });
 });
+
+describe('term indexes over a large dictionary', () => {
+  // 70,000 terms, one a record, before the long records: a long record holds terms more than 65,535
+  // apart, which one group of its index cannot hold (a group's terms are its first plus a u16)
+  const LETTERS = 'bcdfghjklmnpqrstvwz';
+  const unique = (i: number) => `x${Array.from({ length: 5 }, (_, k) => LETTERS[Math.floor(i / LETTERS.length ** k) % LETTERS.length]).join('')}`;
+  const uniques = Array.from({ length: 70_000 }, (_, i) => unique(i));
+  const spread = () => uniques[Math.floor(rnd() * uniques.length)];
+  const long: Doc[] = Array.from({ length: 300 }, () => [phrase(2, 6), [], '', `${phrase(30, 80)} ${Array.from({ length: 12 }, spread).join(' ')} ${phrase(30, 80)}`]);
+  const queries = Array.from({ length: 80 }, (_, i) => {
+    const words = ((long[i % long.length] as string[])[3]).split(' ').filter((w) => w.startsWith('x'));
+    return i % 2 ? `${words[i % words.length]} ${words[(i + 5) % words.length]}` : `${phrase(1, 1)} ${words[i % words.length]}`;
+  });
+
+  it('rank every hit as reading the whole record would', () => {
+    const plain = build([...uniques, ...long], { attributes: ATTRIBUTES });
+    const indexed = build([...uniques, ...long.map((d) => withFiller(d, 1200))], { attributes: ATTRIBUTES });
+    expect(indexed.termIndexedRecords).toBe(long.length);
+    let compared = 0;
+    for (const text of queries) {
+      const expected = ranked(plain, text);
+      expect(ranked(indexed, text), text).toEqual(expected);
+      compared += expected.length;
+    }
+    expect(compared).toBeGreaterThan(100);
+  });
+});
+
