@@ -228,9 +228,9 @@ function writeMoreOrdinals(from: i32, to: i32): void {
 
 // --- reading: the marked terms' tokens of a record
 /** A term looked up costs about as long as reading this many tokens of a list. */
-const LOOKUP_TOKENS = 16;
+const LOOKUP_TOKENS = 8;
 /** More marked terms than this (a short prefix's) are never looked up (see ranking.ts). */
-export const MAX_LOOKED_UP = 64;
+export const MAX_LOOKED_UP = 128;
 /**
  * The ordinals of the marked terms' tokens found by the last `gatherMarkedTokens`,
  * as bits (cleared as `nextMarkedToken` passes them), and each one's term.
