@@ -2,7 +2,7 @@
 // with no snapshot to repack it (an in-memory engine never takes one): it
 // used to keep every version of every record it was sent.
 import { describe, expect, it } from 'vitest';
-import { PACK_SLICE_BYTES, RecordStore } from '../../src/index/record-store.js';
+import { CHUNK_BYTES, CHUNK_RECORDS, PACK_SLICE_BYTES, RecordStore, chunkRecordsFor } from '../../src/index/record-store.js';
 import { deflate, inflate, loadSyncZlib } from '../../src/util/compression.js';
 import { prng } from '../support/random.js';
 
@@ -106,6 +106,23 @@ describe('how records are packed', () => {
       expect(Object.hasOwn(record, '__proto__')).toBe(true);
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     }
+  });
+
+  it('of large records holds fewer a chunk, so that a record read inflates less; a snapshot keeps the size', async () => {
+    // ~7 KB records (documents of ~1,000 words): 16 a chunk would make chunks of ~112 KB
+    const large = (i: number) => ({ objectID: `l${i}`, body: `word${i % 13} and some text of a long document `.repeat(150) });
+    const store = new RecordStore({ unpackedBytes: 0 });
+    for (let i = 0; i < 100; i++) store.push(large(i), new TextEncoder().encode(JSON.stringify(large(i))));
+    const snapshot = await store.snapshot();
+    expect(snapshot.chunkRecords).toBe(chunkRecordsFor(JSON.stringify(large(0)).length));
+    expect(snapshot.chunkRecords).toBeLessThan(CHUNK_RECORDS);
+    expect(snapshot.chunkRecords * JSON.stringify(large(0)).length).toBeLessThanOrEqual(CHUNK_BYTES);
+    const reopened = await RecordStore.unpack(snapshot);
+    for (const s of [store, reopened]) for (let i = 0; i < 100; i++) expect(s.get(s.idOf(`l${i}`)!), `l${i}`).toEqual(large(i));
+    // records of a few hundred bytes keep 16 a chunk
+    const small = new RecordStore();
+    for (let i = 0; i < 40; i++) small.push(version(i, 0));
+    expect((await small.snapshot()).chunkRecords).toBe(CHUNK_RECORDS);
   });
 
   it('a snapshot naming a format it does not know is refused', async () => {
