@@ -10,10 +10,10 @@
 // would.
 //
 // Derived from the forward list whenever one is stored (store.ts
-// storeForward), never stored itself: a snapshot's lists rebuild it as they
-// load, as they rebuild the pair sketches, in the same pass. Records under LONG_RECORD_TOKENS
-// tokens have none: reading them whole is as quick, and they are most
-// records of most indexes.
+// storeForward), never stored itself: a snapshot's lists rebuild it as
+// they load, in the pass that rebuilds their pair sketches. Records under
+// LONG_RECORD_TOKENS tokens have none: reading them whole is as quick, and
+// they are most records of most indexes.
 import { ByteVec, IntVec, readVarint, varintEnd } from './buffers';
 import { docLength } from './store';
 
@@ -38,8 +38,8 @@ export function ensureRecordTerms(count: i32): void { indexes.growZeroed(count);
   return docLength.get(doc) >= LONG_RECORD_TOKENS && doc < indexes.length ? <usize>indexes.get(doc) : 0;
 }
 
-// An index's layout: a header of u32 distinct terms (D), segments (S),
-// groups (G) and tokens (T); per group u32 its first term and u32 where
+// An index's layout: a header of u32 segments (S), groups (G) and tokens
+// (T); per group u32 its first term and u32 where
 // its more ordinals start (see below); per group 64 bytes: u16[16] its
 // terms less its first (up to 16 terms ascending, within 65,535 of the
 // first; 0xffff pads), u16[16] each term's first ordinal, the top bit set
@@ -52,18 +52,17 @@ export function ensureRecordTerms(count: i32): void { indexes.growZeroed(count);
 // forward lists), then in its group's line at once, which holds its first
 // ordinal too: most terms of a record occur once. The lines are read in
 // rounds, each starting the reads the next needs (see gatherMarkedTokens).
-const HEADER_BYTES: usize = 16;
+const HEADER_BYTES: usize = 12;
 const GROUP_TERMS = 16;
 const GROUP_BYTES: usize = 64;
 /** A group's terms are its first term plus at most this; the value after it pads. */
 const GROUP_SPAN: u32 = 0xfffe;
 /** A first ordinal's top bit: the term has more ordinals. */
 const MORE: u32 = 0x8000;
-@inline function distinctOf(index: usize): i32 { return load<i32>(index); }
-@inline function segmentCountOf(index: usize): i32 { return load<i32>(index, 4); }
-@inline function groupCountOf(index: usize): i32 { return load<i32>(index, 8); }
+@inline function segmentCountOf(index: usize): i32 { return load<i32>(index); }
+@inline function groupCountOf(index: usize): i32 { return load<i32>(index, 4); }
 /** The record's term tokens. */
-@inline export function tokenCountOf(index: usize): i32 { return load<i32>(index, 12); }
+@inline export function tokenCountOf(index: usize): i32 { return load<i32>(index, 8); }
 @inline function directoryAt(index: usize): usize { return index + HEADER_BYTES; }
 @inline function firstTermOf(index: usize, group: i32): i32 { return load<i32>(directoryAt(index) + (<usize>group << 3)); }
 @inline function moreStartOf(index: usize, group: i32): i32 { return load<i32>(directoryAt(index) + (<usize>group << 3), 4); }
@@ -159,13 +158,17 @@ function sortOrdinalsByTerm(count: i32, maxTerm: u32): void {
       unchecked(digitCounts[digit] = at + 1);
       swapOrdinals.set(at, ordinal);
     }
-    const ptr = sortedOrdinals.ptr;
-    sortedOrdinals.ptr = swapOrdinals.ptr;
-    swapOrdinals.ptr = ptr;
-    const capacity = sortedOrdinals.capacity;
-    sortedOrdinals.capacity = swapOrdinals.capacity;
-    swapOrdinals.capacity = capacity;
+    swapOrdinalVectors();
   }
+}
+
+/** The pass's output becomes the next pass's input. */
+function swapOrdinalVectors(): void {
+  const ptr = sortedOrdinals.ptr, capacity = sortedOrdinals.capacity;
+  sortedOrdinals.ptr = swapOrdinals.ptr;
+  sortedOrdinals.capacity = swapOrdinals.capacity;
+  swapOrdinals.ptr = ptr;
+  swapOrdinals.capacity = capacity;
 }
 
 /** The index being written: its directory, groups and more ordinals, copied into one block at the end. */
@@ -178,7 +181,7 @@ function writeIndex(count: i32): usize {
   directoryRows.length = 0;
   groupBytes.length = 0;
   moreBytes.length = 0;
-  let distinct = 0, slot = GROUP_TERMS, first = 0;
+  let slot = GROUP_TERMS, first = 0;
   for (let i = 0; i < count;) {
     const term = tokenTerms.get(sortedOrdinals.get(i));
     let end = i + 1;
@@ -193,15 +196,13 @@ function writeIndex(count: i32): usize {
     store<u16>(line + 32 + (<usize>slot << 1), <u16>(<u32>sortedOrdinals.get(i) | (end - i > 1 ? MORE : 0)));
     if (end - i > 1) writeMoreOrdinals(i, end);
     slot++;
-    distinct++;
     i = end;
   }
   const groups = directoryRows.length >> 1, segments = segmentRows.length / 3;
   const index = heap.alloc(HEADER_BYTES + (<usize>groups << 3) + <usize>groupBytes.length + <usize>segments * 12 + <usize>moreBytes.length);
-  store<i32>(index, distinct);
-  store<i32>(index, segments, 4);
-  store<i32>(index, groups, 8);
-  store<i32>(index, count, 12);
+  store<i32>(index, segments);
+  store<i32>(index, groups, 4);
+  store<i32>(index, count, 8);
   memory.copy(directoryAt(index), directoryRows.ptr, <usize>groups << 3);
   memory.copy(groupsAt(index), groupBytes.ptr, <usize>groupBytes.length);
   memory.copy(segmentsAt(index), segmentRows.ptr, <usize>segments * 12);
