@@ -119,6 +119,14 @@ describe('how records are packed', () => {
     expect(snapshot.chunkRecords * JSON.stringify(large(0)).length).toBeLessThanOrEqual(CHUNK_BYTES);
     const reopened = await RecordStore.unpack(snapshot);
     for (const s of [store, reopened]) for (let i = 0; i < 100; i++) expect(s.get(s.idOf(`l${i}`)!), `l${i}`).toEqual(large(i));
+    // records given as objects only are left unpacked, then packed in slices, in chunks of the same size
+    const unpacked = new RecordStore();
+    for (let i = 0; i < 100; i++) unpacked.push(large(i));
+    expect(unpacked.bytesToPack).toBeGreaterThan(0);
+    while (unpacked.packSlice());
+    expect(unpacked.bytesToPack).toBe(0);
+    for (let i = 0; i < 100; i++) expect(unpacked.get(unpacked.idOf(`l${i}`)!), `l${i}`).toEqual(large(i));
+    expect((await unpacked.snapshot()).chunkRecords).toBe(snapshot.chunkRecords);
     // records of a few hundred bytes keep 16 a chunk
     const small = new RecordStore();
     for (let i = 0; i < 40; i++) small.push(version(i, 0));
