@@ -11,7 +11,7 @@ import {
 } from './work';
 import { MAX_WORDS, wordCount } from './matcher';
 import { docLength, docPtr } from './store';
-import { MAX_LOOKED_UP, recordTermsOf, touchRecordTerms } from './record-terms';
+import { termIndexToRead, touchRecordTerms } from './record-terms';
 import { candidates, countBoth, listedTypoTied } from './candidates';
 import {
   FILTERS_SLOT, GEO_SLOT, GROUP_SLOT, TIE_SLOT, attributeRulesActive, bestProximityOf, exactFromScan, rankSlots, scannedExactWords, bestAttribute, exactOf, isUncounted, matchedWordsOf, proximity, isExcluded, rankedWordCount, scanRecord, stopWordCount, stopWords, typosIn, wordsKeyOf,
@@ -178,8 +178,8 @@ let touched: u32 = 0;
  * will read that (see ranking.ts readIndexedTokens).
  */
 @inline function touchRecord(doc: i32): u32 {
-  const index = recordTermsOf(doc);
-  if (index != 0 && markedTerms.length <= MAX_LOOKED_UP) return touchRecordTerms(index);
+  const index = termIndexToRead(doc, markedTerms.length);
+  if (index != 0) return touchRecordTerms(index);
   const p = <usize>docPtr.get(doc), length = docLength.get(doc);
   return <u32>load<u8>(p) + <u32>load<u8>(p + <usize>(length > 64 ? 64 : 0)) + <u32>length;
 }

@@ -4,7 +4,7 @@
 import { IntVec, readVarint, varintEnd } from './buffers';
 import { attributeKey, docPtr, docLength, SEGMENT } from './store';
 import { MAX_WORDS, wordCount } from './matcher';
-import { MAX_LOOKED_UP, dropGatheredTokens, gatherMarkedTokens, gatheredAttribute, gatheredPosition, gatheredTerm, nextMarkedToken, recordTermsOf } from './record-terms';
+import { dropGatheredTokens, gatherMarkedTokens, gatheredAttribute, gatheredPosition, gatheredTerm, nextMarkedToken, termIndexToRead } from './record-terms';
 import { EXACT_SINGLE_NONE, EXACT_SINGLE_WORD } from './params';
 import {
   bitmapWords, exactBitmap, levelBitmap, markedBits, markedTerms, matchedBitmap, sortedMarkedTerms, testBit, termFullWords, termWords, termZeroTypoWords, wholeValueBitmap,
@@ -289,8 +289,8 @@ let stopWhenAdjacent = false;
  * reading the list costs less.
  */
 function readIndexedTokens(doc: i32, minProximity: i32): bool {
-  const index = recordTermsOf(doc);
-  if (index == 0 || markedTerms.length > MAX_LOOKED_UP) return false;
+  const index = termIndexToRead(doc, markedTerms.length);
+  if (index == 0) return false;
   const marks = sortedMarkedTerms();
   if (!gatherMarkedTokens(index, marks.ptr, marks.length)) return false;
   while (nextMarkedToken()) {

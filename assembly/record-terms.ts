@@ -34,14 +34,23 @@ export function ensureRecordTerms(count: i32): void { indexes.growZeroed(count);
  * bytes or more has one: its length, read with it, spares the other records
  * a load from this vector (a cache miss per record of a broad query).
  */
-@inline export function recordTermsOf(doc: i32): usize {
+@inline function recordTermsOf(doc: i32): usize {
   return docLength.get(doc) >= LONG_RECORD_TOKENS && doc < indexes.length ? <usize>indexes.get(doc) : 0;
 }
 
+/**
+ * The index the scan of record `doc` may read for a query of `marks`
+ * marked terms: its own, unless it has none or the query marks more than
+ * are ever looked up (0: the scan reads the list). The ranking touches
+ * what this names ahead of the scan.
+ */
+@inline export function termIndexToRead(doc: i32, marks: i32): usize {
+  return marks <= MAX_LOOKED_UP ? recordTermsOf(doc) : 0;
+}
+
 // An index's layout: a header of u32 segments (S), groups (G) and tokens
-// (T); per group u32 its first term and u32 where
-// its more ordinals start (see below); per group 64 bytes: u16[16] its
-// terms less its first (up to 16 terms ascending, within 65,535 of the
+// (T); per group u32 its first term and u32 where its more ordinals start
+// (see below); per group 64 bytes: u16[16] its terms less its first (up to 16 terms ascending, within 65,535 of the
 // first; 0xffff pads), u16[16] each term's first ordinal, the top bit set
 // when it has more; per segment u32 first ordinal, attribute, start
 // position; then the more ordinals, per term that has them (in term order):
@@ -230,8 +239,8 @@ function writeMoreOrdinals(from: i32, to: i32): void {
 // --- reading: the marked terms' tokens of a record
 /** A term looked up costs about as long as reading this many tokens of a list. */
 const LOOKUP_TOKENS = 8;
-/** More marked terms than this (a short prefix's) are never looked up (see ranking.ts). */
-export const MAX_LOOKED_UP = 128;
+/** More marked terms than this (a short prefix's) are never looked up (see termIndexToRead). */
+const MAX_LOOKED_UP = 128;
 /**
  * The ordinals of the marked terms' tokens found by the last `gatherMarkedTokens`,
  * as bits (cleared as `nextMarkedToken` passes them), and each one's term.

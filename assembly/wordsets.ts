@@ -62,7 +62,7 @@ let sortedForCount: i32 = -1;
 /**
  * The marked terms in ascending order, sorted once per set of marks (an
  * insertion sort: a query that marks many terms, a short prefix, does not
- * ask, see ranking.ts MAX_LOOKED_UP).
+ * ask, see record-terms.ts termIndexToRead).
  */
 export function sortedMarkedTerms(): IntVec {
   if (sortedForEpoch == epoch && sortedForCount == markedTerms.length) return sortedMarks;

@@ -208,6 +208,29 @@ describe('the columns filters may name undeclared', () => {
   });
 });
 
+/** An engine holding `records` in index `index` with `settings`, imported in one batch. */
+async function imported(index: string, settings: Record<string, unknown>, records: SearchRecord[]): Promise<Lantern> {
+  const engine = await Lantern.open();
+  await engine.request({ method: 'PUT', path: `/1/indexes/${index}/settings`, body: settings });
+  await engine.request({ method: 'POST', path: `/1/indexes/${index}/batch`, body: { requests: records.map((body) => ({ action: 'addObject', body })) } });
+  await engine.waitForTasks();
+  return engine;
+}
+
+/** Each query's status, hit count and hits' objectIDs. */
+async function answers(engine: Lantern, index: string, queries: Array<Record<string, unknown>>) {
+  return Promise.all(queries.map(async (body) => {
+    const { status, body: answer } = await engine.request({ method: 'POST', path: `/1/indexes/${index}/query`, body });
+    const { nbHits, hits } = answer as { nbHits: number; hits: Array<{ objectID: string }> };
+    return { status, nbHits, ids: hits.map((h) => h.objectID) };
+  }));
+}
+
+/** Waits (10 s at most) for `ready`, as idle work makes what it asks for. */
+async function waitFor(ready: () => boolean): Promise<void> {
+  for (let waited = 0; waited < 10_000 && !ready(); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
 describe('a filter on an undeclared attribute, after an import and a pause', () => {
   const SETTINGS = { searchableAttributes: ['name'], attributesForFaceting: ['color'] };
   const record = (i: number) => ({ objectID: `i${i}`, name: `item ${i}`, color: i % 2 ? 'red' : 'blue', views: (i * 7919) % 10_007, rating: { stars: i % 5 } });
@@ -216,37 +239,25 @@ describe('a filter on an undeclared attribute, after an import and a pause', () 
     { query: 'item', tagFilters: ['none'], hitsPerPage: 5 },
     { query: 'item', aroundLatLng: '10, 10', hitsPerPage: 5 },
   ];
-
-  async function imported(): Promise<Lantern> {
-    const engine = await Lantern.open();
-    await engine.request({ method: 'PUT', path: '/1/indexes/items/settings', body: SETTINGS });
-    await engine.request({ method: 'POST', path: '/1/indexes/items/batch', body: { requests: Array.from({ length: 8_000 }, (_, i) => ({ action: 'addObject', body: record(i) })) } });
-    await engine.waitForTasks();
-    return engine;
-  }
-  const answers = async (engine: Lantern) => Promise.all(FILTERED.map(async (body) => {
-    const { status, body: answer } = await engine.request({ method: 'POST', path: '/1/indexes/items/query', body });
-    const { nbHits, hits } = answer as { nbHits: number; hits: Array<{ objectID: string }> };
-    return { status, nbHits, ids: hits.map((h) => h.objectID) };
-  }));
+  const importItems = () => imported('items', SETTINGS, Array.from({ length: 8_000 }, (_, i) => record(i)));
 
   it('reads no record and sorts nothing, and answers as columns made by it', async () => {
-    const readied = await imported();
+    const readied = await importItems();
     const facets = readied.catalog.index('items').facets;
     // made, then ordered by value a column a step
     const ready = () => ['views', 'rating.stars'].every((name) => facets.hasNumeric(name) && facets.numeric(name).isOrdered()) && facets.hasGeo();
-    for (let waited = 0; waited < 10_000 && !ready(); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(ready);
     expect(ready() && facets.hasFacet('_tags')).toBe(true);
     const scans = vi.spyOn(SearchIndex.prototype, 'liveEntries');
     const sorts = vi.spyOn(CoreIndex.prototype, 'sortByKeys');
-    const answer = await answers(readied);
+    const answer = await answers(readied, 'items', FILTERED);
     expect(scans).not.toHaveBeenCalled();
     expect(sorts).not.toHaveBeenCalled();
     vi.restoreAllMocks();
 
-    const atFirstUse = await imported();
+    const atFirstUse = await importItems();
     expect(atFirstUse.catalog.index('items').facets.hasNumeric('views')).toBe(false);
-    expect(await answers(atFirstUse)).toEqual(answer);
+    expect(await answers(atFirstUse, 'items', FILTERED)).toEqual(answer);
     expect(answer[0].nbHits).toBeGreaterThan(0);
     expect(answer[1].nbHits).toBe(0);
     await readied.close();
@@ -259,34 +270,23 @@ describe('on the TED talks (their own settings, none of their ratings declared)'
     { query: 'life', filters: 'viewed_count > 1000000 AND fascinating_rating >= 100', hitsPerPage: 10 },
     { query: '', numericFilters: ['funny_rating<50', 'popularity_score>0'], hitsPerPage: 10 },
   ];
-  async function imported(): Promise<Lantern> {
-    const engine = await Lantern.open();
-    await engine.request({ method: 'PUT', path: '/1/indexes/talks/settings', body: talksSettings() });
-    await engine.request({ method: 'POST', path: '/1/indexes/talks/batch', body: { requests: readFixture<SearchRecord[]>('talks.json').map((body) => ({ action: 'addObject', body })) } });
-    await engine.waitForTasks();
-    return engine;
-  }
-  const answers = async (engine: Lantern) => Promise.all(FILTERED.map(async (body) => {
-    const { status, body: answer } = await engine.request({ method: 'POST', path: '/1/indexes/talks/query', body });
-    const { nbHits, hits } = answer as { nbHits: number; hits: Array<{ objectID: string }> };
-    return { status, nbHits, ids: hits.map((h) => h.objectID) };
-  }));
+  const importTalks = () => imported('talks', talksSettings(), readFixture<SearchRecord[]>('talks.json'));
 
   it('readies a column per numeric attribute, read by the first filters as made at their first use', async () => {
-    const readied = await imported();
+    const readied = await importTalks();
     const facets = readied.catalog.index('talks').facets;
     const NUMERIC = ['viewed_count', 'fascinating_rating', 'funny_rating', 'popularity_score'];
     const ready = () => NUMERIC.every((name) => facets.hasNumeric(name) && facets.numeric(name).isOrdered());
-    for (let waited = 0; waited < 10_000 && !ready(); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(ready);
     expect(ready()).toBe(true);
     const scans = vi.spyOn(SearchIndex.prototype, 'liveEntries');
-    const answer = await answers(readied);
+    const answer = await answers(readied, 'talks', FILTERED);
     expect(scans).not.toHaveBeenCalled();
     vi.restoreAllMocks();
 
-    const atFirstUse = await imported();
+    const atFirstUse = await importTalks();
     expect(atFirstUse.catalog.index('talks').facets.hasNumeric('viewed_count')).toBe(false);
-    expect(await answers(atFirstUse)).toEqual(answer);
+    expect(await answers(atFirstUse, 'talks', FILTERED)).toEqual(answer);
     expect(answer.every((a) => a.status === 200 && a.nbHits > 0)).toBe(true);
     await readied.close();
     await atFirstUse.close();
