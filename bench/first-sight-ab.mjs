@@ -3,7 +3,8 @@
 // query, new to both, is asked of A and of B in turns (A first on even
 // queries, B first on odd ones, mirrored every four), as the default answer (20 hits,
 // highlighted) and as objectID only on alternate queries. Prints each
-// build's figures, the ratio B/A, and whether both ranked every query alike.
+// build's figures, the ratio B/A (of the p50s and p99s, and query by query:
+// see pairedRatios), and whether both ranked every query alike.
 //
 // With --set and --query-shape, a shape of bench/shapes.mjs instead: the
 // records of corpus.mjs recordSets (zipf2, zipf6, synthetic, ted, cities),
@@ -124,11 +125,32 @@ console.log(`${shaped ? `${SET} records, ${QUERY_SHAPE} queries` : `${RECORDS} s
 for (const [kind, label] of /** @type {const} */ ([['full', 'default answer'], ['ids', 'objectID only']])) {
   const [a, b] = ['A', 'B'].map((name) => stats(measured[name][kind]));
   console.log(`${label.padEnd(15)} A ${figures(a)}; B ${figures(b)}; B/A p50 ${(b.p50 / a.p50).toFixed(3)}, p99 ${(b.p99 / a.p99).toFixed(3)}`);
+  const { all, heaviest } = pairedRatios(measured.A[kind], measured.B[kind]);
+  console.log(`${''.padEnd(15)} per query, B/A (median): ${all.toFixed(3)}; over the heaviest tenth: ${heaviest.toFixed(3)}`);
 }
 const [hashA, hashB] = ['A', 'B'].map((name) => measured[name].hash.digest('hex').slice(0, 16));
 console.log(`rankings: A ${hashA}, B ${hashB} (${hashA === hashB ? 'the same' : 'DIFFERENT'})`);
 for (const { instance } of builds) await instance.close?.();
 await peerInstance?.close?.();
+
+/**
+ * Each query's B time over its A time, their median over every query and
+ * over the tenth whose pair took longest (mean of the two): the
+ * two builds answered each query within a few milliseconds of each other,
+ * so the machine's drift, which moves whole distributions, cancels out
+ * query by query, and a change to the heaviest queries shows where p99
+ * (a handful of queries, which one lands there depending on the order)
+ * hardly moves. Medians: a collection landing in one build's answer
+ * makes that query's ratio anything.
+ * @param {number[]} a
+ * @param {number[]} b
+ */
+function pairedRatios(a, b) {
+  const pairs = a.map((t, i) => ({ ratio: b[i] / t, weight: (t + b[i]) / 2 }));
+  const median = (/** @type {typeof pairs} */ list) => stats(list.map((p) => p.ratio)).p50;
+  const heaviest = [...pairs].sort((x, y) => y.weight - x.weight).slice(0, Math.max(1, Math.round(pairs.length / 10)));
+  return { all: median(pairs), heaviest: median(heaviest) };
+}
 
 /**
  * Waits, timers running, until every instance's index holds no record
