@@ -78,6 +78,18 @@ const INFLATED_BYTES = 64 << 20;
 const DECODED_KEPT = 4096;
 
 /**
+ * Records of more JSON bytes than this are kept decoded from their second
+ * read on (see DecodedRecords.keep). A kept record is copied by the next
+ * young-generation collection and promoted: documents of ~7 KB (~1,000
+ * words), ten a page, made each collection copy ~3 MB and pause 6-10 ms,
+ * and a first-sight answer met one of those pauses every ~60 answers, the
+ * long documents' p99 (bench/RESULTS.md, "A long record's decoded copy").
+ * Smaller records, found again and again in a small corpus, are kept at
+ * once.
+ */
+const KEPT_AT_ONCE_BYTES = 2 << 10;
+
+/**
  * The records kept decoded (see DECODED_KEPT), direct-mapped: a record's
  * slot is its id's low bits, and a record read later takes the slot from
  * the one there. A Map in least-recently-read order cost ~0.6 µs a record
@@ -87,14 +99,21 @@ const DECODED_KEPT = 4096;
 class DecodedRecords {
   private readonly ids = new Int32Array(DECODED_KEPT).fill(-1);
   private readonly records = new Array<SearchRecord | undefined>(DECODED_KEPT).fill(undefined);
+  /** Per slot, the large record read once lately and not kept (see KEPT_AT_ONCE_BYTES). */
+  private readonly readOnce = new Int32Array(DECODED_KEPT).fill(-1);
 
   get(id: number): SearchRecord | undefined {
     const slot = id & (DECODED_KEPT - 1);
     return this.ids[slot] === id ? this.records[slot] : undefined;
   }
 
-  set(id: number, record: SearchRecord): void {
+  /** Keeps `record`, decoded from `bytes` JSON bytes: at once when small, else when read lately already. */
+  keep(id: number, record: SearchRecord, bytes: number): void {
     const slot = id & (DECODED_KEPT - 1);
+    if (bytes > KEPT_AT_ONCE_BYTES && this.readOnce[slot] !== id) {
+      this.readOnce[slot] = id;
+      return;
+    }
     this.ids[slot] = id;
     this.records[slot] = record;
   }
@@ -284,8 +303,9 @@ export class RecordStore {
     const at = id % this.chunkRecords;
     // a chunk not read lately is inflated only as far as the record's end, into memory the next such read reuses
     const bytes = chunk.inflated || this.readBefore(k) ? this.inflatedOf(k, chunk) : inflateTransient(chunk.deflated!, this.inflatedSize(chunk), chunk.ends[at]);
-    const unpacked = unpackRecord(bytesIn(chunk.ends, at, bytes));
-    this.decoded.set(id, unpacked);
+    const packed = bytesIn(chunk.ends, at, bytes);
+    const unpacked = unpackRecord(packed);
+    this.decoded.keep(id, unpacked, packed.length);
     return unpacked;
   }
 

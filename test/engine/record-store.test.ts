@@ -73,6 +73,22 @@ describe('a record store whose records are replaced', () => {
   });
 });
 
+describe('records kept decoded', () => {
+  it('a small one from its first read, a large one (a long document) from its second', () => {
+    const store = new RecordStore(PACKED_AS_FILLED);
+    const long = (i: number) => ({ objectID: `long${i}`, body: `word${i} `.repeat(600) });
+    for (let i = 0; i < RECORDS; i++) store.push(i % 2 === 0 ? version(i, 0) : long(i));
+    // the first chunk is packed: its records are decoded as they are read
+    const small = store.idOf('r0')!, large = store.idOf('long1')!;
+    expect(store.get(small)).toBe(store.get(small));
+    const first = store.get(large), second = store.get(large);
+    expect(second).not.toBe(first);
+    expect(second).toEqual(first);
+    expect(store.get(large)).toBe(second);
+    expect(second).toEqual(long(1));
+  });
+});
+
 describe('a deflated chunk', () => {
   it('holds its own bytes only: not a view of a larger buffer that it would keep whole', async () => {
     const text = new TextEncoder().encode(Array.from({ length: 400 }, (_, i) => `record ${i} `).join(''));
