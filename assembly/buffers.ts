@@ -26,6 +26,16 @@ export function grownCapacity(capacity: i32, needed: i32, minimum: i32): i32 {
   return next;
 }
 
+/** Writes `v` as a varint at byte `at` of `ptr`; returns the byte after it. */
+@inline export function putVarint(ptr: usize, at: i32, v: u32): i32 {
+  while (v >= 0x80) {
+    store<u8>(ptr + <usize>(at++), <u8>(v | 0x80));
+    v >>= 7;
+  }
+  store<u8>(ptr + <usize>(at++), <u8>v);
+  return at;
+}
+
 /**
  * A growable i32 array in unmanaged memory, for hot per-query scratch. The
  * vector itself is unmanaged too: a managed object read in a hot loop is also

@@ -18,6 +18,8 @@ import { trieOrdered } from './trie-order';
 import { IDLE_STEP, listNewTerms as listTermsStep, termsLeftToList } from './first-letter-typos';
 import { invalidatePrefixCache as dropPrefixCache, entryCount, hasEntries, notePosting } from './prefix-cache';
 import { indexedRecords } from './record-terms';
+import { listedRecords } from './term-positions';
+import { scannedAtOnce } from './bucket-sort';
 import { sortByKeys } from './radix-sort';
 import { invalidateWordMemo } from './word-memo';
 import { freeSignerSlot, screenSlots, storeSignerState } from './hmac-screen';
@@ -281,6 +283,9 @@ export function blocksSkipped(): f64 { return <f64>boundedBlocksSkipped; }
 export function prefixCacheEntries(): i32 { return entryCount(); }
 /** Records with a term index (long records, see record-terms.ts). */
 export function termIndexedRecords(): i32 { return indexedRecords; }
+/** Long records whose tokens the position lists hold, and records scanned from those lists since the core started (see term-positions.ts). */
+export function positionListedRecords(): i32 { return listedRecords; }
+export function recordsScannedAtOnce(): f64 { return <f64>scannedAtOnce; }
 /** 1 when the walk's copy of the dictionary trie is up to date (see trie-order.ts), 0 when the next search copies it. */
 export function walkCopyCurrent(): i32 { return trieOrdered() ? 1 : 0; }
 

@@ -4,7 +4,8 @@
 import { IntVec, readVarint, varintEnd } from './buffers';
 import { attributeKey, docPtr, docLength, SEGMENT } from './store';
 import { MAX_WORDS, wordCount } from './matcher';
-import { dropGatheredTokens, gatherMarkedTokens, gatheredAttribute, gatheredPosition, gatheredTerm, nextMarkedToken, termIndexToRead } from './record-terms';
+import { dropGatheredTokens, gatherMarkedTokens, gatheredAttribute, gatheredPosition, gatheredTerm, nextMarkedToken, placeOrdinal, startPlacing, termIndexToRead } from './record-terms';
+import { tokenOrdinal, tokenTerm } from './term-positions';
 import { EXACT_SINGLE_NONE, EXACT_SINGLE_WORD } from './params';
 import {
   bitmapWords, exactBitmap, levelBitmap, markedBits, markedTerms, matchedBitmap, sortedMarkedTerms, testBit, termFullWords, termWords, termZeroTypoWords, wholeValueBitmap,
@@ -243,6 +244,29 @@ export let scannedExactWords: i32 = 0;
  * segments come in rank order.
  */
 export function scanRecord(doc: i32, minProximity: i32, complete: bool = false): void {
+  beginScan(doc, complete);
+  if (!readIndexedTokens(doc, minProximity)) readTokens(doc, minProximity);
+  endScan();
+}
+
+/**
+ * scanRecord of a long record whose marked tokens the position lists gave
+ * (term-positions.ts): the `count` tokens whose ids are at `tokens` (u32
+ * each), in the list's order; `index` the record's term index, whose
+ * segments place them. The same tokens as its index gives, the same notes.
+ */
+export function scanGatheredRecord(doc: i32, index: usize, tokens: usize, count: i32, minProximity: i32): void {
+  beginScan(doc, false);
+  startPlacing(index);
+  for (let k = 0; k < count; k++) {
+    const token = load<i32>(tokens + (<usize>k << 2));
+    placeOrdinal(tokenOrdinal(token));
+    if (matchToken(tokenTerm(token), gatheredAttribute, gatheredPosition, minProximity)) break;
+  }
+  endScan();
+}
+
+function beginScan(doc: i32, complete: bool): void {
   for (let w = 0; w < wordCount; w++) {
     unchecked(lastAttribute[w] = -1);
     unchecked(pairDistance[w] = MAX_PROXIMITY + 1);
@@ -254,7 +278,10 @@ export function scanRecord(doc: i32, minProximity: i32, complete: bool = false):
   scannedExactWords = 0;
   stopAtFirst = rankedWordCount == 1 && !complete && !attributeRulesActive && !exactFromScan;
   stopWhenAdjacent = !complete && !attributeRulesActive && !exactFromScan;
-  if (!readIndexedTokens(doc, minProximity)) readTokens(doc, minProximity);
+}
+
+/** The proximity of the pairs the scan noted. */
+function endScan(): void {
   proximity = 0;
   for (let w = 0; w < wordCount; w++) {
     if (unchecked(nextMatched[w]) < 0 && !isStop(w)) continue;

@@ -16,6 +16,7 @@
 // they are most records of most indexes.
 import { ByteVec, IntVec, readVarint, varintEnd } from './buffers';
 import { docLength } from './store';
+import { listRecordTokens, unlistRecord } from './term-positions';
 
 /** Records of fewer tokens are read whole. */
 export const LONG_RECORD_TOKENS = 256;
@@ -34,7 +35,7 @@ export function ensureRecordTerms(count: i32): void { indexes.growZeroed(count);
  * bytes or more has one: its length, read with it, spares the other records
  * a load from this vector (a cache miss per record of a broad query).
  */
-@inline function recordTermsOf(doc: i32): usize {
+@inline export function recordTermsOf(doc: i32): usize {
   return docLength.get(doc) >= LONG_RECORD_TOKENS && doc < indexes.length ? <usize>indexes.get(doc) : 0;
 }
 
@@ -45,16 +46,22 @@ export function ensureRecordTerms(count: i32): void { indexes.growZeroed(count);
  * what this names ahead of the scan.
  */
 @inline export function termIndexToRead(doc: i32, marks: i32): usize {
-  return marks <= MAX_LOOKED_UP ? recordTermsOf(doc) : 0;
+  return lookedUp(marks) ? recordTermsOf(doc) : 0;
 }
 
+/** Whether a query of `marks` marked terms looks them up in long records' indexes (else their scans read their lists). */
+@inline export function lookedUp(marks: i32): bool { return marks <= MAX_LOOKED_UP; }
+
 // An index's layout: a header of u32 segments (S), groups (G) and tokens
-// (T); per group u32 its first term and u32 where its more ordinals start
-// (see below); per group 64 bytes: u16[16] its terms less its first (up to 16 terms ascending, within 65,535 of the
-// first; 0xffff pads), u16[16] each term's first ordinal, the top bit set
-// when it has more; per segment u32 first ordinal, attribute, start
-// position; then the more ordinals, per term that has them (in term order):
-// a varint count, then varint gaps from the ordinal before.
+// (T); per segment u32 first ordinal, attribute, start position; per group
+// u32 its first term and u32 where its more ordinals start (see below); per
+// group 64 bytes: u16[16] its terms less its first (up to 16 terms
+// ascending, within 65,535 of the first; 0xffff pads), u16[16] each term's
+// first ordinal, the top bit set when it has more; then the more ordinals,
+// per term that has them (in term order): a varint count, then varint gaps
+// from the ordinal before. The segments follow the header: reading tokens
+// gathered from the position lists (term-positions.ts) needs those two
+// only, most records' in one line.
 //
 // A term is looked up among the groups' first terms (the first lines of
 // the index with the header: the ranking touches them ahead, as it touches
@@ -72,13 +79,13 @@ const MORE: u32 = 0x8000;
 @inline function groupCountOf(index: usize): i32 { return load<i32>(index, 4); }
 /** The record's term tokens. */
 @inline export function tokenCountOf(index: usize): i32 { return load<i32>(index, 8); }
-@inline function directoryAt(index: usize): usize { return index + HEADER_BYTES; }
+@inline function segmentsAt(index: usize): usize { return index + HEADER_BYTES; }
+@inline function directoryAt(index: usize): usize { return segmentsAt(index) + <usize>segmentCountOf(index) * 12; }
 @inline function firstTermOf(index: usize, group: i32): i32 { return load<i32>(directoryAt(index) + (<usize>group << 3)); }
 @inline function moreStartOf(index: usize, group: i32): i32 { return load<i32>(directoryAt(index) + (<usize>group << 3), 4); }
 @inline function groupsAt(index: usize): usize { return directoryAt(index) + (<usize>groupCountOf(index) << 3); }
 @inline function groupAt(index: usize, group: i32): usize { return groupsAt(index) + <usize>group * GROUP_BYTES; }
-@inline function segmentsAt(index: usize): usize { return groupsAt(index) + <usize>groupCountOf(index) * GROUP_BYTES; }
-@inline function moreAt(index: usize): usize { return segmentsAt(index) + <usize>segmentCountOf(index) * 12; }
+@inline function moreAt(index: usize): usize { return groupsAt(index) + <usize>groupCountOf(index) * GROUP_BYTES; }
 
 /** Reads the first lines of `index` (its header and the groups' directory), as the ranking does a batch's records ahead; returns what it read. */
 @inline export function touchRecordTerms(index: usize): u32 {
@@ -132,6 +139,7 @@ export function indexRecordTerms(doc: i32): void {
   sortOrdinalsByTerm(count, maxTerm);
   indexes.set(doc, <i32>writeIndex(count));
   indexedRecords++;
+  listRecordTokens(doc, tokenTerms.ptr, sortedOrdinals.ptr, count, <i32>maxTerm);
 }
 
 export function dropRecordTerms(doc: i32): void {
@@ -141,6 +149,7 @@ export function dropRecordTerms(doc: i32): void {
   heap.free(index);
   indexes.set(doc, 0);
   indexedRecords--;
+  unlistRecord(doc);
 }
 
 /** Leaves in sortedOrdinals the ordinals 0..count-1 ordered by term, each term's in ascending order (a stable LSD radix sort). */
@@ -212,9 +221,9 @@ function writeIndex(count: i32): usize {
   store<i32>(index, segments);
   store<i32>(index, groups, 4);
   store<i32>(index, count, 8);
+  memory.copy(segmentsAt(index), segmentRows.ptr, <usize>segments * 12);
   memory.copy(directoryAt(index), directoryRows.ptr, <usize>groups << 3);
   memory.copy(groupsAt(index), groupBytes.ptr, <usize>groupBytes.length);
-  memory.copy(segmentsAt(index), segmentRows.ptr, <usize>segments * 12);
   memory.copy(moreAt(index), moreBytes.ptr, <usize>moreBytes.length);
   return index;
 }
@@ -270,8 +279,7 @@ let gatheredIndex: usize = 0;
 export function gatherMarkedTokens(index: usize, sorted: usize, marks: i32): bool {
   const tokens = tokenCountOf(index);
   if (marks * LOOKUP_TOKENS > tokens) return false;
-  const words = (tokens + 31) >> 5;
-  gatheredBits.growZeroed(words);
+  gatheredBits.growZeroed((tokens + 31) >> 5);
   gatheredTerms.reserve(tokens);
   // in rounds, each reading the lines the next needs first (the marks' groups, then the more ordinals
   // of the terms found): their cache misses then overlap instead of each lookup waiting on its own
@@ -297,16 +305,38 @@ export function gatherMarkedTokens(index: usize, sorted: usize, marks: i32): boo
   }
   touchedLines = touched;
   for (let f = 0; f < found; f++) gatherTerm(index, unchecked(foundGroups[f]), unchecked(foundSlots[f]), unchecked(foundTerms[f]));
-  gatheredIndex = index;
-  gatheredWords = words;
+  gatheredWords = (tokenCountOf(index) + 31) >> 5;
   gatheredWord = -1;
   gatheredRest = 0;
+  startPlacing(index);
+  return true;
+}
+
+/**
+ * Starts placing ordinals of the record whose index is `index`, ascending
+ * (placeOrdinal): the tokens gathered here, or those the position lists
+ * gave (term-positions.ts).
+ */
+export function startPlacing(index: usize): void {
+  gatheredIndex = index;
   // tokens before any segment (only in a damaged list) are read as the full read reads them
   segment = -1;
   segmentBase = 0;
   gatheredAttribute = -1;
   nextSegmentOrdinal = segmentCountOf(index) > 0 ? load<i32>(segmentsAt(index)) : MAX_RECORD_TOKENS + 1;
-  return true;
+}
+
+/** Leaves the attribute and position of token `ordinal` (none below the last placed) in gatheredAttribute and gatheredPosition. */
+@inline export function placeOrdinal(ordinal: i32): void {
+  // segments without tokens share their first ordinal with the next: the last of them holds the token
+  while (ordinal >= nextSegmentOrdinal) {
+    segment++;
+    const row = segmentsAt(gatheredIndex) + <usize>segment * 12;
+    gatheredAttribute = load<i32>(row, 4);
+    segmentBase = load<i32>(row, 8) - load<i32>(row);
+    nextSegmentOrdinal = segment + 1 < segmentCountOf(gatheredIndex) ? load<i32>(row, 12) : MAX_RECORD_TOKENS + 1;
+  }
+  gatheredPosition = segmentBase + ordinal;
 }
 
 /** Per mark, its group (-1: below every term); per mark found, its term, group and slot. */
@@ -382,16 +412,8 @@ export function nextMarkedToken(): bool {
   }
   const ordinal = (gatheredWord << 5) | <i32>ctz(gatheredRest);
   gatheredRest &= gatheredRest - 1;
-  // segments without tokens share their first ordinal with the next: the last of them holds the token
-  while (ordinal >= nextSegmentOrdinal) {
-    segment++;
-    const row = segmentsAt(gatheredIndex) + <usize>segment * 12;
-    gatheredAttribute = load<i32>(row, 4);
-    segmentBase = load<i32>(row, 8) - load<i32>(row);
-    nextSegmentOrdinal = segment + 1 < segmentCountOf(gatheredIndex) ? load<i32>(row, 12) : MAX_RECORD_TOKENS + 1;
-  }
+  placeOrdinal(ordinal);
   gatheredTerm = gatheredTerms.get(ordinal);
-  gatheredPosition = segmentBase + ordinal;
   return true;
 }
 

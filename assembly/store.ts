@@ -2,10 +2,11 @@
 // per-record forward lists (the record's tokens in attribute order), which
 // proximity and attribute ranking read. Records are dense ids given by JS;
 // a removed record is a tombstone until `compactSome` drops its postings.
-import { ByteVec, IntVec, readVarint, varintEnd } from './buffers';
+import { ByteVec, IntVec, putVarint, readVarint, varintEnd } from './buffers';
 import { termClass } from './dictionary';
 import { SkipEntries, anyVectorBetween, skipCount, skipNext, skipOffset } from './skip-entries';
 import { beginRecordTerms, dropRecordTerms, ensureRecordTerms, indexRecordTerms, noteRecordSegment, noteRecordTerm } from './record-terms';
+import { dropUnlisted, positionListBytes } from './term-positions';
 
 // --- postings
 // A key is stored as (position << RANK_BITS) | rank, ranks from RANK_ESCAPE on
@@ -80,15 +81,6 @@ let postingKey: u32 = 0;
     if (exact != 0) setBit(exact, doc);
   }
   return logged;
-}
-
-@inline function putVarint(ptr: usize, at: i32, v: u32): i32 {
-  while (v >= 0x80) {
-    store<u8>(ptr + <usize>(at++), <u8>(v | 0x80));
-    v >>= 7;
-  }
-  store<u8>(ptr + <usize>(at++), <u8>v);
-  return at;
 }
 
 /**
@@ -576,9 +568,10 @@ export function compactSome(first: i32, budget: i32, termTotal: i32): i32 {
   let term = first;
   let rewritten = 0;
   while (term < termTotal && rewritten < budget) {
-    rewritten += postings.bytes(term) + wholeValues.bytes(term) + 1;
+    rewritten += postings.bytes(term) + wholeValues.bytes(term) + positionListBytes(term) + 1;
     postings.dropDead(term);
     wholeValues.dropDead(term);
+    dropUnlisted(term);
     term++;
   }
   return term;
@@ -587,6 +580,6 @@ export function compactSome(first: i32, budget: i32, termTotal: i32): i32 {
 /** Bytes of every posting list (what a whole compaction rewrites). */
 export function postingBytes(termTotal: i32): f64 {
   let bytes: f64 = 0;
-  for (let term = 0; term < termTotal; term++) bytes += <f64>(postings.bytes(term) + wholeValues.bytes(term));
+  for (let term = 0; term < termTotal; term++) bytes += <f64>(postings.bytes(term) + wholeValues.bytes(term) + positionListBytes(term));
   return bytes;
 }

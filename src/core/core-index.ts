@@ -486,6 +486,14 @@ export class CoreIndex {
   get prefixCacheEntries(): number { return this.core.prefixCacheEntries(); }
   /** Records long enough to have a term index, which their proximity scans read instead of their tokens (see assembly/record-terms.ts). */
   get termIndexedRecords(): number { return this.core.termIndexedRecords(); }
+  /**
+   * Long records whose tokens the core's position lists hold, and records
+   * whose proximity was read from those lists, many at once, since the
+   * index was made (see assembly/term-positions.ts).
+   */
+  get positionLists(): { listed: number; scannedAtOnce: number } {
+    return { listed: this.core.positionListedRecords(), scannedAtOnce: this.core.recordsScannedAtOnce() };
+  }
   /** Whether the walk's copy of the dictionary trie is up to date (else the next search copies it: see assembly/trie-order.ts). */
   get walkCopyCurrent(): boolean { return this.core.walkCopyCurrent() === 1; }
   /** How many records rank slot `slot` holds labels for (0: none, e.g. a slot a snapshot did not carry). */

@@ -45,6 +45,8 @@ export interface CoreExports {
   blocksSkipped(): number;
   prefixCacheEntries(): number;
   termIndexedRecords(): number;
+  positionListedRecords(): number;
+  recordsScannedAtOnce(): number;
   walkCopyCurrent(): number;
   storeSigner(): number;
   freeSigner(slot: number): void;

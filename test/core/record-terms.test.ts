@@ -10,7 +10,10 @@
 // typo in the first word, the last a prefix), of one to three words, some
 // words optional, per-attribute rules and phrases (which read a record
 // whole, never stopping at its first match); after a snapshot (indexes are rebuilt from the loaded
-// lists), and after records are replaced and removed.
+// lists), and after records are replaced and removed. A broad query's
+// candidates are scanned many at once from the position lists of its
+// marked terms (assembly/term-positions.ts), a narrow one's one by one
+// through their indexes: both must rank as the full read does.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CoreIndex } from '../../src/core/core-index.js';
 import { concat } from '../../src/util/bytes.js';
@@ -54,14 +57,23 @@ const QUERIES = [1, 2, 2, 2, 3].flatMap((count) => Array.from({ length: 30 }, ()
 const ranked = (core: CoreIndex, text: string, extra = {}) =>
   search(core, text, { length: 5000, ...extra }).hits.map((h) => [h.id, h.proximity, h.attributeRank, h.attributePosition, h.exactWords]);
 
-function expectAlike(plain: CoreIndex, indexed: CoreIndex, extra = {}): void {
+/** Expects `core` to rank every query's hits as `reference` does; returns how many hits were compared. */
+function expectSameHits(reference: CoreIndex, core: CoreIndex, queries: string[], extra = {}): number {
   let compared = 0;
-  for (const text of QUERIES) {
-    const expected = ranked(plain, text, extra);
-    expect(ranked(indexed, text, extra), text).toEqual(expected);
+  for (const text of queries) {
+    const expected = ranked(reference, text, extra);
+    expect(ranked(core, text, extra), text).toEqual(expected);
     compared += expected.length;
   }
+  return compared;
+}
+
+/** expectSameHits over QUERIES; returns how many hits, and how many of the indexed core's records were scanned from tokens the position lists gave meanwhile. */
+function expectAlike(plain: CoreIndex, indexed: CoreIndex, extra = {}): { compared: number; atOnce: number } {
+  const before = indexed.positionLists.scannedAtOnce;
+  const compared = expectSameHits(plain, indexed, QUERIES, extra);
   expect(compared).toBeGreaterThan(5000);
+  return { compared, atOnce: indexed.positionLists.scannedAtOnce - before };
 }
 
 describe('term indexes of long records', () => {
@@ -84,6 +96,18 @@ describe('term indexes of long records', () => {
     expectAlike(plain, indexed);
   });
 
+  it('list their tokens term by term, read for many candidates at once, ranking alike', () => {
+    expect(plain.positionLists.listed).toBe(0);
+    expect(indexed.positionLists.listed).toBe(records.length);
+    const { compared, atOnce } = expectAlike(plain, indexed);
+    // broad queries scanned from the lists, narrow ones one by one
+    expect(atOnce).toBeGreaterThan(compared / 4);
+    expect(atOnce).toBeLessThan(compared);
+    // the first pages only: proximity ranked lazily, the lists read once the rounds would cost more
+    const firstPages = QUERIES.map((text) => search(indexed, text, { length: 20 }).hits.map((h) => h.id));
+    expect(firstPages).toEqual(QUERIES.map((text) => search(plain, text, { length: 20 }).hits.map((h) => h.id)));
+  });
+
   it('rank alike with optional words, exact words counted by the scan, per-attribute rules and phrases', () => {
     expectAlike(plain, indexed, { optionalWords: 0b110 });
     expectAlike(plain, indexed, { noExactAttributes: [1] });
@@ -96,7 +120,8 @@ describe('term indexes of long records', () => {
     loaded.setAttributes(ATTRIBUTES.map((a) => ({ rank: a.rank, unordered: false })));
     expect(await loaded.importSnapshot([concat(await indexed.exportSnapshot())])).toBe(true);
     expect(loaded.termIndexedRecords).toBe(records.length);
-    expectAlike(plain, loaded);
+    expect(loaded.positionLists.listed).toBe(records.length);
+    expect(expectAlike(plain, loaded).atOnce).toBeGreaterThan(0);
   });
 
   it('follow records replaced and removed', () => {
@@ -107,7 +132,27 @@ describe('term indexes of long records', () => {
     const reference = build([...records, ...added], { attributes: ATTRIBUTES });
     for (let id = 0; id < 400; id++) { changed.removeDocument(id); reference.removeDocument(id); }
     expect(changed.termIndexedRecords).toBe(records.length + 300 - 400);
+    expect(changed.positionLists.listed).toBe(records.length + 300 - 400);
     expectAlike(reference, changed);
+    // compaction drops the removed records' entries from the lists
+    const bytes = changed.postingBytes();
+    expect(changed.compactSome(0, 2 ** 30)).toBe(changed.termCount);
+    expect(changed.postingBytes()).toBeLessThan(bytes);
+    expect(expectAlike(reference, changed).atOnce).toBeGreaterThan(0);
+  });
+
+  it('scan one by one the records not listed: ids given out of order', () => {
+    // the lists hold records in ascending id order: one added under an id below one listed is left out of them
+    const n = records.length;
+    const reversed = build([], { attributes: ATTRIBUTES });
+    reversed.addDocuments(records.map((doc, i) => ({ id: n - 1 - i, segments: segmentsOf(withFiller(doc, 1200)) })).slice(0, n / 2));
+    reversed.addDocuments(records.map((doc, i) => ({ id: n - 1 - i, segments: segmentsOf(withFiller(doc, 1200)) })).slice(n / 2));
+    expect(reversed.termIndexedRecords).toBe(n);
+    expect(reversed.positionLists.listed).toBe(1);
+    // added in the same order (a prefix's terms are capped in the order they came)
+    const reference = build([], { attributes: ATTRIBUTES });
+    reference.addDocuments(records.map((doc, i) => ({ id: n - 1 - i, segments: segmentsOf(doc) })));
+    expect(expectSameHits(reference, reversed, QUERIES)).toBeGreaterThan(5000);
   });
 });
 
@@ -128,13 +173,7 @@ describe('term indexes over a large dictionary', () => {
     const plain = build([...uniques, ...long], { attributes: ATTRIBUTES });
     const indexed = build([...uniques, ...long.map((d) => withFiller(d, 1200))], { attributes: ATTRIBUTES });
     expect(indexed.termIndexedRecords).toBe(long.length);
-    let compared = 0;
-    for (const text of queries) {
-      const expected = ranked(plain, text);
-      expect(ranked(indexed, text), text).toEqual(expected);
-      compared += expected.length;
-    }
-    expect(compared).toBeGreaterThan(100);
+    expect(expectSameHits(plain, indexed, queries)).toBeGreaterThan(100);
   });
 });
 
