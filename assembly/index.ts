@@ -17,7 +17,7 @@ import { warmPrefixCache } from './prefix-warming';
 import { trieOrdered } from './trie-order';
 import { IDLE_STEP, listNewTerms as listTermsStep, termsLeftToList } from './first-letter-typos';
 import { invalidatePrefixCache as dropPrefixCache, entryCount, hasEntries, notePosting } from './prefix-cache';
-import { indexedRecords } from './record-terms';
+import { indexedRecords, listRecordsSome } from './record-terms';
 import { listedRecords } from './term-positions';
 import { scannedAtOnce } from './bucket-sort';
 import { sortByKeys } from './radix-sort';
@@ -283,6 +283,9 @@ export function blocksSkipped(): f64 { return <f64>boundedBlocksSkipped; }
 export function prefixCacheEntries(): i32 { return entryCount(); }
 /** Records with a term index (long records, see record-terms.ts). */
 export function termIndexedRecords(): i32 { return indexedRecords; }
+/** Lists the next long records' tokens term by term, about 64k tokens' worth (see record-terms.ts listRecordsSome): 1 when every record is. */
+export function listRecordPositions(): i32 { return listRecordsSome(LISTING_STEP_TOKENS) ? 1 : 0; }
+const LISTING_STEP_TOKENS = 65536;
 /** Long records whose tokens the position lists hold, and records scanned from those lists since the core started (see term-positions.ts). */
 export function positionListedRecords(): i32 { return listedRecords; }
 export function recordsScannedAtOnce(): f64 { return <f64>scannedAtOnce; }

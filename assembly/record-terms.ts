@@ -139,7 +139,6 @@ export function indexRecordTerms(doc: i32): void {
   sortOrdinalsByTerm(count, maxTerm);
   indexes.set(doc, <i32>writeIndex(count));
   indexedRecords++;
-  listRecordTokens(doc, tokenTerms.ptr, sortedOrdinals.ptr, count, <i32>maxTerm);
 }
 
 export function dropRecordTerms(doc: i32): void {
@@ -243,6 +242,67 @@ function startGroup(term: i32): void {
 function writeMoreOrdinals(from: i32, to: i32): void {
   moreBytes.pushVarint(<u32>(to - from - 1));
   for (let i = from + 1; i < to; i++) moreBytes.pushVarint(<u32>(sortedOrdinals.get(i) - sortedOrdinals.get(i - 1)));
+}
+
+// --- listing indexed records' tokens term by term (term-positions.ts)
+// Done a step at a time while writes pause (src/index/prefix-warming.ts),
+// records in id order from where the last step stopped: listed as each
+// index was written, they made an import of long records ~15% slower.
+// A record not listed yet is scanned on its own.
+
+/** The next record to list: those below it are listed, or had no index when the listing passed them. */
+let nextToList = 0;
+
+/** Lists the tokens of the next indexed records, about `budget` tokens' worth; true once every record is. */
+export function listRecordsSome(budget: i32): bool {
+  // most indexes hold no long record: nothing to walk the ids for
+  if (indexedRecords == 0) nextToList = indexes.length;
+  let spent = 0;
+  while (nextToList < indexes.length && spent < budget) {
+    const doc = nextToList++;
+    const index = <usize>indexes.get(doc);
+    spent += index != 0 ? listFromIndex(doc, index) : 1;
+  }
+  return nextToList >= indexes.length;
+}
+
+/** Lists record `doc`'s tokens from its index `index`, its terms in ascending order; returns how many. */
+function listFromIndex(doc: i32, index: usize): i32 {
+  const count = tokenCountOf(index);
+  tokenTerms.reserve(count);
+  sortedOrdinals.reserve(count);
+  tokenTerms.length = count;
+  sortedOrdinals.length = 0;
+  // terms come in ascending order: the last is the largest
+  let term = 0;
+  for (let group = 0, groups = groupCountOf(index); group < groups; group++) {
+    const line = groupAt(index, group), first = firstTermOf(index, group);
+    let more = moreAt(index) + <usize>moreStartOf(index, group);
+    for (let slot = 0; slot < GROUP_TERMS; slot++) {
+      const offset = <u32>load<u16>(line + (<usize>slot << 1));
+      if (offset > GROUP_SPAN) break;
+      term = first + <i32>offset;
+      const head = <u32>load<u16>(line + 32 + (<usize>slot << 1));
+      let ordinal = <i32>(head & ~MORE);
+      noteListed(ordinal, term);
+      if ((head & MORE) == 0) continue;
+      // the more ordinals of the group's terms follow one another in slot order
+      let n = readVarint(more);
+      more = varintEnd;
+      for (; n > 0; n--) {
+        ordinal += <i32>readVarint(more);
+        more = varintEnd;
+        noteListed(ordinal, term);
+      }
+    }
+  }
+  listRecordTokens(doc, tokenTerms.ptr, sortedOrdinals.ptr, sortedOrdinals.length, term);
+  return count;
+}
+
+@inline function noteListed(ordinal: i32, term: i32): void {
+  tokenTerms.set(ordinal, term);
+  sortedOrdinals.push(ordinal);
 }
 
 // --- reading: the marked terms' tokens of a record

@@ -11,14 +11,15 @@
 // those its index gives (ranking.ts scanGatheredRecord): the same tokens,
 // the same notes.
 //
-// A record's tokens are listed as its term index is built, in id order
-// only: a record whose id is not above every id listed (one stored again
-// under its id, which the engine does not do: a record written again takes
-// a new id, and renumbering builds a new core) is left out and scanned on
-// its own. A removed record's entries stay, unread (no candidate is a
-// removed record), until compaction rewrites the lists (dropUnlisted).
-// Derived like the term indexes: a snapshot holds none, loading one lists
-// its records again.
+// Records are listed from their term indexes a step at a time while
+// writes pause (record-terms.ts listRecordsSome), in id order only: a
+// record whose id is not above every id listed (one indexed under an id
+// the listing had passed, which the engine does not do: a record written
+// again takes a new id, and renumbering builds a new core) is left out,
+// and a record not listed yet is scanned on its own. A removed record's
+// entries stay, unread (no candidate is a removed record), until
+// compaction rewrites the lists (dropUnlisted). Derived like the term
+// indexes: a snapshot holds none, loading one lists its records again.
 import { IntVec, putVarint, readVarint, varintEnd } from './buffers';
 
 // A term's list: per record, a varint of its id less the last record's

@@ -487,6 +487,13 @@ export class CoreIndex {
   /** Records long enough to have a term index, which their proximity scans read instead of their tokens (see assembly/record-terms.ts). */
   get termIndexedRecords(): number { return this.core.termIndexedRecords(); }
   /**
+   * Lists a step of long records' tokens term by term (about 64k tokens'
+   * worth), records not listed yet in id order, for broad searches to read
+   * many at once (assembly/term-positions.ts): done while writes pause
+   * (src/index/prefix-warming.ts). Whether every record is listed.
+   */
+  listRecordPositions(): boolean { return this.core.listRecordPositions() === 1; }
+  /**
    * Long records whose tokens the core's position lists hold, and records
    * whose proximity was read from those lists, many at once, since the
    * index was made (see assembly/term-positions.ts).

@@ -45,6 +45,7 @@ export interface CoreExports {
   blocksSkipped(): number;
   prefixCacheEntries(): number;
   termIndexedRecords(): number;
+  listRecordPositions(): number;
   positionListedRecords(): number;
   recordsScannedAtOnce(): number;
   walkCopyCurrent(): number;

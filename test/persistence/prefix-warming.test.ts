@@ -1,7 +1,8 @@
 // Once writes pause, an index's core caches its one-letter prefixes ahead of
-// their first ask (src/index/prefix-warming.ts), and lists its terms for
-// typo'd words' other first letters: after an import through the API, and
-// after the index is restored from its store. The core's own
+// their first ask (src/index/prefix-warming.ts), lists its terms for
+// typo'd words' other first letters, and its long records' tokens term by
+// term: after an import through the API, and after the index is restored
+// from its store. The core's own
 // suite (test/core/prefix-cache.test.ts) holds that warmed pages are right.
 import { afterEach, describe, expect, it } from 'vitest';
 import { caller, cleanup, closeEngine, openAt, tempDir } from './helpers.js';
@@ -86,6 +87,30 @@ describe('prefix warming', () => {
     await pause(1000);
     expect(core.prefixCacheEntries).toBe(0);
     expect(core.listNewTerms()).toBe(false); // one step of its terms, not all of them
+  });
+
+  it('lists long records\' tokens term by term once writes pause, and after a restart', async () => {
+    const dir = tempDir();
+    const engine = await openAt(dir);
+    const call = caller(engine);
+    const rnd = prng(5);
+    const word = () => `w${Math.floor(rnd() * 2000).toString(36)}`;
+    const documents = Array.from({ length: 300 }, (_, i) => ({ objectID: String(i), title: word(), body: Array.from({ length: 400 }, word).join(' ') }));
+    expect((await call('POST', '/1/indexes/documents/batch', { requests: documents.map((body) => ({ action: 'addObject', body })) })).status).toBe(200);
+    await engine.waitForTasks();
+    const listed = (e: Lantern) => e.catalog.index('documents')!.coreIndex.positionLists.listed;
+    // not as they are written: once the idle steps run
+    expect(listed(engine)).toBe(0);
+    const settled = async (e: Lantern) => {
+      for (let waited = 0; waited < 10_000 && listed(e) < documents.length; waited += 100) await pause(100);
+      return listed(e);
+    };
+    expect(await settled(engine)).toBe(documents.length);
+    await engine.snapshot();
+    await closeEngine(engine);
+    const reopened = await openAt(dir);
+    expect(await settled(reopened)).toBe(documents.length);
+    await closeEngine(reopened);
   });
 
   it('waits for a search in an index of 65,536 records or more, whose caches reserve their room when first laid out', async () => {
