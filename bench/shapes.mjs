@@ -42,8 +42,19 @@
 // call log writing an answer's start, its records packed once writes
 // pause) runs between the queries instead of never during them.
 //
-//   node --max-old-space-size=4096 bench/shapes.mjs [--records 100000] [--queries 500] [--shapes name,...] [--peer minisearch] [--turns]
+// With --isolated, the peer is built and asked in a worker thread
+// (support/peer-worker.mjs), still in turns and in this process: a V8 heap
+// of its own, so that neither engine's answers pay for the other's garbage
+// or heap. In one heap, a scavenge's time grows with the heap and lands in
+// whichever answer allocates when the young generation is full: the long
+// records' p99 is then MiniSearch's index's as much as either engine's.
+// Its answers come back as messages, so turns of the event loop pass
+// between queries, as with --turns: Lantern's work left for when writes
+// pause (packing records, listing long records' tokens) runs between them.
+//
+//   node --max-old-space-size=4096 bench/shapes.mjs [--records 100000] [--queries 500] [--shapes name,...] [--peer minisearch] [--turns] [--isolated]
 import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { recordSets } from './corpus.mjs';
 import { settleHeap, stats } from './measure.mjs';
 import { flatDocument, loadLibraries, peerFor, TOP } from './peers.mjs';
@@ -59,6 +70,7 @@ const { values } = parseArgs({
     peer: { type: 'string', default: 'minisearch' },
     seed: { type: 'string', default: '25' },
     turns: { type: 'boolean', default: false },
+    isolated: { type: 'boolean', default: false },
   },
 });
 const RECORDS = Number(values.records);
@@ -101,7 +113,7 @@ const chosen = SHAPES.filter((s) => !wanted || wanted.some((w) => s.name.startsW
 if (chosen.length === 0) throw new Error(`--shapes: names starting one of ${SHAPES.map((s) => `"${s.name}"`).join(', ')}`);
 
 /** @typedef {{ p50: number, p99: number, recall: number }} Figures */
-/** @typedef {(query: string) => Promise<string[]>} Ask the ids of the first hits */
+/** @typedef {(query: string) => Promise<string[] | { ids: string[], ms: number }>} Ask the ids of the first hits, and the time the search took where it was timed apart (in a worker: see isolatedPeer) */
 /**
  * Asks every query of each of `asks`, in turns (the first asked moves by one
  * at each query, so that neither meets the machine's moments more than the
@@ -119,8 +131,10 @@ async function timeInTurns(queries, asks) {
       const a = (i + turn) % asks.length;
       if (values.turns) await new Promise((resolve) => setImmediate(resolve));
       const started = performance.now();
-      const ids = await asks[a](query);
-      times[a].push(performance.now() - started);
+      const answer = await asks[a](query);
+      const elapsed = performance.now() - started;
+      const { ids, ms } = Array.isArray(answer) ? { ids: answer, ms: elapsed } : answer;
+      times[a].push(ms);
       if (ids.slice(0, TOP).includes(objectID)) found[a]++;
     }
   }
@@ -148,12 +162,15 @@ for (const recordsName of new Set(chosen.map((s) => s.records))) {
   for (const settingsName of new Set(ofRecords.map((s) => s.settings))) {
     const settings = SETTINGS[settingsName](ownSettings);
     // the peer first: Lantern's first shape comes right after its import
-    const peerInstance = await build(peer, recordsName, settings);
+    const peerInstance = values.isolated ? await isolatedPeer(recordsName, settings) : await build(peer, recordsName, settings);
     const instance = /** @type {import('./peers.mjs').LanternInstance} */ (await build(lantern, recordsName, settings));
     /** @type {Ask} */
     const defaultAnswer = async (query) => /** @type {{ hits: Array<{ objectID: string }> }} */ ((await instance.answer({ query, hitsPerPage: TOP })).body).hits.map((h) => h.objectID);
     /** @type {Ask} */
-    const peerAnswer = async (query) => (await peerInstance.search(query)).ids;
+    const peerAnswer = async (query) => {
+      const answer = await peerInstance.search(query);
+      return 'ms' in answer ? /** @type {{ ids: string[], ms: number }} */ (answer) : answer.ids;
+    };
     let first = true;
     for (const shape of ofRecords.filter((s) => s.settings === settingsName)) {
       const all = /** @type {Array<{ query: string, objectID: string }>} */ (queriesOf.get(shape));
@@ -185,9 +202,32 @@ async function build(library, recordsName, settings) {
   return instance;
 }
 
+/**
+ * The peer built and asked in a worker thread (support/peer-worker.mjs):
+ * a V8 heap of its own, so that neither engine's answers pay for the
+ * other's garbage and heap; each search timed in the worker.
+ * @param {string} recordsName
+ * @param {Record<string, any>} settings
+ */
+async function isolatedPeer(recordsName, settings) {
+  const worker = new Worker(new URL('./support/peer-worker.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: 8192 } });
+  /** @type {(message: object) => Promise<any>} */
+  const ask = (message) => new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.postMessage(message);
+  });
+  await ask({ build: { library: values.peer, dist: new URL('../dist', import.meta.url).pathname, records: RECORDS, recordsName, settings } });
+  return {
+    /** @type {(query: string) => Promise<{ ids: string[], ms: number }>} */
+    search: (query) => ask({ query }),
+    close: async () => { await ask({ close: true }); await worker.terminate(); },
+  };
+}
+
 const ms = (/** @type {number} */ t) => (t < 10 ? t.toFixed(2) : t.toFixed(1));
 const ratio = (/** @type {number} */ peerTime, /** @type {number} */ lanternTime) => peerTime / lanternTime;
-console.log(`\n${RECORDS} records were generated (ted and cities: all theirs), ${QUERIES} queries a shape, hitsPerPage ${TOP}, the default answer${values.turns ? ', each query on a turn of its own' : ''}`);
+console.log(`\n${RECORDS} records were generated (ted and cities: all theirs), ${QUERIES} queries a shape, hitsPerPage ${TOP}, the default answer${values.turns ? ', each query on a turn of its own' : ''}${values.isolated ? `, ${peer.name} in a worker (a heap of its own)` : ''}`);
 console.log(`| shape | e.g. | after | Lantern p50 / p99 | seen again p50 / p99 | ${peer.name} p50 / p99 | ratio p50 / p99 | recall@10 Lantern / ${peer.name} |`);
 console.log('|---|---|---|---|---|---|---|---|');
 const ratios = [];
