@@ -227,8 +227,8 @@ function touchWork(from: i32, to: i32): void {
 export function scanOnce(position: i32): void {
   if (scanned.get(position) == scanStamp) return;
   const doc = docAt(position);
-  if (tokensGathered && isListed(doc)) {
-    const tokens = slotTokensInOrder(position);
+  const tokens = tokensGathered && isListed(doc) ? slotTokensInOrder(position) : -1;
+  if (tokens >= 0) {
     scanGatheredRecord(doc, recordTermsOf(doc), slotTokens.ptr, tokens, minProximity);
     scannedAtOnce++;
   } else {

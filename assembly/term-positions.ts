@@ -5,11 +5,11 @@
 // ranking thousands of long records by proximity (two common words over
 // documents of ~1,000 words: "detelopment phot" over 20,000 of them)
 // reached each record's index at a few cache misses a record, ~1 µs. These
-// lists hand the marked tokens of a whole range of candidates over at once,
-// read term by term, front to back (bucket-sort.ts scanListedAtOnce), and
-// the scan of each record then reads them in the list's order as it reads
-// those its index gives (ranking.ts scanGatheredRecord): the same tokens,
-// the same notes.
+// lists hand the marked tokens of all of a ranking's candidates over at
+// once, read term by term, front to back (bucket-sort.ts
+// gatherCandidatesTokens), and the scan of each record then reads them in
+// the list's order as it reads those its index gives (ranking.ts
+// scanGatheredRecord): the same tokens, the same notes.
 //
 // Records are listed from their term indexes a step at a time while
 // writes pause (record-terms.ts listRecordsSome), in id order only: a
@@ -186,8 +186,9 @@ export function dropUnlisted(term: i32): i32 {
 const rangeStamps = new IntVec();
 const rangeSlots = new IntVec();
 let rangeStamp: i32 = 0;
-/** Per slot, its first token gathered (-1: none). */
+/** Per slot, its first and last token gathered (-1: none). */
 const slotFirst = new IntVec();
+const slotLast = new IntVec();
 /** Per token gathered: its term, its ordinal, and the next of its slot's. */
 const tokenTerms = new IntVec();
 const tokenOrdinals = new IntVec();
@@ -198,6 +199,8 @@ export function beginRange(slots: i32, docs: i32): void {
   slotFirst.reserve(slots);
   slotFirst.length = slots;
   memory.fill(slotFirst.ptr, 0xff, <usize>slots << 2);
+  slotLast.reserve(slots);
+  slotLast.length = slots;
   if (rangeStamps.length < docs || rangeStamp == 0x7fffffff) {
     rangeStamps.resetZero(docs > rangeStamps.length ? docs : rangeStamps.length);
     rangeSlots.growZeroed(rangeStamps.length);
@@ -221,13 +224,21 @@ export function addToRange(doc: i32, slot: i32): void {
 /** A slot's tokens in ascending ordinal order (see slotTokensInOrder). */
 export const slotTokens = new IntVec();
 
+/** More tokens than this in a record are not sorted here: its scan reads its index instead. */
+const MOST_SORTED = 256;
+
 /**
  * Leaves in slotTokens slot `slot`'s tokens in the list's order, by
- * ordinal: a record's marked tokens are few (a handful of a query's terms
- * in it), chained term after term; sorted by insertion. Returns how many.
+ * ordinal, and returns how many; -1 when there are more than MOST_SORTED.
+ * A record's marked tokens are usually few (a handful of a query's terms
+ * in it), chained term after term, each term's ascending: sorted by
+ * insertion, which a record holding thousands would make quadratic.
  */
 export function slotTokensInOrder(slot: i32): i32 {
   slotTokens.length = 0;
+  let count = 0;
+  for (let t = slotFirst.get(slot); t >= 0 && count <= MOST_SORTED; t = tokenNext.get(t)) count++;
+  if (count > MOST_SORTED) return -1;
   for (let t = slotFirst.get(slot); t >= 0; t = tokenNext.get(t)) {
     slotTokens.push(t);
     const ordinal = tokenOrdinals.get(t);
@@ -273,8 +284,11 @@ function gatherEntry(term: i32, slot: i32, p: usize, n: i32): usize {
     const token = tokenTerms.length;
     tokenTerms.push(term);
     tokenOrdinals.push(ordinal);
-    tokenNext.push(slotFirst.get(slot));
-    slotFirst.set(slot, token);
+    tokenNext.push(-1);
+    // chained at the end: a term's tokens come in ascending order
+    if (slotFirst.get(slot) < 0) slotFirst.set(slot, token);
+    else tokenNext.set(slotLast.get(slot), token);
+    slotLast.set(slot, token);
   }
   return p;
 }

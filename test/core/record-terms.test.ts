@@ -155,6 +155,18 @@ describe('term indexes of long records', () => {
     expect(expectAlike(reference, changed).atOnce).toBeGreaterThan(0);
   });
 
+  it('scan through their index the records holding hundreds of a query\'s tokens, the others from the lists', () => {
+    // a record's gathered tokens are sorted by insertion: past 256 its scan looks them up in its index instead
+    const docs: Doc[] = Array.from({ length: 1200 }, (_, i) =>
+      [phrase(2, 4), [], '', i % 60 === 0 ? `${'sala '.repeat(300)}${phrase(20, 40)} kemo` : `sala ${phrase(40, 80)} kemo ${phrase(5, 10)}`]);
+    const plain = build(docs, { attributes: ATTRIBUTES });
+    const indexed = build(docs.map((d) => withFiller(d, 1200)), { attributes: ATTRIBUTES });
+    listAll(indexed);
+    const before = indexed.positionLists.scannedAtOnce;
+    expect(expectSameHits(plain, indexed, ['sala kemo', 'kemo sala', 'salx kem'])).toBeGreaterThan(2000);
+    expect(indexed.positionLists.scannedAtOnce - before).toBeGreaterThan(1000);
+  });
+
   it('scan one by one the records not listed: indexed under ids the listing had passed', () => {
     // the listing goes through ids in order: records added under lower ids once it passed them are left out
     const n = records.length, half = n / 2;
