@@ -7,7 +7,7 @@ export { TEXT_EVERY_TOKEN, TEXT_INDEXED, TOKEN_STRIDE } from './abi.js';
 import { instantiateCore, type CoreExports } from './wasm.js';
 import { platform } from '../platform/platform.js';
 import { exportInSteps, importInSteps, SNAPSHOT_STEP } from './snapshot-steps.js';
-import { alternativeForm, breakWords, formsOf, indexedForm, whereUnspaced, type BrokenText } from '../text/word-breaks.js';
+import { alternativeForm, breakWords, eachUnspaced, formsOf, indexedForm, whereUnspaced, type BrokenText } from '../text/word-breaks.js';
 
 
 export interface Segment { attribute: number; text: string }
@@ -108,6 +108,22 @@ export interface RankLabels {
   readonly changed: readonly number[];
 }
 
+/**
+ * Texts of this many UTF-16 units or more in all are written into the core
+ * one by one, not joined first: a page of highlighted documents of a
+ * thousand words joined was ~60 KB of garbage an answer, where a write per
+ * text costs a view of the memory each (more than writing a short text,
+ * below this).
+ */
+export const WRITTEN_APART_UNITS = 16_384;
+
+/** How many UTF-16 units `texts` hold in all. */
+function unitsOf(texts: readonly string[]): number {
+  let units = 0;
+  for (const text of texts) units += text.length;
+  return units;
+}
+
 /** Writes `text`'s UTF-16 units into `into` from `at`; returns where they end (one view serves many texts: a view per text costs more than writing a short one). */
 function writeUnits(into: Uint16Array, at: number, text: string): number {
   for (let i = 0; i < text.length; i++) into[at + i] = text.charCodeAt(i);
@@ -129,17 +145,28 @@ export class CoreIndex {
   /**
    * Writes `texts` end to end at `ptr` (`units` UTF-16 units): where the
    * platform copies a string's units natively, as one string in one copy
-   * (written a unit at a time by JavaScript they took ~10% of the core's
-   * indexing time).
+   * (`joined`, else joined here: written a unit at a time by JavaScript
+   * they took ~10% of the core's indexing time), or text by text when they
+   * are long and not joined yet (see WRITTEN_APART_UNITS).
    */
   private writeTexts(ptr: number, texts: readonly string[], units: number, joined?: string): void {
-    if (platform.writeUtf16) {
-      platform.writeUtf16(this.core.memory.buffer, ptr, joined ?? texts.join(''));
+    const { writeUtf16 } = platform;
+    const memory = this.core.memory.buffer;
+    if (!writeUtf16) {
+      const view = new Uint16Array(memory, ptr, units);
+      let at = 0;
+      for (const text of texts) at = writeUnits(view, at, text);
       return;
     }
-    const view = new Uint16Array(this.core.memory.buffer, ptr, units);
-    let at = 0;
-    for (const text of texts) at = writeUnits(view, at, text);
+    if (joined !== undefined || units < WRITTEN_APART_UNITS) {
+      writeUtf16(memory, ptr, joined ?? texts.join(''));
+      return;
+    }
+    let at = ptr;
+    for (const text of texts) {
+      writeUtf16(memory, at, text);
+      at += text.length * 2;
+    }
   }
 
   private results(): Int32Array {
@@ -409,9 +436,12 @@ export class CoreIndex {
    */
   highlightTexts(texts: readonly string[], flags: readonly number[]): Int32Array {
     // tokenized as they were indexed (words broken apart in scripts written without spaces), each text's breaks kept to map tokens back
-    const { each: broken, joined } = whereUnspaced(texts, (text) => breakWords(text));
+    const given = unitsOf(texts);
+    const { each: broken, joined } = given < WRITTEN_APART_UNITS
+      ? whereUnspaced(texts, (text) => breakWords(text))
+      : { each: eachUnspaced(texts, (text) => breakWords(text)), joined: undefined };
     const written = broken ? texts.map((text, i) => broken[i]?.text ?? text) : texts;
-    const units = written === texts ? joined.length : written.reduce((n, text) => n + text.length, 0);
+    const units = written === texts ? given : unitsOf(written);
     const headerBytes = written.length * 8;
     const ptr = this.scratch(headerBytes + units * 2 + 2);
     const header = new Int32Array(this.core.memory.buffer, ptr, written.length * 2);

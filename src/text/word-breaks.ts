@@ -207,6 +207,16 @@ export function whereUnspaced<T>(texts: readonly string[], each: (text: string) 
   return { each: hasUnspacedScript(joined) ? texts.map(each) : undefined, joined };
 }
 
+/**
+ * Like whereUnspaced, but each text asked on its own and none joined: for
+ * texts long enough that joining them is the cost (a page of highlighted
+ * documents of a thousand words: the joined copy was a fifth of what such
+ * an answer allocated), where a call of the regular expression per text is not.
+ */
+export function eachUnspaced<T>(texts: readonly string[], each: (text: string) => T): T[] | undefined {
+  return texts.some(hasUnspacedScript) ? texts.map(each) : undefined;
+}
+
 /** `texts` each in `form` (indexedForm, alternativeForm), and joined: the same array when none holds an unspaced run (see whereUnspaced). */
 export function formsOf(texts: string[], form: (text: string) => string): { texts: string[]; joined: string } {
   const { each: forms, joined } = whereUnspaced(texts, form);

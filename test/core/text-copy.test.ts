@@ -2,9 +2,11 @@
 // Buffer, src/platform/platform.node.ts) and a unit at a time elsewhere (the
 // web build): the core must index and highlight the same either way, whatever
 // the text holds (accents, CJK, an emoji, a lone surrogate, Thai words broken
-// apart before they are written).
+// apart before they are written). Texts long enough in all are written one
+// by one rather than joined (WRITTEN_APART_UNITS): their tokens are the same.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { platform } from '../../src/platform/platform.js';
+import { TEXT_EVERY_TOKEN, WRITTEN_APART_UNITS, type CoreIndex } from '../../src/core/core-index.js';
 import { build, ready, type Doc } from './helpers.js';
 
 beforeAll(ready);
@@ -17,6 +19,20 @@ const DOCS: Doc[] = [
 ];
 
 /** The core's snapshot and its highlight tokens of the docs' texts, with the platform's copy or without it. */
+/** Runs `work` with the platform's native copy, or without it. */
+function withCopy<T>(native: boolean, work: () => T): T {
+  const writeUtf16 = platform.writeUtf16;
+  if (!native) platform.writeUtf16 = undefined;
+  try {
+    return work();
+  } finally {
+    platform.writeUtf16 = writeUtf16;
+  }
+}
+
+/** Every token of each text, highlighted in one call. */
+const everyToken = (core: CoreIndex, texts: string[]): number[] => [...core.highlightTexts(texts, texts.map(() => TEXT_EVERY_TOKEN))];
+
 async function indexed(native: boolean): Promise<{ snapshot: Uint8Array[]; tokens: number[] }> {
   const writeUtf16 = platform.writeUtf16;
   if (!native) platform.writeUtf16 = undefined;
@@ -38,5 +54,20 @@ describe('texts written into the core', () => {
     expect(copied.tokens.length).toBeGreaterThan(0);
     expect(copied.tokens).toEqual(unitByUnit.tokens);
     expect(copied.snapshot).toEqual(unitByUnit.snapshot);
+  });
+});
+
+describe('long texts written into the core one by one', () => {
+  // each docs' text repeated to ~3,000 units: a page of long documents, a Thai run among them
+  const long = DOCS.flat(2).map((text) => Array.from({ length: Math.ceil(3000 / text.length) }, () => text).join(' '));
+
+  it('give the tokens each text gives highlighted alone (joined), natively or a unit at a time', () => {
+    const core = build(DOCS);
+    expect(long.reduce((n, t) => n + t.length, 0)).toBeGreaterThanOrEqual(WRITTEN_APART_UNITS);
+    for (const text of long) expect(text.length).toBeLessThan(WRITTEN_APART_UNITS);
+    const alone = long.flatMap((text) => everyToken(core, [text]));
+    expect(alone.length).toBeGreaterThan(long.length * 1000);
+    expect(withCopy(true, () => everyToken(core, long))).toEqual(alone);
+    expect(withCopy(false, () => everyToken(core, long))).toEqual(alone);
   });
 });
