@@ -51,6 +51,10 @@
 // Its answers come back as messages, so turns of the event loop pass
 // between queries, as with --turns: Lantern's work left for when writes
 // pause (packing records, listing long records' tokens) runs between them.
+// The worker also has a core whose caches nothing else touches between its
+// answers: the peer is timed warm (MiniSearch's plain-shape p50 5.1 ms
+// there, 8.0 ms in turns in one thread, bench/RESULTS.md 2026-12-03), so
+// its ratios are not the bench's; it measures the collector's share.
 //
 //   node --max-old-space-size=4096 bench/shapes.mjs [--records 100000] [--queries 500] [--shapes name,...] [--peer minisearch] [--turns] [--isolated]
 import { parseArgs } from 'node:util';
