@@ -109,13 +109,16 @@ export interface RankLabels {
 }
 
 /**
- * Texts of this many UTF-16 units or more in all are written into the core
+ * Texts averaging this many UTF-16 units or more are written into the core
  * one by one, not joined first: a page of highlighted documents of a
- * thousand words joined was ~60 KB of garbage an answer, where a write per
- * text costs a view of the memory each (more than writing a short text,
- * below this).
+ * thousand words joined was ~60 KB of garbage an answer. A write per text
+ * costs a view of the memory each, more than joining a short text: a page
+ * of many short values (a talk's twenty attributes a hit) is joined.
  */
-export const WRITTEN_APART_UNITS = 16_384;
+export const APART_AVERAGE_UNITS = 1024;
+
+/** Whether `texts`, `units` UTF-16 units in all, are written one by one (see APART_AVERAGE_UNITS). */
+const writtenApart = (texts: readonly string[], units: number): boolean => units >= texts.length * APART_AVERAGE_UNITS;
 
 /** How many UTF-16 units `texts` hold in all. */
 function unitsOf(texts: readonly string[]): number {
@@ -147,7 +150,7 @@ export class CoreIndex {
    * platform copies a string's units natively, as one string in one copy
    * (`joined`, else joined here: written a unit at a time by JavaScript
    * they took ~10% of the core's indexing time), or text by text when they
-   * are long and not joined yet (see WRITTEN_APART_UNITS).
+   * are long and not joined yet (see APART_AVERAGE_UNITS).
    */
   private writeTexts(ptr: number, texts: readonly string[], units: number, joined?: string): void {
     const { writeUtf16 } = platform;
@@ -158,7 +161,7 @@ export class CoreIndex {
       for (const text of texts) at = writeUnits(view, at, text);
       return;
     }
-    if (joined !== undefined || units < WRITTEN_APART_UNITS) {
+    if (joined !== undefined || !writtenApart(texts, units)) {
       writeUtf16(memory, ptr, joined ?? texts.join(''));
       return;
     }
@@ -437,9 +440,9 @@ export class CoreIndex {
   highlightTexts(texts: readonly string[], flags: readonly number[]): Int32Array {
     // tokenized as they were indexed (words broken apart in scripts written without spaces), each text's breaks kept to map tokens back
     const given = unitsOf(texts);
-    const { each: broken, joined } = given < WRITTEN_APART_UNITS
-      ? whereUnspaced(texts, (text) => breakWords(text))
-      : { each: eachUnspaced(texts, (text) => breakWords(text)), joined: undefined };
+    const { each: broken, joined } = writtenApart(texts, given)
+      ? { each: eachUnspaced(texts, (text) => breakWords(text)), joined: undefined }
+      : whereUnspaced(texts, (text) => breakWords(text));
     const written = broken ? texts.map((text, i) => broken[i]?.text ?? text) : texts;
     const units = written === texts ? given : unitsOf(written);
     const headerBytes = written.length * 8;
