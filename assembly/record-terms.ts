@@ -283,17 +283,12 @@ function listFromIndex(doc: i32, index: usize): i32 {
       if (offset > GROUP_SPAN) break;
       term = first + <i32>offset;
       const head = <u32>load<u16>(line + 32 + (<usize>slot << 1));
-      let ordinal = <i32>(head & ~MORE);
+      const ordinal = <i32>(head & ~MORE);
       noteListed(ordinal, term);
       if ((head & MORE) == 0) continue;
       // the more ordinals of the group's terms follow one another in slot order
-      let n = readVarint(more);
-      more = varintEnd;
-      for (; n > 0; n--) {
-        ordinal += <i32>readVarint(more);
-        more = varintEnd;
-        noteListed(ordinal, term);
-      }
+      for (startMoreOrdinals(more, ordinal); nextMoreOrdinal();) noteListed(moreOrdinal, term);
+      more = moreOrdinalsEnd;
     }
   }
   listRecordTokens(doc, tokenTerms.ptr, sortedOrdinals.ptr, sortedOrdinals.length, term);
@@ -344,8 +339,14 @@ export function gatherMarkedTokens(index: usize, sorted: usize, marks: i32): boo
   // in rounds, each reading the lines the next needs first (the marks' groups, then the more ordinals
   // of the terms found): their cache misses then overlap instead of each lookup waiting on its own
   let touched: u32 = 0;
+  // marks and groups both ascend: one pass over the directory places every mark, where a binary
+  // search per mark read its rows again for each (a short prefix marks tens of terms)
+  const groups = groupCountOf(index);
+  let group = -1;
+  let nextFirst = firstTermOf(index, 0);
   for (let m = 0; m < marks; m++) {
-    const group = groupOf(index, load<i32>(sorted + (<usize>m << 2)));
+    const term = load<i32>(sorted + (<usize>m << 2));
+    while (term >= nextFirst) nextFirst = ++group + 1 < groups ? firstTermOf(index, group + 1) : i32.MAX_VALUE;
     unchecked(markGroups[m] = group);
     if (group >= 0) touched += load<u32>(groupAt(index, group));
   }
@@ -407,21 +408,6 @@ const foundSlots = new StaticArray<i32>(MAX_LOOKED_UP);
 /** What the rounds' reads ahead read, kept so that they are not optimized away. */
 let touchedLines: u32 = 0;
 
-/**
- * The group `term` would be in: the last whose first term is not above it
- * (-1: none). Without a branch on the comparisons: a query's marks fall
- * anywhere, and a branch on each step would miss half the time.
- */
-@inline function groupOf(index: usize, term: i32): i32 {
-  let base = 0, count = groupCountOf(index);
-  while (count > 1) {
-    const half = count >> 1;
-    base = select(base + half, base, firstTermOf(index, base + half) <= term);
-    count -= half;
-  }
-  return base - <i32>(firstTermOf(index, base) > term);
-}
-
 /** `term`'s slot in group `group` (whose first term is not above it), its 16 terms compared at once; -1: not there. */
 @inline function slotInGroup(index: usize, group: i32, term: i32): i32 {
   const offset = <u32>(term - firstTermOf(index, group));
@@ -436,21 +422,40 @@ let touchedLines: u32 = 0;
 function gatherTerm(index: usize, group: i32, slot: i32, term: i32): void {
   const line = groupAt(index, group);
   const first = <u32>load<u16>(line + 32 + (<usize>slot << 1));
-  let ordinal = <i32>(first & ~MORE);
+  const ordinal = <i32>(first & ~MORE);
   noteGathered(ordinal, term);
   if ((first & MORE) == 0) return;
   // the group's terms before this one with more ordinals come first: the top bits of the first ordinals
   const withMore = i16x8.bitmask(v128.load(line, 32)) | i16x8.bitmask(v128.load(line, 48)) << 8;
   let p = moreAt(index) + <usize>moreStartOf(index, group);
   for (let before = popcnt(withMore & ((1 << slot) - 1)); before > 0; before--) {
-    let gaps = readVarint(p);
-    p = varintEnd;
-    for (; gaps > 0; gaps--) { readVarint(p); p = varintEnd; }
+    for (startMoreOrdinals(p, 0); nextMoreOrdinal();) {}
+    p = moreOrdinalsEnd;
   }
-  for (let n = readVarint(p); n > 0; n--) {
-    ordinal += <i32>readVarint(varintEnd);
-    noteGathered(ordinal, term);
-  }
+  for (startMoreOrdinals(p, ordinal); nextMoreOrdinal();) noteGathered(moreOrdinal, term);
+}
+
+// --- reading a term's more ordinals: a varint count, then varint gaps from the ordinal before
+let moreOrdinalsLeft: i32 = 0;
+/** Where the term's more ordinals read so far end (the next term's start, once all are read). */
+let moreOrdinalsEnd: usize = 0;
+/** The more ordinal nextMoreOrdinal read last. */
+let moreOrdinal: i32 = 0;
+
+/** Starts reading the more ordinals at `p` of a term whose first ordinal is `first`. */
+@inline function startMoreOrdinals(p: usize, first: i32): void {
+  moreOrdinalsLeft = <i32>readVarint(p);
+  moreOrdinalsEnd = varintEnd;
+  moreOrdinal = first;
+}
+
+/** Reads the next more ordinal into moreOrdinal; false when the term has none left. */
+@inline function nextMoreOrdinal(): bool {
+  if (moreOrdinalsLeft == 0) return false;
+  moreOrdinalsLeft--;
+  moreOrdinal += <i32>readVarint(moreOrdinalsEnd);
+  moreOrdinalsEnd = varintEnd;
+  return true;
 }
 
 @inline function noteGathered(ordinal: i32, term: i32): void {
