@@ -217,8 +217,11 @@ async function isolatedPeer(recordsName, settings) {
   const worker = new Worker(new URL('./support/peer-worker.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: 8192 } });
   /** @type {(message: object) => Promise<any>} */
   const ask = (message) => new Promise((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
+    // each listener leaves with the other: hundreds of asks would pile up error listeners
+    const answered = (/** @type {unknown} */ answer) => { worker.off('error', failed); resolve(answer); };
+    const failed = (/** @type {Error} */ error) => { worker.off('message', answered); reject(error); };
+    worker.once('message', answered);
+    worker.once('error', failed);
     worker.postMessage(message);
   });
   await ask({ build: { library: values.peer, dist: new URL('../dist', import.meta.url).pathname, records: RECORDS, recordsName, settings } });
