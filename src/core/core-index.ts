@@ -120,6 +120,16 @@ export const APART_AVERAGE_UNITS = 1024;
 /** Whether `texts`, `units` UTF-16 units in all, are written one by one (see APART_AVERAGE_UNITS). */
 const writtenApart = (texts: readonly string[], units: number): boolean => units >= texts.length * APART_AVERAGE_UNITS;
 
+/**
+ * `texts` each through `each` where they hold a run of a script written
+ * without spaces (see whereUnspaced), and joined when they are to be
+ * written as one string: long texts (see APART_AVERAGE_UNITS) are asked
+ * one by one and never joined.
+ */
+function unspacedForms<T>(texts: readonly string[], each: (text: string) => T): { each: T[] | undefined; joined: string | undefined } {
+  return writtenApart(texts, unitsOf(texts)) ? { each: eachUnspaced(texts, each), joined: undefined } : whereUnspaced(texts, each);
+}
+
 /** How many UTF-16 units `texts` hold in all. */
 function unitsOf(texts: readonly string[]): number {
   let units = 0;
@@ -197,8 +207,9 @@ export class CoreIndex {
       for (const s of doc.segments) given.push(s.text);
     }
     // each text as the core indexes it: words broken apart in scripts written without spaces
-    const { texts, joined } = formsOf(given, indexedForm);
-    const textUnits = joined.length;
+    const { each: forms, joined } = unspacedForms(given, indexedForm);
+    const texts = forms ?? given;
+    const textUnits = forms || joined === undefined ? unitsOf(texts) : joined.length;
     const textOffset = headerWords * 4;
     const ptr = this.scratch(textOffset + textUnits * 2);
     const header = new Int32Array(this.core.memory.buffer, ptr, headerWords);
@@ -214,7 +225,7 @@ export class CoreIndex {
         header[h++] = texts[next++].length;
       }
     }
-    this.writeTexts(ptr + textOffset, texts, textUnits, joined);
+    this.writeTexts(ptr + textOffset, texts, textUnits, forms ? undefined : joined);
     this.core.addDocuments();
   }
 
@@ -439,12 +450,9 @@ export class CoreIndex {
    */
   highlightTexts(texts: readonly string[], flags: readonly number[]): Int32Array {
     // tokenized as they were indexed (words broken apart in scripts written without spaces), each text's breaks kept to map tokens back
-    const given = unitsOf(texts);
-    const { each: broken, joined } = writtenApart(texts, given)
-      ? { each: eachUnspaced(texts, (text) => breakWords(text)), joined: undefined }
-      : whereUnspaced(texts, (text) => breakWords(text));
+    const { each: broken, joined } = unspacedForms(texts, (text) => breakWords(text));
     const written = broken ? texts.map((text, i) => broken[i]?.text ?? text) : texts;
-    const units = written === texts ? given : unitsOf(written);
+    const units = joined !== undefined && written === texts ? joined.length : unitsOf(written);
     const headerBytes = written.length * 8;
     const ptr = this.scratch(headerBytes + units * 2 + 2);
     const header = new Int32Array(this.core.memory.buffer, ptr, written.length * 2);

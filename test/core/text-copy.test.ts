@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { platform } from '../../src/platform/platform.js';
 import { APART_AVERAGE_UNITS, TEXT_EVERY_TOKEN, type CoreIndex } from '../../src/core/core-index.js';
-import { build, ready, type Doc } from './helpers.js';
+import { build, ids, ready, type Doc } from './helpers.js';
 
 beforeAll(ready);
 
@@ -68,5 +68,14 @@ describe('long texts written into the core one by one', () => {
     expect(alone.length).toBeGreaterThan(long.length * 1000);
     expect(withCopy(true, () => everyToken(core, long))).toEqual(alone);
     expect(withCopy(false, () => everyToken(core, long))).toEqual(alone);
+  });
+
+  it('index a batch of long documents as written a unit at a time', async () => {
+    const longDocs: Doc[] = DOCS.map((doc, d) => (doc as string[]).map((_, a) => long[d * 2 + a]));
+    const snapshotOf = (native: boolean) => withCopy(native, () => build(longDocs)).exportSnapshot();
+    const [copied, unitByUnit] = [await snapshotOf(true), await snapshotOf(false)];
+    expect(copied).toEqual(unitByUnit);
+    // the Thai run was broken into its words as it was written: one of them finds its record
+    for (const native of [true, false]) expect(withCopy(native, () => ids(build(longDocs), 'ไทย'))).toEqual([2]);
   });
 });
