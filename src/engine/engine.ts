@@ -82,6 +82,14 @@ export interface EngineOptions {
    */
   maxWriteWaitMs?: number;
   /**
+   * Milliseconds a batch's application holds the event loop in one turn
+   * before searches waiting are answered (default 3). Each index learns
+   * from its slices so far how many actions that is, 10 to 100: a lower
+   * figure keeps a page's thread responsive during an import, a higher one
+   * applies batches sooner.
+   */
+  writeSliceMs?: number;
+  /**
    * Searches, and insight events, kept for analytics, A/B tests,
    * personalization and Recommend (default 500,000 of each; a search takes
    * ~550-700 bytes of memory): past it the oldest are dropped, as they are
@@ -187,7 +195,7 @@ export class Engine {
   readonly metrics = new Metrics();
   /** @internal Keeps indexing from starving searches (the router notes each read). */
   readonly pacer: WritePacer;
-  private readonly sliceLengths = new SliceLengths();
+  private readonly sliceLengths: SliceLengths;
   /** @internal Signs browse cursors; a new one per process, so older cursors are stale. */
   cursorKey!: CryptoKey;
   /**
@@ -230,6 +238,7 @@ export class Engine {
 
   /** @internal Engines are opened with `Lantern.open`. */
   protected constructor(options: EngineOptions) {
+    this.sliceLengths = new SliceLengths(options.writeSliceMs);
     this.pacer = new WritePacer(() => this.durability.tasks.queuedWeight, options.maxWriteWaitMs);
     this.appId = options.appId;
     this.adminKey = options.adminKey;
@@ -444,7 +453,7 @@ export class Engine {
   private async applyInSlices(op: Logged<WriteOperation>, taskID: number): Promise<number> {
     const actions = op.type === 'batch' ? op.actions : [];
     let busy = 0;
-    // a batch's slices taking about SLICE_MS each on the index written (see slice-lengths.ts)
+    // a batch's slices taking about writeSliceMs each on the index written (see slice-lengths.ts)
     for (let first = 0, length = 1; first === 0 || first < actions.length; first += length) {
       if (first > 0) await yieldTurn();
       // searches waiting get as much time as writes took since the last pause (see write-pacer.ts)

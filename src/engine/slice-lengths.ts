@@ -1,11 +1,12 @@
 // How much of a batch is applied in one event-loop turn: as many actions as
-// take about SLICE_MS on the index written (100 at most), learnt from the
+// take about the engine's `writeSliceMs` (SLICE_MS by default) on the index
+// written (100 at most), learnt from the
 // slices applied to it before. A fixed count held only for the records it was tuned on: 100
 // generated records took ~2.5 ms a slice, 100 TED talks with their twelve
 // sort replicas 13 ms at the median, and a search arriving meanwhile waits
 // for the whole slice.
 
-/** Milliseconds a slice should take (100 generated records, the count measured best, take ~2.5 ms). */
+/** Milliseconds a slice should take by default (100 generated records, the count measured best, take ~2.5 ms). */
 const SLICE_MS = 3;
 
 /**
@@ -30,6 +31,13 @@ const LAST_WEIGHT = 0.3;
 const MAX_INDEXES = 4096;
 
 export class SliceLengths {
+  /** `sliceMs`: milliseconds a slice should take (see EngineOptions.writeSliceMs). */
+  constructor(private readonly sliceMs = SLICE_MS) {
+    if (!(sliceMs > 0 && Number.isFinite(sliceMs))) {
+      throw new RangeError(`writeSliceMs must be a positive number of milliseconds, not ${String(sliceMs)}`);
+    }
+  }
+
   /**
    * Per index name: milliseconds an action took, as estimated from its
    * slices so far; null after its first slice, which is not learnt from: it
@@ -40,7 +48,7 @@ export class SliceLengths {
   /** Actions of a batch to `indexName` to apply in the next turn. */
   lengthFor(indexName: string): number {
     const ms = this.msPerAction.get(indexName) ?? FIRST_MS_PER_ACTION;
-    return Math.min(MAX_ACTIONS, Math.max(MIN_ACTIONS, Math.round(SLICE_MS / ms)));
+    return Math.min(MAX_ACTIONS, Math.max(MIN_ACTIONS, Math.round(this.sliceMs / ms)));
   }
 
   /** A slice of `actions` actions to `indexName` was applied in `ms`. */
