@@ -1,10 +1,10 @@
 // How much of a batch is applied in one event-loop turn: as many actions as
 // take about the engine's `writeSliceMs` (SLICE_MS by default) on the index
-// written (100 at most), learnt from the
-// slices applied to it before. A fixed count held only for the records it was tuned on: 100
-// generated records took ~2.5 ms a slice, 100 TED talks with their twelve
-// sort replicas 13 ms at the median, and a search arriving meanwhile waits
-// for the whole slice.
+// written (100 at most), learnt from the slices applied to it before. A
+// fixed count held only for the records it was tuned on: 100 generated
+// records took ~2.5 ms a slice, 100 TED talks with their twelve sort
+// replicas 13 ms at the median, and a search arriving meanwhile waits for
+// the whole slice.
 
 /** Milliseconds a slice should take by default (100 generated records, the count measured best, take ~2.5 ms). */
 const SLICE_MS = 3;
