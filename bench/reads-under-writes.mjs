@@ -9,16 +9,19 @@
 // bursts; mixed traffic answers every call within 2 s.
 //
 // --corpus synthetic: the main bench's generated records and settings.
+// --corpus long: corpus.mjs longText's records (~1,000 words each, an
+// article or a documentation page; writes of them are the costliest per
+// record), their settings; give a smaller --batch (100: ~600 KB a body).
 // --corpus ted: the TED talks with their real settings and 12 sort replicas,
 // each talk under several objectIDs (bench/support/ted-replicas.mjs).
 //
-//   node bench/reads-under-writes.mjs [--corpus synthetic|ted] [--records 50000] [--seconds 10]
+//   node bench/reads-under-writes.mjs [--corpus synthetic|long|ted] [--records 50000] [--seconds 10]
 //     [--searchers 8] [--writers 4] [--rounds 2] [--mixed 8,32,128] [--write-share 0.2] [--single-writes 0]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { mulberry32, synthetic, ted } from './corpus.mjs';
+import { longText, mulberry32, synthetic, ted } from './corpus.mjs';
 import { buildQueries } from './queries.mjs';
 import { percentile, post, searchLoad, setSettings, startServer, waitForTask } from './support/serve-http.mjs';
 import { tedRecordAt, tedSettings } from './support/ted-replicas.mjs';
@@ -46,7 +49,9 @@ const ROUNDS = Number(values.rounds);
 const MIXED = values.mixed ? values.mixed.split(',').map(Number) : [];
 const WRITE_SHARE = Number(values['write-share']);
 const SINGLE_WRITES = Number(values['single-writes']);
-if (values.corpus !== 'synthetic' && values.corpus !== 'ted') throw new Error(`--corpus ${values.corpus}: expected synthetic or ted`);
+/** The generated corpora, by name: `n` records each. */
+const GENERATED = { synthetic, long: longText };
+if (values.corpus !== 'ted' && !Object.hasOwn(GENERATED, values.corpus)) throw new Error(`--corpus ${values.corpus}: expected ted or one of ${Object.keys(GENERATED).join(', ')}`);
 
 /**
  * The records, settings and queries of the chosen corpus, and the record
@@ -67,7 +72,7 @@ function workload() {
       },
     };
   }
-  const corpus = synthetic(Math.max(RECORDS, BATCH));
+  const corpus = GENERATED[/** @type {keyof typeof GENERATED} */ (values.corpus)](Math.max(RECORDS, BATCH));
   return {
     index: 'bench',
     settings: corpus.settings ?? {},

@@ -8,6 +8,12 @@
 //     V8's state untouched);
 //   sweepThenTiny: the sweep, then a query of a 300-record index (the
 //     code and V8's caches warmed again, the big index's data still cold);
+//   sweepThenTinyCore, sweepThenTinyIds, sweepThenSettings: the sweep,
+//     then only part of that warmed again: the core alone asked of the
+//     small index (its code), an objectID-only answer of it (the call's
+//     pipeline, the query's JavaScript and the core, no hit drawn up), a
+//     GET of its settings (the pipeline every call runs: router, keys,
+//     pacing, monitoring, the call log, the border's copy);
 //   megamorphic: property reads over 512 objects of varied shapes (V8's
 //     shared lookup cache churned, little memory touched).
 //
@@ -53,6 +59,9 @@ const before = {
   minisearch: async (query) => peer.search(query),
   sweep: async () => sweepCaches(),
   sweepThenTiny: async () => { sweepCaches(); await tiny.answer({ query: tinyQueries[tinyAt++ % tinyQueries.length].query, hitsPerPage: TOP }); },
+  sweepThenTinyCore: async () => { sweepCaches(); tiny.coreSearch(tinyQueries[tinyAt++ % tinyQueries.length].query); },
+  sweepThenTinyIds: async () => { sweepCaches(); await tiny.search(tinyQueries[tinyAt++ % tinyQueries.length].query); },
+  sweepThenSettings: async () => { sweepCaches(); await tiny.engine.request({ method: 'GET', path: `/1/indexes/${small.name}/settings` }); },
   megamorphic: async () => { for (let r = 0; r < 20; r++) for (const o of shapes) for (const k in o) sink += o[k]; },
 };
 const kinds = Object.keys(before);
