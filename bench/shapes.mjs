@@ -22,11 +22,12 @@
 // records a batch, no snapshot), beside a build of MiniSearch (peers.mjs:
 // AND, prefix on the last word, typos by word length as Lantern allows,
 // the first attribute boosted 2x where attributes are ordered), made
-// before it. Their shapes run in the table's order, the first right after
-// the import ("import"), the next ones after the earlier shapes' queries
-// ("warm": the queries are new, the engine is not). Each query is asked of
-// both in turns (which one first alternates), then of Lantern again
-// ("seen again").
+// before it. Each records set is measured in a process of its own (a
+// fresh heap: see measureInChild). Its shapes run in the table's order,
+// the first right after the import ("import"), the next ones after the
+// earlier shapes' queries ("warm": the queries are new, the engine is
+// not). Each query is asked of both in turns (which one first
+// alternates), then of Lantern again ("seen again").
 //
 // recall@10 (known item): the share of queries whose source record (the
 // one whose title the query was cut from) is among the first 10 hits. It
@@ -57,6 +58,8 @@
 // its ratios are not the bench's; it measures the collector's share.
 //
 //   node --max-old-space-size=4096 bench/shapes.mjs [--records 100000] [--queries 500] [--shapes name,...] [--peer minisearch] [--turns] [--isolated]
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { recordSets } from './corpus.mjs';
@@ -75,6 +78,8 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '25' },
     turns: { type: 'boolean', default: false },
     isolated: { type: 'boolean', default: false },
+    // the one records set a child process measures (see measureInChild)
+    'records-set': { type: 'string' },
   },
 });
 const RECORDS = Number(values.records);
@@ -151,9 +156,16 @@ async function timeInTurns(queries, asks) {
 const [lantern, peer] = await loadLibraries(['lantern', values.peer], new URL('../dist', import.meta.url).pathname);
 if (!peer) throw new Error(`--peer: one of the libraries peers.mjs knows, not "${values.peer}"`);
 
-/** @type {Map<Shape, { example: string, after: string, lantern: Figures, again: Figures, peer: Figures }>} */
-const results = new Map();
-for (const recordsName of new Set(chosen.map((s) => s.records))) {
+/** @typedef {{ example: string, after: string, lantern: Figures, again: Figures, peer: Figures }} ShapeResult */
+
+/**
+ * Measures the chosen shapes of records set `recordsName`, in this process.
+ * @param {string} recordsName
+ * @returns {Promise<Array<[string, ShapeResult]>>} by shape name
+ */
+async function measureRecords(recordsName) {
+  /** @type {Array<[string, ShapeResult]>} */
+  const measured = [];
   const ofRecords = chosen.filter((s) => s.records === recordsName);
   // from records let go before anything is built
   const { queriesOf, ownSettings, size } = (() => {
@@ -182,13 +194,46 @@ for (const recordsName of new Set(chosen.map((s) => s.records))) {
       const timed = all.slice(WARMUP);
       const [lanternFigures, peerFigures] = await timeInTurns(timed, [defaultAnswer, peerAnswer]);
       const [again] = await timeInTurns(timed, [defaultAnswer]);
-      results.set(shape, { example: timed[0]?.query ?? '', after: first ? 'import' : 'warm', lantern: lanternFigures, again, peer: peerFigures });
+      measured.push([shape.name, { example: timed[0]?.query ?? '', after: first ? 'import' : 'warm', lantern: lanternFigures, again, peer: peerFigures }]);
       first = false;
       console.error(`  ${shape.name}: done (${size} records)`);
     }
     await instance.close();
     await peerInstance.close();
   }
+  return measured;
+}
+
+/**
+ * Measures records set `recordsName` in a child process of its own (this
+ * script with --records-set): each set starts from a fresh heap. In one
+ * process, what the sets before had built and dropped slowed MiniSearch's
+ * answers and hardly Lantern's (the long shape after the synthetic one:
+ * MiniSearch's p50 12.8 ms, alone in its process 5.9-6.5; Lantern's 1.24
+ * against 1.17-1.19), and the later shapes' ratios measured the order
+ * they ran in.
+ * @param {string} recordsName
+ * @returns {Promise<Array<[string, ShapeResult]>>}
+ */
+async function measureInChild(recordsName) {
+  const args = [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2), '--records-set', recordsName];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk) => { out += chunk; });
+  const code = await new Promise((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`the ${recordsName} records' process exited with ${code}`);
+  return JSON.parse(out);
+}
+
+if (values['records-set'] !== undefined) {
+  process.stdout.write(JSON.stringify(await measureRecords(values['records-set'])));
+  process.exit(0);
+}
+
+/** @type {Map<string, ShapeResult>} by shape name */
+const results = new Map();
+for (const recordsName of new Set(chosen.map((s) => s.records))) {
+  for (const [name, result] of await measureInChild(recordsName)) results.set(name, result);
 }
 
 /**
@@ -239,7 +284,7 @@ console.log(`| shape | e.g. | after | Lantern p50 / p99 | seen again p50 / p99 |
 console.log('|---|---|---|---|---|---|---|---|');
 const ratios = [];
 for (const shape of chosen) {
-  const r = results.get(shape);
+  const r = results.get(shape.name);
   if (!r) continue;
   const [p50, p99] = [ratio(r.peer.p50, r.lantern.p50), ratio(r.peer.p99, r.lantern.p99)];
   ratios.push({ shape, p50, p99 });
