@@ -220,7 +220,8 @@ async function measureInChild(recordsName) {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (chunk) => { out += chunk; });
-  const code = await new Promise((resolve) => child.once('exit', resolve));
+  // 'close', not 'exit': the child's output is all read by then
+  const code = await new Promise((resolve) => child.once('close', resolve));
   if (code !== 0) throw new Error(`the ${recordsName} records' process exited with ${code}`);
   return JSON.parse(out);
 }
