@@ -53,14 +53,16 @@ const names = Array.from({ length: 512 }, (_, i) => `p${i}`);
 const shapes = Array.from({ length: 512 }, (_, i) => Object.fromEntries(Array.from({ length: 8 }, (_, j) => [names[(i * 7 + j * 13) % 512], j])));
 let sink = 0;
 let tinyAt = 0;
+/** The small index's next query, in turn. */
+const nextTiny = () => tinyQueries[tinyAt++ % tinyQueries.length].query;
 /** @type {Record<string, (query: string) => Promise<unknown>>} */
 const before = {
   nothing: async () => undefined,
   minisearch: async (query) => peer.search(query),
   sweep: async () => sweepCaches(),
-  sweepThenTiny: async () => { sweepCaches(); await tiny.answer({ query: tinyQueries[tinyAt++ % tinyQueries.length].query, hitsPerPage: TOP }); },
-  sweepThenTinyCore: async () => { sweepCaches(); tiny.coreSearch(tinyQueries[tinyAt++ % tinyQueries.length].query); },
-  sweepThenTinyIds: async () => { sweepCaches(); await tiny.search(tinyQueries[tinyAt++ % tinyQueries.length].query); },
+  sweepThenTiny: async () => { sweepCaches(); await tiny.answer({ query: nextTiny(), hitsPerPage: TOP }); },
+  sweepThenTinyCore: async () => { sweepCaches(); tiny.coreSearch(nextTiny()); },
+  sweepThenTinyIds: async () => { sweepCaches(); await tiny.search(nextTiny()); },
   sweepThenSettings: async () => { sweepCaches(); await tiny.engine.request({ method: 'GET', path: `/1/indexes/${small.name}/settings` }); },
   megamorphic: async () => { for (let r = 0; r < 20; r++) for (const o of shapes) for (const k in o) sink += o[k]; },
 };
