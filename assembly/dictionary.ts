@@ -93,11 +93,14 @@ let slotMask: i32 = 0;
 }
 
 function sameUnits(term: i32, t: i32): bool {
-  const n = tokens.foldLength.get(t);
+  return unitsOf(term, tokens.units.ptr + (<usize>tokens.foldStart.get(t) << 2), tokens.foldLength.get(t));
+}
+
+/** Whether `term`'s folded units are the `n` units at `b`. */
+function unitsOf(term: i32, b: usize, n: i32): bool {
   if (termUnitLength.get(term) != n) return false;
   // raw pointers: read through the vectors, every unit reloaded them (nothing tells the compiler they stay put)
   const a = termUnits.ptr + (<usize>termUnitStart.get(term) << 2);
-  const b = tokens.units.ptr + (<usize>tokens.foldStart.get(t) << 2);
   let i = 0;
   for (; i + 1 < n; i += 2) if (load<u64>(a + (<usize>i << 2)) != load<u64>(b + (<usize>i << 2))) return false;
   return i == n || load<i32>(a + (<usize>i << 2)) == load<i32>(b + (<usize>i << 2));
@@ -203,6 +206,18 @@ function insertIntoTrie(t: i32): i32 {
     termNode.push(node);
   }
   return term;
+}
+
+/** Term id of the folded units `units[start, start + n)`, or -1 when the dictionary does not hold them. */
+export function lookupUnits(units: IntVec, start: i32, n: i32): i32 {
+  if (slotMask == 0) return -1;
+  const at = units.ptr + (<usize>start << 2);
+  for (let i = <i32>(fnvOf(units, start, n) & <u32>slotMask); ; i = (i + 1) & slotMask) {
+    const v = slots.get(i);
+    if (v == 0) return -1;
+    if (unitsOf(v - 1, at, n)) return v - 1;
+  }
+  return -1;
 }
 
 /** Term id of token `t`, or -1 when the dictionary does not hold it. */

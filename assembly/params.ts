@@ -33,10 +33,14 @@ export const P_LIGHT_WORDS = 47;     // bit mask of words the words criterion co
 export const P_RAISED_TYPO_WORDS = 48; // bit mask of words of 3+ letters allowed one typo more than their length gives (at most 2)
 export const P_STOP_WORDS = 49;      // bit mask of optional words that never make a record a candidate on their own (removeStopWords)
 export const P_BOUND_LAST_WORD = 50; // 1: the last word may be matched within the other words' candidates only (bounded-match.ts); 0: over every record
-export const PARAM_COUNT = 51;
+export const P_SPLIT_WORDS = 51;    // bit mask of words that may match as two words (split-words.ts)
+export const P_CONCAT_WORDS = 52;   // bit w: words w and w+1 may match as one word (split-words.ts)
+export const PARAM_COUNT = 53;
 export const params = new StaticArray<i32>(PARAM_COUNT);
 
 export const MAX_CRITERIA = 16;
+/** The longest first part of a split word (the service's limit, compatibility.md). */
+export const MAX_SPLIT_HEAD = 12;
 export const QUERY_TYPE_PREFIX_LAST = 0, QUERY_TYPE_PREFIX_ALL = 1, QUERY_TYPE_PREFIX_NONE = 2;
 export const TYPO_MODE_OFF = 0, TYPO_MODE_ON = 1, TYPO_MODE_MIN = 2, TYPO_MODE_STRICT = 3;
 export const EXACT_SINGLE_ATTRIBUTE = 0, EXACT_SINGLE_NONE = 1, EXACT_SINGLE_WORD = 2;

@@ -15,6 +15,7 @@ import {
   abandonSlot, accumulateLevels, bitmapWords, candidateBitmap, matchDeferred, matchedBitmap, fillSlot, finishSlot, invalidateMarks, marksCompleted, prepareWordsets, recordMatch, recordPhraseMatch, selectMatchWord, testBit, typoFreeBitmap, useSlot,
 } from './wordsets';
 import { endQuery } from './written-bitmaps';
+import { matchSplitsAndConcatenations } from './split-words';
 import {
   attributeRulesActive, exactFromScan, exactOf, isAdjacentPair, isExcluded, isStop, matchedWordsOf, rankOf, scanRecord, scannedWords, setAttributeRules, setWordRoles, stopWords, typosOf,
 } from './ranking';
@@ -480,6 +481,7 @@ function runQuery(): void {
   // the last word after every other match (its alternatives' included): it may be bounded by their candidates
   for (let w = 0; w < wordCount - 1; w++) matchQueryWord(w);
   matchAlternatives();
+  matchSplitsAndConcatenations(unchecked(params[P_EXCLUDED_WORDS]), unkeyedWords());
   if (wordCount > 0) matchLastWord(wordCount - 1);
   marksCompleted();
   for (let w = 0; w < wordCount; w++) accumulateLevels(w);

@@ -31,8 +31,11 @@ export const P_LIGHT_WORDS = 47;
 export const P_RAISED_TYPO_WORDS = 48;
 export const P_STOP_WORDS = 49;
 export const P_BOUND_LAST_WORD = 50;
-export const PARAM_COUNT = 51;
+export const P_SPLIT_WORDS = 51;
+export const P_CONCAT_WORDS = 52;
+export const PARAM_COUNT = 53;
 export const MAX_CRITERIA = 16;
+export const MAX_SPLIT_HEAD = 12;
 export const QUERY_TYPE_PREFIX_LAST = 0;
 export const QUERY_TYPE_PREFIX_ALL = 1;
 export const QUERY_TYPE_PREFIX_NONE = 2;
@@ -103,4 +106,6 @@ export const P = {
   RAISED_TYPO_WORDS: P_RAISED_TYPO_WORDS,
   STOP_WORDS: P_STOP_WORDS,
   BOUND_LAST_WORD: P_BOUND_LAST_WORD,
+  SPLIT_WORDS: P_SPLIT_WORDS,
+  CONCAT_WORDS: P_CONCAT_WORDS,
 } as const;

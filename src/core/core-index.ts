@@ -52,6 +52,10 @@ export interface CoreQuery {
   boundLastWord?: boolean;
   /** Bit w: words w and w+1 form a phrase (adjacent, in order). */
   phrasePairs?: number;
+  /** Words that may also match as two words, cut after each of their first MAX_SPLIT_HEAD units (assembly/split-words.ts). */
+  splitWords?: number;
+  /** Bit w: words w and w+1 may also match as one word. */
+  concatWords?: number;
   /** Records kept per distinct group (groups set with setRanks(GROUP_SLOT)); 0 = off. */
   distinct?: number;
   /** Attribute ids (searchable attribute order) that may match; the others per-attribute rules. */
@@ -345,6 +349,8 @@ export class CoreIndex {
     params[P.ALTERNATIVES] = alternatives.length ? alternativesAt : -1;
     params[P.DISTINCT] = q.distinct ?? 0;
     params[P.PHRASE_PAIRS] = q.phrasePairs ?? 0;
+    params[P.SPLIT_WORDS] = q.splitWords ?? 0;
+    params[P.CONCAT_WORDS] = q.concatWords ?? 0;
     setMask64(params, P.ALLOWED_ATTRIBUTES, q.allowedAttributes, 'all');
     setMask64(params, P.NO_TYPO_ATTRIBUTES, q.noTypoAttributes, 'none');
     setMask64(params, P.NO_PREFIX_ATTRIBUTES, q.noPrefixAttributes, 'none');

@@ -8,6 +8,7 @@
 import { TEXT_INDEXED, TOKEN_STRIDE, type CoreIndex } from '../core/core-index.js';
 import { fold } from '../text/fold.js';
 import { editDistance } from '../text/edit-distance.js';
+import { MAX_SPLIT_HEAD } from '../core/abi.js';
 import type { QueryPlan } from './query-plan.js';
 
 export interface MatchAlternative {
@@ -41,20 +42,12 @@ export function explainMatch(plan: QueryPlan, core: CoreIndex, pageTexts: string
   for (const { type, alternatives: given } of plan.alternativeSources) {
     for (const a of given) {
       planned.add(a.text);
-      if (type !== 'splitOrConcat') {
-        // a run broken into its words (wordBreaks) is what the service calls a split
-        const shown = a.typos ? 'alternativeCorrection' : type === 'wordBreaks' ? 'split' : type;
-        alternatives.push({ types: [shown], words: a.text.split(' '), typos: a.typos ?? 0, offset: a.word, length: 1 });
-        continue;
-      }
-      const parts = a.text.split(' ');
-      if (parts.length === 2 && parts.every((part) => matched.has(part))) alternatives.push({ types: ['split'], words: parts, typos: 0, offset: a.word, length: 1 });
-      // a concatenation is listed for both its words: explained once, from the first
-      else if (parts.length === 1 && a.text === words[a.word] + words[a.word + 1] && matched.has(a.text)) {
-        alternatives.push({ types: ['concat'], words: parts, typos: 0, offset: a.word, length: 2 });
-      }
+      // a run broken into its words (wordBreaks) is what the service calls a split
+      const shown = a.typos ? 'alternativeCorrection' : type === 'wordBreaks' ? 'split' : type;
+      alternatives.push({ types: [shown], words: a.text.split(' '), typos: a.typos ?? 0, offset: a.word, length: 1 });
     }
   }
+  alternatives.push(...splitsMatched(plan, words, matched, planned));
   for (const [token, mask] of matched) {
     const w = Math.log2(mask);
     if (!Number.isInteger(w) || w >= words.length || planned.has(token)) continue;
@@ -62,6 +55,30 @@ export function explainMatch(plan: QueryPlan, core: CoreIndex, pageTexts: string
     if (typos > 0 && typos <= MAX_TYPOS) alternatives.push({ types: ['typo'], words: [token], typos, offset: w, length: 1 });
   }
   return { match: { alternatives } };
+}
+
+/**
+ * The splits and concatenations of the query's words (the core makes them
+ * where the plan allows, see assembly/split-words.ts) whose words the
+ * page's records hold: a split once for its word, a concatenation once for
+ * its first word. Each concatenation is `planned` (not listed as a typo).
+ */
+function splitsMatched(plan: QueryPlan, words: string[], matched: Map<string, number>, planned: Set<string>): MatchAlternative[] {
+  const out: MatchAlternative[] = [];
+  const { splitWords = 0, concatWords = 0 } = plan.core;
+  words.forEach((word, w) => {
+    if ((splitWords & (1 << w)) !== 0) {
+      for (let i = 1; i < word.length && i <= MAX_SPLIT_HEAD; i++) {
+        const parts = [word.slice(0, i), word.slice(i)];
+        if (parts.every((part) => matched.has(part))) out.push({ types: ['split'], words: parts, typos: 0, offset: w, length: 1 });
+      }
+    }
+    if ((concatWords & (1 << w)) === 0 || w + 1 >= words.length) return;
+    const joined = word + words[w + 1];
+    planned.add(joined);
+    if (matched.has(joined)) out.push({ types: ['concat'], words: [joined], typos: 0, offset: w, length: 2 });
+  });
+  return out;
 }
 
 /** How the plan reads query word `w`. */

@@ -38,7 +38,7 @@ export interface QueryPlan {
 }
 
 /** Alternatives of one kind, as explain's `types` names it. */
-export interface AlternativeSource { type: 'plural' | 'compound' | 'synonym' | 'splitOrConcat' | 'wordBreaks'; alternatives: Alternative[] }
+export interface AlternativeSource { type: 'plural' | 'compound' | 'synonym' | 'wordBreaks'; alternatives: Alternative[] }
 
 
 const bit = (w: number) => (w < 32 ? 1 << w : 0);
@@ -182,33 +182,25 @@ function synonymsOf(index: SearchIndex, query: string, words: Array<[number, num
   });
 }
 
-/** The longest first part of a split word (the service's limit). */
-const MAX_SPLIT_HEAD = 12;
-
 /**
  * Word splitting and concatenation (typoTolerance true, min and strict;
  * compatibility.md, typos): a query word of minWordSizefor1Typo+ characters
- * may match as two words (a first part of up to 12 characters), and two
- * consecutive query words as one. They are alternatives, which the core
- * keeps only when their words are terms of the index. Words without typo
- * tolerance (disableTypoToleranceOnWords, phrases) and excluded words take
- * no part.
+ * may match as two words (a first part of up to MAX_SPLIT_HEAD characters),
+ * and two consecutive query words as one. The words that may: the core
+ * makes the cuts and joins and keeps those whose words are terms of the
+ * index (assembly/split-words.ts). Words without typo tolerance
+ * (disableTypoToleranceOnWords, phrases) and excluded words take no part.
  */
-function splitsAndConcatenations(folded: string[], core: CoreQuery): Alternative[] {
-  if (core.typoMode === 'off') return [];
+export function splitsAndConcatenations(folded: string[], core: CoreQuery): { splitWords: number; concatWords: number } {
+  if (core.typoMode === 'off') return { splitWords: 0, concatWords: 0 };
   const fixed = (core.noTypoWords ?? 0) | (core.excludedWords ?? 0);
-  const out: Alternative[] = [];
+  let splitWords = 0, concatWords = 0;
   folded.forEach((word, w) => {
     if ((fixed & bit(w)) !== 0) return;
-    if (word.length >= core.minWordSizefor1Typo) {
-      for (let i = 1; i < word.length && i <= MAX_SPLIT_HEAD; i++) out.push({ word: w, text: `${word.slice(0, i)} ${word.slice(i)}`, exact: false });
-    }
-    const next = folded[w + 1];
-    if (next !== undefined && (fixed & bit(w + 1)) === 0) {
-      out.push({ word: w, text: word + next, exact: false }, { word: w + 1, text: word + next, exact: false });
-    }
+    if (word.length >= core.minWordSizefor1Typo) splitWords |= bit(w);
+    if (w + 1 < folded.length && (fixed & bit(w + 1)) === 0) concatWords |= bit(w);
   });
-  return out;
+  return { splitWords, concatWords };
 }
 
 /**
@@ -315,12 +307,12 @@ export function planQuery(
     { type: 'plural', alternatives: wordAlternatives(folded, setting, dictionaries) },
     { type: 'compound', alternatives: compoundAlternatives(folded, setting, dictionaries) },
     { type: 'synonym', alternatives: synonyms },
-    { type: 'splitOrConcat', alternatives: splitsAndConcatenations(folded, core) },
     { type: 'wordBreaks', alternatives: wordBreakAlternatives(query, words) },
   ];
   // a loop, not flatMap: V8's flatMap cost a tenth of the plan of a TED query
   core.alternatives = [];
   for (const source of alternativeSources) for (const alternative of source.alternatives) core.alternatives.push(alternative);
+  Object.assign(core, splitsAndConcatenations(folded, core));
   const { filter, geo, scores } = planFilters(index, params, setting);
   core.filter = filter;
   if (geo?.ranks) core.geoRanks = geo.ranks;

@@ -389,6 +389,20 @@ describe('typoTolerance', () => {
     // disableTypoToleranceOnWords turns both off for its words
     expect(ids(await query({ query: 'ice cream', disableTypoToleranceOnWords: ['cream'] }))).toEqual([]);
   });
+
+  it('splits a word of minWordSizefor1Typo+ characters, its first part up to 12 long, into two words', async () => {
+    const query = await smallIndex('split_bounds', { searchableAttributes: ['name'] }, [
+      { objectID: 'twelve', name: 'abcdefghijkl tail' }, { objectID: 'thirteen', name: 'abcdefghijklm tail' },
+      { objectID: 'apart', name: 'tail of an abcdefghijkl' }, { objectID: 'ic', name: 'ice cream' },
+    ]);
+    // both words anywhere in the record, side by side first (proximity)
+    expect(ids(await query({ query: 'abcdefghijkltail' }))).toEqual(['twelve', 'apart']);
+    expect(ids(await query({ query: 'abcdefghijklmtail' }))).toEqual([]);
+    expect(ids(await query({ query: 'icecream' }))).toEqual(['ic']);
+    expect(ids(await query({ query: 'icecream', minWordSizefor1Typo: 9 }))).toEqual([]);
+    // the split of the last word, matched whole: no prefix of its second part
+    expect(ids(await query({ query: 'icecrea' }))).toEqual([]);
+  });
 });
 
 describe('exactOnSingleWordQuery word', () => {
