@@ -29,8 +29,18 @@
 // A/A run, one build's files copied, had the second's default answer
 // 7-10% faster on the TED talks, whichever was named B).
 //
-//   node --max-old-space-size=4096 bench/first-sight-ab.mjs --a DIST_A --b DIST_B [--records 100000] [--queries 1000] [--shape synthetic|plain] [--set NAME --query-shape NAME] [--peer minisearch] [--turns]
+// With --processes N, N processes of their own measure in turn, the
+// builds' places swapped in every other one, and the per-query ratios B/A
+// are given for each and as their geometric mean. Within one process the
+// build made first answers 1-2% faster: two copies of one build, 4
+// processes, B/A 1.022 and 1.013 with A made first, 0.988 and 0.994 with
+// B made first (1.004 over the four). A change of a few per cent needs
+// both orders, and more than one process of each.
+//
+//   node --max-old-space-size=4096 bench/first-sight-ab.mjs --a DIST_A --b DIST_B [--records 100000] [--queries 1000] [--shape synthetic|plain] [--set NAME --query-shape NAME] [--peer minisearch] [--turns] [--processes 4]
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { recordSets, synthetic } from './corpus.mjs';
@@ -46,9 +56,18 @@ const { values } = parseArgs({
     set: { type: 'string' }, 'query-shape': { type: 'string' },
     peer: { type: 'string', default: '' },
     turns: { type: 'boolean', default: false },
+    processes: { type: 'string', default: '1' },
+    /** Internal: a child of --processes prints its figures as JSON. */
+    json: { type: 'boolean', default: false },
   },
 });
 if (!values.a || !values.b) throw new Error('usage: node bench/first-sight-ab.mjs --a DIST_A --b DIST_B');
+const PROCESSES = Number(values.processes);
+if (!Number.isInteger(PROCESSES) || PROCESSES < 1) throw new Error(`--processes: a whole number of processes, 1 or more, not "${values.processes}"`);
+if (PROCESSES > 1) {
+  await measureInProcesses(PROCESSES);
+  process.exit(0);
+}
 const RECORDS = Number(values.records);
 const QUERIES = Number(values.queries);
 const WARMUP = 50;
@@ -119,19 +138,88 @@ for (const [i, { query }] of queries.entries()) {
   }
 }
 
-/** @type {(s: { p50: number, p99: number }) => string} */
-const figures = (s) => `p50 ${s.p50.toFixed(3)} ms, p99 ${s.p99.toFixed(2)} ms`;
-console.log(`${shaped ? `${SET} records, ${QUERY_SHAPE} queries` : `${RECORDS} synthetic records`}, ${QUERIES} first-sight queries asked of both builds in turns${peerInstance ? `, ${values.peer} asked before each` : ''}${values.turns ? ', each on a turn of its own' : ''}\nA: ${values.a}\nB: ${values.b}`);
-for (const [kind, label] of /** @type {const} */ ([['full', 'default answer'], ['ids', 'objectID only']])) {
+const KINDS = /** @type {const} */ ([['full', 'default answer'], ['ids', 'objectID only']]);
+/** @typedef {{ a: { p50: number, p99: number }, b: { p50: number, p99: number }, all: number, heaviest: number }} KindFigures */
+/** @type {Record<'full' | 'ids', KindFigures>} */
+const figuresOf = /** @type {any} */ (Object.fromEntries(KINDS.map(([kind]) => {
   const [a, b] = ['A', 'B'].map((name) => stats(measured[name][kind]));
-  console.log(`${label.padEnd(15)} A ${figures(a)}; B ${figures(b)}; B/A p50 ${(b.p50 / a.p50).toFixed(3)}, p99 ${(b.p99 / a.p99).toFixed(3)}`);
-  const { all, heaviest } = pairedRatios(measured.A[kind], measured.B[kind]);
-  console.log(`${''.padEnd(15)} per query, B/A (median): ${all.toFixed(3)}; over the heaviest tenth: ${heaviest.toFixed(3)}`);
-}
+  return [kind, { a, b, ...pairedRatios(measured.A[kind], measured.B[kind]) }];
+})));
 const [hashA, hashB] = ['A', 'B'].map((name) => measured[name].hash.digest('hex').slice(0, 16));
-console.log(`rankings: A ${hashA}, B ${hashB} (${hashA === hashB ? 'the same' : 'DIFFERENT'})`);
+if (values.json) process.stdout.write(JSON.stringify({ figures: figuresOf, hashA, hashB }));
+else {
+  /** @type {(s: { p50: number, p99: number }) => string} */
+  const figures = (s) => `p50 ${s.p50.toFixed(3)} ms, p99 ${s.p99.toFixed(2)} ms`;
+  console.log(`${describe()}\nA: ${values.a}\nB: ${values.b}`);
+  for (const [kind, label] of KINDS) {
+    const { a, b, all, heaviest } = figuresOf[kind];
+    console.log(`${label.padEnd(15)} A ${figures(a)}; B ${figures(b)}; B/A p50 ${(b.p50 / a.p50).toFixed(3)}, p99 ${(b.p99 / a.p99).toFixed(3)}`);
+    console.log(`${''.padEnd(15)} per query, B/A (median): ${all.toFixed(3)}; over the heaviest tenth: ${heaviest.toFixed(3)}`);
+  }
+  console.log(`rankings: A ${hashA}, B ${hashB} (${hashA === hashB ? 'the same' : 'DIFFERENT'})`);
+}
 for (const { instance } of builds) await instance.close?.();
 await peerInstance?.close?.();
+
+/** What was measured, in words. */
+function describe() {
+  return `${shaped ? `${SET} records, ${QUERY_SHAPE} queries` : `${RECORDS} synthetic records`}, ${QUERIES} first-sight queries asked of both builds in turns${peerInstance ? `, ${values.peer} asked before each` : ''}${values.turns ? ', each on a turn of its own' : ''}`;
+}
+
+/**
+ * Measures in `count` processes of their own, the builds' places swapped
+ * in every other one, and prints each one's per-query ratios B/A and their
+ * geometric mean (see the header).
+ * @param {number} count
+ */
+async function measureInProcesses(count) {
+  const argv = process.argv.slice(2);
+  /** @type {Array<{ full: number, ids: number, fullHeaviest: number, idsHeaviest: number, same: boolean }>} */
+  const runs = [];
+  for (let i = 0; i < count; i++) {
+    const swapped = i % 2 === 1;
+    const args = [...withValue(withValue(withValue(argv, '--processes', undefined), '--a', swapped ? values.b : values.a), '--b', swapped ? values.a : values.b), '--json'];
+    const { figures, hashA, hashB } = JSON.parse(await childOutput(args));
+    // a swapped process measured A/B: its ratios inverted are B/A
+    const oriented = (/** @type {number} */ r) => (swapped ? 1 / r : r);
+    runs.push({
+      full: oriented(figures.full.all), ids: oriented(figures.ids.all),
+      fullHeaviest: oriented(figures.full.heaviest), idsHeaviest: oriented(figures.ids.heaviest), same: hashA === hashB,
+    });
+    const last = runs[runs.length - 1];
+    console.log(`process ${i + 1} (${swapped ? 'B' : 'A'} built first): per query B/A, default answer ${last.full.toFixed(3)} (heaviest tenth ${last.fullHeaviest.toFixed(3)}), objectID only ${last.ids.toFixed(3)} (${last.idsHeaviest.toFixed(3)})${last.same ? '' : ', rankings DIFFERENT'}`);
+  }
+  const mean = (/** @type {number[]} */ xs) => Math.exp(xs.reduce((sum, x) => sum + Math.log(x), 0) / xs.length);
+  const spread = (/** @type {number[]} */ xs) => `${Math.min(...xs).toFixed(3)}-${Math.max(...xs).toFixed(3)}`;
+  console.log(`A: ${values.a}\nB: ${values.b}`);
+  for (const [key, label] of /** @type {const} */ ([['full', 'default answer'], ['ids', 'objectID only']])) {
+    const ratios = runs.map((r) => r[key]);
+    console.log(`${label.padEnd(15)} per query B/A over ${count} processes: ${mean(ratios).toFixed(3)} (geometric mean; ${spread(ratios)})`);
+  }
+  console.log(`rankings: ${runs.every((r) => r.same) ? 'the same in every process' : 'DIFFERENT'}`);
+}
+
+/** `argv` with option `name` set to `value` (replaced where given). @type {(argv: string[], name: string, value: string | undefined) => string[]} */
+function withValue(argv, name, value) {
+  const out = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === name) { i++; continue; }
+    if (argv[i].startsWith(`${name}=`)) continue;
+    out.push(argv[i]);
+  }
+  return value === undefined ? out : [...out, name, value];
+}
+
+/** This script's output when run with `args` in a process of its own (the same Node options). @type {(args: string[]) => Promise<string>} */
+async function childOutput(args) {
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk) => { out += chunk; });
+  // 'close', not 'exit': the child's output is all read by then
+  const code = await new Promise((resolve) => child.once('close', resolve));
+  if (code !== 0) throw new Error(`a measuring process exited with ${code}`);
+  return out;
+}
 
 /**
  * Each query's B time over its A time, their median over every query and
