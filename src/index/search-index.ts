@@ -20,6 +20,7 @@ import { RankOrder, type KeySorter } from './rank-order.js';
 import { TieOrder } from './tie-order.js';
 import { DistinctGroups } from './distinct-groups.js';
 import { applyPartial, pathLeaves, textLeaves, valuesAt, type Json, type SearchRecord } from './records.js';
+import { own } from '../util/own-keys.js';
 import { hasUnspacedScript } from '../text/word-breaks.js';
 import { IndexVectors, type EmbeddedVector, type VectorsSnapshot } from '../vectors/index-vectors.js';
 
@@ -755,6 +756,12 @@ export class SearchIndex {
     const segments: Segment[] = [];
     if (this.attributes) {
       this.attributes.forEach((attr, attribute) => {
+        // most values: a text at a name of the record's own, read without the lists valuesAt and textLeaves make
+        const named = attr.path.length === 1 ? own(record, attr.path[0]) : undefined;
+        if (typeof named === 'string') {
+          segments.push({ attribute, text: named });
+          return;
+        }
         for (const value of valuesAt(record, attr.path)) {
           for (const text of textLeaves(value)) segments.push({ attribute, text });
         }

@@ -60,9 +60,12 @@ function plainlyStorable(value: unknown, levels: number): boolean {
     for (let i = 0; i < value.length; i++) if (!plainlyStorable(value[i], levels - 1)) return false;
     return true;
   }
-  const keys = Object.keys(value);
-  const values = Object.values(value);
-  for (let i = 0; i < keys.length; i++) if (!isUnicode(keys[i]) || !plainlyStorable(values[i], levels - 1)) return false;
+  // for-in over own names, not Object.keys and Object.values: two arrays a record made were a fifth
+  // of what an import of small records allocated
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (!isUnicode(key) || !plainlyStorable((value as Record<string, unknown>)[key], levels - 1)) return false;
+  }
   return true;
 }
 
@@ -154,13 +157,11 @@ function problemInArray(array: unknown[], levels: number): Problem | undefined {
 
 /** The first problem in `object`'s members (but the one named `skipped`, if any). */
 function problemInObject(object: object, levels: number, skipped?: string): Problem | undefined {
-  const keys = Object.keys(object);
-  const values = Object.values(object);
-  for (let i = 0; i < keys.length; i++) {
-    if (keys[i] === skipped) continue;
-    if (!isUnicode(keys[i])) return { path: [keys[i]], problem: `has a name that holds ${loneSurrogate(keys[i])}` };
-    const found = problemIn(values[i], levels);
-    if (found) return within(found, keys[i]);
+  for (const key in object) {
+    if (key === skipped || !Object.hasOwn(object, key)) continue;
+    if (!isUnicode(key)) return { path: [key], problem: `has a name that holds ${loneSurrogate(key)}` };
+    const found = problemIn((object as Record<string, unknown>)[key], levels);
+    if (found) return within(found, key);
   }
   return undefined;
 }
