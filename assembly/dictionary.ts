@@ -92,12 +92,11 @@ let slotMask: i32 = 0;
   return <u32>tokens.hash.get(t);
 }
 
-function sameUnits(term: i32, t: i32): bool {
-  return unitsOf(term, tokens.units.ptr + (<usize>tokens.foldStart.get(t) << 2), tokens.foldLength.get(t));
-}
+/** Where token `t`'s folded units are. */
+@inline function tokenUnitsAt(t: i32): usize { return tokens.units.ptr + (<usize>tokens.foldStart.get(t) << 2); }
 
 /** Whether `term`'s folded units are the `n` units at `b`. */
-function unitsOf(term: i32, b: usize, n: i32): bool {
+function sameUnits(term: i32, b: usize, n: i32): bool {
   if (termUnitLength.get(term) != n) return false;
   // raw pointers: read through the vectors, every unit reloaded them (nothing tells the compiler they stay put)
   const a = termUnits.ptr + (<usize>termUnitStart.get(term) << 2);
@@ -106,13 +105,13 @@ function unitsOf(term: i32, b: usize, n: i32): bool {
   return i == n || load<i32>(a + (<usize>i << 2)) == load<i32>(b + (<usize>i << 2));
 }
 
-/** Slot holding token t's term, or the empty slot where it would go. */
-function findSlot(t: i32, h: u32): i32 {
+/** Slot holding the term of the `n` folded units at `at` (hashed `h`), or the empty slot where it would go. */
+function findSlot(at: usize, n: i32, h: u32): i32 {
   if (slotMask == 0) growSlots();
   let i = <i32>(h & <u32>slotMask);
   while (true) {
     const v = slots.get(i);
-    if (v == 0 || sameUnits(v - 1, t)) return i;
+    if (v == 0 || sameUnits(v - 1, at, n)) return i;
     i = (i + 1) & slotMask;
   }
 }
@@ -164,7 +163,7 @@ function hashUnits(term: i32, n: i32): u32 { return fnvOf(termUnits, termUnitSta
 /** Term id of token `t`, created when missing. */
 export function internToken(t: i32): i32 {
   const h = hashToken(t);
-  let slot = findSlot(t, h);
+  let slot = findSlot(tokenUnitsAt(t), tokens.foldLength.get(t), h);
   const found = slots.get(slot);
   if (found != 0) return found - 1;
   const term = insertIntoTrie(t);
@@ -211,18 +210,12 @@ function insertIntoTrie(t: i32): i32 {
 /** Term id of the folded units `units[start, start + n)`, or -1 when the dictionary does not hold them. */
 export function lookupUnits(units: IntVec, start: i32, n: i32): i32 {
   if (slotMask == 0) return -1;
-  const at = units.ptr + (<usize>start << 2);
-  for (let i = <i32>(fnvOf(units, start, n) & <u32>slotMask); ; i = (i + 1) & slotMask) {
-    const v = slots.get(i);
-    if (v == 0) return -1;
-    if (unitsOf(v - 1, at, n)) return v - 1;
-  }
-  return -1;
+  return slots.get(findSlot(units.ptr + (<usize>start << 2), n, fnvOf(units, start, n))) - 1;
 }
 
 /** Term id of token `t`, or -1 when the dictionary does not hold it. */
 export function lookupToken(t: i32): i32 {
   // findSlot first: on an empty dictionary it allocates the table, and `slots.get(findSlot(...))` read the old one
-  const slot = findSlot(t, hashToken(t));
+  const slot = findSlot(tokenUnitsAt(t), tokens.foldLength.get(t), hashToken(t));
   return slots.get(slot) - 1;
 }

@@ -41,6 +41,7 @@ export function matchSplitsAndConcatenations(excluded: i32, unkeyed: i32): void 
 function matchSplits(w: i32, excluded: i32, unkeyed: i32): void {
   const start = wordStart.get(w), length = wordLength.get(w);
   const last = length - 1 < MAX_SPLIT_HEAD ? length - 1 : MAX_SPLIT_HEAD;
+  selectMatchWord(w, excluded, unkeyed);
   let node = 0;
   for (let i = 1; i <= last; i++) {
     node = findChild(node, queryUnits.get(start + i - 1));
@@ -51,7 +52,6 @@ function matchSplits(w: i32, excluded: i32, unkeyed: i32): void {
     if (tail < 0) continue;
     unchecked(pair[0] = head);
     unchecked(pair[1] = tail);
-    selectMatchWord(w, excluded, unkeyed);
     recordPhraseMatch(pair, false);
   }
 }

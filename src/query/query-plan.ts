@@ -191,7 +191,7 @@ function synonymsOf(index: SearchIndex, query: string, words: Array<[number, num
  * index (assembly/split-words.ts). Words without typo tolerance
  * (disableTypoToleranceOnWords, phrases) and excluded words take no part.
  */
-export function splitsAndConcatenations(folded: string[], core: CoreQuery): { splitWords: number; concatWords: number } {
+function splitsAndConcatenations(folded: string[], core: CoreQuery): { splitWords: number; concatWords: number } {
   if (core.typoMode === 'off') return { splitWords: 0, concatWords: 0 };
   const fixed = (core.noTypoWords ?? 0) | (core.excludedWords ?? 0);
   let splitWords = 0, concatWords = 0;
