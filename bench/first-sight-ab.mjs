@@ -38,7 +38,6 @@
 // both orders, and more than one process of each.
 //
 //   node --max-old-space-size=4096 bench/first-sight-ab.mjs --a DIST_A --b DIST_B [--records 100000] [--queries 1000] [--shape synthetic|plain] [--set NAME --query-shape NAME] [--peer minisearch] [--turns] [--processes 4]
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
@@ -46,6 +45,7 @@ import { parseArgs } from 'node:util';
 import { recordSets, synthetic } from './corpus.mjs';
 import { settleHeap, stats } from './measure.mjs';
 import { flatDocument, loadLibraries, TOP } from './peers.mjs';
+import { outputInOwnProcess } from './support/own-process.mjs';
 import { QUERY_SHAPES, shapedQueries, typedQueries } from './queries.mjs';
 
 const { values } = parseArgs({
@@ -62,6 +62,8 @@ const { values } = parseArgs({
   },
 });
 if (!values.a || !values.b) throw new Error('usage: node bench/first-sight-ab.mjs --a DIST_A --b DIST_B');
+/** The two answers timed: the default one and objectID only. */
+const KINDS = /** @type {const} */ ([['full', 'default answer'], ['ids', 'objectID only']]);
 const PROCESSES = Number(values.processes);
 if (!Number.isInteger(PROCESSES) || PROCESSES < 1) throw new Error(`--processes: a whole number of processes, 1 or more, not "${values.processes}"`);
 if (PROCESSES > 1) {
@@ -138,7 +140,6 @@ for (const [i, { query }] of queries.entries()) {
   }
 }
 
-const KINDS = /** @type {const} */ ([['full', 'default answer'], ['ids', 'objectID only']]);
 /** @typedef {{ a: { p50: number, p99: number }, b: { p50: number, p99: number }, all: number, heaviest: number }} KindFigures */
 /** @type {Record<'full' | 'ids', KindFigures>} */
 const figuresOf = /** @type {any} */ (Object.fromEntries(KINDS.map(([kind]) => {
@@ -179,7 +180,7 @@ async function measureInProcesses(count) {
   for (let i = 0; i < count; i++) {
     const swapped = i % 2 === 1;
     const args = [...withValue(withValue(withValue(argv, '--processes', undefined), '--a', swapped ? values.b : values.a), '--b', swapped ? values.a : values.b), '--json'];
-    const { figures, hashA, hashB } = JSON.parse(await childOutput(args));
+    const { figures, hashA, hashB } = JSON.parse(await outputInOwnProcess(fileURLToPath(import.meta.url), args, `measuring process ${i + 1}`));
     // a swapped process measured A/B: its ratios inverted are B/A
     const oriented = (/** @type {number} */ r) => (swapped ? 1 / r : r);
     runs.push({
@@ -192,7 +193,7 @@ async function measureInProcesses(count) {
   const mean = (/** @type {number[]} */ xs) => Math.exp(xs.reduce((sum, x) => sum + Math.log(x), 0) / xs.length);
   const spread = (/** @type {number[]} */ xs) => `${Math.min(...xs).toFixed(3)}-${Math.max(...xs).toFixed(3)}`;
   console.log(`A: ${values.a}\nB: ${values.b}`);
-  for (const [key, label] of /** @type {const} */ ([['full', 'default answer'], ['ids', 'objectID only']])) {
+  for (const [key, label] of KINDS) {
     const ratios = runs.map((r) => r[key]);
     console.log(`${label.padEnd(15)} per query B/A over ${count} processes: ${mean(ratios).toFixed(3)} (geometric mean; ${spread(ratios)})`);
   }
@@ -208,17 +209,6 @@ function withValue(argv, name, value) {
     out.push(argv[i]);
   }
   return value === undefined ? out : [...out, name, value];
-}
-
-/** This script's output when run with `args` in a process of its own (the same Node options). @type {(args: string[]) => Promise<string>} */
-async function childOutput(args) {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk) => { out += chunk; });
-  // 'close', not 'exit': the child's output is all read by then
-  const code = await new Promise((resolve) => child.once('close', resolve));
-  if (code !== 0) throw new Error(`a measuring process exited with ${code}`);
-  return out;
 }
 
 /**

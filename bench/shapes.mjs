@@ -58,11 +58,11 @@
 // its ratios are not the bench's; it measures the collector's share.
 //
 //   node --max-old-space-size=4096 bench/shapes.mjs [--records 100000] [--queries 500] [--shapes name,...] [--peer minisearch] [--turns] [--isolated]
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { recordSets } from './corpus.mjs';
+import { outputInOwnProcess } from './support/own-process.mjs';
 import { settleHeap, stats } from './measure.mjs';
 import { flatDocument, loadLibraries, peerFor, TOP } from './peers.mjs';
 import { QUERY_SHAPES, shapedQueries } from './queries.mjs';
@@ -216,13 +216,7 @@ async function measureRecords(recordsName) {
  * @returns {Promise<Array<[string, ShapeResult]>>}
  */
 async function measureInChild(recordsName) {
-  const args = [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2), '--records-set', recordsName];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk) => { out += chunk; });
-  // 'close', not 'exit': the child's output is all read by then
-  const code = await new Promise((resolve) => child.once('close', resolve));
-  if (code !== 0) throw new Error(`the ${recordsName} records' process exited with ${code}`);
+  const out = await outputInOwnProcess(fileURLToPath(import.meta.url), [...process.argv.slice(2), '--records-set', recordsName], `the ${recordsName} records' process`);
   return JSON.parse(out);
 }
 
