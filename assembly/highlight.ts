@@ -9,7 +9,7 @@ import { INNER_MARK, tokenize, tokens } from './text';
 import { lookupToken } from './dictionary';
 import { NO_MATCH, matchToken, tokenFull, tokenHighlightLength, tokenTypos, wordCount } from './matcher';
 import { isExcluded, isStop } from './ranking';
-import { mayBeMatched } from './marked-filter';
+import { matchedTermsScreen, mayBeMatched } from './marked-filter';
 import { isTermMatched, markedTerms, marksAreComplete, termWords } from './wordsets';
 import { TEXT_EVERY_TOKEN, TEXT_INDEXED } from './params';
 
@@ -68,11 +68,12 @@ function clearMemo(): void {
 }
 
 function highlightText(ptr: usize, length: i32, indexed: bool, matchedOnly: bool): void {
-  tokenize(ptr, length);
-  results.push(tokens.count);
+  const complete = marksAreComplete();
+  // the tokens the filter rules out are, in an indexed text, terms no query word matched: none is listed, so none is kept
+  tokenize(ptr, length, screened && complete && indexed && matchedOnly ? matchedTermsScreen() : 0);
+  results.push(tokens.read);
   const listedAt = results.length;
   results.push(0);
-  const complete = marksAreComplete();
   let listed = 0;
   for (let t = 0; t < tokens.count; t++) {
     const start = tokens.start.get(t);

@@ -3,10 +3,12 @@
 // a token up in the dictionary (a probe into a table of every term, which
 // took a fifth of answering a search) only when its bit is set: most words of
 // a long text are not among the handful of terms a query matched.
+// The same bitmap screens a text as it is tokenized (text.ts's SCREEN_BITS).
 import { termHash } from './dictionary';
+import { SCREEN_BITS } from './text';
 import { epoch, markedTerms } from './wordsets';
 
-const FILTER_BITS = 16;
+const FILTER_BITS = SCREEN_BITS;
 const filter = new StaticArray<u32>(1 << (FILTER_BITS - 5));
 let builtFor: i32 = -1;
 
@@ -15,6 +17,12 @@ export function mayBeMatched(hash: u32): bool {
   if (builtFor != epoch) build();
   const bit = hash & ((1 << FILTER_BITS) - 1);
   return (unchecked(filter[bit >> 5]) & (1 << (bit & 31))) != 0;
+}
+
+/** The filter as a screen for `tokenize`: the tokens it keeps are those mayBeMatched passes. */
+export function matchedTermsScreen(): usize {
+  if (builtFor != epoch) build();
+  return changetype<usize>(filter);
 }
 
 function build(): void {

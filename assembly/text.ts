@@ -101,7 +101,10 @@ function foldIndex(c: u32): i32 {
 /** The tokens of the last `tokenize` call. */
 @unmanaged
 export class Tokens {
+  /** Tokens kept: every one read, unless a screen was given. */
   count: i32 = 0;
+  /** Tokens read, kept or not. */
+  read: i32 = 0;
   /** Original start/end offsets (UTF-16 units) of each token. */
   start: IntVec = new IntVec();
   end: IntVec = new IntVec();
@@ -122,6 +125,14 @@ export const tokens = new Tokens();
 export const FNV_OFFSET: u32 = 2166136261;
 export const FNV_PRIME: u32 = 16777619;
 
+/**
+ * A screen is a bitmap of 2^SCREEN_BITS bits over the low bits of tokens'
+ * hashes: given one, `tokenize` keeps only the tokens whose bit is set and
+ * counts the others (see marked-filter.ts). Highlighting a long text keeps
+ * the few tokens that may be a matched term, and the others cost no stores.
+ */
+export const SCREEN_BITS = 16;
+
 // State of the token being read (module globals: AssemblyScript has no closures).
 let unitsPtr: usize = 0;
 let unitCount: i32 = 0;
@@ -130,17 +141,22 @@ let inWord = false;
 let tokenIsNumeric = true;
 let tokenHash: u32 = 0;
 let tokenUnits: i32 = 0;
-/** Where the token being read ends so far (stored once, when it ends). */
+/** Where the token being read starts and ends so far, and its first unit's index (stored once it is kept). */
+let tokenStart: i32 = 0;
 let tokenEnd: i32 = 0;
+let tokenFoldStart: i32 = 0;
+/** The screen of this `tokenize` call (0: none), and the tokens it left out. */
+let screen: usize = 0;
+let screenedOut: i32 = 0;
 
 @inline function put(array: IntVec, index: i32, value: i32): void {
   store<i32>(array.ptr + (<usize>index << 2), value);
 }
 
 function startToken(at: i32): void {
-  put(tokens.start, tokenCount, at);
+  tokenStart = at;
   tokenEnd = at;
-  put(tokens.foldStart, tokenCount, unitCount);
+  tokenFoldStart = unitCount;
   inWord = true;
   tokenIsNumeric = true;
   tokenHash = FNV_OFFSET;
@@ -151,11 +167,29 @@ function endToken(): void {
   if (!inWord) return;
   inWord = false;
   if (tokenUnits == 0) return;
-  put(tokens.end, tokenCount, tokenEnd);
-  put(tokens.foldLength, tokenCount, tokenUnits);
-  put(tokens.numeric, tokenCount, tokenIsNumeric ? 1 : 0);
-  put(tokens.hash, tokenCount, <i32>tokenHash);
+  if (screen != 0 && !onScreen(screen, tokenHash)) {
+    unitCount = tokenFoldStart;
+    screenedOut++;
+    return;
+  }
+  keepToken(tokenCount, tokenStart, tokenEnd, tokenFoldStart, tokenUnits, tokenIsNumeric, tokenHash);
   tokenCount++;
+}
+
+/** Stores the token read as token `t` of `tokens`. */
+@inline function keepToken(t: i32, start: i32, end: i32, foldStart: i32, units: i32, numeric: bool, hash: u32): void {
+  put(tokens.start, t, start);
+  put(tokens.end, t, end);
+  put(tokens.foldStart, t, foldStart);
+  put(tokens.foldLength, t, units);
+  put(tokens.numeric, t, numeric ? 1 : 0);
+  put(tokens.hash, t, <i32>hash);
+}
+
+/** Whether the screen at `bits` passes a token of this hash. */
+@inline function onScreen(bits: usize, hash: u32): bool {
+  const bit = hash & ((1 << SCREEN_BITS) - 1);
+  return (load<u32>(bits + (<usize>(bit >> 5) << 2)) & (1 << (bit & 31))) != 0;
 }
 
 @inline function appendUnit(u: u32): void {
@@ -184,28 +218,104 @@ function reserveFor(length: i32): void {
   tokens.units.reserve(length * 3 + 3);
 }
 
-/** Splits `length` UTF-16 units at `ptr` into folded tokens, kept in `tokens`. */
-export function tokenize(ptr: usize, length: i32): void {
+/**
+ * Reads from `from` on while the units are ASCII letters and digits or
+ * separators not indexed (most of any text), as tokenize's general path
+ * would, with the token being read held in locals: that path stores its
+ * globals once a unit, and a text's tokenizing is the most of highlighting
+ * a long record. Returns where it stopped: at `length`, or at a unit the
+ * general path reads (beyond ASCII, an indexed separator).
+ */
+function readAscii(ptr: usize, from: i32, length: i32): i32 {
+  const out = unitsPtr;
+  const bits = screen;
+  const separatorsIndexed = indexedSeparatorCount != 0;
+  let units = unitCount;
+  let kept = tokenCount;
+  let left = screenedOut;
+  let word = inWord;
+  let held = tokenUnits;
+  let hash = tokenHash;
+  let numeric = tokenIsNumeric;
+  let start = tokenStart;
+  let end = tokenEnd;
+  let foldStart = tokenFoldStart;
+  let i = from;
+  while (i < length) {
+    let c = <u32>load<u16>(ptr + (<usize>i << 1));
+    if (c - 0x30 <= 9 || (c | 0x20) - 0x61 <= 25) {
+      if (!word) {
+        word = true;
+        start = i;
+        foldStart = units;
+        held = 0;
+        hash = FNV_OFFSET;
+        numeric = true;
+      }
+      // the word's letters and digits, one after the other
+      while (true) {
+        const digit = c - 0x30 <= 9;
+        if (held < MAX_TOKEN_UNITS) {
+          const u = digit ? c : c | 0x20;
+          store<i32>(out + (<usize>units << 2), <i32>u);
+          units++;
+          held++;
+          hash = (hash ^ u) * FNV_PRIME;
+          numeric = numeric && digit;
+        }
+        if (++i >= length) break;
+        c = <u32>load<u16>(ptr + (<usize>i << 1));
+        if (c - 0x30 > 9 && (c | 0x20) - 0x61 > 25) break;
+      }
+      end = i;
+      if (i >= length) break;
+    }
+    if (c >= 0x80 || (separatorsIndexed && isIndexedSeparatorSlow(c))) break;
+    i++;
+    if (!word) continue;
+    word = false;
+    if (bits != 0 && !onScreen(bits, hash)) {
+      units = foldStart;
+      left++;
+      continue;
+    }
+    keepToken(kept++, start, end, foldStart, held, numeric, hash);
+  }
+  unitCount = units;
+  tokenCount = kept;
+  screenedOut = left;
+  inWord = word;
+  tokenUnits = held;
+  tokenHash = hash;
+  tokenIsNumeric = numeric;
+  tokenStart = start;
+  tokenEnd = end;
+  tokenFoldStart = foldStart;
+  return i;
+}
+
+/**
+ * Splits `length` UTF-16 units at `ptr` into folded tokens, kept in
+ * `tokens`: every one, or with a `screenBits` screen (see SCREEN_BITS) those
+ * it passes.
+ */
+export function tokenize(ptr: usize, length: i32, screenBits: usize = 0): void {
   reserveFor(length);
   unitsPtr = tokens.units.ptr;
   unitCount = 0;
   tokenCount = 0;
   inWord = false;
-  for (let i = 0; i < length; i++) {
+  screen = screenBits;
+  screenedOut = 0;
+  let i = 0;
+  while (true) {
+    i = readAscii(ptr, i, length);
+    if (i >= length) break;
     const c = <u32>load<u16>(ptr + (<usize>i << 1));
-    if (c < 0x80) {
-      const lower = c | 0x20;
-      if (c - 0x30 <= 9 || lower - 0x61 <= 25) {
-        if (!inWord) startToken(i);
-        appendUnit(c - 0x41 <= 25 ? lower : c);
-        tokenEnd = i + 1;
-        continue;
-      }
-      if (!isIndexedSeparator(c)) { endToken(); continue; }
-    }
     if (c == INNER_MARK) {
       if (inWord) appendUnit(c);
       endToken();
+      i++;
       continue;
     }
     const cls = charClass(c);
@@ -225,9 +335,11 @@ export function tokenize(ptr: usize, length: i32): void {
     } else {
       endToken();
     }
+    i++;
   }
   endToken();
   tokens.count = tokenCount;
+  tokens.read = tokenCount + screenedOut;
   tokens.units.length = unitCount;
 }
 
@@ -243,10 +355,12 @@ export function loadFoldedTerm(ptr: usize, length: i32): void {
   unitsPtr = tokens.units.ptr;
   unitCount = 0;
   tokenCount = 0;
+  screen = 0;
   startToken(0);
   for (let i = 0; i < length; i++) appendUnit(<u32>load<u16>(ptr + (<usize>i << 1)));
   tokenEnd = length;
   endToken();
   tokens.count = tokenCount;
+  tokens.read = tokenCount;
   tokens.units.length = unitCount;
 }

@@ -242,6 +242,37 @@ describe('highlight offsets', () => {
     expect(matched).toEqual([[6, 7, 1], [7, 8, 2]]);
   });
 
+  it('a word of ASCII and other letters is one token, whichever comes first', () => {
+    // ASCII runs are read on a path of their own (assembly/text.ts readAscii); the word goes on across both
+    const core = build(['Zürich Ærøskøbing 2ème', 'other']);
+    search(core, 'zurich aeroskobing 2eme', { queryType: 'prefixNone', typoMode: 'off' });
+    const text = 'Zürich, Ærøskøbing! 2ème';
+    const tokens = tokensOf(core, text);
+    expect(tokens.map((t) => [t.text, t.mask, t.highlightEnd])).toEqual([['Zürich', 1, 6], ['Ærøskøbing', 2, 18], ['2ème', 4, 24]]);
+    // a word past MAX_TOKEN_UNITS is cut at the same unit whichever path reads it
+    for (const word of [`é${'a'.repeat(70)}`, `${'a'.repeat(62)}éb${'c'.repeat(8)}`, `${'b'.repeat(63)}ßx`]) {
+      const cut = build([`one ${word} two`, 'other']);
+      expect(ids(cut, word, { typoMode: 'off', queryType: 'prefixNone' }), word).toEqual([0]);
+      expect(tokensOf(cut, `x ${word}`).map((t) => [t.start, t.end, t.mask])).toEqual([[0, 1, 0], [2, 2 + word.length, 1]]);
+    }
+  });
+
+  it('a long indexed text lists the same matched tokens as every token of it shows', () => {
+    // over 4 units a marked term, a page's indexed values are screened as they are tokenized (marked-filter.ts)
+    const words = Array.from({ length: 3000 }, (_, i) => ['alpha', 'Beta', 'gamma7', 'délta', 'epsilon', `w${i % 97}`][i % 6]);
+    const text = words.join(' ');
+    const core = build([text, 'other']);
+    search(core, 'gamma7 delt');
+    const every = tokensOf(core, text);
+    const listed = core.highlightTexts([text], [TEXT_INDEXED]);
+    expect(listed[0]).toBe(every.length);
+    const matched = every.filter((t) => t.mask !== 0);
+    expect(matched.length).toBe(1000);
+    expect(listed[1]).toBe(matched.length);
+    const flat = Array.from(listed.subarray(2));
+    expect(flat).toEqual(matched.flatMap((t) => [t.start, t.end, t.mask, t.highlightEnd]));
+  });
+
   it('a typo match is highlighted', () => {
     const core = build(['Are you a giver or a taker?']);
     search(core, 'gvier');
