@@ -5,7 +5,7 @@
 // worked out once per call (a page's values repeat their matched terms:
 // "people" in most of them), in a small table of the terms met.
 import { results } from './buffers';
-import { INNER_MARK, tokenize, tokens } from './text';
+import { INNER_MARK, clearUnspacedBlockRead, tokenize, tokens, unspacedBlockRead } from './text';
 import { lookupToken } from './dictionary';
 import { NO_MATCH, matchToken, tokenFull, tokenHighlightLength, tokenTypos, wordCount } from './matcher';
 import { isExcluded, isStop } from './ranking';
@@ -44,11 +44,13 @@ let screened = false;
 /**
  * Scratch: per text, as two i32, its length in UTF-16 units and its flags
  * (TEXT_INDEXED, TEXT_EVERY_TOKEN); then the texts' units end to end. See
- * index.ts's highlightTexts for the results.
+ * index.ts's highlightTexts for the results. Returns whether the texts held
+ * a unit of the blocks of scripts written without spaces (see text.ts).
  */
-export function highlightAll(base: usize, count: i32): void {
+export function highlightAll(base: usize, count: i32): bool {
   results.length = 0;
   clearMemo();
+  clearUnspacedBlockRead();
   let units = 0;
   for (let i = 0; i < count; i++) units += load<i32>(base + (<usize>i << 3));
   screened = <i64>markedTerms.length << 2 <= <i64>units;
@@ -59,6 +61,7 @@ export function highlightAll(base: usize, count: i32): void {
     highlightText(text, length, (flags & TEXT_INDEXED) != 0, (flags & TEXT_EVERY_TOKEN) == 0);
     text += <usize>length << 1;
   }
+  return unspacedBlockRead;
 }
 
 function clearMemo(): void {

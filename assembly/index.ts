@@ -207,9 +207,10 @@ export function candidateWords(): i32 { return bitmapWords; }
  * with TEXT_EVERY_TOKEN every one (a snippet needs every token's place).
  * TEXT_INDEXED: the text is a searchable value of a live record, so every
  * token is a dictionary term and an unmarked one needs no lookup to be sure
- * of it.
+ * of it. Returns 1 when the texts held a unit between UNSPACED_FIRST and
+ * UNSPACED_LAST (params.ts), else 0.
  */
-export function highlightTexts(count: i32): void { highlightAll(scratchBase(), count); }
+export function highlightTexts(count: i32): i32 { return highlightAll(scratchBase(), count) ? 1 : 0; }
 
 /**
  * Scratch: `count` record ids (hits of the last search). Results: 1 when that
@@ -245,11 +246,30 @@ function pushMarkedAttributes(doc: i32): void {
       continue;
     }
     // an attribute's segments are consecutive: once noted, the rest of them need no check
-    if (attribute == noted || !isTermMatched(<i32>v - 1)) continue;
+    if (attribute == noted) { p = nextSegment(p, end); continue; }
+    if (!isTermMatched(<i32>v - 1)) continue;
     results.push(attribute);
     results.set(at, results.get(at) + 1);
     noted = attribute;
+    p = nextSegment(p, end);
   }
+}
+
+/**
+ * Where the next segment starts from `p` on, within a segment's terms (or
+ * `end`): at the next zero byte, as no term's varint holds one (a term is
+ * written as term + 1, and no varint's last byte is 0 but 0's own). Sixteen
+ * bytes a step: a long record's body, once it is known to hold a marked
+ * term, is passed over without reading its terms.
+ */
+function nextSegment(p: usize, end: usize): usize {
+  while (p + 16 <= end) {
+    const zeros = i8x16.bitmask(i8x16.eq(v128.load(p), i8x16.splat(0)));
+    if (zeros != 0) return p + <usize>ctz(zeros);
+    p += 16;
+  }
+  while (p < end && load<u8>(p) != 0) p++;
+  return p;
 }
 
 /** Drops removed records' postings from term `first` on, about `budget` bytes' worth; returns the next term (termTotal() when done). */

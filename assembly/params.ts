@@ -63,3 +63,8 @@ export const HIT_STRIDE = 8;
 export const TEXT_INDEXED = 1;     // a searchable value of a live record: every token is a dictionary term
 export const TEXT_EVERY_TOKEN = 2; // list every token (a snippet's window needs each one's place), not only the matched ones
 export const TOKEN_STRIDE = 4;
+// The blocks of the scripts written without spaces (U+0E00 Thai to U+AA7F
+// Myanmar Extended-A; src/text/word-breaks.ts's UNSPACED_LETTER lies within):
+// a highlight of texts holding none of these units needs no word breaks.
+export const UNSPACED_FIRST = 3584; // U+0E00
+export const UNSPACED_LAST = 43647; // U+AA7F

@@ -4,6 +4,7 @@
 // characters of `separatorsToIndex`) become one-character tokens.
 import { FOLD_CODES, FOLD_1, FOLD_2, FOLD_3, MARK_RANGES } from './fold-table';
 import { IntVec } from './buffers';
+import { UNSPACED_FIRST, UNSPACED_LAST } from './params';
 
 export const MAX_TOKEN_UNITS = 64;
 
@@ -132,6 +133,16 @@ export const FNV_PRIME: u32 = 16777619;
  * the few tokens that may be a matched term, and the others cost no stores.
  */
 export const SCREEN_BITS = 16;
+
+/**
+ * Whether a unit between UNSPACED_FIRST and UNSPACED_LAST was read since
+ * it was last cleared: highlighting reads texts as given, and makes them
+ * again from their broken forms when they may hold a script written without
+ * spaces (see src/core/core-index.ts highlightTexts).
+ */
+export let unspacedBlockRead = false;
+
+export function clearUnspacedBlockRead(): void { unspacedBlockRead = false; }
 
 // State of the token being read (module globals: AssemblyScript has no closures).
 let unitsPtr: usize = 0;
@@ -312,6 +323,7 @@ export function tokenize(ptr: usize, length: i32, screenBits: usize = 0): void {
     i = readAscii(ptr, i, length);
     if (i >= length) break;
     const c = <u32>load<u16>(ptr + (<usize>i << 1));
+    if (c - <u32>UNSPACED_FIRST <= <u32>(UNSPACED_LAST - UNSPACED_FIRST)) unspacedBlockRead = true;
     if (c == INNER_MARK) {
       if (inWord) appendUnit(c);
       endToken();

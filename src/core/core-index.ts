@@ -455,22 +455,29 @@ export class CoreIndex {
    * those copies take up to 200 ms.
    */
   highlightTexts(texts: readonly string[], flags: readonly number[]): Int32Array {
-    // tokenized as they were indexed (words broken apart in scripts written without spaces), each text's breaks kept to map tokens back
-    const { each: broken, joined } = unspacedForms(texts, (text) => breakWords(text));
-    const written = broken ? texts.map((text, i) => broken[i]?.text ?? text) : texts;
-    const units = joined !== undefined && written === texts ? joined.length : unitsOf(written);
-    const headerBytes = written.length * 8;
+    // read as given first: the core tells whether they may hold a script written without spaces (most pages hold none)
+    if (this.highlightWritten(texts, flags) === 0) return this.results();
+    // then tokenized as they were indexed (words broken apart in those scripts), each text's breaks kept to map tokens back
+    const broken = eachUnspaced(texts, (text) => breakWords(text));
+    if (broken === undefined) return this.results();
+    this.highlightWritten(texts.map((text, i) => broken[i]?.text ?? text), flags);
+    const tokens = this.results();
+    mapTokensBack(tokens, broken);
+    return tokens;
+  }
+
+  /** The core's highlightTexts of `texts` as they are: 1 when they held a unit between UNSPACED_FIRST and UNSPACED_LAST. */
+  private highlightWritten(texts: readonly string[], flags: readonly number[]): number {
+    const units = unitsOf(texts);
+    const headerBytes = texts.length * 8;
     const ptr = this.scratch(headerBytes + units * 2 + 2);
-    const header = new Int32Array(this.core.memory.buffer, ptr, written.length * 2);
-    written.forEach((text, i) => {
+    const header = new Int32Array(this.core.memory.buffer, ptr, texts.length * 2);
+    texts.forEach((text, i) => {
       header[i * 2] = text.length;
       header[i * 2 + 1] = flags[i];
     });
-    this.writeTexts(ptr + headerBytes, written, units, written === texts ? joined : undefined);
-    this.core.highlightTexts(written.length);
-    const tokens = this.results();
-    if (broken) mapTokensBack(tokens, broken);
-    return tokens;
+    this.writeTexts(ptr + headerBytes, texts, units);
+    return this.core.highlightTexts(texts.length);
   }
 
   /**

@@ -31,7 +31,8 @@ export interface CoreExports {
   unmatchedWords(): number;
   candidatesPtr(): number;
   candidateWords(): number;
-  highlightTexts(count: number): void;
+  /** 1 when the texts held a unit between UNSPACED_FIRST and UNSPACED_LAST. */
+  highlightTexts(count: number): number;
   markedAttributes(count: number): void;
   compactSome(first: number, budget: number): number;
   postingBytes(): number;

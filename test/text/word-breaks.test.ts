@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Lantern } from '../../src/index.js';
 import { sender, type Send } from '../support/api.js';
-import { breakWords, hasUnspacedScript, INNER_MARK, wordsOfQueryWord, WORD_BREAK } from '../../src/text/word-breaks.js';
+import { breakWords, hasUnspacedScript, INNER_MARK, UNSPACED_LETTER, wordsOfQueryWord, WORD_BREAK } from '../../src/text/word-breaks.js';
+import { UNSPACED_FIRST, UNSPACED_LAST } from '../../src/core/abi-slots.js';
 
 const HEADERS = { 'x-algolia-application-id': 'SCRIPTS', 'x-algolia-api-key': 'scripts-admin-key' };
 
@@ -70,6 +71,17 @@ describe('breaking runs into words', () => {
       expect(hasUnspacedScript(text)).toBe(false);
       expect(breakWords(text)).toBeUndefined();
     }
+  });
+
+  it('has every letter of those scripts within the blocks the core tells a highlight it read', () => {
+    // a page's highlight is read as given, and made again from the broken forms only when the core read a unit of these blocks
+    let letters = 0;
+    for (let unit = 0; unit <= 0xffff; unit++) {
+      if (!UNSPACED_LETTER.test(String.fromCharCode(unit))) continue;
+      letters++;
+      expect(unit >= UNSPACED_FIRST && unit <= UNSPACED_LAST, unit.toString(16)).toBe(true);
+    }
+    expect(letters).toBeGreaterThan(500);
   });
 });
 
