@@ -2,7 +2,7 @@
 // the typo walk (matcher.ts), plus a hash table from a term's units to its id
 // so indexing a known word costs one hash and one comparison.
 import { IntVec, freeVec } from './buffers';
-import { FNV_OFFSET, FNV_PRIME, tokens } from './text';
+import { FNV_OFFSET, FNV_PRIME, tokens, unitsScreenKey } from './text';
 
 export const nodeChar = new IntVec();
 export const nodeFirstChild = new IntVec();
@@ -149,6 +149,11 @@ export function tokenClass(t: i32): u32 {
 
 /** A term's hash: the one tokenize gives a token of the same folded units. */
 export function termHash(term: i32): u32 { return hashUnits(term, termUnitLength.get(term)); }
+
+/** The screen key of `term`'s folded units (text.ts's screenKeyOf): what a highlighted text's tokens are screened by. */
+export function termScreenKey(term: i32): u32 {
+  return unitsScreenKey(termUnits.ptr + (<usize>termUnitStart.get(term) << 2), termUnitLength.get(term));
+}
 
 /** The FNV hash of `term`'s first `n` folded units. */
 function hashUnits(term: i32, n: i32): u32 { return fnvOf(termUnits, termUnitStart.get(term), n); }

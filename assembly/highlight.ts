@@ -5,7 +5,7 @@
 // worked out once per call (a page's values repeat their matched terms:
 // "people" in most of them), in a small table of the terms met.
 import { results } from './buffers';
-import { INNER_MARK, clearUnspacedBlockRead, tokenize, tokens, unspacedBlockRead } from './text';
+import { INNER_MARK, clearUnspacedBlockRead, tokenScreenKey, tokenize, tokens, unspacedBlockRead } from './text';
 import { lookupToken } from './dictionary';
 import { NO_MATCH, matchToken, tokenFull, tokenHighlightLength, tokenTypos, wordCount } from './matcher';
 import { isExcluded, isStop } from './ranking';
@@ -81,7 +81,7 @@ function highlightText(ptr: usize, length: i32, indexed: bool, matchedOnly: bool
   for (let t = 0; t < tokens.count; t++) {
     const start = tokens.start.get(t);
     const end = tokens.end.get(t);
-    const maybe = !screened || mayBeMatched(<u32>tokens.hash.get(t));
+    const maybe = !screened || mayBeMatched(tokenScreenKey(t));
     const term = maybe ? lookupToken(t) : -1;
     // a term of the dictionary the search did not mark matches no query word: no word need be tried
     // (every token of an indexed text is one)

@@ -128,11 +128,39 @@ export const FNV_PRIME: u32 = 16777619;
 
 /**
  * A screen is a bitmap of 2^SCREEN_BITS bits over the low bits of tokens'
- * hashes: given one, `tokenize` keeps only the tokens whose bit is set and
- * counts the others (see marked-filter.ts). Highlighting a long text keeps
- * the few tokens that may be a matched term, and the others cost no stores.
+ * screen keys (screenKeyOf): given one, `tokenize` keeps only the tokens
+ * whose bit is set and counts the others (see marked-filter.ts).
+ * Highlighting a long text keeps the few tokens that may be a matched term;
+ * the others cost no stores, and where the text is ASCII, it is read 64
+ * units a step (screenBlocks) and they cost no unit by unit reading either.
  */
 export const SCREEN_BITS = 16;
+
+/**
+ * A token's screen key, from its first three folded units (a, b, c: 0 past
+ * its length), its last two (y: 0 below four units; z) and its length in
+ * units (n, at most MAX_TOKEN_UNITS). Not the FNV hash: that hash waits on
+ * each unit's product in turn, where these three products wait on none,
+ * and a screened token is keyed from five of its units without reading the
+ * others.
+ */
+@inline function screenKeyOf(a: u32, b: u32, c: u32, y: u32, z: u32, n: u32): u32 {
+  const h = ((a | (b << 16)) * 0x9E3779B1) ^ ((c | (z << 16)) * 0x85EBCA77) ^ ((y | (n << 16)) * 0xC2B2AE3D);
+  return h ^ (h >> 16);
+}
+
+/** The screen key of the `n` folded units (an i32 each) at `at`: a token's, or a dictionary term's. */
+export function unitsScreenKey(at: usize, n: i32): u32 {
+  return screenKeyOf(
+    load<u32>(at), n > 1 ? load<u32>(at + 4) : 0, n > 2 ? load<u32>(at + 8) : 0,
+    n > 3 ? load<u32>(at + (<usize>(n - 2) << 2)) : 0, load<u32>(at + (<usize>(n - 1) << 2)), <u32>n,
+  );
+}
+
+/** The screen key of token `t` of `tokens`. */
+export function tokenScreenKey(t: i32): u32 {
+  return unitsScreenKey(tokens.units.ptr + (<usize>tokens.foldStart.get(t) << 2), tokens.foldLength.get(t));
+}
 
 /**
  * Whether a unit between UNSPACED_FIRST and UNSPACED_LAST was read since
@@ -178,7 +206,7 @@ function endToken(): void {
   if (!inWord) return;
   inWord = false;
   if (tokenUnits == 0) return;
-  if (screen != 0 && !onScreen(screen, tokenHash)) {
+  if (screen != 0 && !onScreen(screen, unitsScreenKey(unitsPtr + (<usize>tokenFoldStart << 2), tokenUnits))) {
     unitCount = tokenFoldStart;
     screenedOut++;
     return;
@@ -197,9 +225,9 @@ function endToken(): void {
   put(tokens.hash, t, <i32>hash);
 }
 
-/** Whether the screen at `bits` passes a token of this hash. */
-@inline function onScreen(bits: usize, hash: u32): bool {
-  const bit = hash & ((1 << SCREEN_BITS) - 1);
+/** Whether the screen at `bits` passes a token of this screen key. */
+@inline function onScreen(bits: usize, key: u32): bool {
+  const bit = key & ((1 << SCREEN_BITS) - 1);
   return (load<u32>(bits + (<usize>(bit >> 5) << 2)) & (1 << (bit & 31))) != 0;
 }
 
@@ -233,11 +261,11 @@ function reserveFor(length: i32): void {
  * Reads from `from` on while the units are ASCII letters and digits or
  * separators not indexed (most of any text), as tokenize's general path
  * would, with the token being read held in locals: that path stores its
- * globals once a unit, and a text's tokenizing is the most of highlighting
- * a long record. Returns where it stopped: at `length`, or at a unit the
- * general path reads (beyond ASCII, an indexed separator).
+ * globals once a unit. Returns where it stopped: at `length`, at a unit the
+ * general path reads (beyond ASCII, an indexed separator), or after a
+ * separator at `until` or past it (where screenBlocks may go on).
  */
-function readAscii(ptr: usize, from: i32, length: i32): i32 {
+function readAscii(ptr: usize, from: i32, length: i32, until: i32): i32 {
   const out = unitsPtr;
   const bits = screen;
   const separatorsIndexed = indexedSeparatorCount != 0;
@@ -283,14 +311,16 @@ function readAscii(ptr: usize, from: i32, length: i32): i32 {
     }
     if (c >= 0x80 || (separatorsIndexed && isIndexedSeparatorSlow(c))) break;
     i++;
-    if (!word) continue;
-    word = false;
-    if (bits != 0 && !onScreen(bits, hash)) {
-      units = foldStart;
-      left++;
-      continue;
+    if (word) {
+      word = false;
+      if (bits != 0 && !onScreen(bits, unitsScreenKey(out + (<usize>foldStart << 2), held))) {
+        units = foldStart;
+        left++;
+      } else {
+        keepToken(kept++, start, end, foldStart, held, numeric, hash);
+      }
     }
-    keepToken(kept++, start, end, foldStart, held, numeric, hash);
+    if (i >= until) break;
   }
   unitCount = units;
   tokenCount = kept;
@@ -303,6 +333,92 @@ function readAscii(ptr: usize, from: i32, length: i32): i32 {
   tokenEnd = end;
   tokenFoldStart = foldStart;
   return i;
+}
+
+/** Units screenBlocks reads a step: one bit each in a 64-bit mask. */
+const BLOCK = 64;
+
+/** One bit per unit of the eight at `at` that is an ASCII letter or digit. */
+@inline function wordBits(at: usize): u64 {
+  const v = v128.load(at);
+  const letter = i16x8.le_u(i16x8.sub(v128.or(v, i16x8.splat(0x20)), i16x8.splat(0x61)), i16x8.splat(25));
+  const digit = i16x8.le_u(i16x8.sub(v, i16x8.splat(0x30)), i16x8.splat(9));
+  return <u64>i16x8.bitmask(v128.or(letter, digit));
+}
+
+/** An ASCII letter or digit folded: letters to lower case (bit 0x20 set from the letters' bit 0x40). */
+@inline function foldAscii(c: u32): u32 { return c | ((c >> 1) & 0x20); }
+
+/**
+ * Screened tokenizing of ASCII text BLOCK units a step, from `from` (not
+ * within a word) on: the block's letters and digits as a mask, and each
+ * token ending within it keyed from its units where they are
+ * (screenKeyOf), only those the screen passes read and kept. Returns where
+ * it stopped, at a token's start or the start of a block: a block that
+ * holds a unit beyond ASCII, one that is a token's first 64 units or more,
+ * or less than a block left.
+ */
+function screenBlocks(ptr: usize, from: i32, length: i32): i32 {
+  const bits = screen;
+  let kept = tokenCount;
+  let left = screenedOut;
+  let i = from;
+  while (i + BLOCK <= length) {
+    const at = ptr + (<usize>i << 1);
+    const all = v128.or(
+      v128.or(v128.or(v128.load(at), v128.load(at, 16)), v128.or(v128.load(at, 32), v128.load(at, 48))),
+      v128.or(v128.or(v128.load(at, 64), v128.load(at, 80)), v128.or(v128.load(at, 96), v128.load(at, 112))),
+    );
+    if (v128.any_true(v128.and(all, i16x8.splat(<i16>0xff80)))) break;
+    let word = wordBits(at) | (wordBits(at + 16) << 8) | (wordBits(at + 32) << 16) | (wordBits(at + 48) << 24)
+      | (wordBits(at + 64) << 32) | (wordBits(at + 80) << 40) | (wordBits(at + 96) << 48) | (wordBits(at + 112) << 56);
+    while (word != 0) {
+      const start = <i32>ctz(word);
+      const after = ~word & (<u64>-1 << <u64>start);
+      if (after == 0) break; // the token goes on past the block
+      const end = <i32>ctz(after);
+      if (onScreen(bits, asciiScreenKey(at + (<usize>start << 1), end - start))) keepAscii(kept++, ptr, i + start, i + end);
+      else left++;
+      word &= <u64>-1 << <u64>end;
+    }
+    if (word == 0) { i += BLOCK; continue; }
+    const next = <i32>ctz(word);
+    if (next == 0) break;
+    i += next;
+  }
+  tokenCount = kept;
+  screenedOut = left;
+  return i;
+}
+
+/** screenKeyOf the ASCII token of `length` units at `at` (as unitsScreenKey of its folded units). */
+@inline function asciiScreenKey(at: usize, length: i32): u32 {
+  const n = min(length, MAX_TOKEN_UNITS);
+  return screenKeyOf(
+    foldAscii(load<u16>(at)),
+    select<u32>(foldAscii(load<u16>(at, 2)), 0, n > 1),
+    select<u32>(foldAscii(load<u16>(at, 4)), 0, n > 2),
+    select<u32>(foldAscii(load<u16>(at + (<usize>(n - 2) << 1))), 0, n > 3),
+    foldAscii(load<u16>(at + (<usize>(n - 1) << 1))),
+    <u32>n,
+  );
+}
+
+/** Keeps the ASCII token at units [start, end) of the text at `ptr` as token `t`: its folded units, hash and digits. */
+function keepAscii(t: i32, ptr: usize, start: i32, end: i32): void {
+  const n = min(end - start, MAX_TOKEN_UNITS);
+  const foldStart = unitCount;
+  let hash = FNV_OFFSET;
+  let numeric = true;
+  for (let k = 0; k < n; k++) {
+    const c = <u32>load<u16>(ptr + (<usize>(start + k) << 1));
+    const u = foldAscii(c);
+    store<i32>(unitsPtr + (<usize>(foldStart + k) << 2), <i32>u);
+    hash = (hash ^ u) * FNV_PRIME;
+    numeric = numeric && c - 0x30 <= 9;
+  }
+  unitCount = foldStart + n;
+  keepToken(t, start, end, foldStart, n, numeric, hash);
 }
 
 /**
@@ -318,11 +434,19 @@ export function tokenize(ptr: usize, length: i32, screenBits: usize = 0): void {
   inWord = false;
   screen = screenBits;
   screenedOut = 0;
+  // where screenBlocks may read from (an indexed separator is read by the general path, not there)
+  let blocksFrom = screenBits != 0 && indexedSeparatorCount == 0 ? 0 : length;
   let i = 0;
-  while (true) {
-    i = readAscii(ptr, i, length);
+  while (i < length) {
+    if (i >= blocksFrom && !inWord) {
+      i = screenBlocks(ptr, i, length);
+      // the block at i could not be read whole (a unit beyond ASCII, a token of 64 units or more, the text's end)
+      blocksFrom = i + BLOCK;
+    }
+    i = readAscii(ptr, i, length, blocksFrom);
     if (i >= length) break;
     const c = <u32>load<u16>(ptr + (<usize>i << 1));
+    if (c < 0x80 && !isIndexedSeparator(c)) continue; // readAscii stopped for screenBlocks
     if (c - <u32>UNSPACED_FIRST <= <u32>(UNSPACED_LAST - UNSPACED_FIRST)) unspacedBlockRead = true;
     if (c == INNER_MARK) {
       if (inWord) appendUnit(c);

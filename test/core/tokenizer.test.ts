@@ -273,6 +273,43 @@ describe('highlight offsets', () => {
     expect(flat).toEqual(matched.flatMap((t) => [t.start, t.end, t.mask, t.highlightEnd]));
   });
 
+  it('lists the same matched tokens of any text, read 64 units a step or one by one', () => {
+    // screened ASCII text is read in blocks of 64 units (assembly/text.ts screenBlocks): words across a
+    // block's end, words of 64 letters or more, units beyond ASCII, digits and capitals, texts shorter than a block
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)];
+    const letters = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];
+    const word = () => {
+      const r = random();
+      if (r < 0.03) return 'x'.repeat(60 + Math.floor(random() * 12)) + pick(['', 'y', 'yz']);
+      if (r < 0.08) return pick(['café', 'Zürich', 'naïve', '東京', 'Ærø', 'straße']);
+      return Array.from({ length: 1 + Math.floor(random() * 9) }, () => pick(letters)).join('');
+    };
+    const separators = [' ', ' ', ' ', ', ', '. ', ' - ', '\n', "'", '  '];
+    const texts = Array.from({ length: 40 }, (_, i) => {
+      let text = '';
+      for (let n = i < 5 ? 3 : 50 + Math.floor(random() * 400); n > 0; n--) text += word() + pick(separators);
+      return text;
+    });
+    const core = build([...texts, 'other']);
+    let compared = 0;
+    for (const text of texts) {
+      const words = text.split(/[^A-Za-z0-9]+/).filter((w) => w.length >= 3);
+      if (words.length === 0) continue;
+      for (const q of [words[0], `${pick(words)} ${pick(words).slice(0, 2)}`, pick(words).toUpperCase()]) {
+        search(core, q);
+        const every = tokensOf(core, text);
+        const listed = core.highlightTexts([text], [TEXT_INDEXED]);
+        expect(listed[0], q).toBe(every.length);
+        const matched = every.filter((t) => t.mask !== 0);
+        expect(Array.from(listed.subarray(1)), `${q} in text ${texts.indexOf(text)}`).toEqual([matched.length, ...matched.flatMap((t) => [t.start, t.end, t.mask, t.highlightEnd])]);
+        compared += matched.length;
+      }
+    }
+    expect(compared).toBeGreaterThan(500);
+  });
+
   it('a typo match is highlighted', () => {
     const core = build(['Are you a giver or a taker?']);
     search(core, 'gvier');
