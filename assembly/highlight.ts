@@ -8,10 +8,10 @@ import { results } from './buffers';
 import { INNER_MARK, clearUnspacedBlockRead, tokenScreenKey, tokenize, tokens, unspacedBlockRead } from './text';
 import { lookupToken } from './dictionary';
 import { NO_MATCH, matchToken, tokenFull, tokenHighlightLength, tokenTypos, wordCount } from './matcher';
-import { isExcluded, isStop } from './ranking';
+import { isExcluded, isStop, stopWords } from './ranking';
 import { matchedTermsScreen, mayBeMatched } from './marked-filter';
 import { isTermMatched, markedTerms, marksAreComplete, termWords } from './wordsets';
-import { TEXT_EVERY_TOKEN, TEXT_INDEXED } from './params';
+import { TEXT_EVERY_TOKEN, TEXT_INDEXED, TEXT_SNIPPET_SHIFT } from './params';
 
 /** Slots of the table of terms met in one call; past MEMO_FULL of them, terms are matched without it. */
 const MEMO_BITS = 9;
@@ -43,7 +43,8 @@ let screened = false;
 
 /**
  * Scratch: per text, as two i32, its length in UTF-16 units and its flags
- * (TEXT_INDEXED, TEXT_EVERY_TOKEN); then the texts' units end to end. See
+ * (TEXT_INDEXED, TEXT_EVERY_TOKEN, a snippet's size from TEXT_SNIPPET_SHIFT
+ * up); then the texts' units end to end. See
  * index.ts's highlightTexts for the results. Returns whether the texts held
  * a unit of the blocks of scripts written without spaces (see text.ts).
  */
@@ -58,7 +59,9 @@ export function highlightAll(base: usize, count: i32): bool {
   for (let i = 0; i < count; i++) {
     const length = load<i32>(base + (<usize>i << 3));
     const flags = load<i32>(base + (<usize>i << 3) + 4);
-    highlightText(text, length, (flags & TEXT_INDEXED) != 0, (flags & TEXT_EVERY_TOKEN) == 0);
+    const words = flags >>> TEXT_SNIPPET_SHIFT;
+    if (words > 0) snippetWindow(text, length, (flags & TEXT_INDEXED) != 0, words);
+    else highlightText(text, length, (flags & TEXT_INDEXED) != 0, (flags & TEXT_EVERY_TOKEN) == 0);
     text += <usize>length << 1;
   }
   return unspacedBlockRead;
@@ -77,27 +80,80 @@ function highlightText(ptr: usize, length: i32, indexed: bool, matchedOnly: bool
   results.push(tokens.read);
   const listedAt = results.length;
   results.push(0);
+  results.push(0);
   let listed = 0;
   for (let t = 0; t < tokens.count; t++) {
-    const start = tokens.start.get(t);
-    const end = tokens.end.get(t);
-    const maybe = !screened || mayBeMatched(tokenScreenKey(t));
-    const term = maybe ? lookupToken(t) : -1;
-    // a term of the dictionary the search did not mark matches no query word: no word need be tried
-    // (every token of an indexed text is one)
-    if (complete && (maybe ? (term >= 0 ? !isTermMatched(term) : indexed) : indexed || lookupToken(t) >= 0)) {
-      if (!matchedOnly) { pushToken(start, end, 0, start); listed++; }
-      continue;
-    }
-    if (term >= 0) matchTerm(t, term);
-    else matchWords(t);
-    if (matchedOnly && matchedMask == 0) continue;
-    // a prefix highlights alone where the token's units are its folded ones (not where folding changed its length)
-    const partial = matchedEnd != WHOLE && end - start == textUnits(t);
-    pushToken(start, end, matchedMask, matchedMask == 0 ? start : partial ? start + matchedEnd : end);
+    const mask = tokenMatch(t, indexed, complete);
+    if (matchedOnly && mask == 0) continue;
+    pushMatched(t, mask, 0);
     listed++;
   }
   results.set(listedAt, listed);
+}
+
+/**
+ * Lists the tokens of the window of `words` tokens a snippet shows: from a
+ * quarter of them before the first token that matches a query word (a stop
+ * word aside), or the text's start when none does, the window kept within
+ * the text. An indexed text is screened first, which finds that token and
+ * the token count; it is then read again, every token, from the end of the
+ * last token kept before the window (where a token may start) to the
+ * window's last token: never past it, where a snippet listed every token of
+ * its text.
+ */
+function snippetWindow(ptr: usize, length: i32, indexed: bool, words: i32): void {
+  const complete = marksAreComplete();
+  const screenedText = screened && complete && indexed;
+  tokenize(ptr, length, screenedText ? matchedTermsScreen() : 0);
+  const count = tokens.read;
+  let first = 0;
+  for (let t = 0; t < tokens.count; t++) {
+    if ((tokenMatch(t, indexed, complete) & ~stopWords) == 0) continue;
+    first = tokens.ordinal.get(t);
+    break;
+  }
+  const from = count <= words ? 0 : max(0, min(first - (words >> 2), count - words));
+  const to = min(count, from + words);
+  results.push(count);
+  results.push(to - from);
+  results.push(from);
+  let offset = 0;
+  let base = 0;
+  if (screenedText) {
+    for (let t = 0; t < tokens.count && tokens.ordinal.get(t) < from; t++) {
+      offset = tokens.end.get(t);
+      base = tokens.ordinal.get(t) + 1;
+    }
+    tokenize(ptr + (<usize>offset << 1), length - offset, 0, to - base);
+  }
+  for (let t = 0; t < tokens.count; t++) {
+    const ordinal = base + tokens.ordinal.get(t);
+    if (ordinal >= from && ordinal < to) pushMatched(t, tokenMatch(t, indexed, complete), offset);
+  }
+}
+
+/**
+ * The query words token t matches (0: none; matchedEnd then says how its
+ * highlight ends). A term of the dictionary the search did not mark matches
+ * no query word, and no word need be tried (every token of an indexed text
+ * is one).
+ */
+function tokenMatch(t: i32, indexed: bool, complete: bool): i32 {
+  const maybe = !screened || mayBeMatched(tokenScreenKey(t));
+  const term = maybe ? lookupToken(t) : -1;
+  if (complete && (maybe ? (term >= 0 ? !isTermMatched(term) : indexed) : indexed || lookupToken(t) >= 0)) return 0;
+  if (term >= 0) matchTerm(t, term);
+  else matchWords(t);
+  return matchedMask;
+}
+
+/** Lists token t with the words it matches (tokenMatch's), its offsets `offset` further on. */
+function pushMatched(t: i32, mask: i32, offset: i32): void {
+  const start = tokens.start.get(t) + offset;
+  const end = tokens.end.get(t) + offset;
+  // a prefix highlights alone where the token's units are its folded ones (not where folding changed its length)
+  const partial = matchedEnd != WHOLE && end - start == textUnits(t);
+  pushToken(start, end, mask, mask == 0 ? start : partial ? start + matchedEnd : end);
 }
 
 /** Token t's folded units that stand for its text: all but INNER_MARK, which ends a word found inside a longer word. */

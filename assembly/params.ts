@@ -61,7 +61,12 @@ export const HIT_STRIDE = 8;
 // values (start, end, mask of the query words it matches, end of the part
 // highlighted).
 export const TEXT_INDEXED = 1;     // a searchable value of a live record: every token is a dictionary term
-export const TEXT_EVERY_TOKEN = 2; // list every token (a snippet's window needs each one's place), not only the matched ones
+export const TEXT_EVERY_TOKEN = 2; // list every token, not only the matched ones
+// A snippet's size in words, in the flags from this bit up (0: a highlight):
+// the core lists the tokens of the window the snippet shows.
+export const TEXT_SNIPPET_SHIFT = 8;
+// Per text in the results: its token count, the tokens listed, the ordinal of the first listed.
+export const TEXT_HEADER = 3;
 export const TOKEN_STRIDE = 4;
 // The blocks of the scripts written without spaces (U+0E00 Thai to U+AA7F
 // Myanmar Extended-A; src/text/word-breaks.ts's UNSPACED_LETTER lies within):

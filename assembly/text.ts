@@ -109,6 +109,8 @@ export class Tokens {
   /** Original start/end offsets (UTF-16 units) of each token. */
   start: IntVec = new IntVec();
   end: IntVec = new IntVec();
+  /** Each token's place among the tokens read (kept or not). */
+  ordinal: IntVec = new IntVec();
   /** Offset and length of each token's folded form in `units`. */
   foldStart: IntVec = new IntVec();
   foldLength: IntVec = new IntVec();
@@ -211,12 +213,13 @@ function endToken(): void {
     screenedOut++;
     return;
   }
-  keepToken(tokenCount, tokenStart, tokenEnd, tokenFoldStart, tokenUnits, tokenIsNumeric, tokenHash);
+  keepToken(tokenCount, tokenCount + screenedOut, tokenStart, tokenEnd, tokenFoldStart, tokenUnits, tokenIsNumeric, tokenHash);
   tokenCount++;
 }
 
-/** Stores the token read as token `t` of `tokens`. */
-@inline function keepToken(t: i32, start: i32, end: i32, foldStart: i32, units: i32, numeric: bool, hash: u32): void {
+/** Stores the token read as token `t` of `tokens`, the `ordinal`-th read. */
+@inline function keepToken(t: i32, ordinal: i32, start: i32, end: i32, foldStart: i32, units: i32, numeric: bool, hash: u32): void {
+  put(tokens.ordinal, t, ordinal);
   put(tokens.start, t, start);
   put(tokens.end, t, end);
   put(tokens.foldStart, t, foldStart);
@@ -253,7 +256,7 @@ function appendFolded(c: u32): void {
 function reserveFor(length: i32): void {
   const n = length + 1;
   tokens.start.reserve(n); tokens.end.reserve(n); tokens.foldStart.reserve(n);
-  tokens.foldLength.reserve(n); tokens.numeric.reserve(n); tokens.hash.reserve(n);
+  tokens.foldLength.reserve(n); tokens.numeric.reserve(n); tokens.hash.reserve(n); tokens.ordinal.reserve(n);
   tokens.units.reserve(length * 3 + 3);
 }
 
@@ -317,7 +320,9 @@ function readAscii(ptr: usize, from: i32, length: i32, until: i32): i32 {
         units = foldStart;
         left++;
       } else {
-        keepToken(kept++, start, end, foldStart, held, numeric, hash);
+        keepToken(kept, kept + left, start, end, foldStart, held, numeric, hash);
+        kept++;
+        if (kept >= tokenLimit) break;
       }
     }
     if (i >= until) break;
@@ -377,8 +382,12 @@ function screenBlocks(ptr: usize, from: i32, length: i32): i32 {
       const after = ~word & (<u64>-1 << <u64>start);
       if (after == 0) break; // the token goes on past the block
       const end = <i32>ctz(after);
-      if (onScreen(bits, asciiScreenKey(at + (<usize>start << 1), end - start))) keepAscii(kept++, ptr, i + start, i + end);
-      else left++;
+      if (onScreen(bits, asciiScreenKey(at + (<usize>start << 1), end - start))) {
+        keepAscii(kept, kept + left, ptr, i + start, i + end);
+        kept++;
+      } else {
+        left++;
+      }
       word &= <u64>-1 << <u64>end;
     }
     if (word == 0) { i += BLOCK; continue; }
@@ -405,7 +414,7 @@ function screenBlocks(ptr: usize, from: i32, length: i32): i32 {
 }
 
 /** Keeps the ASCII token at units [start, end) of the text at `ptr` as token `t`: its folded units, hash and digits. */
-function keepAscii(t: i32, ptr: usize, start: i32, end: i32): void {
+function keepAscii(t: i32, ordinal: i32, ptr: usize, start: i32, end: i32): void {
   const n = min(end - start, MAX_TOKEN_UNITS);
   const foldStart = unitCount;
   let hash = FNV_OFFSET;
@@ -418,15 +427,19 @@ function keepAscii(t: i32, ptr: usize, start: i32, end: i32): void {
     numeric = numeric && c - 0x30 <= 9;
   }
   unitCount = foldStart + n;
-  keepToken(t, start, end, foldStart, n, numeric, hash);
+  keepToken(t, ordinal, start, end, foldStart, n, numeric, hash);
 }
+
+/** Tokens this `tokenize` call keeps at most (see tokenize's `limit`). */
+let tokenLimit = i32.MAX_VALUE;
 
 /**
  * Splits `length` UTF-16 units at `ptr` into folded tokens, kept in
  * `tokens`: every one, or with a `screenBits` screen (see SCREEN_BITS) those
- * it passes.
+ * it passes. Without a screen, reading stops once `limit` tokens are kept (a
+ * snippet's window needs the text up to its last word).
  */
-export function tokenize(ptr: usize, length: i32, screenBits: usize = 0): void {
+export function tokenize(ptr: usize, length: i32, screenBits: usize = 0, limit: i32 = i32.MAX_VALUE): void {
   reserveFor(length);
   unitsPtr = tokens.units.ptr;
   unitCount = 0;
@@ -434,17 +447,18 @@ export function tokenize(ptr: usize, length: i32, screenBits: usize = 0): void {
   inWord = false;
   screen = screenBits;
   screenedOut = 0;
+  tokenLimit = screenBits == 0 ? limit : i32.MAX_VALUE;
   // where screenBlocks may read from (an indexed separator is read by the general path, not there)
   let blocksFrom = screenBits != 0 && indexedSeparatorCount == 0 ? 0 : length;
   let i = 0;
-  while (i < length) {
+  while (i < length && tokenCount < tokenLimit) {
     if (i >= blocksFrom && !inWord) {
       i = screenBlocks(ptr, i, length);
       // the block at i could not be read whole (a unit beyond ASCII, a token of 64 units or more, the text's end)
       blocksFrom = i + BLOCK;
     }
     i = readAscii(ptr, i, length, blocksFrom);
-    if (i >= length) break;
+    if (i >= length || tokenCount >= tokenLimit) break;
     const c = <u32>load<u16>(ptr + (<usize>i << 1));
     if (c < 0x80 && !isIndexedSeparator(c)) continue; // readAscii stopped for screenBlocks
     if (c - <u32>UNSPACED_FIRST <= <u32>(UNSPACED_LAST - UNSPACED_FIRST)) unspacedBlockRead = true;
@@ -492,6 +506,7 @@ export function loadFoldedTerm(ptr: usize, length: i32): void {
   unitCount = 0;
   tokenCount = 0;
   screen = 0;
+  tokenLimit = i32.MAX_VALUE;
   startToken(0);
   for (let i = 0; i < length; i++) appendUnit(<u32>load<u16>(ptr + (<usize>i << 1)));
   tokenEnd = length;

@@ -1,9 +1,9 @@
 // A typed view of one WebAssembly core instance: it packs records, queries
 // and rank arrays into the core's scratch buffer and reads results back as
 // typed arrays, one call per batch.
-import { CRITERION, EXACT_SINGLE, FILTERS_SLOT, GEO_SLOT, HIT_STRIDE, P, PARAM_COUNT, QUERY_TYPE, TEXT_EVERY_TOKEN, TEXT_INDEXED, TOKEN_STRIDE, TYPO_MODE, type WarmStep } from './abi.js';
+import { CRITERION, EXACT_SINGLE, FILTERS_SLOT, GEO_SLOT, HIT_STRIDE, P, PARAM_COUNT, QUERY_TYPE, TEXT_EVERY_TOKEN, TEXT_HEADER, TEXT_INDEXED, TOKEN_STRIDE, TYPO_MODE, type WarmStep } from './abi.js';
 
-export { TEXT_EVERY_TOKEN, TEXT_INDEXED, TOKEN_STRIDE } from './abi.js';
+export { TEXT_EVERY_TOKEN, TEXT_HEADER, TEXT_INDEXED, TEXT_SNIPPET_SHIFT, TOKEN_STRIDE } from './abi.js';
 import { instantiateCore, type CoreExports } from './wasm.js';
 import { platform } from '../platform/platform.js';
 import { exportInSteps, importInSteps, SNAPSHOT_STEP } from './snapshot-steps.js';
@@ -438,17 +438,19 @@ export class CoreIndex {
    * TEXT_INDEXED.
    */
   highlight(text: string, indexed = false): Int32Array {
-    return this.highlightTexts([text], [TEXT_EVERY_TOKEN | (indexed ? TEXT_INDEXED : 0)]).subarray(2);
+    return this.highlightTexts([text], [TEXT_EVERY_TOKEN | (indexed ? TEXT_INDEXED : 0)]).subarray(TEXT_HEADER);
   }
 
   /**
    * Highlights `texts` in one call into the core (a page of hits: one call
    * per value cost ~0.4 µs in crossings and views alone), each as its
-   * `flags` say (TEXT_INDEXED, TEXT_EVERY_TOKEN, from the core's
-   * params.ts). Per text, in order: its token count, the number of tokens
-   * listed, then per listed token TOKEN_STRIDE values: its start, end, mask
-   * of the query words it matches and the end of its highlighted part. The
-   * tokens listed are the matched ones, or every one with TEXT_EVERY_TOKEN.
+   * `flags` say (TEXT_INDEXED, TEXT_EVERY_TOKEN, a snippet's size in words
+   * from TEXT_SNIPPET_SHIFT up: the core's params.ts). Per text, in order:
+   * TEXT_HEADER values (its token count, the number of tokens listed, the
+   * ordinal of the first listed), then per listed token TOKEN_STRIDE
+   * values: its start, end, mask of the query words it matches and the end
+   * of its highlighted part. The tokens listed are the matched ones, every
+   * one with TEXT_EVERY_TOKEN, or a snippet's window of them.
    * A view of the core's results, valid until the next call into the core:
    * a copy per highlighted value allocated an ArrayBuffer each, and while a
    * snapshot was taken the allocator's bookkeeping of ArrayBuffers made
@@ -567,7 +569,7 @@ function mapTokensBack(tokens: Int32Array, broken: ReadonlyArray<BrokenText | un
   let at = 0;
   for (const text of broken) {
     const listed = tokens[at + 1];
-    at += 2;
+    at += TEXT_HEADER;
     if (text) {
       for (let i = at; i < at + listed * TOKEN_STRIDE; i += TOKEN_STRIDE) {
         const start = tokens[i];

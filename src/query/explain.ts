@@ -5,7 +5,7 @@
 // splits, concatenations and typos that records on the page matched (the
 // core keeps a split only when its words are terms of the index, and
 // reports no term it matched with a typo: the page's own tokens tell).
-import { TEXT_INDEXED, TOKEN_STRIDE, type CoreIndex } from '../core/core-index.js';
+import { TEXT_HEADER, TEXT_INDEXED, TOKEN_STRIDE, type CoreIndex } from '../core/core-index.js';
 import { fold } from '../text/fold.js';
 import { editDistance } from '../text/edit-distance.js';
 import { MAX_SPLIT_HEAD } from '../core/abi.js';
@@ -115,12 +115,13 @@ function matchedTokens(core: CoreIndex, texts: string[]): Map<string, number> {
   let at = 0;
   for (const text of texts) {
     const listed = tokens[at + 1];
-    for (let i = at + 2; i < at + 2 + listed * TOKEN_STRIDE; i += TOKEN_STRIDE) {
+    const from = at + TEXT_HEADER;
+    for (let i = from; i < from + listed * TOKEN_STRIDE; i += TOKEN_STRIDE) {
       if (tokens[i + 2] === 0) continue;
       const token = fold(text.slice(tokens[i], tokens[i + 1]));
       out.set(token, (out.get(token) ?? 0) | tokens[i + 2]);
     }
-    at += 2 + listed * TOKEN_STRIDE;
+    at = from + listed * TOKEN_STRIDE;
   }
   return out;
 }

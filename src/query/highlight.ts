@@ -1,6 +1,6 @@
 // _highlightResult and _snippetResult: the core says which tokens of a text
 // match which query words (same rules as the search); this module marks them.
-import { TEXT_EVERY_TOKEN, TEXT_INDEXED, TOKEN_STRIDE, type CoreIndex } from '../core/core-index.js';
+import { TEXT_HEADER, TEXT_INDEXED, TEXT_SNIPPET_SHIFT, TOKEN_STRIDE, type CoreIndex } from '../core/core-index.js';
 import { isPlainObject, type Json } from '../index/records.js';
 import { fold } from '../text/fold.js';
 import { isInsideRun } from '../text/word-breaks.js';
@@ -129,17 +129,12 @@ export function highlightText(core: CoreIndex, text: string, o: HighlightOptions
   return highlightLeaf(text, tokens, 0, count, count, o);
 }
 
-/** The snippet of one value (`indexed`: see highlightText); a page's go through markValues. */
-export function snippetText(core: CoreIndex, text: string, size: number, ellipsis: string, o: HighlightOptions, indexed = false): SnippetLeaf {
-  const tokens = core.highlight(text, indexed);
-  return snippetLeaf(text, tokens, 0, tokens.length / TOKEN_STRIDE, size, ellipsis, o);
-}
-
 /**
  * The values of a page to mark through the core, in the order they were
- * listed: each one's text, its TEXT_* flags, and for a snippet its size in
- * words (0: highlighted). Parallel arrays, not an object per value: see
- * newLeaf for what objects made per value from a literal cost.
+ * listed: each one's text, its TEXT_* flags (a snippet's size in words from
+ * TEXT_SNIPPET_SHIFT up), and for a snippet its size (0: highlighted).
+ * Parallel arrays, not an object per value: see newLeaf for what objects
+ * made per value from a literal cost.
  */
 export class ValuesToMark {
   readonly texts: string[] = [];
@@ -149,7 +144,7 @@ export class ValuesToMark {
   /** A value to highlight, or with `snippetWords` to cut to a snippet of that many words. `indexed`: see highlightText. */
   add(text: string, indexed: boolean, snippetWords = 0): void {
     this.texts.push(text);
-    this.flags.push((indexed ? TEXT_INDEXED : 0) | (snippetWords > 0 ? TEXT_EVERY_TOKEN : 0));
+    this.flags.push((indexed ? TEXT_INDEXED : 0) | (snippetWords << TEXT_SNIPPET_SHIFT));
     this.snippetWords.push(snippetWords);
   }
 
@@ -170,7 +165,7 @@ export class ValuesToMark {
 /**
  * The highlights and snippets of a page's values, in order, from one call
  * into the core: for a highlight it lists the matched tokens only, for a
- * snippet every token (its window needs each one's place).
+ * snippet the tokens of the window it shows.
  */
 export function markValues(core: CoreIndex, values: ValuesToMark, o: HighlightOptions, ellipsis: string): Array<HighlightLeaf | SnippetLeaf> {
   if (values.length === 0) return [];
@@ -179,9 +174,10 @@ export function markValues(core: CoreIndex, values: ValuesToMark, o: HighlightOp
   let at = 0;
   for (let v = 0; v < values.length; v++) {
     const text = values.texts[v], size = values.snippetWords[v];
-    const count = tokens[at], listed = tokens[at + 1];
-    leaves.push(size === 0 ? highlightLeaf(text, tokens, at + 2, listed, count, o) : snippetLeaf(text, tokens, at + 2, count, size, ellipsis, o));
-    at += 2 + listed * TOKEN_STRIDE;
+    const count = tokens[at], listed = tokens[at + 1], first = tokens[at + 2];
+    const from = at + TEXT_HEADER;
+    leaves.push(size === 0 ? highlightLeaf(text, tokens, from, listed, count, o) : snippetLeaf(text, tokens, from, listed, count, first, ellipsis, o));
+    at = from + listed * TOKEN_STRIDE;
   }
   return leaves;
 }
@@ -203,23 +199,16 @@ export function unmatchedLeaf(text: string): HighlightLeaf {
 }
 
 /**
- * A window of `size` words around the first matched word (or from the
- * start), with the ellipsis where text was cut; from the text's `count`
- * tokens, every one listed from `at` in `tokens`.
+ * A snippet: the window of a text's `count` tokens the core chose (a
+ * quarter of its size before the first matched word, or from the start:
+ * see assembly/highlight.ts snippetWindow), `listed` of them from `at` in
+ * `tokens`, the first the `first`-th of the text; the ellipsis where text
+ * was cut.
  */
-function snippetLeaf(text: string, tokens: Int32Array, at: number, count: number, size: number, ellipsis: string, o: HighlightOptions): SnippetLeaf {
-  if (count <= size) {
-    const { value, mask } = mark(text, tokens, at, count, count, 0, text.length, o);
-    return newLeaf<SnippetLeaf>(value, matchLevel(mask, o));
-  }
-  const tokenAt = (t: number) => at + t * TOKEN_STRIDE;
-  let first = 0;
-  for (let t = 0; t < count; t++) if ((tokens[tokenAt(t) + 2] & ~(o.unmarked ?? 0)) !== 0) { first = t; break; }
-  const startToken = Math.max(0, Math.min(first - Math.floor(size / 4), count - size));
-  const endToken = startToken + size - 1;
-  const from = startToken === 0 ? 0 : tokens[tokenAt(startToken)];
-  const to = endToken >= count - 1 ? text.length : tokens[tokenAt(endToken) + 1];
-  const { value, mask } = mark(text, tokens, at, count, count, from, to, o);
+export function snippetLeaf(text: string, tokens: Int32Array, at: number, listed: number, count: number, first: number, ellipsis: string, o: HighlightOptions): SnippetLeaf {
+  const from = first === 0 ? 0 : tokens[at];
+  const to = first + listed >= count ? text.length : tokens[at + (listed - 1) * TOKEN_STRIDE + 1];
+  const { value, mask } = mark(text, tokens, at, listed, count, from, to, o);
   const prefix = from > 0 ? ellipsis : '';
   const suffix = to < text.length ? ellipsis : '';
   return newLeaf<SnippetLeaf>(prefix + value + suffix, matchLevel(mask, o));

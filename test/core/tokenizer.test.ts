@@ -2,7 +2,7 @@
 // on a real WebAssembly instance.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build, ids, ready, search, tokensOf } from './helpers.js';
-import { TEXT_INDEXED } from '../../src/core/core-index.js';
+import { TEXT_HEADER, TEXT_INDEXED, TEXT_SNIPPET_SHIFT } from '../../src/core/core-index.js';
 
 beforeAll(ready);
 
@@ -230,7 +230,7 @@ describe('highlight offsets', () => {
     const values = ['STRASSE', 'Straße', 'strasse'];
     const tokens = core.highlightTexts(values, [TEXT_INDEXED, TEXT_INDEXED, TEXT_INDEXED]);
     const ends: string[] = [];
-    for (let at = 0, v = 0; v < values.length; v++, at += 2 + tokens[at + 1] * 4) ends.push(values[v].slice(tokens[at + 2], tokens[at + 5]));
+    for (let at = 0, v = 0; v < values.length; v++, at += TEXT_HEADER + tokens[at + 1] * 4) ends.push(values[v].slice(tokens[at + TEXT_HEADER], tokens[at + TEXT_HEADER + 3]));
     expect(ends).toEqual(['STRAS', 'Straße', 'stras']);
   });
 
@@ -269,11 +269,11 @@ describe('highlight offsets', () => {
     const matched = every.filter((t) => t.mask !== 0);
     expect(matched.length).toBe(1000);
     expect(listed[1]).toBe(matched.length);
-    const flat = Array.from(listed.subarray(2));
+    const flat = Array.from(listed.subarray(TEXT_HEADER));
     expect(flat).toEqual(matched.flatMap((t) => [t.start, t.end, t.mask, t.highlightEnd]));
   });
 
-  it('lists the same matched tokens of any text, read 64 units a step or one by one', () => {
+  it('lists the same matched tokens and snippet windows of any text, read 64 units a step or one by one', () => {
     // screened ASCII text is read in blocks of 64 units (assembly/text.ts screenBlocks): words across a
     // block's end, words of 64 letters or more, units beyond ASCII, digits and capitals, texts shorter than a block
     let seed = 7;
@@ -294,6 +294,7 @@ describe('highlight offsets', () => {
     });
     const core = build([...texts, 'other']);
     let compared = 0;
+    let windows = 0;
     for (const text of texts) {
       const words = text.split(/[^A-Za-z0-9]+/).filter((w) => w.length >= 3);
       if (words.length === 0) continue;
@@ -303,11 +304,24 @@ describe('highlight offsets', () => {
         const listed = core.highlightTexts([text], [TEXT_INDEXED]);
         expect(listed[0], q).toBe(every.length);
         const matched = every.filter((t) => t.mask !== 0);
-        expect(Array.from(listed.subarray(1)), `${q} in text ${texts.indexOf(text)}`).toEqual([matched.length, ...matched.flatMap((t) => [t.start, t.end, t.mask, t.highlightEnd])]);
+        expect(Array.from(listed.subarray(1)), `${q} in text ${texts.indexOf(text)}`).toEqual([matched.length, 0, ...matched.flatMap((t) => [t.start, t.end, t.mask, t.highlightEnd])]);
         compared += matched.length;
+        // a snippet's window, screened (indexed) or not: read again from a token kept before it, up to its last token
+        for (const size of [5, 20]) {
+          const firstMatched = every.findIndex((t) => t.mask !== 0);
+          const from = every.length <= size ? 0 : Math.max(0, Math.min(Math.max(firstMatched, 0) - Math.floor(size / 4), every.length - size));
+          const window = every.slice(from, from + size);
+          for (const flags of [TEXT_INDEXED, 0]) {
+            const snippet = core.highlightTexts([text], [flags | (size << TEXT_SNIPPET_SHIFT)]);
+            expect(Array.from(snippet), `${q}: ${size} words of text ${texts.indexOf(text)}, flags ${flags}`).toEqual(
+              [every.length, window.length, from, ...window.flatMap((t) => [t.start, t.end, t.mask, t.highlightEnd])]);
+            if (from > 0) windows++;
+          }
+        }
       }
     }
     expect(compared).toBeGreaterThan(500);
+    expect(windows).toBeGreaterThan(100);
   });
 
   it('a typo match is highlighted', () => {

@@ -8,7 +8,8 @@
 // alone from every token.
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { CoreIndex } from '../../src/core/core-index.js';
-import { highlightText, mapLeaves, snippetText, type HighlightOptions } from '../../src/query/highlight.js';
+import { highlightText, mapLeaves, snippetLeaf, type HighlightOptions } from '../../src/query/highlight.js';
+import { TOKEN_STRIDE } from '../../src/core/core-index.js';
 import type { Json } from '../../src/index/records.js';
 import { fixture, openEngine, type Send, type Talk } from './helpers.js';
 import type { Lantern } from '../../src/index.js';
@@ -42,7 +43,22 @@ function queries(): string[] {
 /** Snippets asked for: sizes in words, an attribute missing from some records, an array. */
 const SNIPPETS = ['description:8', 'name:3', 'tags:2'];
 
-/** The snippets of a hit, each value snippeted alone by the core from every token. */
+/**
+ * The snippet of one value from every token of it (the reference the core's
+ * window is held to): `size` tokens from a quarter of them before the
+ * first matched one, or from the start, kept within the text.
+ */
+function snippetText(core: CoreIndex, text: string, size: number, ellipsis: string, o: HighlightOptions, indexed: boolean) {
+  const tokens = core.highlight(text, indexed);
+  const count = tokens.length / TOKEN_STRIDE;
+  let matched = 0;
+  while (matched < count && tokens[matched * TOKEN_STRIDE + 2] === 0) matched++;
+  const first = count <= size ? 0 : Math.max(0, Math.min((matched === count ? 0 : matched) - Math.floor(size / 4), count - size));
+  const listed = Math.min(size, count - first);
+  return snippetLeaf(text, tokens.subarray(first * TOKEN_STRIDE, (first + listed) * TOKEN_STRIDE), 0, listed, count, first, ellipsis, o);
+}
+
+/** The snippets of a hit, each value snippeted alone from every token. */
 function fullSnippets(indexName: string, objectID: string, words: string[]): Record<string, unknown> {
   const index = engine.catalog.index(indexName);
   const record = index.get(objectID)! as Record<string, Json>;
