@@ -3,16 +3,18 @@
 // over few and many matches (InstantSearch sends facets with every
 // keystroke), distinct, scored filters, numeric filters right after a write
 // (an app filtering by a range while records stream in), and searches around
-// a point (the 135k cities' _geoloc). Prints per family and build the p50
-// and p99 (ms) of the answers after the first 20, and with two builds the
-// ratio B/A at p50 and whether both answered alike (hits, nbHits, facets,
+// a point (the 135k cities' _geoloc), and highlights and snippets of long
+// documents (the long records: a fifth of --records, ~1,000 words each).
+// Prints per family and build the p50 and p99 (ms) of the answers after the
+// first 20, and with two builds the ratio B/A at p50 and whether both
+// answered alike (hits with their highlights and snippets, nbHits, facets,
 // facets_stats, automaticRadius).
 //
 // Each build is imported through the batch API, then left 4 s for its idle
 // work (packed records, ranks, the declared facets' columns). Each query is
 // asked of the builds in turns, which one first alternating.
 //
-//   node --max-old-space-size=6000 bench/families.mjs [--dist dist] [--b DIST_B] [--records 100000] [--queries 200] [--families facets,distinct,scored,writes,geo]
+//   node --max-old-space-size=6000 bench/families.mjs [--dist dist] [--b DIST_B] [--records 100000] [--queries 200] [--families facets,distinct,scored,writes,geo,marks]
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { recordSets } from './corpus.mjs';
@@ -25,7 +27,7 @@ const { values } = parseArgs({
     b: { type: 'string' },
     records: { type: 'string', default: '100000' },
     queries: { type: 'string', default: '200' },
-    families: { type: 'string', default: 'facets,distinct,scored,writes,geo' },
+    families: { type: 'string', default: 'facets,distinct,scored,writes,geo,marks' },
   },
 });
 const QUERIES = Number(values.queries);
@@ -42,7 +44,7 @@ const PLACES = ['48.85,2.35', '40.71,-74.0', '35.68,139.69', '-33.86,151.2', '51
 /**
  * @typedef {{ name: string, body: (i: number) => Record<string, any>, write?: (i: number) => Record<string, any> }} Family
  *   `write`: a record saved (and its task waited for) before each query, untimed
- * @typedef {{ set: 'synthetic' | 'cities', settings?: Record<string, any>, families: Family[] }} Group
+ * @typedef {{ set: 'synthetic' | 'cities' | 'long', settings?: Record<string, any>, families: Family[] }} Group
  */
 
 /** @type {Record<string, Group>} */
@@ -92,13 +94,23 @@ const GROUPS = {
       { name: 'inside a bounding box', body: (i) => ({ query: '', insideBoundingBox: [[40 + (i % 10), -10, 50 + (i % 10), 10]] }) },
     ],
   },
+  marks: {
+    set: 'long',
+    families: [
+      { name: 'two words, title and body highlighted', body: (i) => ({ query: `${WORDS[i % 8]} ${WORDS[(i * 3 + 1) % 8]}` }) },
+      { name: 'two words, title highlighted, body:20 snippeted', body: (i) => ({ query: `${WORDS[i % 8]} ${WORDS[(i * 3 + 1) % 8]}`, attributesToHighlight: ['title'], attributesToSnippet: ['body:20'] }) },
+      { name: 'a prefix, body:10 snippeted only', body: (i) => ({ query: WORDS[i % 8].slice(0, 4), attributesToHighlight: [], attributesToSnippet: ['body:10'] }) },
+    ],
+  },
 };
 
 const wanted = values.families.split(',');
 for (const name of wanted) if (!GROUPS[name]) throw new Error(`--families: names among ${Object.keys(GROUPS).join(', ')}, not "${name}"`);
 
 /** What two builds must answer alike (timings and ids of the answer aside). */
-const answered = (/** @type {any} */ body) => JSON.stringify([body.nbHits, body.hits?.map((/** @type {any} */ h) => h.objectID), body.facets, body.facets_stats, body.automaticRadius]);
+const answered = (/** @type {any} */ body) => JSON.stringify([
+  body.nbHits, body.hits?.map((/** @type {any} */ h) => [h.objectID, h._highlightResult, h._snippetResult]), body.facets, body.facets_stats, body.automaticRadius,
+]);
 
 console.log(`${values.records} records (cities: all 135k), ${QUERIES} queries a family, ${dists.length === 2 ? `A ${dists[0]}, B ${dists[1]}` : dists[0]}`);
 console.log(`| family | ${dists.length === 2 ? 'A p50 / p99 | B p50 / p99 | B/A p50 | alike' : 'p50 / p99'} |`);
