@@ -16,7 +16,14 @@
 // bundle (LANTERN_MINIFY=0 node scripts/build.mjs, then --dist). The
 // profiler slows the answers it samples: read times from a run without it.
 //
-//   node --max-old-space-size=4096 bench/profile/answer-memory.mjs [--records 100000] [--queries 3000] [--dist dist] [--set zipf2] [--shape typed2] [--allocated | --kept] [--depth 2] [--top 25]
+// With --idle MS, the index is left that long before the answers for the
+// work an import leaves for idle time (its records packed, src/index/
+// record-store.ts): the young collections differ once records are read
+// from their packed bytes. V8's choices of what to allocate old
+// (allocation-site pretenuring) differ from run to run: compare builds
+// over several processes.
+//
+//   node --max-old-space-size=4096 bench/profile/answer-memory.mjs [--records 100000] [--queries 3000] [--dist dist] [--set zipf2] [--shape typed2] [--idle 3000] [--allocated | --kept] [--depth 2] [--top 25]
 import { Session } from 'node:inspector/promises';
 import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -29,6 +36,7 @@ const { values } = parseArgs({
     records: { type: 'string', default: '100000' },
     queries: { type: 'string', default: '3000' },
     dist: { type: 'string', default: 'dist' },
+    idle: { type: 'string', default: '0' },
     set: { type: 'string', default: 'zipf2' },
     shape: { type: 'string', default: 'typed2' },
     allocated: { type: 'boolean', default: false },
@@ -38,6 +46,7 @@ const { values } = parseArgs({
   },
 });
 const { queries, instance } = await shapedIndex(values);
+await new Promise((done) => setTimeout(done, Number(values.idle)));
 settleHeap();
 
 /** @type {Array<{ young: boolean, ms: number }>} */
