@@ -199,12 +199,14 @@ export function candidateWords(): i32 { return bitmapWords; }
 /**
  * Highlights texts in bulk (a page of hits in one call). Scratch: per text,
  * as two i32, its length in UTF-16 units and its flags; then the texts'
- * units end to end. Results, per text: its token count, the number of
- * tokens listed, then per listed token (TOKEN_STRIDE values) its start,
- * end, mask of the last query's words it matches and the end of the part
- * to highlight (a prefix match highlights only the prefix). The tokens
- * listed are those that match a word (a highlight marks nothing else), or
- * with TEXT_EVERY_TOKEN every one (a snippet needs every token's place).
+ * units end to end. Results, per text: TEXT_HEADER values (its token
+ * count, the number of tokens listed, the ordinal of the first listed),
+ * then per listed token (TOKEN_STRIDE values) its start, end, mask of the
+ * last query's words it matches and the end of the part to highlight (a
+ * prefix match highlights only the prefix). The tokens listed are those
+ * that match a word (a highlight marks nothing else), with
+ * TEXT_EVERY_TOKEN every one, or with a snippet's size (from
+ * TEXT_SNIPPET_SHIFT up) the window of tokens it shows.
  * TEXT_INDEXED: the text is a searchable value of a live record, so every
  * token is a dictionary term and an unmarked one needs no lookup to be sure
  * of it. Returns 1 when the texts held a unit between UNSPACED_FIRST and

@@ -6,7 +6,7 @@
 // handful of terms a query matched. The same bitmap screens a text as it is
 // tokenized (text.ts's SCREEN_BITS).
 import { termScreenKey } from './dictionary';
-import { SCREEN_BITS } from './text';
+import { SCREEN_BITS, onScreen } from './text';
 import { epoch, markedTerms } from './wordsets';
 
 const FILTER_BITS = SCREEN_BITS;
@@ -15,9 +15,7 @@ let builtFor: i32 = -1;
 
 /** Whether a token of this screen key (text.ts's screenKeyOf) may be one of the terms the current search matched. */
 export function mayBeMatched(key: u32): bool {
-  if (builtFor != epoch) build();
-  const bit = key & ((1 << FILTER_BITS) - 1);
-  return (unchecked(filter[bit >> 5]) & (1 << (bit & 31))) != 0;
+  return onScreen(matchedTermsScreen(), key);
 }
 
 /** The filter as a screen for `tokenize`: the tokens it keeps are those mayBeMatched passes. */

@@ -208,7 +208,7 @@ function endToken(): void {
   if (!inWord) return;
   inWord = false;
   if (tokenUnits == 0) return;
-  if (screen != 0 && !onScreen(screen, unitsScreenKey(unitsPtr + (<usize>tokenFoldStart << 2), tokenUnits))) {
+  if (screensOut(screen, tokenFoldStart, tokenUnits)) {
     unitCount = tokenFoldStart;
     screenedOut++;
     return;
@@ -229,9 +229,14 @@ function endToken(): void {
 }
 
 /** Whether the screen at `bits` passes a token of this screen key. */
-@inline function onScreen(bits: usize, key: u32): bool {
+@inline export function onScreen(bits: usize, key: u32): bool {
   const bit = key & ((1 << SCREEN_BITS) - 1);
   return (load<u32>(bits + (<usize>(bit >> 5) << 2)) & (1 << (bit & 31))) != 0;
+}
+
+/** Whether the screen at `bits` (0: none) leaves out the token whose `units` folded units start at index `foldStart`. */
+@inline function screensOut(bits: usize, foldStart: i32, units: i32): bool {
+  return bits != 0 && !onScreen(bits, unitsScreenKey(unitsPtr + (<usize>foldStart << 2), units));
 }
 
 @inline function appendUnit(u: u32): void {
@@ -316,7 +321,7 @@ function readAscii(ptr: usize, from: i32, length: i32, until: i32): i32 {
     i++;
     if (word) {
       word = false;
-      if (bits != 0 && !onScreen(bits, unitsScreenKey(out + (<usize>foldStart << 2), held))) {
+      if (screensOut(bits, foldStart, held)) {
         units = foldStart;
         left++;
       } else {
@@ -440,14 +445,7 @@ let tokenLimit = i32.MAX_VALUE;
  * snippet's window needs the text up to its last word).
  */
 export function tokenize(ptr: usize, length: i32, screenBits: usize = 0, limit: i32 = i32.MAX_VALUE): void {
-  reserveFor(length);
-  unitsPtr = tokens.units.ptr;
-  unitCount = 0;
-  tokenCount = 0;
-  inWord = false;
-  screen = screenBits;
-  screenedOut = 0;
-  tokenLimit = screenBits == 0 ? limit : i32.MAX_VALUE;
+  beginTokens(length, screenBits, screenBits == 0 ? limit : i32.MAX_VALUE);
   // where screenBlocks may read from (an indexed separator is read by the general path, not there)
   let blocksFrom = screenBits != 0 && indexedSeparatorCount == 0 ? 0 : length;
   let i = 0;
@@ -488,6 +486,23 @@ export function tokenize(ptr: usize, length: i32, screenBits: usize = 0, limit: 
     i++;
   }
   endToken();
+  endTokens();
+}
+
+/** Starts a call that reads `length` units into `tokens`, through `screenBits` (0: none), keeping `limit` tokens at most. */
+function beginTokens(length: i32, screenBits: usize, limit: i32): void {
+  reserveFor(length);
+  unitsPtr = tokens.units.ptr;
+  unitCount = 0;
+  tokenCount = 0;
+  inWord = false;
+  screen = screenBits;
+  screenedOut = 0;
+  tokenLimit = limit;
+}
+
+/** Ends the call: what `tokens` holds, and how many were read. */
+function endTokens(): void {
   tokens.count = tokenCount;
   tokens.read = tokenCount + screenedOut;
   tokens.units.length = unitCount;
@@ -501,17 +516,10 @@ export function tokenize(ptr: usize, length: i32, screenBits: usize = 0, limit: 
  * snapshot must bring back the dictionary it was taken from.
  */
 export function loadFoldedTerm(ptr: usize, length: i32): void {
-  reserveFor(length);
-  unitsPtr = tokens.units.ptr;
-  unitCount = 0;
-  tokenCount = 0;
-  screen = 0;
-  tokenLimit = i32.MAX_VALUE;
+  beginTokens(length, 0, i32.MAX_VALUE);
   startToken(0);
   for (let i = 0; i < length; i++) appendUnit(<u32>load<u16>(ptr + (<usize>i << 1)));
   tokenEnd = length;
   endToken();
-  tokens.count = tokenCount;
-  tokens.read = tokenCount;
-  tokens.units.length = unitCount;
+  endTokens();
 }

@@ -564,22 +564,23 @@ export class CoreIndex {
   get memoryBytes(): number { return this.core.memory.buffer.byteLength; }
 }
 
+/** In CoreIndex.highlightTexts' results, where those of the text after the one whose results start at `at` start. */
+export function nextTextAt(tokens: Int32Array, at: number): number {
+  return at + TEXT_HEADER + tokens[at + 1] * TOKEN_STRIDE;
+}
+
 /** Rewrites in place the offsets (start, end, end of the highlighted part) of the tokens listed for each broken text as offsets in the text as given. */
 function mapTokensBack(tokens: Int32Array, broken: ReadonlyArray<BrokenText | undefined>): void {
-  let at = 0;
-  for (const text of broken) {
-    const listed = tokens[at + 1];
-    at += TEXT_HEADER;
-    if (text) {
-      for (let i = at; i < at + listed * TOKEN_STRIDE; i += TOKEN_STRIDE) {
-        const start = tokens[i];
-        tokens[i] = text.originalStart(start);
-        tokens[i + 1] = text.originalEnd(tokens[i + 1]);
-        // the end of the highlighted part: the start when nothing is
-        tokens[i + 3] = tokens[i + 3] > start ? text.originalEnd(tokens[i + 3]) : tokens[i];
-      }
+  for (let at = 0, b = 0; b < broken.length; at = nextTextAt(tokens, at), b++) {
+    const text = broken[b];
+    if (!text) continue;
+    for (let i = at + TEXT_HEADER; i < nextTextAt(tokens, at); i += TOKEN_STRIDE) {
+      const start = tokens[i];
+      tokens[i] = text.originalStart(start);
+      tokens[i + 1] = text.originalEnd(tokens[i + 1]);
+      // the end of the highlighted part: the start when nothing is
+      tokens[i + 3] = tokens[i + 3] > start ? text.originalEnd(tokens[i + 3]) : tokens[i];
     }
-    at += listed * TOKEN_STRIDE;
   }
 }
 

@@ -5,7 +5,7 @@
 // splits, concatenations and typos that records on the page matched (the
 // core keeps a split only when its words are terms of the index, and
 // reports no term it matched with a typo: the page's own tokens tell).
-import { TEXT_HEADER, TEXT_INDEXED, TOKEN_STRIDE, type CoreIndex } from '../core/core-index.js';
+import { nextTextAt, TEXT_HEADER, TEXT_INDEXED, TOKEN_STRIDE, type CoreIndex } from '../core/core-index.js';
 import { fold } from '../text/fold.js';
 import { editDistance } from '../text/edit-distance.js';
 import { MAX_SPLIT_HEAD } from '../core/abi.js';
@@ -112,16 +112,12 @@ function matchedTokens(core: CoreIndex, texts: string[]): Map<string, number> {
   const out = new Map<string, number>();
   if (texts.length === 0) return out;
   const tokens = core.highlightTexts(texts, texts.map(() => TEXT_INDEXED));
-  let at = 0;
-  for (const text of texts) {
-    const listed = tokens[at + 1];
-    const from = at + TEXT_HEADER;
-    for (let i = from; i < from + listed * TOKEN_STRIDE; i += TOKEN_STRIDE) {
+  for (let at = 0, t = 0; t < texts.length; at = nextTextAt(tokens, at), t++) {
+    for (let i = at + TEXT_HEADER; i < nextTextAt(tokens, at); i += TOKEN_STRIDE) {
       if (tokens[i + 2] === 0) continue;
-      const token = fold(text.slice(tokens[i], tokens[i + 1]));
+      const token = fold(texts[t].slice(tokens[i], tokens[i + 1]));
       out.set(token, (out.get(token) ?? 0) | tokens[i + 2]);
     }
-    at = from + listed * TOKEN_STRIDE;
   }
   return out;
 }

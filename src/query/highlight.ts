@@ -1,6 +1,6 @@
 // _highlightResult and _snippetResult: the core says which tokens of a text
 // match which query words (same rules as the search); this module marks them.
-import { TEXT_HEADER, TEXT_INDEXED, TEXT_SNIPPET_SHIFT, TOKEN_STRIDE, type CoreIndex } from '../core/core-index.js';
+import { nextTextAt, TEXT_HEADER, TEXT_INDEXED, TEXT_SNIPPET_SHIFT, TOKEN_STRIDE, type CoreIndex } from '../core/core-index.js';
 import { isPlainObject, type Json } from '../index/records.js';
 import { fold } from '../text/fold.js';
 import { isInsideRun } from '../text/word-breaks.js';
@@ -131,21 +131,19 @@ export function highlightText(core: CoreIndex, text: string, o: HighlightOptions
 
 /**
  * The values of a page to mark through the core, in the order they were
- * listed: each one's text, its TEXT_* flags (a snippet's size in words from
- * TEXT_SNIPPET_SHIFT up), and for a snippet its size (0: highlighted).
- * Parallel arrays, not an object per value: see newLeaf for what objects
- * made per value from a literal cost.
+ * listed: each one's text and its TEXT_* flags (a snippet's size in words
+ * from TEXT_SNIPPET_SHIFT up; 0: highlighted). Parallel arrays, not an
+ * object per value: see newLeaf for what objects made per value from a
+ * literal cost.
  */
 export class ValuesToMark {
   readonly texts: string[] = [];
   readonly flags: number[] = [];
-  readonly snippetWords: number[] = [];
 
   /** A value to highlight, or with `snippetWords` to cut to a snippet of that many words. `indexed`: see highlightText. */
   add(text: string, indexed: boolean, snippetWords = 0): void {
     this.texts.push(text);
     this.flags.push((indexed ? TEXT_INDEXED : 0) | (snippetWords << TEXT_SNIPPET_SHIFT));
-    this.snippetWords.push(snippetWords);
   }
 
   /**
@@ -171,13 +169,11 @@ export function markValues(core: CoreIndex, values: ValuesToMark, o: HighlightOp
   if (values.length === 0) return [];
   const tokens = core.highlightTexts(values.texts, values.flags);
   const leaves: Array<HighlightLeaf | SnippetLeaf> = [];
-  let at = 0;
-  for (let v = 0; v < values.length; v++) {
-    const text = values.texts[v], size = values.snippetWords[v];
+  for (let at = 0, v = 0; v < values.length; at = nextTextAt(tokens, at), v++) {
+    const text = values.texts[v], snippet = values.flags[v] >>> TEXT_SNIPPET_SHIFT !== 0;
     const count = tokens[at], listed = tokens[at + 1], first = tokens[at + 2];
     const from = at + TEXT_HEADER;
-    leaves.push(size === 0 ? highlightLeaf(text, tokens, from, listed, count, o) : snippetLeaf(text, tokens, from, listed, count, first, ellipsis, o));
-    at = from + listed * TOKEN_STRIDE;
+    leaves.push(snippet ? snippetLeaf(text, tokens, from, listed, count, first, ellipsis, o) : highlightLeaf(text, tokens, from, listed, count, o));
   }
   return leaves;
 }
